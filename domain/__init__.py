@@ -1,0 +1,1 @@
+"""What a match IS: rules engines, events, and the recording application."""

@@ -1,0 +1,34 @@
+"""The registry of rules engines: every module in this package that defines `RULES`.
+
+Discovery (rather than a hand-kept list) lets each game live in one module and nothing else.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from .base import GameRules, IllegalMove, InvalidSetup, Outcome, RulesError, UnknownInformation
+
+__all__ = ["GAMES", "GameRules", "IllegalMove", "InvalidSetup", "Outcome", "RulesError",
+           "UnknownInformation", "get_rules"]
+
+
+def _discover() -> dict[str, GameRules]:
+    found: dict[str, GameRules] = {}
+    for info in pkgutil.iter_modules(__path__):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        rules = getattr(module, "RULES", None)
+        if isinstance(rules, GameRules):
+            found[rules.id] = rules
+    return dict(sorted(found.items()))
+
+
+GAMES: dict[str, GameRules] = _discover()
+
+
+def get_rules(game: str) -> GameRules:
+    try:
+        return GAMES[game]
+    except KeyError:
+        raise InvalidSetup(f"unknown game {game!r}; known games: {', '.join(GAMES)}") from None

@@ -1,0 +1,184 @@
+"""The interface every rules engine implements, and the errors it raises.
+
+A rules engine is a stateless object whose methods are pure functions of an immutable state and
+plain-JSON arguments: no clock, no random numbers, no I/O. Randomness lives only in what is
+recorded (the deal in the setup, the identity a move reveals), so a replay on any machine gives
+the same state. The seats of a match are numbered 0..n-1 in turn order; names live elsewhere.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from cattrs.preconf.json import make_converter
+
+Move = dict[str, Any]
+"""A move in the game's own vocabulary, as plain JSON (what is stored in MoveRecorded)."""
+
+S = TypeVar("S")
+
+_converter = make_converter()
+
+
+class RulesError(ValueError):
+    """Base of every refusal by a rules engine; the message is the reason a person reads."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class IllegalMove(RulesError):
+    """The move breaks a rule (or is malformed); the message names the rule."""
+
+
+class InvalidSetup(RulesError):
+    """Seats, options or the recorded setup do not fit the game."""
+
+
+class UnknownInformation(RulesError):
+    """A computation needs a hidden identity (a face-down tile, a hand) the table never revealed."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended. Seats are indices; `ranking` lists groups of tied seats."""
+
+    winners: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    reason: str
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+    @property
+    def shared(self) -> bool:
+        return len(self.winners) > 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"winners": list(self.winners), "ranking": [list(g) for g in self.ranking],
+                "reason": self.reason}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        return cls(tuple(data["winners"]), tuple(tuple(g) for g in data["ranking"]),
+                   data["reason"])
+
+
+def seat_score(total: float, categories: Mapping[str, float], **details: Any) -> dict[str, Any]:
+    """One seat's entry in `GameRules.score`: a total, named categories and free-form details."""
+    return {"total": total, "categories": dict(categories), "details": details}
+
+
+class GameRules(Generic[S]):
+    """Base of the five engines. Subclasses set the class attributes and implement the methods
+    marked 'must'; the defaults below fit most games.
+
+    Conventions every engine keeps:
+    - `apply` validates first and raises `IllegalMove(reason)` before building anything;
+    - moves arrive as JSON (lists, not tuples) and are parsed into typed values at the boundary;
+    - `legal_moves` returns moves exactly as `apply` accepts them (JSON-ready dicts);
+    - states are frozen dataclasses, so `==` compares whole positions.
+    """
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    version: ClassVar[str]  # bumped whenever a rule changes what a recorded match means
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    state_type: ClassVar[type]
+    simultaneous: ClassVar[bool] = False  # one recorded move holds every seat's choice
+    # Games that can loop forever (Topitop) set a cap for simulations; None means they always end.
+    playout_cap: ClassVar[int | None] = None
+
+    # ---- setting up -------------------------------------------------------------------------
+
+    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Validate and complete match options (defaults filled in); raise InvalidSetup."""
+        if options:
+            raise InvalidSetup(f"{self.name} takes no options, got {sorted(options)}")
+        return {}
+
+    def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+        """A complete random setup (for simulations and tests). Default: nothing to deal."""
+        return {}
+
+    def start(self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> S:
+        """The state before the first move. Must."""
+        raise NotImplementedError
+
+    # ---- playing ----------------------------------------------------------------------------
+
+    def apply(self, state: S, move: Mapping[str, Any]) -> S:
+        """The state after `move`, or IllegalMove. Must."""
+        raise NotImplementedError
+
+    def legal_moves(self, state: S) -> list[Move]:
+        """Every move `apply` accepts now (empty once the game is over). Must."""
+        raise NotImplementedError
+
+    def choices(self, state: S, seat: int) -> list[Move]:
+        """The legal choices of one seat. Simultaneous games must override this (their
+        `legal_moves` would be the product of every seat's choices, far too many to list)."""
+        return self.legal_moves(state) if seat in self.to_move(state) else []
+
+    def combine(self, state: S, choices: Mapping[int, Move]) -> Move:
+        """Simultaneous games: the one recorded move made of each awaited seat's choice."""
+        (seat, choice), = choices.items()
+        return dict(choice)
+
+    def random_move(self, state: S, rng: random.Random) -> Move:
+        """A uniformly random legal move (per seat for simultaneous games); for bots and tests."""
+        if self.simultaneous:
+            return self.combine(state, {seat: rng.choice(self.choices(state, seat))
+                                        for seat in self.to_move(state)})
+        return rng.choice(self.legal_moves(state))
+
+    def to_move(self, state: S) -> tuple[int, ...]:
+        """The seats whose input is awaited (all of them when play is simultaneous). Must."""
+        raise NotImplementedError
+
+    def score(self, state: S) -> list[dict[str, Any]]:
+        """Per seat (in seat order) a `seat_score(...)`: total, categories, details. Must."""
+        raise NotImplementedError
+
+    def outcome(self, state: S) -> Outcome | None:
+        """None while the game runs. Must."""
+        raise NotImplementedError
+
+    def evaluate(self, state: S, seat: int) -> float:
+        """How good the position looks for `seat` (higher is better), for the greedy bot.
+        Default: its score total minus the best other total. Override where the score is only
+        known at the end, with a heuristic a player would recognise."""
+        totals = [entry["total"] for entry in self.score(state)]
+        others = [t for i, t in enumerate(totals) if i != seat]
+        return totals[seat] - (max(others) if others else 0)
+
+    # ---- describing -------------------------------------------------------------------------
+
+    def move_kind(self, move: Mapping[str, Any]) -> str:
+        """A short label for tables and charts ("place", "slide", "pass"...)."""
+        return next(iter(move), "move")
+
+    def describe(self, move: Mapping[str, Any]) -> str:
+        """A one-line human reading of a move."""
+        return json.dumps(move, sort_keys=True)
+
+    def render(self, state: S, seats: Sequence[str]) -> str:
+        """The position drawn as text for `tablelog show`. Must."""
+        raise NotImplementedError
+
+    # ---- serialising ------------------------------------------------------------------------
+
+    def encode(self, state: S) -> dict[str, Any]:
+        """The state as plain JSON (for `show --json`, the API and the dashboard)."""
+        return _converter.unstructure(state)
+
+    def decode(self, data: Mapping[str, Any]) -> S:
+        """The inverse of `encode`; `decode(json.loads(json.dumps(encode(s)))) == s`."""
+        return _converter.structure(data, self.state_type)
