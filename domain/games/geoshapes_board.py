@@ -1,0 +1,199 @@
+"""The GeoShapes board and deck: the manifest model, read and checked once per match.
+
+Nothing public describes the published board, so a board is a manifest (RULES.md): four quadrants
+listed clockwise (neighbours in the list adjoin, and so do the last and the first), each with two
+figures and a circle described as the multiset of shapes that completes them; every shape's point
+value; the card deck (cards per shape, one GeoShape piece per card); and which shape is the Wild.
+
+    {"format": "geoshapes-manifest/1", "name": "...", "wild": "Wild",
+     "shapes": {"Square": 4, ..., "Wild": 10},            # point values
+     "deck": {"Square": 4, ..., "Wild": 2},               # cards (and pieces) per shape
+     "quadrants": [{"name": "North-West",
+                    "figures": {"Sailboat": {"Trapezoid": 1, "Right Triangle": 2, ...},
+                                "House": {...}},
+                    "circle": {"Semicircle": 2}}, ...]}
+
+A figure or circle is a *place*; figures are named by the manifest, a circle by its quadrant
+("North-West circle"). Every problem with a manifest is an InvalidSetup naming the file and the
+entry at fault.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
+
+from .base import InvalidSetup
+from .manifests import load_manifest
+
+FORMAT = "geoshapes-manifest/1"
+QUADRANTS = 4
+FIGURES_PER_QUADRANT = 2
+LARGEST_DEAL = 16  # 4 players x 4 cards, or 2 half-board players x 8: the deck must outlast it
+TOP_KEYS = {"format", "name", "notes", "wild", "shapes", "deck", "quadrants"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Place:
+    """A figure or a circle, and the shapes that complete it."""
+
+    name: str
+    quadrant: str
+    is_circle: bool
+    needs: dict[str, int]
+
+    @property
+    def size(self) -> int:
+        return sum(self.needs.values())
+
+    def slots(self) -> list[str]:
+        """The completed place's shapes one by one, in manifest order."""
+        return [shape for shape, count in self.needs.items() for _ in range(count)]
+
+
+@dataclasses.dataclass(frozen=True)
+class Board:
+    name: str
+    wild: str
+    values: dict[str, int]          # shape -> points
+    deck: dict[str, int]            # shape -> cards in the deck
+    quadrants: tuple[str, ...]      # clockwise
+    places: tuple[Place, ...]       # per quadrant: its figures, then its circle
+
+    @property
+    def cards(self) -> int:
+        return sum(self.deck.values())
+
+    def index(self, name: str) -> int | None:
+        return next((i for i, place in enumerate(self.places) if place.name == name), None)
+
+    def places_of(self, quadrants: Iterable[str]) -> list[Place]:
+        wanted = set(quadrants)
+        return [place for place in self.places if place.quadrant in wanted]
+
+    def figures(self, quadrant: str) -> list[Place]:
+        return [p for p in self.places if p.quadrant == quadrant and not p.is_circle]
+
+    def circle(self, quadrant: str) -> Place:
+        return next(p for p in self.places if p.quadrant == quadrant and p.is_circle)
+
+    def adjoin(self, first: str, second: str) -> bool:
+        a, b = self.quadrants.index(first), self.quadrants.index(second)
+        return (a - b) % QUADRANTS in (1, QUADRANTS - 1)
+
+
+# ---- the fit restriction and the Wild -------------------------------------------------------
+# A place's shapes stay a sub-multiset of what completes it, the Wild standing for any one shape
+# still missing; so a real shape fits while the place needs more of it and has a free slot, and
+# the Wild fits any free slot.
+
+def fits(place: Place, placed: tuple[str, ...], shape: str, wild: str) -> bool:
+    if len(placed) >= place.size:
+        return False
+    return shape == wild or placed.count(shape) < place.needs.get(shape, 0)
+
+
+def is_complete(place: Place, placed: tuple[str, ...]) -> bool:
+    return len(placed) == place.size
+
+
+def missing(place: Place, placed: tuple[str, ...], wild: str) -> list[str]:
+    """The slots no real shape fills, in manifest order (the Wilds placed cover the first ones)."""
+    have = Counter(s for s in placed if s != wild)
+    gaps = []
+    for shape in place.slots():
+        if have[shape]:
+            have[shape] -= 1
+        else:
+            gaps.append(shape)
+    return gaps
+
+
+# ---- reading a manifest ---------------------------------------------------------------------
+
+def _fail(source: str, problem: str) -> InvalidSetup:
+    return InvalidSetup(f"GeoShapes manifest {source}: {problem}")
+
+
+def _counts(raw: Any, what: str, source: str, shapes: Mapping[str, int] | None,
+            wild: str | None = None) -> dict[str, int]:
+    """A {shape: positive count} mapping; shapes must be known (when `shapes` is given)."""
+    if not isinstance(raw, Mapping) or not raw:
+        raise _fail(source, f"{what} must be a non-empty object of shape: count")
+    for shape, count in raw.items():
+        if shapes is not None and shape not in shapes:
+            raise _fail(source, f"{what} names {shape!r}, which is not among the shapes")
+        if shape == wild:
+            raise _fail(source, f"{what} needs the Wild {wild!r}: the Wild stands in for a shape, "
+                                "it is never part of a completed figure")
+        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+            raise _fail(source, f"{what}: the count of {shape!r} must be a whole number of at "
+                                f"least 1, got {count!r}")
+    return dict(raw)
+
+
+def parse_board(data: Any, source: str) -> Board:
+    """The Board a manifest describes, or InvalidSetup saying what is wrong with it."""
+    if not isinstance(data, Mapping):
+        raise _fail(source, "must be a JSON object")
+    missing_keys = {"wild", "shapes", "deck", "quadrants"} - set(data)
+    if missing_keys:
+        raise _fail(source, f"lacks {', '.join(sorted(missing_keys))}")
+    if set(data) - TOP_KEYS:
+        raise _fail(source, f"has unknown entries {sorted(set(data) - TOP_KEYS)}; "
+                            f"it may hold {sorted(TOP_KEYS)}")
+    if data.get("format", FORMAT) != FORMAT:
+        raise _fail(source, f"format must be {FORMAT!r}, got {data['format']!r}")
+
+    shapes = data["shapes"]
+    if not isinstance(shapes, Mapping) or not shapes:
+        raise _fail(source, "shapes must be a non-empty object of shape: point value")
+    for shape, value in shapes.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise _fail(source, f"the point value of {shape!r} must be a whole number of at "
+                                f"least 0, got {value!r}")
+    wild = data["wild"]
+    if wild not in shapes:
+        raise _fail(source, f"the wild shape {wild!r} is not among the shapes")
+    deck = _counts(data["deck"], "the deck", source, shapes)
+    if sum(deck.values()) <= LARGEST_DEAL:
+        raise _fail(source, f"the deck holds {sum(deck.values())} cards; it must hold more than "
+                            f"{LARGEST_DEAL} (four players dealt four) to leave a card to draw")
+
+    quadrants = data["quadrants"]
+    if not isinstance(quadrants, list) or len(quadrants) != QUADRANTS:
+        raise _fail(source, f"the board has {QUADRANTS} quadrants, listed clockwise")
+    names: list[str] = []
+    places: list[Place] = []
+    for number, quadrant in enumerate(quadrants, 1):
+        if not isinstance(quadrant, Mapping) or set(quadrant) != {"name", "figures", "circle"}:
+            raise _fail(source, f"quadrant {number} must be an object with exactly name, "
+                                "figures and circle")
+        qname, figures = quadrant["name"], quadrant["figures"]
+        if not isinstance(qname, str) or not qname.strip():
+            raise _fail(source, f"quadrant {number} needs a name")
+        if not isinstance(figures, Mapping) or len(figures) != FIGURES_PER_QUADRANT:
+            raise _fail(source, f"quadrant {qname!r} must have exactly {FIGURES_PER_QUADRANT} "
+                                "figures")
+        for figure, needs in figures.items():
+            places.append(Place(figure, qname, False,
+                                _counts(needs, f"figure {figure!r}", source, shapes, wild)))
+        places.append(Place(f"{qname} circle", qname, True,
+                            _counts(quadrant["circle"], f"the {qname} circle", source, shapes,
+                                    wild)))
+        names.append(qname)
+    every_name = names + [place.name for place in places]
+    repeated = sorted(name for name, n in Counter(every_name).items() if n > 1)
+    if repeated:
+        raise _fail(source, f"quadrant and figure names must differ; repeated: {repeated}")
+    return Board(name=str(data.get("name", source)), wild=wild, values=dict(shapes), deck=deck,
+                 quadrants=tuple(names), places=tuple(places))
+
+
+@lru_cache(maxsize=32)
+def load_board(name_or_path: str) -> Board:
+    """`"geoshapes"` is the default board in data/manifests; anything else is a club's file."""
+    return parse_board(load_manifest(name_or_path), name_or_path)

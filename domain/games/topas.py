@@ -1,0 +1,527 @@
+"""Topas (Reiner Knizia, Amigo 2009): gem cards laid edge to edge; lines of one colour score.
+
+Rules as RULES.md reads them:
+- 36 cards (data/manifests/topas.json), each of two halves showing 1-3 gems of one colour; a card
+  is named by its halves, colours in the manifest's order: `R2-B1` (red 2, blue 1).
+- 2-4 players: a start card lies face up, each player holds 3 cards; a turn is to place a card,
+  then draw one while the pile lasts (with 4 players it is empty after the 23rd placement and the
+  last rounds are played from the hand). "Seven rounds": every player places seven cards.
+- A card covers two free edge-adjacent cells (either way round, horizontal or vertical) with at
+  least one half edge-adjacent to a half on the table; colours do not matter for that.
+- Scoring: through each new half its horizontal and its vertical run of same-colour halves; a run
+  of two or more halves is a line and scores its gems, up to four lines a card. A placement that
+  would make any run of more than 7 gems is illegal. Expert (option `expert`): the lines' product
+  instead of their sum; a placement that makes no line scores 0 either way.
+- Solitaire (1 player): each card drawn is played at once (a hand of one); four columns of a start
+  card plus seven placed cards, the table cleared between columns; the final score is the lowest
+  column.
+
+Partial information: a logged game's setup may name only the start card. Each placement then names
+its card, which must exist and not have been seen; a solitaire column's new start card is turned
+up by a move `{"start": CARD}`. With the whole deal (hands and pile) the card must be in hand, and
+start cards come off the pile by themselves. Cells are (x, y) from the start card; see
+topas_table.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import random
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from .base import GameRules, IllegalMove, InvalidSetup, Move, Outcome, seat_score
+from .manifests import load_manifest
+from .topas_table import STEPS, Cell, Half, Line, Table, cell_text, direction, step
+
+ROUNDS = 7          # cards each player places; in solitaire, cards placed per column
+HAND = 3            # cards in hand with 2-4 players
+SOLITAIRE_HAND = 1  # the solitaire player plays each card as it is drawn
+COLUMNS = 4         # solitaire score-sheet columns
+LINE_LIMIT = 7      # no line may hold more gems than this
+MIN_LINE = 2        # halves a run needs to score
+CARD_NAME = re.compile(r"([A-Za-z])([1-9])-([A-Za-z])([1-9])")
+MOVE_FORMS = ('a Topas move is {"card": "R2-B1", "at": [x, y], "dir": "N"|"E"|"S"|"W"} '
+              '(the first named half at x,y, the second one step in dir), or in a logged '
+              'solitaire game {"start": CARD} to turn up a new column\'s start card')
+TRUE, FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
+
+
+# ---- the deck ---------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Deck:
+    colours: dict[str, str]                 # letter -> colour name, in naming order
+    cards: tuple[str, ...]                  # card names as the manifest writes them
+    halves: dict[str, tuple[Half, Half]]    # card -> its two halves, in name order
+    by_halves: dict[frozenset, str]         # the pair of halves -> card name
+
+    def identify(self, name: object) -> tuple[str, bool]:
+        """`"B1-R2"` -> ("R2-B1", True): the card, and whether it was named second half first."""
+        match = CARD_NAME.fullmatch(name) if isinstance(name, str) else None
+        if not match:
+            raise IllegalMove(f"{name!r} is not a card name: a card is named by its two halves, "
+                              "colour letter and gems, like R2-B1")
+        first, second = ((match[1].upper(), int(match[2])), (match[3].upper(), int(match[4])))
+        for letter, _ in (first, second):
+            if letter not in self.colours:
+                known = ", ".join(f"{k} {v}" for k, v in self.colours.items())
+                raise IllegalMove(f"{name!r}: there is no gem colour {letter} ({known})")
+        card = self.by_halves.get(frozenset((first, second)))
+        if card is None:
+            raise IllegalMove(f"there is no card {_name(first, second)} in the Topas deck: the "
+                              "halves of a card differ in colour and in gems, each card once")
+        return card, self.halves[card][0] != first
+
+    def colour(self, letter: str) -> str:
+        return self.colours[letter]
+
+
+def _name(first: Half, second: Half) -> str:
+    return f"{first[0]}{first[1]}-{second[0]}{second[1]}"
+
+
+def _reversed(card: str) -> str:
+    return "-".join(reversed(card.split("-")))
+
+
+@lru_cache(maxsize=8)
+def load_deck(manifest: str) -> Deck:
+    """The deck a manifest describes (`"topas"` is data/manifests/topas.json)."""
+    data = load_manifest(manifest)
+    try:
+        colours = dict(data["colours"])
+        names = list(data["cards"])
+    except (KeyError, TypeError, ValueError):
+        raise InvalidSetup(f"manifest {manifest!r} needs 'colours' and 'cards'") from None
+    halves, by_halves = {}, {}
+    for name in names:
+        match = CARD_NAME.fullmatch(name) if isinstance(name, str) else None
+        pair = match and ((match[1], int(match[2])), (match[3], int(match[4])))
+        if not pair or pair[0][0] == pair[1][0] or not {pair[0][0], pair[1][0]} <= set(colours):
+            raise InvalidSetup(f"manifest {manifest!r}: {name!r} is not a card of two colours "
+                               f"out of {', '.join(colours)}")
+        if frozenset(pair) in by_halves:
+            raise InvalidSetup(f"manifest {manifest!r} lists {name} twice")
+        halves[name], by_halves[frozenset(pair)] = pair, name
+    return Deck(colours, tuple(names), halves, by_halves)
+
+
+# ---- the state --------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Placement:
+    """One card placed, and what it scored."""
+
+    seat: int
+    column: int                 # solitaire column 0-3; always 0 with 2-4 players
+    card: str                   # the deck's name of the card
+    cells: tuple[Cell, Cell]    # where its first and its second named half lie
+    lines: tuple[Line, ...]     # the lines it scored (runs of two or more halves)
+    points: int
+
+
+@dataclasses.dataclass(frozen=True)
+class TopasState:
+    players: int
+    expert: bool
+    manifest: str
+    # Each column's start card as laid: first written half at (0, 0), second at (1, 0).
+    starts: tuple[str, ...]
+    placements: tuple[Placement, ...] = ()
+    hands: tuple[tuple[str, ...], ...] | None = None  # None: hidden (a logged game)
+    pile: tuple[str, ...] | None = None               # top card first; None: unknown order
+
+    @property
+    def solitaire(self) -> bool:
+        return self.players == 1
+
+    @property
+    def cards_to_place(self) -> int:
+        return COLUMNS * ROUNDS if self.solitaire else ROUNDS * self.players
+
+    @property
+    def over(self) -> bool:
+        return len(self.placements) >= self.cards_to_place
+
+    @property
+    def column(self) -> int:
+        """The column the next placement belongs to (always 0 with 2-4 players)."""
+        return len(self.placements) // ROUNDS if self.solitaire else 0
+
+    @property
+    def awaiting_start(self) -> bool:
+        """A logged solitaire game between columns: the next start card is not yet turned up."""
+        return not self.over and len(self.starts) <= self.column
+
+    @property
+    def seat(self) -> int:
+        return len(self.placements) % self.players
+
+    def round_of(self, index: int) -> int:
+        """The round (1-7) of the placement at `index`; in solitaire, its place in its column."""
+        return index % ROUNDS + 1 if self.solitaire else index // self.players + 1
+
+    def seen(self) -> dict[str, str]:
+        """Every card the table has seen, with where: start cards and placed cards."""
+        seen, deck = {}, load_deck(self.manifest)
+        for column, start in enumerate(self.starts):
+            seen[deck.identify(start)[0]] = (f"is the start card of column {column + 1}"
+                                             if self.solitaire else "is the start card")
+        for index, placement in enumerate(self.placements):
+            when = (f"column {placement.column + 1}" if self.solitaire
+                    else f"round {self.round_of(index)}")
+            seen[placement.card] = f"has already been played ({when})"
+        return seen
+
+
+def _cell(value: object) -> Cell:
+    if (isinstance(value, (list, tuple)) and len(value) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+        return value[0], value[1]
+    raise IllegalMove(f"'at' must be a cell [x, y] of two whole numbers, got {value!r}")
+
+
+def _direction(value: object) -> str:
+    if isinstance(value, str) and value.upper() in STEPS:
+        return value.upper()
+    raise IllegalMove(f"'dir' must be N, E, S or W (where the second half lies), got {value!r}")
+
+
+def _points(lines: Sequence[Line], expert: bool) -> int:
+    if not lines:
+        return 0  # no line, no points, in the expert variant too
+    gems = [line.gems for line in lines]
+    return math.prod(gems) if expert else sum(gems)
+
+
+# ---- the rules --------------------------------------------------------------------------------
+
+class Topas(GameRules[TopasState]):
+    id = "topas"
+    name = "Topas"
+    version = "1"
+    min_players = 1
+    max_players = 4
+    state_type = TopasState
+
+    # ---- setting up -------------------------------------------------------------------------
+
+    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - {"expert", "manifest"}
+        if unknown:
+            raise InvalidSetup(f"Topas options are expert and manifest, not {sorted(unknown)}")
+        expert = options.get("expert", False)
+        if isinstance(expert, str) and expert.lower() in TRUE | FALSE:
+            expert = expert.lower() in TRUE
+        if expert not in (True, False):  # 0 and 1 pass too
+            raise InvalidSetup(f"option expert must be true or false, got {expert!r}")
+        manifest = options.get("manifest", "topas")
+        if not isinstance(manifest, str):
+            raise InvalidSetup(f"option manifest must be a manifest name or path, got {manifest!r}")
+        load_deck(manifest)
+        return {"expert": bool(expert), "manifest": manifest}
+
+    def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+        cards = list(load_deck(self.options(options)["manifest"]).cards)
+        rng.shuffle(cards)
+        size = SOLITAIRE_HAND if seats == 1 else HAND
+        # One card at a time, in turn, until every hand is full; then the start card.
+        hands = [cards[seat:size * seats:seats] for seat in range(seats)]
+        return {"start": cards[size * seats], "hands": hands, "pile": cards[size * seats + 1:]}
+
+    def start(self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> TopasState:
+        if not self.min_players <= seats <= self.max_players:
+            raise InvalidSetup(f"Topas is for 2-4 players, or 1 for the solitaire game, not {seats}")
+        opts = self.options(options)
+        deck = load_deck(opts["manifest"])
+        if not isinstance(setup, Mapping) or "start" not in setup or set(setup) - {
+                "start", "hands", "pile"}:
+            raise InvalidSetup('a Topas setup is {"start": CARD} as the table sees it, or the '
+                               'whole deal {"start": CARD, "hands": [[CARD, ...], ...], '
+                               '"pile": [CARD, ...]}')
+        try:
+            card, flipped = deck.identify(setup["start"])
+        except IllegalMove as err:
+            raise InvalidSetup(f"start card: {err.reason}") from None
+        state = TopasState(seats, opts["expert"], opts["manifest"],
+                           (_reversed(card) if flipped else card,))
+        if "hands" not in setup and "pile" not in setup:
+            return state
+        hands, pile = self._deal_of(deck, seats, card, setup)
+        return dataclasses.replace(state, hands=hands, pile=pile)
+
+    def _deal_of(self, deck: Deck, seats: int, start: str, setup: Mapping[str, Any]) -> tuple:
+        """The hands and pile of a whole deal, checked: every card of the deck exactly once."""
+        hands, pile = setup.get("hands"), setup.get("pile")
+        size = SOLITAIRE_HAND if seats == 1 else HAND
+        if (not isinstance(hands, (list, tuple)) or len(hands) != seats
+                or any(not isinstance(h, (list, tuple)) or len(h) != size for h in hands)
+                or not isinstance(pile, (list, tuple))):
+            raise InvalidSetup(f"a whole deal gives 'hands' ({seats} of {size} card(s)) and the "
+                               "'pile' (top card first) together")
+        try:
+            hands = tuple(tuple(deck.identify(c)[0] for c in hand) for hand in hands)
+            pile = tuple(deck.identify(c)[0] for c in pile)
+        except IllegalMove as err:
+            raise InvalidSetup(f"deal: {err.reason}") from None
+        dealt = [start, *(c for hand in hands for c in hand), *pile]
+        if sorted(dealt) != sorted(deck.cards):
+            twice = sorted({c for c in dealt if dealt.count(c) > 1})
+            missing = sorted(set(deck.cards) - set(dealt))
+            raise InvalidSetup(f"a whole deal holds every card once: twice {twice or 'none'}, "
+                               f"missing {missing or 'none'}")
+        return hands, pile
+
+    # ---- playing ----------------------------------------------------------------------------
+
+    def table(self, state: TopasState) -> Table:
+        """The cards on the table now: the current column's start card and placements."""
+        deck, column = load_deck(state.manifest), len(state.starts) - 1
+        table = Table()
+        card, flipped = deck.identify(state.starts[column])
+        first, second = deck.halves[card]
+        table.lay(card, ((0, 0), (1, 0)), (second, first) if flipped else (first, second))
+        for placement in state.placements:
+            if placement.column == column:
+                table.lay(placement.card, placement.cells, deck.halves[placement.card])
+        return table
+
+    def playable(self, state: TopasState) -> tuple[str, ...]:
+        """The cards the player to move may play: the hand, or every unseen card if hidden."""
+        if state.hands is not None:
+            return state.hands[state.seat]
+        seen = state.seen()
+        return tuple(c for c in load_deck(state.manifest).cards if c not in seen)
+
+    def _card_error(self, state: TopasState, card: str) -> str | None:
+        seen = state.seen()
+        if card in seen:
+            return f"{card} {seen[card]}: each card exists once"
+        if state.hands is not None and card not in state.hands[state.seat]:
+            return (f"{card} is not in the hand of the player to move "
+                    f"({', '.join(state.hands[state.seat])})")
+        return None
+
+    def _placement_error(self, table: Table, card: str, cells: tuple[Cell, Cell],
+                         halves: tuple[Half, Half], deck: Deck) -> str | None:
+        for cell in cells:
+            if cell in table.halves:
+                return (f"cell {cell_text(cell)} already holds a half of "
+                        f"{table.cards[cell]}: cards may not overlap")
+        if not table.touches(cells):
+            return (f"{card} on {cell_text(cells[0])} and {cell_text(cells[1])} touches no card: "
+                    "a card is placed edge to edge with a half already on the table")
+        for run in table.runs_with(cells, halves):
+            if run.gems > LINE_LIMIT:
+                return (f"the {deck.colour(run.colour)} {run.axis} line through "
+                        f"{cell_text(run.cells[0])}-{cell_text(run.cells[-1])} would hold "
+                        f"{run.gems} gems: no line of more than {LINE_LIMIT} gems may be formed")
+        return None
+
+    def apply(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
+        if state.over:
+            raise IllegalMove("the game is over: "
+                              + ("all four columns are played" if state.solitaire
+                                 else f"every player has placed {ROUNDS} cards"))
+        if not isinstance(move, Mapping):
+            raise IllegalMove(f"{MOVE_FORMS}; got {move!r}")
+        if set(move) == {"start"}:
+            return self._turn_up(state, move["start"])
+        if set(move) == {"card", "at", "dir"}:
+            return self._place(state, move)
+        raise IllegalMove(f"{MOVE_FORMS}; got the keys {sorted(map(str, move))}")
+
+    def _turn_up(self, state: TopasState, name: object) -> TopasState:
+        if not state.awaiting_start:
+            raise IllegalMove("a start card is turned up only in a logged solitaire game, once "
+                              "the seventh card of a column is placed")
+        card, flipped = load_deck(state.manifest).identify(name)
+        error = self._card_error(state, card)
+        if error:
+            raise IllegalMove(error)
+        return dataclasses.replace(state, starts=(*state.starts,
+                                                  _reversed(card) if flipped else card))
+
+    def _place(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
+        if state.awaiting_start:
+            raise IllegalMove(f"column {state.column + 1} has no start card yet: turn one up "
+                              'first with {"start": CARD}')
+        deck = load_deck(state.manifest)
+        card, flipped = deck.identify(move["card"])
+        at = _cell(move["at"])
+        second = step(at, _direction(move["dir"]))
+        cells = (second, at) if flipped else (at, second)  # cells[i] holds the card's half i
+        table = self.table(state)
+        error = (self._card_error(state, card)
+                 or self._placement_error(table, card, cells, deck.halves[card], deck))
+        if error:
+            raise IllegalMove(error)
+        lines = tuple(run for run in table.runs_with(cells, deck.halves[card])
+                      if len(run.cells) >= MIN_LINE)
+        placement = Placement(state.seat, state.column, card, cells, lines,
+                              _points(lines, state.expert))
+        return self._draw(dataclasses.replace(state, placements=(*state.placements, placement)),
+                          card)
+
+    def _draw(self, state: TopasState, played: str) -> TopasState:
+        """After placing: a solitaire column may end (the next start card comes off the pile),
+        then the player draws while the pile lasts. Nothing to do when the deal is hidden."""
+        if state.hands is None or state.pile is None:
+            return state
+        seat = state.placements[-1].seat
+        hand, pile, starts = tuple(c for c in state.hands[seat] if c != played), state.pile, \
+            state.starts
+        if state.awaiting_start and pile:
+            starts, pile = (*starts, pile[0]), pile[1:]
+        if pile:
+            hand, pile = (*hand, pile[0]), pile[1:]
+        hands = tuple(hand if s == seat else h for s, h in enumerate(state.hands))
+        return dataclasses.replace(state, hands=hands, pile=pile, starts=starts)
+
+    def _move(self, card: str, cells: tuple[Cell, Cell]) -> Move:
+        return {"card": card, "at": list(cells[0]), "dir": direction(*cells)}
+
+    def legal_moves(self, state: TopasState) -> list[Move]:
+        if state.over:
+            return []
+        if state.awaiting_start:
+            return [{"start": card} for card in self.playable(state)]
+        deck, table = load_deck(state.manifest), self.table(state)
+        spans = table.spans()
+        return [self._move(card, cells) for card in self.playable(state) for cells in spans
+                if not self._placement_error(table, card, cells, deck.halves[card], deck)]
+
+    def random_move(self, state: TopasState, rng: random.Random) -> Move:
+        """Uniform over the legal moves, by drawing a card and a place until they fit (far
+        faster than listing every move; some legal place exists for every card)."""
+        if state.over or state.awaiting_start:
+            return super().random_move(state, rng)
+        deck, table = load_deck(state.manifest), self.table(state)
+        cards, spans = self.playable(state), table.spans()
+        while True:
+            card, cells = rng.choice(cards), rng.choice(spans)
+            if not self._placement_error(table, card, cells, deck.halves[card], deck):
+                return self._move(card, cells)
+
+    def to_move(self, state: TopasState) -> tuple[int, ...]:
+        return () if state.over else (state.seat,)
+
+    # ---- scoring ----------------------------------------------------------------------------
+
+    def column_totals(self, state: TopasState) -> list[int]:
+        """Solitaire: each begun column's points."""
+        return [sum(p.points for p in state.placements if p.column == column)
+                for column in range(len(state.starts))]
+
+    def score(self, state: TopasState) -> list[dict[str, Any]]:
+        """Per seat: the total (solitaire: the lowest column begun so far), points by gem colour
+        (each line's gems to its colour), and in the expert variant the `product bonus` that
+        multiplying added; details list every placement with its lines."""
+        deck = load_deck(state.manifest)
+        result = []
+        for seat in range(state.players):
+            mine = [(i, p) for i, p in enumerate(state.placements) if p.seat == seat]
+            categories = {name: 0 for name in deck.colours.values()}
+            for _, placement in mine:
+                for line in placement.lines:
+                    categories[deck.colour(line.colour)] += line.gems
+            points = sum(p.points for _, p in mine)
+            if state.expert:
+                categories["product bonus"] = points - sum(categories[c]
+                                                           for c in deck.colours.values())
+            details: dict[str, Any] = {"placements": [self._detail(state, deck, i, p)
+                                                      for i, p in mine]}
+            if state.hands is not None:
+                details["hand"] = list(state.hands[seat])
+            if state.solitaire:
+                columns = self.column_totals(state)
+                categories.update({f"column {c + 1}": (columns[c] if c < len(columns) else 0)
+                                   for c in range(COLUMNS)})
+                details["columns"] = columns
+                points = min(columns)
+            result.append(seat_score(points, categories, **details))
+        return result
+
+    def _detail(self, state: TopasState, deck: Deck, index: int, p: Placement) -> dict[str, Any]:
+        detail = {"round": state.round_of(index), "card": p.card,
+                  "cells": [list(c) for c in p.cells], "points": p.points,
+                  "lines": [{"colour": deck.colour(line.colour), "gems": line.gems,
+                             "axis": line.axis, "cells": [list(c) for c in line.cells]}
+                            for line in p.lines]}
+        if state.solitaire:
+            detail["column"] = p.column + 1
+        return detail
+
+    def outcome(self, state: TopasState) -> Outcome | None:
+        if not state.over:
+            return None
+        totals = [entry["total"] for entry in self.score(state)]
+        if state.solitaire:
+            columns = ", ".join(map(str, self.column_totals(state)))
+            return Outcome((0,), ((0,),), f"final score {totals[0]}: the lowest of the four "
+                                          f"columns ({columns})")
+        ranking = tuple(tuple(s for s, t in enumerate(totals) if t == value)
+                        for value in sorted(set(totals), reverse=True))
+        best = max(totals)
+        reason = (f"most points after {ROUNDS} rounds: {best}" if len(ranking[0]) == 1
+                  else f"{len(ranking[0])} players tie on {best} points: a shared win")
+        return Outcome(ranking[0], ranking, reason)
+
+    # ---- describing -------------------------------------------------------------------------
+
+    def move_kind(self, move: Mapping[str, Any]) -> str:
+        return "start column" if "start" in move else "place"
+
+    def describe(self, move: Mapping[str, Any]) -> str:
+        if "start" in move:
+            return f"turns up {move['start']} to start a new column"
+        try:
+            at = _cell(move["at"])
+            first, second = str(move["card"]).upper().split("-")
+            return (f"places {move['card']}: {first} on {cell_text(at)}, {second} on "
+                    f"{cell_text(step(at, _direction(move['dir'])))}")
+        except (IllegalMove, KeyError, ValueError):
+            return super().describe(move)
+
+    def render(self, state: TopasState, seats: Sequence[str]) -> str:
+        deck = load_deck(state.manifest)
+        variant = "expert (product of lines)" if state.expert else "standard (sum of lines)"
+        if state.solitaire:
+            done = min(len(state.placements) // ROUNDS + 1, COLUMNS)
+            where = f"solitaire, column {done} of {COLUMNS}"
+        else:
+            where = f"round {min(len(state.placements) // state.players + 1, ROUNDS)} of {ROUNDS}"
+        lines = [f"Topas, {where}, {variant}", "", *self.table(state).drawing(), ""]
+        lines.append(", ".join(f"{k} {v}" for k, v in deck.colours.items())
+                     + "; a card's halves are joined by -- or |; cells are x east, y south "
+                       "of the start card's first half")
+        if state.placements:
+            last, index = state.placements[-1], len(state.placements) - 1
+            lines_text = " + ".join(f"{deck.colour(l.colour)} {l.gems}" for l in last.lines)
+            scored = f"{lines_text} = {last.points}" if last.lines else "no line, 0"
+            lines.append(f"last: {seats[last.seat]} placed {last.card} on "
+                         f"{cell_text(last.cells[0])}-{cell_text(last.cells[1])} "
+                         f"(round {state.round_of(index)}): {scored}")
+        for seat, entry in enumerate(self.score(state)):
+            extra = (f" (columns {entry['details']['columns']})" if state.solitaire else "")
+            hand = (f"; hand {' '.join(state.hands[seat]) or '-'}" if state.hands is not None
+                    else "")
+            lines.append(f"{seats[seat]}: {entry['total']} points{extra}{hand}")
+        if state.pile is not None:
+            lines.append(f"draw pile: {len(state.pile)} cards")
+        outcome = self.outcome(state)
+        if outcome:
+            lines.append(f"game over: {', '.join(seats[s] for s in outcome.winners)} "
+                         f"({outcome.reason})")
+        elif state.awaiting_start:
+            lines.append(f"column {state.column + 1}: turn up the next start card")
+        else:
+            lines.append(f"to move: {seats[state.seat]}")
+        return "\n".join(lines)
+
+
+RULES = Topas()

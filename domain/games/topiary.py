@@ -1,0 +1,595 @@
+"""Topiary: visitors around a 5x5 garden of sculpture tiles, scoring the sculptures they see.
+
+Rules as RULES.md reads them (the seed's real rules start at "A beautiful, sunny day"):
+- 40 tiles, 8 types x values 1-5 (`data/manifests/topiary.json`); with 2-3 players the 5 tiles
+  of one type are removed. 25 go face down into the garden, `c3` is turned face up, every player
+  gets a secret hand of 3, the rest go back to the box unseen. Option `last_player_chooses`: the
+  last player is dealt all the remaining tiles too and first keeps 3 of them.
+- Visitors: 8 each with 2 players, 6 with 3, 5 with 4; the 56 spots are in `topiary_garden.py`.
+- A turn: place a visitor on a free spot (mandatory); then optionally take one face-down tile of
+  its sight line into hand and place any tile of the hand face up into the gap.
+- A visitor sees the nearest face-up sculpture and each further one strictly larger than all
+  face-up sculptures in front of it; face-down tiles are not seen and block nothing.
+- When every visitor is placed: each visitor scores the values it sees, +1 per seen sculpture of
+  each type it sees 2 or more of; each hand tile scores its value if one of its owner's visitors
+  sees a larger sculpture of its type. Highest total wins; ties: more hand points, then the
+  player later in turn order.
+
+Partial information: the state holds a tile whose identity the table never saw as None (in the
+garden or in a hand). Moves carry the identities they reveal (the tile placed, optionally the tile
+taken, the hands at the end) and each is checked against the manifest and everything known.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from .base import (GameRules, IllegalMove, InvalidSetup, Move, Outcome, UnknownInformation,
+                   seat_score)
+from .manifests import load_manifest
+from .topiary_garden import (CELLS, CENTRE, SIGHT_LINES, SIZE, draw_garden, parse_garden_cell,
+                             parse_spot)
+
+HAND = 3
+VISITORS = {2: 8, 3: 6, 4: 5}      # visitors per player, by player count
+REMOVES_A_TYPE = {2, 3}            # player counts that play without one sculpture type
+OPTIONS = ("last_player_chooses", "manifest")
+KEEP, VISIT, REVEAL, OVER = "keep", "visit", "reveal", "over"
+
+
+def tile_type(tile: str) -> str:
+    return tile.rsplit(" ", 1)[0]
+
+
+@lru_cache(maxsize=None)
+def tile_value(tile: str) -> int:
+    return int(tile.rsplit(" ", 1)[1])
+
+
+def _player(seat: int) -> str:
+    return f"player {seat + 1}"
+
+
+def _listing(tiles: Sequence[str | None]) -> str:
+    return ", ".join(tile or "?" for tile in tiles) or "nothing"
+
+
+@dataclasses.dataclass(frozen=True)
+class Sculptures:
+    """The tiles in play: every type of the manifest but the removed one, in every value."""
+
+    types: tuple[str, ...]
+    values: tuple[int, ...]
+    removed: str | None = None
+
+    def tiles(self) -> tuple[str, ...]:
+        return _tiles_in_play(self)
+
+    def parse(self, name: object) -> str:
+        """A tile's name in canonical spelling ("swan 4" -> "Swan 4"), or IllegalMove."""
+        kind, _, value = name.rpartition(" ") if isinstance(name, str) else ("", "", "")
+        by_lower = {t.lower(): t for t in self.types}
+        if kind.strip().lower() not in by_lower or not value.isdigit():
+            raise IllegalMove(f"{name!r} is not a sculpture tile: name it by type and value, like "
+                              f"'Swan 4'; the types are {', '.join(self.types)}")
+        kind = by_lower[kind.strip().lower()]
+        if kind == self.removed:
+            raise IllegalMove(f"{kind} {value} is not in this game: the {kind} tiles were "
+                              "removed at setup")
+        if int(value) not in self.values:
+            raise IllegalMove(f"there is no {kind} {value}: values run "
+                              f"{min(self.values)}-{max(self.values)}")
+        return f"{kind} {int(value)}"
+
+
+@lru_cache(maxsize=16)
+def _tiles_in_play(sculptures: Sculptures) -> tuple[str, ...]:
+    return tuple(f"{kind} {value}" for kind in sculptures.types if kind != sculptures.removed
+                 for value in sculptures.values)
+
+
+@dataclasses.dataclass(frozen=True)
+class Visitor:
+    spot: str
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True)
+class TopiaryState:
+    sculptures: Sculptures
+    visitors_each: int
+    tiles: tuple[str | None, ...]             # 25 cells a1 b1 .. e5; None: never seen
+    face_up: tuple[bool, ...]
+    hands: tuple[tuple[str | None, ...], ...]  # per seat, known tiles sorted, then None per unknown
+    box: tuple[str, ...] = ()                 # known tiles back in the box (the last player's)
+    visitors: tuple[Visitor, ...] = ()        # in the order placed
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+
+# ---- moves, parsed at the boundary ------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Keep:
+    tiles: tuple[str, ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Visit:
+    spot: str
+    take: int | None = None        # the garden cell taken from
+    place: str | None = None       # the tile put face up into that gap
+    took: str | None = None        # the taken tile's identity, when the table saw it
+
+
+@dataclasses.dataclass(frozen=True)
+class Reveal:
+    tiles: tuple[str, ...]
+
+
+MOVE_FORMS = ('{"visitor": SPOT}, {"visitor": SPOT, "take": CELL, "place": TILE} (optionally with '
+              '"took": TILE), {"keep": [TILE, ...]} or {"reveal": [TILE, ...]}')
+
+
+def _tile_list(sculptures: Sculptures, value: object, what: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise IllegalMove(f"{what} is a list of tiles like [\"Swan 4\", \"Whale 1\"], got {value!r}")
+    tiles = tuple(sculptures.parse(name) for name in value)
+    for tile, count in Counter(tiles).items():
+        if count > 1:
+            raise IllegalMove(f"{tile} is named twice: there is only one {tile}")
+    return tiles
+
+
+def parse_move(sculptures: Sculptures, move: object) -> Keep | Visit | Reveal:
+    if not isinstance(move, Mapping):
+        raise IllegalMove(f"a Topiary move is a JSON object: {MOVE_FORMS}; got {move!r}")
+    keys = set(move)
+    if keys == {"keep"}:
+        return Keep(_tile_list(sculptures, move["keep"], "keep"))
+    if keys == {"reveal"}:
+        return Reveal(_tile_list(sculptures, move["reveal"], "reveal"))
+    if keys == {"visitor"}:
+        return Visit(parse_spot(move["visitor"]))
+    if keys in ({"visitor", "take", "place"}, {"visitor", "take", "place", "took"}):
+        took = move.get("took")
+        return Visit(parse_spot(move["visitor"]), parse_garden_cell(move["take"]),
+                     sculptures.parse(move["place"]),
+                     None if took is None else sculptures.parse(took))
+    if "visitor" in keys and keys & {"take", "place"}:
+        raise IllegalMove("taking and placing go together: a tile taken from the sight line is "
+                          "replaced by one placed face up from the hand (give take and place)")
+    raise IllegalMove(f"a Topiary move is {MOVE_FORMS}; got keys {sorted(keys)}")
+
+
+# ---- the manifest and options -----------------------------------------------------------------
+
+def _components(manifest: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    data = load_manifest(manifest)
+    types, values = data.get("types"), data.get("values")
+    if (not isinstance(types, list) or not types or len(set(types)) != len(types)
+            or not all(isinstance(t, str) and t.strip() for t in types)):
+        raise InvalidSetup(f"manifest {manifest}: types must be a list of distinct names")
+    if (not isinstance(values, list) or not values or len(set(values)) != len(values)
+            or not all(isinstance(v, int) and v > 0 for v in values)):
+        raise InvalidSetup(f"manifest {manifest}: values must be a list of distinct positive numbers")
+    return tuple(types), tuple(values)
+
+
+def _flag(name: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    words = {"true": True, "yes": True, "1": True, "on": True,
+             "false": False, "no": False, "0": False, "off": False}
+    if isinstance(value, str) and value.lower() in words:
+        return words[value.lower()]
+    raise InvalidSetup(f"option {name} is true or false, got {value!r}")
+
+
+class Topiary(GameRules[TopiaryState]):
+    id = "topiary"
+    name = "Topiary"
+    version = "1"
+    min_players, max_players = 2, 4
+    state_type = TopiaryState
+
+    # ---- setting up -----------------------------------------------------------------------
+
+    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - set(OPTIONS)
+        if unknown:
+            raise InvalidSetup(f"Topiary options are {', '.join(OPTIONS)}, not {sorted(unknown)}")
+        manifest = options.get("manifest", "topiary")
+        if not isinstance(manifest, str) or not manifest:
+            raise InvalidSetup(f"option manifest names a manifest, got {manifest!r}")
+        _components(manifest)
+        return {"last_player_chooses": _flag("last_player_chooses",
+                                             options.get("last_player_chooses", False)),
+                "manifest": manifest}
+
+    def _dealt(self, seats: int, options: Mapping[str, Any], tiles: int) -> list[int]:
+        """How many tiles each seat is dealt (the last player gets the rest when choosing)."""
+        if seats not in VISITORS:
+            raise InvalidSetup(f"Topiary is for 2 to 4 players, not {seats}")
+        rest = tiles - SIZE * SIZE - HAND * seats
+        if rest < 0:
+            raise InvalidSetup(f"{tiles} tiles do not fill a {SIZE}x{SIZE} garden and {seats} "
+                               f"hands of {HAND}")
+        return [HAND] * (seats - 1) + [HAND + rest if options["last_player_chooses"] else HAND]
+
+    def deal(self, seats: int, options: Mapping[str, Any], rng) -> dict[str, Any]:
+        opts = self.options(options)
+        types, values = _components(opts["manifest"])
+        removed = rng.choice(types) if seats in REMOVES_A_TYPE else None
+        tiles = list(_tiles_in_play(Sculptures(types, values, removed)))
+        rng.shuffle(tiles)
+        dealt = self._dealt(seats, opts, len(tiles))
+        garden, rest = tiles[:SIZE * SIZE], tiles[SIZE * SIZE:]
+        starts = list(itertools.accumulate(dealt, initial=0))
+        setup: dict[str, Any] = {
+            "garden": dict(zip(CELLS, garden)),
+            "hands": [rest[starts[s]:starts[s + 1]] for s in range(seats)]}
+        if removed:
+            setup["removed"] = removed
+        return setup
+
+    def start(self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> TopiaryState:
+        opts = self.options(options)
+        types, values = _components(opts["manifest"])
+        if not isinstance(setup, Mapping) or set(setup) - {"removed", "garden", "hands"}:
+            raise InvalidSetup('a Topiary setup is {"removed": TYPE (2-3 players), "garden": '
+                               '{CELL: TILE, ...} (c3 at least), "hands": [[TILE, ...] per seat]}')
+        removed = setup.get("removed")
+        if seats in REMOVES_A_TYPE and removed not in types:
+            raise InvalidSetup(f"with {seats} players one sculpture type is removed: setup "
+                               f"'removed' names one of {', '.join(types)}, got {removed!r}")
+        if seats not in REMOVES_A_TYPE and removed is not None:
+            raise InvalidSetup(f"with {seats} players no sculpture type is removed")
+        sculptures = Sculptures(types, values, removed)
+        dealt = self._dealt(seats, opts, len(sculptures.tiles()))
+        try:
+            garden = {parse_garden_cell(cell): sculptures.parse(tile)
+                      for cell, tile in dict(setup.get("garden") or {}).items()}
+            hands = [_tile_list(sculptures, hand, "a hand")
+                     for hand in (setup.get("hands") or [[]] * seats)]
+        except (IllegalMove, TypeError, ValueError) as err:
+            raise InvalidSetup(f"setup: {err}") from None
+        if CENTRE not in garden:
+            raise InvalidSetup("setup: the garden's c3 is face up from the start: name its tile")
+        if len(hands) != seats:
+            raise InvalidSetup(f"setup: hands lists the known tiles of each of the {seats} hands")
+        for seat, (hand, size) in enumerate(zip(hands, dealt)):
+            if len(hand) > size:
+                raise InvalidSetup(f"setup: {_player(seat)} is dealt {size} tiles, not {len(hand)}")
+        named = Counter(list(garden.values()) + [t for hand in hands for t in hand])
+        twice = sorted(tile for tile, count in named.items() if count > 1)
+        if twice:
+            raise InvalidSetup(f"setup: {', '.join(twice)} dealt twice: each tile exists once")
+        return TopiaryState(
+            sculptures=sculptures, visitors_each=VISITORS[seats],
+            tiles=tuple(garden.get(cell) for cell in range(SIZE * SIZE)),
+            face_up=tuple(cell == CENTRE for cell in range(SIZE * SIZE)),
+            hands=tuple(_hand(hand, size) for hand, size in zip(hands, dealt)))
+
+    # ---- whose turn -----------------------------------------------------------------------
+
+    def phase(self, state: TopiaryState) -> str:
+        if any(len(hand) > HAND for hand in state.hands):
+            return KEEP
+        if len(state.visitors) < state.visitors_each * state.players:
+            return VISIT
+        return REVEAL if any(None in hand for hand in state.hands) else OVER
+
+    def _seat(self, state: TopiaryState, phase: str) -> int:
+        if phase == KEEP:
+            return state.players - 1
+        if phase == VISIT:
+            return len(state.visitors) % state.players
+        return next(seat for seat, hand in enumerate(state.hands) if None in hand)
+
+    def to_move(self, state: TopiaryState) -> tuple[int, ...]:
+        phase = self.phase(state)
+        return () if phase == OVER else (self._seat(state, phase),)
+
+    # ---- what is known --------------------------------------------------------------------
+
+    def _whereabouts(self, state: TopiaryState, tile: str) -> str | None:
+        """Where a known tile is, in words, or None when the table has not seen it."""
+        if tile in state.tiles:
+            cell = state.tiles.index(tile)
+            return f"{'face up' if state.face_up[cell] else 'face down'} at {CELLS[cell]}"
+        for seat, hand in enumerate(state.hands):
+            if tile in hand:
+                return f"in {_player(seat)}'s hand"
+        return "back in the box" if tile in state.box else None
+
+    def _unseen(self, state: TopiaryState, tile: str) -> str:
+        """`tile`, when the table has not seen it yet; a second copy is refused."""
+        where = self._whereabouts(state, tile)
+        if where:
+            raise IllegalMove(f"{tile} is already {where}: there is only one {tile}")
+        return tile
+
+    def _free(self, state: TopiaryState) -> list[str]:
+        """The tiles in play the table has not seen (any of them may turn up)."""
+        known = set(state.tiles) | set(state.box) | {t for hand in state.hands for t in hand}
+        return [tile for tile in state.sculptures.tiles() if tile not in known]
+
+    # ---- playing --------------------------------------------------------------------------
+
+    def apply(self, state: TopiaryState, move: Mapping[str, Any]) -> TopiaryState:
+        action = parse_move(state.sculptures, move)
+        phase = self.phase(state)
+        if phase == OVER:
+            raise IllegalMove("the game is over: every visitor is placed and every hand revealed")
+        seat = self._seat(state, phase)
+        if isinstance(action, Keep):
+            if phase != KEEP:
+                raise IllegalMove("only the last player keeps tiles, once, before the first "
+                                  "visitor (option last_player_chooses)")
+            return self._keep(state, seat, action.tiles)
+        if isinstance(action, Reveal):
+            if phase != REVEAL:
+                raise IllegalMove("hands are revealed at the end, once every visitor is placed")
+            return self._reveal(state, seat, action.tiles)
+        if phase == KEEP:
+            raise IllegalMove(f"{_player(seat)} first keeps {HAND} of the tiles dealt to them "
+                              "(option last_player_chooses)")
+        if phase == REVEAL:
+            raise IllegalMove("the game is over: every visitor is placed; what remains is to "
+                              "reveal the hands")
+        return self._visit(state, seat, action)
+
+    def _keep(self, state: TopiaryState, seat: int, keep: tuple[str, ...]) -> TopiaryState:
+        pool = state.hands[seat]
+        unseen = pool.count(None)
+        dealt = f"you were dealt {len(pool)} tiles ({_listing(pool)}) and keep {HAND}"
+        if len(keep) > HAND:
+            raise IllegalMove(f"{dealt}, not {len(keep)}")
+        newly_seen = [self._unseen(state, tile) for tile in keep if tile not in pool]
+        if newly_seen and not unseen:
+            raise IllegalMove(f"{dealt}: {newly_seen[0]} is not among them")
+        if len(newly_seen) + HAND - len(keep) > unseen:
+            raise IllegalMove(f"{dealt}: name every kept tile the record knows, "
+                              f"{HAND} in all when the whole deal is known")
+        box = tuple(sorted(state.box + tuple(t for t in pool if t and t not in keep)))
+        hands = _replace(state.hands, seat, _hand(keep, HAND))
+        return dataclasses.replace(state, hands=hands, box=box)
+
+    def _reveal(self, state: TopiaryState, seat: int, shown: tuple[str, ...]) -> TopiaryState:
+        hand = state.hands[seat]
+        if len(shown) != len(hand):
+            raise IllegalMove(f"reveal the whole hand: {len(hand)} tiles, not {len(shown)}")
+        for tile in hand:
+            if tile and tile not in shown:
+                raise IllegalMove(f"the hand is known to hold {tile}: the reveal must show it")
+        for tile in shown:
+            if tile not in hand:
+                self._unseen(state, tile)
+        return dataclasses.replace(state, hands=_replace(state.hands, seat, _hand(shown, HAND)))
+
+    def _visit(self, state: TopiaryState, seat: int, visit: Visit) -> TopiaryState:
+        if any(v.spot == visit.spot for v in state.visitors):
+            raise IllegalMove(f"visitor spot {visit.spot} is taken: one visitor per spot")
+        visitors = state.visitors + (Visitor(visit.spot, seat),)
+        if visit.take is None:
+            return dataclasses.replace(state, visitors=visitors)
+        cell, line = visit.take, SIGHT_LINES[visit.spot]
+        if cell not in line:
+            raise IllegalMove(f"{CELLS[cell]} is not in the sight line of {visit.spot} "
+                              f"({' '.join(CELLS[c] for c in line)}): a visitor takes only a tile "
+                              "it looks at")
+        if state.face_up[cell]:
+            raise IllegalMove(f"{CELLS[cell]} is face up ({state.tiles[cell]}): only face-down "
+                              "tiles are taken")
+        taken = state.tiles[cell]
+        if visit.took is not None and visit.took != taken:
+            if taken is not None:
+                raise IllegalMove(f"the tile at {CELLS[cell]} is {taken} (known from the deal), "
+                                  f"not {visit.took}")
+            taken = self._unseen(state, visit.took)
+        hand = list(state.hands[seat]) + [taken]
+        if visit.place in hand:
+            hand.remove(visit.place)
+        elif None in hand:  # an unseen tile of the hand (or the one just taken) is revealed
+            self._unseen(state, visit.place)
+            hand.remove(None)
+        else:
+            raise IllegalMove(f"{visit.place} is not in your hand: you hold "
+                              f"{_listing(hand[:-1])} and took {taken} from {CELLS[cell]}")
+        return dataclasses.replace(
+            state, visitors=visitors,
+            tiles=_replace(state.tiles, cell, visit.place),
+            face_up=_replace(state.face_up, cell, True),
+            hands=_replace(state.hands, seat, _hand([t for t in hand if t], HAND)))
+
+    # ---- what may be played ---------------------------------------------------------------
+
+    def legal_moves(self, state: TopiaryState) -> list[Move]:
+        phase = self.phase(state)
+        if phase == OVER:
+            return []
+        seat = self._seat(state, phase)
+        if phase == KEEP:
+            return self._keep_moves(state, seat)
+        if phase == REVEAL:
+            known = [t for t in state.hands[seat] if t]
+            return [{"reveal": known + list(more)} for more in itertools.combinations(
+                self._free(state), state.hands[seat].count(None))]
+        return self._visit_moves(state, seat)
+
+    def _keep_moves(self, state: TopiaryState, seat: int) -> list[Move]:
+        pool = state.hands[seat]
+        known, unseen = [t for t in pool if t], pool.count(None)
+        # Kept tiles the record names: known ones of the deal; the rest of the 3 stay unseen.
+        return [{"keep": list(kept)} for size in range(max(0, HAND - unseen), HAND + 1)
+                for kept in itertools.combinations(known, size)]
+
+    def _visit_moves(self, state: TopiaryState, seat: int) -> list[Move]:
+        taken_spots = {v.spot for v in state.visitors}
+        hand = [t for t in state.hands[seat] if t]
+        hand_unseen = None in state.hands[seat]
+        free = self._free(state) if hand_unseen or None in state.tiles else []
+        moves: list[Move] = []
+        for spot, line in SIGHT_LINES.items():
+            if spot in taken_spots:
+                continue
+            moves.append({"visitor": spot})
+            for cell in line:
+                if state.face_up[cell]:
+                    continue
+                taken = state.tiles[cell]
+                places = hand + [taken] if taken else list(hand)
+                if hand_unseen or taken is None:
+                    places += free
+                moves.extend({"visitor": spot, "take": CELLS[cell], "place": tile}
+                             for tile in places)
+        return moves
+
+    # ---- scoring --------------------------------------------------------------------------
+
+    def sight(self, state: TopiaryState, spot: str) -> list[str]:
+        """The sculptures a visitor at `spot` sees, nearest first."""
+        seen, tallest = [], 0
+        for cell in SIGHT_LINES[spot]:
+            if state.face_up[cell] and tile_value(state.tiles[cell]) > tallest:
+                seen.append(state.tiles[cell])
+                tallest = tile_value(state.tiles[cell])
+        return seen
+
+    def _tally(self, state: TopiaryState, seat: int) -> dict[str, Any]:
+        """A seat's categories and details; unseen hand tiles count nothing here."""
+        views = []
+        for visitor in state.visitors:
+            if visitor.seat == seat:
+                seen = self.sight(state, visitor.spot)
+                types = Counter(tile_type(t) for t in seen)
+                views.append({"spot": visitor.spot, "sees": seen,
+                              "points": sum(map(tile_value, seen)),
+                              "bonus": sum(n for n in types.values() if n >= 2)})
+        tallest: dict[str, int] = {}
+        for view in views:
+            for tile in view["sees"]:
+                tallest[tile_type(tile)] = max(tallest.get(tile_type(tile), 0), tile_value(tile))
+        hand = [{"tile": tile, "points": tile_value(tile)
+                 if tallest.get(tile_type(tile), 0) > tile_value(tile) else 0}
+                for tile in state.hands[seat] if tile]
+        return {"visitors": sum(v["points"] for v in views),
+                "type bonus": sum(v["bonus"] for v in views),
+                "hand": sum(h["points"] for h in hand), "views": views, "hand_tiles": hand}
+
+    def _require_hands(self, state: TopiaryState) -> None:
+        unseen = [f"{_player(seat)}'s hand has {hand.count(None)} unrevealed tile(s)"
+                  for seat, hand in enumerate(state.hands) if None in hand]
+        if unseen:
+            raise UnknownInformation("hand points need every hand: " + "; ".join(unseen)
+                                     + ' (record a {"reveal": [...]} move for each)')
+
+    def score(self, state: TopiaryState) -> list[dict[str, Any]]:
+        self._require_hands(state)
+        result = []
+        for seat in range(state.players):
+            tally = self._tally(state, seat)
+            categories = {key: tally[key] for key in ("visitors", "type bonus", "hand")}
+            result.append(seat_score(sum(categories.values()), categories,
+                                     visitors=tally["views"], hand=tally["hand_tiles"]))
+        return result
+
+    def outcome(self, state: TopiaryState) -> Outcome | None:
+        if self.phase(state) in (KEEP, VISIT):
+            return None
+        scores = self.score(state)
+        key = [(entry["total"], entry["categories"]["hand"], seat)
+               for seat, entry in enumerate(scores)]
+        ranked = sorted(range(state.players), key=lambda seat: key[seat], reverse=True)
+        (total, hand, winner), (total2, hand2, _) = key[ranked[0]], key[ranked[1]]
+        if total > total2:
+            reason = f"{_player(winner)} has the highest total, {total} points"
+        elif hand > hand2:
+            reason = (f"tied on {total} points, {_player(winner)} has the most hand points "
+                      f"({hand} to {hand2})")
+        else:
+            reason = (f"tied on {total} points and {hand} hand points, {_player(winner)} "
+                      "played later in turn order")
+        return Outcome((winner,), tuple((seat,) for seat in ranked), reason)
+
+    def evaluate(self, state: TopiaryState, seat: int) -> float:
+        """What a player can count mid-game: the points its visitors see now plus its own hand
+        points, against the best opponent's visible points (their hands are secret)."""
+        def visible(s: int) -> int:
+            tally = self._tally(state, s)
+            return tally["visitors"] + tally["type bonus"] + (tally["hand"] if s == seat else 0)
+        others = [visible(s) for s in range(state.players) if s != seat]
+        return visible(seat) - max(others)
+
+    # ---- describing -----------------------------------------------------------------------
+
+    def move_kind(self, move: Mapping[str, Any]) -> str:
+        if "take" in move:
+            return "visitor and rearrange"
+        return next((kind for kind in ("visitor", "keep", "reveal") if kind in move), "move")
+
+    def describe(self, move: Mapping[str, Any]) -> str:
+        if "keep" in move:
+            return f"keeps {_listing(move['keep'])} of the tiles dealt"
+        if "reveal" in move:
+            return f"reveals a hand of {_listing(move['reveal'])}"
+        text = f"places a visitor at {move.get('visitor')}"
+        if "take" in move:
+            took = f" ({move['took']})" if move.get("took") else ""
+            text += f", takes the tile at {move['take']}{took} and places {move['place']} there"
+        return text
+
+    def render(self, state: TopiaryState, seats: Sequence[str]) -> str:
+        labels = [(tile if up else f"[{tile}]") if tile else "[ ? ]"
+                  for tile, up in zip(state.tiles, state.face_up)]
+        removed = f", {state.sculptures.removed} removed" if state.sculptures.removed else ""
+        lines = [f"Topiary, {state.players} players{removed}. Swan 4: face up; [Swan 4]: face "
+                 "down, known to the record; [ ? ]: face down, unseen"]
+        lines += draw_garden(labels, {v.spot: str(v.seat + 1) for v in state.visitors})
+        lines.append("around the garden: each visitor spot, · when free or the number of the "
+                     "player standing there; the arrow is the way it looks")
+        for seat, name in enumerate(seats):
+            tally = self._tally(state, seat)
+            placed = sum(v.seat == seat for v in state.visitors)
+            lines.append(f"{seat + 1} {name}: {placed}/{state.visitors_each} visitors, hand "
+                         f"{_listing(state.hands[seat])}; visitors {tally['visitors']}, type bonus "
+                         f"{tally['type bonus']}, hand {tally['hand']}")
+            lines += [f"    {view['spot']:<6} sees {_listing(view['sees'])}: {view['points']}"
+                      + (f" + {view['bonus']} type bonus" if view["bonus"] else "")
+                      for view in tally["views"]]
+        lines.append(self._status(state, seats))
+        return "\n".join(lines)
+
+    def _status(self, state: TopiaryState, seats: Sequence[str]) -> str:
+        phase = self.phase(state)
+        if phase == KEEP:
+            return f"to move: {seats[-1]} keeps {HAND} of the tiles dealt (last_player_chooses)"
+        seat = self._seat(state, phase) if phase != OVER else None
+        if phase == VISIT:
+            number = sum(v.seat == seat for v in state.visitors) + 1
+            return f"to move: {seats[seat]}, visitor {number} of {state.visitors_each}"
+        if phase == REVEAL:
+            return f"every visitor is placed; awaiting {seats[seat]}'s hand to be revealed"
+        result = self.outcome(state)
+        return f"game over: {seats[result.winners[0]]} wins ({result.reason})"
+
+
+def _hand(known: Sequence[str | None], size: int) -> tuple[str | None, ...]:
+    """A hand in canonical order (known tiles sorted, then one None per unseen tile)."""
+    tiles = sorted(t for t in known if t)
+    return tuple(tiles) + (None,) * (size - len(tiles))
+
+
+def _replace(items: tuple, index: int, value: Any) -> tuple:
+    return items[:index] + (value,) + items[index + 1:]
+
+
+RULES = Topiary()

@@ -1,0 +1,246 @@
+"""The Match aggregate: one game at one table, as a sequence of immutable events.
+
+Command methods check every invariant (whose turn, the rules, the match still open) BEFORE they
+trigger an event, so a refused entry stores nothing; the `@event` bodies only apply the pure
+rules. Every event carries `prev_hash`, the SHA-256 of the match's previous event, so an edited,
+deleted, reordered or inserted stored event breaks the chain (see `event_hash`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate, event
+
+from .errors import MatchClosed, NotYourTurn, Refused
+from .games import GameRules, Outcome, get_rules
+
+RUNNING, ENDED, ABANDONED = "running", "ended", "abandoned"
+
+
+def canonical_json(value: Any) -> str:
+    """The one JSON spelling hashes are taken over (sorted keys, no spaces, tuples as lists)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str,
+                      ensure_ascii=False)
+
+
+def event_hash(event: Any) -> str:
+    """SHA-256 over everything an event stores: its match, position, time, type and fields."""
+    body = dict(vars(event))
+    body["type"] = type(event).__name__
+    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+
+
+def plain_json(value: Any, what: str) -> Any:
+    """`value` as it will come back from the store: plain JSON, or a Refused naming `what`."""
+    try:
+        return json.loads(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError) as err:
+        raise Refused(f"{what} must be plain JSON: {err}") from None
+
+
+class Match(Aggregate):
+    class Event(Aggregate.Event):
+        prev_hash: str
+
+        def mutate(self, aggregate: Match | None) -> Match | None:
+            aggregate = super().mutate(aggregate)
+            aggregate.head_hash = event_hash(self)
+            return aggregate
+
+    class Created(Event, Aggregate.Created):
+        pass
+
+    @classmethod
+    def _create(cls, event_class, *, id=None, **kwargs):  # noqa: A002 - the library's name
+        # The first event of a match has no predecessor: its chain starts from "".
+        return super()._create(event_class, id=id, prev_hash="", **kwargs)
+
+    def trigger_event(self, event_class, **kwargs):
+        super().trigger_event(event_class, prev_hash=self.head_hash, **kwargs)
+
+    # ---- events (bodies apply, never check) -------------------------------------------------
+
+    @event("Started")
+    def __init__(self, id: UUID, game: str, rules_version: str, options: dict,
+                 seats: list, setup: dict) -> None:
+        self.game = game
+        self.rules_version = rules_version
+        self.options = options
+        self.seats = list(seats)
+        self.setup = setup
+        self.states = [self.rules.start(len(seats), options, setup)]
+        self.moves: list[dict[str, Any]] = []  # the effective moves: seat, move, event version
+        self.status = RUNNING
+        self.outcome: dict[str, Any] | None = None
+        self.claims: list[dict[str, Any]] = []
+        self.disputes: list[dict[str, Any]] = []
+        self.undos: list[dict[str, Any]] = []
+
+    @event("MoveRecorded")
+    def _move_recorded(self, seat: int, move: dict) -> None:
+        self.states.append(self.rules.apply(self.states[-1], move))
+        self.moves.append({"seat": seat, "move": move, "version": self.version + 1})
+
+    @event("MoveUndone")
+    def _move_undone(self, by: str, reason: str) -> None:
+        withdrawn = self.moves.pop()
+        self.states.pop()
+        self.undos.append({"by": by, "reason": reason, "move": withdrawn,
+                           "version": self.version + 1})
+
+    @event("ResultClaimed")
+    def _result_claimed(self, by: str, scores: dict) -> None:
+        self.claims.append({"by": by, "scores": scores, "moves": len(self.moves),
+                            "version": self.version + 1})
+
+    @event("DisputeRaised")
+    def _dispute_raised(self, by: str, about: str) -> None:
+        self.disputes.append({"by": by, "about": about, "raised_version": self.version + 1,
+                              "ruling": None, "resolved_by": None})
+
+    @event("DisputeResolved")
+    def _dispute_resolved(self, by: str, ruling: str) -> None:
+        dispute = next(d for d in self.disputes if d["ruling"] is None)
+        dispute.update(ruling=ruling, resolved_by=by, resolved_version=self.version + 1)
+
+    @event("Ended")
+    def _ended(self, outcome: dict) -> None:
+        self.status = ENDED
+        self.outcome = outcome
+
+    @event("Abandoned")
+    def _abandoned(self, by: str, reason: str) -> None:
+        self.status = ABANDONED
+        self.abandoned = {"by": by, "reason": reason}
+
+    # ---- reading ----------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> GameRules:
+        return get_rules(self.game)
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    @property
+    def open_disputes(self) -> list[dict[str, Any]]:
+        return [d for d in self.disputes if d["ruling"] is None]
+
+    def rules_outcome(self) -> Outcome | None:
+        return self.rules.outcome(self.state)
+
+    def seat_index(self, seat: str | int) -> int:
+        """A seat given by player name, by its number as text ("1" = first in turn order, as
+        typed at the command line) or by its index (an int, 0 = first)."""
+        if isinstance(seat, str) and seat in self.seats:
+            return self.seats.index(seat)
+        if isinstance(seat, str) and seat.isdigit() and 1 <= int(seat) <= len(self.seats):
+            return int(seat) - 1
+        if type(seat) is int and 0 <= seat < len(self.seats):
+            return seat
+        raise Refused(f"{seat!r} is not a seat of this match; seats: {', '.join(self.seats)}")
+
+    # ---- commands (check, then trigger) -----------------------------------------------------
+
+    def _require(self, *statuses: str) -> None:
+        if self.status not in statuses:
+            raise MatchClosed(f"the match is {self.status}: it takes no more of that")
+
+    def _require_current_rules(self) -> None:
+        if self.rules_version != self.rules.version:
+            raise MatchClosed(
+                f"this match was recorded under {self.rules.name} rules version "
+                f"{self.rules_version}; this Tablelog implements version {self.rules.version}")
+
+    def record(self, seat: str | int, move: Any) -> None:
+        self._require(RUNNING)
+        self._require_current_rules()
+        index = self.seat_index(seat)
+        move = plain_json(move, "a move")
+        awaited = self.rules.to_move(self.state)
+        if not awaited:
+            raise MatchClosed("the game is over: no more moves (end the match to close it)")
+        if index not in awaited:
+            names = " or ".join(self.seats[i] for i in awaited)
+            raise NotYourTurn(f"it is not {self.seats[index]}'s turn: waiting for {names}")
+        self.rules.apply(self.state, move)  # raises IllegalMove before anything is triggered
+        self._move_recorded(seat=index, move=move)
+
+    def undo(self, by: str, reason: str) -> None:
+        self._require(RUNNING)
+        _require_text(by, "who undoes the move (--by)")
+        _require_text(reason, "the reason for the undo")
+        if not self.moves:
+            raise Refused("there is no move to undo")
+        self._move_undone(by=by, reason=reason)
+
+    def claim(self, by: str, scores: Any) -> None:
+        self._require(RUNNING, ENDED)
+        _require_text(by, "who claims the result (--by)")
+        scores = plain_json(scores, "claimed scores")
+        if not isinstance(scores, dict) or not scores:
+            raise Refused('claimed scores are a JSON object {"player": points, ...}')
+        for name, points in scores.items():
+            self.seat_index(name)
+            if isinstance(points, bool) or not isinstance(points, (int, float)):
+                raise Refused(f"claimed score of {name} must be a number, got {points!r}")
+        self._result_claimed(by=by, scores=scores)
+
+    def dispute(self, by: str, about: str) -> None:
+        _require_text(by, "who raises the dispute (--by)")
+        _require_text(about, "what the dispute is about (--about)")
+        self._dispute_raised(by=by, about=about)
+
+    def resolve(self, by: str, ruling: str) -> None:
+        _require_text(by, "who resolves the dispute (--by)")
+        _require_text(ruling, "the ruling")
+        if not self.open_disputes:
+            raise Refused("there is no open dispute to resolve")
+        self._dispute_resolved(by=by, ruling=ruling)
+
+    def end(self, agreed_draw: bool = False) -> None:
+        self._require(RUNNING)
+        outcome = self.rules_outcome()
+        if outcome is None:
+            if not agreed_draw:
+                raise Refused("the game is not over by the rules; end it as a draw by agreement "
+                              "or abandon it")
+            everyone = tuple(range(len(self.seats)))
+            outcome = Outcome((), (everyone,), "draw by agreement")
+        self._ended(outcome=outcome.to_json())
+
+    def abandon(self, by: str, reason: str) -> None:
+        self._require(RUNNING)
+        _require_text(by, "who abandons the match (--by)")
+        _require_text(reason, "the reason")
+        self._abandoned(by=by, reason=reason)
+
+
+def _require_text(value: Any, what: str) -> None:
+    if not isinstance(value, str) or not value.strip():
+        raise Refused(f"{what} must be given")
+
+
+def start_match(id: UUID, game: str, seats: list[str], options: Any = None,  # noqa: A002
+                setup: Any = None) -> Match:
+    """A new Match, after checking the seats, options and setup against the game's rules."""
+    rules = get_rules(game)
+    seats = [s.strip() for s in seats if isinstance(s, str)] if isinstance(seats, list) else []
+    if not seats or any(not s for s in seats):
+        raise Refused("seats are the players' names in turn order, none empty")
+    if len(set(seats)) != len(seats):
+        raise Refused("two seats have the same name; give each player a distinct name")
+    if not rules.min_players <= len(seats) <= rules.max_players:
+        players = (f"{rules.min_players}" if rules.min_players == rules.max_players
+                   else f"{rules.min_players}-{rules.max_players}")
+        raise Refused(f"{rules.name} is for {players} players, not {len(seats)}")
+    options = rules.options(plain_json(options or {}, "options"))
+    setup = plain_json(setup or {}, "the setup")
+    rules.start(len(seats), options, setup)  # raises InvalidSetup before anything is stored
+    return Match(id=id, game=game, rules_version=rules.version, options=options, seats=seats,
+                 setup=setup)

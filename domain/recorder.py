@@ -1,0 +1,143 @@
+"""The recording application: get the match, act on it, save its new events.
+
+Every write is one `save()` of the events one command produced, so it is atomic: either all of a
+command's events are stored or none. Optimistic concurrency comes from the store's unique
+(match, position) key: a writer that lost the race gets `Conflict` and must reload.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+from uuid import UUID, uuid4
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+from eventsourcing.utils import get_topic
+
+from .errors import BadRecord, Conflict, MatchNotFound, Refused
+from .match import Match, start_match
+from .records import to_record
+
+STARTED_TOPIC = get_topic(Match.Started)
+PAGE = 1000
+
+
+class Recorder(Application):
+    """The match recorder over an eventsourcing store (SQLite file or PostgreSQL)."""
+
+    name = "tablelog"
+
+    # ---- get, act, save ---------------------------------------------------------------------
+
+    def get(self, match_id: UUID, step: int | None = None) -> Match:
+        """The match now, or as it was after `step` events following its start (0 = start)."""
+        version = None if step is None else step + Match.INITIAL_VERSION
+        if step is not None and step < 0:
+            raise Refused(f"step must be 0 or more, got {step}")
+        try:
+            match = self.repository.get(match_id, version=version)
+        except AggregateNotFoundError:
+            raise MatchNotFound(f"no match {match_id} in this store") from None
+        if version is not None and match.version < version:
+            raise Refused(f"the match has only {match.version - 1} steps, not {step}")
+        return match
+
+    def _act(self, match_id: UUID, action: Callable[[Match], None]) -> Match:
+        match = self.get(match_id)
+        action(match)
+        self._save(match)
+        return match
+
+    def _save(self, *matches: Match) -> None:
+        try:
+            self.save(*matches)
+        except IntegrityError:
+            # The pending events are gone with the failed save: callers must get() again.
+            raise Conflict("the match changed while this entry was being recorded (another "
+                           "writer got there first); reload it and enter the move again") from None
+
+    # ---- commands ---------------------------------------------------------------------------
+
+    def start(self, game: str, seats: list[str], options: Any = None, setup: Any = None) -> UUID:
+        match = start_match(uuid4(), game, seats, options, setup)
+        self._save(match)
+        return match.id
+
+    def record(self, match_id: UUID, seat: str | int, move: Any) -> Match:
+        return self._act(match_id, lambda m: m.record(seat, move))
+
+    def undo(self, match_id: UUID, by: str, reason: str) -> Match:
+        return self._act(match_id, lambda m: m.undo(by, reason))
+
+    def claim(self, match_id: UUID, by: str, scores: Any) -> Match:
+        return self._act(match_id, lambda m: m.claim(by, scores))
+
+    def dispute(self, match_id: UUID, by: str, about: str) -> Match:
+        return self._act(match_id, lambda m: m.dispute(by, about))
+
+    def resolve(self, match_id: UUID, by: str, ruling: str) -> Match:
+        return self._act(match_id, lambda m: m.resolve(by, ruling))
+
+    def end(self, match_id: UUID, agreed_draw: bool = False) -> Match:
+        return self._act(match_id, lambda m: m.end(agreed_draw))
+
+    def abandon(self, match_id: UUID, by: str, reason: str) -> Match:
+        return self._act(match_id, lambda m: m.abandon(by, reason))
+
+    def save_new(self, matches: Sequence[Match]) -> None:
+        """Store whole new matches (imported or simulated) in one transaction."""
+        for match in matches:
+            if self._exists(match.id):
+                raise BadRecord(f"match {match.id} is already in this store")
+        self._save(*matches)
+
+    # ---- reading ----------------------------------------------------------------------------
+
+    def _exists(self, match_id: UUID) -> bool:
+        return bool(self.recorder.select_events(match_id, limit=1))
+
+    def stored_events(self, match_id: UUID) -> list[Any]:
+        events = list(self.events.get(match_id))
+        if not events:
+            raise MatchNotFound(f"no match {match_id} in this store")
+        return events
+
+    def export(self, match_id: UUID) -> dict[str, Any]:
+        return to_record(self.stored_events(match_id))
+
+    def started(self, game: str | None = None) -> Iterator[Any]:
+        """Every match's Started event in the order matches began (the notification log)."""
+        position: int | None = None
+        while True:
+            page = self.recorder.select_notifications(
+                start=position, limit=PAGE, topics=[STARTED_TOPIC], inclusive_of_start=False)
+            for notification in page:
+                started = self.mapper.to_domain_event(notification)
+                if game is None or started.game == game:
+                    yield started
+            if len(page) < PAGE:
+                return
+            position = page[-1].id
+
+    def find(self, text: str) -> UUID:
+        """A match id from its full form or a unique prefix of at least 4 characters."""
+        text = text.strip().lower()
+        try:
+            match_id = UUID(text)
+        except ValueError:
+            pass
+        else:
+            if not self._exists(match_id):
+                raise MatchNotFound(f"no match {match_id} in this store")
+            return match_id
+        if len(text) < 4:
+            raise MatchNotFound(f"{text!r} is too short to name a match (give 4 or more "
+                                "characters of its id)")
+        found = [s.originator_id for s in self.started() if s.originator_id.hex.startswith(text)]
+        if not found:
+            raise MatchNotFound(f"no match whose id starts with {text!r} in this store")
+        if len(found) > 1:
+            raise MatchNotFound(f"{len(found)} matches have ids starting with {text!r}; "
+                                "give more characters")
+        return found[0]

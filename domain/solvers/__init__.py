@@ -1,0 +1,1 @@
+"""Game solvers: exhaustive analyses of small games, built on the rules engines' positions."""

@@ -1,0 +1,204 @@
+"""Topitop positions as small integers, and their moves generated in bulk with numpy.
+
+A position is seen from the player to move ("own" bucket, "opponent's" bucket), so Blue to move
+and Red to move on colour-swapped boards are one position: the rules are the same for both
+colours, only who starts differs. Each of the 9 cells holds one of ten stacks, a digit:
+
+    0 empty  1 L  2 S  3 own bucket  4 opponent's bucket  5 LS (a sand castle)
+    6 S+own  7 S+opponent's  8 castle+own  9 castle+opponent's
+
+Boards are numbered 0..R-1 in lexicographic order of their digits (cell a1 most significant), with
+only the boards the piece counts allow; `Layout.rank` computes that number with a few lookups in a
+small table per cell, so millions of boards are ranked at once. Of the 8 symmetries of the square,
+the one giving the smallest rank picks a board's representative ("canonical board"); a position
+is a canonical board plus its no-reversal restriction: none, or one of the slides (from, to) that
+fit the board (a neutral piece on `from`, `to` empty), numbered 1.. in the order of PAIRS.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from domain.games.topitop import NEIGHBOURS, SIZE
+
+CELLS = SIZE * SIZE
+EMPTY, LARGE, SMALL, OWN, OPP, CASTLE, OWN_ON_SMALL, OPP_ON_SMALL, OWN_ON_CASTLE, OPP_ON_CASTLE = range(10)
+# The engine's stack strings for Blue to move; Red to move swaps the bucket letters.
+STACKS = ("", "L", "S", "B", "R", "LS", "SB", "SR", "LSB", "LSR")
+KINDS = len(STACKS)
+HAS_LARGE = np.array([s.count("L") for s in STACKS], np.int64)
+HAS_SMALL = np.array([s.count("S") for s in STACKS], np.int64)
+HAS_OWN = np.array([s.count("B") for s in STACKS], np.int64)
+HAS_OPP = np.array([s.count("R") for s in STACKS], np.int64)
+BUCKETS = 2
+NEUTRAL = np.zeros(KINDS, bool)
+NEUTRAL[[LARGE, SMALL, CASTLE]] = True
+# After a move the opponent is to move: own and opponent's buckets trade names.
+SWAP_COLOURS = np.array([0, 1, 2, 4, 3, 5, 7, 6, 9, 8], np.uint8)
+
+# What a slide of stack `m` onto stack `t` leaves on the target cell (-1: not allowed), for the
+# player to move: any neutral piece or own-bucket stack may go to an empty cell, and the stackings
+# (b)-(e) of the rules: bucket on small pile, small pile on large, bucket-topped small pile on
+# large, bucket on castle. The opponent's stacks never move.
+SLIDE_RESULT = np.full((KINDS, KINDS), -1, np.int8)
+for _m in (LARGE, SMALL, OWN, CASTLE, OWN_ON_SMALL, OWN_ON_CASTLE):
+    SLIDE_RESULT[_m, EMPTY] = _m
+SLIDE_RESULT[OWN, SMALL] = OWN_ON_SMALL
+SLIDE_RESULT[OWN, CASTLE] = OWN_ON_CASTLE
+SLIDE_RESULT[OWN_ON_SMALL, LARGE] = OWN_ON_CASTLE
+SLIDE_RESULT[SMALL, LARGE] = CASTLE
+
+# Directed neighbour pairs (from, to): the slides, and the no-reversal restrictions.
+PAIRS = tuple((a, b) for a in range(CELLS) for b in NEIGHBOURS[a])
+PAIR_INDEX = {pair: i for i, pair in enumerate(PAIRS)}
+PAIR_FROM = np.array([a for a, _ in PAIRS], np.int64)
+PAIR_TO = np.array([b for _, b in PAIRS], np.int64)
+REVERSE_PAIR = np.array([PAIR_INDEX[(b, a)] for a, b in PAIRS], np.int64)
+
+
+def _symmetries() -> np.ndarray:
+    """The 8 symmetries of the square as cell maps `to[g, cell]`; the identity first."""
+    maps = []
+    for turns in range(4):
+        for mirror in (False, True):
+            image = []
+            for cell in range(CELLS):
+                r, c = divmod(cell, SIZE)
+                if mirror:
+                    c = SIZE - 1 - c
+                for _ in range(turns):
+                    r, c = c, SIZE - 1 - r
+                image.append(r * SIZE + c)
+            maps.append(image)
+    return np.array(maps, np.int64)
+
+
+SYM_TO = _symmetries()                      # cell i goes to SYM_TO[g, i]
+SYM_FROM = np.argsort(SYM_TO, axis=1)       # the image's cell j comes from SYM_FROM[g, j]
+SYM_PAIR = np.array([[PAIR_INDEX[(int(SYM_TO[g, a]), int(SYM_TO[g, b]))] for a, b in PAIRS]
+                     for g in range(8)], np.int64)
+
+
+def restriction_mask(digits: np.ndarray) -> np.ndarray:
+    """Per board (digits cell-major, shape (9, n)): bit p set when PAIRS[p] could be the
+    no-reversal restriction, i.e. a neutral piece stands on `from` and `to` is empty."""
+    neutral = NEUTRAL[digits]
+    empty = digits == EMPTY
+    mask = np.zeros(digits.shape[1], np.uint64)
+    for p, (a, b) in enumerate(PAIRS):
+        mask |= (neutral[a] & empty[b]).astype(np.uint64) << np.uint64(p)
+    return mask
+
+
+def restriction_slot(mask: np.ndarray, pair: np.ndarray) -> np.ndarray:
+    """The slot of restriction `pair` on boards with `mask` (0 when pair < 0: no restriction)."""
+    below = (np.uint64(1) << pair.clip(0).astype(np.uint64)) - np.uint64(1)
+    return np.where(pair >= 0, 1 + np.bitwise_count(mask & below).astype(np.int64), 0)
+
+
+@dataclasses.dataclass(frozen=True)
+class Layout:
+    """Ranking of the boards allowed by the piece counts (`small`, `large` sand piles)."""
+
+    small: int
+    large: int
+    next_count: np.ndarray   # (count state * KINDS + digit) -> count state after the digit, or sink
+    offset: np.ndarray       # (cell, count state * KINDS + digit) -> rank added by that digit
+    boards: int              # how many boards there are
+
+    @classmethod
+    def build(cls, small: int, large: int) -> Layout:
+        # A count state numbers (large piles, small piles, own buckets, opponent's buckets) placed.
+        shape = (large + 1, small + 1, BUCKETS + 1, BUCKETS + 1)
+        states = int(np.prod(shape))
+        sink = states  # an impossible count, never reached by an allowed board
+        l, s, o, p = np.unravel_index(np.arange(states), shape)
+        nl = l[:, None] + HAS_LARGE
+        ns = s[:, None] + HAS_SMALL
+        no = o[:, None] + HAS_OWN
+        np_ = p[:, None] + HAS_OPP
+        fits = (nl <= large) & (ns <= small) & (no <= BUCKETS) & (np_ <= BUCKETS)
+        nxt = np.full((states + 1, KINDS), sink, np.int64)
+        nxt[:states] = np.where(fits, np.ravel_multi_index(
+            (nl.clip(max=large), ns.clip(max=small), no.clip(max=BUCKETS), np_.clip(max=BUCKETS)),
+            shape), sink)
+        # completions[i][c]: ways to fill cells i.. from count state c.
+        completions = np.zeros((CELLS + 1, states + 1), np.int64)
+        completions[CELLS, :states] = 1
+        offset = np.zeros((CELLS, states + 1, KINDS), np.int64)
+        for i in range(CELLS - 1, -1, -1):
+            ways = completions[i + 1][nxt]                      # (states+1, KINDS)
+            completions[i] = ways.sum(axis=1)
+            offset[i] = np.cumsum(ways, axis=1) - ways
+        return cls(small, large, nxt.ravel(), offset.reshape(CELLS, -1), int(completions[0, 0]))
+
+    def rank(self, digits: np.ndarray) -> np.ndarray:
+        """The rank of each board (digits cell-major, shape (9, n)); boards must be allowed."""
+        count = np.zeros(digits.shape[1], np.int64)
+        rank = np.zeros(digits.shape[1], np.int64)
+        for i in range(CELLS):
+            at = count * KINDS + digits[i]
+            rank += self.offset[i][at]
+            count = self.next_count[at]
+        return rank
+
+    def all_boards(self) -> np.ndarray:
+        """Every allowed board, in rank order, cell-major uint8 (9, boards)."""
+        digits = np.zeros((0, 1), np.uint8)
+        count = np.zeros(1, np.int64)
+        sink = len(self.next_count) // KINDS - 1
+        for _ in range(CELLS):
+            at = (count[:, None] * KINDS + np.arange(KINDS)).ravel()
+            keep = np.flatnonzero(self.next_count[at] != sink)
+            parent = keep // KINDS
+            digits = np.vstack([digits[:, parent], (keep % KINDS).astype(np.uint8)[None]])
+            count = self.next_count[at[keep]]
+        return digits
+
+
+@dataclasses.dataclass(frozen=True)
+class Moves:
+    """The moves of a batch of boards (the restriction aside), one entry per move."""
+
+    board: np.ndarray        # which board of the batch moves
+    pair: np.ndarray         # the slide's PAIRS index when a restriction could forbid it, else -1
+    child: np.ndarray        # the board after the move, seen by the opponent (9, moves)
+    child_pair: np.ndarray   # the restriction the move leaves on the opponent, or -1
+
+
+def board_moves(digits: np.ndarray, small: int, large: int) -> Moves:
+    """Every place and slide action of the player to move on each board (cell-major (9, n))."""
+    n = digits.shape[1]
+    supply = {LARGE: large - HAS_LARGE[digits].sum(axis=0),
+              SMALL: small - HAS_SMALL[digits].sum(axis=0),
+              OWN: BUCKETS - HAS_OWN[digits].sum(axis=0)}
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+    none = np.int64(-1)
+    for cell in range(CELLS):
+        empty = digits[cell] == EMPTY
+        for piece, left in supply.items():
+            at = np.flatnonzero(empty & (left > 0))
+            child = digits[:, at]
+            child[cell] = piece
+            parts.append((at, np.full(len(at), none), child, np.full(len(at), none)))
+    for p, (a, b) in enumerate(PAIRS):
+        result = SLIDE_RESULT[digits[a], digits[b]]
+        at = np.flatnonzero(result >= 0)
+        child = digits[:, at]
+        moving, target = child[a], child[b]
+        restrictable = NEUTRAL[moving] & (target == EMPTY)
+        child[b] = result[at]
+        child[a] = EMPTY
+        pair = np.where(restrictable, p, none)
+        parts.append((at, pair, child, np.where(restrictable, REVERSE_PAIR[p], none)))
+    board, pair, child, child_pair = (np.concatenate([part[k] for part in parts], axis=-1)
+                                      for k in range(4))
+    order = np.argsort(board, kind="stable")
+    return Moves(board[order], pair[order], SWAP_COLOURS[child[:, order]], child_pair[order])
+
+
+def is_over(digits: np.ndarray) -> np.ndarray:
+    """The previous mover (the opponent now) has both buckets on sand castles."""
+    return (digits == OPP_ON_CASTLE).sum(axis=0) == BUCKETS

@@ -1,0 +1,54 @@
+"""Plain-value views of a match, shared by the command line, the HTTP API and the dashboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .match import Match
+
+
+def named_outcome(match: Match, outcome: dict[str, Any] | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    name = match.seats.__getitem__
+    return {"winners": [name(s) for s in outcome["winners"]],
+            "ranking": [[name(s) for s in group] for group in outcome["ranking"]],
+            "reason": outcome["reason"]}
+
+
+def summary(match: Match) -> dict[str, Any]:
+    """One line of `list`: who, what, how far, how it stands."""
+    outcome = match.outcome or (match.rules_outcome() or None) and match.rules_outcome().to_json()
+    return {
+        "id": str(match.id), "game": match.game, "seats": list(match.seats),
+        "status": "disputed" if match.open_disputes else match.status,
+        "moves": len(match.moves), "started": match.created_on.isoformat(),
+        "outcome": named_outcome(match, outcome),
+    }
+
+
+def state_view(match: Match, step: int | None = None) -> dict[str, Any]:
+    rules, state = match.rules, match.state
+    outcome = rules.outcome(state)
+    return {
+        **summary(match),
+        "step": match.version - Match.INITIAL_VERSION if step is None else step,
+        "rules_version": match.rules_version,
+        "options": match.options,
+        "to_move": [match.seats[s] for s in rules.to_move(state)],
+        "rules_outcome": named_outcome(match, outcome and outcome.to_json()),
+        "state": rules.encode(state),
+    }
+
+
+def score_view(match: Match) -> dict[str, Any]:
+    """Per seat: total, categories, details; and the outcome by the rules (UnknownInformation
+    propagates when a hidden identity the score needs was never revealed)."""
+    rules = match.rules
+    scores = rules.score(match.state)
+    outcome = rules.outcome(match.state)
+    return {
+        "id": str(match.id), "game": match.game,
+        "seats": [{"seat": name, **entry} for name, entry in zip(match.seats, scores)],
+        "outcome": named_outcome(match, outcome and outcome.to_json()),
+    }

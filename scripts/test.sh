@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Install everything the test suite needs, start the services it talks to, run the whole suite.
+# Usage: scripts/test.sh [pytest arguments]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+# Debian packages: Chromium and its driver for the browser tests, PostgreSQL for the store tests.
+need=()
+command -v chromium >/dev/null || need+=(chromium)
+command -v chromedriver >/dev/null || need+=(chromium-driver)
+command -v pg_ctlcluster >/dev/null || need+=(postgresql)
+if [ ${#need[@]} -gt 0 ]; then
+    echo "installing ${need[*]}"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# PostgreSQL on 127.0.0.1:5432 with trust auth for local connections.
+if ! pg_isready -q -h 127.0.0.1 -p 5432; then
+    version=$(ls /etc/postgresql | sort -V | tail -1)
+    hba=/etc/postgresql/$version/main/pg_hba.conf
+    if ! as_root grep -q "^host all all 127.0.0.1/32 trust" "$hba"; then
+        as_root sed -i '1i host all all 127.0.0.1/32 trust' "$hba"
+    fi
+    as_root pg_ctlcluster --skip-systemctl-redirect "$version" main start
+    for _ in $(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+fi
+
+python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
+exec python3 -m pytest "$@"

@@ -1,0 +1,3 @@
+from tablelog.cli import main
+
+main(prog_name="tablelog")

@@ -1,0 +1,36 @@
+"""The `tablelog` command line (click). Each command module adds its commands to `main`.
+
+Refusals (an illegal move, an unknown match, bad JSON, a wrong seat...) print one line on stderr
+and exit with status 2; nothing is stored.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from domain.errors import Refused
+from domain.games import RulesError
+
+
+class TablelogGroup(click.Group):
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (Refused, RulesError) as err:
+            click.echo(f"tablelog: {err}", err=True)
+            sys.exit(2)
+
+
+@click.group(cls=TablelogGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="tablelog")
+def main() -> None:
+    """Record tabletop matches move by move, replay them, and analyse scoring balance.
+
+    Games: topiary, total-landscaping, topas, geoshapes, topitop. The store is an SQLite file
+    (see --store on each command, or $TABLELOG_STORE).
+    """
+
+
+from . import matches, records  # noqa: E402,F401  (registers the commands)

@@ -1,0 +1,147 @@
+"""Commands that start, record, show and close matches."""
+
+from __future__ import annotations
+
+import click
+
+from domain import views
+from domain.match import Match
+from tablelog.store import open_recorder
+
+from . import main
+from .options import echo_json, json_option, parse_json, parse_options, store_option
+
+
+@main.command()
+@click.argument("game")
+@click.option("--players", required=True, metavar="A,B,...",
+              help="Player names in turn order, comma separated.")
+@click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
+@click.option("--setup", "setup_file", type=click.File("r"), metavar="FILE",
+              help="A JSON file with the known setup (deal, layout, hands).")
+@store_option
+def new(game, players, option_pairs, setup_file, store):
+    """Start a match of GAME and print its id."""
+    setup = parse_json(setup_file.read(), "the setup file") if setup_file else None
+    recorder = open_recorder(store)
+    seats = [name.strip() for name in players.split(",")]
+    click.echo(recorder.start(game, seats, parse_options(option_pairs), setup))
+
+
+@main.command()
+@click.argument("match")
+@click.argument("move_json", metavar="'JSON'")
+@click.option("--seat", required=True, metavar="NAME", help="The player making the move.")
+@store_option
+def move(match, move_json, seat, store):
+    """Record one move, checked against the rules; a refused move stores nothing."""
+    recorder = open_recorder(store)
+    move_value = parse_json(move_json, "the move")
+    done = recorder.record(recorder.find(match), seat, move_value)
+    rules = done.rules
+    waiting = ", ".join(done.seats[s] for s in rules.to_move(done.state))
+    outcome = rules.outcome(done.state)
+    click.echo(f"move {len(done.moves)}: {seat} {rules.describe(move_value)}; "
+               + (f"game over: {outcome.reason}" if outcome else f"next: {waiting}"))
+
+
+@main.command()
+@click.argument("match")
+@click.option("--by", required=True, metavar="NAME", help="Who withdraws the move.")
+@click.option("--reason", required=True, help="Why.")
+@store_option
+def undo(match, by, reason, store):
+    """Withdraw the most recent effective move (recorded as an event; nothing is deleted)."""
+    recorder = open_recorder(store)
+    done = recorder.undo(recorder.find(match), by, reason)
+    withdrawn = done.undos[-1]["move"]
+    click.echo(f"withdrew move {len(done.moves) + 1}: {done.seats[withdrawn['seat']]} "
+               f"{done.rules.describe(withdrawn['move'])}")
+
+
+@main.command()
+@click.argument("match")
+@click.option("--at", "step", type=int, metavar="N",
+              help="Show the match after its first N events (0 = the start).")
+@json_option
+@store_option
+def show(match, step, as_json, store):
+    """Draw the board (or print the state as JSON), now or at step N."""
+    recorder = open_recorder(store)
+    found = recorder.get(recorder.find(match), step)
+    view = views.state_view(found, step)
+    if as_json:
+        echo_json(view)
+        return
+    click.echo(f"{found.rules.name} match {found.id}  [{view['status']}]  step {view['step']}"
+               f" of {recorder.get(found.id).version - Match.INITIAL_VERSION}")
+    click.echo("seats: " + ", ".join(found.seats))
+    click.echo("")
+    click.echo(found.rules.render(found.state, found.seats))
+
+
+@main.command()
+@click.argument("match")
+@click.option("--at", "step", type=int, metavar="N", help="Score the match after N events.")
+@json_option
+@store_option
+def score(match, step, as_json, store):
+    """Score per seat and per category, and the outcome by the rules."""
+    recorder = open_recorder(store)
+    view = views.score_view(recorder.get(recorder.find(match), step))
+    if as_json:
+        echo_json(view)
+        return
+    for entry in view["seats"]:
+        click.echo(f"{entry['seat']}: {entry['total']}")
+        for category, points in entry["categories"].items():
+            click.echo(f"    {category}: {points}")
+    outcome = view["outcome"]
+    if outcome is None:
+        click.echo("outcome: the game is still running")
+    else:
+        winners = " and ".join(outcome["winners"]) or "nobody"
+        click.echo(f"outcome: {winners} {'win' if len(outcome['winners']) > 1 else 'wins'}"
+                   f" ({outcome['reason']})")
+
+
+@main.command(name="list")
+@click.option("--game", help="Only matches of this game.")
+@json_option
+@store_option
+def list_matches(game, as_json, store):
+    """List the matches in the store, oldest first."""
+    recorder = open_recorder(store)
+    rows = [views.summary(recorder.get(s.originator_id)) for s in recorder.started(game)]
+    if as_json:
+        echo_json(rows)
+        return
+    for row in rows:
+        click.echo(f"{row['id'][:8]}  {row['game']:<18} {row['status']:<9} "
+                   f"{row['moves']:>4} moves  {row['started'][:16]}  {', '.join(row['seats'])}")
+
+
+@main.command()
+@click.argument("match")
+@click.option("--draw", "agreed_draw", is_flag=True,
+              help="End a game the rules have not decided as a draw by agreement.")
+@store_option
+def end(match, agreed_draw, store):
+    """Close a match whose game is over (or agree a draw)."""
+    recorder = open_recorder(store)
+    done = recorder.end(recorder.find(match), agreed_draw)
+    outcome = views.named_outcome(done, done.outcome)
+    click.echo(f"ended: {' and '.join(outcome['winners']) or 'nobody'} "
+               f"({outcome['reason']})")
+
+
+@main.command()
+@click.argument("match")
+@click.option("--by", required=True, metavar="NAME")
+@click.option("--reason", required=True)
+@store_option
+def abandon(match, by, reason, store):
+    """Close an unfinished match without a result."""
+    recorder = open_recorder(store)
+    recorder.abandon(recorder.find(match), by, reason)
+    click.echo("abandoned")

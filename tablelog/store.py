@@ -1,0 +1,63 @@
+"""Where matches are stored: an SQLite file by default, PostgreSQL when a URL says so.
+
+The location is, in order: `--store`, `$TABLELOG_STORE`, or `tablelog.sqlite` in the user's data
+directory (`~/.local/share/tablelog/` on Linux), created on first use.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import platformdirs
+
+from domain.errors import Refused
+from domain.recorder import Recorder
+
+DEFAULT_STORE = platformdirs.user_data_path("tablelog") / "tablelog.sqlite"
+
+
+def store_location(store: str | None = None) -> str:
+    return store or os.environ.get("TABLELOG_STORE") or str(DEFAULT_STORE)
+
+
+def is_postgres(location: str) -> bool:
+    return location.startswith(("postgresql://", "postgres://"))
+
+
+def store_env(location: str) -> dict[str, str]:
+    """The eventsourcing persistence settings for a store location (path or URL)."""
+    if is_postgres(location):
+        url = urlparse(location)
+        if not url.path.strip("/"):
+            raise Refused(f"{location}: name the database, e.g. postgresql://user@host:5432/db")
+        return {
+            "PERSISTENCE_MODULE": "eventsourcing.postgres",
+            "POSTGRES_DBNAME": unquote(url.path.strip("/")),
+            "POSTGRES_HOST": url.hostname or "127.0.0.1",
+            "POSTGRES_PORT": str(url.port or 5432),
+            "POSTGRES_USER": unquote(url.username or os.environ.get("USER", "postgres")),
+            "POSTGRES_PASSWORD": unquote(url.password or ""),
+            "POSTGRES_CONNECT_TIMEOUT": "5",
+            "POSTGRES_LOCK_TIMEOUT": "10",
+        }
+    path = Path(location.removeprefix("sqlite://")).expanduser()
+    if path.is_dir():
+        raise Refused(f"{path} is a directory; give the path of a store file")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return {
+        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "SQLITE_DBNAME": str(path),
+        "SQLITE_LOCK_TIMEOUT": "10",
+    }
+
+
+def open_recorder(store: str | None = None) -> Recorder:
+    location = store_location(store)
+    try:
+        return Recorder(env=store_env(location))
+    except Refused:
+        raise
+    except Exception as err:  # the driver's own words, on one line
+        raise Refused(f"cannot open the store {location}: {err}".splitlines()[0]) from None

@@ -1,0 +1,27 @@
+"""Every example match record shipped in data/examples imports, replays and ends as documented."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from domain.games import GAMES
+from domain.records import check_all
+
+EXAMPLES = sorted((Path(__file__).parents[1] / "data" / "examples").glob("*.json"))
+
+
+def test_every_game_has_an_example():
+    assert {path.stem for path in EXAMPLES} >= set(GAMES)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_an_example_record_imports_and_ends(recorder, path):
+    record = json.loads(path.read_text())
+    (match,) = check_all([record])
+    recorder.save_new([match])
+    stored = recorder.get(match.id)
+    assert stored.game == path.stem and stored.status == "ended"
+    assert stored.outcome == match.rules.outcome(stored.state).to_json()
