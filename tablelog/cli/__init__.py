@@ -1,4 +1,6 @@
-"""The `tablelog` command line (click). Each command module adds its commands to `main`.
+"""The `tablelog` command line (click). Every module in this package adds its commands to `main`
+when imported; modules keep heavy imports (pandas, dash) inside their commands so that
+`tablelog move` starts fast.
 
 Refusals (an illegal move, an unknown match, bad JSON, a wrong seat...) print one line on stderr
 and exit with status 2; nothing is stored.
@@ -6,6 +8,8 @@ and exit with status 2; nothing is stored.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import sys
 
 import click
@@ -33,4 +37,5 @@ def main() -> None:
     """
 
 
-from . import matches, records  # noqa: E402,F401  (registers the commands)
+for _module in pkgutil.iter_modules(__path__):
+    importlib.import_module(f"{__name__}.{_module.name}")
