@@ -32,6 +32,7 @@ class Recorder(Application):
 
     def get(self, match_id: UUID, step: int | None = None) -> Match:
         """The match now, or as it was after `step` events following its start (0 = start)."""
+        match_id = _as_uuid(match_id)
         version = None if step is None else step + Match.INITIAL_VERSION
         if step is not None and step < 0:
             raise Refused(f"step must be 0 or more, got {step}")
@@ -43,8 +44,12 @@ class Recorder(Application):
             raise Refused(f"the match has only {match.version - 1} steps, not {step}")
         return match
 
-    def _act(self, match_id: UUID, action: Callable[[Match], None]) -> Match:
+    def _act(self, match_id: UUID, action: Callable[[Match], None],
+             expected_version: int | None = None) -> Match:
         match = self.get(match_id)
+        if expected_version is not None and match.version != expected_version:
+            raise Conflict(f"the match is at version {match.version}, not {expected_version} as "
+                           "this entry expected (another writer got there first); reload it")
         action(match)
         self._save(match)
         return match
@@ -64,8 +69,11 @@ class Recorder(Application):
         self._save(match)
         return match.id
 
-    def record(self, match_id: UUID, seat: str | int, move: Any) -> Match:
-        return self._act(match_id, lambda m: m.record(seat, move))
+    def record(self, match_id: UUID, seat: str | int, move: Any,
+               expected_version: int | None = None) -> Match:
+        """Record a move. With `expected_version` (the match version the entry was made
+        against), a match that moved on meanwhile is a Conflict, not a move on another board."""
+        return self._act(match_id, lambda m: m.record(seat, move), expected_version)
 
     def undo(self, match_id: UUID, by: str, reason: str) -> Match:
         return self._act(match_id, lambda m: m.undo(by, reason))
@@ -95,10 +103,10 @@ class Recorder(Application):
     # ---- reading ----------------------------------------------------------------------------
 
     def _exists(self, match_id: UUID) -> bool:
-        return bool(self.recorder.select_events(match_id, limit=1))
+        return bool(self.recorder.select_events(_as_uuid(match_id), limit=1))
 
     def stored_events(self, match_id: UUID) -> list[Any]:
-        events = list(self.events.get(match_id))
+        events = list(self.events.get(_as_uuid(match_id)))
         if not events:
             raise MatchNotFound(f"no match {match_id} in this store")
         return events
@@ -141,3 +149,13 @@ class Recorder(Application):
             raise MatchNotFound(f"{len(found)} matches have ids starting with {text!r}; "
                                 "give more characters")
         return found[0]
+
+
+def _as_uuid(match_id: UUID | str) -> UUID:
+    """Ids arrive as UUIDs or text; the SQLite store compares its own spelling, so normalise."""
+    if isinstance(match_id, UUID):
+        return match_id
+    try:
+        return UUID(str(match_id))
+    except ValueError:
+        raise MatchNotFound(f"{match_id!r} is not a match id") from None

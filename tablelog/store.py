@@ -6,7 +6,9 @@ directory (`~/.local/share/tablelog/` on Linux), created on first use.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -53,10 +55,30 @@ def store_env(location: str) -> dict[str, str]:
     }
 
 
+SCHEMA_LOCK = 0x7AB1E106  # a PostgreSQL advisory lock id of our own
+
+
+@contextlib.contextmanager
+def schema_lock(location: str) -> Iterator[None]:
+    """Serialise table creation on PostgreSQL: recorders opening at once on a new database
+    otherwise race in the catalog ("tuple concurrently updated"). SQLite needs nothing."""
+    if not is_postgres(location):
+        yield
+        return
+    import psycopg
+    with psycopg.connect(location, autocommit=True, connect_timeout=5) as lock:
+        lock.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
+        try:
+            yield
+        finally:
+            lock.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK,))
+
+
 def open_recorder(store: str | None = None) -> Recorder:
     location = store_location(store)
     try:
-        return Recorder(env=store_env(location))
+        with schema_lock(location):
+            return Recorder(env=store_env(location))
     except Refused:
         raise
     except Exception as err:  # the driver's own words, on one line

@@ -1,12 +1,50 @@
-"""Fixtures shared by the store-level tests: a real SQLite file per test."""
+"""Fixtures shared by the store-level tests: a real SQLite file, and a real PostgreSQL database.
+
+`store` is always an SQLite file (tests that reach into the file itself use it); `any_store` runs
+a test once on SQLite and once on PostgreSQL (127.0.0.1:5432, trust auth; each test gets its own
+database, dropped afterwards). PostgreSQL tests skip only when no server answers, and not even
+then when TABLELOG_REQUIRE_POSTGRES=1 (CI sets it).
+"""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import uuid
 
 import pytest
 
-from tablelog.store import open_recorder
+from tablelog.store import is_postgres, open_recorder
+
+PG_SERVER = os.environ.get("TABLELOG_TEST_PG", "postgresql://postgres@127.0.0.1:5432")
+
+
+def _pg_admin():
+    import psycopg
+    return psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True, connect_timeout=3)
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """The server URL, or a skip saying why there is none."""
+    try:
+        _pg_admin().close()
+    except Exception as err:
+        if os.environ.get("TABLELOG_REQUIRE_POSTGRES") == "1":
+            pytest.fail(f"PostgreSQL is required here but {PG_SERVER} did not answer: {err}")
+        pytest.skip(f"no PostgreSQL server answers at {PG_SERVER}: {err}")
+    return PG_SERVER
+
+
+@pytest.fixture
+def postgres_store(postgres_server):
+    """A fresh PostgreSQL database for one test, dropped afterwards."""
+    name = f"tablelog_test_{uuid.uuid4().hex[:12]}"
+    with _pg_admin() as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    yield f"{postgres_server}/{name}"
+    with _pg_admin() as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture
@@ -15,14 +53,38 @@ def store(tmp_path):
     return str(tmp_path / "store.sqlite")
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def any_store(request, tmp_path):
+    if request.param == "sqlite":
+        return str(tmp_path / "store.sqlite")
+    return request.getfixturevalue("postgres_store")
+
+
 @pytest.fixture
 def recorder(store):
-    return open_recorder(store)
+    recorder = open_recorder(store)
+    yield recorder
+    recorder.close()
 
 
-def stored_rows(path: str) -> list[tuple]:
-    """Every stored event row, straight from the SQLite file (to prove nothing changed)."""
-    with sqlite3.connect(path) as db:
+@pytest.fixture
+def any_recorder(any_store):
+    recorder = open_recorder(any_store)
+    yield recorder
+    recorder.close()
+
+
+def stored_rows(location: str) -> list[tuple]:
+    """Every stored event row, straight from the database (to prove nothing changed)."""
+    if is_postgres(location):
+        import psycopg
+        with psycopg.connect(location) as db:
+            try:
+                return db.execute("SELECT * FROM tablelog_events "
+                                  "ORDER BY notification_id").fetchall()
+            except psycopg.errors.UndefinedTable:
+                return []
+    with sqlite3.connect(location) as db:
         try:
             return db.execute("SELECT rowid, * FROM stored_events ORDER BY rowid").fetchall()
         except sqlite3.OperationalError:  # no table yet: nothing was ever stored

@@ -63,7 +63,9 @@ def test_a_move_by_unique_prefix_and_the_show_and_score_commands(store, match):
     assert [s["seat"] for s in scored["seats"]] == ["Ann", "Ben"] and scored["outcome"] is None
 
 
-def test_a_whole_game_from_the_command_line(store):
+def test_a_whole_game_from_the_command_line(any_store):
+    """On SQLite and on PostgreSQL (--store URL via $TABLELOG_STORE)."""
+    store = any_store
     match_id = run(store, "new", "topitop", "--players", "Ann,Ben").stdout.strip()
     for seat, move in WIN:
         assert run(store, "move", match_id, "--seat", seat, json.dumps(move)).returncode == 0

@@ -12,7 +12,9 @@ from tests.conftest import stored_rows
 from tests.test_recorder import OPENING, WIN, play
 
 
-def test_export_then_import_gives_the_same_matches_at_every_step(recorder, tmp_path):
+def test_export_then_import_gives_the_same_matches_at_every_step(any_recorder, tmp_path):
+    """From either store into an empty SQLite file."""
+    recorder = any_recorder
     won = play(recorder, WIN)
     recorder.claim(won, "Ben", {"Ann": 0, "Ben": 2})
     recorder.dispute(won, "Ann", "I won")

@@ -56,6 +56,26 @@ def adjacent(a: int, b: int) -> bool:
     return b in NEIGHBOURS[a]
 
 
+def groups(keys: Sequence[object]) -> list[list[int]]:
+    """Connected groups of tiles sharing a key (tile i has keys[i]; None belongs to no group)."""
+    seen: set[int] = set()
+    found = []
+    for start, key in enumerate(keys):
+        if key is None or start in seen:
+            continue
+        group, todo = [], [start]
+        seen.add(start)
+        while todo:
+            tile = todo.pop()
+            group.append(tile)
+            for n in NEIGHBOURS[tile]:
+                if n not in seen and keys[n] == key:
+                    seen.add(n)
+                    todo.append(n)
+        found.append(group)
+    return found
+
+
 def draw(labels: Sequence[str], level: int, width: int = 5) -> list[str]:
     """The tiles of `level` as text lines, one label per tile, hexes in their true places:
     columns of hexes side by side, each column half a row below the one on its left."""

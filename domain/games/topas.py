@@ -233,9 +233,10 @@ class Topas(GameRules[TopasState]):
         hands = [cards[seat:size * seats:seats] for seat in range(seats)]
         return {"start": cards[size * seats], "hands": hands, "pile": cards[size * seats + 1:]}
 
-    def start(self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> TopasState:
+    def start(self, seats: int, options: Mapping[str, Any],
+              setup: Mapping[str, Any]) -> TopasState:
         if not self.min_players <= seats <= self.max_players:
-            raise InvalidSetup(f"Topas is for 2-4 players, or 1 for the solitaire game, not {seats}")
+            raise InvalidSetup(f"Topas is for 2-4 players, or 1 for solitaire, not {seats}")
         opts = self.options(options)
         deck = load_deck(opts["manifest"])
         if not isinstance(setup, Mapping) or "start" not in setup or set(setup) - {
@@ -243,6 +244,10 @@ class Topas(GameRules[TopasState]):
             raise InvalidSetup('a Topas setup is {"start": CARD} as the table sees it, or the '
                                'whole deal {"start": CARD, "hands": [[CARD, ...], ...], '
                                '"pile": [CARD, ...]}')
+        needed = COLUMNS * (1 + ROUNDS) if seats == 1 else 1 + ROUNDS * seats
+        if len(deck.cards) < needed:
+            raise InvalidSetup(f"{seats} player(s) need {needed} cards, the deck has "
+                               f"{len(deck.cards)}")
         try:
             card, flipped = deck.identify(setup["start"])
         except IllegalMove as err:
@@ -372,9 +377,8 @@ class Topas(GameRules[TopasState]):
         then the player draws while the pile lasts. Nothing to do when the deal is hidden."""
         if state.hands is None or state.pile is None:
             return state
-        seat = state.placements[-1].seat
-        hand, pile, starts = tuple(c for c in state.hands[seat] if c != played), state.pile, \
-            state.starts
+        seat, pile, starts = state.placements[-1].seat, state.pile, state.starts
+        hand = tuple(c for c in state.hands[seat] if c != played)
         if state.awaiting_start and pile:
             starts, pile = (*starts, pile[0]), pile[1:]
         if pile:
@@ -501,11 +505,14 @@ class Topas(GameRules[TopasState]):
                        "of the start card's first half")
         if state.placements:
             last, index = state.placements[-1], len(state.placements) - 1
-            lines_text = " + ".join(f"{deck.colour(l.colour)} {l.gems}" for l in last.lines)
+            operator = " x " if state.expert else " + "
+            lines_text = operator.join(f"{deck.colour(l.colour)} {l.gems}" for l in last.lines)
             scored = f"{lines_text} = {last.points}" if last.lines else "no line, 0"
+            when = (f"column {last.column + 1}, card {state.round_of(index)}" if state.solitaire
+                    else f"round {state.round_of(index)}")
             lines.append(f"last: {seats[last.seat]} placed {last.card} on "
-                         f"{cell_text(last.cells[0])}-{cell_text(last.cells[1])} "
-                         f"(round {state.round_of(index)}): {scored}")
+                         f"{cell_text(last.cells[0])}-{cell_text(last.cells[1])} ({when}): "
+                         f"{scored}")
         for seat, entry in enumerate(self.score(state)):
             extra = (f" (columns {entry['details']['columns']})" if state.solitaire else "")
             hand = (f"; hand {' '.join(state.hands[seat]) or '-'}" if state.hands is not None

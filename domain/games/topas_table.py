@@ -43,7 +43,7 @@ def cell_text(cell: Cell) -> str:
 
 @dataclasses.dataclass(frozen=True)
 class Line:
-    """An unbroken run of same-colour halves along one axis, cells west-to-east or north-to-south."""
+    """An unbroken run of same-colour halves along one axis; cells west to east, north to south."""
 
     colour: str  # colour letter
     gems: int

@@ -74,7 +74,7 @@ class Sculptures:
         """A tile's name in canonical spelling ("swan 4" -> "Swan 4"), or IllegalMove."""
         kind, _, value = name.rpartition(" ") if isinstance(name, str) else ("", "", "")
         by_lower = {t.lower(): t for t in self.types}
-        if kind.strip().lower() not in by_lower or not value.isdigit():
+        if kind.strip().lower() not in by_lower or not value.isdecimal():
             raise IllegalMove(f"{name!r} is not a sculpture tile: name it by type and value, like "
                               f"'Swan 4'; the types are {', '.join(self.types)}")
         kind = by_lower[kind.strip().lower()]
@@ -173,7 +173,7 @@ def parse_move(sculptures: Sculptures, move: object) -> Keep | Visit | Reveal:
 
 def _components(manifest: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     data = load_manifest(manifest)
-    types, values = data.get("types"), data.get("values")
+    types, values = (data.get("types"), data.get("values")) if isinstance(data, dict) else (0, 0)
     if (not isinstance(types, list) or not types or len(set(types)) != len(types)
             or not all(isinstance(t, str) and t.strip() for t in types)):
         raise InvalidSetup(f"manifest {manifest}: types must be a list of distinct names")
@@ -181,6 +181,11 @@ def _components(manifest: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
             or not all(isinstance(v, int) and v > 0 for v in values)):
         raise InvalidSetup(f"manifest {manifest}: values must be a list of distinct positive numbers")
     return tuple(types), tuple(values)
+
+
+def _check_players(seats: int) -> None:
+    if seats not in VISITORS:
+        raise InvalidSetup(f"Topiary is for 2 to 4 players, not {seats}")
 
 
 def _flag(name: str, value: object) -> bool:
@@ -216,8 +221,6 @@ class Topiary(GameRules[TopiaryState]):
 
     def _dealt(self, seats: int, options: Mapping[str, Any], tiles: int) -> list[int]:
         """How many tiles each seat is dealt (the last player gets the rest when choosing)."""
-        if seats not in VISITORS:
-            raise InvalidSetup(f"Topiary is for 2 to 4 players, not {seats}")
         rest = tiles - SIZE * SIZE - HAND * seats
         if rest < 0:
             raise InvalidSetup(f"{tiles} tiles do not fill a {SIZE}x{SIZE} garden and {seats} "
@@ -227,6 +230,7 @@ class Topiary(GameRules[TopiaryState]):
     def deal(self, seats: int, options: Mapping[str, Any], rng) -> dict[str, Any]:
         opts = self.options(options)
         types, values = _components(opts["manifest"])
+        _check_players(seats)
         removed = rng.choice(types) if seats in REMOVES_A_TYPE else None
         tiles = list(_tiles_in_play(Sculptures(types, values, removed)))
         rng.shuffle(tiles)
@@ -243,6 +247,7 @@ class Topiary(GameRules[TopiaryState]):
     def start(self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> TopiaryState:
         opts = self.options(options)
         types, values = _components(opts["manifest"])
+        _check_players(seats)
         if not isinstance(setup, Mapping) or set(setup) - {"removed", "garden", "hands"}:
             raise InvalidSetup('a Topiary setup is {"removed": TYPE (2-3 players), "garden": '
                                '{CELL: TILE, ...} (c3 at least), "hands": [[TILE, ...] per seat]}')
@@ -503,7 +508,9 @@ class Topiary(GameRules[TopiaryState]):
         return result
 
     def outcome(self, state: TopiaryState) -> Outcome | None:
-        if self.phase(state) in (KEEP, VISIT):
+        # The reveal of the hands is part of play: until it is recorded the game is running
+        # (`to_move` names whose hand is awaited) and `score` says which hands are missing.
+        if self.phase(state) != OVER:
             return None
         scores = self.score(state)
         key = [(entry["total"], entry["categories"]["hand"], seat)

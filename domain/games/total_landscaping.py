@@ -42,7 +42,11 @@ LETTER = {colour: colour[0] for colour in WITHERS}  # R O Y B P W
 COLOUR_OF = {letter: colour for colour, letter in LETTER.items()}
 GRASS = "G"
 # A tile is "" (empty), "G" (grass), a flower letter, or "G" + a flower letter (a flower on grass).
-UNNEGATABLE = {"Green", "White"}      # card withering never stops these two
+
+# The effects that can fail (negated by White or by card withering). Green only plants grass;
+# Blue's precedence is the clash rule of planting, which neither touches (reading); White's own
+# effect can never fail.
+NEGATABLE = {"Red", "Orange", "Yellow", "Purple"}
 PARAMETER = {"Red": "remove", "Yellow": "spread", "Purple": "recolour"}
 RED_DISCARDS = 2
 
@@ -218,7 +222,8 @@ class TotalLandscaping(GameRules[LandscapingState]):
             raise IllegalMove(f"{who}'s choice must be a card or a hoe; " + MOVE_SHAPE)
         if "hoe" in raw:
             if set(raw) != {"hoe"}:
-                raise IllegalMove(f'a hoe is {{"hoe": [TILE, TILE]}}, got keys {sorted(map(str, raw))}')
+                raise IllegalMove('a hoe is {"hoe": [TILE, TILE]}, got keys '
+                                  f"{sorted(map(str, raw))}")
             return self._parse_hoe(state, seat, raw["hoe"])
         if "card" in raw:
             return self._parse_play(state, seat, raw)
@@ -289,7 +294,8 @@ class TotalLandscaping(GameRules[LandscapingState]):
                                   f"(the rest of the hand: {', '.join(rest) or 'none'})")
         return tuple(sorted(names, key=CARDS.index))
 
-    def _planting_error(self, state: LandscapingState, card: str, garden: int, tile: int) -> str | None:
+    def _planting_error(self, state: LandscapingState, card: str, garden: int,
+                        tile: int) -> str | None:
         if state.blocked == (garden, tile):
             return (f"{in_garden(garden, tile)} cannot be chosen this round: last round both "
                     "players chose it and nobody planted there")
@@ -300,7 +306,8 @@ class TotalLandscaping(GameRules[LandscapingState]):
                 + ("Green is planted on empty tiles only" if content == GRASS
                    else "a card plants on an empty tile, or a flower on grass"))
 
-    def _spread_error(self, state: LandscapingState, garden: int, tile: int, spread: int) -> str | None:
+    def _spread_error(self, state: LandscapingState, garden: int, tile: int,
+                      spread: int) -> str | None:
         if not hexes.adjacent(tile, spread):
             return (f"Yellow spreads to an adjacent tile: {hexes.TILES[spread]} is not adjacent "
                     f"to {hexes.TILES[tile]}")
@@ -324,7 +331,7 @@ class TotalLandscaping(GameRules[LandscapingState]):
         """Per seat: is its card's effect negated (by White, or by card withering)?"""
         result = []
         for mine, theirs in (choices, choices[::-1]):
-            if not isinstance(mine, Play) or not isinstance(theirs, Play) or mine.card in UNNEGATABLE:
+            if not (isinstance(mine, Play) and isinstance(theirs, Play) and mine.card in NEGATABLE):
                 result.append(False)
             else:
                 result.append(theirs.card == "White" or WITHERS.get(theirs.card) == mine.card)
@@ -356,20 +363,23 @@ class TotalLandscaping(GameRules[LandscapingState]):
 
     @staticmethod
     def figures(garden: Sequence[str]) -> GardenFigures:
-        flowers = [t for t, content in enumerate(garden) if flower(content)]
+        colours = [flower(content) for content in garden]
+        patches = hexes.groups(colours)
+        flower_groups = hexes.groups([colour and "flower" for colour in colours])
         return GardenFigures(
-            flowers=len(flowers),
-            blue=sum(flower(garden[t]) == "Blue" for t in flowers),
-            biggest_patch=max((len(g) for g in _groups(garden, same_colour=True)), default=0),
-            colours_connected=max((len({flower(garden[t]) for t in g})
-                                   for g in _groups(garden, same_colour=False)), default=0))
+            flowers=sum(map(bool, colours)),
+            blue=colours.count("Blue"),
+            biggest_patch=max(map(len, patches), default=0),
+            colours_connected=max((len({colours[t] for t in group}) for group in flower_groups),
+                                  default=0))
 
     def decide(self, round_no: int, gardens: Sequence[Sequence[str]]) -> tuple[int, str] | None:
         """The bout's winner and the condition, if this round's end decides it."""
         east, west = (self.figures(g) for g in gardens)
         if round_no <= SIX_COLOURS_UNTIL:
             done = (east.colours_connected == len(WITHERS), west.colours_connected == len(WITHERS))
-            if done[0] != done[1]:  # both at once: the condition is not fulfilled
+            # Both at once: not fulfilled this round; later rounds of LVL1 check again (reading).
+            if done[0] != done[1]:
                 return (0 if done[0] else 1), CONDITIONS[0]
         for at, field, condition in ((PATCH_ROUND, "biggest_patch", CONDITIONS[1]),
                                      (FLOWERS_ROUND, "flowers", CONDITIONS[2]),
@@ -402,38 +412,55 @@ class TotalLandscaping(GameRules[LandscapingState]):
             if (choice.card == "Yellow" and choice.spread is None
                     and self._spreads(state, choice.garden, choice.tile)):
                 raise IllegalMove(f"the {ROLE[choice.seat]}'s Yellow takes effect: name the "
-                                  f"adjacent empty tile of {GARDEN[choice.garden]} it spreads to")
+                                  f"adjacent empty tile of the {GARDEN[choice.garden]} it spreads to")
         return choices
 
     def apply(self, state: LandscapingState, move: Mapping[str, Any]) -> LandscapingState:
         choices = self._parse_round(state, move)
-        log = [self.describe(move)]
-        gardens = [list(state.gardens[0]), list(state.gardens[1])]
-        hands = [[c for c in state.hands[s] if not (isinstance(choices[s], Play)
-                                                     and c == choices[s].card)] for s in (0, 1)]
         negated = self.negated(choices)
-        for choice, off in zip(choices, negated):
-            if off:
-                log.append(f"{SEATS[choice.seat].title()}'s {choice.card} effect is negated")
+        log = [self.describe(move)] + [f"{SEATS[c.seat].title()}'s {c.card} effect is negated"
+                                       for c, off in zip(choices, negated) if off]
+        # The round works on fresh copies; the state itself is never touched.
+        gardens = [list(state.gardens[0]), list(state.gardens[1])]
+        hands = [[card for card in state.hands[seat]
+                  if not (isinstance(choices[seat], Play) and card == choices[seat].card)]
+                 for seat in (0, 1)]
+        blocked = self._plant(gardens, choices, log)
+        exchange = self._trigger(gardens, hands, choices, negated, log)
+        self._wither(gardens, log)
+        for choice in choices:  # hoeing, strictly last
+            if isinstance(choice, Hoe):
+                for tile in choice.tiles:
+                    gardens[choice.seat][tile] = ""
+        return self._end_round(state, (tuple(gardens[0]), tuple(gardens[1])), hands, blocked,
+                               exchange, log)
 
-        # Planting: a tile both chose goes to the clash winner or to nobody.
+    def _plant(self, gardens: list[list[str]], choices: tuple[Choice, Choice],
+               log: list[str]) -> tuple[int, int] | None:
+        """Plant the cards; a tile both chose goes to the clash winner or to nobody, and then
+        it is returned as next round's blocked tile."""
         plays = [c for c in choices if isinstance(c, Play)]
-        planting, blocked = list(plays), None
+        blocked = None
         if len(plays) == 2 and (plays[0].garden, plays[0].tile) == (plays[1].garden, plays[1].tile):
             winner = self.clash_winner(plays[0].card, plays[1].card)
             spot = where(plays[0].garden, plays[0].tile)
             if winner is None:
-                planting, blocked = [], (plays[0].garden, plays[0].tile)
+                plays, blocked = [], (plays[0].garden, plays[0].tile)
                 log.append(f"clash on {spot}: nobody plants; it cannot be chosen next round")
             else:
-                planting = [plays[winner]]
-                log.append(f"clash on {spot}: {plays[winner].card} takes it")
-        for play in planting:
+                plays = [plays[winner]]
+                log.append(f"clash on {spot}: {plays[0].card} takes it")
+        for play in plays:
             before = gardens[play.garden][play.tile]
             gardens[play.garden][play.tile] = (GRASS if play.card == "Green"
                                                else before + LETTER[play.card])
+        return blocked
 
-        # Effects that triggered.
+    def _trigger(self, gardens: list[list[str]], hands: list[list[str]],
+                 choices: tuple[Choice, Choice], negated: tuple[bool, bool],
+                 log: list[str]) -> bool:
+        """The effects that were not negated; returns whether an Orange exchanges the hands.
+        A card that lost its tile in a clash keeps its effect: only negation stops one (reading)."""
         exchange = False
         for play, off in zip(choices, negated):
             if not isinstance(play, Play) or off:
@@ -443,47 +470,48 @@ class TotalLandscaping(GameRules[LandscapingState]):
                 hands[play.seat] = [c for c in hands[play.seat] if c not in play.remove]
                 log.append(f"{SEATS[play.seat].title()} removes {' and '.join(play.remove)}")
             elif play.card == "Orange":
-                exchange = True
+                exchange = True  # two Oranges exchange the hands once (reading)
             elif play.card == "Yellow" and play.spread is not None:
-                if (isinstance(other, Play) and (other.garden, other.tile)
-                        == (play.garden, play.spread)):
-                    log.append(f"Yellow does not spread to {where(play.garden, play.spread)}: "
-                               "the opponent planted there")
+                spot = where(play.garden, play.spread)
+                if isinstance(other, Play) and (other.garden, other.tile) == (play.garden,
+                                                                              play.spread):
+                    log.append(f"Yellow does not spread to {spot}: the opponent planted there")
                 else:
                     gardens[play.garden][play.spread] = LETTER["Yellow"]
-                    log.append(f"Yellow spreads to {where(play.garden, play.spread)}")
+                    log.append(f"Yellow spreads to {spot}")
             elif play.card == "Purple" and play.recolour is not None:
                 content = gardens[play.garden][play.recolour]
                 gardens[play.garden][play.recolour] = content[:-1] + LETTER["Purple"]
                 log.append(f"Purple turns {where(play.garden, play.recolour)} purple")
+        return exchange
 
-        # Withering, all at once in each garden; then hoeing, strictly last.
+    def _wither(self, gardens: list[list[str]], log: list[str]) -> None:
         for g, garden in enumerate(gardens):
             gone = self.withered(garden)
             if gone:
-                log.append("withered: " + ", ".join(
-                    f"{where(g, t)} ({flower(garden[t])})" for t in gone))
+                log.append("withered: " + ", ".join(f"{where(g, t)} ({flower(garden[t])})"
+                                                     for t in gone))
             for tile in gone:
                 garden[tile] = ""
-        for hoe in choices:
-            if isinstance(hoe, Hoe):
-                for tile in hoe.tiles:
-                    gardens[hoe.seat][tile] = ""
 
-        final = (tuple(gardens[0]), tuple(gardens[1]))
-        decided = self.decide(state.round, final)  # round 25 always decides
+    def _end_round(self, state: LandscapingState, gardens: tuple[tuple[str, ...], ...],
+                   hands: list[list[str]], blocked: tuple[int, int] | None, exchange: bool,
+                   log: list[str]) -> LandscapingState:
+        """The bout-end check; then the next bout, the end of the match, or the next round
+        with empty hands refilled and an Orange exchange made."""
+        decided = self.decide(state.round, gardens)  # round 25 always decides
         if decided is not None:
             winner, condition = decided
             result = BoutResult(winner, state.round, condition,
-                                (self.figures(final[0]), self.figures(final[1])))
-            bouts = state.bouts + (result,)
+                                (self.figures(gardens[0]), self.figures(gardens[1])))
             log.append(f"bout {state.bout} to the {ROLE[winner]} ({SEATS[winner]}) in round "
                        f"{state.round}: {condition}")
-            if max(sum(b.winner == s for b in bouts) for s in (0, 1)) < BOUTS_TO_WIN:
-                return new_bout(state.bout + 1, bouts, tuple(log))
-            return dataclasses.replace(state, gardens=final, hands=(tuple(hands[0]), tuple(hands[1])),
-                                       blocked=None, bouts=bouts, last_round=tuple(log))
-
+            ended = dataclasses.replace(state, bouts=state.bouts + (result,), last_round=tuple(log))
+            if not ended.over:  # a blocked tile or a pending exchange lapses (reading)
+                return new_bout(state.bout + 1, ended.bouts, ended.last_round)
+            # The match is over: the deciding gardens stay on show.
+            return dataclasses.replace(ended, gardens=gardens, blocked=None,
+                                       hands=(tuple(hands[0]), tuple(hands[1])))
         for seat in (0, 1):
             if not hands[seat]:
                 hands[seat] = list(CARDS)
@@ -492,7 +520,7 @@ class TotalLandscaping(GameRules[LandscapingState]):
             hands.reverse()
             log.append("Orange: the hands are exchanged")
         return dataclasses.replace(
-            state, round=state.round + 1, gardens=final, blocked=blocked,
+            state, round=state.round + 1, gardens=gardens, blocked=blocked,
             hands=tuple(tuple(sorted(h, key=CARDS.index)) for h in hands), last_round=tuple(log))
 
     # ---- what may be played -----------------------------------------------------------------
@@ -628,10 +656,10 @@ class TotalLandscaping(GameRules[LandscapingState]):
         return "; ".join(parts)
 
     def render(self, state: LandscapingState, seats: Sequence[str]) -> str:
-        level, width = state.level, 6
+        level, width = state.level, 5
         drawn = []
         for garden in (1, 0):  # West on the left, East on the right, as on a map
-            labels = [hexes.TILES[t] + _symbol(state.gardens[garden][t])
+            labels = [f"{hexes.TILES[t]}:{_symbol(state.gardens[garden][t])}"
                       + ("#" if state.blocked == (garden, t) else "")
                       for t in range(len(hexes.TILES))]
             drawn.append(hexes.draw(labels, level, width))
@@ -677,26 +705,6 @@ def _next_check(round_no: int) -> str:
     if round_no <= FLOWERS_ROUND:
         return f"the most flowers after round {FLOWERS_ROUND}"
     return f"the most Blue flowers after round {BLUE_ROUND} (a tie goes to the Death Match Opponent)"
-
-
-def _groups(garden: Sequence[str], same_colour: bool) -> list[list[int]]:
-    """Connected groups of flower tiles (of one colour when `same_colour`)."""
-    seen, groups = set(), []
-    for start, content in enumerate(garden):
-        if start in seen or not flower(content):
-            continue
-        group, todo = [], [start]
-        seen.add(start)
-        while todo:
-            tile = todo.pop()
-            group.append(tile)
-            for n in hexes.NEIGHBOURS[tile]:
-                if n not in seen and flower(garden[n]) and (
-                        not same_colour or flower(garden[n]) == flower(content)):
-                    seen.add(n)
-                    todo.append(n)
-        groups.append(group)
-    return groups
 
 
 RULES = TotalLandscaping()

@@ -21,7 +21,7 @@ import dataclasses
 
 import numpy as np
 
-from domain.games.topitop import NEIGHBOURS, SIZE
+from domain.games.topitop import BUCKET, NEIGHBOURS, SIZE, TopitopState
 
 CELLS = SIZE * SIZE
 EMPTY, LARGE, SMALL, OWN, OPP, CASTLE, OWN_ON_SMALL, OPP_ON_SMALL, OWN_ON_CASTLE, OPP_ON_CASTLE = range(10)
@@ -144,6 +144,18 @@ class Layout:
             count = self.next_count[at]
         return rank
 
+    def unrank(self, rank: int) -> np.ndarray:
+        """The board (digits, shape (9,)) of a rank."""
+        digits, count = np.zeros(CELLS, np.uint8), 0
+        sink = len(self.next_count) // KINDS - 1
+        for i in range(CELLS):
+            allowed = [d for d in range(KINDS) if self.next_count[count * KINDS + d] != sink
+                       and self.offset[i][count * KINDS + d] <= rank]
+            digits[i] = allowed[-1]
+            rank -= int(self.offset[i][count * KINDS + digits[i]])
+            count = int(self.next_count[count * KINDS + digits[i]])
+        return digits
+
     def all_boards(self) -> np.ndarray:
         """Every allowed board, in rank order, cell-major uint8 (9, boards)."""
         digits = np.zeros((0, 1), np.uint8)
@@ -202,3 +214,36 @@ def board_moves(digits: np.ndarray, small: int, large: int) -> Moves:
 def is_over(digits: np.ndarray) -> np.ndarray:
     """The previous mover (the opponent now) has both buckets on sand castles."""
     return (digits == OPP_ON_CASTLE).sum(axis=0) == BUCKETS
+
+
+def state_digits(state: TopitopState) -> tuple[np.ndarray, int]:
+    """The board of an engine state seen by the player to move (digits (9,)), and its
+    no-reversal restriction as a PAIRS index (-1: none). ValueError when it is no Topitop
+    position: a stack the rules cannot build, or a restriction no slide could have left."""
+    own, opp = BUCKET[state.turn], BUCKET[1 - state.turn]
+    seen = str.maketrans({own: "B", opp: "R"})
+    try:
+        digits = np.array([STACKS.index(stack.translate(seen)) for stack in state.cells], np.uint8)
+    except ValueError:
+        raise ValueError(f"not a Topitop board: {state.cells}") from None
+    if state.no_return is None:
+        return digits, -1
+    pair = PAIR_INDEX.get(tuple(state.no_return), -1)
+    if pair < 0 or not (restriction_mask(digits[:, None])[0] >> np.uint64(pair)) & np.uint64(1):
+        raise ValueError(f"no_return {state.no_return} is not a slide of a neutral piece to an "
+                         "empty cell that could just have been made on this board")
+    return digits, pair
+
+
+def digits_state(digits: np.ndarray, pair: int, turn: int, small: int, large: int) -> TopitopState:
+    """The engine state of a board seen by the player to move, with that player's seat."""
+    own, opp = BUCKET[turn], BUCKET[1 - turn]
+    seen = str.maketrans({"B": own, "R": opp})
+    return TopitopState(cells=tuple(STACKS[d].translate(seen) for d in digits), turn=turn,
+                        small=small, large=large, no_return=PAIRS[pair] if pair >= 0 else None)
+
+
+def fits(digits: np.ndarray, small: int, large: int) -> bool:
+    """Whether a board (digits (9,)) uses no more pieces than the game has."""
+    return (HAS_LARGE[digits].sum() <= large and HAS_SMALL[digits].sum() <= small
+            and HAS_OWN[digits].sum() <= BUCKETS and HAS_OPP[digits].sum() <= BUCKETS)

@@ -110,9 +110,29 @@ def score(match, step, as_json, store):
 @json_option
 @store_option
 def list_matches(game, as_json, store):
-    """List the matches in the store, oldest first."""
+    """List the matches in the store, oldest first (from the projection's matches table)."""
+    import json
+
+    from projections.runner import TablesProjection
+
     recorder = open_recorder(store)
-    rows = [views.summary(recorder.get(s.originator_id)) for s in recorder.started(game)]
+    try:
+        projection = TablesProjection(recorder)
+    except NotImplementedError:  # no tables on this store yet: replay every match
+        rows = [views.summary(recorder.get(s.originator_id)) for s in recorder.started(game)]
+    else:
+        projection.catch_up()
+        found = projection.view.select("matches", {"game": game} if game else None)
+        rows = []
+        for row in sorted(found, key=lambda r: r["started"]):
+            seats = json.loads(row["seats"])
+            ended = row["ranking"] != "[]"
+            rows.append({"id": row["match_id"], "game": row["game"], "seats": seats,
+                         "status": row["status"], "moves": row["moves"],
+                         "started": row["started"],
+                         "outcome": {"winners": json.loads(row["winners"]),
+                                     "ranking": json.loads(row["ranking"]),
+                                     "reason": row["reason"]} if ended else None})
     if as_json:
         echo_json(rows)
         return

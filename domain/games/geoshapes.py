@@ -1,0 +1,791 @@
+"""GeoShapes: be the first to fill one figure of your quadrant, and its circle, with GeoShapes.
+
+Rules as RULES.md reads them; the board and deck are a manifest (`geoshapes_board.py`):
+- 2-4 players, each on a quadrant (option `half_board`: 2 players on two adjoining quadrants
+  each). Four cards each are dealt face up (eight on the half board) and exchanged for their
+  shapes, so every hand is public; only the order of the draw deck is hidden.
+- Seat 0 (the dealer's left) plays first. A turn is staged, one recorded move per step:
+    act      draw a card (take its shape), pick up a player's whole shape-discard stack, or offer
+             a trade of 1-3 shapes for 1-3 shapes (hand or board), accepted or refused;
+    refused  after a refused offer: draw or pick up;
+    play     place shapes from the hand on one figure per quadrant and on the circle, switch
+             figures; then discard one shape (off the board when the hand is empty);
+    traded   after an accepted trade: place as above, then end the play without a discard.
+- A shape goes only where the completed place needs it; the Wild fills any slot. Placing on a
+  figure needs the quadrant's other figure empty: switching returns its shapes to the hand.
+- The player who ends a play with one figure and the circle complete in every own quadrant, and
+  who had a shape in hand to discard (or still holds one after a trade), wins: 25 points plus
+  the value of the hand; everyone else loses the value of theirs.
+- (ours) The deck is never reshuffled (one piece per card: a card drawn again could name a
+  shape in someone's hand). Once the last card is drawn the round is finished (up to the
+  dealer); if nobody has won by then the game ends with no winner and every hand is a penalty.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .base import GameRules, IllegalMove, InvalidSetup, Move, Outcome, seat_score
+from .geoshapes_board import Board, Place, fits, is_complete, load_board, missing
+
+DEFAULT_MANIFEST = "geoshapes"
+WIN_BONUS = 25
+MAX_TRADE = 3
+DEALT = {False: 4, True: 8}  # cards per player: full board, half board
+QUADRANTS_EACH = {False: 1, True: 2}
+
+ACT, REFUSED, PLAY, TRADED = "act", "refused", "play", "traded"
+STAGE_HINT = {
+    ACT: "draw a card, pick up a discard stack or offer a trade",
+    REFUSED: "the offer was refused: draw a card or pick up a discard stack",
+    PLAY: "place shapes or switch figures, then discard one shape",
+    TRADED: "place shapes or switch figures, then end the play (no discard after a trade)",
+}
+TRUE_WORDS, FALSE_WORDS = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Player:
+    quadrants: tuple[str, ...]      # one, or two adjoining on the half board
+    hand: tuple[str, ...]           # sorted; public (dealt face up, every gain seen)
+
+
+@dataclasses.dataclass(frozen=True)
+class GeoShapesState:
+    board: Board                    # carried along so that replay needs no file
+    half_board: bool
+    players: tuple[Player, ...]
+    placed: tuple[tuple[str, ...], ...]   # per board place, in board order
+    stacks: tuple[tuple[str, ...], ...]   # SHAPE DISCARDS per quadrant, bottom first
+    cards_up: tuple[str, ...]       # the face-up card DISCARDS: the deal, then every draw
+    deck: tuple[str, ...] | None    # the draw order when the setup dealt it; None at a table
+    turn: int = 0
+    stage: str = ACT
+    played_on: tuple[str, ...] = ()  # figures placed on during this play
+    winner: int | None = None
+    deck_out: bool = False          # the round after the last draw ended with nobody winning
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None or self.deck_out
+
+    @property
+    def deck_left(self) -> int:
+        return self.board.cards - len(self.cards_up)
+
+    def deck_can_hold(self) -> Counter[str]:
+        """What the unseen cards may be: the manifest's deck minus every card turned up."""
+        return Counter(self.board.deck) - Counter(self.cards_up)
+
+    def on(self, place: str) -> tuple[str, ...]:
+        return self.placed[self.board.index(place)]
+
+    def own_places(self, seat: int) -> list[Place]:
+        return self.board.places_of(self.players[seat].quadrants)
+
+
+# ---- moves, parsed at the boundary ------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Draw:
+    shape: str
+
+
+@dataclasses.dataclass(frozen=True)
+class PickUp:
+    seat: int
+
+
+@dataclasses.dataclass(frozen=True)
+class Item:
+    shape: str
+    place: str | None               # None: from the hand
+
+
+@dataclasses.dataclass(frozen=True)
+class Trade:
+    partner: int
+    give: tuple[Item, ...]
+    get: tuple[Item, ...]
+    accepted: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class PlaceShape:
+    shape: str
+    on: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Switch:
+    figure: str
+
+
+@dataclasses.dataclass(frozen=True)
+class Discard:
+    shape: str
+    source: str | None              # a place when the hand is empty
+    to: str | None                  # the quadrant whose SHAPE DISCARDS receive it
+
+
+@dataclasses.dataclass(frozen=True)
+class EndPlay:
+    pass
+
+
+Action = Draw | PickUp | Trade | PlaceShape | Switch | Discard | EndPlay
+VOCABULARY = ('{"draw": SHAPE}, {"pick_up": SEAT}, {"trade": {"with": SEAT, "give": [...], '
+              '"get": [...], "accepted": true|false}}, {"place": SHAPE, "on": PLACE}, '
+              '{"switch": FIGURE}, {"discard": SHAPE} (with "to": QUADRANT, "from": PLACE as '
+              'needed) or {"end_play": true}')
+
+
+def _without(shapes: tuple[str, ...], gone: Sequence[str]) -> tuple[str, ...]:
+    rest = list(shapes)
+    for shape in gone:
+        rest.remove(shape)
+    return tuple(rest)
+
+
+def _a(shape: str) -> str:
+    return f"{'an' if shape[:1] in 'AEIOU' else 'a'} {shape}"
+
+
+def _names(shapes: Sequence[str]) -> str:
+    return ", ".join(shapes) if shapes else "nothing"
+
+
+class GeoShapes(GameRules[GeoShapesState]):
+    id = "geoshapes"
+    name = "GeoShapes"
+    version = "1"
+    min_players = 2
+    max_players = 4
+    state_type = GeoShapesState
+
+    # ---- setting up -------------------------------------------------------------------------
+
+    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - {"manifest", "half_board"}
+        if unknown:
+            raise InvalidSetup(f"GeoShapes options are manifest and half_board, not "
+                               f"{sorted(unknown)}")
+        manifest = options.get("manifest", DEFAULT_MANIFEST)
+        if not isinstance(manifest, str) or not manifest.strip():
+            raise InvalidSetup(f"option manifest must be a file path, got {manifest!r}")
+        load_board(manifest)  # a bad manifest is refused here, before any match starts
+        half = options.get("half_board", False)
+        if isinstance(half, str) and half.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+            half = half.strip().lower() in TRUE_WORDS
+        if half not in (True, False):
+            raise InvalidSetup(f"option half_board must be true or false, got {half!r}")
+        return {"manifest": manifest, "half_board": bool(half)}
+
+    def _seats_fit(self, seats: int, half: bool) -> None:
+        if not self.min_players <= seats <= self.max_players:
+            raise InvalidSetup(f"GeoShapes is for 2 to 4 players, not {seats}")
+        if half and seats != 2:
+            raise InvalidSetup(f"the half board is for two players, not {seats}")
+
+    @staticmethod
+    def _default_quadrants(board: Board, seats: int, half: bool) -> list[list[str]]:
+        each = QUADRANTS_EACH[half]
+        return [list(board.quadrants[seat * each:(seat + 1) * each]) for seat in range(seats)]
+
+    def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+        opts = self.options(options)
+        self._seats_fit(seats, opts["half_board"])
+        board = load_board(opts["manifest"])
+        cards = [shape for shape, count in board.deck.items() for _ in range(count)]
+        rng.shuffle(cards)
+        dealt = seats * DEALT[opts["half_board"]]
+        # One card at a time to the left, as the dealer does.
+        hands = [cards[seat:dealt:seats] for seat in range(seats)]
+        return {"quadrants": self._default_quadrants(board, seats, opts["half_board"]),
+                "hands": hands, "deck": cards[dealt:]}
+
+    def start(self, seats: int, options: Mapping[str, Any],
+              setup: Mapping[str, Any]) -> GeoShapesState:
+        opts = self.options(options)
+        half = opts["half_board"]
+        self._seats_fit(seats, half)
+        board = load_board(opts["manifest"])
+        if not isinstance(setup, Mapping) or "hands" not in setup:
+            raise InvalidSetup('a GeoShapes setup records the deal: {"hands": [[SHAPE, ...], '
+                               '...], "quadrants": optional, "deck": optional draw order}')
+        extra = set(setup) - {"hands", "quadrants", "deck"}
+        if extra:
+            raise InvalidSetup(f"a GeoShapes setup holds hands, quadrants and deck, not "
+                               f"{sorted(extra)}")
+        quadrants = self._setup_quadrants(board, seats, half, setup.get("quadrants"))
+        hands = self._setup_hands(board, seats, half, setup["hands"])
+        dealt = [shape for hand in hands for shape in hand]
+        deck = setup.get("deck")
+        if deck is not None:
+            deck = self._shape_list(board, deck, "the deck order")
+            unseen = Counter(board.deck) - Counter(dealt)
+            if Counter(deck) != unseen:
+                raise InvalidSetup(
+                    f"the deck order must hold exactly the cards not dealt; missing "
+                    f"{sorted((unseen - Counter(deck)).elements())}, extra "
+                    f"{sorted((Counter(deck) - unseen).elements())}")
+        return GeoShapesState(
+            board=board, half_board=half,
+            players=tuple(Player(tuple(q), tuple(sorted(h))) for q, h in zip(quadrants, hands)),
+            placed=((),) * len(board.places), stacks=((),) * len(board.quadrants),
+            cards_up=tuple(dealt), deck=None if deck is None else tuple(deck))
+
+    @staticmethod
+    def _shape_list(board: Board, raw: Any, what: str) -> list[str]:
+        if not isinstance(raw, list) or not all(isinstance(s, str) for s in raw):
+            raise InvalidSetup(f"{what} must be a list of shape names")
+        unknown = sorted({s for s in raw if s not in board.values})
+        if unknown:
+            raise InvalidSetup(f"{what} names {unknown}, not among the shapes of {board.name}")
+        return list(raw)
+
+    def _setup_hands(self, board: Board, seats: int, half: bool, raw: Any) -> list[list[str]]:
+        if not isinstance(raw, list) or len(raw) != seats:
+            raise InvalidSetup(f"the deal must list one hand per player ({seats})")
+        hands = [self._shape_list(board, hand, f"hand {seat}") for seat, hand in enumerate(raw)]
+        for seat, hand in enumerate(hands):
+            if len(hand) != DEALT[half]:
+                raise InvalidSetup(f"hand {seat} holds {len(hand)} shapes; each player is "
+                                   f"dealt {DEALT[half]}")
+        over = Counter(s for hand in hands for s in hand) - Counter(board.deck)
+        if over:
+            shape = next(iter(over))
+            raise InvalidSetup(f"the deal holds more {shape} cards than the deck's "
+                               f"{board.deck.get(shape, 0)}")
+        return hands
+
+    def _setup_quadrants(self, board: Board, seats: int, half: bool,
+                         raw: Any) -> list[list[str]]:
+        if raw is None:
+            return self._default_quadrants(board, seats, half)
+        if not isinstance(raw, list) or len(raw) != seats:
+            raise InvalidSetup(f"quadrants must list one choice per player ({seats})")
+        chosen = [[entry] if isinstance(entry, str) else entry for entry in raw]
+        for seat, quads in enumerate(chosen):
+            if (not isinstance(quads, list) or len(quads) != QUADRANTS_EACH[half]
+                    or any(q not in board.quadrants for q in quads)):
+                raise InvalidSetup(
+                    f"player {seat} must play {QUADRANTS_EACH[half]} of the quadrants "
+                    f"{list(board.quadrants)}, got {quads!r}")
+            if half and not board.adjoin(*quads):
+                raise InvalidSetup(f"player {seat}'s half board {quads} is not two adjoining "
+                                   "quadrants")
+        taken = [q for quads in chosen for q in quads]
+        if len(set(taken)) != len(taken):
+            raise InvalidSetup(f"a quadrant is played by one player only, got {chosen}")
+        return chosen
+
+    # ---- parsing ----------------------------------------------------------------------------
+
+    def _shape(self, state: GeoShapesState, raw: Any) -> str:
+        if not isinstance(raw, str) or raw not in state.board.values:
+            raise IllegalMove(f"{raw!r} is not one of the shapes: "
+                              f"{', '.join(state.board.values)}")
+        return raw
+
+    @staticmethod
+    def _seat(state: GeoShapesState, raw: Any) -> int:
+        if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < len(state.players):
+            raise IllegalMove(f"{raw!r} is not a seat (0 to {len(state.players) - 1})")
+        return raw
+
+    @staticmethod
+    def _name(raw: Any, what: str) -> str:
+        if not isinstance(raw, str):
+            raise IllegalMove(f"{what} is named by a string, got {raw!r}")
+        return raw
+
+    def _item(self, state: GeoShapesState, raw: Any) -> Item:
+        if isinstance(raw, Mapping) and set(raw) == {"shape", "from"}:
+            return Item(self._shape(state, raw["shape"]), self._name(raw["from"], "a place"))
+        if isinstance(raw, str):
+            return Item(self._shape(state, raw), None)
+        raise IllegalMove('a traded shape is a name (from the hand) or {"shape": SHAPE, '
+                          f'"from": PLACE}} (off the board), got {raw!r}')
+
+    def _parse_trade(self, state: GeoShapesState, raw: Any) -> Trade:
+        if not isinstance(raw, Mapping) or set(raw) != {"with", "give", "get", "accepted"}:
+            raise IllegalMove('a trade is {"with": SEAT, "give": [...], "get": [...], '
+                              '"accepted": true|false}')
+        if not isinstance(raw["give"], list) or not isinstance(raw["get"], list):
+            raise IllegalMove("a trade's give and get are lists of shapes")
+        if not isinstance(raw["accepted"], bool):
+            raise IllegalMove(f"a trade is accepted (true) or refused (false), "
+                              f"got {raw['accepted']!r}")
+        return Trade(self._seat(state, raw["with"]),
+                     tuple(self._item(state, i) for i in raw["give"]),
+                     tuple(self._item(state, i) for i in raw["get"]), raw["accepted"])
+
+    def _parse(self, state: GeoShapesState, move: Any) -> Action:
+        if not isinstance(move, Mapping):
+            raise IllegalMove(f"a GeoShapes move is a JSON object: {VOCABULARY}")
+        keys = set(move)
+        if keys == {"draw"}:
+            return Draw(self._shape(state, move["draw"]))
+        if keys == {"pick_up"}:
+            return PickUp(self._seat(state, move["pick_up"]))
+        if keys == {"trade"}:
+            return self._parse_trade(state, move["trade"])
+        if keys == {"place", "on"}:
+            return PlaceShape(self._shape(state, move["place"]), self._name(move["on"], "a place"))
+        if keys == {"switch"}:
+            return Switch(self._name(move["switch"], "a figure"))
+        if "discard" in keys and keys <= {"discard", "from", "to"}:
+            source, to = move.get("from"), move.get("to")
+            return Discard(self._shape(state, move["discard"]),
+                           None if source is None else self._name(source, "a place"),
+                           None if to is None else self._name(to, "a quadrant"))
+        if keys == {"end_play"} and move["end_play"] is True:
+            return EndPlay()
+        raise IllegalMove(f"a GeoShapes move is one of {VOCABULARY}; got {sorted(keys)}")
+
+    # ---- the rules: each returns the broken rule's wording, or None -------------------------
+
+    @staticmethod
+    def _stage_error(state: GeoShapesState, allowed: tuple[str, ...], doing: str) -> str | None:
+        if state.stage in allowed:
+            return None
+        return f"no {doing} at this point of the turn: {STAGE_HINT[state.stage]}"
+
+    def _own_place(self, state: GeoShapesState, name: str) -> tuple[Place | None, str | None]:
+        index = state.board.index(name)
+        if index is None:
+            return None, f"{name!r} is not a figure or circle of {state.board.name}"
+        place = state.board.places[index]
+        if place.quadrant not in state.players[state.turn].quadrants:
+            return None, f"the {name} is in the {place.quadrant} quadrant, not the player's own"
+        return place, None
+
+    def _holds_error(self, state: GeoShapesState, seat: int, items: Sequence[Item]) -> str | None:
+        """Whether a player holds the traded shapes, in hand or on their own board."""
+        player = state.players[seat]
+        short = Counter(i.shape for i in items if i.place is None) - Counter(player.hand)
+        if short:
+            return f"seat {seat}'s hand holds no (more) {next(iter(short))}"
+        for (where, shape), count in Counter((i.place, i.shape) for i in items if i.place).items():
+            index = state.board.index(where)
+            if index is None or state.board.places[index].quadrant not in player.quadrants:
+                return f"{where!r} is not a figure or circle of seat {seat}"
+            if state.placed[index].count(shape) < count:
+                return f"the {where} holds no (more) {shape}"
+        return None
+
+    def _draw_error(self, state: GeoShapesState, action: Draw) -> str | None:
+        if error := self._stage_error(state, (ACT, REFUSED), "draw"):
+            return error
+        if state.deck_left == 0:
+            return "the draw deck is empty: pick up a discard stack or offer a trade"
+        if state.deck is not None and state.deck[0] != action.shape:
+            return f"the next card of the dealt deck is a {state.deck[0]}, not a {action.shape}"
+        if not state.deck_can_hold()[action.shape]:
+            return (f"no {action.shape} card is left in the deck: it holds "
+                    f"{state.board.deck.get(action.shape, 0)} and all are turned up")
+        return None
+
+    def _pick_up_error(self, state: GeoShapesState, action: PickUp) -> str | None:
+        if error := self._stage_error(state, (ACT, REFUSED), "pick-up"):
+            return error
+        if not any(self._stack(state, q) for q in state.players[action.seat].quadrants):
+            return f"seat {action.seat}'s shape discards are empty: there is no stack to pick up"
+        return None
+
+    def _trade_error(self, state: GeoShapesState, action: Trade) -> str | None:
+        if state.stage == REFUSED:
+            return "one offer per turn: after a refused trade, draw a card or pick up a stack"
+        if error := self._stage_error(state, (ACT,), "trade"):
+            return error
+        if action.partner == state.turn:
+            return "a trade is offered to another player"
+        for side, items in (("offered", action.give), ("asked for", action.get)):
+            if not 1 <= len(items) <= MAX_TRADE:
+                return (f"no more than {MAX_TRADE} GeoShapes may be offered for up to "
+                        f"{MAX_TRADE}, at least one each way; {len(items)} {side}")
+        return (self._holds_error(state, state.turn, action.give)
+                or self._holds_error(state, action.partner, action.get))
+
+    def _place_error(self, state: GeoShapesState, action: PlaceShape) -> str | None:
+        if error := self._stage_error(state, (PLAY, TRADED), "placing"):
+            return error
+        if action.shape not in state.players[state.turn].hand:
+            return f"the hand holds no {action.shape} to place"
+        place, error = self._own_place(state, action.on)
+        if error:
+            return error
+        if not place.is_circle:
+            others = [f for f in state.board.figures(place.quadrant) if f.name != place.name]
+            done = [f.name for f in others if f.name in state.played_on]
+            if done:
+                return (f"shapes go on one of the two figures per play, not both: this play "
+                        f"placed on the {done[0]}, so not on the {place.name}")
+            held = [f.name for f in others if state.on(f.name)]
+            if held:
+                return (f"the {held[0]} still holds shapes: switch figures first (its shapes "
+                        f"return to the hand) before playing on the {place.name}")
+        placed = state.on(place.name)
+        if not fits(place, placed, action.shape, state.board.wild):
+            if is_complete(place, placed):
+                return f"the {place.name} is already complete"
+            need = place.needs.get(action.shape, 0)
+            if not need:
+                return f"a {action.shape} does not fit the {place.name}: it is no part of it"
+            return (f"a {action.shape} does not fit the {place.name}: the completed "
+                    f"{place.name} holds {need} and has them")
+        return None
+
+    def _switch_error(self, state: GeoShapesState, action: Switch) -> str | None:
+        if error := self._stage_error(state, (PLAY, TRADED), "switching"):
+            return error
+        place, error = self._own_place(state, action.figure)
+        if error:
+            return error
+        if place.is_circle:
+            return "figures are switched, not circles: name the figure to switch to"
+        if not any(state.on(f.name) for f in state.board.figures(place.quadrant)
+                   if f.name != place.name):
+            return (f"nothing to switch from: no other figure of the {place.quadrant} holds "
+                    f"shapes; place on the {place.name} directly")
+        return None
+
+    def _discard_error(self, state: GeoShapesState, action: Discard) -> str | None:
+        if state.stage == TRADED:
+            return "after an accepted trade the player does not discard: end the play"
+        if error := self._stage_error(state, (PLAY,), "discard"):
+            return error
+        player = state.players[state.turn]
+        if action.to is None and state.half_board:
+            return ('a half-board player names which of their SHAPE DISCARDS areas takes the '
+                    'shape: add "to": QUADRANT')
+        if action.to is not None and action.to not in player.quadrants:
+            return f"discards go to the player's own SHAPE DISCARDS, not the {action.to}'s"
+        if player.hand:
+            if action.source is not None:
+                return ("the hand still holds shapes: a shape comes off the board only when "
+                        "the hand is empty")
+            if action.shape not in player.hand:
+                return f"the hand holds no {action.shape} to discard"
+            return None
+        if action.source is None:
+            return ("the hand is empty: discard a shape from a figure or circle of your "
+                    'quadrant, naming it with "from": PLACE')
+        place, error = self._own_place(state, action.source)
+        if error:
+            return error
+        if action.shape not in state.on(place.name):
+            return f"the {place.name} holds no {action.shape}"
+        return None
+
+    def _end_play_error(self, state: GeoShapesState, action: EndPlay) -> str | None:
+        if state.stage == PLAY:
+            return "after a draw or a pick-up the play ends with a discard: one shape must go"
+        return self._stage_error(state, (TRADED,), "ending the play")
+
+    def _error(self, state: GeoShapesState, action: Action) -> str | None:
+        check = {Draw: self._draw_error, PickUp: self._pick_up_error, Trade: self._trade_error,
+                 PlaceShape: self._place_error, Switch: self._switch_error,
+                 Discard: self._discard_error, EndPlay: self._end_play_error}[type(action)]
+        return check(state, action)
+
+    # ---- applying ---------------------------------------------------------------------------
+
+    def apply(self, state: GeoShapesState, move: Mapping[str, Any]) -> GeoShapesState:
+        if state.over:
+            raise IllegalMove(f"the game is over: {self._result(state)}")
+        action = self._parse(state, move)
+        error = self._error(state, action)
+        if error:
+            raise IllegalMove(error)
+        return self._do(state, action)
+
+    @staticmethod
+    def _stack(state: GeoShapesState, quadrant: str) -> tuple[str, ...]:
+        return state.stacks[state.board.quadrants.index(quadrant)]
+
+    @staticmethod
+    def _with_hand(state: GeoShapesState, seat: int, hand: Sequence[str]) -> tuple[Player, ...]:
+        players = list(state.players)
+        players[seat] = dataclasses.replace(players[seat], hand=tuple(sorted(hand)))
+        return tuple(players)
+
+    def _do(self, state: GeoShapesState, action: Action) -> GeoShapesState:
+        seat, hand = state.turn, state.players[state.turn].hand
+        board = state.board
+        if isinstance(action, Draw):
+            return dataclasses.replace(
+                state, players=self._with_hand(state, seat, hand + (action.shape,)),
+                cards_up=state.cards_up + (action.shape,), stage=PLAY,
+                deck=None if state.deck is None else state.deck[1:])
+        if isinstance(action, PickUp):
+            quads = state.players[action.seat].quadrants
+            taken = tuple(s for q in quads for s in self._stack(state, q))
+            stacks = tuple(() if q in quads else stack
+                           for q, stack in zip(board.quadrants, state.stacks))
+            return dataclasses.replace(
+                state, players=self._with_hand(state, seat, hand + taken), stacks=stacks,
+                stage=PLAY)
+        if isinstance(action, Trade):
+            if not action.accepted:
+                return dataclasses.replace(state, stage=REFUSED)
+            return self._exchange(state, action)
+        placed = list(state.placed)
+        if isinstance(action, PlaceShape):
+            index = board.index(action.on)
+            placed[index] += (action.shape,)
+            played = state.played_on
+            if not board.places[index].is_circle and action.on not in played:
+                played += (action.on,)
+            return dataclasses.replace(
+                state, players=self._with_hand(state, seat, _without(hand, [action.shape])),
+                placed=tuple(placed), played_on=played)
+        if isinstance(action, Switch):
+            quadrant = board.places[board.index(action.figure)].quadrant
+            back: tuple[str, ...] = ()
+            for figure in board.figures(quadrant):
+                back += placed[board.index(figure.name)]
+                placed[board.index(figure.name)] = ()
+            return dataclasses.replace(
+                state, players=self._with_hand(state, seat, hand + back), placed=tuple(placed))
+        if isinstance(action, Discard):
+            players = state.players
+            if action.source is None:
+                players = self._with_hand(state, seat, _without(hand, [action.shape]))
+            else:
+                index = board.index(action.source)
+                placed[index] = _without(placed[index], [action.shape])
+            target = board.quadrants.index(action.to or state.players[seat].quadrants[0])
+            stacks = list(state.stacks)
+            stacks[target] += (action.shape,)
+            after = dataclasses.replace(state, players=players, placed=tuple(placed),
+                                        stacks=tuple(stacks))
+            return self._end_turn(after, spare=action.source is None)
+        return self._end_turn(state, spare=bool(hand))  # EndPlay after a trade
+
+    def _exchange(self, state: GeoShapesState, action: Trade) -> GeoShapesState:
+        placed = list(state.placed)
+        players = list(state.players)
+        for giver, taker, items in ((state.turn, action.partner, action.give),
+                                    (action.partner, state.turn, action.get)):
+            for item in items:
+                if item.place is None:
+                    players[giver] = dataclasses.replace(
+                        players[giver], hand=_without(players[giver].hand, [item.shape]))
+                else:
+                    index = state.board.index(item.place)
+                    placed[index] = _without(placed[index], [item.shape])
+                players[taker] = dataclasses.replace(
+                    players[taker], hand=tuple(sorted(players[taker].hand + (item.shape,))))
+        return dataclasses.replace(state, players=tuple(players), placed=tuple(placed),
+                                   stage=TRADED)
+
+    def _end_turn(self, state: GeoShapesState, spare: bool) -> GeoShapesState:
+        """The play is over: the win is checked, then the turn passes to the left."""
+        if spare and self._complete(state, state.turn):
+            return dataclasses.replace(state, winner=state.turn, stage=ACT, played_on=())
+        following = (state.turn + 1) % len(state.players)
+        # The deck is out: the round is finished up to the dealer, then the game ends.
+        return dataclasses.replace(state, turn=following, stage=ACT, played_on=(),
+                                   deck_out=state.deck_left == 0 and following == 0)
+
+    def _complete(self, state: GeoShapesState, seat: int) -> bool:
+        """One figure and the circle of every own quadrant complete."""
+        board = state.board
+        for quadrant in state.players[seat].quadrants:
+            circle = board.circle(quadrant)
+            if not is_complete(circle, state.on(circle.name)):
+                return False
+            if not any(is_complete(f, state.on(f.name)) for f in board.figures(quadrant)):
+                return False
+        return True
+
+    # ---- what may be played -----------------------------------------------------------------
+
+    def _candidates(self, state: GeoShapesState) -> list[Move]:
+        """Every move of the current stage, legal or not (trades: one-for-one hand swaps)."""
+        seat, player = state.turn, state.players[state.turn]
+        hand = sorted(set(player.hand))
+        if state.stage in (ACT, REFUSED):
+            draws = ([state.deck[0]] if state.deck is not None and state.deck_left
+                     else sorted(state.deck_can_hold()))
+            moves = [{"draw": shape} for shape in draws]
+            moves += [{"pick_up": other} for other in range(len(state.players))]
+            if state.stage == ACT:
+                moves += [{"trade": {"with": other, "give": [mine], "get": [theirs],
+                                     "accepted": accepted}}
+                          for other, partner in enumerate(state.players) if other != seat
+                          for mine in hand for theirs in sorted(set(partner.hand))
+                          if mine != theirs for accepted in (True, False)]
+            return moves
+        places = state.own_places(seat)
+        moves = [{"place": shape, "on": place.name} for shape in hand for place in places]
+        moves += [{"switch": place.name} for place in places if not place.is_circle]
+        if state.stage == TRADED:
+            return moves + [{"end_play": True}]
+        targets = [{"to": q} for q in player.quadrants] if state.half_board else [{}]
+        sources = ([{"discard": shape} for shape in hand] if player.hand else
+                   [{"discard": shape, "from": place.name}
+                    for place in places for shape in sorted(set(state.on(place.name)))])
+        return moves + [{**source, **target} for source in sources for target in targets]
+
+    def legal_moves(self, state: GeoShapesState) -> list[Move]:
+        """Every draw, pick-up, placement, switch and discard the rules allow now. Trades are
+        offered as one-for-one swaps of different shapes between hands, accepted or refused:
+        the full range (1-3 for 1-3, hand or board) runs to hundreds of thousands and is
+        accepted by `apply` all the same."""
+        if state.over:
+            return []
+        return [move for move in self._candidates(state)
+                if self._error(state, self._parse(state, move)) is None]
+
+    def random_move(self, state: GeoShapesState, rng: random.Random) -> Move:
+        """A random legal move, its kind chosen first: trades far outnumber draws, and a player
+        trading at random would never run the deck down to the end of the game."""
+        by_kind: dict[str, list[Move]] = {}
+        for move in self.legal_moves(state):
+            by_kind.setdefault(self.move_kind(move), []).append(move)
+        return rng.choice(by_kind[rng.choice(sorted(by_kind))])
+
+    def to_move(self, state: GeoShapesState) -> tuple[int, ...]:
+        return () if state.over else (state.turn,)
+
+    # ---- scoring ----------------------------------------------------------------------------
+
+    def _hand_value(self, state: GeoShapesState, seat: int) -> int:
+        return sum(state.board.values[shape] for shape in state.players[seat].hand)
+
+    def score(self, state: GeoShapesState) -> list[dict[str, Any]]:
+        """The winner: 25 plus the hand's value; everyone else: minus the hand's value. While
+        the game runs (or when the deck ran out) nobody has won, so every hand is a penalty."""
+        result = []
+        for seat, player in enumerate(state.players):
+            value = self._hand_value(state, seat)
+            won = state.winner == seat
+            bonus, hand = (WIN_BONUS, value) if won else (0, -value)
+            result.append(seat_score(bonus + hand, {"win": bonus, "hand": hand},
+                                     quadrants=list(player.quadrants), hand=list(player.hand),
+                                     complete=self._complete(state, seat),
+                                     shapes_needed=self._shapes_needed(state, seat)))
+        return result
+
+    def outcome(self, state: GeoShapesState) -> Outcome | None:
+        if not state.over:
+            return None
+        totals = [entry["total"] for entry in self.score(state)]
+        ranking = tuple(tuple(seat for seat, t in enumerate(totals) if t == total)
+                        for total in sorted(set(totals), reverse=True))
+        winners = () if state.winner is None else (state.winner,)
+        return Outcome(winners, ranking, self._result(state))
+
+    @staticmethod
+    def _result(state: GeoShapesState, seats: Sequence[str] | None = None) -> str:
+        if state.winner is not None:
+            who = seats[state.winner] if seats else f"seat {state.winner}"
+            return f"{who} completed a figure and the circle with a shape to spare"
+        return "the deck ran out and the round ended with nobody completing a figure and circle"
+
+    def _shapes_needed(self, state: GeoShapesState, seat: int) -> int:
+        """Slots still empty on the closest figure plus circle of each own quadrant, counting
+        twice those no shape in hand can fill (what a player counts to see how close they are)."""
+        board, hand = state.board, Counter(state.players[seat].hand)
+        total = 0
+        for quadrant in state.players[seat].quadrants:
+            circle = board.circle(quadrant)
+            best = None
+            for figure in board.figures(quadrant):
+                gaps = Counter()
+                for place in (figure, circle):
+                    placed = state.on(place.name)
+                    open_slots = missing(place, placed, board.wild)
+                    gaps.update(open_slots[placed.count(board.wild):])
+                wilds = hand[board.wild]
+                uncovered = sum(max(0, n - hand[shape]) for shape, n in gaps.items())
+                uncovered = max(0, uncovered - wilds)
+                cost = sum(gaps.values()) + uncovered
+                best = cost if best is None else min(best, cost)
+            total += best
+        return total
+
+    def evaluate(self, state: GeoShapesState, seat: int) -> float:
+        if state.winner is not None:
+            return 1000.0 if state.winner == seat else -1000.0
+        return -self._shapes_needed(state, seat) - self._hand_value(state, seat) / 100
+
+    # ---- describing -------------------------------------------------------------------------
+
+    def move_kind(self, move: Mapping[str, Any]) -> str:
+        for key, kind in (("draw", "draw"), ("pick_up", "pick-up"), ("trade", "trade"),
+                          ("place", "placing"), ("switch", "switching"), ("discard", "discard"),
+                          ("end_play", "end play")):
+            if key in move:
+                return kind
+        return "move"
+
+    def describe(self, move: Mapping[str, Any]) -> str:
+        if "draw" in move:
+            return f"draws {_a(move['draw'])} card and takes the shape"
+        if "pick_up" in move:
+            return f"picks up seat {move['pick_up']}'s shape discards"
+        if "trade" in move:
+            trade = move["trade"]
+
+            def items(side: list) -> str:
+                return ", ".join(i if isinstance(i, str) else f"{i['shape']} off the {i['from']}"
+                                 for i in side)
+            answer = "accepted" if trade["accepted"] else "refused"
+            return (f"offers seat {trade['with']} {items(trade['give'])} for "
+                    f"{items(trade['get'])}: {answer}")
+        if "place" in move:
+            return f"places {_a(move['place'])} on the {move['on']}"
+        if "switch" in move:
+            return f"switches figures to the {move['switch']} (shapes return to the hand)"
+        if "discard" in move:
+            source = f" off the {move['from']}" if move.get("from") else ""
+            target = f" to the {move['to']} discards" if move.get("to") else ""
+            return f"discards {_a(move['discard'])}{source}{target}"
+        return "ends the play (no discard after a trade)"
+
+    def render(self, state: GeoShapesState, seats: Sequence[str]) -> str:
+        board = state.board
+        owner = {q: seat for seat, p in enumerate(state.players) for q in p.quadrants}
+        lines = [f"{board.name}: {state.deck_left} cards to draw, "
+                 f"{len(state.cards_up)} turned up"]
+        for quadrant, stack in zip(board.quadrants, state.stacks):
+            seat = owner.get(quadrant)
+            lines.append("")
+            lines.append(f"{quadrant}: " + ("nobody" if seat is None else seats[seat]))
+            for place in board.places_of([quadrant]):
+                label = "circle" if place.is_circle else place.name
+                lines.append(f"  {label:<15}" + self._draw_place(board, place,
+                                                                   state.on(place.name)))
+            if stack:
+                lines.append(f"  shape discards: {_names(stack)} (top last)")
+        lines.append("")
+        for seat, player in enumerate(state.players):
+            lines.append(f"{seats[seat]}'s hand: {_names(player.hand)} "
+                         f"({self._hand_value(state, seat)} points)")
+        lines.append("[x] in place  [W] the Wild standing in  [ ] still needed")
+        if state.over:
+            lines.append(f"game over: {self._result(state, seats)}")
+        else:
+            lines.append(f"to move: {seats[state.turn]}: {STAGE_HINT[state.stage]}")
+        return "\n".join(lines)
+
+    @staticmethod
+    def _draw_place(board: Board, place: Place, placed: tuple[str, ...]) -> str:
+        """Each slot of the completed place: filled by its shape, by a Wild, or still open."""
+        gaps = missing(place, placed, board.wild)
+        wilds = placed.count(board.wild)
+        real = Counter(place.slots()) - Counter(gaps)
+        marks = [f"[x] {shape}" for shape, count in real.items() for _ in range(count)]
+        marks += [f"[W] {shape}" for shape in gaps[:wilds]]
+        marks += [f"[ ] {shape}" for shape in gaps[wilds:]]
+        return "  ".join(marks)
+
+RULES = GeoShapes()

@@ -1,0 +1,180 @@
+"""Commands for a disputed result: claim, dispute, resolve (all recorded as events) and audit."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from domain import audit as auditing
+from domain.match import Match
+from tablelog.store import open_recorder
+
+from . import main
+from .options import echo_json, json_option, parse_json, store_option
+
+
+def _recorded(done: Match, what: str) -> None:
+    """What was stored, and the head hash an organiser can keep to check the log later."""
+    click.echo(f"event {done.version}: {what}")
+    click.echo(f"receipt: {done.head_hash}")
+
+
+@main.command()
+@click.argument("match")
+@click.option("--scores", "scores_json", required=True, metavar="JSON",
+              help='The scores written down at the table: {"Ann": 43, "Ben": 40}.')
+@click.option("--by", required=True, metavar="NAME", help="Who claims this result.")
+@store_option
+def claim(match, scores_json, by, store):
+    """Record the result the players wrote down (checked later by `audit`, never edited).
+
+    A claim is pinned to the move it follows: claims entered after every round form a score
+    sheet that lets the audit name the move where the table and the rules parted."""
+    recorder = open_recorder(store)
+    scores = parse_json(scores_json, "the claimed scores")
+    done = recorder.claim(recorder.find(match), by, scores)
+    written = ", ".join(f"{name} {points}" for name, points in scores.items())
+    _recorded(done, f"{by} claims {written} (after move {len(done.moves)})")
+
+
+@main.command()
+@click.argument("match")
+@click.option("--by", required=True, metavar="NAME", help="Who raises the dispute.")
+@click.option("--about", required=True, metavar="TEXT", help="What is disputed.")
+@store_option
+def dispute(match, by, about, store):
+    """Record a dispute about the match; it stays open until resolved."""
+    recorder = open_recorder(store)
+    done = recorder.dispute(recorder.find(match), by, about)
+    _recorded(done, f"dispute raised by {by}: {about}")
+
+
+@main.command()
+@click.argument("match")
+@click.option("--by", required=True, metavar="NAME", help="Who rules (an umpire, the organiser).")
+@click.option("--ruling", required=True, metavar="TEXT", help="The ruling.")
+@store_option
+def resolve(match, by, ruling, store):
+    """Record the ruling on the oldest open dispute."""
+    recorder = open_recorder(store)
+    done = recorder.resolve(recorder.find(match), by, ruling)
+    _recorded(done, f"dispute ruled by {by}: {ruling}")
+
+
+@main.command()
+@click.argument("match", required=False)
+@click.option("--all", "everything", is_flag=True, help="Audit every match in the store.")
+@click.option("--head", metavar="HASH",
+              help="A receipt (head hash) kept earlier: check the log still holds that event.")
+@json_option
+@store_option
+@click.pass_context
+def audit(ctx, match, everything, head, as_json, store):
+    """Replay a match, recompute every score, verify the hash chain, compare claims with the
+    rules, and list undos and disputes. Exit status 0 when clean, 1 when anything is wrong."""
+    if bool(match) == everything:
+        raise click.UsageError("give a MATCH or --all")
+    if head and everything:
+        raise click.UsageError("--head checks one match: give a MATCH")
+    recorder = open_recorder(store)
+    if everything:
+        reports = auditing.audit_all(recorder)["matches"]
+    else:
+        reports = [auditing.audit_match(recorder, auditing.find_match(recorder, match), head)]
+    clean = all(report["clean"] for report in reports)
+    if as_json:
+        echo_json({"clean": clean, "matches": reports} if everything else reports[0])
+    else:
+        for report in reports:
+            click.echo(text_report(report))
+        if everything:
+            failing = [r["match"][:8] for r in reports if not r["clean"]]
+            click.echo(f"{len(reports)} matches audited: {len(reports) - len(failing)} clean"
+                       + (f", {len(failing)} with findings ({', '.join(failing)})"
+                          if failing else ""))
+    ctx.exit(0 if clean else 1)
+
+
+# ---- the report as an organiser reads it -------------------------------------------------------
+
+def text_report(report: dict[str, Any]) -> str:
+    lines = [f"{report['game'] or 'unknown game'} match {report['match']}  "
+             f"{', '.join(report['seats'])}  [{report['status']}]"
+             + (f"  started {_time(report['started_at'])}" if report["started_at"] else "")]
+    findings = report["findings"]
+    lines.append("  CLEAN: the log is intact and every result holds" if report["clean"] else
+                 f"  FAILS: {len(findings)} finding{'s' if len(findings) > 1 else ''}")
+    for finding in findings:
+        where = f"event {finding['event']}" if finding["event"] else "receipt"
+        lines.append(f"  ! {where}: {finding['message']}")
+    for note in report["notes"]:
+        lines.append(f"  note: {note}")
+    head = report["head"]
+    lines.append(f"  log: {report['events']} events; the last, event {head['event']}, hashes to "
+                 f"{head['hash'] or '(undecodable)'} (keep it as a receipt: audit --head HASH)")
+    lines += _result_lines(report)
+    lines += _section("claims", report["claims"], _claim_line)
+    lines += _section("undos", report["undos"], _undo_line)
+    lines += _section("disputes", report["disputes"], _dispute_line)
+    if report["abandoned"]:
+        gone = report["abandoned"]
+        lines.append(f"  abandoned by {gone['by']} at {_time(gone['at'])} (event "
+                     f"{gone['event']}): {gone['reason']}")
+    return "\n".join(lines) + "\n"
+
+
+def _result_lines(report: dict[str, Any]) -> list[str]:
+    lines = []
+    scores = report["scores"]
+    if scores and scores["totals"]:
+        totals = ", ".join(f"{name} {points}" for name, points in scores["totals"].items())
+        lines.append(f"  scores by the rules after move {scores['after_move']}: {totals}")
+    elif scores:
+        lines.append(f"  scores cannot be recomputed: {scores['unknown']}")
+    outcome = report["outcome"]
+    if outcome["rules"]:
+        lines.append(f"  result by the rules: {_outcome(outcome['rules'])}")
+    if outcome["recorded"]:
+        lines.append(f"  result recorded at the end: {_outcome(outcome['recorded'])}")
+    return lines
+
+
+def _section(title: str, entries: list[dict[str, Any]], line) -> list[str]:
+    return [f"  {title}:", *(f"    {line(entry)}" for entry in entries)] if entries else []
+
+
+def _claim_line(claim: dict[str, Any]) -> str:
+    written = ", ".join(f"{name} {points}" for name, points in claim["scores"].items())
+    verdict = {True: "agrees with the rules", False: "DIFFERS from the rules",
+               None: "cannot be checked"}[claim["agrees"]]
+    after = f", after move {claim['after_move']}" if claim["after_move"] is not None else ""
+    return (f"event {claim['event']}, {claim['by']} at {_time(claim['at'])}{after}: "
+            f"{written} - {verdict}")
+
+
+def _undo_line(undo: dict[str, Any]) -> str:
+    withdrew = undo["withdrew"]
+    what = (f"withdrew move {withdrew['move']} ({withdrew['seat']} {withdrew['described']})"
+            if withdrew else "withdrew a move")
+    return f"event {undo['event']}, {undo['by']} at {_time(undo['at'])}: {what}: {undo['reason']}"
+
+
+def _dispute_line(dispute: dict[str, Any]) -> str:
+    raised = (f"event {dispute['event']}, {dispute['by']} at {_time(dispute['at'])}, after "
+              f"move {dispute['after_move']}: {dispute['about']}")
+    if dispute["ruling"] is None:
+        return raised + " - STILL OPEN"
+    return (f"{raised} - ruled by {dispute['resolved_by']} at {_time(dispute['resolved_at'])} "
+            f"(event {dispute['resolved_event']}): {dispute['ruling']}")
+
+
+def _outcome(outcome: dict[str, Any]) -> str:
+    winners = outcome["winners"]
+    who = (f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}" if winners
+           else "no winner")
+    return f"{who} ({outcome['reason']})"
+
+
+def _time(iso: str) -> str:
+    return iso.replace("T", " ").replace("+00:00", " UTC")

@@ -1,0 +1,143 @@
+"""Commands over the projection tables: bring them up to date, print balance statistics, export
+them. Each first processes whatever events are new (with a progress bar when there are many)."""
+
+from __future__ import annotations
+
+import click
+
+from domain.errors import Refused
+from tablelog.store import open_recorder
+
+from . import main
+from .options import echo_json, json_option, store_option
+
+SHOW_PROGRESS_FROM = 20_000  # events behind; fewer take under a second or so
+
+
+def projection_of(store: str | None, rebuild: bool = False):
+    """The store's projection, brought up to date (a progress bar on stderr for long work)."""
+    from projections.runner import TablesProjection
+
+    recorder = open_recorder(store)
+    try:
+        projection = TablesProjection(recorder)
+    except NotImplementedError as err:
+        raise Refused(str(err)) from None
+    if rebuild:
+        projection.reset()
+    behind = projection.behind()
+    if behind < SHOW_PROGRESS_FROM:
+        projection.catch_up()
+        return projection
+    with click.progressbar(length=behind, label="projecting events", file=click.get_text_stream(
+            "stderr"), show_pos=True) as bar:
+        seen = [0]
+
+        def advance(done: int, total: int) -> None:
+            bar.update(done - seen[0])
+            seen[0] = done
+        projection.catch_up(advance)
+    return projection
+
+
+@main.command()
+@click.option("--rebuild", is_flag=True, help="Drop the tables and project every event again.")
+@store_option
+def project(rebuild, store):
+    """Bring the projection tables up to date with the store's events."""
+    projection = projection_of(store, rebuild)
+    click.echo(f"tables up to date at event {projection.position()}")
+
+
+@main.command()
+@click.argument("game", required=False)
+@click.option("--players", type=int, metavar="N", help="Only matches with N players.")
+@click.option("--variant", metavar="V", help="Only this variant (as `stats` prints it).")
+@json_option
+@store_option
+def stats(game, players, variant, as_json, store):
+    """Balance statistics: seat win rates, score distributions, component strength, length."""
+    from domain.games import get_rules
+    from projections import stats as balance
+    from projections.load import read_table
+    from projections.tables import TABLES
+
+    if game is not None:
+        get_rules(game)  # an unknown game is refused with the list of known ones
+    projection = projection_of(store)
+    tables = {name: read_table(projection, name) for name in TABLES if name != "moves"}
+    report = balance.report(tables, game, players, variant)
+    if as_json:
+        echo_json(report)
+        return
+    if not report:
+        click.echo("no matches" + (f" of {game}" if game else "") + " in this store")
+    for name, figures in report.items():
+        _print_game(name, figures)
+
+
+def _fmt(value, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def _print_game(name: str, figures: dict) -> None:
+    status = ", ".join(f"{n} {s}" for s, n in sorted(figures["by_status"].items()))
+    click.echo(f"== {name}: {figures['matches']} matches counted ({status})"
+               + ("  [small sample]" if figures["small"] else ""))
+    click.echo(f"   shared wins {figures['shared_wins']}, draws {figures['draws']}")
+    if figures["seats"]:
+        click.echo("   win rate by seat (95% Wilson interval; exact binomial test against "
+                   "1/players):")
+    for s in figures["seats"]:
+        click.echo(f"     {s['players']}p {s['variant']:<22} seat {s['seat']}: "
+                   f"{s['wins']}/{s['matches']} = {_fmt(s['rate'])} "
+                   f"[{_fmt(s['ci_low'])}, {_fmt(s['ci_high'])}] fair {_fmt(s['fair'])} "
+                   f"p={_fmt(s['p_value'], 3)}" + ("  (small n)" if s["small"] else ""))
+    if figures["scores"]:
+        click.echo("   points per category, winners vs rest (mean, median, n):")
+    by_key: dict[tuple, dict] = {}
+    for row in figures["scores"]:
+        by_key.setdefault((row["players"], row["variant"], row["category"]), {})[
+            row["seats"]] = row
+    for (players, variant, category), pair in by_key.items():
+        parts = [f"{who} {_fmt(row['mean'], 1)}, {_fmt(row['median'], 1)}, n={row['n']}"
+                 for who, row in sorted(pair.items(), reverse=True)]
+        click.echo(f"     {players}p {variant:<22} {category:<20} " + "; ".join(parts))
+    if figures["components"]:
+        click.echo("   components (seats having it: win rate [95% CI], mean count, mean points):")
+    for c in figures["components"]:
+        click.echo(f"     {c['kind']:<15} {c['component']:<16} n={c['seats']:<6} "
+                   f"win {_fmt(c['win_rate'])} [{_fmt(c['ci_low'])}, {_fmt(c['ci_high'])}] "
+                   f"count {_fmt(c['mean_count'], 1)} points {_fmt(c['mean_points'], 1)}"
+                   + ("  (small n)" if c["small"] else ""))
+    for row in figures["length"]:
+        click.echo(f"   length {row['players']}p {row['variant']}: moves mean "
+                   f"{_fmt(row['moves_mean'], 1)}, median {_fmt(row['moves_median'], 1)}, "
+                   f"range {row['moves_min']}-{row['moves_max']} (n={row['n']}); undos per "
+                   f"match {_fmt(row['undos_mean'])}")
+    click.echo("")
+
+
+@main.command(name="export-tables")
+@click.argument("directory", type=click.Path(file_okay=False))
+@click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv",
+              show_default=True)
+@store_option
+def export_tables(directory, fmt, store):
+    """Write every projection table to DIRECTORY as <table>.csv or <table>.parquet."""
+    from pathlib import Path
+
+    from projections.load import read_table
+    from projections.tables import TABLES
+
+    projection = projection_of(store)
+    target = Path(directory)
+    target.mkdir(parents=True, exist_ok=True)
+    for name in TABLES:
+        table = read_table(projection, name)
+        path = target / f"{name}.{fmt}"
+        if fmt == "csv":
+            table.to_csv(path, index=False)
+        else:
+            table.to_parquet(path, index=False)
+        click.echo(f"{path}: {len(table)} rows")
