@@ -188,8 +188,8 @@ def _tile(state: LandscapingState, garden: int, value: object) -> int:
         raise IllegalMove(f"{value!r} is not a tile: tiles are {hexes.level_tiles(3)}")
     if index >= state.size:
         raise IllegalMove(
-            f"{hexes.TILES[index]} is not in the {GARDEN[garden]} in round {state.round}: the gardens are "
-            f"LVL{state.level} ({hexes.level_tiles(state.level)}) until they grow")
+            f"{hexes.TILES[index]} is not in the {GARDEN[garden]} in round {state.round}: "
+            f"the gardens are LVL{state.level} ({hexes.level_tiles(state.level)}) until they grow")
     return index
 
 
@@ -273,9 +273,10 @@ class TotalLandscaping(GameRules[LandscapingState]):
             if not hexes.adjacent(tile, target):
                 raise IllegalMove(f"Purple turns an adjacent flower purple: {hexes.TILES[target]} "
                                   f"is not adjacent to {hexes.TILES[tile]}")
-            if not flower(state.gardens[garden][target]):
-                raise IllegalMove(f"Purple turns an existing flower purple: {in_garden(garden, target)} "
-                                  f"holds {_describe_tile(state.gardens[garden][target])}")
+            content = state.gardens[garden][target]
+            if not flower(content):
+                raise IllegalMove("Purple turns an existing flower purple: "
+                                  f"{in_garden(garden, target)} holds {_describe_tile(content)}")
             play = dataclasses.replace(play, recolour=target)
         return play
 
@@ -283,11 +284,13 @@ class TotalLandscaping(GameRules[LandscapingState]):
         rest = [card for card in state.hands[seat] if card != "Red"]
         count = min(RED_DISCARDS, len(rest))
         if not isinstance(raw, list | tuple):
-            raise IllegalMove(f"Red names {count} cards of its player's hand as a list, got {raw!r}")
+            raise IllegalMove(f"Red names {count} cards of its player's hand as a list, "
+                              f"got {raw!r}")
         names = tuple(_name(card, CARDS, "a card Red names") for card in raw)
         if len(set(names)) != len(names) or len(names) != count:
             raise IllegalMove(f"Red names {count} different cards in hand "
-                              f"(the rest of the hand: {', '.join(rest) or 'none'}), got {list(raw)}")
+                              f"(the rest of the hand: {', '.join(rest) or 'none'}), "
+                              f"got {list(raw)}")
         for card in names:
             if card not in rest:
                 raise IllegalMove(f"Red names cards in its player's hand: {card} is not there "
@@ -412,7 +415,8 @@ class TotalLandscaping(GameRules[LandscapingState]):
             if (choice.card == "Yellow" and choice.spread is None
                     and self._spreads(state, choice.garden, choice.tile)):
                 raise IllegalMove(f"the {ROLE[choice.seat]}'s Yellow takes effect: name the "
-                                  f"adjacent empty tile of the {GARDEN[choice.garden]} it spreads to")
+                                  f"adjacent empty tile of the {GARDEN[choice.garden]} "
+                                  "it spreads to")
         return choices
 
     def apply(self, state: LandscapingState, move: Mapping[str, Any]) -> LandscapingState:
@@ -675,7 +679,8 @@ class TotalLandscaping(GameRules[LandscapingState]):
                      "  # blocked this round")
         for g in (0, 1):
             fig = self.figures(state.gardens[g])
-            lines.append(f"{seats[g]} ({SEATS[g]}): hand {' '.join(state.hands[g]) or '(empty)'}; garden: "
+            hand = " ".join(state.hands[g]) or "(empty)"
+            lines.append(f"{seats[g]} ({SEATS[g]}): hand {hand}; garden: "
                          f"{fig.flowers} flowers, {fig.blue} Blue, biggest patch "
                          f"{fig.biggest_patch}, {fig.colours_connected} colours connected")
         for n, b in enumerate(state.bouts, start=1):
@@ -704,7 +709,8 @@ def _next_check(round_no: int) -> str:
         return f"the biggest one-colour patch after round {PATCH_ROUND}"
     if round_no <= FLOWERS_ROUND:
         return f"the most flowers after round {FLOWERS_ROUND}"
-    return f"the most Blue flowers after round {BLUE_ROUND} (a tie goes to the Death Match Opponent)"
+    return (f"the most Blue flowers after round {BLUE_ROUND} "
+            "(a tie goes to the Death Match Opponent)")
 
 
 RULES = TotalLandscaping()
