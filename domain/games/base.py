@@ -119,7 +119,10 @@ class GameRules(Generic[S]):
         raise NotImplementedError
 
     def legal_moves(self, state: S) -> list[Move]:
-        """Every move `apply` accepts now (empty once the game is over). Must."""
+        """The moves `apply` accepts now (empty once the game is over); each one offered must be
+        accepted. Must. Where the full list is too large to offer (GeoShapes' trades of up to
+        three shapes each way), the engine offers a documented subset and `apply` still takes
+        every legal move."""
         raise NotImplementedError
 
     def choices(self, state: S, seat: int) -> list[Move]:
@@ -132,12 +135,17 @@ class GameRules(Generic[S]):
         (seat, choice), = choices.items()
         return dict(choice)
 
+    def random_choice(self, state: S, seat: int, rng: random.Random) -> Move:
+        """One seat's random legal choice. Default: uniform over `choices`; a game whose choices
+        multiply by their parameters overrides it to pick the way a player would."""
+        return rng.choice(self.choices(state, seat))
+
     def random_move(self, state: S, rng: random.Random) -> Move:
-        """A uniformly random legal move (per seat for simultaneous games); for bots and tests."""
+        """A random legal move (each seat's `random_choice`, combined); for bots and tests."""
         if self.simultaneous:
-            return self.combine(state, {seat: rng.choice(self.choices(state, seat))
+            return self.combine(state, {seat: self.random_choice(state, seat, rng)
                                         for seat in self.to_move(state)})
-        return rng.choice(self.legal_moves(state))
+        return self.random_choice(state, self.to_move(state)[0], rng)
 
     def to_move(self, state: S) -> tuple[int, ...]:
         """The seats whose input is awaited (all of them when play is simultaneous). Must."""

@@ -720,8 +720,8 @@ class GeoShapes(GameRules[GeoShapesState]):
     # ---- describing -------------------------------------------------------------------------
 
     def move_kind(self, move: Mapping[str, Any]) -> str:
-        for key, kind in (("draw", "draw"), ("pick_up", "pick-up"), ("trade", "trade"),
-                          ("place", "placing"), ("switch", "switching"), ("discard", "discard"),
+        for key, kind in (("draw", "draw"), ("pick_up", "pick up"), ("trade", "trade"),
+                          ("place", "place"), ("switch", "switch"), ("discard", "discard"),
                           ("end_play", "end play")):
             if key in move:
                 return kind

@@ -140,7 +140,7 @@ MOVE_FORMS = ('{"visitor": SPOT}, {"visitor": SPOT, "take": CELL, "place": TILE}
 
 def _tile_list(sculptures: Sculptures, value: object, what: str) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise IllegalMove(f"{what} is a list of tiles like [\"Swan 4\", \"Whale 1\"], got {value!r}")
+        raise IllegalMove(f'{what} is a list of tiles like ["Swan 4", "Whale 1"], got {value!r}')
     tiles = tuple(sculptures.parse(name) for name in value)
     for tile, count in Counter(tiles).items():
         if count > 1:
@@ -179,7 +179,7 @@ def _components(manifest: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
         raise InvalidSetup(f"manifest {manifest}: types must be a list of distinct names")
     if (not isinstance(values, list) or not values or len(set(values)) != len(values)
             or not all(isinstance(v, int) and v > 0 for v in values)):
-        raise InvalidSetup(f"manifest {manifest}: values must be a list of distinct positive numbers")
+        raise InvalidSetup(f"manifest {manifest}: values must be distinct positive numbers")
     return tuple(types), tuple(values)
 
 
@@ -244,7 +244,8 @@ class Topiary(GameRules[TopiaryState]):
             setup["removed"] = removed
         return setup
 
-    def start(self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> TopiaryState:
+    def start(self, seats: int, options: Mapping[str, Any],
+              setup: Mapping[str, Any]) -> TopiaryState:
         opts = self.options(options)
         types, values = _components(opts["manifest"])
         _check_players(seats)
@@ -545,7 +546,9 @@ class Topiary(GameRules[TopiaryState]):
 
     def describe(self, move: Mapping[str, Any]) -> str:
         if "keep" in move:
-            return f"keeps {_listing(move['keep'])} of the tiles dealt"
+            unnamed = HAND - len(move["keep"])
+            kept = list(move["keep"]) + ([f"{unnamed} unrecorded"] if unnamed else [])
+            return f"keeps {', '.join(kept)} of the tiles dealt"
         if "reveal" in move:
             return f"reveals a hand of {_listing(move['reveal'])}"
         text = f"places a visitor at {move.get('visitor')}"

@@ -52,7 +52,8 @@ SIGHT_LINES: dict[str, tuple[int, ...]] = {
 }
 assert len(SIGHT_LINES) == 56, "4 sides x 5 straight spots + 2 ends of 18 diagonals"
 
-SPOT_FORMAT = "a spot is the first tile a visitor sees and the direction it looks, e.g. c1:S, a1:SE, e3:W"
+SPOT_FORMAT = ("a spot is the first tile a visitor sees and the direction it looks, "
+               "e.g. c1:S, a1:SE, e3:W")
 
 
 def parse_spot(name: object) -> str:
@@ -103,8 +104,9 @@ def draw_garden(labels: list[str], marks: dict[str, str]) -> list[str]:
     for row in range(SIZE):
         west, east = row * SIZE, row * SIZE + last
         cells = "".join(f"{labels[row * SIZE + col]:^{WIDTH}}" for col in range(SIZE))
-        lines += [f"   {mark(west, 'SE', row > 0)} " + " " * (WIDTH * SIZE) + f" {mark(east, 'SW', row > 0)}",
+        gap = " " * (WIDTH * SIZE)  # corner spots between two rows sit on the rows' edges
+        lines += [f"   {mark(west, 'SE', row > 0)} {gap} {mark(east, 'SW', row > 0)}",
                   f"{row + 1:>2} {mark(west, 'E')} {cells} {mark(east, 'W')}",
-                  f"   {mark(west, 'NE', row < last)} " + " " * (WIDTH * SIZE) + f" {mark(east, 'NW', row < last)}"]
+                  f"   {mark(west, 'NE', row < last)} {gap} {mark(east, 'NW', row < last)}"]
     lines.append(edge(last, "NE", "N", "NW"))
     return [line.rstrip() for line in lines]

@@ -559,6 +559,14 @@ class TotalLandscaping(GameRules[LandscapingState]):
                     result.append({"hoe": [hexes.TILES[a], hexes.TILES[b]]})
         return result
 
+    def random_choice(self, state: LandscapingState, seat: int, rng) -> Move:
+        """A card (or the hoe) first, then where and how: a player picks Red as often as Blue,
+        not one of Red's fifteen ways to name two cards every time."""
+        by_card: dict[str, list[Move]] = {}
+        for choice in self.choices(state, seat):
+            by_card.setdefault(choice.get("card", "hoe"), []).append(choice)
+        return rng.choice(by_card[rng.choice(sorted(by_card))])
+
     def _with_parameters(self, state: LandscapingState, seat: int, base: Move,
                          garden: int, tile: int) -> list[Move]:
         card = base["card"]
