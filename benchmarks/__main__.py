@@ -37,7 +37,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--only", action="append", default=[], help="run only bench_NAME")
     args = parser.parse_args()
-    modules = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent))
+    modules = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)])
                if m.name.startswith("bench_")
                and (not args.only or m.name.removeprefix("bench_") in args.only)]
     results: list[Result] = []

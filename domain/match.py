@@ -13,6 +13,7 @@ import json
 from typing import Any
 from uuid import UUID
 
+import orjson
 from eventsourcing.domain import Aggregate, event
 
 from .errors import MatchClosed, NotYourTurn, Refused
@@ -21,17 +22,17 @@ from .games import GameRules, Outcome, get_rules
 RUNNING, ENDED, ABANDONED = "running", "ended", "abandoned"
 
 
-def canonical_json(value: Any) -> str:
-    """The one JSON spelling hashes are taken over (sorted keys, no spaces, tuples as lists)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str,
-                      ensure_ascii=False)
+def canonical_json(value: Any) -> bytes:
+    """The one JSON spelling hashes are taken over: UTF-8, sorted keys, no spaces, tuples as
+    lists, UUIDs as text, datetimes in ISO 8601."""
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
 def event_hash(event: Any) -> str:
     """SHA-256 over everything an event stores: its match, position, time, type and fields."""
     body = dict(vars(event))
     body["type"] = type(event).__name__
-    return hashlib.sha256(canonical_json(body).encode()).hexdigest()
+    return hashlib.sha256(canonical_json(body)).hexdigest()
 
 
 def plain_json(value: Any, what: str) -> Any:
@@ -48,7 +49,10 @@ class Match(Aggregate):
 
         def mutate(self, aggregate: Match | None) -> Match | None:
             aggregate = super().mutate(aggregate)
-            aggregate.head_hash = event_hash(self)
+            # Only the newest event's hash is ever needed (to chain the next one), so replay
+            # keeps the event and hashes it on demand rather than hashing every event.
+            aggregate._head_event = self
+            aggregate._head_hash = None
             return aggregate
 
     class Created(Event, Aggregate.Created):
@@ -82,7 +86,11 @@ class Match(Aggregate):
 
     @event("MoveRecorded")
     def _move_recorded(self, seat: int, move: dict) -> None:
-        self.states.append(self.rules.apply(self.states[-1], move))
+        checked = self.__dict__.pop("_checked", None)  # set by record(); absent on replay
+        if checked is not None and checked[0] is move:
+            self.states.append(checked[1])
+        else:
+            self.states.append(self.rules.apply(self.states[-1], move))
         self.moves.append({"seat": seat, "move": move, "version": self.version + 1})
 
     @event("MoveUndone")
@@ -118,6 +126,13 @@ class Match(Aggregate):
         self.abandoned = {"by": by, "reason": reason}
 
     # ---- reading ----------------------------------------------------------------------------
+
+    @property
+    def head_hash(self) -> str:
+        """The hash of the match's newest event: what the next event's `prev_hash` must be."""
+        if self._head_hash is None:
+            self._head_hash = event_hash(self._head_event)
+        return self._head_hash
 
     @property
     def rules(self) -> GameRules:
@@ -168,7 +183,8 @@ class Match(Aggregate):
         if index not in awaited:
             names = " or ".join(self.seats[i] for i in awaited)
             raise NotYourTurn(f"it is not {self.seats[index]}'s turn: waiting for {names}")
-        self.rules.apply(self.state, move)  # raises IllegalMove before anything is triggered
+        after = self.rules.apply(self.state, move)  # IllegalMove before anything is triggered
+        self._checked = (move, after)  # the event body takes this rather than apply twice
         self._move_recorded(seat=index, move=move)
 
     def undo(self, by: str, reason: str) -> None:

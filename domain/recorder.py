@@ -7,17 +7,18 @@ command's events are stored or none. Optimistic concurrency comes from the store
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 from uuid import UUID, uuid4
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.persistence import IntegrityError, Mapper, Transcoder
 from eventsourcing.utils import get_topic
 
 from .errors import BadRecord, Conflict, MatchNotFound, Refused
 from .match import Match, start_match
 from .records import to_record
+from .transcoding import LeanMapper, LeanTranscoder
 
 STARTED_TOPIC = get_topic(Match.Started)
 PAGE = 1000
@@ -28,6 +29,12 @@ class Recorder(Application):
 
     name = "tablelog"
 
+    def construct_transcoder(self) -> Transcoder:
+        return LeanTranscoder(fallback=super().construct_transcoder())
+
+    def construct_mapper(self) -> Mapper:
+        return LeanMapper(transcoder=self.construct_transcoder())
+
     # ---- get, act, save ---------------------------------------------------------------------
 
     def get(self, match_id: UUID, step: int | None = None) -> Match:
@@ -37,7 +44,7 @@ class Recorder(Application):
         if step is not None and step < 0:
             raise Refused(f"step must be 0 or more, got {step}")
         try:
-            match = self.repository.get(match_id, version=version)
+            match = self.repository.get(match_id, version=version, projector_func=_fold)
         except AggregateNotFoundError:
             raise MatchNotFound(f"no match {match_id} in this store") from None
         if version is not None and match.version < version:
@@ -149,6 +156,14 @@ class Recorder(Application):
             raise MatchNotFound(f"{len(found)} matches have ids starting with {text!r}; "
                                 "give more characters")
         return found[0]
+
+
+def _fold(match: Match | None, events: Iterable[Any]) -> Match | None:
+    """The repository's replay without its per-event protocol check (measured: a third of a
+    replay); our events are all Match events, which mutate."""
+    for stored in events:
+        match = stored.mutate(match)
+    return match
 
 
 def _as_uuid(match_id: UUID | str) -> UUID:

@@ -49,7 +49,7 @@ def store_env(location: str) -> dict[str, str]:
         raise Refused(f"{path} is a directory; give the path of a store file")
     path.parent.mkdir(parents=True, exist_ok=True)
     return {
-        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+        "PERSISTENCE_MODULE": "tablelog.sqlite_store:Factory",
         "SQLITE_DBNAME": str(path),
         "SQLITE_LOCK_TIMEOUT": "10",
     }
