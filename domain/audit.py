@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -106,9 +107,10 @@ class _Step:
     totals: list[float] | None = None
     unknown: str | None = None  # why the score cannot be recomputed here
 
-    def view(self) -> dict[str, Any]:
+    def view(self, seats: list[str]) -> dict[str, Any]:
         return {"move": self.move, "event": self.event, "seat": self.seat, "entry": self.entry,
-                "described": self.described, "scores": self.totals, "unknown": self.unknown}
+                "described": self.described, "unknown": self.unknown,
+                "scores": None if self.totals is None else dict(zip(seats, self.totals))}
 
 
 @dataclass
@@ -187,9 +189,9 @@ class _Audit:
             if stored.event is None or (before is not None and before.event is None):
                 continue  # an undecodable row is a finding of its own
             if before is None:
-                if stored.position == Match.INITIAL_VERSION and stored.event.prev_hash != "":
+                if stored.position == Match.INITIAL_VERSION and _seal(stored) != "":
                     broken.append((stored, None))
-            elif stored.position == before.position + 1 and stored.event.prev_hash != before.hash:
+            elif stored.position == before.position + 1 and _seal(stored) != before.hash:
                 broken.append((stored, before))  # (across a gap the deleted row explains it)
         for run in _runs(broken):
             self._report_broken_run(run, last=events[-1].position)
@@ -214,13 +216,16 @@ class _Audit:
                            "was edited after it was recorded")
             self.find(position, "chain", message, between=[position, later])
             return
-        # Links into and out of `first` are broken: `first`..run end-1 are not what was stored.
+        # Links into and out of `first` are broken: the events from `first` on are not what was
+        # stored there, up to the one before `end` (or `end` itself when nothing follows it).
         end = run[-1][0].position
-        span = (f"event {first.position} is" if end - 1 == first.position
-                else f"events {first.position} to {end - 1} are")
-        self.find(first.position, "chain", f"{span} not what was recorded between event "
-                  f"{before.position} and event {end}: replaced, inserted, moved or edited",
-                  between=[before.position, end])
+        through = end if end == last else end - 1
+        span = (f"event {first.position} is" if through == first.position
+                else f"events {first.position} to {through} are")
+        where = (f"after event {before.position}" if through == end
+                 else f"between event {before.position} and event {end}")
+        self.find(first.position, "chain", f"{span} not what was recorded {where}: replaced, "
+                  "inserted, moved or edited", between=[before.position, end])
 
     def check_receipt(self, events: list[_Stored], head: str) -> None:
         receipt = head.strip().lower()
@@ -253,7 +258,7 @@ class _Audit:
             try:
                 handler = getattr(self, f"_on_{name}")
                 handler(stored.position, stored.event)
-            except (AttributeError, KeyError, TypeError, ValueError) as err:
+            except (AttributeError, IndexError, KeyError, TypeError, ValueError) as err:
                 # Fields missing or of the wrong shape: the row decodes but is not an event
                 # the recorder could have written.
                 self.find(stored.position, "replay", f"event {stored.position} ({name}) cannot "
@@ -279,7 +284,7 @@ class _Audit:
             self._stop(position, f"the match cannot be replayed: {err}")
             return
         if event.rules_version != rules.version:
-            self.find(position, "rules-version", f"recorded under {rules.name} rules version "
+            self.find(position, "rules-version", f"event {position}: recorded under {rules.name} rules version "
                       f"{event.rules_version}; this Tablelog implements version {rules.version}, "
                       "so it cannot recompute this match")
             return
@@ -434,6 +439,10 @@ class _Audit:
                 self.find(claim.event, "claim", f"the claim at event {claim.event} scores "
                           f"{name!r}, who has no seat in this match")
                 continue
+            if isinstance(claimed, bool) or not isinstance(claimed, (int, float)):
+                self.find(claim.event, "claim", f"the claim at event {claim.event} gives "
+                          f"{name} {claimed!r}, which is not a score")
+                continue
             recomputed = after.totals[seat]
             if math.isclose(claimed, recomputed, abs_tol=1e-9):
                 agreed_at[name] = after
@@ -468,12 +477,13 @@ class _Audit:
 
     def _claimed_winner_change(self, claim: _Claim) -> str | None:
         """When a final claim is wrong: does the error change who wins?"""
-        if not claim.over or set(claim.scores) != set(self.seats):
+        numbers = all(isinstance(v, (int, float)) for v in claim.scores.values())
+        if not claim.over or set(claim.scores) != set(self.seats) or not numbers:
             return None
         best = max(claim.scores.values())
         leaders = [name for name in self.seats if claim.scores[name] == best]
         outcome = self.rules.outcome(claim.line[-1].state).to_json()
-        winners = [self.seats[s] for s in outcome["winners"]]
+        winners = [_seat(self.seats, s) for s in outcome["winners"]]
         if sorted(leaders) == sorted(winners):
             return "The claimed scores still give the winner the rules give"
         return (f"The claimed scores put {' and '.join(leaders)} ahead; by the rules "
@@ -507,7 +517,7 @@ class _Audit:
             "head": {"event": last.position, "hash": last.hash},
             "findings": self.findings,
             "notes": self.notes,
-            "moves": [step.view() for step in self.line[1:]],
+            "moves": [step.view(self.seats) for step in self.line[1:]],
             "scores": scores,
             "claims": [{"event": c.event, "by": c.by, "at": c.at, "scores": c.scores,
                         "after_move": c.line[-1].move if c.line else None, "over": c.over,
@@ -535,19 +545,19 @@ def diverging_move(line: Sequence[_Step], seat: int, name: str, claimed: float,
     totals = [step.totals[seat] for step in line]
     final = totals[-1]
     for t in range(len(line) - 2, start - 1, -1):
-        if math.isclose(totals[t], claimed, abs_tol=1e-9):
-            step = line[t + 1]
+        equal = math.isclose(totals[t], claimed, abs_tol=1e-9)
+        if equal or (totals[t] - claimed) * (final - claimed) < 0:
+            step, then = line[t + 1], _num(totals[t + 1])
+            made = f"move {step.move} ({step.seat} {step.described})"
+            explanation = (
+                f"the rules gave {name} exactly the claimed {_num(claimed)} until {made} made "
+                f"it {then}, and never again" if equal else
+                f"{made} took {name}'s score by the rules from {_num(totals[t])} past the "
+                f"claimed {_num(claimed)} to {then}, and it never came back")
             return {"move": step.move, "event": step.event, "seat": step.seat,
-                    "described": step.described, "how": "left the claimed value",
-                    "explanation": f"the rules gave {name} exactly the claimed {_num(claimed)} until move {step.move} ({step.seat} "
-                    f"{step.described}) made it {_num(totals[t + 1])}, and never again"}
-        if (totals[t] - claimed) * (final - claimed) < 0:
-            step = line[t + 1]
-            return {"move": step.move, "event": step.event, "seat": step.seat,
-                    "described": step.described, "how": "passed the claimed value",
-                    "explanation": f"move {step.move} ({step.seat} {step.described}) took "
-                    f"{name}'s score by the rules from {_num(totals[t])} past the claimed "
-                    f"{_num(claimed)} to {_num(totals[t + 1])}, and it never came back"}
+                    "described": step.described,
+                    "how": "left the claimed value" if equal else "passed the claimed value",
+                    "explanation": explanation}
     changed = [{"move": line[t].move, "change": totals[t] - totals[t - 1]}
                for t in range(start + 1, len(line)) if totals[t] != totals[t - 1]]
     listed = ", ".join(f"move {c['move']} ({_signed(c['change'])})" for c in changed) or "none"
@@ -559,6 +569,10 @@ def diverging_move(line: Sequence[_Step], seat: int, name: str, claimed: float,
 
 
 # ---- small helpers -----------------------------------------------------------------------------
+
+def _seal(stored: _Stored) -> Any:
+    return getattr(stored.event, "prev_hash", None)
+
 
 def _runs(broken: list[tuple[_Stored, _Stored | None]]) -> Iterator[list[tuple[_Stored, Any]]]:
     """Group broken links whose positions follow one another."""
@@ -578,7 +592,8 @@ def _index(line: Sequence[_Step], step: _Step | None) -> int:
 
 
 def _when(event: Any) -> str:
-    return event.timestamp.isoformat(timespec="seconds")
+    stamp = getattr(event, "timestamp", None)
+    return stamp.isoformat(timespec="seconds") if isinstance(stamp, datetime) else repr(stamp)
 
 
 def _num(value: float) -> str:
@@ -592,12 +607,19 @@ def _signed(value: float) -> str:
 def _named(seats: list[str], outcome: dict[str, Any] | None) -> dict[str, Any] | None:
     if outcome is None:
         return None
-    return {"winners": [seats[s] for s in outcome["winners"]],
-            "ranking": [[seats[s] for s in group] for group in outcome["ranking"]],
-            "reason": outcome["reason"]}
+    return {"winners": [_seat(seats, s) for s in outcome.get("winners", [])],
+            "ranking": [[_seat(seats, s) for s in group] for group in outcome.get("ranking", [])],
+            "reason": outcome.get("reason")}
+
+
+def _seat(seats: list[str], index: Any) -> str:
+    """A seat's name; a stored index that names no seat (a tampered row) is shown as stored."""
+    if type(index) is int and 0 <= index < len(seats):
+        return seats[index]
+    return f"seat {index!r}"
 
 
 def _outcome_text(seats: list[str], outcome: dict[str, Any]) -> str:
-    winners = [seats[s] for s in outcome.get("winners", [])]
+    winners = [_seat(seats, s) for s in outcome.get("winners", [])]
     who = f"{' and '.join(winners)} winning" if winners else "no winner"
     return f"{who} ({outcome.get('reason')})"

@@ -90,7 +90,8 @@ def audit(ctx, match, everything, head, as_json, store):
             click.echo(text_report(report))
         if everything:
             failing = [r["match"][:8] for r in reports if not r["clean"]]
-            click.echo(f"{len(reports)} matches audited: {len(reports) - len(failing)} clean"
+            click.echo(f"{len(reports)} match{'es' if len(reports) != 1 else ''} audited: "
+                       f"{len(reports) - len(failing)} clean"
                        + (f", {len(failing)} with findings ({', '.join(failing)})"
                           if failing else ""))
     ctx.exit(0 if clean else 1)
@@ -105,9 +106,7 @@ def text_report(report: dict[str, Any]) -> str:
     findings = report["findings"]
     lines.append("  CLEAN: the log is intact and every result holds" if report["clean"] else
                  f"  FAILS: {len(findings)} finding{'s' if len(findings) > 1 else ''}")
-    for finding in findings:
-        where = f"event {finding['event']}" if finding["event"] else "receipt"
-        lines.append(f"  ! {where}: {finding['message']}")
+    lines += [f"  ! {finding['message']}" for finding in findings]  # each names its events
     for note in report["notes"]:
         lines.append(f"  note: {note}")
     head = report["head"]
@@ -161,8 +160,9 @@ def _undo_line(undo: dict[str, Any]) -> str:
 
 
 def _dispute_line(dispute: dict[str, Any]) -> str:
-    raised = (f"event {dispute['event']}, {dispute['by']} at {_time(dispute['at'])}, after "
-              f"move {dispute['after_move']}: {dispute['about']}")
+    after = f", after move {dispute['after_move']}" if dispute["after_move"] is not None else ""
+    raised = (f"event {dispute['event']}, {dispute['by']} at {_time(dispute['at'])}{after}: "
+              f"{dispute['about']}")
     if dispute["ruling"] is None:
         return raised + " - STILL OPEN"
     return (f"{raised} - ruled by {dispute['resolved_by']} at {_time(dispute['resolved_at'])} "
