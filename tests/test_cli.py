@@ -12,7 +12,8 @@ import pytest
 from tests.conftest import stored_rows
 from tests.test_recorder import OPENING, WIN
 
-COMMANDS = ["new", "move", "undo", "show", "score", "list", "export", "import", "end", "abandon"]
+COMMANDS = ["new", "move", "undo", "show", "score", "list", "export", "import", "end", "abandon",
+            "claim", "dispute", "resolve", "audit"]
 
 
 def run(store, *args, stdin=None):

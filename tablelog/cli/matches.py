@@ -153,6 +153,8 @@ def end(match, agreed_draw, store):
     outcome = views.named_outcome(done, done.outcome)
     click.echo(f"ended: {' and '.join(outcome['winners']) or 'nobody'} "
                f"({outcome['reason']})")
+    click.echo(f"receipt: {done.head_hash}  (keep it: `tablelog audit {str(done.id)[:8]} "
+               f"--head {done.head_hash[:12]}` proves the log was not cut short)")
 
 
 @main.command()
