@@ -1,0 +1,77 @@
+"""The app factory: `create_app(store)` builds one Dash app over one store.
+
+Pages are Dash Pages, one module per page in `dashboard/pages/`. Each page module calls
+`dash.register_page` and defines `layout` and `register(app, source)`, which adds the page's
+callbacks to THIS app with `app.callback` (Dash re-executes the page modules for every app, so
+two apps in one process, as in the tests, never share callbacks or data). A later page (Record)
+or an HTTP API slots in the same way: a new file in `pages/`, or routes on `app.server`.
+
+Data lives in the app's `Source` (`app.server.extensions["tablelog"]`): nothing module-global.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import dash
+from dash import Dash, dcc, html
+
+from domain.recorder import Recorder
+
+from .data import Refresher, Source
+from .theme import INDEX
+
+PAGES = Path(__file__).parent / "pages"
+NAVIGATION = ("Overview", "Balance", "Players", "Match")
+
+
+def create_app(store: str | Recorder | None = None, refresh_every: float | None = 2.0) -> Dash:
+    """The dashboard over `store` (a path or URL as `--store` takes, or an open Recorder).
+
+    The projection tables are brought up to date once now; with `refresh_every` (seconds) a
+    background thread keeps doing so, and live pages poll for the new figures."""
+    if isinstance(store, Recorder):
+        recorder = store
+    else:
+        from tablelog.store import open_recorder
+        recorder = open_recorder(store)
+    source = Source(recorder)
+    source.refresh()
+    _warm_up()
+    app = Dash("dashboard", use_pages=True, pages_folder=str(PAGES), title="Tablelog",
+               suppress_callback_exceptions=True, update_title=None,
+               meta_tags=[{"name": "viewport",
+                           "content": "width=device-width, initial-scale=1"}])
+    app.index_string = INDEX
+    app.layout = html.Div([
+        html.Header([
+            html.A("Tablelog", href="/", className="brand"),
+            html.Nav([dcc.Link(page["name"], href=page["relative_path"], className="nav-link")
+                      for page in _pages()]),
+        ], className="top"),
+        html.Main(dash.page_container, className="content"),
+    ])
+    for page in _pages():
+        module = sys.modules[page["module"]]
+        module.register(app, source)
+    app.server.extensions["tablelog"] = source
+    if refresh_every:
+        refresher = Refresher(source, refresh_every)
+        refresher.start()
+        app.server.extensions["tablelog-refresher"] = refresher
+    return app
+
+
+def _warm_up() -> None:
+    """Import the statistics' scipy and statsmodels now, not in the first visitor's request."""
+    from projections.stats import binomial_p, wilson
+
+    wilson(1, 2)
+    binomial_p(1, 2, 0.5)
+
+
+def _pages() -> list[dict]:
+    """This app's pages in menu order (the registry is Dash's; ours are those in PAGES)."""
+    ours = [p for p in dash.page_registry.values() if p["module"].startswith("dashboard.pages")]
+    return sorted(ours, key=lambda p: p.get("order", 99))

@@ -1,0 +1,79 @@
+"""Total Landscaping: both hexagonal gardens side by side (West on the left, East on the right,
+as the players sit), the tiles of the level in play, each filled with what grows there."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import plotly.graph_objects as go
+
+from dashboard.figures.style import seat_colour, text
+from domain.games import hexgarden as hexes
+from domain.games.total_landscaping import level_of
+
+from .common import Sketch, label
+
+FLOWERS = {"R": "#d62728", "O": "#ff7f0e", "Y": "#f2d129", "B": "#1f77b4", "P": "#8e44ad",
+           "W": "#ffffff"}
+SOIL, GRASS = "#efe6d6", "#8cc084"
+GARDENS = ("Eastern garden", "Western garden")  # gardens[0] is East's (seat 1), [1] West's
+SPAN = 12.0  # x distance between the two gardens' centres
+
+
+def centre(tile: int) -> tuple[float, float]:
+    """A tile's centre on a flat-topped hex grid of circumradius 1 (x right, y up)."""
+    q, r = hexes.COORDS[tile]
+    return 1.5 * q, -math.sqrt(3) * (r + q / 2)
+
+
+def hexagon(x: float, y: float, size: float = 0.96) -> str:
+    corners = [(x + size * math.cos(math.pi / 3 * k), y + size * math.sin(math.pi / 3 * k))
+               for k in range(6)]
+    return "M " + " L ".join(f"{cx:.3f},{cy:.3f}" for cx, cy in corners) + " Z"
+
+
+def looks(tile: str) -> tuple[str, str, str]:
+    """(fill, border, label) of a tile: "" soil, "G" grass, "R" a flower, "GR" one on grass."""
+    grass = tile.startswith("G")
+    flower = tile[1:] if grass else tile
+    fill = FLOWERS.get(flower, GRASS if grass else SOIL)
+    return fill, ("#2e7d32" if grass else "#a08c6c"), flower
+
+
+def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
+    level = level_of(state["round"])
+    size = hexes.TILES_AT_LEVEL[level]
+    reach = 1.5 * level + 1.1
+    figure, sketch = go.Figure(), Sketch()
+    blocked = tuple(state["blocked"]) if state.get("blocked") else None
+    # West (garden 1, seat 2) at x = 0, East (garden 0, seat 1) at x = SPAN.
+    for garden, offset in ((1, 0.0), (0, SPAN)):
+        tiles = state["gardens"][garden][:size]
+        for index, tile in enumerate(tiles):
+            x, y = centre(index)
+            fill, border, flower = looks(tile)
+            is_blocked = blocked == (garden, index)
+            sketch.shapes.append({
+                "type": "path", "path": hexagon(x + offset, y), "fillcolor": fill,
+                "name": f"{GARDENS[garden]} {hexes.TILES[index]}:{tile or '-'}",
+                "line": {"color": "black" if is_blocked else border,
+                         "width": 4 if is_blocked or tile.startswith("G") else 1}})
+            dark = fill not in (SOIL, GRASS, FLOWERS["W"], FLOWERS["Y"])
+            label(sketch, x + offset, y, hexes.TILES[index] + ("<br>#" if is_blocked else ""),
+                  9, "white" if dark else "#333")
+        seat = garden + 1
+        name = text(seats[garden]) if garden < len(seats) else "?"
+        label(sketch, offset, reach + 0.5, f"{GARDENS[garden]}: <b>{name}</b>", 13,
+              seat_colour(seat))
+    wins = [sum(b["winner"] == s for b in state["bouts"]) for s in (0, 1)]
+    score = " · ".join(f"{text(n)} {w}" for n, w in zip(seats, wins))
+    figure.update_layout(
+        title={"text": f"Total Landscaping: bout {state['bout']}, round {state['round']}, "
+                       f"LVL{level}; bouts won: {score}", "x": 0.01, "font": {"size": 15}},
+        template="plotly_white", height=440, showlegend=False, dragmode=False,
+        margin={"l": 8, "r": 8, "t": 50, "b": 8})
+    figure.update_xaxes(range=[-reach - 0.3, SPAN + reach + 0.3], visible=False, fixedrange=True)
+    figure.update_yaxes(range=[-reach, reach + 1], visible=False, fixedrange=True,
+                        scaleanchor="x", scaleratio=1)
+    return sketch.onto(figure)

@@ -1,0 +1,72 @@
+"""Small pieces the pages share: a figure in a card, a number with its label, an AG Grid."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import dash_ag_grid as dag
+import pandas as pd
+from dash import Input, Output, State, dcc, html
+from dash.exceptions import PreventUpdate
+
+LIVE_INTERVAL_MS = 3000  # how often a live page asks whether the tables moved on
+
+
+def graph(id: str, **extra: Any) -> html.Div:
+    return html.Div(dcc.Graph(id=id, config={"displaylogo": False, "responsive": True},
+                              **extra), className="card")
+
+
+def stat(value: Any, what: str, colour: str = "#23324a") -> html.Div:
+    return html.Div([html.Div(f"{value:,}" if isinstance(value, int) else str(value),
+                              className="value"), html.Div(what, className="what")],
+                    className="stat", style={"borderTopColor": colour})
+
+
+def control(label: str, component: Any, wide: bool = False) -> html.Div:
+    return html.Div([html.Label(label), component],
+                    className="control wide" if wide else "control")
+
+
+def grid(id: str, columns: Sequence[dict[str, Any]], height: int = 420) -> dag.AgGrid:
+    """An AG Grid whose cells are plain text (names are never read as markup)."""
+    return dag.AgGrid(id=id, columnDefs=list(columns), rowData=[],
+                      defaultColDef={"sortable": True, "resizable": True, "filter": True},
+                      dashGridOptions={"domLayout": "normal", "animateRows": False},
+                      columnSize="responsiveSizeToFit", style={"height": height},
+                      className="ag-theme-alpine")
+
+
+def names(seats_json: str) -> str:
+    """A JSON list of names as one line: "Ann, Ben"."""
+    return ", ".join(json.loads(seats_json))
+
+
+def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """Grid rows: NaN/NA as empty, timestamps as short text."""
+    out = frame.copy()
+    for column in out.columns:
+        if pd.api.types.is_datetime64_any_dtype(out[column]):
+            out[column] = out[column].dt.strftime("%Y-%m-%d %H:%M").astype(object)
+    out = out.astype(object).where(out.notna(), None)
+    return out.to_dict("records")
+
+
+def options(values: Sequence[Any], labels: Sequence[str] | None = None) -> list[dict[str, Any]]:
+    return [{"label": label, "value": value}
+            for value, label in zip(values, labels or [str(v) for v in values])]
+
+
+def live(app: Any, source: Any, page: str) -> None:
+    """`<page>-position` follows the tables' tracked position, polled by `<page>-tick`, and
+    changes only when new events were projected: a page's callbacks take it as their input, so
+    they run again only when there is something new to show."""
+    @app.callback(Output(f"{page}-position", "data"), Input(f"{page}-tick", "n_intervals"),
+                  State(f"{page}-position", "data"))
+    def follow(_tick, seen):
+        position = source.position()
+        if position == seen:
+            raise PreventUpdate
+        return position

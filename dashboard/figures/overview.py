@@ -1,0 +1,31 @@
+"""The Overview page's figure: how many matches each game has, by status."""
+
+from __future__ import annotations
+
+import pandas as pd
+import plotly.graph_objects as go
+
+from .style import STATUS_COLOURS, base, empty
+
+STATUSES = ("ended", "running", "disputed", "abandoned")
+
+
+def matches_by_game(matches: pd.DataFrame) -> go.Figure:
+    """Stacked bars: matches per game, one colour per status, the game's total on top."""
+    title = "Matches by game"
+    if matches.empty:
+        return empty(title, "no matches recorded yet")
+    counts = matches.groupby(["game", "status"]).size().unstack(fill_value=0)
+    counts = counts.loc[counts.sum(axis=1).sort_values(ascending=False).index]
+    figure = base(title, height=340)
+    for status in STATUSES:
+        if status in counts.columns:
+            figure.add_bar(x=list(counts.index), y=counts[status], name=status,
+                           marker_color=STATUS_COLOURS[status],
+                           hovertemplate="%{x}: %{y} " + status + "<extra></extra>")
+    totals = counts.sum(axis=1)
+    figure.add_scatter(x=list(totals.index), y=totals, mode="text", text=[f"{t:,}" for t in totals],
+                       textposition="top center", showlegend=False, hoverinfo="skip")
+    figure.update_layout(barmode="stack")
+    figure.update_yaxes(title="matches", rangemode="tozero")
+    return figure

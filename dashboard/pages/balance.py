@@ -1,0 +1,116 @@
+"""Balance: for one game, player count and variant, how fair the seats are, where the points
+come from for winners and the rest, which components go with winning, and how long matches run.
+Statistics come from `projections.stats`; only ended matches without an open dispute count."""
+
+from __future__ import annotations
+
+import dash
+import pandas as pd
+from dash import Input, Output, State, dcc, html
+from dash.exceptions import PreventUpdate
+
+from dashboard.components import LIVE_INTERVAL_MS, control, graph, live, options
+from dashboard.figures import balance as figures
+from projections import stats
+
+dash.register_page(__name__, path="/balance", name="Balance", order=1,
+                   title="Tablelog: balance")
+
+
+def layout(game: str | None = None, **_query):
+    return html.Div([
+        html.H2("Balance"),
+        html.P("Seat advantage, scoring categories, component strength and match length. "
+               f"n is the number of matches (or seats) behind each figure; grey marks fewer "
+               f"than {stats.SMALL_SAMPLE}.", className="lead"),
+        html.Div([
+            control("Game", dcc.Dropdown(id="balance-game", value=game, clearable=False)),
+            control("Players", dcc.Dropdown(id="balance-players", clearable=False)),
+            control("Variant", dcc.Dropdown(id="balance-variant", clearable=False), wide=True),
+        ], className="controls"),
+        html.Div(id="balance-summary", className="note"),
+        html.Div([graph("balance-seats"), graph("balance-length")], className="grid2"),
+        graph("balance-scores"),
+        graph("balance-components"),
+        dcc.Interval(id="balance-tick", interval=LIVE_INTERVAL_MS),
+        dcc.Store(id="balance-position"),
+    ])
+
+
+def groups(matches: pd.DataFrame) -> pd.DataFrame:
+    """Counted matches per (players, variant) of one game, largest first."""
+    ended = stats.counted(matches)
+    sizes = ended.groupby(["players", "variant"]).size().rename("n").reset_index()
+    return sizes.sort_values(["n", "players"], ascending=[False, True], ignore_index=True)
+
+
+def register(app: dash.Dash, source) -> None:
+    live(app, source, "balance")
+
+    @app.callback(Output("balance-game", "options"), Output("balance-game", "value"),
+                  Input("balance-position", "data"), State("balance-game", "value"))
+    def games(_position, chosen):
+        counts = source.table("matches", columns=["game"])["game"].value_counts()
+        if counts.empty:
+            return [], None
+        value = chosen if chosen in counts.index else counts.index[0]
+        return options(list(counts.index), [f"{g} ({n:,})" for g, n in counts.items()]), value
+
+    @app.callback(Output("balance-players", "options"), Output("balance-players", "value"),
+                  Input("balance-game", "value"), Input("balance-players", "value"))
+    def player_counts(game, chosen):
+        if game is None:
+            return [], None
+        sizes = groups(_matches(source, game)).groupby("players")["n"].sum()
+        if sizes.empty:
+            return [], None
+        value = chosen if chosen in sizes.index else int(sizes.idxmax())
+        return options([int(p) for p in sizes.index],
+                       [f"{p} players ({n:,} matches)" for p, n in sizes.items()]), value
+
+    @app.callback(Output("balance-variant", "options"), Output("balance-variant", "value"),
+                  Input("balance-game", "value"), Input("balance-players", "value"),
+                  Input("balance-variant", "value"))
+    def variants(game, players, chosen):
+        if game is None or players is None:
+            return [], None
+        sizes = groups(_matches(source, game))
+        sizes = sizes[sizes["players"] == players]
+        if sizes.empty:
+            return [], None
+        value = chosen if chosen in set(sizes["variant"]) else sizes["variant"].iloc[0]
+        return options(list(sizes["variant"]),
+                       [f"{v} ({n:,})" for v, n in zip(sizes["variant"], sizes["n"])]), value
+
+    @app.callback(Output("balance-summary", "children"), Output("balance-seats", "figure"),
+                  Output("balance-scores", "figure"), Output("balance-components", "figure"),
+                  Output("balance-length", "figure"),
+                  Input("balance-game", "value"), Input("balance-players", "value"),
+                  Input("balance-variant", "value"), Input("balance-position", "data"))
+    def balance(game, players, variant, _tick):
+        if game is None or players is None or variant is None:
+            raise PreventUpdate
+        return figures_for(source, game, players, variant)
+
+
+def _matches(source, game: str) -> pd.DataFrame:
+    return source.table("matches", columns=["match_id", "game", "players", "variant", "status",
+                                            "moves", "undos", "started", "ended"], game=game)
+
+
+def figures_for(source, game: str, players: int, variant: str):
+    """The page's summary line and four figures (also what the benchmark times)."""
+    pick = {"game": game, "players": players, "variant": variant}
+    matches = stats.filtered(_matches(source, game), players=players, variant=variant)
+    scores = source.table("scores", **pick)
+    categories = source.table("score_categories", **pick)
+    components = source.table("components", **pick)
+    rates = stats.seat_win_rates(scores, matches)
+    counted = len(stats.counted(matches))
+    summary = (f"{counted:,} matches count ({len(matches):,} recorded: running, abandoned and "
+               "disputed ones are left out)")
+    return (summary, figures.seat_win_rates(rates),
+            figures.score_distributions(stats.score_distributions(categories, scores, matches)),
+            figures.component_strength(stats.component_strength(components, matches),
+                                       fair=1 / players),
+            figures.match_length(matches))

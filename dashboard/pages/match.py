@@ -1,0 +1,185 @@
+"""Match: one match replayed step by step. The slider picks a step (0 = the start; every event
+after it is a step, undos and claims included); the board and the score are drawn as they were
+then. Below: the claims beside the result the rules recompute, and the whole event log."""
+
+from __future__ import annotations
+
+import dash
+import pandas as pd
+from dash import Input, Output, State, ctx, dcc, html
+from dash.exceptions import PreventUpdate
+
+from dashboard import boards, replay
+from dashboard.components import LIVE_INTERVAL_MS, control, graph, grid, live, names
+from dashboard.figures import match as figures
+from dashboard.figures.style import empty
+from domain.errors import Refused
+from domain.games import RulesError, get_rules
+
+dash.register_page(__name__, path="/match", name="Match", order=3, title="Tablelog: match")
+
+RECENT = 30
+LOG_COLUMNS = [
+    {"field": "step", "headerName": "Step", "maxWidth": 80},
+    {"field": "when", "headerName": "When", "maxWidth": 170},
+    {"field": "event", "headerName": "Event", "maxWidth": 150},
+    {"field": "who", "headerName": "Who", "maxWidth": 140},
+    {"field": "what", "headerName": "What", "flex": 2},
+    {"field": "flag", "headerName": "", "maxWidth": 150},
+]
+CLAIM_COLUMNS = [
+    {"field": "step", "headerName": "Step", "maxWidth": 80},
+    {"field": "by", "headerName": "Claimed by"},
+    {"field": "seat", "headerName": "Player"},
+    {"field": "claimed", "headerName": "Claimed"},
+    {"field": "recomputed", "headerName": "Rules give"},
+    {"field": "agrees", "headerName": "Agrees", "maxWidth": 100},
+]
+
+
+def layout(id: str | None = None, **_query):  # noqa: A002 - the query parameter's name
+    return html.Div([
+        html.H2("Match"),
+        html.Div([control("Match (type 4+ characters of an id to search)", dcc.Dropdown(
+            id="match-pick", value=id, clearable=False, placeholder="choose a match"),
+            wide=True)], className="controls"),
+        html.Div(id="match-summary", className="note"),
+        html.Div([
+            html.Button("◀", id="match-back", title="previous step"),
+            html.Div(dcc.Slider(id="match-step", min=0, max=0, step=1, value=0,
+                                allow_direct_input=False, updatemode="drag",
+                                tooltip={"placement": "bottom", "always_visible": False}),
+                     className="slider"),
+            html.Button("▶", id="match-forward", title="next step"),
+        ], className="stepper card"),
+        html.Div(id="match-caption", className="step-caption"),
+        html.Div([graph("match-board"), graph("match-score")], className="grid2"),
+        html.Div([html.H3("Claimed against recomputed", style={"margin": "4px"}),
+                  html.Div(id="match-audit", className="note"),
+                  grid("match-claims", CLAIM_COLUMNS, height=200)], className="card"),
+        html.Div([html.H3("Event log", style={"margin": "4px"}),
+                  grid("match-log", LOG_COLUMNS, height=360)], className="card"),
+        dcc.Store(id="match-log-data"),
+        dcc.Interval(id="match-tick", interval=LIVE_INTERVAL_MS),
+        dcc.Store(id="match-position"),
+    ])
+
+
+def label(row: dict) -> str:
+    return (f"{row['game']} · {names(row['seats'])} · {row['status']} · "
+            f"{row['started']:%Y-%m-%d %H:%M} · {row['match_id'][:8]}")
+
+
+def register(app: dash.Dash, source) -> None:
+    live(app, source, "match")
+
+    @app.callback(Output("match-pick", "options"), Output("match-pick", "value"),
+                  Input("match-pick", "search_value"), State("match-pick", "value"))
+    def pick(search, value):
+        matches = source.table("matches", order="started DESC", limit=RECENT)
+        if search and len(search.strip()) >= 4:
+            found = source.match_ids(search)
+            matches = pd.concat([source.table("matches", match_id=m) for m in found]) \
+                if found else matches.iloc[0:0]
+        if value and value not in set(matches["match_id"]):
+            matches = pd.concat([source.table("matches", match_id=value), matches])
+        rows = matches.to_dict("records")
+        if value is None and rows and not search:
+            value = rows[0]["match_id"]
+        return [{"label": label(r), "value": r["match_id"]} for r in rows], value
+
+    @app.callback(Output("match-step", "max"), Output("match-step", "value"),
+                  Output("match-step", "marks"), Output("match-log", "rowData"),
+                  Output("match-log-data", "data"), Output("match-claims", "rowData"),
+                  Output("match-audit", "children"), Output("match-summary", "children"),
+                  Input("match-pick", "value"), Input("match-position", "data"),
+                  Input("match-back", "n_clicks"), Input("match-forward", "n_clicks"),
+                  State("match-step", "value"), State("match-step", "max"),
+                  State("match-log-data", "data"))
+    def load(match_id, _position, _back, _forward, step, last, log):
+        if not match_id:
+            raise PreventUpdate
+        if ctx.triggered_id in ("match-back", "match-forward") and log:
+            move = -1 if ctx.triggered_id == "match-back" else 1
+            step = min(max(0, (step or 0) + move), len(log) - 1)
+            return (dash.no_update, step, *[dash.no_update] * 6)
+        try:
+            view = match_view(source, match_id)
+        except Refused as err:
+            return 0, 0, {}, [], [], [], str(err), ""
+        end = len(view["log"]) - 1
+        # Follow new events only when the slider was at the end (or the match changed).
+        if ctx.triggered_id != "match-position" or step is None or step >= (last or 0):
+            step = end
+        return (end, step, view["marks"], view["log"], view["log"], view["claims"],
+                view["audit"], view["summary"])
+
+    @app.callback(Output("match-board", "figure"), Output("match-score", "figure"),
+                  Output("match-caption", "children"), Input("match-step", "value"),
+                  State("match-pick", "value"), State("match-log-data", "data"))
+    def at_step(step, match_id, log):
+        if not match_id or step is None or not log or step >= len(log):
+            raise PreventUpdate
+        board, score = step_figures(source, match_id, step)
+        return board, score, replay.caption(log[step])
+
+
+def match_view(source, match_id: str) -> dict:
+    """Everything about a match that does not depend on the step."""
+    match = source.match(match_id)
+    events = source.events(match_id)
+    try:
+        rules = get_rules(match.game)
+    except RulesError:
+        rules = None
+    log = replay.event_log(events, rules)
+    marks = {row["step"]: {"label": "undo" if row["event"] == "MoveUndone" else "!"}
+             for row in log if row["event"] in ("MoveUndone", "DisputeRaised")}
+    marks = {0: "start", **{int(k): v for k, v in marks.items()}, len(log) - 1: "now"}
+    claims, audit_text = claims_section(source, match)
+    status = "disputed" if match.open_disputes else match.status
+    summary = (f"{match.game}, {len(match.seats)} players ({', '.join(match.seats)}); "
+               f"{status}; {len(match.moves)} effective moves, {len(match.undos)} undone; "
+               f"{len(log) - 1} steps")
+    return {"log": log, "marks": marks, "claims": claims, "audit": audit_text,
+            "summary": summary}
+
+
+def claims_section(source, match) -> tuple[list[dict], str]:
+    """The claims beside the rules' result, from the audit (which also checks the hash chain)."""
+    try:
+        from domain.audit import audit_match
+    except ImportError:
+        audit_match = None
+    if audit_match is not None:
+        report = audit_match(source.recorder, match.id)
+        findings = "; ".join(f["message"] for f in report["findings"]) if report[
+            "findings"] else "no findings: the hash chain is intact and every claim agrees"
+        rules = (report.get("outcome") or {}).get("rules")
+        outcome = (f"The rules give: {', '.join(rules['winners']) or 'no winner'}"
+                   f" ({rules['reason']}). ") if rules else ""
+        return replay.claims_against_rules(report), f"{outcome}Audit: {findings}."
+    try:
+        totals = [entry["total"] for entry in match.rules.score(match.state)]
+    except RulesError:
+        totals = None
+    return replay.claims_without_audit(match.claims, match.seats, totals), ""
+
+
+def step_figures(source, match_id: str, step: int):
+    """The board and the score figure after `step` (also what the benchmark times)."""
+    match = source.match(match_id, step)
+    title = f"Score after step {step}"
+    try:
+        state = match.rules.encode(match.state)
+        board = boards.draw(match.game, state, match.seats)
+    except RulesError as err:
+        board = empty("Board", str(err))
+    try:
+        scores = match.rules.score(match.state)
+        rows = figures.score_rows(match.seats, scores)
+        totals = {n: float(e["total"]) for n, e in enumerate(scores, start=1)}
+        score = figures.score_breakdown(rows, totals, title)
+    except RulesError as err:  # a hidden tile the score needs was never revealed
+        score = figures.score_breakdown(figures.score_rows([], []), None, f"{title}: {err}")
+    return board, score

@@ -1,0 +1,62 @@
+"""Overview: how many matches of each game, their status, and the latest matches."""
+
+from __future__ import annotations
+
+import dash
+from dash import Input, Output, dcc, html
+
+from dashboard.components import LIVE_INTERVAL_MS, graph, grid, live, names, records, stat
+from dashboard.figures import overview as figures
+from dashboard.figures.style import STATUS_COLOURS
+
+dash.register_page(__name__, path="/", name="Overview", order=0, title="Tablelog: overview")
+
+RECENT = 50
+COLUMNS = [
+    {"field": "started", "headerName": "Started", "maxWidth": 150},
+    {"field": "game", "headerName": "Game", "maxWidth": 160},
+    {"field": "seats", "headerName": "Players"},
+    {"field": "status", "headerName": "Status", "maxWidth": 110},
+    {"field": "moves", "headerName": "Moves", "maxWidth": 90},
+    {"field": "winners", "headerName": "Won"},
+    # Ids are UUIDs the recorder made, so this is the one cell that may be a link.
+    {"field": "open", "headerName": "Match", "cellRenderer": "markdown", "maxWidth": 120,
+     "linkTarget": "_self"},
+]
+
+
+def layout(**_query):
+    return html.Div([
+        html.H2("Overview"),
+        html.P("Every match in the store, updated as events arrive.", className="lead"),
+        html.Div(id="overview-stats", className="stats"),
+        graph("overview-games"),
+        html.Div([html.H3("Recent matches", style={"margin": "4px"}),
+                  grid("overview-recent", COLUMNS)], className="card"),
+        dcc.Interval(id="overview-tick", interval=LIVE_INTERVAL_MS),
+        dcc.Store(id="overview-position"),
+    ])
+
+
+def register(app: dash.Dash, source) -> None:
+    live(app, source, "overview")
+
+    @app.callback(Output("overview-stats", "children"), Output("overview-games", "figure"),
+                  Output("overview-recent", "rowData"), Input("overview-position", "data"))
+    def refresh(_position):
+        return overview(source)
+
+
+def overview(source):
+    """The page's content from the matches table (also what the benchmark times)."""
+    matches = source.table("matches", columns=["match_id", "game", "status"])
+    recent = source.table("matches", order="started DESC", limit=RECENT)
+    counts = matches["status"].value_counts()
+    stats = [stat(len(matches), "matches"),
+             stat(int(matches["game"].nunique()), "games")]
+    stats += [stat(int(counts.get(s, 0)), s, STATUS_COLOURS[s]) for s in figures.STATUSES]
+    rows = recent.assign(
+        seats=recent["seats"].map(names), winners=recent["winners"].map(names),
+        open=[f"[{m[:8]}](/match?id={m})" for m in recent["match_id"]],
+    )[["started", "game", "seats", "status", "moves", "winners", "open"]]
+    return stats, figures.matches_by_game(matches), records(rows)

@@ -1,0 +1,101 @@
+"""Players: per game, everyone's results and current rating, and chosen players' ratings over
+the matches they played."""
+
+from __future__ import annotations
+
+import dash
+import pandas as pd
+from dash import Input, Output, State, dcc, html
+
+from dashboard.components import LIVE_INTERVAL_MS, control, graph, grid, live, options, records
+from dashboard.figures import players as figures
+
+dash.register_page(__name__, path="/players", name="Players", order=2,
+                   title="Tablelog: players")
+
+SHOWN = 5  # players drawn when nobody is chosen yet: the best rated
+COLUMNS = [
+    {"field": "player", "headerName": "Player", "pinned": "left", "minWidth": 130},
+    {"field": "matches", "headerName": "Matches"},
+    {"field": "wins", "headerName": "Wins"},
+    {"field": "win_rate", "headerName": "Win rate",
+     "valueFormatter": {"function": "d3.format('.0%')(params.value)"}},
+    {"field": "mean_total", "headerName": "Mean points",
+     "valueFormatter": {"function": "d3.format('.1f')(params.value)"}},
+    {"field": "ordinal", "headerName": "Rating", "sort": "desc",
+     "valueFormatter": {"function": "d3.format('.2f')(params.value)"}},
+    {"field": "mu", "headerName": "mu", "valueFormatter": {"function":
+                                                          "d3.format('.2f')(params.value)"}},
+    {"field": "sigma", "headerName": "sigma", "valueFormatter": {"function":
+                                                                "d3.format('.2f')(params.value)"}},
+    {"field": "last", "headerName": "Last played"},
+]
+
+
+def layout(game: str | None = None, **_query):
+    return html.Div([
+        html.H2("Players"),
+        html.P("Ratings are openskill (Plackett-Luce) per game; the rating shown is the "
+               "conservative one, mu - 3 sigma.", className="lead"),
+        html.Div([
+            control("Game", dcc.Dropdown(id="players-game", value=game, clearable=False)),
+            control("Compare", dcc.Dropdown(id="players-chosen", multi=True), wide=True),
+        ], className="controls"),
+        graph("players-ratings"),
+        html.Div([html.H3("Results", style={"margin": "4px"}), grid("players-table", COLUMNS)],
+                 className="card"),
+        dcc.Interval(id="players-tick", interval=LIVE_INTERVAL_MS),
+        dcc.Store(id="players-position"),
+    ])
+
+
+def results(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
+    """Per player of one game: matches, wins, win rate, mean points, current rating, last
+    played; best rated first."""
+    played = scores.groupby("player").agg(matches=("match_id", "size"), wins=("won", "sum"),
+                                          mean_total=("total", "mean"))
+    played["win_rate"] = played["wins"] / played["matches"]
+    latest = ratings.sort_values("after_match").groupby("player").tail(1).set_index("player")
+    table = played.join(latest[["mu", "sigma", "ordinal", "recorded"]], how="outer")
+    table = table.rename(columns={"recorded": "last"}).reset_index()
+    return table.sort_values("ordinal", ascending=False, ignore_index=True)
+
+
+def register(app: dash.Dash, source) -> None:
+    live(app, source, "players")
+
+    @app.callback(Output("players-game", "options"), Output("players-game", "value"),
+                  Input("players-position", "data"), State("players-game", "value"))
+    def games(_position, chosen):
+        counts = source.table("ratings", columns=["game"])["game"].value_counts()
+        if counts.empty:
+            return [], None
+        return options(list(counts.index)), chosen if chosen in counts.index else counts.index[0]
+
+    @app.callback(Output("players-table", "rowData"), Output("players-chosen", "options"),
+                  Output("players-chosen", "value"), Input("players-game", "value"),
+                  Input("players-position", "data"), State("players-chosen", "value"))
+    def table(game, _position, chosen):
+        if game is None:
+            return [], [], []
+        summary = results(*_tables(source, game))
+        names = list(summary["player"])
+        chosen = [p for p in chosen or [] if p in set(names)] or names[:SHOWN]
+        return records(summary), options(names), chosen
+
+    @app.callback(Output("players-ratings", "figure"), Input("players-game", "value"),
+                  Input("players-chosen", "value"), Input("players-position", "data"))
+    def ratings(game, chosen, _position):
+        return ratings_figure(source, game, chosen or [])
+
+
+def _tables(source, game: str):
+    scores = source.table("scores", columns=["match_id", "player", "won", "total"], game=game)
+    return scores, source.table("ratings", game=game)
+
+
+def ratings_figure(source, game: str | None, chosen: list[str]):
+    """The ratings figure of the chosen players (also what the benchmark times)."""
+    if game is None:
+        return figures.ratings(pd.DataFrame(columns=["player"]), [])
+    return figures.ratings(source.table("ratings", game=game), chosen)

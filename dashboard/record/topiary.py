@@ -1,0 +1,121 @@
+"""Topiary: the visitor's spot, then the optional take (a face-down tile on its sight line), what
+the taken tile turned out to be (when the table saw it), and the tile placed face up in the gap.
+At the end each hand is revealed tile by tile; with `last_player_chooses` the last player first
+names the tiles kept. Identities the record does not know yet are offered from what the manifest
+still allows (the engine's `legal_moves` lists them); the taken tile's identity is not part of
+`legal_moves`, so its menu is built here from the tiles nobody has seen and every place that
+follows it is checked with the engine's `apply`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.games import RulesError
+
+from .picking import Facet, Move, Option, Picks, Question, Ready, Several, Step, answer, narrow
+
+ARROWS = {"S": "↓", "N": "↑", "E": "→", "W": "←", "SE": "↘", "SW": "↙", "NE": "↗", "NW": "↖"}
+SIDES = {"S": "above the garden, looking down", "N": "below the garden, looking up",
+         "E": "left of the garden, looking right", "W": "right of the garden, looking left",
+         "SE": "diagonals looking ↘", "SW": "diagonals looking ↙", "NE": "diagonals looking ↗",
+         "NW": "diagonals looking ↖"}
+CELLS = [f"{col}{row}" for row in range(1, 6) for col in "abcde"]
+NOT_SEEN = ""
+VISITOR_ONLY = ""
+
+
+def tile_type(tile: str) -> str:
+    return tile.rsplit(" ", 1)[0]
+
+
+def spot_label(spot: str) -> str:
+    first, direction = spot.split(":")
+    return f"{first} {ARROWS[direction]}"
+
+
+def unseen_tiles(encoded: dict[str, Any]) -> list[str]:
+    """The tiles in play that the table has not seen anywhere (any of them may turn up)."""
+    sculptures = encoded["sculptures"]
+    known = {t for t in encoded["tiles"] if t} | set(encoded["box"]) | {
+        t for hand in encoded["hands"] for t in hand if t}
+    return [f"{kind} {value}" for kind in sculptures["types"] if kind != sculptures["removed"]
+            for value in sculptures["values"] if f"{kind} {value}" not in known]
+
+
+def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
+    moves = rules.legal_moves(state)
+    encoded = rules.encode(state)
+    if moves and "keep" in moves[0]:
+        return _walk(moves, [Several("keep", "Which tiles do you keep? (name those the record "
+                                     "may know)", lambda m: tuple(m["keep"]), group=tile_type)],
+                     picks)
+    if moves and "reveal" in moves[0]:
+        known = {t for t in encoded["hands"][seat] if t}
+        facet = Several("reveal", "Reveal the hand: which tiles does it hold?",
+                        lambda m: tuple(sorted(set(m["reveal"]) - known)), group=tile_type)
+        return _walk(moves, [facet], picks)
+    return _visit(rules, state, encoded, seat, moves, picks)
+
+
+def _walk(moves: list[Move], facets: list, picks: Picks) -> Step:
+    step = narrow(moves, facets, picks)
+    return step if isinstance(step, Question) else Ready(step[0])
+
+
+def _visit(rules: Any, state: Any, encoded: dict[str, Any], seat: int, moves: list[Move],
+           picks: Picks) -> Step:
+    hand = {t for t in encoded["hands"][seat] if t}
+
+    def take_label(cell: str) -> str:
+        if cell == VISITOR_ONLY:
+            return "no tile: the visitor only"
+        known = encoded["tiles"][CELLS.index(cell)]
+        return f"{cell} ({known}, face down)" if known else f"{cell} (face down)"
+
+    facets = [
+        Facet("visitor", "Where does the visitor stand?", lambda m: m["visitor"], spot_label,
+              lambda spot: SIDES[spot.split(":")[1]]),
+        Facet("take", "Take a face-down tile from its sight line?",
+              lambda m: m.get("take", VISITOR_ONLY), take_label,
+              lambda cell: "" if cell == VISITOR_ONLY else "take the tile at"),
+    ]
+    step = narrow(moves, facets, picks)
+    if isinstance(step, Question):
+        return step
+    moves = step
+    cell = answer(picks, "take")
+    if cell == VISITOR_ONLY:
+        return Ready(moves[0])
+    took = answer(picks, "took")
+    if encoded["tiles"][CELLS.index(cell)] is None:
+        if took is None:
+            return Question("took", f"What was the tile taken from {cell}?", (
+                Option(NOT_SEEN, "not shown to the table", ""),
+                *(Option(t, t, tile_type(t)) for t in unseen_tiles(encoded))))
+        if took != NOT_SEEN:
+            moves = _with_took(rules, state, moves, took)
+    taken = took or encoded["tiles"][CELLS.index(cell)]
+
+    def place_group(tile: str) -> str:
+        return "from the hand" if tile in hand or tile == taken else tile_type(tile)
+
+    place = Facet("place", "Which tile goes face up into the gap?", lambda m: m.get("place"),
+                  group=place_group,
+                  sort=lambda t: (t not in hand and t != taken, t))
+    return _walk(moves, [place], picks)
+
+
+def _with_took(rules: Any, state: Any, moves: list[Move], took: str) -> list[Move]:
+    """The spot-and-take moves with the taken tile named: each tile that may then be placed
+    (those offered before and the taken one itself), as far as `apply` accepts it."""
+    places = list(dict.fromkeys([m["place"] for m in moves] + [took]))
+    named = [{**moves[0], "took": took, "place": tile} for tile in places]
+    accepted = []
+    for move in named:
+        try:
+            rules.apply(state, move)
+        except RulesError:
+            continue
+        accepted.append(move)
+    return accepted

@@ -1,0 +1,100 @@
+"""Plain rows for the Match page, from one match's stored events: the event log (undone moves,
+undos, claims, disputes), what happened at a step, and claims beside the recomputed result.
+Pure functions of events and rules; the page only shows them."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from domain.games import GameRules
+
+
+def event_log(events: Sequence[Any], rules: GameRules | None) -> list[dict[str, Any]]:
+    """One row per event: step (0 = the start), when, what kind, who, what it says, and a flag:
+    'withdrawn' for a move a later undo took back, 'open' for a dispute never resolved."""
+    seats: list[str] = []
+    rows: list[dict[str, Any]] = []
+    moves: list[dict[str, Any]] = []   # rows of the effective moves so far
+    disputes: list[dict[str, Any]] = []
+    for step, event in enumerate(events):
+        kind = type(event).__name__
+        row = {"step": step, "when": event.timestamp.strftime("%Y-%m-%d %H:%M:%S"),
+               "event": kind, "who": "", "what": "", "flag": ""}
+        if kind == "Started":
+            seats = list(event.seats)
+            row["what"] = f"{event.game} for {', '.join(seats)}"
+        elif kind == "MoveRecorded":
+            row["who"] = seats[event.seat] if event.seat < len(seats) else str(event.seat)
+            row["what"] = _describe(rules, event.move)
+            moves.append(row)
+        elif kind == "MoveUndone":
+            row["who"], withdrawn = event.by, moves.pop() if moves else None
+            row["what"] = (f"withdrew step {withdrawn['step']} ({withdrawn['what']}): "
+                           if withdrawn else "") + event.reason
+            if withdrawn:
+                withdrawn["flag"] = "withdrawn"
+        elif kind == "ResultClaimed":
+            row["who"] = event.by
+            row["what"] = ", ".join(f"{name} {points:g}" if isinstance(points, (int, float))
+                                    else f"{name} {points}" for name, points in
+                                    event.scores.items())
+        elif kind == "DisputeRaised":
+            row["who"], row["what"], row["flag"] = event.by, event.about, "open"
+            disputes.append(row)
+        elif kind == "DisputeResolved":
+            row["who"], row["what"] = event.by, event.ruling
+            open_ = [d for d in disputes if d["flag"] == "open"]
+            if open_:
+                open_[0]["flag"] = f"resolved at step {step}"
+        elif kind == "Ended":
+            winners = [seats[s] for s in event.outcome.get("winners", []) if s < len(seats)]
+            row["what"] = (("won by " + ", ".join(winners)) if winners else "no winner") + (
+                f" ({event.outcome['reason']})" if event.outcome.get("reason") else "")
+        elif kind == "Abandoned":
+            row["who"], row["what"] = event.by, event.reason
+        rows.append(row)
+    return rows
+
+
+def _describe(rules: GameRules | None, move: dict[str, Any]) -> str:
+    if rules is None:
+        return str(move)
+    try:
+        return rules.describe(move)
+    except Exception:  # an old or odd move is still listed, as recorded
+        return str(move)
+
+
+def caption(row: dict[str, Any]) -> str:
+    """What the step shows, in one line: 'Step 3: Ann moved: place large on b2'."""
+    who = f"{row['who']}: " if row["who"] else ""
+    flag = f" [{row['flag']}]" if row["flag"] else ""
+    return f"Step {row['step']} ({row['event']}): {who}{row['what']}{flag}"
+
+
+def claims_against_rules(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """From an audit report (`domain.audit.audit_match`): one row per claim and seat, the
+    claimed points beside the points the rules give at that point of the match."""
+    rows = []
+    for claim in report.get("claims", []):
+        recomputed = claim.get("recomputed") or {}
+        for name, claimed in claim["scores"].items():
+            again = recomputed.get(name)
+            rows.append({"step": claim["event"] - 1, "by": claim["by"], "seat": name,
+                         "claimed": claimed, "recomputed": again,
+                         "agrees": None if again is None else claimed == again})
+    return rows
+
+
+def claims_without_audit(claims: Sequence[dict[str, Any]], seats: Sequence[str],
+                         totals: Sequence[float] | None) -> list[dict[str, Any]]:
+    """The same rows from the match's own claims and the rules' totals now (no audit)."""
+    rows = []
+    for claim in claims:
+        for name, claimed in claim["scores"].items():
+            again = totals[list(seats).index(name)] if totals and name in seats else None
+            rows.append({"step": claim["version"] - 1, "by": claim["by"], "seat": name,
+                         "claimed": claimed, "recomputed": again,
+                         "agrees": None if again is None else claimed == again})
+    return rows

@@ -1,0 +1,55 @@
+"""The page around the figures: Dash's index page with the house stylesheet inlined (so it works
+from any install, no asset files to ship). Narrow screens get one column."""
+
+INDEX = """<!DOCTYPE html>
+<html>
+<head>
+{%metas%}
+<title>{%title%}</title>
+{%favicon%}
+{%css%}
+<style>
+body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
+       color: #333; background: #f4f5f7; }
+.top { display: flex; align-items: center; gap: 24px; padding: 10px 20px; background: #23324a;
+       flex-wrap: wrap; }
+.top .brand { color: #fff; font-weight: 700; font-size: 20px; text-decoration: none; }
+.top nav { display: flex; gap: 6px; flex-wrap: wrap; }
+.nav-link { color: #cfd8e6; text-decoration: none; padding: 6px 12px; border-radius: 6px; }
+.nav-link:hover { background: #34476a; color: #fff; }
+.content { max-width: 1280px; margin: 0 auto; padding: 12px 16px 40px; }
+h2 { margin: 8px 0 4px; font-size: 24px; }
+.lead { color: #666; margin: 0 0 12px; }
+.card { background: #fff; border-radius: 8px; box-shadow: 0 1px 3px rgba(0,0,0,.08);
+        padding: 8px; margin-bottom: 14px; min-width: 0; }
+.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 14px; }
+.grid2 > .card { margin-bottom: 0; }
+.controls { display: flex; gap: 14px; flex-wrap: wrap; align-items: flex-end;
+            margin-bottom: 12px; }
+.control { min-width: 180px; flex: 0 1 260px; }
+.control.wide { flex: 1 1 420px; }
+.control label { display: block; font-size: 12px; color: #666; margin-bottom: 3px;
+                 text-transform: uppercase; letter-spacing: .04em; }
+.stats { display: flex; gap: 12px; flex-wrap: wrap; margin-bottom: 14px; }
+.stat { background: #fff; border-radius: 8px; padding: 10px 16px; min-width: 110px;
+        box-shadow: 0 1px 3px rgba(0,0,0,.08); border-top: 4px solid #23324a; }
+.stat .value { font-size: 24px; font-weight: 700; }
+.stat .what { font-size: 12px; color: #666; }
+.note { color: #777; font-size: 13px; }
+.warning { color: #a14d00; font-size: 14px; }
+.step-caption { font-size: 15px; margin: 6px 4px 10px; min-height: 1.4em; }
+.stepper { display: flex; gap: 8px; align-items: center; }
+.stepper .slider { flex: 1; min-width: 0; }
+.stepper button { border: 1px solid #bbb; background: #fff; border-radius: 6px;
+                  padding: 4px 12px; font-size: 16px; cursor: pointer; }
+.agrees { color: #2e7d32; font-weight: 600; }
+.differs { color: #c62828; font-weight: 600; }
+@media (max-width: 900px) { .grid2 { grid-template-columns: 1fr; } }
+@media (max-width: 520px) { .content { padding: 8px; } .control { flex: 1 1 100%; } }
+</style>
+</head>
+<body>
+{%app_entry%}
+<footer>{%config%}{%scripts%}{%renderer%}</footer>
+</body>
+</html>"""

@@ -1,0 +1,49 @@
+"""`tablelog serve`: the dashboard in a browser, over the store's projection tables."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from tablelog.store import DEFAULT_STORE, store_location
+
+from . import main
+from .options import store_option
+
+
+@main.command()
+@store_option
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on (0.0.0.0 serves the whole network).")
+@click.option("--port", default=8050, show_default=True, type=int)
+@click.option("--refresh", default=2.0, show_default=True, type=float, metavar="SECONDS",
+              help="How often the tables take in new events (0: only at start).")
+def serve(store, host, port, refresh):
+    """Serve the dashboard: overview, balance, players, match replay.
+
+    On a fresh install (no --store, no $TABLELOG_STORE, no default store yet) it first builds
+    the demo store there, so there is something to look at."""
+    from tablelog.cli.stats import projection_of
+
+    location = store_location(store)
+    if store is None and "TABLELOG_STORE" not in os.environ and not Path(DEFAULT_STORE).exists():
+        _build_demo(location)
+    projection_of(location)  # catch up first, with a progress bar when there is much to do
+    from dashboard.app import create_app
+
+    app = create_app(location, refresh_every=refresh or None)
+    click.echo(f"Tablelog dashboard on {location}: http://{host}:{port}/  (Ctrl-C stops it)")
+    app.run(host=host, port=port, debug=False)
+
+
+def _build_demo(location: str) -> None:
+    try:
+        from tablelog.demo import build_demo_store
+    except ImportError:  # the demo data has not landed: serve the empty store
+        click.echo(f"no store at {location} yet and no demo data to build; record or import "
+                   "matches to fill the dashboard", err=True)
+        return
+    click.echo(f"first run: building the demo store at {location}", err=True)
+    build_demo_store(location, progress=True)
