@@ -5,10 +5,18 @@ decision drawn from the `rng` it is given, so a seed fixes a whole match. A bot 
 seat: in turn-based games with the move itself; in simultaneous games (Total Landscaping) with
 that seat's choice, which `next_move` combines with the other awaited seats' choices.
 
-- `random`: a uniformly random legal move (`rules.random_move`; per seat, a random choice).
+- `random`: a random legal move (`rules.random_move`; per seat, `rules.random_choice`), uniform
+  unless the game picks the way a player would (a kind of move first, then its details).
 - `greedy`: the legal move after which `rules.evaluate(state, seat)` is highest (each game's
   "how good does it look for me now": points, or a heuristic a player would recognise), ties
-  broken at random. It looks one move ahead and no further. Two bounds keep it fast:
+  broken at random. It looks one move ahead and no further. When no move improves on the
+  position as it stands, it ends its turn as well as it can (the best move that hands the turn
+  on) rather than shuffle: GeoShapes lets a player place and switch figures back and forth
+  within one play, and a one-move-ahead player would otherwise do that forever; when no move
+  ends the turn either, it plays a random move. In games where every move ends the turn this
+  is plain greedy. A move that records another player's decision
+  (a GeoShapes trade marked accepted) is offered only when that player would agree (`CONSENT`).
+  Two bounds keep it fast:
   - when more than `GREEDY_CANDIDATES` moves are legal it weighs a random sample of that many
     (Topiary, Topas and Total Landscaping offer hundreds, sometimes thousands);
   - in a simultaneous game it cannot see the other seat's choice, so it assumes one random
@@ -31,9 +39,9 @@ GREEDY_CANDIDATES = 40
 
 
 def random_bot(rules: GameRules, state: Any, seat: int, rng: random.Random) -> Move:
-    """A uniformly random legal move (in a simultaneous game, a random choice of `seat`)."""
+    """A random legal move as the engine draws one (in a simultaneous game, `seat`'s choice)."""
     if rules.simultaneous:
-        return rng.choice(rules.choices(state, seat))
+        return rules.random_choice(state, seat, rng)
     return rules.random_move(state, rng)
 
 
@@ -45,24 +53,57 @@ def greedy_bot(rules: GameRules, state: Any, seat: int, rng: random.Random) -> M
     if len(candidates) == 1:
         return candidates[0]
     guess = _guess_others(rules, state, seat, rng) if rules.simultaneous else None
-    best: list[Move] = []
-    best_value = float("-inf")
+    awaited = rules.to_move(state)
+    agrees = CONSENT.get(rules.id, _anyone_agrees)
+    weighed = []  # (value, ends the turn, candidate)
     for candidate in candidates:
         move = candidate if guess is None else rules.combine(state, {**guess, seat: candidate})
-        value = rules.evaluate(rules.apply(state, move), seat)
-        if value > best_value:
-            best, best_value = [candidate], value
-        elif value == best_value:
-            best.append(candidate)
-    return rng.choice(best)
+        after = rules.apply(state, move)
+        if agrees(rules, state, move, after):
+            weighed.append((rules.evaluate(after, seat), rules.to_move(after) != awaited,
+                            candidate))
+    if not weighed:  # only moves others would refuse were sampled
+        return random_bot(rules, state, seat, rng)
+    if max(value for value, _, _ in weighed) <= rules.evaluate(state, seat):
+        # Nothing improves: end the turn as well as possible rather than shuffle for nothing,
+        # or, when no move ends it, do something at random rather than circle.
+        weighed = [w for w in weighed if w[1]]
+        if not weighed:
+            return random_bot(rules, state, seat, rng)
+    best_value = max(value for value, _, _ in weighed)
+    return rng.choice([candidate for value, _, candidate in weighed if value == best_value])
 
 
 def _guess_others(rules: GameRules, state: Any, seat: int,
                   rng: random.Random) -> dict[int, Move]:
     """One random choice for every other awaited seat (what the greedy seat cannot see)."""
-    return {other: rng.choice(rules.choices(state, other))
+    return {other: rules.random_choice(state, other, rng)
             for other in rules.to_move(state) if other != seat}
 
+
+# ---- other players' consent -----------------------------------------------------------------
+# A few moves record another player's decision (GeoShapes: "accepted": true on a trade). That
+# decision is not the greedy seat's to make: it offers such a move only if the other player
+# would agree, judged by that player's own `evaluate`.
+
+
+def _anyone_agrees(rules: GameRules, state: Any, move: Move, after: Any) -> bool:
+    return True
+
+
+def _geoshapes_partner_agrees(rules: GameRules, state: Any, move: Move, after: Any) -> bool:
+    """A trade partner accepts only a trade that improves its own position (so two greedy
+    players cannot pass the same shapes back and forth forever)."""
+    trade = move.get("trade")
+    if not isinstance(trade, Mapping) or not trade.get("accepted"):
+        return True
+    partner = trade["with"]
+    return rules.evaluate(after, partner) > rules.evaluate(state, partner)
+
+
+CONSENT: Mapping[str, Callable[[GameRules, Any, Move, Any], bool]] = {
+    "geoshapes": _geoshapes_partner_agrees,
+}
 
 BOTS: Mapping[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
 
