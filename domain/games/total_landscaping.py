@@ -26,6 +26,7 @@ listed in the docs. The gardens' geometry lives in `hexgarden`.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any, Union
@@ -353,19 +354,23 @@ class TotalLandscaping(GameRules[LandscapingState]):
         return None
 
     @staticmethod
-    def withered(garden: Sequence[str]) -> list[int]:
+    @functools.lru_cache(maxsize=8192)
+    def withered(garden: tuple[str, ...]) -> tuple[int, ...]:
         """Tiles whose flower withers now: beside a flower of the colour that withers it, and not
-        on grass. Computed on the whole garden at once, so removals do not save anyone."""
+        on grass. Computed on the whole garden at once, so removals do not save anyone.
+        (Cached: gardens are immutable tuples and the same ones come back often.)"""
         gone = []
         for tile, content in enumerate(garden):
             colour = flower(content)
             if colour and not content.startswith(GRASS) and any(
                     WITHERS.get(flower(garden[n]) or "") == colour for n in hexes.NEIGHBOURS[tile]):
                 gone.append(tile)
-        return gone
+        return tuple(gone)
 
     @staticmethod
-    def figures(garden: Sequence[str]) -> GardenFigures:
+    @functools.lru_cache(maxsize=8192)
+    def figures(garden: tuple[str, ...]) -> GardenFigures:
+        """Gardens are immutable tuples and bots ask about the same ones again and again."""
         colours = [flower(content) for content in garden]
         patches = hexes.groups(colours)
         flower_groups = hexes.groups([colour and "flower" for colour in colours])
@@ -491,7 +496,7 @@ class TotalLandscaping(GameRules[LandscapingState]):
 
     def _wither(self, gardens: list[list[str]], log: list[str]) -> None:
         for g, garden in enumerate(gardens):
-            gone = self.withered(garden)
+            gone = self.withered(tuple(garden))
             if gone:
                 log.append("withered: " + ", ".join(f"{where(g, t)} ({flower(garden[t])})"
                                                      for t in gone))
