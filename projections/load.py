@@ -1,0 +1,59 @@
+"""The projection tables as pandas DataFrames, with the dtypes `projections.tables` promises.
+
+    from projections.load import load_tables
+    tables = load_tables(recorder)            # brings them up to date first
+    tables["scores"].groupby("seat").won.mean()
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from .tables import TABLES, Table
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from domain.recorder import Recorder
+
+    from .runner import Progress, TablesProjection
+
+DTYPES = {"text": "string", "json": "string", "int": "int64", "float": "float64",
+          "bool": "bool"}
+
+
+def frame(table: Table, rows: Iterable[tuple]) -> pd.DataFrame:
+    """Rows in the table's column order (as stored) to a typed DataFrame."""
+    import pandas as pd
+
+    data = pd.DataFrame.from_records(list(rows), columns=list(table.names))
+    for column in table.columns:
+        values = data[column.name]
+        if column.kind == "time":
+            data[column.name] = pd.to_datetime(values, utc=True, format="ISO8601")
+        elif column.kind == "bool" and column.nullable:
+            data[column.name] = values.astype("boolean")
+        elif column.kind == "bool":
+            data[column.name] = values.astype(bool)
+        elif column.kind == "float":
+            data[column.name] = pd.to_numeric(values, errors="coerce").astype("float64")
+        else:
+            data[column.name] = values.astype(DTYPES[column.kind])
+    return data
+
+
+def read_table(projection: TablesProjection, name: str) -> pd.DataFrame:
+    table = TABLES[name]
+    rows = projection.view.select(name)
+    return frame(table, (tuple(row[c] for c in table.names) for row in rows))
+
+
+def load_tables(recorder: Recorder, progress: Progress | None = None,
+                names: Iterable[str] = TABLES) -> dict[str, pd.DataFrame]:
+    """Every projection table (or those named), after processing any new events."""
+    from .runner import TablesProjection
+
+    projection = TablesProjection(recorder)
+    projection.catch_up(progress)
+    return {name: read_table(projection, name) for name in names}

@@ -1,0 +1,287 @@
+"""The projector: folds a match's events, one at a time, into rows of the projection tables.
+
+Events arrive already decoded (`Event`: the match, the event's version, its type name and its
+fields as stored), in notification-log order. For each running match the projector keeps what
+the next event needs (the state after every effective move, each state's score totals, the rows it
+will update) in a bounded cache; a match that is not cached (the cache was full, or the process
+restarted) is rebuilt by folding its earlier events again, quietly, through the same code. So a new
+event costs its own rules work (one `apply` and one `score`), not a replay.
+
+Rows come out as upserts keyed by the tables' keys (`take()` gives them, the last version of each
+row only), so a page of events writes each touched row once.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from typing import Any, NamedTuple
+from uuid import UUID
+
+from domain.games import GameRules, RulesError, get_rules
+
+from . import components
+from .ratings import Ratings
+from .tables import TABLES
+from .view import TablesView
+
+NAN = math.nan
+
+# Games whose score exists only once the game is over: their moves get no score change (GeoShapes
+# settles hands when somebody wins; its `score()` mid-game is a costly what-if).
+SCORED_AT_THE_END = frozenset({"geoshapes"})
+
+
+class Event(NamedTuple):
+    match_id: UUID
+    version: int
+    kind: str  # the event class name: Started, MoveRecorded, MoveUndone, ...
+    data: dict[str, Any]  # the stored fields (timestamp, prev_hash and the event's own)
+
+
+History = Callable[[UUID, int], Iterable[Event]]
+"""The events of a match with versions below the given one, in order (for cache misses)."""
+
+
+def variant_text(options: dict[str, Any]) -> str:
+    """A stable text of the options: "large=4, small=4"; "standard" when there are none."""
+    if not options:
+        return "standard"
+    return ", ".join(f"{key}={value if isinstance(value, str) else json.dumps(value)}"
+                     for key, value in sorted(options.items()))
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _time(data: dict[str, Any]) -> str | None:
+    stamp = data.get("timestamp")
+    return stamp.isoformat() if isinstance(stamp, datetime) else stamp
+
+
+class OpenMatch:
+    """What the projector remembers of one match between its events."""
+
+    def __init__(self, match_id: UUID, data: dict[str, Any]) -> None:
+        self.game: str = data["game"]
+        self.seats: list[str] = list(data["seats"])
+        self.variant = variant_text(data["options"])
+        self.rules: GameRules | None
+        try:
+            self.rules = get_rules(self.game)
+            start = self.rules.start(len(self.seats), data["options"], data["setup"])
+        except RulesError:  # an engine gone or changed: the match is listed, never replayed
+            self.rules, start = None, None
+        self.states: list[Any] = [start]  # after each effective move (trimmed once closed)
+        self.as_it_goes = self.game not in SCORED_AT_THE_END
+        self.totals: list[list[float] | None] = [self.score_totals(start)]
+        self.moves: list[dict[str, Any]] = []  # the effective moves' rows, in order
+        self.open_disputes = 0
+        self.claim: dict[str, Any] | None = None
+        self.base_status = "running"
+        self.row: dict[str, Any] = {
+            "match_id": str(match_id), "game": self.game, "variant": self.variant,
+            "players": len(self.seats), "seats": _json(self.seats), "started": _time(data),
+            "ended": None, "status": "running", "moves": 0, "undos": 0, "winners": "[]",
+            "ranking": "[]", "reason": "", "claimed": False, "claim_agrees": None,
+            "disputes": 0, "agreed_draw": False}
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    def score_totals(self, state: Any) -> list[float] | None:
+        if self.rules is None or state is None or not self.as_it_goes:
+            return None
+        try:
+            return [float(entry["total"]) for entry in self.rules.score(state)]
+        except RulesError:  # a hidden identity the score needs was never revealed
+            return None
+
+    def refresh(self) -> None:
+        row = self.row
+        row["status"] = "disputed" if self.open_disputes else self.base_status
+        if self.base_status == "running":  # a closed match has forgotten its moves
+            row["moves"] = len(self.moves)
+        totals = self.totals[-1]
+        if self.claim is None or totals is None:
+            row["claim_agrees"] = None
+        else:
+            row["claim_agrees"] = all(
+                name in self.seats and float(points) == totals[self.seats.index(name)]
+                for name, points in self.claim.items())
+
+    def close(self) -> None:
+        """No move can follow: keep only the final position."""
+        self.row["moves"] = len(self.moves)
+        self.states, self.totals = self.states[-1:], self.totals[-1:]
+        self.moves = []
+
+
+class Projector:
+    def __init__(self, history: History, view: TablesView, capacity: int = 4096) -> None:
+        self.history = history
+        self.capacity = capacity
+        self.ratings = Ratings(view)
+        self.cache: OrderedDict[UUID, OpenMatch] = OrderedDict()
+        self.pending: dict[str, dict[tuple, dict[str, Any]]] = {name: {} for name in TABLES}
+        self._quiet = False
+        self._handlers: dict[str, Callable[[OpenMatch, Event], None]] = {
+            "MoveRecorded": self._move_recorded, "MoveUndone": self._move_undone,
+            "ResultClaimed": self._result_claimed, "DisputeRaised": self._dispute_raised,
+            "DisputeResolved": self._dispute_resolved, "Ended": self._ended,
+            "Abandoned": self._abandoned}
+
+    # ---- driving ----------------------------------------------------------------------------
+
+    def fold(self, event: Event) -> None:
+        if event.kind == "Started":
+            match = OpenMatch(event.match_id, event.data)
+            self._remember(event.match_id, match)
+        else:
+            handler = self._handlers.get(event.kind)
+            if handler is None:  # an event type this projection does not read
+                return
+            match = self._recall(event.match_id, event.version)
+            handler(match, event)
+        match.refresh()
+        self._emit("matches", match.row)
+
+    def take(self) -> dict[str, list[dict[str, Any]]]:
+        """The rows changed since the last `take`, each once, by table; and forget them."""
+        rows = {name: list(rows.values()) for name, rows in self.pending.items() if rows}
+        for rows_of in self.pending.values():
+            rows_of.clear()
+        return rows
+
+    def _remember(self, match_id: UUID, match: OpenMatch) -> None:
+        self.cache[match_id] = match
+        self.cache.move_to_end(match_id)
+        while len(self.cache) > self.capacity:
+            self.cache.popitem(last=False)
+
+    def _recall(self, match_id: UUID, version: int) -> OpenMatch:
+        match = self.cache.get(match_id)
+        if match is not None:
+            self.cache.move_to_end(match_id)
+            return match
+        # Not cached: fold the match's earlier events again without emitting anything.
+        quiet, self._quiet = self._quiet, True
+        try:
+            for earlier in self.history(match_id, version):
+                self.fold(earlier)
+        finally:
+            self._quiet = quiet
+        return self.cache[match_id]
+
+    def _emit(self, table: str, row: dict[str, Any]) -> None:
+        if not self._quiet:
+            self.pending[table][tuple(row[k] for k in TABLES[table].key)] = dict(row)
+
+    # ---- one method per event type ----------------------------------------------------------
+
+    def _move_recorded(self, match: OpenMatch, event: Event) -> None:
+        seat, move = event.data["seat"], event.data["move"]
+        rules, state = match.rules, match.state
+        try:
+            after = rules.apply(state, move) if rules and state is not None else None
+        except RulesError:  # recorded under other rules: listed, not replayed from here on
+            after = None
+        totals_before, totals_after = match.totals[-1], match.score_totals(after)
+        change = (totals_after[seat] - totals_before[seat]
+                  if totals_before is not None and totals_after is not None else NAN)
+        row = {"match_id": str(event.match_id), "game": match.game, "step": event.version - 1,
+               "number": len(match.moves) + 1, "seat": seat + 1, "player": match.seats[seat],
+               "kind": _kind(rules, move), "move": _json(move), "score_change": change,
+               "undone": False, "recorded": _time(event.data)}
+        match.states.append(after)
+        match.totals.append(totals_after)
+        match.moves.append(row)
+        self._emit("moves", row)
+
+    def _move_undone(self, match: OpenMatch, event: Event) -> None:
+        withdrawn = match.moves.pop()
+        match.states.pop()
+        match.totals.pop()
+        withdrawn["undone"] = True
+        match.row["undos"] += 1
+        self._emit("moves", withdrawn)
+
+    def _result_claimed(self, match: OpenMatch, event: Event) -> None:
+        match.claim = event.data["scores"]
+        match.row["claimed"] = True
+
+    def _dispute_raised(self, match: OpenMatch, event: Event) -> None:
+        match.open_disputes += 1
+        match.row["disputes"] += 1
+
+    def _dispute_resolved(self, match: OpenMatch, event: Event) -> None:
+        match.open_disputes -= 1
+
+    def _abandoned(self, match: OpenMatch, event: Event) -> None:
+        match.base_status = "abandoned"
+        match.row.update(ended=_time(event.data), reason=event.data["reason"])
+        match.close()
+
+    def _ended(self, match: OpenMatch, event: Event) -> None:
+        outcome = event.data["outcome"]
+        names = match.seats
+        match.base_status = "ended"
+        match.row.update(
+            ended=_time(event.data), reason=outcome["reason"],
+            winners=_json([names[s] for s in outcome["winners"]]),
+            ranking=_json([[names[s] for s in group] for group in outcome["ranking"]]),
+            agreed_draw=self._agreed_draw(match, outcome))
+        self._score(match, event, outcome)
+        if not self._quiet:
+            for row in self.ratings.rate(match.game, str(event.match_id), names,
+                                         outcome["ranking"], _time(event.data)):
+                self._emit("ratings", row)
+        match.close()
+
+    # ---- the final score --------------------------------------------------------------------
+
+    @staticmethod
+    def _agreed_draw(match: OpenMatch, outcome: dict[str, Any]) -> bool:
+        if match.rules is not None and match.state is not None:
+            return match.rules.outcome(match.state) is None  # the rules had not decided
+        return not outcome["winners"] and len(outcome["ranking"]) == 1
+
+    def _score(self, match: OpenMatch, event: Event, outcome: dict[str, Any]) -> None:
+        if match.rules is None or match.state is None:
+            return
+        try:
+            scores = match.rules.score(match.state)
+        except RulesError:  # a hidden identity never revealed: no final score to count
+            return
+        match.totals[-1] = [float(entry["total"]) for entry in scores]  # claims compare to it
+        winners = set(outcome["winners"])
+        place = {seat: n for n, group in enumerate(outcome["ranking"], start=1) for seat in group}
+        common = {"match_id": str(event.match_id), "game": match.game,
+                  "variant": match.variant, "players": len(match.seats)}
+        moves = [(row["seat"] - 1, json.loads(row["move"])) for row in match.moves]
+        found = components.extract(match.game, match.state, scores, moves)
+        for seat, entry in enumerate(scores):
+            who = {**common, "seat": seat + 1, "player": match.seats[seat],
+                   "won": seat in winners}
+            self._emit("scores", {**who, "total": float(entry["total"]),
+                                  "shared": seat in winners and len(winners) > 1,
+                                  "rank": place.get(seat, len(outcome["ranking"]) + 1)})
+            for category, points in entry["categories"].items():
+                self._emit("score_categories", {**who, "category": category,
+                                                "points": float(points)})
+            for item in found[seat]:
+                self._emit("components", {**who, **item._asdict()})
+
+
+def _kind(rules: GameRules | None, move: dict[str, Any]) -> str:
+    if rules is None:
+        return next(iter(move), "move") if isinstance(move, dict) else "move"
+    try:
+        return rules.move_kind(move)
+    except (RulesError, KeyError, TypeError, ValueError):
+        return "move"

@@ -1,0 +1,50 @@
+"""Player ratings per game with openskill's Plackett-Luce model (it rates any number of players
+from a ranking, ties included).
+
+Each ended match updates the ratings of its players from its ranking: seats in the same place tie
+(a shared win, or a draw by agreement, which is one place of everybody). Ratings are sequential:
+they are updated in the order the matches ended, and a later dispute does not rewrite them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from .view import TablesView
+
+
+class Ratings:
+    def __init__(self, view: TablesView) -> None:
+        self.view = view
+        self.model = PlackettLuce()
+        self.current: dict[tuple[str, str], tuple[int, Any]] = {}  # (game, player) -> (n, rating)
+
+    def _get(self, game: str, player: str) -> tuple[int, Any]:
+        key = (game, player)
+        if key not in self.current:
+            row = self.view.latest_rating(game, player)
+            self.current[key] = ((0, self.model.rating(name=player)) if row is None else
+                                 (row["after_match"],
+                                  self.model.rating(mu=row["mu"], sigma=row["sigma"],
+                                                    name=player)))
+        return self.current[key]
+
+    def rate(self, game: str, match_id: str, seats: Sequence[str],
+             ranking: Sequence[Sequence[int]], recorded: str | None) -> list[dict[str, Any]]:
+        """The new `ratings` rows of the match's players (nothing for a one-seat match)."""
+        if len(seats) < 2:
+            return []
+        place = {seat: n for n, group in enumerate(ranking) for seat in group}
+        before = [self._get(game, name) for name in seats]
+        ranks = [place.get(seat, len(ranking)) for seat in range(len(seats))]
+        after = self.model.rate([[rating] for _, rating in before], ranks=ranks)
+        rows = []
+        for name, (played, _), (rating,) in zip(seats, before, after):
+            self.current[(game, name)] = (played + 1, rating)
+            rows.append({"game": game, "player": name, "match_id": match_id,
+                         "after_match": played + 1, "mu": rating.mu, "sigma": rating.sigma,
+                         "ordinal": rating.ordinal(), "recorded": recorded})
+        return rows
