@@ -30,11 +30,6 @@ from .view import TablesView
 
 NAN = math.nan
 
-# Games whose score exists only once the game is over: their moves get no score change (GeoShapes
-# settles hands when somebody wins; its `score()` mid-game is a costly what-if).
-SCORED_AT_THE_END = frozenset({"geoshapes"})
-
-
 class Event(NamedTuple):
     match_id: UUID
     version: int
@@ -77,7 +72,7 @@ class OpenMatch:
         except RulesError:  # an engine gone or changed: the match is listed, never replayed
             self.rules, start = None, None
         self.states: list[Any] = [start]  # after each effective move (trimmed once closed)
-        self.as_it_goes = self.game not in SCORED_AT_THE_END
+        self.as_it_goes = self.rules is not None and self.rules.scores_as_it_goes
         self.totals: list[list[float] | None] = [self.score_totals(start)]
         self.moves: list[dict[str, Any]] = []  # the effective moves' rows, in order
         self.open_disputes = 0

@@ -95,6 +95,9 @@ class GameRules(Generic[S]):
     simultaneous: ClassVar[bool] = False  # one recorded move holds every seat's choice
     # Games that can loop forever (Topitop) set a cap for simulations; None means they always end.
     playout_cap: ClassVar[int | None] = None
+    # False where a score exists only once the game is over (GeoShapes settles hands when somebody
+    # wins): projections then record no per-move score change.
+    scores_as_it_goes: ClassVar[bool] = True
 
     # ---- setting up -------------------------------------------------------------------------
 

@@ -166,6 +166,7 @@ class GeoShapes(GameRules[GeoShapesState]):
     min_players = 2
     max_players = 4
     state_type = GeoShapesState
+    scores_as_it_goes = False  # hands are settled only when somebody wins
 
     # ---- setting up -------------------------------------------------------------------------
 
