@@ -76,29 +76,36 @@ class Recorder(Application):
         self._save(match)
         return match.id
 
+    # Every command takes `expected_version`: the match version the entry was made against.
+    # A match that moved on meanwhile is then a Conflict, not an entry on another board.
+
     def record(self, match_id: UUID, seat: str | int, move: Any,
                expected_version: int | None = None) -> Match:
-        """Record a move. With `expected_version` (the match version the entry was made
-        against), a match that moved on meanwhile is a Conflict, not a move on another board."""
         return self._act(match_id, lambda m: m.record(seat, move), expected_version)
 
-    def undo(self, match_id: UUID, by: str, reason: str) -> Match:
-        return self._act(match_id, lambda m: m.undo(by, reason))
+    def undo(self, match_id: UUID, by: str, reason: str,
+               expected_version: int | None = None) -> Match:
+        return self._act(match_id, lambda m: m.undo(by, reason), expected_version)
 
-    def claim(self, match_id: UUID, by: str, scores: Any) -> Match:
-        return self._act(match_id, lambda m: m.claim(by, scores))
+    def claim(self, match_id: UUID, by: str, scores: Any,
+               expected_version: int | None = None) -> Match:
+        return self._act(match_id, lambda m: m.claim(by, scores), expected_version)
 
-    def dispute(self, match_id: UUID, by: str, about: str) -> Match:
-        return self._act(match_id, lambda m: m.dispute(by, about))
+    def dispute(self, match_id: UUID, by: str, about: str,
+               expected_version: int | None = None) -> Match:
+        return self._act(match_id, lambda m: m.dispute(by, about), expected_version)
 
-    def resolve(self, match_id: UUID, by: str, ruling: str) -> Match:
-        return self._act(match_id, lambda m: m.resolve(by, ruling))
+    def resolve(self, match_id: UUID, by: str, ruling: str,
+               expected_version: int | None = None) -> Match:
+        return self._act(match_id, lambda m: m.resolve(by, ruling), expected_version)
 
-    def end(self, match_id: UUID, agreed_draw: bool = False) -> Match:
-        return self._act(match_id, lambda m: m.end(agreed_draw))
+    def end(self, match_id: UUID, agreed_draw: bool = False,
+            expected_version: int | None = None) -> Match:
+        return self._act(match_id, lambda m: m.end(agreed_draw), expected_version)
 
-    def abandon(self, match_id: UUID, by: str, reason: str) -> Match:
-        return self._act(match_id, lambda m: m.abandon(by, reason))
+    def abandon(self, match_id: UUID, by: str, reason: str,
+               expected_version: int | None = None) -> Match:
+        return self._act(match_id, lambda m: m.abandon(by, reason), expected_version)
 
     def save_new(self, matches: Sequence[Match]) -> None:
         """Store whole new matches (imported or simulated) in one transaction."""

@@ -20,8 +20,12 @@ from .options import store_option
 @click.option("--port", default=8050, show_default=True, type=int)
 @click.option("--refresh", default=2.0, show_default=True, type=float, metavar="SECONDS",
               help="How often the tables take in new events (0: only at start).")
-def serve(store, host, port, refresh):
-    """Serve the dashboard: overview, balance, players, match replay.
+@click.option("--write-token", envvar="TABLELOG_WRITE_TOKEN", metavar="TOKEN",
+              help="Bearer token for recording (the Record page and the API's writes). Needed "
+                   "off loopback: generated and printed once when not given.")
+def serve(store, host, port, refresh, write_token):
+    """Serve the dashboard (overview, balance, players, match replay, record) and the JSON
+    API at /api/v1/ (OpenAPI document at /api/v1/openapi.json).
 
     On a fresh install (no --store, no $TABLELOG_STORE, no default store yet) it first builds
     the demo store there, so there is something to look at."""
@@ -33,8 +37,19 @@ def serve(store, host, port, refresh):
     projection_of(location)  # catch up first, with a progress bar when there is much to do
     from dashboard.app import create_app
 
+    from tablelog.access import WritePolicy
+    from tablelog.api import register_api
+
     app = create_app(location, refresh_every=refresh or None)
+    policy = WritePolicy.for_bind(host, write_token)
+    register_api(app.server, app.server.extensions["tablelog"].recorder, policy)
+    app.server.extensions["tablelog-write-policy"] = policy  # the Record page reads it here
     click.echo(f"Tablelog dashboard on {location}: http://{host}:{port}/  (Ctrl-C stops it)")
+    click.echo(f"JSON API: http://{host}:{port}/api/v1/  (writes "
+               + ("open on loopback)" if policy.open else "need the write token)"))
+    if policy.generated:
+        click.echo(f"write token, shown once (the Record page asks for it; the API takes "
+                   f"'Authorization: Bearer TOKEN'): {policy.token}")
     app.run(host=host, port=port, debug=False)
 
 

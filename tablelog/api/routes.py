@@ -1,0 +1,395 @@
+"""The route table: every endpoint of /api/v1, declared once, with what it does.
+
+Each `@endpoint(...)` declares the method, the path (an OpenAPI path template), its parameters,
+the request schema it takes, the answers it gives and whether it writes; the OpenAPI document
+(`openapi.py`) and the Flask routes (`server.py`) are both generated from this table. A handler
+receives the `Service` and the parsed parameters (and `body`), and returns the JSON value of its
+answer, or a `Reply` when the status is not 200. It raises the recorder's and the rules' own
+refusals; `errors.py` turns them into answers.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+from domain import audit as auditing
+from domain import views
+from domain.games import GAMES
+from domain.match import RUNNING, Match
+from domain.recorder import Recorder
+
+from .errors import ApiError
+from .schemas import Schema
+
+PREFIX = "/api/v1"
+AT_MOST = 1_000_000_000  # a bound for counts in queries (the store's integers are 64-bit)
+
+
+@dataclass(frozen=True)
+class Param:
+    name: str
+    where: str  # "path" or "query"
+    schema: Schema
+    description: str
+
+
+@dataclass(frozen=True)
+class Reply:
+    status: int
+    body: Any
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A documented answer: its status, the schema of its body, what it means."""
+    status: int
+    schema: str
+    description: str
+    headers: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    method: str
+    path: str
+    operation_id: str
+    tag: str
+    summary: str
+    description: str
+    handler: Callable[..., Any]
+    params: tuple[Param, ...]
+    body: str | None
+    answers: tuple[Answer, ...]
+    write: bool
+
+
+ENDPOINTS: list[Endpoint] = []
+
+
+def endpoint(method: str, path: str, tag: str, summary: str, *, ok: Answer,
+             params: tuple[Param, ...] = (), body: str | None = None,
+             refusals: tuple[Answer, ...] = ()) -> Callable:
+    """Declare the decorated handler as the endpoint `method path`."""
+    def register(handler: Callable[..., Any]) -> Callable[..., Any]:
+        ENDPOINTS.append(Endpoint(
+            method=method, path=path, operation_id=handler.__name__, tag=tag, summary=summary,
+            description=(handler.__doc__ or summary).strip(), handler=handler, params=params,
+            body=body, answers=(ok, *refusals), write=body is not None))
+        return handler
+    return register
+
+
+# ---- what the handlers share ---------------------------------------------------------------------
+
+class Service:
+    """One store's recorder, and its projection tables for the listing and the statistics."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+        self._projection: Any = None
+        self._projection_lock = threading.Lock()
+        self._stats: dict[tuple, Any] = {}
+
+    def match_id(self, text: str) -> UUID:
+        return self.recorder.find(text)
+
+    def get(self, text: str, at: int | None = None) -> Match:
+        return self.recorder.get(self.match_id(text), at)
+
+    def write(self, text: str, version: int | None, command: str, *args: Any) -> Match:
+        """Run one recorder command (`record`, `undo`, ... `abandon`) on the match named by
+        `text`; with `version`, only if the match is still at that version."""
+        return getattr(self.recorder, command)(self.match_id(text), *args,
+                                               expected_version=version)
+
+    def tables(self) -> Any:
+        """The projection, brought up to date (None on a store without projection tables)."""
+        from projections.runner import TablesProjection
+
+        with self._projection_lock:
+            if self._projection is None:
+                try:
+                    self._projection = TablesProjection(self.recorder)
+                except NotImplementedError:
+                    return None
+            self._projection.catch_up()
+            return self._projection
+
+    def stats(self, game: str, players: int | None, variant: str | None) -> dict[str, Any]:
+        from projections import stats as balance
+        from projections.load import read_table
+        from projections.tables import TABLES
+
+        projection = self.tables()
+        if projection is None:
+            raise ApiError(501, "unsupported", "balance statistics need the projection tables, "
+                           "which this store does not have yet (SQLite stores only)")
+        key = (projection.position(), game, players, variant)
+        if key not in self._stats:
+            tables = {name: read_table(projection, name) for name in TABLES if name != "moves"}
+            report = balance.report(tables, game, players, variant).get(game)
+            self._stats = {key: _finite(report or _no_matches())}  # only the newest position
+        return {"game": game, **self._stats[key]}
+
+
+def _no_matches() -> dict[str, Any]:
+    return {"matches": 0, "recorded": 0, "by_status": {}, "shared_wins": 0, "draws": 0,
+            "small": True, "seats": [], "scores": [], "components": [], "length": []}
+
+
+def _finite(value: Any) -> Any:
+    """JSON has no NaN or infinity: a figure that does not exist is null."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_finite(v) for v in value]
+    return value
+
+
+def match_state(match: Match, step: int | None = None) -> dict[str, Any]:
+    return {**views.state_view(match, step), "version": match.version,
+            "receipt": match.head_hash}
+
+
+def _step(match: Match) -> int:
+    return match.version - Match.INITIAL_VERSION
+
+
+# ---- parameters and answers ----------------------------------------------------------------------
+
+MATCH = Param("match", "path", {"type": "string"},
+              "The match id, or a unique prefix of 4 or more of its characters.")
+GAME = Param("game", "path", {"type": "string"}, "A game id (GET /games lists them).")
+AT = Param("at", "query", {"type": "integer", "minimum": 0, "maximum": AT_MOST},
+           "Show the match as it was after its first N events (0 = the start); default: now.")
+
+STATE = Answer(200, "MatchState", "The match after the entry: write `version` back with the "
+               "next entry to detect other writers.")
+NOT_FOUND = Answer(404, "Error", "No such match (`match-not-found`).")
+REFUSED = Answer(422, "Error", "Refused by the recorder or the rules; nothing was stored.")
+CLOSED = Answer(409, "Error", "`conflict`: another writer changed the match first (nothing was "
+                "stored; reload and enter it again); `match-closed`: the match has ended or was "
+                "abandoned.")
+OUT_OF_RANGE = Answer(422, "Error", "`refused`: the match has fewer steps than `at`.")
+
+
+# ---- games ---------------------------------------------------------------------------------------
+
+@endpoint("GET", "/games", "games", "The games this server records",
+          ok=Answer(200, "GameList", "Every game: id, name, player counts, options."))
+def list_games(service: Service) -> Any:
+    """Every game with its id (used everywhere else), player counts and its options with their
+    default values."""
+    return {"games": [{"id": rules.id, "name": rules.name, "rules_version": rules.version,
+                       "min_players": rules.min_players, "max_players": rules.max_players,
+                       "simultaneous": rules.simultaneous, "options": rules.options({})}
+                      for rules in GAMES.values()]}
+
+
+@endpoint("GET", "/stats/{game}", "games", "Balance statistics of one game",
+          params=(GAME,
+                  Param("players", "query", {"type": "integer", "minimum": 1, "maximum": AT_MOST},
+                        "Only matches with this many players."),
+                  Param("variant", "query", {"type": "string"},
+                        "Only this variant (its options as `tablelog stats` prints them).")),
+          ok=Answer(200, "Stats", "The figures `tablelog stats GAME --json` prints."),
+          refusals=(Answer(404, "Error", "No such game (`unknown-game`)."),
+                    Answer(501, "Error", "This store has no projection tables (PostgreSQL).")))
+def game_stats(service: Service, game: str, players: int | None, variant: str | None) -> Any:
+    """Seat win rates with their Wilson intervals and binomial tests, score distributions per
+    category, component strength and match length, over the ended matches without an open
+    dispute (see docs/projections.md). A game without such matches has empty figures."""
+    if game not in GAMES:
+        raise ApiError(404, "unknown-game", f"unknown game {game!r}; known games: "
+                       f"{', '.join(GAMES)}")
+    return service.stats(game, players, variant)
+
+
+# ---- matches -------------------------------------------------------------------------------------
+
+@endpoint("GET", "/matches", "matches", "List the matches",
+          params=(Param("game", "query", {"type": "string"}, "Only matches of this game."),
+                  Param("offset", "query", {"type": "integer", "minimum": 0, "maximum": AT_MOST},
+                        "Skip this many matches (oldest first)."),
+                  Param("limit", "query", {"type": "integer", "minimum": 0, "maximum": AT_MOST},
+                        "At most this many matches.")),
+          ok=Answer(200, "MatchList", "The matches, oldest first (`count`: all that match the "
+                    "filter, before offset and limit)."))
+def list_matches(service: Service, game: str | None, offset: int | None,
+                 limit: int | None) -> Any:
+    """The matches in the store, oldest first, as `tablelog list --json` prints them."""
+    projection = service.tables()
+    if projection is None:  # no tables on this store: replay every match
+        rows = [views.summary(service.recorder.get(s.originator_id))
+                for s in service.recorder.started(game)]
+    else:
+        found = projection.view.select("matches", {"game": game} if game is not None else None)
+        rows = [_listed(row) for row in sorted(found, key=lambda r: r["started"])]
+    start = offset or 0
+    end = None if limit is None else start + limit
+    return {"count": len(rows), "matches": rows[start:end]}
+
+
+def _listed(row: dict[str, Any]) -> dict[str, Any]:
+    ended = row["ranking"] != "[]"
+    return {"id": row["match_id"], "game": row["game"], "seats": json.loads(row["seats"]),
+            "status": row["status"], "moves": row["moves"], "started": row["started"],
+            "outcome": {"winners": json.loads(row["winners"]),
+                        "ranking": json.loads(row["ranking"]),
+                        "reason": row["reason"]} if ended else None}
+
+
+@endpoint("POST", "/matches", "matches", "Start a match", body="NewMatch",
+          ok=Answer(201, "MatchState", "The new match (its `id` is in the body and its URL in "
+                    "`Location`).", headers=("Location",)),
+          refusals=(Answer(422, "Error", "Unknown game, wrong player count, a bad option or "
+                           "setup (`invalid-setup`, `refused`)."),))
+def create_match(service: Service, body: dict[str, Any]) -> Any:
+    """Start a match of `game` for `players` (names in turn order), with `options` and the known
+    `setup`, checked by the game's rules as `tablelog new` checks them."""
+    match_id = service.recorder.start(body["game"], body["players"], body.get("options"),
+                                      body.get("setup"))
+    return Reply(201, match_state(service.recorder.get(match_id)),
+                 {"Location": f"{PREFIX}/matches/{match_id}"})
+
+
+@endpoint("GET", "/matches/{match}", "matches", "A match's state, now or at any step",
+          params=(MATCH, AT), ok=Answer(200, "MatchState", "The match at that step."),
+          refusals=(NOT_FOUND, OUT_OF_RANGE))
+def get_match(service: Service, match: str, at: int | None) -> Any:
+    """The match as `tablelog show --json` prints it, plus its `version` and `receipt`."""
+    return match_state(service.get(match, at), at)
+
+
+@endpoint("GET", "/matches/{match}/score", "matches", "The score breakdown",
+          params=(MATCH, AT),
+          ok=Answer(200, "Score", "Per seat: total, categories and details; the outcome by the "
+                    "rules."),
+          refusals=(NOT_FOUND, Answer(422, "Error", "`unknown-information`: the score needs a "
+                                      "hidden identity the table never revealed; `refused`: "
+                                      "the match has fewer steps than `at`.")))
+def get_score(service: Service, match: str, at: int | None) -> Any:
+    """The score per seat and per scoring category, as `tablelog score --json` prints it."""
+    found = service.get(match, at)
+    return {**views.score_view(found), "step": _step(found)}
+
+
+@endpoint("GET", "/matches/{match}/legal-moves", "matches", "The moves the rules accept now",
+          params=(MATCH, AT),
+          ok=Answer(200, "LegalMoves", "Per awaited seat, the moves the rules accept."),
+          refusals=(NOT_FOUND, OUT_OF_RANGE))
+def get_legal_moves(service: Service, match: str, at: int | None) -> Any:
+    """Per seat whose input is awaited, the moves the rules accept now (at step `at`, if given).
+    In a simultaneous game (Total Landscaping) these are each seat's own choices: the recorded
+    move holds one choice per seat, in the shape docs/games/<game>.md gives. Where the full list
+    is too large to offer (GeoShapes' trades of up to three shapes each way) the rules offer a
+    documented subset, and any legal move is still accepted."""
+    found = service.get(match, at)
+    rules, state = found.rules, found.state
+    open_ = found.status == RUNNING and found.rules_version == rules.version
+    awaited = rules.to_move(state) if open_ else ()
+    return {"id": str(found.id), "game": found.game, "step": _step(found),
+            "version": found.version, "simultaneous": rules.simultaneous,
+            "moves": {found.seats[seat]: rules.choices(state, seat) for seat in awaited}}
+
+
+@endpoint("GET", "/matches/{match}/events", "matches", "The event log (the match record)",
+          params=(MATCH,),
+          ok=Answer(200, "MatchRecord", "The match record (docs/records.md): what `tablelog "
+                    "export` writes and `tablelog import` reads."),
+          refusals=(NOT_FOUND,))
+def get_events(service: Service, match: str) -> Any:
+    """Every stored event of the match in order, withdrawn moves, claims and disputes included,
+    as a match record."""
+    return service.recorder.export(service.match_id(match))
+
+
+@endpoint("GET", "/matches/{match}/audit", "matches", "Audit the match",
+          params=(MATCH, Param("head", "query", {"type": "string"},
+                               "A receipt (a head hash, 8 or more of its characters) kept "
+                               "earlier: check the log still holds that event.")),
+          ok=Answer(200, "Audit", "The audit report (docs/audit.md); `clean` says whether "
+                    "anything is wrong."),
+          refusals=(NOT_FOUND,))
+def get_audit(service: Service, match: str, head: str | None) -> Any:
+    """Replay the match from its stored rows, verify the hash chain, recompute every score and
+    compare the claims, as `tablelog audit --json` does."""
+    recorder = service.recorder
+    return auditing.audit_match(recorder, auditing.find_match(recorder, match), head)
+
+
+# ---- entries -------------------------------------------------------------------------------------
+
+WRITE_REFUSALS = (NOT_FOUND, CLOSED, REFUSED)
+
+
+@endpoint("POST", "/matches/{match}/moves", "entries", "Record a move", params=(MATCH,),
+          body="NewMove", ok=STATE,
+          refusals=(NOT_FOUND, CLOSED, Answer(422, "Error", "`illegal-move` (the message names "
+                    "the rule), `not-your-turn`, `refused` (not a seat of this match); nothing "
+                    "was stored.")))
+def record_move(service: Service, match: str, body: dict[str, Any]) -> Any:
+    """Record one move by `seat`, checked against the rules as `tablelog move` checks it."""
+    return match_state(service.write(match, body.get("version"), "record", body["seat"],
+                                     body["move"]))
+
+
+@endpoint("POST", "/matches/{match}/undo", "entries", "Withdraw the most recent move",
+          params=(MATCH,), body="Undo", ok=STATE, refusals=WRITE_REFUSALS)
+def undo_move(service: Service, match: str, body: dict[str, Any]) -> Any:
+    """Withdraw the most recent effective move (recorded as an event; nothing is deleted)."""
+    return match_state(service.write(match, body.get("version"), "undo", body["by"],
+                                     body["reason"]))
+
+
+@endpoint("POST", "/matches/{match}/claims", "entries", "Record the result claimed at the table",
+          params=(MATCH,), body="Claim", ok=STATE, refusals=WRITE_REFUSALS)
+def claim_result(service: Service, match: str, body: dict[str, Any]) -> Any:
+    """Record the scores the players wrote down (the audit compares them with the rules)."""
+    return match_state(service.write(match, body.get("version"), "claim", body["by"],
+                                     body["scores"]))
+
+
+@endpoint("POST", "/matches/{match}/disputes", "entries", "Raise a dispute", params=(MATCH,),
+          body="Dispute", ok=STATE, refusals=(NOT_FOUND, Answer(409, "Error", "`conflict`: "
+                                              "another writer changed the match first."),
+                                              REFUSED))
+def raise_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
+    """Record a dispute about the match; it stays open until resolved."""
+    return match_state(service.write(match, body.get("version"), "dispute", body["by"],
+                                     body["about"]))
+
+
+@endpoint("POST", "/matches/{match}/disputes/resolve", "entries", "Rule on the oldest open dispute",
+          params=(MATCH,), body="Resolve", ok=STATE,
+          refusals=(NOT_FOUND, Answer(409, "Error", "`conflict`: another writer changed the "
+                                      "match first."), REFUSED))
+def resolve_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
+    """Record the ruling on the oldest open dispute."""
+    return match_state(service.write(match, body.get("version"), "resolve", body["by"],
+                                     body["ruling"]))
+
+
+@endpoint("POST", "/matches/{match}/end", "entries", "End the match", params=(MATCH,),
+          body="End", ok=STATE, refusals=WRITE_REFUSALS)
+def end_match(service: Service, match: str, body: dict[str, Any]) -> Any:
+    """Close a match whose game is over by the rules, or (with `draw`) agree a draw."""
+    return match_state(service.write(match, body.get("version"), "end",
+                                     bool(body.get("draw", False))))
+
+
+@endpoint("POST", "/matches/{match}/abandon", "entries", "Abandon the match", params=(MATCH,),
+          body="Abandon", ok=STATE, refusals=WRITE_REFUSALS)
+def abandon_match(service: Service, match: str, body: dict[str, Any]) -> Any:
+    """Close an unfinished match without a result."""
+    return match_state(service.write(match, body.get("version"), "abandon", body["by"],
+                                     body["reason"]))

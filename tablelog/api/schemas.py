@@ -1,0 +1,222 @@
+"""The JSON Schemas of the API's bodies (OpenAPI 3.1, i.e. JSON Schema 2020-12).
+
+The server validates every request body against these same schemas before acting, and the
+OpenAPI document publishes them, so the document cannot drift from what is checked. Schemas say
+the SHAPE of a request (types, required fields, no unknown fields): a shape error is a 400. What
+the values MEAN (a known game, a legal move, a seat of this match) is for the recorder and the
+rules, exactly as at the command line: those refusals are 422 with the command line's reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Schema = dict[str, Any]
+
+TEXT: Schema = {"type": "string"}
+COUNT: Schema = {"type": "integer", "minimum": 0}
+NAMES: Schema = {"type": "array", "items": TEXT}
+ANY_OBJECT: Schema = {"type": "object"}
+NUMBER_OR_NULL: Schema = {"type": ["number", "null"]}
+UUID_TEXT: Schema = {"type": "string", "format": "uuid"}
+TIME_TEXT: Schema = {"type": "string", "description": "ISO 8601, UTC"}
+HASH_TEXT: Schema = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+
+
+def ref(name: str) -> Schema:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def closed(properties: dict[str, Schema], required: tuple[str, ...] = (),
+           description: str | None = None) -> Schema:
+    """An object with exactly these fields (those in `required` must be present)."""
+    schema: Schema = {"type": "object", "properties": properties,
+                      "required": list(required), "additionalProperties": False}
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def documented(properties: dict[str, Schema], required: tuple[str, ...]) -> Schema:
+    """A response object: these fields always, more may be added in later versions."""
+    return {"type": "object", "properties": properties, "required": list(required)}
+
+
+VERSION: Schema = {
+    "type": "integer", "minimum": 1,
+    "description": "The match version this entry was made against (the `version` of the state "
+                   "the client last read). If the match has moved on, nothing is stored and the "
+                   "answer is 409 `conflict`: reload and enter it again. Leave it out to write "
+                   "whatever the version.",
+}
+
+# ---- request bodies -----------------------------------------------------------------------------
+
+REQUESTS: dict[str, Schema] = {
+    "NewMatch": closed({
+        "game": {**TEXT, "description": "The game's id, as in GET /games."},
+        "players": {**NAMES, "description": "Player names in turn order."},
+        "options": {**ANY_OBJECT, "description": "Game options; missing ones take their "
+                                                 "defaults (GET /games lists them)."},
+        "setup": {**ANY_OBJECT, "description": "The known setup (deal, layout, hands) in the "
+                                               "game's setup format (docs/games/<game>.md)."},
+    }, ("game", "players")),
+    "NewMove": closed({
+        "seat": {**TEXT, "description": "The player making the move: their name, or their "
+                                        "seat number as text (\"1\" = first in turn order)."},
+        "move": {**ANY_OBJECT, "description": "The move in the game's own vocabulary "
+                                              "(docs/games/<game>.md)."},
+        "version": VERSION,
+    }, ("seat", "move")),
+    "Undo": closed({"by": TEXT, "reason": TEXT, "version": VERSION}, ("by", "reason")),
+    "Claim": closed({
+        "by": TEXT,
+        "scores": {"type": "object", "additionalProperties": {"type": "number"},
+                   "description": "The scores written down at the table, by player name."},
+        "version": VERSION,
+    }, ("by", "scores")),
+    "Dispute": closed({"by": TEXT, "about": TEXT, "version": VERSION}, ("by", "about")),
+    "Resolve": closed({"by": TEXT, "ruling": TEXT, "version": VERSION}, ("by", "ruling")),
+    "End": closed({
+        "draw": {"type": "boolean", "default": False,
+                 "description": "End a game the rules have not decided as a draw by agreement."},
+        "version": VERSION,
+    }),
+    "Abandon": closed({"by": TEXT, "reason": TEXT, "version": VERSION}, ("by", "reason")),
+}
+
+# ---- responses ----------------------------------------------------------------------------------
+
+ERROR_KINDS = (
+    "bad-request", "unauthorized", "forbidden", "not-found", "method-not-allowed",
+    "too-large", "unsupported-media-type", "match-not-found", "unknown-game", "not-your-turn",
+    "illegal-move", "invalid-setup", "unknown-information", "refused", "bad-record",
+    "match-closed", "conflict", "unsupported",
+)
+
+OUTCOME: Schema = {
+    "type": ["object", "null"],
+    "description": "null while the game runs; winners (none: a draw) and the ranking, by name.",
+    "properties": {"winners": NAMES, "ranking": {"type": "array", "items": NAMES},
+                   "reason": TEXT},
+    "required": ["winners", "ranking", "reason"],
+}
+
+STATUS: Schema = {"type": "string", "enum": ["running", "ended", "abandoned", "disputed"]}
+
+SUMMARY_FIELDS: dict[str, Schema] = {
+    "id": UUID_TEXT, "game": TEXT, "seats": NAMES, "status": STATUS, "moves": COUNT,
+    "started": TIME_TEXT, "outcome": ref("Outcome"),
+}
+
+STATE_FIELDS: dict[str, Schema] = {
+    **SUMMARY_FIELDS,
+    "step": {**COUNT, "description": "Events after the start shown here (0 = the start)."},
+    "version": {"type": "integer", "minimum": 1,
+                "description": "The match's version at this step: send it back as `version` "
+                               "to write only if nobody else wrote first."},
+    "receipt": {**HASH_TEXT, "description": "The hash of the newest event shown (keep it to "
+                                            "check the log later: GET .../audit?head=)."},
+    "rules_version": TEXT,
+    "options": ANY_OBJECT,
+    "to_move": {**NAMES, "description": "Whose input the rules await (every seat, when play is "
+                                        "simultaneous; none once the game is over)."},
+    "rules_outcome": ref("Outcome"),
+    "state": {**ANY_OBJECT, "description": "The position, in the game's own JSON encoding."},
+}
+
+ENTRY_TIME = {"at": TIME_TEXT}
+RAW_OUTCOME: Schema = {
+    "type": "object", "description": "As stored: seats by index (0 = first in turn order).",
+    "properties": {"winners": {"type": "array", "items": COUNT},
+                   "ranking": {"type": "array", "items": {"type": "array", "items": COUNT}},
+                   "reason": TEXT},
+    "required": ["winners", "ranking", "reason"],
+}
+
+
+def _entry(kind: str, fields: dict[str, Schema]) -> Schema:
+    return {"type": "object",
+            "properties": {"type": {"const": kind}, **fields, **ENTRY_TIME},
+            "required": ["type", *fields, "at"]}
+
+
+RESPONSES: dict[str, Schema] = {
+    "Error": closed({
+        "error": {"type": "string", "enum": list(ERROR_KINDS)},
+        "message": {**TEXT, "description": "The one-line reason (the command line prints the "
+                                           "same words)."},
+    }, ("error", "message")),
+    "Outcome": OUTCOME,
+    "MatchSummary": documented(SUMMARY_FIELDS, tuple(SUMMARY_FIELDS)),
+    "MatchList": documented({"count": COUNT, "matches": {"type": "array",
+                                                         "items": ref("MatchSummary")}},
+                            ("count", "matches")),
+    "MatchState": documented(STATE_FIELDS, tuple(STATE_FIELDS)),
+    "Score": documented({
+        "id": UUID_TEXT, "game": TEXT, "step": COUNT,
+        "seats": {"type": "array", "items": documented({
+            "seat": TEXT, "total": {"type": "number"},
+            "categories": {"type": "object", "additionalProperties": {"type": "number"}},
+            "details": ANY_OBJECT,
+        }, ("seat", "total", "categories", "details"))},
+        "outcome": ref("Outcome"),
+    }, ("id", "game", "step", "seats", "outcome")),
+    "LegalMoves": documented({
+        "id": UUID_TEXT, "game": TEXT, "step": COUNT, "version": {"type": "integer", "minimum": 1},
+        "simultaneous": {"type": "boolean", "description": "Each awaited seat chooses, and one "
+                         "recorded move holds every seat's choice (docs/games/<game>.md)."},
+        "moves": {"type": "object", "additionalProperties": {"type": "array",
+                                                             "items": ANY_OBJECT},
+                  "description": "Per awaited seat (by name), the moves (or, when play is "
+                                 "simultaneous, that seat's choices) the rules accept now; "
+                                 "empty once the match is over or closed."},
+    }, ("id", "game", "step", "version", "simultaneous", "moves")),
+    "MatchRecord": documented({
+        "format": {"const": "tablelog-match/1"}, "id": UUID_TEXT, "game": TEXT,
+        "rules_version": TEXT, "options": ANY_OBJECT, "seats": NAMES, "setup": ANY_OBJECT,
+        "started_at": TIME_TEXT,
+        "events": {"type": "array", "items": {"oneOf": [
+            _entry("move", {"seat": TEXT, "move": ANY_OBJECT}),
+            _entry("undo", {"by": TEXT, "reason": TEXT}),
+            _entry("claim", {"by": TEXT, "scores": {
+                "type": "object", "additionalProperties": {"type": "number"}}}),
+            _entry("dispute", {"by": TEXT, "about": TEXT}),
+            _entry("resolve", {"by": TEXT, "ruling": TEXT}),
+            _entry("end", {"outcome": RAW_OUTCOME}),
+            _entry("abandon", {"by": TEXT, "reason": TEXT}),
+        ]}},
+    }, ("format", "id", "game", "rules_version", "options", "seats", "setup", "started_at",
+        "events")),
+    "Audit": documented({
+        "match": UUID_TEXT, "clean": {"type": "boolean"}, "status": STATUS,
+        "events": COUNT,
+        "findings": {"type": "array", "items": documented({
+            "event": {"type": ["integer", "null"]}, "kind": TEXT, "message": TEXT,
+        }, ("event", "kind", "message"))},
+        "notes": {"type": "array", "items": TEXT},
+    }, ("match", "clean", "status", "events", "findings", "notes")),
+    "Game": documented({
+        "id": TEXT, "name": TEXT, "rules_version": TEXT,
+        "min_players": {"type": "integer", "minimum": 1},
+        "max_players": {"type": "integer", "minimum": 1},
+        "simultaneous": {"type": "boolean"},
+        "options": {**ANY_OBJECT, "description": "Every option with its default value."},
+    }, ("id", "name", "rules_version", "min_players", "max_players", "simultaneous",
+        "options")),
+    "GameList": documented({"games": {"type": "array", "items": ref("Game")}}, ("games",)),
+    "Stats": documented({
+        "game": TEXT,
+        "matches": {**COUNT, "description": "Matches that count: ended, no open dispute."},
+        "recorded": COUNT,
+        "by_status": {"type": "object", "additionalProperties": COUNT},
+        "shared_wins": COUNT, "draws": COUNT, "small": {"type": "boolean"},
+        "seats": {"type": "array", "items": ANY_OBJECT},
+        "scores": {"type": "array", "items": ANY_OBJECT},
+        "components": {"type": "array", "items": ANY_OBJECT},
+        "length": {"type": "array", "items": ANY_OBJECT},
+    }, ("game", "matches", "recorded", "by_status", "shared_wins", "draws", "small", "seats",
+        "scores", "components", "length")),
+}
+
+COMPONENTS: dict[str, Schema] = {**REQUESTS, **RESPONSES}

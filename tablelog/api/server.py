@@ -1,0 +1,192 @@
+"""The Flask side: the blueprint that serves the route table, and the checks every request passes.
+
+A write goes through, in order: the write policy (401/403), the media type (415), the size (413),
+JSON parsing and the operation's request schema (400), and only then the recorder, whose
+refusals `errors.py` maps. A read's query parameters are converted and checked against their
+schemas (400). Whatever the input, the answer is JSON and never a 5xx: an unexpected exception is
+a bug, and is left to Flask so that it shows as one.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Flask, Response, request
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
+
+from domain.errors import Refused
+from domain.games import RulesError
+from domain.recorder import Recorder
+from tablelog.access import WritePolicy
+
+from .errors import ApiError, bad_request, from_refusal
+from .openapi import build_document
+from .routes import ENDPOINTS, PREFIX, Endpoint, Param, Reply, Service
+from .schemas import REQUESTS
+
+MAX_BODY = 1 << 20  # 1 MiB: a whole match record is a few kilobytes
+INTEGER = re.compile(r"-?[0-9]{1,20}")
+VALIDATORS = {name: Draft202012Validator(schema) for name, schema in REQUESTS.items()}
+
+
+def create_blueprint(recorder: Recorder, policy: WritePolicy) -> Blueprint:
+    """The API over one store's recorder, with its write policy, mounted at /api/v1."""
+    service = Service(recorder)
+    document = build_document(policy)
+    blueprint = Blueprint("tablelog_api", __name__, url_prefix=PREFIX)
+    for endpoint in ENDPOINTS:
+        blueprint.add_url_rule(_flask_path(endpoint.path), endpoint.operation_id,
+                               _view(endpoint, service, policy), methods=[endpoint.method])
+    blueprint.add_url_rule("/openapi.json", "openapi", lambda: json_response(document))
+    # A host app may route every other GET to itself (the dashboard's pages do): not under here.
+    blueprint.add_url_rule("/<path:anything>", "nothing_here", _nothing_here, methods=["GET"])
+    blueprint.register_error_handler(ApiError, _answer_error)
+    return blueprint
+
+
+def register_api(app: Flask, recorder: Recorder, policy: WritePolicy) -> None:
+    """Mount the API on `app` (the dashboard's Flask server, or `create_app`'s). Routing errors
+    under /api/ (no such path, a method the path does not take) answer JSON too."""
+    app.register_blueprint(create_blueprint(recorder, policy))
+    previous = app.error_handler_spec.get(None, {}).get(None, {}).get(HTTPException)
+
+    def routing_error(error: HTTPException) -> Any:
+        ours = request.path.startswith(PREFIX + "/") or request.path == PREFIX
+        if not ours or (error.code or 500) < 400:
+            return previous(error) if previous else error
+        kind = "method-not-allowed" if isinstance(error, MethodNotAllowed) else "not-found"
+        if error.code not in (404, 405):
+            kind = "bad-request"
+        answer = json_response({"error": kind, "message": error.description or error.name},
+                               error.code or 400)
+        for name, value in error.get_headers():
+            if name.lower() == "allow":
+                answer.headers[name] = value
+        return answer
+
+    app.register_error_handler(HTTPException, routing_error)
+
+
+def create_app(store: str | Recorder | None = None, policy: WritePolicy | None = None) -> Flask:
+    """The API alone, on its own Flask app (for tests, and to serve only the API)."""
+    if isinstance(store, Recorder):
+        recorder = store
+    else:
+        from tablelog.store import open_recorder
+        recorder = open_recorder(store)
+    app = Flask("tablelog.api")
+    register_api(app, recorder, policy or WritePolicy())
+    return app
+
+
+# ---- one request ---------------------------------------------------------------------------------
+
+def _flask_path(template: str) -> str:
+    return re.sub(r"\{(\w+)\}", r"<\1>", template)
+
+
+def _view(endpoint: Endpoint, service: Service, policy: WritePolicy) -> Callable[..., Response]:
+    def view(**path: str) -> Response:
+        arguments: dict[str, Any] = dict(path)
+        if endpoint.write:
+            _check_write(policy)
+            arguments["body"] = _body(endpoint.body)
+        for param in endpoint.params:
+            if param.where == "query":
+                arguments[param.name] = _query(param)
+        try:
+            result = endpoint.handler(service, **arguments)
+        except (Refused, RulesError) as err:
+            raise from_refusal(err) from None
+        if isinstance(result, Reply):
+            answer = json_response(result.body, result.status)
+            answer.headers.update(result.headers)
+            return answer
+        return json_response(result)
+    view.__name__ = endpoint.operation_id
+    return view
+
+
+def _nothing_here(anything: str) -> Response:
+    raise NotFound()
+
+
+def _check_write(policy: WritePolicy) -> None:
+    refusal = policy.refusal(request.headers.get("Authorization"), request.headers.get("Host"))
+    if refusal is not None:
+        status, message = refusal
+        raise ApiError(status, "unauthorized" if status == 401 else "forbidden", message)
+
+
+def _body(schema_name: str) -> dict[str, Any]:
+    if request.mimetype != "application/json":
+        raise ApiError(415, "unsupported-media-type",
+                       "the request body must be JSON, sent as 'Content-Type: application/json'")
+    if (request.content_length or 0) > MAX_BODY:
+        raise ApiError(413, "too-large", f"the request body is larger than {MAX_BODY} bytes")
+    data = request.stream.read(MAX_BODY + 1)
+    if len(data) > MAX_BODY:
+        raise ApiError(413, "too-large", f"the request body is larger than {MAX_BODY} bytes")
+    try:
+        body = json.loads(data.decode("utf-8"), parse_constant=_no_constant,
+                          parse_float=_finite_float)
+    except (UnicodeDecodeError, ValueError, RecursionError) as err:
+        reason = err.msg if isinstance(err, json.JSONDecodeError) else str(err) or "too deep"
+        raise bad_request(f"the request body is not valid JSON ({_short(reason)})") from None
+    error = best_match(VALIDATORS[schema_name].iter_errors(body))
+    if error is not None:
+        where = "the request body" + "".join(
+            f".{p}" if isinstance(p, str) else f"[{p}]" for p in error.absolute_path)
+        raise bad_request(f"{where}: {_short(error.message)}")
+    return body
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{_short(text)} is too large a number")
+    return value
+
+
+def _query(param: Param) -> Any:
+    raw = request.args.get(param.name)
+    if raw is None:
+        return None
+    value: Any = raw
+    if param.schema["type"] == "integer":
+        if not INTEGER.fullmatch(raw.strip()):
+            raise bad_request(f"query parameter {param.name} must be an integer, got "
+                              f"{_short(repr(raw))}")
+        value = int(raw)
+    error = best_match(Draft202012Validator(param.schema).iter_errors(value))
+    if error is not None:
+        raise bad_request(f"query parameter {param.name}: {_short(error.message)}")
+    return value
+
+
+def _short(text: str, limit: int = 200) -> str:
+    """One line, not too long (a message may quote what the client sent)."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _answer_error(error: ApiError) -> Response:
+    answer = json_response(error.body(), error.status)
+    if error.status == 401:
+        answer.headers["WWW-Authenticate"] = 'Bearer realm="tablelog"'
+    return answer
+
+
+def json_response(value: Any, status: int = 200) -> Response:
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False, default=str)
+    return Response(text, status=status, mimetype="application/json")
