@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 from .picking import (DONE, Facet, Move, Option, Picks, Question, Ready, Step, answer, answers,
-                      walk)
+                      legal_moves, walk)
 
 MAX_TRADE = 3
 KINDS = {"draw": "draw a card", "pick_up": "pick up a discard stack", "trade": "offer a trade",
@@ -49,7 +49,7 @@ def item_move(item: str) -> str | dict[str, str]:
 
 
 def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
-    moves = rules.legal_moves(state)
+    moves = legal_moves(rules, state)
     encoded = rules.encode(state)
     trading = any(kind(m) == "trade" for m in moves)
     offered = list(dict.fromkeys(kind(m) for m in moves))

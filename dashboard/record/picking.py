@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 DONE = "__done__"  # the answer that closes a question of several elements ("that's all")
@@ -76,6 +77,20 @@ class Several:
     label: Callable[[Any], str] = str
     group: Callable[[Any], str] = lambda value: ""
     sort: Callable[[Any], Any] | None = None
+
+
+def legal_moves(rules: Any, state: Any) -> list[Move]:
+    """The engine's legal moves, remembered for the last few positions: a move is entered in
+    several taps, each asking again (Topas lists a thousand placements at every tap)."""
+    try:
+        return _remembered(rules, state)
+    except TypeError:  # a state holding a dict is not hashable: ask every time
+        return rules.legal_moves(state)
+
+
+@lru_cache(maxsize=8)
+def _remembered(rules: Any, state: Any) -> list[Move]:
+    return rules.legal_moves(state)
 
 
 def answers(picks: Picks, key: str) -> list[Any]:

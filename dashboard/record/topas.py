@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .picking import Facet, Move, Picks, Step, walk
+from .picking import Facet, Picks, Step, legal_moves, walk
 
 STEPS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 WORDS = {"N": "above", "E": "right of", "S": "below", "W": "left of"}
@@ -39,7 +39,7 @@ def beside(halves: dict[tuple[int, int], str], cell: tuple[int, int]) -> str:
 
 
 def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
-    moves = rules.legal_moves(state)
+    moves = legal_moves(rules, state)
     halves = on_table(rules.encode(state))
     card = next((p[1] for p in picks if p[0] == "card"), None)
     first, second = card.split("-") if card else ("", "")

@@ -13,11 +13,12 @@ from typing import Any
 
 from domain.games import RulesError
 
-from .picking import Facet, Move, Option, Picks, Question, Ready, Several, Step, answer, narrow
+from .picking import (Facet, Move, Option, Picks, Question, Ready, Several, Step, answer,
+                      legal_moves, narrow)
 
 ARROWS = {"S": "↓", "N": "↑", "E": "→", "W": "←", "SE": "↘", "SW": "↙", "NE": "↗", "NW": "↖"}
-SIDES = {"S": "above the garden, looking down", "N": "below the garden, looking up",
-         "E": "left of the garden, looking right", "W": "right of the garden, looking left",
+SIDES = {"S": "above the garden, looking down", "W": "right of the garden, looking left",
+         "N": "below the garden, looking up", "E": "left of the garden, looking right",
          "SE": "diagonals looking ↘", "SW": "diagonals looking ↙", "NE": "diagonals looking ↗",
          "NW": "diagonals looking ↖"}
 CELLS = [f"{col}{row}" for row in range(1, 6) for col in "abcde"]
@@ -34,6 +35,12 @@ def spot_label(spot: str) -> str:
     return f"{first} {ARROWS[direction]}"
 
 
+def spot_order(spot: str) -> tuple[int, str]:
+    """Around the garden: the four sides (top, right, bottom, left), then the diagonals."""
+    first, direction = spot.split(":")
+    return list(SIDES).index(direction), first[1] + first[0]
+
+
 def unseen_tiles(encoded: dict[str, Any]) -> list[str]:
     """The tiles in play that the table has not seen anywhere (any of them may turn up)."""
     sculptures = encoded["sculptures"]
@@ -44,7 +51,7 @@ def unseen_tiles(encoded: dict[str, Any]) -> list[str]:
 
 
 def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
-    moves = rules.legal_moves(state)
+    moves = legal_moves(rules, state)
     encoded = rules.encode(state)
     if moves and "keep" in moves[0]:
         return _walk(moves, [Several("keep", "Which tiles do you keep? (name those the record "
@@ -75,7 +82,7 @@ def _visit(rules: Any, state: Any, encoded: dict[str, Any], seat: int, moves: li
 
     facets = [
         Facet("visitor", "Where does the visitor stand?", lambda m: m["visitor"], spot_label,
-              lambda spot: SIDES[spot.split(":")[1]]),
+              lambda spot: SIDES[spot.split(":")[1]], sort=spot_order),
         Facet("take", "Take a face-down tile from its sight line?",
               lambda m: m.get("take", VISITOR_ONLY), take_label,
               lambda cell: "" if cell == VISITOR_ONLY else "take the tile at"),

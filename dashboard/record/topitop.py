@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .picking import Facet, Move, Picks, Step, walk
+from .picking import Facet, Move, Picks, Step, legal_moves, walk
 
 SUPPLY = {"bucket": "your bucket from the supply", "small": "a small sand pile from the supply",
           "large": "a large sand pile from the supply"}
@@ -28,6 +28,8 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
     def label(value: str) -> str:
         if value == "pass":
             return "pass (no other move is legal)"
+        if value == "supply:bucket" and names:
+            return f"{names[seat]}'s bucket from the supply"
         if value.startswith("supply:"):
             return SUPPLY[value.removeprefix("supply:")]
         return f"{value}: {stack_words(cells[cell_index(value)])}"
@@ -37,7 +39,7 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
               lambda v: "from the supply" if v.startswith("supply:") else "on the board"),
         Facet("to", "To which cell?", target, sort=lambda cell: (cell[1], cell[0])),
     ]
-    return walk(rules.legal_moves(state), facets, picks)
+    return walk(legal_moves(rules, state), facets, picks)
 
 
 def cell_index(cell: str) -> int:

@@ -1,0 +1,116 @@
+"""The Record page's writes, without Dash: who may write, and each write as one recorder call.
+
+Every write names the match version the page showed, so an entry made on a stale page is a
+Conflict ("the match changed; reloaded") rather than a move on another board. A move is built
+on the server from the picks (never taken from the browser as JSON), so only a move the menus
+offer can be recorded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.errors import Conflict, Refused
+from domain.games import RulesError, get_rules
+from domain.recorder import Recorder
+
+from . import build, setup
+from .picking import Ready, StalePicks
+
+POLICY = "tablelog-write-policy"  # app.server.extensions key: a tablelog.access.WritePolicy
+NO_POLICY = ("recording is off on this server: it was started without a write policy "
+             "(start it with `tablelog serve`)")
+NEED_TOKEN = ("this server takes records only with its write token (shown when it started): "
+              "enter it above; nothing was recorded")
+WRONG_TOKEN = "the write token is wrong: nothing was recorded"
+RELOADED = "the match changed on another device; reloaded: nothing was recorded"
+
+
+class Refusal(Exception):
+    """A write the page refuses before the store is touched; the message is shown as is."""
+
+
+def write_refusal(policy: Any, token: str | None, host: str | None) -> str | None:
+    """None when a write may go ahead under `policy` (tablelog.access.WritePolicy) with the token
+    the browser holds; otherwise the reason, in the page's words."""
+    if policy is None:
+        return NO_POLICY
+    given = (token or "").strip()
+    refused = policy.refusal(f"Bearer {given}" if given else None, host)
+    if refused is None:
+        return None
+    if policy.open:
+        return refused[1]
+    return WRONG_TOKEN if given else NEED_TOKEN
+
+
+def current(recorder: Recorder, match_id: str, version: int | None):
+    """The match now, or Conflict when it is no longer at the version the page showed."""
+    match = recorder.get(match_id)
+    if version is not None and match.version != version:
+        raise Conflict(RELOADED)
+    return match
+
+
+def start(recorder: Recorder, game: str | None, players: str | None,
+          picks: list) -> tuple[str, str]:
+    """Start a match from the form: (match id, message)."""
+    if not game:
+        raise Refusal("choose the game first")
+    seats = [name.strip() for name in (players or "").split(",") if name.strip()]
+    rules = get_rules(game)
+    if not rules.min_players <= len(seats) <= rules.max_players:
+        wanted = (f"{rules.min_players}" if rules.min_players == rules.max_players
+                  else f"{rules.min_players} to {rules.max_players}")
+        raise Refusal(f"{rules.name} is for {wanted} players: give their names in turn order, "
+                      "separated by commas")
+    step = setup.menu(game, len(seats), picks)
+    if not isinstance(step, Ready):
+        raise Refusal(f"the setup is not complete: {step.prompt}")
+    match_id = recorder.start(game, seats, step.move["options"], step.move["setup"])
+    return str(match_id), f"{rules.name} started for {', '.join(seats)}"
+
+
+def record(recorder: Recorder, match_id: str, version: int | None, picks: list) -> tuple[Any, str]:
+    """Record the move the picks name for the seat to move: (the match after it, message)."""
+    match = current(recorder, match_id, version)
+    rules, state = match.rules, match.state
+    awaited = rules.to_move(state)
+    if not awaited or match.status != "running":
+        raise Refusal("no move is awaited: the game is over")
+    try:
+        move = build(match.game, rules, state, awaited[0], picks)
+    except StalePicks as err:
+        raise Refusal(f"{err}: choose again") from None
+    done = recorder.record(match.id, awaited[0], move, expected_version=match.version)
+    who = " and ".join(match.seats[s] for s in awaited)
+    return done, f"recorded: {who} {rules.describe(move)}"
+
+
+def undo(recorder: Recorder, match_id: str, version: int | None, by: str | None,
+         reason: str | None) -> tuple[Any, str]:
+    done = recorder.undo(match_id, (by or "").strip(), (reason or "").strip(),
+                         expected_version=version)
+    withdrawn = done.undos[-1]["move"]
+    return done, (f"withdrew {done.seats[withdrawn['seat']]}'s move "
+                  f"({done.rules.describe(withdrawn['move'])}); {by}: {reason}")
+
+
+def claim(recorder: Recorder, match_id: str, version: int | None, by: str | None,
+          scores: dict[str, Any]) -> tuple[Any, str]:
+    for name, points in scores.items():
+        if points is None or points == "":
+            raise Refusal(f"give {name}'s score (a number) to claim the result")
+    done = recorder.claim(match_id, by or "", scores, expected_version=version)
+    return done, "claimed: " + ", ".join(f"{name} {points:g}" for name, points in scores.items())
+
+
+def end(recorder: Recorder, match_id: str, version: int | None,
+        agreed_draw: bool = False) -> tuple[Any, str]:
+    done = recorder.end(match_id, agreed_draw=agreed_draw, expected_version=version)
+    winners = [done.seats[s] for s in done.outcome["winners"]]
+    result = f"won by {' and '.join(winners)}" if winners else "no winner"
+    return done, f"the match has ended: {result} ({done.outcome['reason']})"
+
+
+REFUSALS = (Refusal, Refused, RulesError)

@@ -1,0 +1,128 @@
+"""A served dashboard with a write policy, a headless Chromium (one per module), and the taps
+that enter a setup or a move on the Record page the way a player does: by the buttons' words."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from dashboard.app import create_app
+from dashboard.record import menu
+from dashboard.record import setup as setups
+from dashboard.record.actions import POLICY
+from tablelog.access import WritePolicy
+from tablelog.store import open_recorder
+
+from .entering import picks_for
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage"]
+WAIT = 15_000  # ms
+
+
+class Served:
+    """The app on a real port, over its own store file."""
+
+    def __init__(self, store: str, policy: WritePolicy) -> None:
+        self.store = store
+        self.app = create_app(store, refresh_every=None)
+        self.app.server.extensions[POLICY] = policy
+        self.server = make_server("127.0.0.1", 0, self.app.server, threaded=True)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_port}"
+        self.recorder = open_recorder(store)
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.recorder.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (scripts/test.sh installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=FLAGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def serve(tmp_path):
+    """serve(policy) -> Served; loopback (open) by default."""
+    started = []
+
+    def serve(policy: WritePolicy | None = None) -> Served:
+        served = Served(str(tmp_path / f"store{len(started)}.sqlite"),
+                        policy or WritePolicy.for_bind("127.0.0.1"))
+        started.append(served)
+        return served
+    yield serve
+    for served in started:
+        served.close()
+
+
+@pytest.fixture
+def phone(browser):
+    """A page the size of a phone (390x844), collecting console errors."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_default_timeout(WAIT)
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    yield page
+    page.close()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"record-{name}.png"), full_page=True)
+
+
+def answered(page, where: str, count: int) -> None:
+    """Wait until the page shows `count` answers (each tap is one server round trip)."""
+    page.wait_for_selector(f"{where} .record-answers[data-picks='{count}']", state="attached")
+
+
+def tap(page, where: str, label: str) -> None:
+    page.locator(where).get_by_role("button", name=label, exact=True).click()
+
+
+def start_match(page, url: str, game: str, name: str, players: str, setup_picks: list) -> None:
+    """Start a match from the form: players, the game's button, the setup answers by label."""
+    page.goto(f"{url}/record")
+    page.fill("#record-players", players)
+    tap(page, "#record-start", name)
+    answered(page, "#record-setup", 1)
+    count = len([p for p in players.split(",") if p.strip()])
+    for number, (key, value) in enumerate(setup_picks):
+        step = setups.menu(game, count, setup_picks[:number])
+        assert step.key == key, f"the setup asks {step.key}, not {key}"
+        tap(page, "#record-setup", next(o.label for o in step.options if o.value == value))
+        answered(page, "#record-setup", number + 2)
+    page.get_by_role("button", name="Start the match").click()
+    page.wait_for_selector("#record-summary:has-text('move 0')")
+
+
+def enter_move(page, recorder, match_id: str, move: dict) -> None:
+    """Tap the buttons that enter `move` (labels as the menus say them), then record it."""
+    match = recorder.get(match_id)
+    rules, state, seats = match.rules, match.state, list(match.seats)
+    seat = rules.to_move(state)[0]
+    picks = picks_for(match.game, rules, state, seat, move, seats)
+    answered(page, "#record-picker", 0)
+    for number, (key, value) in enumerate(picks):
+        step = menu(match.game, rules, state, seat, picks[:number], seats)
+        tap(page, "#record-picker", next(o.label for o in step.options if o.value == value))
+        answered(page, "#record-picker", number + 1)
+    page.get_by_role("button", name="Record this move").click()
+    page.wait_for_selector(f"#record-summary:has-text('move {len(match.moves) + 1} ')")

@@ -1,0 +1,50 @@
+"""Finding the taps that enter a known move: a search through the page's questions, trying first
+the answers the move's JSON mentions. Tests use it to drive the pickers (and the browser) with
+the moves of the example records."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from dashboard.record import Ready, menu
+from dashboard.record.picking import DONE
+
+NEUTRAL = ("", DONE, True, False)
+
+
+def _mentioned(value: Any, text: str) -> bool:
+    if value in NEUTRAL and not isinstance(value, int | float) or isinstance(value, bool):
+        return True
+    if isinstance(value, list):
+        return all(_mentioned(v, text) for v in value)
+    if isinstance(value, str) and value.startswith(("hand:", "supply:")):
+        return json.dumps(value.split(":", 1)[1]) in text
+    if isinstance(value, str) and ":" in value:
+        # a spot ("c1:S") or a board item ("Sailboat:Square"): mentioned as is or in parts
+        return value in text or all(json.dumps(part) in text for part in value.split(":", 1))
+    return json.dumps(value) in text or str(value) in text
+
+
+def picks_for(game: str, rules, state, seat: int, target: dict, names=None,
+              limit: int = 20000) -> list[list[Any]]:
+    """The picks whose Ready move equals `target`; AssertionError when the menus cannot say it."""
+    text = json.dumps(target)
+    budget = [limit]
+
+    def search(picks):
+        budget[0] -= 1
+        assert budget[0] > 0, f"no picks found for {target} within {limit} steps"
+        step = menu(game, rules, state, seat, picks, names)
+        if isinstance(step, Ready):
+            return picks if step.move == target else None
+        for option in step.options:
+            if _mentioned(option.value, text):
+                found = search([*picks, [step.key, option.value]])
+                if found is not None:
+                    return found
+        return None
+
+    found = search([])
+    assert found is not None, f"the menus never offer {target}"
+    return found

@@ -1,0 +1,47 @@
+"""The Record page's writes without a browser: the token rule, and a stale page's entry."""
+
+from __future__ import annotations
+
+import pytest
+
+from dashboard.record import actions
+from domain.errors import Conflict
+from tablelog.access import WritePolicy
+from tests.conftest import stored_rows
+
+OPEN, GUARDED = WritePolicy.for_bind("127.0.0.1"), WritePolicy.for_bind("0.0.0.0", "s3cret")
+
+
+@pytest.mark.parametrize(("policy", "token", "host", "refusal"), [
+    (OPEN, None, "127.0.0.1:8050", None),
+    (OPEN, None, "evil.example:8050", "open to this machine only"),
+    (GUARDED, None, "192.168.1.5:8050", "enter it above"),
+    (GUARDED, "wrong", "192.168.1.5:8050", "the write token is wrong"),
+    (GUARDED, " s3cret ", "192.168.1.5:8050", None),
+    (None, "s3cret", "127.0.0.1", "recording is off"),
+])
+def test_who_may_write(policy, token, host, refusal):
+    said = actions.write_refusal(policy, token, host)
+    assert said is None if refusal is None else refusal in said
+
+
+def test_an_entry_made_on_a_stale_page_is_a_conflict_and_stores_nothing(recorder, store):
+    match_id, _ = actions.start(recorder, "topitop", "Ann, Ben", [["small", 4], ["large", 4]])
+    shown = recorder.get(match_id).version
+    actions.record(recorder, match_id, shown, [["piece", "supply:large"], ["to", "b2"]])
+    before = stored_rows(store)
+    with pytest.raises(Conflict, match="reloaded"):  # the second device still shows move 0
+        actions.record(recorder, match_id, shown, [["piece", "supply:small"], ["to", "a1"]])
+    with pytest.raises(Conflict):
+        actions.undo(recorder, match_id, shown, "Ben", "wrong pile")
+    assert stored_rows(store) == before
+
+
+def test_a_start_needs_the_game_the_players_and_the_whole_setup(recorder, store):
+    with pytest.raises(actions.Refusal, match="choose the game"):
+        actions.start(recorder, None, "Ann, Ben", [])
+    with pytest.raises(actions.Refusal, match="Topitop is for 2 players"):
+        actions.start(recorder, "topitop", "Ann", [])
+    with pytest.raises(actions.Refusal, match="not complete: How many large"):
+        actions.start(recorder, "topitop", "Ann, Ben", [["small", 4]])
+    assert stored_rows(store) == []
