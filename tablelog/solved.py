@@ -1,0 +1,68 @@
+"""Where solved Topitop tables live: shipped in `data/solved/`, or built once into the user's data
+directory (`tablelog solve topitop`), one file per piece count."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import platformdirs
+
+from domain.games.manifests import DATA_DIR
+
+SHIPPED = DATA_DIR / "solved"
+BUILT = platformdirs.user_data_path("tablelog") / "solved"
+
+
+def table_name(small: int, large: int) -> str:
+    return f"topitop-small{small}-large{large}.npz"
+
+
+def find_table(small: int, large: int) -> Path | None:
+    for folder in (SHIPPED, BUILT):
+        path = folder / table_name(small, large)
+        if path.exists():
+            return path
+    return None
+
+
+def solved_table(small: int, large: int, rebuild: bool = False, progress: bool = True):
+    """The solved table for these piece counts, and whether it was just built (and saved)."""
+    from domain.solvers.topitop import load, solve
+
+    path = None if rebuild else find_table(small, large)
+    if path is not None:
+        return load(path), False
+    table = solve(small, large, progress=_progress_bar() if progress else None)
+    BUILT.mkdir(parents=True, exist_ok=True)
+    target = BUILT / table_name(small, large)
+    partial = target.with_suffix(".partial.npz")
+    table.save(partial)
+    partial.replace(target)  # never leave half a table where the next run would load it
+    return table, True
+
+
+def _progress_bar():
+    """A tqdm bar per solver phase (boards, moves, retrograde, reachable)."""
+    from tqdm import tqdm
+
+    bars: dict[str, tqdm] = {}
+
+    def progress(phase: str, done: int, total: int) -> None:
+        bar = bars.get(phase)
+        if bar is None:
+            for other in bars.values():
+                other.close()
+            bar = bars[phase] = tqdm(total=total, desc=f"solve: {phase}", unit="pos",
+                                     unit_scale=True, mininterval=0.5)
+        bar.update(done - bar.n)
+        if done >= total:
+            bar.close()
+
+    return progress
+
+
+def timed(work):
+    start = time.perf_counter()
+    result = work()
+    return result, time.perf_counter() - start
