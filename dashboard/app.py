@@ -64,11 +64,14 @@ def create_app(store: str | Recorder | None = None, refresh_every: float | None 
 
 
 def _warm_up() -> None:
-    """Import the statistics' scipy and statsmodels now, not in the first visitor's request."""
+    """Pay the one-off costs now, not in the first visitor's request: the statistics' scipy and
+    statsmodels imports, and plotly's template setup on the first figure (about 0.3 s)."""
+    from dashboard.figures.style import base
     from projections.stats import binomial_p, wilson
 
     wilson(1, 2)
     binomial_p(1, 2, 0.5)
+    base("").to_dict()
 
 
 def _pages() -> list[dict]:

@@ -7,24 +7,28 @@ colours, only who starts differs. Each of the 9 cells holds one of ten stacks, a
     0 empty  1 L  2 S  3 own bucket  4 opponent's bucket  5 LS (a sand castle)
     6 S+own  7 S+opponent's  8 castle+own  9 castle+opponent's
 
-Boards are numbered 0..R-1 in lexicographic order of their digits (cell a1 most significant), with
-only the boards the piece counts allow; `Layout.rank` computes that number with a few lookups in a
-small table per cell, so millions of boards are ranked at once. Of the 8 symmetries of the square,
-the one giving the smallest rank picks a board's representative ("canonical board"); a position
-is a canonical board plus its no-reversal restriction: none, or one of the slides (from, to) that
-fit the board (a neutral piece on `from`, `to` empty), numbered 1.. in the order of PAIRS.
+Boards are ranked 0..R-1 in lexicographic order of their digits (cell a1 most significant), only
+the boards the piece counts allow; `Layout.rank` computes ranks with one lookup in a small table
+per cell, so millions of boards are ranked at once. Of a board's images under the 8 symmetries of
+the square, the one of smallest rank is its representative. A position is a representative board
+plus its no-reversal restriction: none, or a slide (from, to) that fits the board (a neutral piece
+on `from`, `to` empty); on a symmetric board, only the smallest of symmetric restrictions. The
+positions are numbered board by board (`Numbering`): none first, then the restrictions in the
+order of PAIRS.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 
 import numpy as np
 
 from domain.games.topitop import BUCKET, NEIGHBOURS, SIZE, TopitopState
 
 CELLS = SIZE * SIZE
-EMPTY, LARGE, SMALL, OWN, OPP, CASTLE, OWN_ON_SMALL, OPP_ON_SMALL, OWN_ON_CASTLE, OPP_ON_CASTLE = range(10)
+(EMPTY, LARGE, SMALL, OWN, OPP, CASTLE,
+ OWN_ON_SMALL, OPP_ON_SMALL, OWN_ON_CASTLE, OPP_ON_CASTLE) = range(10)
 # The engine's stack strings for Blue to move; Red to move swaps the bucket letters.
 STACKS = ("", "L", "S", "B", "R", "LS", "SB", "SR", "LSB", "LSR")
 KINDS = len(STACKS)
@@ -34,7 +38,8 @@ HAS_OWN = np.array([s.count("B") for s in STACKS], np.int64)
 HAS_OPP = np.array([s.count("R") for s in STACKS], np.int64)
 BUCKETS = 2
 NEUTRAL = np.zeros(KINDS, bool)
-NEUTRAL[[LARGE, SMALL, CASTLE]] = True
+NEUTRAL[[LARGE, SMALL, CASTLE]] = True      # no bucket on top: anyone may move it
+_NEUTRAL_KINDS = frozenset(np.flatnonzero(NEUTRAL).tolist())
 # After a move the opponent is to move: own and opponent's buckets trade names.
 SWAP_COLOURS = np.array([0, 1, 2, 4, 3, 5, 7, 6, 9, 8], np.uint8)
 
@@ -53,8 +58,6 @@ SLIDE_RESULT[SMALL, LARGE] = CASTLE
 # Directed neighbour pairs (from, to): the slides, and the no-reversal restrictions.
 PAIRS = tuple((a, b) for a in range(CELLS) for b in NEIGHBOURS[a])
 PAIR_INDEX = {pair: i for i, pair in enumerate(PAIRS)}
-PAIR_FROM = np.array([a for a, _ in PAIRS], np.int64)
-PAIR_TO = np.array([b for _, b in PAIRS], np.int64)
 REVERSE_PAIR = np.array([PAIR_INDEX[(b, a)] for a, b in PAIRS], np.int64)
 
 
@@ -81,14 +84,30 @@ SYM_PAIR = np.array([[PAIR_INDEX[(int(SYM_TO[g, a]), int(SYM_TO[g, b]))] for a, 
                      for g in range(8)], np.int64)
 
 
-def restriction_mask(digits: np.ndarray) -> np.ndarray:
+def canonical_pair(pair: np.ndarray, fixing: np.ndarray) -> np.ndarray:
+    """The smallest image of each restriction (PAIRS index, -1: none) under the symmetries that
+    leave its board unchanged (`fixing`: bit g for symmetry g), so that symmetric positions of a
+    symmetric board share one number."""
+    best = np.asarray(pair, np.int64).copy()
+    for g in range(1, 8):
+        moved = SYM_PAIR[g, best.clip(0)]
+        best = np.where((fixing >> g & 1).astype(bool) & (best >= 0),
+                        np.minimum(best, moved), best)
+    return best
+
+
+def restriction_mask(digits: np.ndarray, fixing: np.ndarray | None = None) -> np.ndarray:
     """Per board (digits cell-major, shape (9, n)): bit p set when PAIRS[p] could be the
-    no-reversal restriction, i.e. a neutral piece stands on `from` and `to` is empty."""
+    no-reversal restriction, i.e. a neutral piece stands on `from` and `to` is empty; with
+    `fixing`, only the restrictions that are the smallest of their symmetric images."""
     neutral = NEUTRAL[digits]
     empty = digits == EMPTY
     mask = np.zeros(digits.shape[1], np.uint64)
     for p, (a, b) in enumerate(PAIRS):
-        mask |= (neutral[a] & empty[b]).astype(np.uint64) << np.uint64(p)
+        allowed = neutral[a] & empty[b]
+        if fixing is not None:
+            allowed &= canonical_pair(np.full(len(allowed), p), fixing) == p
+        mask |= allowed.astype(np.uint64) << np.uint64(p)
     return mask
 
 
@@ -111,19 +130,17 @@ class Layout:
     @classmethod
     def build(cls, small: int, large: int) -> Layout:
         # A count state numbers (large piles, small piles, own buckets, opponent's buckets) placed.
-        shape = (large + 1, small + 1, BUCKETS + 1, BUCKETS + 1)
+        most = (large, small, BUCKETS, BUCKETS)
+        shape = tuple(m + 1 for m in most)
         states = int(np.prod(shape))
         sink = states  # an impossible count, never reached by an allowed board
-        l, s, o, p = np.unravel_index(np.arange(states), shape)
-        nl = l[:, None] + HAS_LARGE
-        ns = s[:, None] + HAS_SMALL
-        no = o[:, None] + HAS_OWN
-        np_ = p[:, None] + HAS_OPP
-        fits = (nl <= large) & (ns <= small) & (no <= BUCKETS) & (np_ <= BUCKETS)
+        after = [count[:, None] + has for count, has in      # (states, KINDS) each
+                 zip(np.unravel_index(np.arange(states), shape),
+                     (HAS_LARGE, HAS_SMALL, HAS_OWN, HAS_OPP))]
+        allowed = np.all([a <= m for a, m in zip(after, most)], axis=0)
         nxt = np.full((states + 1, KINDS), sink, np.int64)
-        nxt[:states] = np.where(fits, np.ravel_multi_index(
-            (nl.clip(max=large), ns.clip(max=small), no.clip(max=BUCKETS), np_.clip(max=BUCKETS)),
-            shape), sink)
+        nxt[:states] = np.where(allowed, np.ravel_multi_index(
+            [a.clip(max=m) for a, m in zip(after, most)], shape), sink)
         # completions[i][c]: ways to fill cells i.. from count state c.
         completions = np.zeros((CELLS + 1, states + 1), np.int64)
         completions[CELLS, :states] = 1
@@ -146,15 +163,16 @@ class Layout:
 
     def unrank(self, rank: int) -> np.ndarray:
         """The board (digits, shape (9,)) of a rank."""
-        digits, count = np.zeros(CELLS, np.uint8), 0
+        digits, count = [], 0
         sink = len(self.next_count) // KINDS - 1
         for i in range(CELLS):
-            allowed = [d for d in range(KINDS) if self.next_count[count * KINDS + d] != sink
-                       and self.offset[i][count * KINDS + d] <= rank]
-            digits[i] = allowed[-1]
-            rank -= int(self.offset[i][count * KINDS + digits[i]])
-            count = int(self.next_count[count * KINDS + digits[i]])
-        return digits
+            at = [count * KINDS + d for d in range(KINDS)]
+            digit = max(d for d in range(KINDS)
+                        if self.next_count[at[d]] != sink and self.offset[i][at[d]] <= rank)
+            rank -= int(self.offset[i][at[digit]])
+            count = int(self.next_count[at[digit]])
+            digits.append(digit)
+        return np.array(digits, np.uint8)
 
     def all_boards(self) -> np.ndarray:
         """Every allowed board, in rank order, cell-major uint8 (9, boards)."""
@@ -182,7 +200,6 @@ class Moves:
 
 def board_moves(digits: np.ndarray, small: int, large: int) -> Moves:
     """Every place and slide action of the player to move on each board (cell-major (9, n))."""
-    n = digits.shape[1]
     supply = {LARGE: large - HAS_LARGE[digits].sum(axis=0),
               SMALL: small - HAS_SMALL[digits].sum(axis=0),
               OWN: BUCKETS - HAS_OWN[digits].sum(axis=0)}
@@ -247,3 +264,59 @@ def fits(digits: np.ndarray, small: int, large: int) -> bool:
     """Whether a board (digits (9,)) uses no more pieces than the game has."""
     return (HAS_LARGE[digits].sum() <= large and HAS_SMALL[digits].sum() <= small
             and HAS_OWN[digits].sum() <= BUCKETS and HAS_OPP[digits].sum() <= BUCKETS)
+
+
+class Numbering:
+    """Positions numbered: representative boards in rank order, each followed by its
+    restrictions (none first, then the allowed slides in PAIRS order)."""
+
+    def __init__(self, layout: Layout, rank: np.ndarray, base: np.ndarray) -> None:
+        self.layout = layout
+        self.rank = rank   # the representatives' ranks, ascending
+        self.base = base   # board k's positions are base[k] .. base[k + 1] - 1
+        self.size = int(base[-1])
+        # one position at a time, plain Python beats numpy's per-call overhead
+        self._offset, self._next = layout.offset.tolist(), layout.next_count.tolist()
+        self._sym_from, self._sym_pair = SYM_FROM.tolist(), SYM_PAIR.tolist()
+
+    def _rank(self, digits: Sequence[int]) -> int:
+        rank = count = 0
+        for offset, digit in zip(self._offset, digits):
+            rank += offset[count * KINDS + digit]
+            count = self._next[count * KINDS + digit]
+        return rank
+
+    def _images(self, digits: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
+        """(rank, board) of a board under each of the 8 symmetries."""
+        images = (tuple(digits[j] for j in cells) for cells in self._sym_from)
+        return [(self._rank(image), image) for image in images]
+
+    def _restrictions(self, board: Sequence[int]) -> list[int]:
+        """The restrictions a representative board's positions have, in order."""
+        ranks = [rank for rank, _ in self._images(board)]
+        fixing = [g for g in range(8) if ranks[g] == ranks[0]]
+        return [p for p, (a, b) in enumerate(PAIRS)
+                if board[a] in _NEUTRAL_KINDS and board[b] == EMPTY
+                and min(self._sym_pair[g][p] for g in fixing) == p]
+
+    def position(self, digits: Sequence[int], pair: int) -> int:
+        """The number of one position: a board (digits (9,)) and restriction (-1: none)."""
+        images = self._images([int(d) for d in digits])
+        smallest = min(rank for rank, _ in images)
+        g = next(g for g, (rank, _) in enumerate(images) if rank == smallest)  # as when solving
+        k = int(np.searchsorted(self.rank, smallest))
+        if k == len(self.rank) or self.rank[k] != smallest:
+            raise ValueError("the table does not know this board")
+        if pair < 0:
+            return int(self.base[k])
+        # every symmetry taking the board to its representative, the smallest restriction
+        pair = min(self._sym_pair[h][pair] for h, (rank, _) in enumerate(images)
+                   if rank == smallest)
+        return int(self.base[k]) + 1 + self._restrictions(images[g][1]).index(pair)
+
+    def unnumber(self, position: int) -> tuple[np.ndarray, int]:
+        """The representative board and restriction of a position."""
+        k = int(np.searchsorted(self.base, position, "right")) - 1
+        digits = self.layout.unrank(int(self.rank[k]))
+        slot = position - int(self.base[k])
+        return digits, (self._restrictions(digits.tolist())[slot - 1] if slot else -1)
