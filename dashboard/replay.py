@@ -98,3 +98,22 @@ def claims_without_audit(claims: Sequence[dict[str, Any]], seats: Sequence[str],
                          "claimed": claimed, "recomputed": again,
                          "agrees": None if again is None else claimed == again})
     return rows
+
+
+def solved_values(match) -> Any:
+    """Blue's value after each effective move of a Topitop match, from the solved table when
+    one is stored for its piece counts (never solved on a request); None otherwise."""
+    if match.game != "topitop":
+        return None
+    from domain.solvers.stored import stored_table
+    from domain.solvers.topitop import analyse
+
+    table = stored_table(match.options["small"], match.options["large"])
+    if table is None:
+        return None
+    analysis = analyse(match.states, [m["move"] for m in match.moves], table)
+    for row in analysis:
+        row["player"] = match.seats[row["seat"]]
+    from dashboard.figures.match import value_rows
+
+    return value_rows(analysis)

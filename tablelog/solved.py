@@ -1,29 +1,10 @@
-"""Where solved Topitop tables live: shipped in `data/solved/`, or built once into the user's data
-directory (`tablelog solve topitop`), one file per piece count."""
+"""Building a solved Topitop table when none is stored (`tablelog solve`, `tablelog analyse`)."""
 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
-import platformdirs
-
-from domain.games.manifests import DATA_DIR
-
-SHIPPED = DATA_DIR / "solved"
-BUILT = platformdirs.user_data_path("tablelog") / "solved"
-
-
-def table_name(small: int, large: int) -> str:
-    return f"topitop-small{small}-large{large}.npz"
-
-
-def find_table(small: int, large: int) -> Path | None:
-    for folder in (SHIPPED, BUILT):
-        path = folder / table_name(small, large)
-        if path.exists():
-            return path
-    return None
+from domain.solvers.stored import BUILT, find_table, table_name
 
 
 def solved_table(small: int, large: int, rebuild: bool = False, progress: bool = True):

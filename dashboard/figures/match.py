@@ -48,3 +48,52 @@ def score_breakdown(rows: pd.DataFrame, totals: dict[int, float] | None = None,
                                   for s in seats["seat"]],
                         tickvals=[labels[s] for s in seats["seat"]])
     return figure
+
+
+VALUE_LEVEL = {"win": 1, "draw": 0, "lose": -1}
+FOR_THE_OTHER = {"win": "lose", "lose": "win", "draw": "draw"}
+
+
+def value_rows(analysis: list[dict]) -> pd.DataFrame:
+    """The solver's per-move analysis as Blue's value after each move (move 0: the start):
+    move, value ('win', 'draw' or 'lose' for Blue), remoteness, player, blunder."""
+    if not analysis:
+        return pd.DataFrame(columns=["move", "value", "remoteness", "player", "blunder"])
+    first = analysis[0]  # Blue moves first: the start is valued for Blue
+    rows = [{"move": 0, "value": first["value_before"], "remoteness": first["remoteness_before"],
+             "player": "", "blunder": False}]
+    for row in analysis:
+        blue_moved = row["seat"] == 0
+        value = row["value_after"] if blue_moved else FOR_THE_OTHER[row["value_after"]]
+        rows.append({"move": row["index"] + 1, "value": value,
+                     "remoteness": row["remoteness_after"], "player": row.get("player", ""),
+                     "blunder": bool(row["blunder"])})
+    return pd.DataFrame(rows)
+
+
+def value_history(rows: pd.DataFrame, title: str = "Solved value for Blue") -> go.Figure:
+    """A step line of Blue's value under best play after each move (1 win, 0 draw, -1 loss),
+    remoteness in the hover, blunders marked with a cross in the blunderer's colour."""
+    if rows.empty:
+        return empty(title, "no moves yet", height=220)
+    figure = base(title, height=240, subtitle="under best play from each position; ✕ a blunder")
+    hover = [f"after move {m}: Blue {'draws' if v == 'draw' else v + 's'}"
+             + (f" in {int(r)}" if pd.notna(r) else "")
+             for m, v, r in zip(rows["move"], rows["value"], rows["remoteness"])]
+    figure.add_scatter(x=rows["move"], y=rows["value"].map(VALUE_LEVEL), mode="lines+markers",
+                       line_shape="hv", line_color=seat_colour(1), name="Blue's value",
+                       hovertext=hover, hoverinfo="text")
+    blunders = rows[rows["blunder"]]
+    if not blunders.empty:
+        figure.add_scatter(x=blunders["move"], y=blunders["value"].map(VALUE_LEVEL),
+                           mode="markers", marker={"symbol": "x", "size": 14,
+                                                   "color": "#d62728"},
+                           name="blunder", hovertext=[f"move {m}: {text(p)} blundered"
+                                                      for m, p in zip(blunders["move"],
+                                                                      blunders["player"])],
+                           hoverinfo="text")
+    figure.update_yaxes(tickvals=[-1, 0, 1], ticktext=["Red wins", "draw", "Blue wins"],
+                        range=[-1.4, 1.4])
+    figure.update_xaxes(title="move")
+    figure.update_layout(showlegend=False, margin={"l": 10, "t": 50, "b": 40})
+    return figure

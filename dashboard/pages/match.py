@@ -52,6 +52,7 @@ def layout(id: str | None = None, **_query):  # noqa: A002 - the query parameter
                      className="slider"),
             html.Button("▶", id="match-forward", title="next step"),
         ], className="stepper card"),
+        html.Div(id="match-values"),  # Topitop only: the solved value after each move
         html.Div(id="match-caption", className="step-caption"),
         html.Div([graph("match-board"), graph("match-score")], className="grid2"),
         html.Div([html.H3("Claimed against recomputed", style={"margin": "4px"}),
@@ -92,6 +93,7 @@ def register(app: dash.Dash, source) -> None:
                   Output("match-step", "marks"), Output("match-log", "rowData"),
                   Output("match-log-data", "data"), Output("match-claims", "rowData"),
                   Output("match-audit", "children"), Output("match-summary", "children"),
+                  Output("match-values", "children"),
                   Input("match-pick", "value"), Input("match-position", "data"),
                   Input("match-back", "n_clicks"), Input("match-forward", "n_clicks"),
                   State("match-step", "value"), State("match-step", "max"),
@@ -102,17 +104,20 @@ def register(app: dash.Dash, source) -> None:
         if ctx.triggered_id in ("match-back", "match-forward") and log:
             move = -1 if ctx.triggered_id == "match-back" else 1
             step = min(max(0, (step or 0) + move), len(log) - 1)
-            return (dash.no_update, step, *[dash.no_update] * 6)
+            return (dash.no_update, step, *[dash.no_update] * 7)
         try:
-            view = match_view(source, match_id)
+            view = source.remember(("match", match_id), lambda: match_view(source, match_id))
         except Refused as err:
-            return 0, 0, {}, [], [], [], str(err), ""
+            return 0, 0, {}, [], [], [], str(err), "", []
         end = len(view["log"]) - 1
         # Follow new events only when the slider was at the end (or the match changed).
         if ctx.triggered_id != "match-position" or step is None or step >= (last or 0):
             step = end
+        values = view["values"]
         return (end, step, view["marks"], view["log"], view["log"], view["claims"],
-                view["audit"], view["summary"])
+                view["audit"], view["summary"],
+                [] if values is None else graph("match-values-figure",
+                                                figure=figures.value_history(values)))
 
     @app.callback(Output("match-board", "figure"), Output("match-score", "figure"),
                   Output("match-caption", "children"), Input("match-step", "value"),
@@ -120,7 +125,8 @@ def register(app: dash.Dash, source) -> None:
     def at_step(step, match_id, log):
         if not match_id or step is None or not log or step >= len(log):
             raise PreventUpdate
-        board, score = step_figures(source, match_id, step)
+        board, score = source.remember(("match step", match_id, step),
+                                       lambda: step_figures(source, match_id, step))
         return board, score, replay.caption(log[step])
 
 
@@ -142,7 +148,8 @@ def match_view(source, match_id: str) -> dict:
                f"{status}; {len(match.moves)} effective moves, {len(match.undos)} undone; "
                f"{len(log) - 1} steps")
     return {"log": log, "marks": marks, "claims": claims, "audit": audit_text,
-            "summary": summary}
+            "summary": summary, "values": replay.solved_values(match)}
+
 
 
 def claims_section(source, match) -> tuple[list[dict], str]:
