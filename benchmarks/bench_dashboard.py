@@ -9,8 +9,17 @@ ratings renumbered per player. The pages read only projection tables (the Match 
 one real match), so the copies cost them exactly what real matches would. Copies have no
 `moves` rows: no page reads that table.
 
-Timings are the best of a few runs. "cold" clears the app's read cache first (the first request
-after new events arrive); "cached" is a repeat with no new events (the live pages' poll).
+Each page is timed as a person meets it: a VISIT is every callback the page fires when it opens
+(dropdowns first, then the figures, then the Match page's board), sent as HTTP requests to the
+app (Flask's test client: Dash's own routing and JSON encoding of the figures included, the
+network not). Three timings per page, each the best of a few runs:
+- "first visit": in a fresh process, right after `create_app` (the server has started, nothing
+  read or computed yet; the operating system's file cache is warm, as on a server in use);
+- "after new events": the app's remembered reads and figures dropped, in a warm process: what
+  the first visitor meets after new events were projected;
+- "repeat": the same visit again with no new events (another visitor, or the live pages' poll).
+The baseline is `pandas.read_sql` of all the rows of the tables the page's figures are drawn
+from (what a page that read them all would cost at least).
 """
 
 from __future__ import annotations
@@ -114,6 +123,103 @@ def _complete(path: str) -> bool:
             is not None
 
 
+# ---- visiting pages through the app's HTTP callback route ----------------------------------------
+
+def callback(client, outputs, inputs, state=()):
+    """POST one Dash callback: `outputs` as (id, property), `inputs` and `state` as (id,
+    property, value). The response's values by output id, or {} when the callback did not
+    update (PreventUpdate)."""
+    multi = len(outputs) > 1
+    body = {"output": (".." + "...".join(f"{i}.{p}" for i, p in outputs) + "..") if multi
+            else f"{outputs[0][0]}.{outputs[0][1]}",
+            "outputs": [{"id": i, "property": p} for i, p in outputs] if multi
+            else {"id": outputs[0][0], "property": outputs[0][1]},
+            "inputs": [{"id": i, "property": p, "value": v} for i, p, v in inputs],
+            "changedPropIds": [f"{i}.{p}" for i, p, _ in inputs],
+            "state": [{"id": i, "property": p, "value": v} for i, p, v in state]}
+    response = client.post("/_dash-update-component", json=body)
+    if response.status_code == 204:
+        return {}
+    if response.status_code != 200:
+        raise RuntimeError(f"callback {body['output']}: HTTP {response.status_code}")
+    return {i: props for i, props in response.get_json()["response"].items()}
+
+
+def visit(client, page: str, position: int, match_id: str = "", step: int = 0) -> None:
+    """Every callback a page fires when it opens, in order, each fed the one before."""
+    if page == "overview":
+        callback(client, [("overview-stats", "children"), ("overview-games", "figure"),
+                          ("overview-recent", "rowData")],
+                 [("overview-position", "data", position)])
+    elif page == "balance":
+        game = callback(client, [("balance-game", "options"), ("balance-game", "value")],
+                        [("balance-position", "data", position)],
+                        [("balance-game", "value", None)])["balance-game"]["value"]
+        players = callback(client, [("balance-players", "options"), ("balance-players", "value")],
+                           [("balance-game", "value", game), ("balance-players", "value", None)]
+                           )["balance-players"]["value"]
+        variant = callback(client, [("balance-variant", "options"), ("balance-variant", "value")],
+                           [("balance-game", "value", game), ("balance-players", "value", players),
+                            ("balance-variant", "value", None)])["balance-variant"]["value"]
+        callback(client, [("balance-summary", "children"), ("balance-seats", "figure"),
+                          ("balance-scores", "figure"), ("balance-components", "figure"),
+                          ("balance-length", "figure")],
+                 [("balance-game", "value", game), ("balance-players", "value", players),
+                  ("balance-variant", "value", variant), ("balance-position", "data", position)])
+    elif page == "players":
+        game = callback(client, [("players-game", "options"), ("players-game", "value")],
+                        [("players-position", "data", position)],
+                        [("players-game", "value", None)])["players-game"]["value"]
+        chosen = callback(client, [("players-table", "rowData"), ("players-chosen", "options"),
+                                   ("players-chosen", "value")],
+                          [("players-game", "value", game), ("players-position", "data", position)],
+                          [("players-chosen", "value", None)])["players-chosen"]["value"]
+        callback(client, [("players-ratings", "figure")],
+                 [("players-game", "value", game), ("players-chosen", "value", chosen),
+                  ("players-position", "data", position)])
+    elif page == "match":
+        callback(client, [("match-pick", "options"), ("match-pick", "value")],
+                 [("match-pick", "search_value", None)], [("match-pick", "value", match_id)])
+        loaded = callback(client, [(i, p) for i, p in MATCH_LOAD],
+                          [("match-pick", "value", match_id), ("match-position", "data", position),
+                           ("match-back", "n_clicks", None), ("match-forward", "n_clicks", None)],
+                          [("match-step", "value", None), ("match-step", "max", None),
+                           ("match-log-data", "data", None)])
+        log = loaded["match-log-data"]["data"]
+        callback(client, [("match-board", "figure"), ("match-score", "figure"),
+                          ("match-caption", "children")],
+                 [("match-step", "value", step if step else len(log) - 1)],
+                 [("match-pick", "value", match_id), ("match-log-data", "data", log)])
+
+
+MATCH_LOAD = [("match-step", "max"), ("match-step", "value"), ("match-step", "marks"),
+              ("match-log", "rowData"), ("match-log-data", "data"), ("match-claims", "rowData"),
+              ("match-audit", "children"), ("match-summary", "children"),
+              ("match-values", "children")]
+
+FIRST_VISIT = """
+import sys, time
+from benchmarks.bench_dashboard import visit
+from dashboard.app import create_app
+app = create_app(sys.argv[1], refresh_every=None)
+source = app.server.extensions["tablelog"]
+client = app.server.test_client()
+start = time.perf_counter()
+visit(client, sys.argv[2], source.position(), sys.argv[3])
+print(time.perf_counter() - start)
+"""
+
+
+def first_visit(path: str, page: str, match_id: str) -> float:
+    """Seconds of a page's visit in a fresh process, right after the app was created."""
+    import subprocess
+
+    root = str(Path(__file__).resolve().parent.parent)
+    done = subprocess.run([sys.executable, "-c", FIRST_VISIT, path, page, match_id], cwd=root,
+                          capture_output=True, text=True, check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
 def run(quick: bool) -> list[Result]:
     import pandas as pd
 
@@ -122,72 +228,75 @@ def run(quick: bool) -> list[Result]:
     path = store(quick)
     app = create_app(path, refresh_every=None)
     source = app.server.extensions["tablelog"]
-    pages = {name: sys.modules[f"dashboard.pages.{name}"]
-             for name in ("overview", "balance", "players", "match")}
+    client = app.server.test_client()
+    position = source.position()
     db = sqlite3.connect(path)
-    repeats = 3 if quick else 5
-    total = len(source.table("matches", columns=["match_id"]))
+    repeats, firsts = (3, 1) if quick else (5, 3)
+    total = db.execute("SELECT COUNT(*) FROM projection_matches").fetchone()[0]
     note = f"{total:,} matches"
 
     def read_sql(sql: str, *params) -> object:
         return pd.read_sql(sql, db, params=params)
 
-    def cold(work):
-        def again():
-            source.forget()
-            work()
-        return again
-
-    results = []
-
-    def measure(name: str, work, baseline, what: str) -> None:
-        results.append(Result(f"dashboard {name} (cold)", 1000 * best_of(repeats, cold(work)),
-                              "ms", 1000 * best_of(repeats, baseline), f"{note}; baseline: "
-                              f"pandas.read_sql of {what}"))
-        work()
-        results.append(Result(f"dashboard {name} (cached)", 1000 * best_of(repeats, work), "ms",
-                              results[-1].baseline, f"{note}; no new events since last read"))
-
-    # Overview: counts per game and status, the 50 latest matches.
-    measure("overview", lambda: pages["overview"].overview(source),
-            lambda: read_sql("SELECT * FROM projection_matches"), "the matches table")
-
-    # Balance: the game, player count and variant with the most matches.
+    # The largest group (Balance opens on it) and its game (Players opens on the game with the
+    # most rated players' rows; Balance on the game with most matches: the same here).
     game, players, variant = db.execute(
         "SELECT game, players, variant FROM projection_matches GROUP BY game, players, variant "
         "ORDER BY COUNT(*) DESC LIMIT 1").fetchone()
     pick = "WHERE game = ? AND players = ? AND variant = ?"
-    measure("balance", lambda: pages["balance"].figures_for(source, game, players, variant),
-            lambda: [read_sql(f"SELECT * FROM projection_{t} {pick}", game, players, variant)
-                     for t in ("matches", "scores", "score_categories", "components")],
-            f"the {game} rows of matches, scores, score_categories, components")
-
-    # Players: results table and the ratings of the five best.
-    def players_page():
-        scores, ratings = pages["players"]._tables(source, game)
-        summary = pages["players"].results(scores, ratings)
-        pages["players"].ratings_figure(source, game, list(summary["player"][:5]))
-    measure("players", players_page,
-            lambda: [read_sql(f"SELECT * FROM projection_{t} WHERE game = ?", game)
-                     for t in ("scores", "ratings")],
-            f"the {game} rows of scores and ratings")
-
-    # Match: a real Topiary match, half way through; the baseline reads its stored events.
+    # A real Topiary match (copies have no stored events); its last step is shown on opening.
     match_id, moves = db.execute(
         "SELECT m.match_id, m.moves FROM projection_matches m JOIN projection_moves v "
         "ON v.match_id = m.match_id WHERE m.game = 'topiary' LIMIT 1").fetchone()
     uuid_hex = match_id.replace("-", "")
-    results.append(Result(
-        "dashboard match step (replay + board + score)",
-        1000 * best_of(repeats, lambda: pages["match"].step_figures(source, match_id,
-                                                                     moves // 2)),
-        "ms", 1000 * best_of(repeats, lambda: read_sql(
-            "SELECT * FROM stored_events WHERE originator_id = ?", uuid_hex)),
-        f"{note}; a Topiary match at move {moves // 2}; baseline: pandas.read_sql of its "
-        "stored events"))
-    results.append(Result(
-        "dashboard match load (event log + audit)",
-        1000 * best_of(repeats, lambda: pages["match"].match_view(source, match_id)), "ms",
-        results[-1].baseline, note))
+    baselines = {
+        "overview": (lambda: read_sql("SELECT * FROM projection_matches"), "the matches table"),
+        "balance": (lambda: [read_sql(f"SELECT * FROM projection_{t} {pick}", game, players,
+                                      variant)
+                             for t in ("matches", "scores", "score_categories", "components")],
+                    f"the {game} rows of matches, scores, score_categories, components"),
+        "players": (lambda: [read_sql(f"SELECT * FROM projection_{t} WHERE game = ?", game)
+                             for t in ("scores", "ratings")],
+                    f"the {game} rows of scores and ratings"),
+        "match": (lambda: read_sql("SELECT * FROM stored_events WHERE originator_id = ?",
+                                   uuid_hex), "the match's stored events"),
+    }
+    results = []
+    for page, (baseline, what) in baselines.items():
+        base_ms = 1000 * best_of(repeats, baseline)
+        first = min(first_visit(path, page, match_id) for _ in range(firsts))
+        results.append(Result(f"dashboard {page}: first visit", 1000 * first, "ms", base_ms,
+                              f"{note}; fresh process right after create_app; every callback "
+                              f"the page fires on opening, over HTTP; baseline: "
+                              f"pandas.read_sql of {what}"))
+
+        def again(page=page):
+            source.forget()
+            visit(client, page, position, match_id)
+        results.append(Result(f"dashboard {page}: after new events", 1000 * best_of(
+            repeats, again), "ms", base_ms, f"{note}; remembered reads and figures dropped, "
+                                            "warm process"))
+        visit(client, page, position, match_id)
+        results.append(Result(f"dashboard {page}: repeat", 1000 * best_of(
+            repeats, lambda page=page: visit(client, page, position, match_id)), "ms", base_ms,
+            f"{note}; no new events since the last visit"))
+
+    # Moving the Match page's slider: a step not shown before (a replay to it, the board, the
+    # score), as a person stepping through a match meets it.
+    steps = iter(range(1, 10_000))
+
+    def new_step():
+        callback(client, [("match-board", "figure"), ("match-score", "figure"),
+                          ("match-caption", "children")],
+                 [("match-step", "value", 1 + next(steps) % max(1, moves))],
+                 [("match-pick", "value", match_id), ("match-log-data", "data", log)])
+    log = callback(client, MATCH_LOAD, [
+        ("match-pick", "value", match_id), ("match-position", "data", position),
+        ("match-back", "n_clicks", None), ("match-forward", "n_clicks", None)],
+        [("match-step", "value", None), ("match-step", "max", None),
+         ("match-log-data", "data", None)])["match-log-data"]["data"]
+    results.append(Result("dashboard match: slider to a new step", 1000 * best_of(
+        repeats, new_step), "ms", results[-1].baseline,
+        f"{note}; a Topiary match of {moves} moves: replay, board and score"))
     db.close()
     return results

@@ -1,11 +1,13 @@
 """Bringing the tables up to date: read the notification log from the tracked position, page by
 page, fold each page and write its rows with the new position in one transaction.
 
-On SQLite the library's ProjectionRunner cannot subscribe (the SQLite recorder has no
-subscriptions), so `TablesProjection.catch_up` polls `select_notifications` instead; a restart
-resumes from the position in the `tracking` table. Notifications are decoded with the
-application's transcoder straight into plain fields (the projector needs no event objects), which
-keeps the per-event cost to one JSON decode plus the rules' own work.
+This polling catch-up works on both stores and serves the one-shot commands (`project`, `stats`,
+`export-tables`, `list`), the HTTP API and the dashboard on SQLite, whose recorder has no
+subscriptions. On PostgreSQL a long-running reader follows the store with the library's
+ProjectionRunner instead (`projections.postgres.follow`), writing to the same tables and
+position. A restart resumes from the position in the tracking table. Notifications are decoded
+with the application's transcoder straight into plain fields (the projector needs no event
+objects), which keeps the per-event cost to one JSON decode plus the rules' own work.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from domain.match import Match
 from domain.recorder import Recorder
 
 from .projector import Event, Projector
+from .ratings import Ratings
 from .view import SQLiteTablesView, TablesView
 
 PAGE = 5000
@@ -66,14 +69,18 @@ class Decoder:
 
 
 def open_view(recorder: Recorder) -> TablesView:
-    """The tables beside the recorder's events (created on first use)."""
+    """The tables beside the recorder's events, on its own connections (created on first use):
+    in the SQLite file, or in the PostgreSQL database."""
     if isinstance(recorder.recorder, SQLiteApplicationRecorder):
-        view = SQLiteTablesView(recorder.recorder.datastore)
-        view.create_table()
-        return view
-    raise NotImplementedError(
-        "projection tables are implemented on SQLite stores only so far (PostgreSQL: see "
-        "docs/projections.md)")
+        view: TablesView = SQLiteTablesView(recorder.recorder.datastore)
+    else:  # psycopg is imported only for a PostgreSQL store
+        from .postgres import PostgresTablesView, is_postgres
+        if not is_postgres(recorder):
+            raise NotImplementedError(
+                f"no projection tables on a {type(recorder.recorder).__name__} store")
+        view = PostgresTablesView(recorder.recorder.datastore)
+    view.create_table()
+    return view
 
 
 class TablesProjection:
@@ -92,6 +99,16 @@ class TablesProjection:
     def _new_projector(self) -> Projector:
         return Projector(self._history, self.view, self.capacity)
 
+    def forget(self) -> None:
+        """Drop the projector's cache: after a failed or refused write it is ahead of the
+        tables, and matches missing from it are rebuilt from their events."""
+        self.projector = self._new_projector()
+
+    def forget_ratings(self) -> None:
+        """Drop only the ratings the projector read from the tables (the matches it keeps are
+        made of events alone): for when another process wrote the very events it folded."""
+        self.projector.ratings = Ratings(self.view)
+
     def _history(self, match_id: UUID, version: int) -> Sequence[Event]:
         stored = self.recorder.recorder.select_events(match_id, lte=version - 1)
         return self.decoder.decode_all(stored)
@@ -108,13 +125,15 @@ class TablesProjection:
         return max(0, (self.recorder.recorder.max_notification_id() or 0) - self.position())
 
     def catch_up(self, progress: Progress | None = None) -> int:
-        """Process every notification after the tracked position; return how many."""
-        done, total = 0, self.behind()
-        position = self.position()
+        """Process every notification after the tracked position up to the newest one stored
+        when it began (on a busy store it does not chase writers forever); return how many."""
         notifications = self.recorder.recorder
-        while True:
+        head = notifications.max_notification_id() or 0
+        position = self.position()
+        done, total = 0, max(0, head - position)
+        while position < head:
             page = notifications.select_notifications(
-                start=position, limit=self.page, inclusive_of_start=False)
+                start=position, limit=self.page, stop=head, inclusive_of_start=False)
             if not page:
                 return done
             try:
@@ -122,25 +141,27 @@ class TablesProjection:
                     event = self.decoder.decode(stored)
                     if event is not None:
                         self.projector.fold(event)
-                self.view.write(self.projector.take(), Tracking(self.name, page[-1].id))
+                self.view.write(self.projector.take(), Tracking(self.name, page[-1].id),
+                                since=position)
             except IntegrityError:
-                # Another process wrote this page first: what we folded may be stale, so start
-                # again from its position with an empty cache.
-                self.projector = self._new_projector()
+                # Another process moved the tables on meanwhile: what we folded may be stale,
+                # so start again from its position with an empty cache.
+                self.forget()
                 position = self.position()
                 continue
             except BaseException:
-                self.projector = self._new_projector()  # its cache is ahead of the tables
+                self.forget()
                 raise
             position = page[-1].id
             done += len(page)
             if progress:
                 progress(done, max(total, done))
+        return done
 
     def reset(self) -> None:
         """Drop the tables' rows and the position: the next catch-up projects every event."""
         self.view.reset(self.name)
-        self.projector = self._new_projector()
+        self.forget()
 
 
 def catch_up(recorder: Recorder, progress: Progress | None = None) -> TablesProjection:

@@ -10,6 +10,12 @@ What counts:
   (statsmodels). One-player games (Topas solitaire) have no seat balance and are left out of it;
 - every figure carries its n; `small` is True when n < SMALL_SAMPLE, where an interval is wide and a
   p-value says little.
+
+Each statistic is computed in two steps, so that it costs the same whatever the number of matches:
+a TALLY folds the rows into a few counts and sums per group (`seat_tallies`, `score_tallies`,
+`component_tallies`, `length_tallies`: pandas group-bys here; the dashboard has SQLite make the
+same frames with GROUP BY, see `dashboard.data`), and the statistic is worked out from the tally
+(`seat_rates`, `distributions`, `strength`, `lengths`): a few rows, whatever the store holds.
 """
 
 from __future__ import annotations
@@ -18,11 +24,13 @@ import json
 import math
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 SMALL_SAMPLE = 30
 CONFIDENCE = 0.95
 GROUP = ["game", "players", "variant"]
+QUARTILES = {"q25": 0.25, "median": 0.5, "q75": 0.75}
 
 
 def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> tuple[float, float]:
@@ -33,6 +41,20 @@ def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> tuple[floa
         return math.nan, math.nan
     low, high = proportion_confint(successes, n, alpha=1 - confidence, method="wilson")
     return float(low), float(high)
+
+
+def wilson_arrays(successes: Any, n: Any,
+                  confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
+    """`wilson` of many proportions at once (statsmodels works on arrays); nan where n is 0."""
+    from statsmodels.stats.proportion import proportion_confint
+
+    successes, n = np.asarray(successes, dtype=float), np.asarray(n, dtype=float)
+    some = n > 0
+    low, high = np.full(n.shape, math.nan), np.full(n.shape, math.nan)
+    if some.any():
+        low[some], high[some] = proportion_confint(successes[some], n[some],
+                                                   alpha=1 - confidence, method="wilson")
+    return low, high
 
 
 def binomial_p(successes: int, n: int, rate: float) -> float:
@@ -62,89 +84,207 @@ def filtered(table: pd.DataFrame, game: str | None = None, players: int | None =
     return table[keep]
 
 
+def describe_counts(values: Any, counts: Any) -> dict[str, Any]:
+    """n, mean, std (n - 1), min, quartiles (linear interpolation, as pandas) and max of a sample
+    given as distinct values and how often each occurs: [10, 12, 30] x [1, 2, 1] is the sample
+    10, 12, 12, 30. The sample is never spelled out, so a million matches cost what ten do."""
+    raw, counts = np.asarray(values), np.asarray(counts, dtype=np.int64)
+    order = np.argsort(raw, kind="stable")
+    raw, counts = raw[order][counts[order] > 0], counts[order][counts[order] > 0]
+    values = raw.astype(float)
+    n = int(counts.sum())
+    if n == 0:
+        return {"n": 0, "mean": math.nan, "std": math.nan, "min": math.nan,
+                **{k: math.nan for k in QUARTILES}, "max": math.nan, "small": True}
+    ends = np.cumsum(counts)  # the k-th smallest (from 0) is the first value whose end > k
+    mean = float((values * counts).sum() / n)
+    std = math.sqrt(float((counts * (values - mean) ** 2).sum()) / (n - 1)) if n > 1 \
+        else math.nan
+
+    def quantile(q: float) -> float:
+        position = (n - 1) * q
+        below = math.floor(position)
+        a, b = values[np.searchsorted(ends, [below, min(below + 1, n - 1)], side="right")]
+        t = position - below  # numpy's linear interpolation, the form it uses (its _lerp)
+        return float(b - (b - a) * (1 - t)) if t >= 0.5 else float(a + (b - a) * t)
+
+    return {"n": n, "mean": mean, "std": std, "min": raw[0].item(),  # ints stay ints
+            **{k: quantile(q) for k, q in QUARTILES.items()}, "max": raw[-1].item(),
+            "small": n < SMALL_SAMPLE}
+
+
+# ---- seat balance ----------------------------------------------------------------------------
+
+SEAT_TALLY = [*GROUP, "seat", "matches", "wins"]
+
+
+def seat_tallies(scores: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
+    """Per game, player count, variant and seat: counted matches and wins (seats of one-player
+    games included; `seat_rates` leaves them out)."""
+    seats = _only_counted(scores, matches)
+    tally = seats.groupby([*GROUP, "seat"], sort=True).agg(
+        matches=("won", "size"), wins=("won", "sum")).reset_index()
+    return tally[SEAT_TALLY]
+
+
+def seat_rates(tallies: pd.DataFrame) -> pd.DataFrame:
+    """The seat win rates from `seat_tallies` (or the same columns from SQL): rate, Wilson
+    interval, fair rate, binomial test and small flag per seat; one-player games left out."""
+    columns = [*GROUP, "seat", "matches", "wins", "rate", "ci_low", "ci_high", "fair",
+               "p_value", "small"]
+    rates = tallies[(tallies["players"] > 1) & (tallies["matches"] > 0)]
+    rates = rates.sort_values([*GROUP, "seat"], ignore_index=True)
+    rates = rates.astype({"players": "int64", "seat": "int64", "matches": "int64",
+                          "wins": "int64"})
+    if rates.empty:
+        return pd.DataFrame(columns=columns)
+    low, high = wilson_arrays(rates["wins"], rates["matches"])
+    fair = 1 / rates["players"]
+    p_values = [binomial_p(int(w), int(n), float(f))  # one exact test per seat, not per row
+                for w, n, f in zip(rates["wins"], rates["matches"], fair)]
+    rates = rates.assign(rate=rates["wins"] / rates["matches"], ci_low=low, ci_high=high,
+                         fair=fair, p_value=p_values,
+                         small=rates["matches"] < SMALL_SAMPLE)
+    return rates[columns]
+
+
 def seat_win_rates(scores: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
     """Per game, player count, variant and seat: matches, wins, rate, the Wilson interval, the
     fair rate, the binomial test's p-value, and the small-sample flag."""
+    return seat_rates(seat_tallies(scores, matches))
+
+
+# ---- points per scoring category ---------------------------------------------------------------
+
+SCORE_TALLY = [*GROUP, "category", "won", "points", "seats"]
+DISTRIBUTION = [*GROUP, "category", "seats", "n", "mean", "std", "min", "q25", "median", "q75",
+                "max", "small"]
+
+
+def score_tallies(score_categories: pd.DataFrame, scores: pd.DataFrame,
+                  matches: pd.DataFrame) -> pd.DataFrame:
+    """Per group, category (the total included, as 'total'), won and points: how many seats of
+    counted matches scored exactly those points."""
+    totals = scores.assign(category="total", points=scores["total"])
+    long = pd.concat([score_categories, totals[score_categories.columns]], ignore_index=True)
+    long = _only_counted(long, matches)
+    tally = long.groupby([*GROUP, "category", "won", "points"], sort=True).size()
+    return tally.rename("seats").reset_index()[SCORE_TALLY]
+
+
+def distributions(tallies: pd.DataFrame) -> pd.DataFrame:
+    """The points of the winners and of the rest per group and category, from `score_tallies`
+    (or the same columns from SQL): n, mean, std, min, quartiles, max, small."""
     rows = []
-    seats = _only_counted(scores, matches)
-    seats = seats[seats["players"] > 1]
-    for (game, players, variant, seat), group in seats.groupby(GROUP + ["seat"], sort=True):
-        n, wins = len(group), int(group["won"].sum())
-        low, high = wilson(wins, n)
-        fair = 1 / players
+    for (game, players, variant, category, won), group in tallies.groupby(
+            [*GROUP, "category", "won"], sort=True):
         rows.append({"game": game, "players": int(players), "variant": variant,
-                     "seat": int(seat), "matches": n, "wins": wins, "rate": wins / n,
-                     "ci_low": low, "ci_high": high, "fair": fair,
-                     "p_value": binomial_p(wins, n, fair), "small": n < SMALL_SAMPLE})
-    return pd.DataFrame(rows, columns=["game", "players", "variant", "seat", "matches", "wins",
-                                       "rate", "ci_low", "ci_high", "fair", "p_value", "small"])
-
-
-def _describe(values: pd.Series) -> dict[str, Any]:
-    n = len(values)
-    return {"n": n, "mean": values.mean(), "std": values.std() if n > 1 else math.nan,
-            "min": values.min(), "q25": values.quantile(0.25), "median": values.median(),
-            "q75": values.quantile(0.75), "max": values.max(), "small": n < SMALL_SAMPLE}
+                     "category": category, "seats": "winners" if won else "rest",
+                     **describe_counts(group["points"], group["seats"])})
+    return pd.DataFrame(rows, columns=DISTRIBUTION)
 
 
 def score_distributions(score_categories: pd.DataFrame, scores: pd.DataFrame,
                         matches: pd.DataFrame) -> pd.DataFrame:
     """Per game, player count, variant and category (the total included, as 'total'): the
     distribution of points of the winners and of the rest."""
-    totals = scores.assign(category="total", points=scores["total"])
-    long = pd.concat([score_categories, totals[score_categories.columns]], ignore_index=True)
-    long = _only_counted(long, matches)
-    rows = []
-    for (game, players, variant, category, won), group in long.groupby(
-            GROUP + ["category", "won"], sort=True):
-        rows.append({"game": game, "players": int(players), "variant": variant,
-                     "category": category, "seats": "winners" if won else "rest",
-                     **_describe(group["points"])})
-    return pd.DataFrame(rows, columns=["game", "players", "variant", "category", "seats", "n",
-                                       "mean", "std", "min", "q25", "median", "q75", "max",
-                                       "small"])
+    return distributions(score_tallies(score_categories, scores, matches))
+
+
+# ---- component strength ------------------------------------------------------------------------
+
+COMPONENT_TALLY = ["game", "kind", "component", "won", "had", "seats", "count", "points",
+                   "scored"]
+STRENGTH = ["game", "kind", "component", "seats", "count", "mean_count", "mean_points", "wins",
+            "win_rate", "ci_low", "ci_high", "mean_count_winners", "mean_count_rest", "small"]
+
+
+def component_tallies(components: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
+    """Per game, kind, component, won and had (count > 0): the seats of counted matches, the sum
+    of their counts and of their points, and how many had points (`scored`; NaN is none)."""
+    used = _only_counted(components, matches).assign(had=lambda t: t["count"] > 0)
+    tally = used.groupby(["game", "kind", "component", "won", "had"], sort=True).agg(
+        seats=("count", "size"), count=("count", "sum"), points=("points", "sum"),
+        scored=("points", "count")).reset_index()
+    return tally[COMPONENT_TALLY]
+
+
+def strength(tallies: pd.DataFrame) -> pd.DataFrame:
+    """Component strength from `component_tallies` (or the same columns from SQL): per game, kind
+    and component, the seats that had it (count > 0), their count, mean count, mean points, wins,
+    win rate and Wilson interval; the mean count among all winners and among the rest."""
+    if tallies.empty:
+        return pd.DataFrame(columns=STRENGTH)
+    t = tallies.astype({"won": bool, "had": bool})
+    having = t["had"]
+    parts = pd.DataFrame({
+        "game": t["game"], "kind": t["kind"], "component": t["component"],
+        "seats": t["seats"].where(having, 0), "count": t["count"].where(having, 0),
+        "points": t["points"].where(having, 0.0), "scored": t["scored"].where(having, 0),
+        "wins": t["seats"].where(having & t["won"], 0),
+        "winners": t["seats"].where(t["won"], 0), "count_winners": t["count"].where(t["won"], 0),
+        "rest": t["seats"].where(~t["won"], 0), "count_rest": t["count"].where(~t["won"], 0)})
+    sums = parts.groupby(["game", "kind", "component"], sort=True).sum().reset_index()
+    seats = sums["seats"].astype("int64")
+    low, high = wilson_arrays(sums["wins"], seats)
+    result = sums.assign(
+        seats=seats, count=sums["count"].astype("int64"), wins=sums["wins"].astype("int64"),
+        mean_count=_ratio(sums["count"], seats),
+        mean_points=_ratio(sums["points"], sums["scored"]),
+        win_rate=_ratio(sums["wins"], seats), ci_low=low, ci_high=high,
+        mean_count_winners=_ratio(sums["count_winners"], sums["winners"]),
+        mean_count_rest=_ratio(sums["count_rest"], sums["rest"]),
+        small=seats < SMALL_SAMPLE)
+    return result[STRENGTH]
+
+
+def _ratio(part: pd.Series, whole: pd.Series) -> pd.Series:
+    """part / whole, NaN where whole is 0 (a mean of nothing)."""
+    whole = whole.astype("float64")
+    return (part.astype("float64") / whole.where(whole > 0)).astype("float64")
 
 
 def component_strength(components: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
     """Per game, kind and component: in how many seats' games it appeared (`seats`: count > 0),
     how many of it they had and the points it earned (means), and the win rate of those seats
     with its Wilson interval; beside it the mean count among winners and among the rest."""
-    used = _only_counted(components, matches)
+    return strength(component_tallies(components, matches))
+
+
+# ---- match length ------------------------------------------------------------------------------
+
+LENGTH_TALLY = [*GROUP, "moves", "matches"]
+
+
+def length_tallies(matches: pd.DataFrame) -> pd.DataFrame:
+    """Per group and number of effective moves: how many counted matches were that long."""
+    tally = counted(matches).groupby([*GROUP, "moves"], sort=True).size()
+    return tally.rename("matches").reset_index()[LENGTH_TALLY]
+
+
+def lengths(tallies: pd.DataFrame) -> pd.DataFrame:
+    """Per group, the distribution of effective moves per counted match, from `length_tallies`:
+    n, moves_mean, moves_std, moves_min, moves_q25, moves_median, moves_q75, moves_max, small."""
     rows = []
-    for (game, kind, component), group in used.groupby(["game", "kind", "component"],
-                                                       sort=True):
-        having = group[group["count"] > 0]
-        n, wins = len(having), int(having["won"].sum())
-        low, high = wilson(wins, n)
-        winners, rest = group[group["won"]], group[~group["won"]]
-        rows.append({"game": game, "kind": kind, "component": component, "seats": n,
-                     "count": int(having["count"].sum()),
-                     "mean_count": having["count"].mean() if n else math.nan,
-                     "mean_points": having["points"].mean() if n else math.nan,
-                     "wins": wins, "win_rate": wins / n if n else math.nan,
-                     "ci_low": low, "ci_high": high,
-                     "mean_count_winners": winners["count"].mean() if len(winners) else math.nan,
-                     "mean_count_rest": rest["count"].mean() if len(rest) else math.nan,
-                     "small": n < SMALL_SAMPLE})
-    return pd.DataFrame(rows, columns=["game", "kind", "component", "seats", "count",
-                                       "mean_count", "mean_points", "wins", "win_rate",
-                                       "ci_low", "ci_high", "mean_count_winners",
-                                       "mean_count_rest", "small"])
+    for (game, players, variant), group in tallies.groupby(GROUP, sort=True):
+        moves = describe_counts(group["moves"], group["matches"])
+        rows.append({"game": game, "players": int(players), "variant": variant,
+                     **{k if k in ("n", "small") else f"moves_{k}": v
+                        for k, v in moves.items()}})
+    return pd.DataFrame(rows)
 
 
 def match_length(matches: pd.DataFrame) -> pd.DataFrame:
     """Per game, player count and variant: the distribution of effective moves per counted
     match, undos per match, and the minutes from start to end."""
     ended = counted(matches)
-    rows = []
-    for (game, players, variant), group in ended.groupby(GROUP, sort=True):
-        minutes = (group["ended"] - group["started"]).dt.total_seconds() / 60
-        moves = _describe(group["moves"])
-        rows.append({"game": game, "players": int(players), "variant": variant,
-                     **{k if k in ("n", "small") else f"moves_{k}": v for k, v in moves.items()},
-                     "undos_mean": group["undos"].mean(),
-                     "minutes_median": minutes.median()})
-    return pd.DataFrame(rows)
+    if ended.empty:
+        return pd.DataFrame()
+    per_group = ended.assign(
+        minutes=(ended["ended"] - ended["started"]).dt.total_seconds() / 60
+    ).groupby(GROUP, sort=True).agg(undos_mean=("undos", "mean"),
+                                    minutes_median=("minutes", "median")).reset_index()
+    return lengths(length_tallies(ended)).merge(per_group, on=GROUP, how="left")
 
 
 # ---- the report `tablelog stats` prints ------------------------------------------------------

@@ -7,9 +7,15 @@ transaction, so the tables never show events the position has not counted, nor t
 Rows are upserts keyed by each table's key, so writing the same row twice changes nothing.
 
 The SQL is portable where it is cheap (`INSERT ... ON CONFLICT (key) DO UPDATE`, the same in SQLite
-and PostgreSQL); only the placeholders and the column types differ. A PostgreSQL view is the same
-shape over `eventsourcing.postgres.PostgresTrackingRecorder`, driven by the library's
-ProjectionRunner (see docs/projections.md).
+and PostgreSQL); only the placeholders and the column types differ, so writing and reading live
+here, in the interface, and each store's view says only how it creates, drops and locks
+(`SQLiteTablesView` below; `projections.postgres.PostgresTablesView`).
+
+Several processes may keep the same tables (two dashboards, a dashboard and `tablelog stats`).
+A batch is written only on top of the position it was folded from (`since`): the projector reads
+the tables while folding (a player's latest rating), so a batch folded while another process
+moved the tables on could carry stale figures. Such a batch is refused with `IntegrityError`, and
+the writer drops its work and carries on from the stored position.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import abc
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from eventsourcing.persistence import Tracking, TrackingRecorder
+from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteTrackingRecorder
 
 from .tables import PREFIX, SCHEMA_VERSION, TABLES, Table
@@ -30,19 +36,71 @@ SCHEMA_TABLE = PREFIX + "schema"
 
 
 class TablesView(TrackingRecorder, abc.ABC):
-    """What the projector needs of a store for its tables."""
+    """What the projector needs of a store for its tables.
 
-    @abc.abstractmethod
-    def write(self, rows: Rows, tracking: Tracking) -> None:
-        """Upsert `rows` and record `tracking`, atomically."""
+    Subclasses are also a library tracking recorder (they give `datastore`, `_insert_tracking`
+    and `_max_tracking_id`) and set `placeholder` and `_upserts`."""
 
-    @abc.abstractmethod
+    placeholder = "?"
+    """The driver's parameter marker, for SQL written against these tables (the dashboard's)."""
+    _upserts: dict[str, str]
+    datastore: Any
+
+    def write(self, rows: Rows, tracking: Tracking, since: int | None = None) -> None:
+        """Upsert `rows` and record `tracking`, atomically. With `since` (the position the rows
+        were folded from), nothing is written unless the stored position is still that one:
+        IntegrityError otherwise, as when the position would not advance."""
+        with self.datastore.transaction(commit=True) as c:
+            self._serialise(c)
+            for name, table_rows in rows.items():
+                names = TABLES[name].names
+                c.executemany(self._upserts[name],
+                              [self._values(name, tuple(row[n] for n in names))
+                               for row in table_rows])
+            if since is not None:
+                stored = self._max_tracking_id(tracking.application_name, c) or 0
+                if stored != since:
+                    raise IntegrityError(
+                        f"the tables moved on to event {stored} while this batch was folded "
+                        f"from event {since} (another process projected them)")
+            self._insert_tracking(c, tracking)
+
+    def _serialise(self, cursor: Any) -> None:
+        """Make concurrent writes of the tables take turns (SQLite's write lock already does)."""
+
+    def _values(self, table: str, values: tuple) -> tuple:
+        """A row's values as the driver stores them."""
+        return values
+
+    def fetch(self, statement: str, params: Sequence[Any] = ()) -> list[tuple]:
+        """The rows of a query over the tables, as tuples in the selected order. The statement
+        is written once for both stores: `?` marks a parameter (no `?` or `%` in literals)."""
+        if self.placeholder != "?":
+            statement = statement.replace("%", "%%").replace("?", self.placeholder)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(statement, tuple(params))
+            return [tuple(row.values()) if isinstance(row, dict) else tuple(row)
+                    for row in c.fetchall()]
+
     def select(self, table: str, where: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Every row of a table (or those whose columns equal `where`), as stored."""
+        return [dict(row) for row in self._select(TABLES[table], where or {})]
 
-    @abc.abstractmethod
+    def _select(self, table: Table, where: Mapping[str, Any], order: str = "",
+                limit: int | None = None) -> Sequence[Any]:
+        statement = f"SELECT * FROM {table.sql_name}"
+        if where:
+            statement += " WHERE " + " AND ".join(f"{c} = {self.placeholder}" for c in where)
+        statement += f" {order}" + (f" LIMIT {int(limit)}" if limit else "")
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(statement, tuple(where.values()))
+            return c.fetchall()
+
     def latest_rating(self, game: str, player: str) -> dict[str, Any] | None:
         """The player's most recent `ratings` row in that game, or None."""
+        rows = self._select(TABLES["ratings"], {"game": game, "player": player},
+                            "ORDER BY after_match DESC", limit=1)
+        return dict(rows[0]) if rows else None
 
     @abc.abstractmethod
     def reset(self, application_name: str) -> None:
@@ -118,28 +176,3 @@ class SQLiteTablesView(SQLiteTrackingRecorder, TablesView):
             self._drop(c)
         self.create_table()
 
-    def write(self, rows: Rows, tracking: Tracking) -> None:
-        with self.datastore.transaction(commit=True) as c:
-            for name, table_rows in rows.items():
-                names = TABLES[name].names
-                c.executemany(self._upserts[name],
-                              [tuple(row[n] for n in names) for row in table_rows])
-            self._insert_tracking(c, tracking)
-
-    def select(self, table: str, where: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-        return [dict(row) for row in self._select(TABLES[table], where or {})]
-
-    def _select(self, table: Table, where: Mapping[str, Any], order: str = "",
-                limit: int | None = None) -> Sequence[Any]:
-        statement = f"SELECT * FROM {table.sql_name}"
-        if where:
-            statement += " WHERE " + " AND ".join(f"{c} = ?" for c in where)
-        statement += f" {order}" + (f" LIMIT {int(limit)}" if limit else "")
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(statement, tuple(where.values()))
-            return c.fetchall()
-
-    def latest_rating(self, game: str, player: str) -> dict[str, Any] | None:
-        rows = self._select(TABLES["ratings"], {"game": game, "player": player},
-                            "ORDER BY after_match DESC", limit=1)
-        return dict(rows[0]) if rows else None

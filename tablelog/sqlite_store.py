@@ -39,9 +39,16 @@ class _ApplicationRecorder(SQLiteApplicationRecorder):
     object per stored event."""
 
     def _insert_events(self, c, stored_events, **_):
-        rows = [(s.originator_id.hex if isinstance(s.originator_id, UUID) else s.originator_id,
+        ids: dict[object, str] = {}  # a match's events share one id: spell it once
+        rows = [(ids.get(s.originator_id) or ids.setdefault(s.originator_id,
+                                                             _spelled(s.originator_id)),
                  s.originator_version, s.topic, s.state) for s in stored_events]
         c.executemany(self.insert_events_statement, rows)
+
+
+def _spelled(originator_id: object) -> str:
+    """How the library's SQLite recorder spells an id in the originator_id column."""
+    return originator_id.hex if isinstance(originator_id, UUID) else str(originator_id)
 
 
 class Factory(SQLiteFactory):

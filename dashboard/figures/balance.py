@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from projections.stats import SMALL_SAMPLE, counted
+from projections.stats import SMALL_SAMPLE, describe_counts
 
 from .style import GREY, REST, WINNERS, base, empty, seat_colour, text
 
@@ -104,18 +104,19 @@ def component_strength(strength: pd.DataFrame, fair: float | None = None) -> go.
     return figure
 
 
-def match_length(matches: pd.DataFrame) -> go.Figure:
-    """Histogram of effective moves per counted match (ended, no open dispute)."""
+def match_length(lengths: pd.DataFrame) -> go.Figure:
+    """Bars of how many counted matches (ended, no open dispute) had each number of effective
+    moves, from `stats.length_tallies(...)` (moves, matches) for one player count and variant."""
     title = "Match length"
-    ended = counted(matches)
-    if ended.empty:
+    lengths = lengths[lengths["matches"] > 0].sort_values("moves")
+    if lengths.empty:
         return empty(title, "no finished matches")
-    n = len(ended)
-    small = n < SMALL_SAMPLE
-    figure = base(title, subtitle=f"median {ended['moves'].median():g} moves (n={n})")
-    figure.add_histogram(x=ended["moves"], marker_color=GREY if small else "#3b7dd8",
-                         hovertemplate="%{x} moves: %{y} matches<extra></extra>",
-                         showlegend=False)
+    spread = describe_counts(lengths["moves"], lengths["matches"])
+    n, small = spread["n"], spread["small"]
+    figure = base(title, subtitle=f"median {spread['median']:g} moves (n={n})")
+    figure.add_bar(x=lengths["moves"], y=lengths["matches"], width=1,
+                   marker_color=GREY if small else "#3b7dd8",
+                   hovertemplate="%{x} moves: %{y} matches<extra></extra>", showlegend=False)
     figure.update_xaxes(title="moves per match")
     figure.update_yaxes(title="matches")
     _small_note(figure, small)

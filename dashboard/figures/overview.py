@@ -10,12 +10,14 @@ from .style import STATUS_COLOURS, base, empty
 STATUSES = ("ended", "running", "disputed", "abandoned")
 
 
-def matches_by_game(matches: pd.DataFrame) -> go.Figure:
-    """Stacked bars: matches per game, one colour per status, the game's total on top."""
+def matches_by_game(counts: pd.DataFrame) -> go.Figure:
+    """Stacked bars: matches per game, one colour per status, the game's total on top. `counts`
+    has a row per game and status with its number of matches, n (`dashboard.data.counts`)."""
     title = "Matches by game"
-    if matches.empty:
+    if counts.empty or not counts["n"].sum():
         return empty(title, "no matches recorded yet")
-    counts = matches.groupby(["game", "status"]).size().unstack(fill_value=0)
+    counts = counts.pivot_table(index="game", columns="status", values="n", aggfunc="sum",
+                                fill_value=0)
     counts = counts.loc[counts.sum(axis=1).sort_values(ascending=False).index]
     figure = base(title, height=340)
     for status in STATUSES:

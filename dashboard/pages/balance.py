@@ -9,6 +9,7 @@ import pandas as pd
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
+from dashboard import data
 from dashboard.components import LIVE_INTERVAL_MS, control, graph, live, options
 from dashboard.figures import balance as figures
 from projections import stats
@@ -37,10 +38,11 @@ def layout(game: str | None = None, **_query):
     ])
 
 
-def groups(matches: pd.DataFrame) -> pd.DataFrame:
-    """Counted matches per (players, variant) of one game, largest first."""
-    ended = stats.counted(matches)
-    sizes = ended.groupby(["players", "variant"]).size().rename("n").reset_index()
+def groups(counts: pd.DataFrame) -> pd.DataFrame:
+    """Counted matches per (players, variant) of one game, largest first, from the game's
+    `data.counts` by players, variant and status."""
+    ended = counts[counts["status"] == "ended"]
+    sizes = ended.groupby(["players", "variant"])["n"].sum().reset_index()
     return sizes.sort_values(["n", "players"], ascending=[False, True], ignore_index=True)
 
 
@@ -50,18 +52,19 @@ def register(app: dash.Dash, source) -> None:
     @app.callback(Output("balance-game", "options"), Output("balance-game", "value"),
                   Input("balance-position", "data"), State("balance-game", "value"))
     def games(_position, chosen):
-        counts = source.table("matches", columns=["game"])["game"].value_counts()
+        counts = data.counts(source, "matches", ["game"])
         if counts.empty:
             return [], None
-        value = chosen if chosen in counts.index else counts.index[0]
-        return options(list(counts.index), [f"{g} ({n:,})" for g, n in counts.items()]), value
+        games = list(counts["game"])
+        value = chosen if chosen in games else games[0]
+        return options(games, [f"{g} ({n:,})" for g, n in zip(games, counts["n"])]), value
 
     @app.callback(Output("balance-players", "options"), Output("balance-players", "value"),
                   Input("balance-game", "value"), Input("balance-players", "value"))
     def player_counts(game, chosen):
         if game is None:
             return [], None
-        sizes = groups(_matches(source, game)).groupby("players")["n"].sum()
+        sizes = groups(_counts(source, game)).groupby("players")["n"].sum()
         if sizes.empty:
             return [], None
         value = chosen if chosen in sizes.index else int(sizes.idxmax())
@@ -74,7 +77,7 @@ def register(app: dash.Dash, source) -> None:
     def variants(game, players, chosen):
         if game is None or players is None:
             return [], None
-        sizes = groups(_matches(source, game))
+        sizes = groups(_counts(source, game))
         sizes = sizes[sizes["players"] == players]
         if sizes.empty:
             return [], None
@@ -93,24 +96,27 @@ def register(app: dash.Dash, source) -> None:
         return figures_for(source, game, players, variant)
 
 
-def _matches(source, game: str) -> pd.DataFrame:
-    return source.table("matches", columns=["match_id", "game", "players", "variant", "status",
-                                            "moves", "undos", "started", "ended"], game=game)
+def _counts(source, game: str) -> pd.DataFrame:
+    return data.counts(source, "matches", ["players", "variant", "status"], game=game)
 
 
 def figures_for(source, game: str, players: int, variant: str):
-    """The page's summary line and four figures (also what the benchmark times)."""
-    pick = {"game": game, "players": players, "variant": variant}
-    matches = stats.filtered(_matches(source, game), players=players, variant=variant)
-    scores = source.table("scores", **pick)
-    categories = source.table("score_categories", **pick)
-    components = source.table("components", **pick)
-    rates = stats.seat_win_rates(scores, matches)
-    counted = len(stats.counted(matches))
-    summary = (f"{counted:,} matches count ({len(matches):,} recorded: running, abandoned and "
-               "disputed ones are left out)")
-    return (summary, figures.seat_win_rates(rates),
-            figures.score_distributions(stats.score_distributions(categories, scores, matches)),
-            figures.component_strength(stats.component_strength(components, matches),
+    """The page's summary line and four figures (also what the benchmark times), worked out
+    once per filter and tracked position: a repeat, or another visitor, gets them at once."""
+    return source.remember(("balance", game, players, variant),
+                           lambda: _figures(source, game, players, variant))
+
+
+def _figures(source, game: str, players: int, variant: str):
+    pick = (game, players, variant)
+    counts = _counts(source, game)
+    group = counts[(counts["players"] == players) & (counts["variant"] == variant)]
+    counted = int(group.loc[group["status"] == "ended", "n"].sum())
+    summary = (f"{counted:,} matches count ({int(group['n'].sum()):,} recorded: running, "
+               "abandoned and disputed ones are left out)")
+    return (summary,
+            figures.seat_win_rates(stats.seat_rates(data.seat_tallies(source, *pick))),
+            figures.score_distributions(stats.distributions(data.score_tallies(source, *pick))),
+            figures.component_strength(stats.strength(data.component_tallies(source, *pick)),
                                        fair=1 / players),
-            figures.match_length(matches))
+            figures.match_length(data.length_tallies(source, *pick)))

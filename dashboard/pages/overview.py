@@ -5,6 +5,7 @@ from __future__ import annotations
 import dash
 from dash import Input, Output, dcc, html
 
+from dashboard import data
 from dashboard.components import LIVE_INTERVAL_MS, graph, grid, live, names, records, stat
 from dashboard.figures import overview as figures
 from dashboard.figures.style import STATUS_COLOURS
@@ -48,15 +49,21 @@ def register(app: dash.Dash, source) -> None:
 
 
 def overview(source):
-    """The page's content from the matches table (also what the benchmark times)."""
-    matches = source.table("matches", columns=["match_id", "game", "status"])
+    """The page's content, worked out once per tracked position (also what the benchmark
+    times)."""
+    return source.remember(("overview",), lambda: _content(source))
+
+
+def _content(source):
+    """Counts per game and status (one GROUP BY) and the 50 latest matches (a LIMIT query)."""
+    counts = data.counts(source, "matches", ["game", "status"])
     recent = source.table("matches", order="started DESC", limit=RECENT)
-    counts = matches["status"].value_counts()
-    stats = [stat(len(matches), "matches"),
-             stat(int(matches["game"].nunique()), "games")]
-    stats += [stat(int(counts.get(s, 0)), s, STATUS_COLOURS[s]) for s in figures.STATUSES]
+    by_status = counts.groupby("status")["n"].sum()
+    stats = [stat(int(counts["n"].sum()), "matches"),
+             stat(int(counts["game"].nunique()), "games")]
+    stats += [stat(int(by_status.get(s, 0)), s, STATUS_COLOURS[s]) for s in figures.STATUSES]
     rows = recent.assign(
         seats=recent["seats"].map(names), winners=recent["winners"].map(names),
         open=[f"[{m[:8]}](/match?id={m})" for m in recent["match_id"]],
     )[["started", "game", "seats", "status", "moves", "winners", "open"]]
-    return stats, figures.matches_by_game(matches), records(rows)
+    return stats, figures.matches_by_game(counts), records(rows)

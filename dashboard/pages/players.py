@@ -7,6 +7,7 @@ import dash
 import pandas as pd
 from dash import Input, Output, State, dcc, html
 
+from dashboard import data
 from dashboard.components import LIVE_INTERVAL_MS, control, graph, grid, live, options, records
 from dashboard.figures import players as figures
 
@@ -49,15 +50,15 @@ def layout(game: str | None = None, **_query):
     ])
 
 
-def results(scores: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
+def results(played: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
     """Per player of one game: matches, wins, win rate, mean points, current rating, last
-    played; best rated first."""
-    played = scores.groupby("player").agg(matches=("match_id", "size"), wins=("won", "sum"),
-                                          mean_total=("total", "mean"))
-    played["win_rate"] = played["wins"] / played["matches"]
-    latest = ratings.sort_values("after_match").groupby("player").tail(1).set_index("player")
-    table = played.join(latest[["mu", "sigma", "ordinal", "recorded"]], how="outer")
-    table = table.rename(columns={"recorded": "last"}).reset_index()
+    played; best rated first. `played` has per player matches, wins and mean_total
+    (`data.player_results`), `latest` each player's latest ratings row (`data.latest_ratings`)."""
+    played = played.set_index("player")
+    played = played.assign(win_rate=played["wins"] / played["matches"])
+    latest = latest.set_index("player")[["mu", "sigma", "ordinal", "recorded"]]
+    table = played.join(latest, how="outer").rename(columns={"recorded": "last"})
+    table = table.rename_axis("player").reset_index()
     return table.sort_values("ordinal", ascending=False, ignore_index=True)
 
 
@@ -67,10 +68,10 @@ def register(app: dash.Dash, source) -> None:
     @app.callback(Output("players-game", "options"), Output("players-game", "value"),
                   Input("players-position", "data"), State("players-game", "value"))
     def games(_position, chosen):
-        counts = source.table("ratings", columns=["game"])["game"].value_counts()
-        if counts.empty:
+        games = list(data.counts(source, "ratings", ["game"])["game"])
+        if not games:
             return [], None
-        return options(list(counts.index)), chosen if chosen in counts.index else counts.index[0]
+        return options(games), chosen if chosen in games else games[0]
 
     @app.callback(Output("players-table", "rowData"), Output("players-chosen", "options"),
                   Output("players-chosen", "value"), Input("players-game", "value"),
@@ -78,7 +79,7 @@ def register(app: dash.Dash, source) -> None:
     def table(game, _position, chosen):
         if game is None:
             return [], [], []
-        summary = results(*_tables(source, game))
+        summary = summary_table(source, game)
         names = list(summary["player"])
         chosen = [p for p in chosen or [] if p in set(names)] or names[:SHOWN]
         return records(summary), options(names), chosen
@@ -89,13 +90,16 @@ def register(app: dash.Dash, source) -> None:
         return ratings_figure(source, game, chosen or [])
 
 
-def _tables(source, game: str):
-    scores = source.table("scores", columns=["match_id", "player", "won", "total"], game=game)
-    return scores, source.table("ratings", game=game)
+def summary_table(source, game: str) -> pd.DataFrame:
+    """`results` of one game from two aggregate reads, once per tracked position."""
+    return source.remember(("players", game), lambda: results(
+        data.player_results(source, game), data.latest_ratings(source, game)))
 
 
 def ratings_figure(source, game: str | None, chosen: list[str]):
-    """The ratings figure of the chosen players (also what the benchmark times)."""
+    """The ratings figure of the chosen players (also what the benchmark times): only their
+    rows are read (the ratings key's index finds them)."""
     if game is None:
         return figures.ratings(pd.DataFrame(columns=["player"]), [])
-    return figures.ratings(source.table("ratings", game=game), chosen)
+    return source.remember(("ratings", game, tuple(chosen)), lambda: figures.ratings(
+        source.table("ratings", game=game, player=list(chosen)), chosen))

@@ -112,10 +112,17 @@ def test_component_bars_sorted_within_kind_with_n_and_grey():
     assert [s.x0 for s in figure.layout.shapes] == [0.5]
 
 
-def test_match_length_counts_only_ended_matches():
-    matches = pd.DataFrame({"status": ["ended"] * 4 + ["running", "abandoned", "disputed"],
-                            "moves": [10, 12, 12, 30, 5, 3, 8]})
-    figure = balance.match_length(matches)
-    assert sorted(figure.data[0].x) == [10, 12, 12, 30]
+def test_match_length_draws_a_bar_per_length_with_median_and_n():
+    # Matches of 10, 12, 12 and 30 moves (stats.length_tallies counts only ended ones):
+    # median of 10, 12, 12, 30 = 12, n = 4.
+    lengths = pd.DataFrame({"game": "topitop", "players": 2, "variant": "standard",
+                            "moves": [30, 10, 12], "matches": [1, 1, 2]})
+    figure = balance.match_length(lengths)
+    assert list(figure.data[0].x) == [10, 12, 30] and list(figure.data[0].y) == [1, 2, 1]
     assert figure.layout.title.subtitle.text == "median 12 moves (n=4)"
     assert figure.data[0].marker.color == GREY  # 4 matches is a small sample
+
+
+def test_match_length_without_matches_says_so():
+    lengths = pd.DataFrame({"moves": [], "matches": []})
+    assert "no finished matches" in balance.match_length(lengths).layout.annotations[0].text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pandas as pd
+
 from dashboard import replay
 from dashboard.data import Source
 from domain.games import get_rules
@@ -57,3 +59,105 @@ def test_claims_beside_the_rules_from_the_audit(store):
          "agrees": eve == 0},
         {"step": 9, "by": "Ben", "seat": "Ben", "claimed": 3, "recomputed": ben,
          "agrees": ben == 3}]
+
+
+def _ended_then_disputed(recorder, moves):
+    from tests.test_recorder import play
+
+    match_id = play(recorder, moves)
+    recorder.end(match_id)
+    recorder.dispute(match_id, "Ben", "that was not a castle")
+    return match_id
+
+
+def test_the_sql_tallies_are_the_statistics_tallies(filled_store):
+    """The dashboard's GROUP BY reads give, for every game's largest group, the same frames as
+    `projections.stats` folding the rows with pandas (and so the same statistics)."""
+    from dashboard import data
+    from projections import stats
+    from projections.load import load_tables
+
+    path, _ = filled_store
+    recorder = open_recorder(path)
+    source, tables = Source(recorder), load_tables(recorder)
+    groups = data.counts(source, "matches", ["game", "players", "variant"])
+    assert int(groups["n"].sum()) == len(tables["matches"])
+    for game, players, variant in groups[["game", "players", "variant"]].itertuples(index=False):
+        pick = {"game": game, "players": players, "variant": variant}
+        rows = {name: stats.filtered(table, **pick) for name, table in tables.items()
+                if name != "moves" and name != "ratings"}
+        expected = {
+            "seat": stats.seat_tallies(rows["scores"], rows["matches"]),
+            "score": stats.score_tallies(rows["score_categories"], rows["scores"],
+                                         rows["matches"]),
+            "component": stats.component_tallies(rows["components"], rows["matches"]),
+            "length": stats.length_tallies(rows["matches"])}
+        for name, frame in expected.items():
+            got = getattr(data, f"{name}_tallies")(source, game, players, variant)
+            key = list(got.columns)
+            pd.testing.assert_frame_equal(got.sort_values(key, ignore_index=True),
+                                          frame.sort_values(key, ignore_index=True),
+                                          check_dtype=False, obj=f"{game} {name} tallies")
+
+
+def test_a_disputed_match_leaves_the_sql_tallies_until_resolved(store):
+    from dashboard import data
+    from tests.test_recorder import WIN
+
+    recorder = open_recorder(store)
+    source = Source(recorder)
+    _ended_then_disputed(recorder, WIN)
+    from tests.test_recorder import play
+    recorder.end(play(recorder, WIN))  # Ann (seat 1, Blue) wins both
+    source.refresh()
+    pick = ("topitop", 2, "large=4, small=4")
+    seats = data.seat_tallies(source, *pick)
+    assert list(zip(seats.seat, seats.matches, seats.wins)) == [(1, 1, 1), (2, 1, 0)]
+    lengths = data.length_tallies(source, *pick)
+    assert list(zip(lengths.moves, lengths.matches)) == [(len(WIN), 1)]
+    counts = data.counts(source, "matches", ["status"])
+    assert dict(zip(counts.status, counts.n)) == {"ended": 1, "disputed": 1}
+
+
+def test_page_results_are_remembered_until_new_events_arrive(store):
+    from tests.test_recorder import WIN, play
+
+    recorder = open_recorder(store)
+    source = Source(recorder)
+    computed = []
+
+    def work():
+        computed.append(source.position())
+        return len(computed)
+    assert source.remember(("page",), work) == 1
+    assert source.remember(("page",), work) == 1  # nothing new: not worked out again
+    recorder.end(play(recorder, WIN))
+    assert source.remember(("page",), work) == 1  # not projected yet
+    source.refresh()
+    assert source.remember(("page",), work) == 2
+    assert computed[0] < computed[1]
+
+
+def test_players_page_reads_results_and_latest_ratings_per_player(store):
+    import sys
+
+    from dashboard import data
+    from dashboard.app import create_app
+    from tests.test_recorder import WIN, play
+
+    recorder = open_recorder(store)
+    for _ in range(2):
+        recorder.end(play(recorder, WIN))  # Ann wins twice; Ben loses twice
+    source = create_app(recorder, refresh_every=None).server.extensions["tablelog"]
+    results = sys.modules["dashboard.pages.players"].results  # page modules run per app
+    played = data.player_results(source, "topitop").set_index("player")
+    assert played.loc["Ann", "matches"] == 2 and played.loc["Ann", "wins"] == 2
+    assert played.loc["Ben", "wins"] == 0
+    latest = data.latest_ratings(source, "topitop").set_index("player")
+    assert list(latest.loc[["Ann", "Ben"], "after_match"]) == [2, 2]
+    table = results(data.player_results(source, "topitop"), data.latest_ratings(source, "topitop"))
+    assert list(table.player) == ["Ann", "Ben"]  # the winner is rated higher
+    assert list(table.win_rate) == [1.0, 0.0]
+    chosen = source.table("ratings", game="topitop", player=["Ben"])
+    assert set(chosen.player) == {"Ben"} and len(chosen) == 2
+    assert source.table("ratings", game="topitop", player=[]).empty

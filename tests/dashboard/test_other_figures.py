@@ -9,9 +9,10 @@ from dashboard.figures.style import STATUS_COLOURS, seat_colour
 
 
 def test_matches_by_game_stacks_statuses_biggest_game_first():
-    matches = pd.DataFrame({"game": ["topas"] * 2 + ["topitop"] * 3,
-                            "status": ["ended", "running", "ended", "ended", "disputed"]})
-    figure = overview.matches_by_game(matches)
+    counts = pd.DataFrame({"game": ["topitop", "topas", "topitop", "topas"],
+                           "status": ["ended", "ended", "disputed", "running"],
+                           "n": [2, 1, 1, 1]})
+    figure = overview.matches_by_game(counts)
     bars = {trace.name: trace for trace in figure.data if trace.type == "bar"}
     assert set(bars) == {"ended", "running", "disputed"}
     assert list(bars["ended"].x) == ["topitop", "topas"]

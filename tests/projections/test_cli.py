@@ -5,8 +5,16 @@ from __future__ import annotations
 import csv
 import json
 
+import pytest
+
 from tests.test_cli import run
 from tests.test_recorder import OPENING, WIN
+
+
+@pytest.fixture
+def store(any_store):
+    """Every command here runs on an SQLite file and on a PostgreSQL database."""
+    return any_store
 
 
 def _record(store, moves, end=True):

@@ -20,6 +20,12 @@ from tests.test_recorder import OPENING, WIN, play
 NAMES = ["Ann", "Ben", "Cat", "Dan"]
 
 
+@pytest.fixture
+def store(any_store):
+    """Every test here runs on an SQLite file and on a PostgreSQL database."""
+    return any_store
+
+
 def snapshot(projection: TablesProjection) -> dict[str, pd.DataFrame]:
     """Every table, rows in key order, for comparing two projections."""
     tables = {}
@@ -98,11 +104,11 @@ def test_a_failed_write_leaves_tables_and_position_as_they_were(recorder, store,
     calls = []
     original = projection.view.write
 
-    def failing(rows, tracking):
+    def failing(rows, tracking, **since):
         calls.append(tracking.notification_id)
         if len(calls) == 3:
             raise OSError("disk full")
-        original(rows, tracking)
+        original(rows, tracking, **since)
     monkeypatch.setattr(projection.view, "write", failing)
     with pytest.raises(OSError):
         projection.catch_up()

@@ -1,0 +1,224 @@
+"""The projection tables on PostgreSQL, kept up to date by eventsourcing's ProjectionRunner.
+
+- `PostgresTablesView`: the tables of `projections.tables` in the store's database, on the
+  library's `PostgresTrackingRecorder` (the position lives in its `projection_tracking` table).
+  Writing and reading are the shared ones of `projections.view`; this class says only how the
+  tables are created and dropped and how concurrent writers take turns.
+- `LiveTables`: a library `Projection`: `process_event` feeds the same projector as the polling
+  catch-up, and writes a batch of events' rows with its position in one transaction.
+- `follow(recorder)`: the library's `ProjectionRunner` driving `LiveTables`: it resumes from the
+  tracked position, processes what is stored, then each new event as it is stored (the
+  PostgreSQL recorder's subscription is LISTEN/NOTIFY), until stopped.
+
+Every process that reads the tables (dashboards, `tablelog stats`, the HTTP API) keeps the same
+one set of tables and position. Writes take turns under an advisory lock, and a batch is only
+written on top of the position it was folded from (`TablesView.write(..., since=)`), so two
+dashboards catching up at once never count an event twice nor mix stale figures in: the one that
+comes second drops its batch and catches up from the other's position.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.postgres import (
+    PostgresApplicationRecorder,
+    PostgresDatastore,
+    PostgresTrackingRecorder,
+)
+from eventsourcing.projection import Projection, ProjectionRunner
+from psycopg.sql import SQL
+
+from domain.match import Match
+from domain.recorder import Recorder
+
+from .projector import Event
+from .runner import TablesProjection, open_view
+from .tables import SCHEMA_VERSION, TABLES
+from .view import INDEXES, SCHEMA_TABLE, TablesView, create_statement, upsert_statement
+
+# Stored as on SQLite (times ISO-8601 text, lists JSON text, truth 0 or 1), so rows read back the
+# same from either store and one SQL text over the tables (`SUM(won)`) runs on both.
+POSTGRES_TYPES = {"text": "TEXT", "int": "BIGINT", "float": "DOUBLE PRECISION",
+                  "bool": "SMALLINT", "time": "TEXT", "json": "TEXT"}
+
+NAME = "projection"
+"""The projection's name: the library names the view's tracking table after it."""
+TRACKING_TABLE = f"{NAME}_tracking"
+
+CREATE_LOCK = 0x7AB1E107  # advisory lock ids of our own (the store's schema lock is ...106)
+WRITE_LOCK = 0x7AB1E108
+
+
+def is_postgres(recorder: Recorder) -> bool:
+    return isinstance(recorder.recorder, PostgresApplicationRecorder)
+
+
+class PostgresTablesView(PostgresTrackingRecorder, TablesView):
+    placeholder = "%s"
+
+    def __init__(self, datastore: PostgresDatastore, *,
+                 tracking_table_name: str = TRACKING_TABLE, **kwargs: Any) -> None:
+        super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
+        self._upserts = {name: upsert_statement(t, "%s") for name, t in TABLES.items()}
+        self._kinds = {name: tuple(c.kind for c in t.columns) for name, t in TABLES.items()}
+        self.sql_create_statements += [SQL(s) for s in (
+            f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version INTEGER)",
+            *(create_statement(t, POSTGRES_TYPES) for t in TABLES.values()), *INDEXES)]
+
+    def create_table(self) -> None:
+        """Create the tables (processes starting at once take turns); tables of another schema
+        version are dropped first, and the position with them, so they are rebuilt."""
+        with self._session_lock(CREATE_LOCK):
+            with self.datastore.transaction(commit=True) as c:
+                if self._exists(c, SCHEMA_TABLE):
+                    row = c.execute(f"SELECT version FROM {SCHEMA_TABLE}").fetchone()
+                    if row is None or row["version"] != SCHEMA_VERSION:
+                        self._drop(c)
+            super().create_table()
+            with self.datastore.transaction(commit=True) as c:
+                if c.execute(f"SELECT version FROM {SCHEMA_TABLE}").fetchone() is None:
+                    c.execute(f"INSERT INTO {SCHEMA_TABLE} VALUES (%s)", (SCHEMA_VERSION,))
+
+    def reset(self, application_name: str) -> None:
+        with self._session_lock(CREATE_LOCK), self.datastore.transaction(commit=True) as c:
+            c.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+            self._drop(c)
+        self.create_table()
+
+    def _drop(self, c: Any) -> None:
+        for table in TABLES.values():
+            c.execute(f"DROP TABLE IF EXISTS {table.sql_name}")
+        c.execute(f"DROP TABLE IF EXISTS {SCHEMA_TABLE}")
+        if self._exists(c, self.tracking_table_name):
+            # Every application position but the library's migration marker.
+            c.execute(f"DELETE FROM {self.tracking_table_name} WHERE application_name != %s",
+                      (self.table_migration_identifier,))
+
+    @staticmethod
+    def _exists(c: Any, table: str) -> bool:
+        found = c.execute("SELECT to_regclass(%s) AS found", (table,)).fetchone()
+        return found["found"] is not None
+
+    @contextlib.contextmanager
+    def _session_lock(self, key: int) -> Iterator[None]:
+        with self.datastore.get_connection() as holder:
+            holder.execute("SELECT pg_advisory_lock(%s)", (key,))
+            try:
+                yield
+            finally:
+                holder.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+    def _serialise(self, cursor: Any) -> None:
+        # Held to the end of the write's transaction: writers never deadlock on each other's
+        # rows, and `since` is checked against a position nobody else is writing.
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+
+    def _values(self, table: str, values: tuple) -> tuple:
+        # As SQLite stores them: truth as 0 or 1, a number that does not exist (NaN) as NULL.
+        return tuple(map(_stored, self._kinds[table], values))
+
+
+def _stored(kind: str, value: Any) -> Any:
+    if kind == "bool" and value is not None:
+        return int(value)
+    if kind == "float" and isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+class LiveTables(Projection[PostgresTablesView]):
+    """The tables as a library projection: each event is folded as the runner delivers it, and
+    the rows are written with the position once per `batch` events, or as soon as the event in
+    hand is the newest stored (so a new move shows at once, and catching up over a large store
+    costs one transaction per batch, not per event)."""
+
+    name = NAME
+    batch = 1000
+
+    def __init__(self, view: PostgresTablesView) -> None:
+        super().__init__(view)
+        self._attached = threading.Event()
+        self.tables: TablesProjection
+        self.position = 0  # what the tables hold: events up to here are skipped
+        self._newest = 0  # the newest stored event last seen
+        self._held: Tracking | None = None  # the last event folded but not written
+        self._count = 0
+
+    def attach(self, recorder: Recorder) -> None:
+        """Give the projection the application the runner subscribed to: a match missing from
+        the projector's cache is rebuilt from its earlier events there."""
+        self.tables = TablesProjection(recorder, self.view)
+        self.position = self.tables.position()
+        self._attached.set()
+
+    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+        self._attached.wait()  # the runner delivers from its own thread as soon as it starts
+        if tracking.notification_id <= self.position:  # another process projected it already
+            return
+        if isinstance(domain_event, Match.Event):
+            self.tables.projector.fold(Event(
+                domain_event.originator_id, domain_event.originator_version,
+                type(domain_event).__name__, vars(domain_event)))
+        self._held = tracking
+        self._count += 1
+        if self._count >= self.batch or self._is_newest(tracking.notification_id):
+            self.flush()
+
+    def _is_newest(self, notification_id: int) -> bool:
+        if notification_id >= self._newest:  # one query when the known newest is reached
+            self._newest = self.tables.recorder.recorder.max_notification_id() or 0
+        return notification_id >= self._newest
+
+    def flush(self) -> None:
+        """Write what was folded since the last write, with its position."""
+        if self._held is None:
+            return
+        held, self._held, self._count = self._held, None, 0
+        try:
+            self.view.write(self.tables.projector.take(), held, since=self.position)
+        except IntegrityError:
+            if self.tables.position() == held.notification_id:
+                # Another dashboard wrote these very events first (the usual case when several
+                # follow one store): the matches cached are right; the ratings read may not be.
+                self.tables.forget_ratings()
+            else:
+                # It is elsewhere in the log: start again from its position with an empty
+                # cache, reading the log (which covers the events of the dropped batch too);
+                # the runner's later events up to there are skipped.
+                self.tables.forget()
+                self.tables.catch_up()
+            self.position = self.tables.position()
+        except BaseException:
+            self.tables.forget()  # its cache is ahead of the tables
+            raise
+        else:
+            self.position = held.notification_id
+
+
+class TablesRunner(ProjectionRunner[Recorder, PostgresTablesView]):
+    """eventsourcing's ProjectionRunner over a Tablelog store, driving `LiveTables`."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        super().__init__(application_class=Recorder, projection_class=LiveTables,
+                         view_class=PostgresTablesView, env=env)
+        self.projection.attach(self.app)
+
+    def __exit__(self, *args: Any) -> None:
+        try:
+            super().__exit__(*args)
+        finally:
+            self.view.datastore.close()  # the runner closes its application, not the view
+
+
+def follow(recorder: Recorder) -> TablesRunner:
+    """Start the library's runner on the recorder's PostgreSQL database; use it as a context
+    manager (`with follow(recorder) as runner: runner.run_forever()`), which stops it."""
+    open_view(recorder)  # the tables exist before the runner's connections look for them
+    env = {**recorder.env, "CREATE_TABLE": "no", "POSTGRES_POOL_SIZE": "2"}
+    return TablesRunner(env)

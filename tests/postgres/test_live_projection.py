@@ -1,0 +1,165 @@
+"""The projection tables on PostgreSQL kept by eventsourcing's ProjectionRunner (`follow`): the
+same tables as one catch-up over the whole log, a restart that resumes, batched writes, and
+several dashboards and commands keeping the one set of tables at once."""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+from eventsourcing.persistence import IntegrityError, Tracking
+
+from projections.postgres import LiveTables, PostgresTablesView, follow
+from projections.runner import TablesProjection
+from tablelog.store import open_recorder
+from tests.projections.test_projection import assert_same_tables, some_matches, snapshot
+from tests.test_recorder import OPENING, WIN, play
+
+
+def caught_up(runner, recorder):
+    runner.wait(recorder.recorder.max_notification_id(), timeout=30)
+
+
+def rebuilt(location):
+    """The tables projected again from the first event, in one catch-up."""
+    projection = TablesProjection(open_recorder(location))
+    projection.reset()
+    projection.catch_up()
+    return snapshot(projection)
+
+
+@pytest.fixture
+def writes(monkeypatch):
+    """(since, position) of every write of the tables, by any view in this process."""
+    seen = []
+    original = PostgresTablesView.write
+
+    def counted(self, rows, tracking, since=None):
+        original(self, rows, tracking, since=since)
+        seen.append((since, tracking.notification_id))
+    monkeypatch.setattr(PostgresTablesView, "write", counted)
+    return seen
+
+
+def test_the_runner_builds_as_events_arrive_what_one_catch_up_builds(postgres_store):
+    recorder = open_recorder(postgres_store)
+    rng = random.Random(8)
+    recorder.save_new(some_matches(rng)[:4])  # some before it starts, the rest while it runs
+    with follow(recorder) as runner:
+        caught_up(runner, recorder)
+        running = play(recorder, OPENING[:2])
+        caught_up(runner, recorder)
+        for seat, move in OPENING[2:]:
+            recorder.record(running, seat, move)
+        recorder.undo(running, "Ben", "wrong cell")
+        recorder.save_new(some_matches(rng)[4:])
+        recorder.record(running, "Ben", {"place": "bucket", "to": "a3"})
+        recorder.dispute(running, "Ann", "who moved first?")
+        finished = play(recorder, WIN)
+        recorder.end(finished)
+        caught_up(runner, recorder)
+        live = snapshot(TablesProjection(recorder))
+    assert live["matches"].set_index("match_id").loc[str(running)].status == "disputed"
+    assert_same_tables(live, rebuilt(postgres_store))
+
+
+def test_a_restarted_runner_resumes_from_its_position(postgres_store, writes):
+    recorder = open_recorder(postgres_store)
+    first = play(recorder, WIN)
+    recorder.end(first)
+    with follow(recorder) as runner:
+        caught_up(runner, recorder)
+    stopped_at = recorder.recorder.max_notification_id()
+    assert writes[-1][1] == stopped_at
+
+    second = play(recorder, WIN)  # recorded while no runner runs
+    recorder.end(second)
+    writes.clear()
+    again = open_recorder(postgres_store)  # a new process: nothing cached
+    with follow(again) as runner:
+        caught_up(runner, again)
+        tables = snapshot(TablesProjection(again))
+    assert writes[0][0] == stopped_at  # it went on from there, not from the first event
+    assert len(tables["matches"]) == 2 and len(tables["moves"]) == 2 * len(WIN)
+    ann = tables["ratings"][tables["ratings"].player == "Ann"]
+    assert list(ann.after_match) == [1, 2]  # rated once per match
+    assert ann.mu.iloc[1] > ann.mu.iloc[0]
+
+
+def test_catching_up_writes_a_batch_per_transaction_not_an_event(postgres_store, writes,
+                                                                   monkeypatch):
+    recorder = open_recorder(postgres_store)
+    recorder.save_new(some_matches(random.Random(3), games=("topitop", "topiary")))
+    events = recorder.recorder.max_notification_id()
+    monkeypatch.setattr(LiveTables, "batch", 50)
+    with follow(recorder) as runner:
+        caught_up(runner, recorder)
+        assert len(writes) == math.ceil(events / 50)
+        writes.clear()
+        match_id = play(recorder, OPENING[:1])  # at the head, each new event is written at once
+        caught_up(runner, recorder)
+        assert [position for _, position in writes] == [events + 1, events + 2]
+        assert TablesProjection(recorder).view.select("moves", {"match_id": str(match_id)})
+
+
+def test_a_batch_folded_from_an_old_position_is_refused_and_nothing_written(any_store):
+    recorder = open_recorder(any_store)
+    play(recorder, OPENING)
+    projection = TablesProjection(recorder)
+    projection.catch_up()
+    before = snapshot(projection)
+    rows = {"matches": [{**projection.view.select("matches")[0], "moves": 99}]}
+    with pytest.raises(IntegrityError, match="moved on to event 5"):
+        projection.view.write(rows, Tracking(projection.name, 9), since=3)
+    assert projection.position() == 5
+    assert_same_tables(snapshot(projection), before)
+
+
+def test_several_dashboards_and_commands_keep_one_set_of_tables_at_once(postgres_store):
+    """Two runners (two dashboards), two polling catch-ups and `tablelog project` processes,
+    all while matches are being recorded: the tables end as one catch-up from scratch builds
+    them, every event counted once."""
+    setup = open_recorder(postgres_store)
+    setup.save_new(some_matches(random.Random(1)))
+    stop = threading.Event()
+
+    def record():
+        writer, rng = open_recorder(postgres_store), random.Random(2)
+        while not stop.is_set():
+            writer.save_new(some_matches(rng, games=("topitop", "topiary"))[:2])
+            play(writer, WIN)
+
+    def poll():
+        projection = TablesProjection(open_recorder(postgres_store), page=50)
+        while not stop.is_set():
+            projection.catch_up()
+
+    env = {**os.environ, "TABLELOG_STORE": postgres_store}
+    commands = [subprocess.Popen([sys.executable, "-m", "tablelog", "project"], env=env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                for _ in range(2)]
+    threads = [threading.Thread(target=work) for work in (record, poll, poll)]
+    with contextlib.ExitStack() as stack:  # on leaving, re-raises what a runner's thread raised
+        dashboards = [stack.enter_context(follow(open_recorder(postgres_store)))
+                      for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for command in commands:
+            out, err = command.communicate(timeout=120)
+            assert command.returncode == 0, err
+        stop.wait(4)
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=60)
+        for runner in dashboards:
+            caught_up(runner, setup)
+    projection = TablesProjection(setup)
+    projection.catch_up()
+    assert projection.position() == setup.recorder.max_notification_id()
+    assert_same_tables(snapshot(projection), rebuilt(postgres_store))
