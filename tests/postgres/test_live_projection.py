@@ -23,7 +23,7 @@ from tests.test_recorder import OPENING, WIN, play
 
 
 def caught_up(runner, recorder):
-    runner.wait(recorder.recorder.max_notification_id(), timeout=30)
+    runner.wait(recorder.recorder.max_notification_id(), timeout=120)
 
 
 def rebuilt(location):
@@ -156,7 +156,7 @@ def test_several_dashboards_and_commands_keep_one_set_of_tables_at_once(postgres
         stop.wait(4)
         stop.set()
         for thread in threads:
-            thread.join(timeout=60)
+            thread.join()
         for runner in dashboards:
             caught_up(runner, setup)
     projection = TablesProjection(setup)

@@ -1,0 +1,270 @@
+"""The same measurements on PostgreSQL, beside SQLite's (bench_recorder, bench_projections):
+bulk record, replay, one move at the table, projection catch-up, each against raw psycopg work
+on the same rows in the same run. Every measurement creates its own database and drops it.
+
+The server is $TABLELOG_BENCH_PG (default postgresql://postgres@127.0.0.1:5432, trust auth);
+without one answering, the module reports nothing and says why on stderr.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import statistics
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+
+from .bench_recorder import GAME, build, scripts, simulated
+from .harness import Result, best_of
+
+SERVER = os.environ.get("TABLELOG_BENCH_PG", "postgresql://postgres@127.0.0.1:5432")
+PAGE = 5000
+
+
+def _admin():
+    import psycopg
+    return psycopg.connect(f"{SERVER}/postgres", autocommit=True, connect_timeout=3)
+
+
+@contextlib.contextmanager
+def database() -> Iterator[str]:
+    """The URL of a new empty database, dropped afterwards."""
+    name = f"tablelog_bench_{uuid.uuid4().hex[:12]}"
+    with _admin() as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{SERVER}/{name}"
+    finally:
+        with _admin() as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _raw_table(db, name: str) -> None:
+    """A table shaped as eventsourcing's PostgreSQL events table."""
+    db.execute(f"CREATE TABLE {name} (originator_id uuid NOT NULL, originator_version bigint "
+               "NOT NULL, topic text, state bytea, notification_id bigserial, "
+               "PRIMARY KEY (originator_id, originator_version))")
+
+
+def _rows(url: str) -> list[tuple]:
+    import psycopg
+    with psycopg.connect(url) as db:
+        return db.execute("SELECT originator_id, originator_version, topic, state "
+                          "FROM tablelog_events ORDER BY notification_id").fetchall()
+
+
+def bench_bulk_record(quick: bool) -> list[Result]:
+    import psycopg
+
+    from tablelog.store import open_recorder
+
+    games = scripts(300 if quick else 3000, seed=1)
+    saving, baseline = float("inf"), float("inf")
+    for _ in range(3):
+        matches = build(games)
+        with database() as url:
+            recorder = open_recorder(url)
+            warm_up = simulated(2, seed=99)  # connections, statements
+            recorder.save(*warm_up)
+            start = time.perf_counter()
+            for i in range(0, len(matches), 500):
+                recorder.save(*matches[i:i + 500])
+            saving = min(saving, time.perf_counter() - start)
+            recorder.close()
+            rows = _rows(url)[sum(m.version for m in warm_up):]
+            with psycopg.connect(url) as db:
+                _raw_table(db, "raw_events")
+                db.commit()
+                start = time.perf_counter()
+                with db.cursor() as cursor, cursor.copy(
+                        "COPY raw_events (originator_id, originator_version, topic, state) "
+                        "FROM STDIN") as copy:
+                    for row in rows:
+                        copy.write_row(row)
+                db.commit()
+                baseline = min(baseline, time.perf_counter() - start)
+    events = sum(m.version for m in matches)
+    return [Result("PostgreSQL bulk record: store checked matches", events / saving, "events/s",
+                   events / baseline, f"{events} events, 500 matches per transaction; "
+                   "baseline: one psycopg COPY of the same rows")]
+
+
+def bench_replay(quick: bool) -> list[Result]:
+    import psycopg
+
+    from domain.games import get_rules
+    from tablelog.store import open_recorder
+
+    count = 200 if quick else 1000
+    rules = get_rules(GAME)
+    with database() as url:
+        recorder = open_recorder(url)
+        matches = simulated(count, seed=2)
+        recorder.save(*matches)
+        ids = [m.id for m in matches]
+        events = sum(m.version for m in matches)
+
+        def replay():
+            for match_id in ids:
+                recorder.get(match_id)
+
+        def plain_loop():
+            with psycopg.connect(url) as db:
+                for match_id in ids:
+                    rows = db.execute("SELECT topic, state FROM tablelog_events WHERE "
+                                      "originator_id=%s ORDER BY originator_version",
+                                      (match_id,)).fetchall()
+                    state = None
+                    for topic, body in rows:
+                        data = json.loads(body)
+                        if topic.endswith("Started"):
+                            state = rules.start(len(data["seats"]), data["options"],
+                                                data["setup"])
+                        elif topic.endswith("MoveRecorded"):
+                            state = rules.apply(state, data["move"])
+
+        ours, base = best_of(3, replay), best_of(3, plain_loop)
+        recorder.close()
+    return [Result("PostgreSQL replay all matches", events / ours, "events/s", events / base,
+                   f"{count} matches, {events} events; baseline: psycopg select + json "
+                   "+ rules fold per match")]
+
+
+def bench_move_latency(quick: bool) -> list[Result]:
+    import psycopg
+
+    from domain.games import get_rules
+    from tablelog.store import open_recorder
+
+    wanted = 20_000 if quick else 100_000
+    rules, rng = get_rules(GAME), random.Random(3)
+    ours, base = [], []
+    with database() as url:
+        recorder = open_recorder(url)
+        stored, seed = 0, 100
+        while stored < wanted:
+            batch = simulated(500, seed=seed)
+            recorder.save(*batch)
+            stored += sum(m.version for m in batch)
+            seed += 1
+        match_id = recorder.start(GAME, ["Ann", "Ben"])
+        with psycopg.connect(url, autocommit=True) as db:
+            for _ in range(300):
+                match = recorder.get(match_id)
+                if rules.outcome(match.state):
+                    match_id = recorder.start(GAME, ["Ann", "Ben"])
+                    continue
+                move = rules.random_move(match.state, rng)
+                seat = rules.to_move(match.state)[0]
+                start = time.perf_counter()
+                recorder.record(match_id, seat, move)
+                ours.append(time.perf_counter() - start)
+                start = time.perf_counter()
+                rows = db.execute("SELECT state FROM tablelog_events WHERE originator_id=%s "
+                                  "ORDER BY originator_version", (match_id,)).fetchall()
+                state = rules.start(2, json.loads(rows[0][0])["options"], {})
+                for (body,) in rows[1:-1]:
+                    state = rules.apply(state, json.loads(body)["move"])
+                base.append(time.perf_counter() - start)
+        recorder.close()
+    ours.sort(), base.sort()
+
+    def pct(values, q):
+        return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+    note = f"store of {stored:,} events; baseline: psycopg select of the match + rules fold"
+    return [
+        Result("PostgreSQL one move at the table, p50", pct(ours, 0.5), "ms", pct(base, 0.5),
+               note),
+        Result("PostgreSQL one move at the table, p99", pct(ours, 0.99), "ms", pct(base, 0.99),
+               ""),
+        Result("PostgreSQL one move at the table, mean", statistics.mean(ours) * 1000, "ms",
+               statistics.mean(base) * 1000, ""),
+    ]
+
+
+def raw_read(url: str) -> int:
+    """The baseline: page through the events with plain psycopg and json-decode each row."""
+    import psycopg
+
+    rows, position = 0, 0
+    with psycopg.connect(url) as db:
+        while True:
+            page = db.execute("SELECT notification_id, originator_id, originator_version, topic, "
+                              "state FROM tablelog_events WHERE notification_id > %s "
+                              "ORDER BY notification_id LIMIT %s", (position, PAGE)).fetchall()
+            if not page:
+                return rows
+            for row in page:
+                json.loads(row[4])
+            rows += len(page)
+            position = page[-1][0]
+
+
+def bench_projection(quick: bool) -> list[Result]:
+    from projections.postgres import LiveTables, follow
+    from projections.runner import TablesProjection
+    from tablelog.store import open_recorder
+    from tests.projections.matches import random_match
+
+    from .bench_projections import BATCH, GAMES
+
+    wanted = 20_000 if quick else 100_000
+    with database() as url:
+        recorder = open_recorder(url)
+        rng, stored = random.Random(1), 0
+        while stored < wanted:
+            batch = [random_match(*GAMES[n % len(GAMES)], rng, cap=120) for n in range(BATCH)]
+            recorder.save_new(batch)
+            stored += sum(m.version for m in batch)
+        events = recorder.recorder.max_notification_id()
+        raw_s = best_of(3, lambda: raw_read(url))
+
+        projection = TablesProjection(recorder)
+        projection.reset()
+        started = time.perf_counter()
+        projection.catch_up()
+        polling_s = time.perf_counter() - started
+
+        def runner_catch_up(batch: int, upto: int) -> float:
+            """Events per second of the library's runner catching up to event `upto`."""
+            projection.reset()
+            LiveTables.batch = batch
+            started = time.perf_counter()
+            with follow(recorder) as runner:
+                runner.wait(upto, timeout=3600)
+                return upto / (time.perf_counter() - started)
+
+        default = LiveTables.batch
+        some = min(events, 10_000)  # one transaction per event is slow: time the first ones
+        try:
+            runner_rate = runner_catch_up(default, events)
+            one_by_one = runner_catch_up(1, some)
+        finally:
+            LiveTables.batch = default
+        recorder.close()
+    note = f"{events:,} events (Topitop, Topiary, Topas); baseline: raw paged psycopg read + json"
+    return [
+        Result("PostgreSQL projection catch-up (polling, 5,000 per page)", events / polling_s,
+               "events/s", events / raw_s, note),
+        Result(f"PostgreSQL projection catch-up (library runner, {default} per write)",
+               runner_rate, "events/s", events / raw_s, ""),
+        Result("PostgreSQL projection catch-up (library runner, 1 per write)",
+               one_by_one, "events/s", events / raw_s,
+               f"one transaction per event (its first {some:,} events): what batching saves"),
+    ]
+
+
+def run(quick: bool) -> list[Result]:
+    try:
+        _admin().close()
+    except Exception as err:
+        print(f"  bench_postgres: no PostgreSQL server answers at {SERVER} ({err}); skipped",
+              file=sys.stderr)
+        return []
+    return (bench_bulk_record(quick) + bench_replay(quick) + bench_move_latency(quick)
+            + bench_projection(quick))
