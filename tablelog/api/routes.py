@@ -110,15 +110,12 @@ class Service:
                                                expected_version=version)
 
     def tables(self) -> Any:
-        """The projection, brought up to date (None on a store without projection tables)."""
+        """The projection, brought up to date."""
         from projections.runner import TablesProjection
 
         with self._projection_lock:
             if self._projection is None:
-                try:
-                    self._projection = TablesProjection(self.recorder)
-                except NotImplementedError:
-                    return None
+                self._projection = TablesProjection(self.recorder)
             self._projection.catch_up()
             return self._projection
 
@@ -128,9 +125,6 @@ class Service:
         from projections.tables import TABLES
 
         projection = self.tables()
-        if projection is None:
-            raise ApiError(501, "unsupported", "balance statistics need the projection tables, "
-                           "which this store does not have yet (SQLite stores only)")
         key = (projection.position(), game, players, variant)
         if key not in self._stats:
             tables = {name: read_table(projection, name) for name in TABLES if name != "moves"}
@@ -202,8 +196,7 @@ def list_games(service: Service) -> Any:
                   Param("variant", "query", {"type": "string"},
                         "Only this variant (its options as `tablelog stats` prints them).")),
           ok=Answer(200, "Stats", "The figures `tablelog stats GAME --json` prints."),
-          refusals=(Answer(404, "Error", "No such game (`unknown-game`)."),
-                    Answer(501, "Error", "This store has no projection tables (PostgreSQL).")))
+          refusals=(Answer(404, "Error", "No such game (`unknown-game`)."),))
 def game_stats(service: Service, game: str, players: int | None, variant: str | None) -> Any:
     """Seat win rates with their Wilson intervals and binomial tests, score distributions per
     category, component strength and match length, over the ended matches without an open

@@ -115,24 +115,19 @@ def list_matches(game, as_json, store):
 
     from projections.runner import TablesProjection
 
-    recorder = open_recorder(store)
-    try:
-        projection = TablesProjection(recorder)
-    except NotImplementedError:  # no tables on this store yet: replay every match
-        rows = [views.summary(recorder.get(s.originator_id)) for s in recorder.started(game)]
-    else:
-        projection.catch_up()
-        found = projection.view.select("matches", {"game": game} if game else None)
-        rows = []
-        for row in sorted(found, key=lambda r: r["started"]):
-            seats = json.loads(row["seats"])
-            ended = row["ranking"] != "[]"
-            rows.append({"id": row["match_id"], "game": row["game"], "seats": seats,
-                         "status": row["status"], "moves": row["moves"],
-                         "started": row["started"],
-                         "outcome": {"winners": json.loads(row["winners"]),
-                                     "ranking": json.loads(row["ranking"]),
-                                     "reason": row["reason"]} if ended else None})
+    projection = TablesProjection(open_recorder(store))
+    projection.catch_up()
+    found = projection.view.select("matches", {"game": game} if game else None)
+    rows = []
+    for row in sorted(found, key=lambda r: r["started"]):
+        seats = json.loads(row["seats"])
+        ended = row["ranking"] != "[]"
+        rows.append({"id": row["match_id"], "game": row["game"], "seats": seats,
+                     "status": row["status"], "moves": row["moves"],
+                     "started": row["started"],
+                     "outcome": {"winners": json.loads(row["winners"]),
+                                 "ranking": json.loads(row["ranking"]),
+                                 "reason": row["reason"]} if ended else None})
     if as_json:
         echo_json(rows)
         return
