@@ -1,6 +1,6 @@
 """`python -m benchmarks.solve_topitop [--small N --large N] [--out FILE]`: solve Topitop once
-and print the figures of the Topitop section of benchmarks/RESULTS.md (start value, positions of each value, solve
-time, table size, load time, peak memory) as a Markdown section.
+and print the figures of the Topitop section of benchmarks/RESULTS.md (start value, positions of
+each value, solve time, table size, load time, peak memory) as a Markdown section.
 
 Not a bench_* module: the standard game takes minutes, so `python -m benchmarks` leaves it out.
 """
