@@ -74,6 +74,30 @@ def any_recorder(any_store):
     recorder.close()
 
 
+# Headless Chromium from Debian's package (scripts/test.sh installs it); as root on a closed
+# network it needs these flags (shared/notes/browser-tests.md).
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """One headless Chromium per test module, driven by Playwright."""
+    from pathlib import Path
+
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"no Chromium at {CHROMIUM} (scripts/test.sh installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                              args=FLAGS)
+        yield launched
+        launched.close()
+
+
 def stored_rows(location: str) -> list[tuple]:
     """Every stored event row, straight from the database (to prove nothing changed)."""
     if is_postgres(location):

@@ -20,10 +20,6 @@ from .conftest import EVE
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage"]
 WAIT = 20_000  # ms: the longest a page may take to show what a test waits for
 
 
@@ -37,19 +33,6 @@ def served(filled_store):
     yield {"url": f"http://127.0.0.1:{server.server_port}", "store": path, "eve": eve_match}
     server.shutdown()
     app.server.extensions["tablelog-refresher"].stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (scripts/test.sh installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=FLAGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

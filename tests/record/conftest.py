@@ -19,10 +19,6 @@ from tablelog.store import open_recorder
 from .entering import picks_for
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage"]
 WAIT = 15_000  # ms
 
 
@@ -41,19 +37,6 @@ class Served:
     def close(self) -> None:
         self.server.shutdown()
         self.recorder.close()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM} (scripts/test.sh installs it)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=FLAGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
