@@ -31,6 +31,8 @@ from typing import Any
 
 from .base import GameRules, IllegalMove, InvalidSetup, Move, Outcome, seat_score
 from .geoshapes_board import Board, Place, fits, is_complete, load_board, missing
+from .geoshapes_moves import (Action, Discard, Draw, EndPlay, Item, PickUp, PlaceShape, Switch,
+                              Trade, parse)
 
 DEFAULT_MANIFEST = "geoshapes"
 WIN_BONUS = 25
@@ -86,62 +88,6 @@ class GeoShapesState:
 
     def own_places(self, seat: int) -> list[Place]:
         return self.board.places_of(self.players[seat].quadrants)
-
-
-# ---- moves, parsed at the boundary ------------------------------------------------------------
-
-@dataclasses.dataclass(frozen=True)
-class Draw:
-    shape: str
-
-
-@dataclasses.dataclass(frozen=True)
-class PickUp:
-    seat: int
-
-
-@dataclasses.dataclass(frozen=True)
-class Item:
-    shape: str
-    place: str | None               # None: from the hand
-
-
-@dataclasses.dataclass(frozen=True)
-class Trade:
-    partner: int
-    give: tuple[Item, ...]
-    get: tuple[Item, ...]
-    accepted: bool
-
-
-@dataclasses.dataclass(frozen=True)
-class PlaceShape:
-    shape: str
-    on: str
-
-
-@dataclasses.dataclass(frozen=True)
-class Switch:
-    figure: str
-
-
-@dataclasses.dataclass(frozen=True)
-class Discard:
-    shape: str
-    source: str | None              # a place when the hand is empty
-    to: str | None                  # the quadrant whose SHAPE DISCARDS receive it
-
-
-@dataclasses.dataclass(frozen=True)
-class EndPlay:
-    pass
-
-
-Action = Draw | PickUp | Trade | PlaceShape | Switch | Discard | EndPlay
-VOCABULARY = ('{"draw": SHAPE}, {"pick_up": SEAT}, {"trade": {"with": SEAT, "give": [...], '
-              '"get": [...], "accepted": true|false}}, {"place": SHAPE, "on": PLACE}, '
-              '{"switch": FIGURE}, {"discard": SHAPE} (with "to": QUADRANT, "from": PLACE as '
-              'needed) or {"end_play": true}')
 
 
 def _without(shapes: tuple[str, ...], gone: Sequence[str]) -> tuple[str, ...]:
@@ -285,69 +231,9 @@ class GeoShapes(GameRules[GeoShapesState]):
             raise InvalidSetup(f"a quadrant is played by one player only, got {chosen}")
         return chosen
 
-    # ---- parsing ----------------------------------------------------------------------------
-
-    def _shape(self, state: GeoShapesState, raw: Any) -> str:
-        if not isinstance(raw, str) or raw not in state.board.values:
-            raise IllegalMove(f"{raw!r} is not one of the shapes: "
-                              f"{', '.join(state.board.values)}")
-        return raw
-
     @staticmethod
-    def _seat(state: GeoShapesState, raw: Any) -> int:
-        if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < len(state.players):
-            raise IllegalMove(f"{raw!r} is not a seat (0 to {len(state.players) - 1})")
-        return raw
-
-    @staticmethod
-    def _name(raw: Any, what: str) -> str:
-        if not isinstance(raw, str):
-            raise IllegalMove(f"{what} is named by a string, got {raw!r}")
-        return raw
-
-    def _item(self, state: GeoShapesState, raw: Any) -> Item:
-        if isinstance(raw, Mapping) and set(raw) == {"shape", "from"}:
-            return Item(self._shape(state, raw["shape"]), self._name(raw["from"], "a place"))
-        if isinstance(raw, str):
-            return Item(self._shape(state, raw), None)
-        raise IllegalMove('a traded shape is a name (from the hand) or {"shape": SHAPE, '
-                          f'"from": PLACE}} (off the board), got {raw!r}')
-
-    def _parse_trade(self, state: GeoShapesState, raw: Any) -> Trade:
-        if not isinstance(raw, Mapping) or set(raw) != {"with", "give", "get", "accepted"}:
-            raise IllegalMove('a trade is {"with": SEAT, "give": [...], "get": [...], '
-                              '"accepted": true|false}')
-        if not isinstance(raw["give"], list) or not isinstance(raw["get"], list):
-            raise IllegalMove("a trade's give and get are lists of shapes")
-        if not isinstance(raw["accepted"], bool):
-            raise IllegalMove(f"a trade is accepted (true) or refused (false), "
-                              f"got {raw['accepted']!r}")
-        return Trade(self._seat(state, raw["with"]),
-                     tuple(self._item(state, i) for i in raw["give"]),
-                     tuple(self._item(state, i) for i in raw["get"]), raw["accepted"])
-
-    def _parse(self, state: GeoShapesState, move: Any) -> Action:
-        if not isinstance(move, Mapping):
-            raise IllegalMove(f"a GeoShapes move is a JSON object: {VOCABULARY}")
-        keys = set(move)
-        if keys == {"draw"}:
-            return Draw(self._shape(state, move["draw"]))
-        if keys == {"pick_up"}:
-            return PickUp(self._seat(state, move["pick_up"]))
-        if keys == {"trade"}:
-            return self._parse_trade(state, move["trade"])
-        if keys == {"place", "on"}:
-            return PlaceShape(self._shape(state, move["place"]), self._name(move["on"], "a place"))
-        if keys == {"switch"}:
-            return Switch(self._name(move["switch"], "a figure"))
-        if "discard" in keys and keys <= {"discard", "from", "to"}:
-            source, to = move.get("from"), move.get("to")
-            return Discard(self._shape(state, move["discard"]),
-                           None if source is None else self._name(source, "a place"),
-                           None if to is None else self._name(to, "a quadrant"))
-        if keys == {"end_play"} and move["end_play"] is True:
-            return EndPlay()
-        raise IllegalMove(f"a GeoShapes move is one of {VOCABULARY}; got {sorted(keys)}")
+    def _parse(state: GeoShapesState, move: Any) -> Action:
+        return parse(move, state.board.values, len(state.players))
 
     # ---- the rules: each returns the broken rule's wording, or None -------------------------
 
