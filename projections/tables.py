@@ -93,16 +93,22 @@ MATCHES = Table(
     ("match_id",),
 )
 
-SCORES = Table(
-    "scores",
-    "One row per seat of every ended match whose final position can be scored.",
-    (
+# The columns that say which seat of which match a per-seat row is about (scores, categories,
+# components all start with them).
+SEAT_OF_MATCH = (
         _c("match_id", "text", "The match's UUID."),
         _c("game", "text", "Game id."),
         _c("variant", "text", "The match's options as a stable text."),
         _c("players", "int", "Number of seats in the match."),
         _c("seat", "int", "Seat number, 1 = first in turn order."),
         _c("player", "text", "The player's name."),
+)
+
+SCORES = Table(
+    "scores",
+    "One row per seat of every ended match whose final position can be scored.",
+    (
+        *SEAT_OF_MATCH,
         _c("total", "float", "Final total by the rules' `score()`."),
         _c("won", "bool", "This seat is among the winners (a shared win is a win for each "
                           "sharer; a draw is a win for nobody)."),
@@ -118,12 +124,7 @@ SCORE_CATEGORIES = Table(
     "The scoring categories of each seat of each scored match, long form (one row per "
     "category), so every game's own categories fit one table.",
     (
-        _c("match_id", "text", "The match's UUID."),
-        _c("game", "text", "Game id."),
-        _c("variant", "text", "The match's options as a stable text."),
-        _c("players", "int", "Number of seats in the match."),
-        _c("seat", "int", "Seat number, 1 = first."),
-        _c("player", "text", "The player's name."),
+        *SEAT_OF_MATCH,
         _c("won", "bool", "The seat won (as in scores)."),
         _c("category", "text", "Category name as the game's `score()` gives it "
                                "(e.g. 'visitors', 'type bonus', 'hand')."),
@@ -137,12 +138,7 @@ COMPONENTS = Table(
     "What each seat of each scored match did with each kind of component, for component "
     "strength (see projections/components.py for each game's measure).",
     (
-        _c("match_id", "text", "The match's UUID."),
-        _c("game", "text", "Game id."),
-        _c("variant", "text", "The match's options as a stable text."),
-        _c("players", "int", "Number of seats in the match."),
-        _c("seat", "int", "Seat number, 1 = first."),
-        _c("player", "text", "The player's name."),
+        *SEAT_OF_MATCH,
         _c("won", "bool", "The seat won (as in scores)."),
         _c("kind", "text", "The kind of component: 'sculpture type' (Topiary), 'gem colour' "
                            "(Topas), 'card colour' and 'bout condition' (Total Landscaping), "

@@ -98,6 +98,15 @@ def browser():
         launched.close()
 
 
+def open_page(browser, width: int, height: int):
+    """A browser page of that size whose console and page errors collect in `page.errors`."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    return page
+
+
 def stored_rows(location: str) -> list[tuple]:
     """Every stored event row, straight from the database (to prove nothing changed)."""
     if is_postgres(location):

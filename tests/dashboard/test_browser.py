@@ -15,6 +15,8 @@ from dashboard.app import create_app
 from tablelog.simulate import make_plan, simulate
 from tablelog.store import open_recorder
 
+from tests.conftest import open_page
+
 from .conftest import EVE
 
 pytestmark = pytest.mark.browser
@@ -37,10 +39,7 @@ def served(filled_store):
 
 @pytest.fixture
 def page(browser):
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.errors = []
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    page = open_page(browser, 1280, 900)
     yield page
     page.close()
 

@@ -15,6 +15,7 @@ from dashboard.record import setup as setups
 from dashboard.record.actions import POLICY
 from tablelog.access import WritePolicy
 from tablelog.store import open_recorder
+from tests.conftest import open_page
 
 from .entering import picks_for
 
@@ -57,11 +58,8 @@ def serve(tmp_path):
 @pytest.fixture
 def phone(browser):
     """A page the size of a phone (390x844), collecting console errors."""
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page = open_page(browser, 390, 844)
     page.set_default_timeout(WAIT)
-    page.errors = []
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda err: page.errors.append(str(err)))
     yield page
     page.close()
 
