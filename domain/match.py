@@ -46,6 +46,8 @@ def plain_json(value: Any, what: str) -> Any:
 class Match(Aggregate):
     class Event(Aggregate.Event):
         prev_hash: str
+        # Every field but the timestamp is plain JSON (see plain_json): stored the lean way.
+        plain_json_fields = True
 
         def mutate(self, aggregate: Match | None) -> Match | None:
             aggregate = super().mutate(aggregate)
@@ -124,6 +126,11 @@ class Match(Aggregate):
     def _abandoned(self, by: str, reason: str) -> None:
         self.status = ABANDONED
         self.abandoned = {"by": by, "reason": reason}
+
+    def collect_events(self) -> list[Event]:
+        # The library pops pending events one at a time from the front of the list.
+        collected, self._pending_events = self._pending_events, []
+        return collected
 
     # ---- reading ----------------------------------------------------------------------------
 

@@ -12,9 +12,9 @@ same matches, apart from ids and timestamps.
 Storing: each finished match's pending events (validated, hash-chained, exactly what `save`
 would take from the aggregate) are turned into rows by the recorder's own mapper, the step
 `save` takes next, and a batch of matches' rows is inserted in one transaction (what `save`
-does, without re-checking the aggregate protocol of every event, measured at a third of the
-cost). With worker processes (both cores by default) the workers play and map, and only the
-rows cross to the main process, which inserts them in match order.
+does). With worker processes (both cores by default) the workers play and map, so the mapping
+runs on both cores, and only the rows cross to the main process, which inserts them in match
+order.
 
 Ctrl-C: the main process notes the interrupt, stores the matches already finished (whole
 matches, in one last transaction), stops the workers and returns; nothing is half-written

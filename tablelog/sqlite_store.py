@@ -39,10 +39,11 @@ class _ApplicationRecorder(SQLiteApplicationRecorder):
     object per stored event."""
 
     def _insert_events(self, c, stored_events, **_):
-        ids: dict[object, str] = {}  # a match's events share one id: spell it once
-        rows = [(ids.get(s.originator_id) or ids.setdefault(s.originator_id,
-                                                             _spelled(s.originator_id)),
-                 s.originator_version, s.topic, s.state) for s in stored_events]
+        rows, last_id, spelled = [], None, ""
+        for s in stored_events:
+            if s.originator_id is not last_id:  # a match's events share one id: spell it once
+                last_id, spelled = s.originator_id, _spelled(s.originator_id)
+            rows.append((spelled, s.originator_version, s.topic, s.state))
         c.executemany(self.insert_events_statement, rows)
 
 
