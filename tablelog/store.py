@@ -43,6 +43,7 @@ def store_env(location: str) -> dict[str, str]:
             "POSTGRES_PASSWORD": unquote(url.password or ""),
             "POSTGRES_CONNECT_TIMEOUT": "5",
             "POSTGRES_LOCK_TIMEOUT": "10",
+            "POSTGRES_ENABLE_DB_FUNCTIONS": "y",  # one statement per save (docs/postgresql.md)
         }
     path = Path(location.removeprefix("sqlite://")).expanduser()
     if path.is_dir():

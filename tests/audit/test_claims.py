@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.audit import _Step, audit_match, diverging_move
+from domain.audit import audit_match
+from domain.audit_claims import Step, diverging_move
 from domain.games import GAMES, UnknownInformation
 from tests.audit.helpers import WIN, play, played_with_everything
 
@@ -87,7 +88,7 @@ def test_a_claim_is_compared_with_the_score_when_it_was_made(recorder):
 
 
 def steps(totals):
-    return [_Step(n, n + 1, "Ann", {}, f"move {n}", None, [total])
+    return [Step(n, n + 1, "Ann", {}, f"move {n}", None, [total])
             for n, total in enumerate(totals)]
 
 

@@ -1,0 +1,355 @@
+"""The match replayed through the rules, and each claimed result set beside the rules' score.
+
+The replay is the audit's own fold over the decoded events (independent of the aggregate's
+code): it recomputes the score after every effective move, follows undos, disputes and the
+end, and keeps each claim with the line of moves it was made on. `compare_claims` then sets
+every claim beside the rules and, where they differ, names the move they parted at.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .audit_chain import Stored
+from .audit_findings import Findings
+from .audit_text import num, outcome_text, seat_name, signed, when
+from .games import GameRules, RulesError, UnknownInformation, get_rules
+from .match import ABANDONED, ENDED, RUNNING
+
+AGREED_DRAW = "draw by agreement"
+
+
+@dataclass
+class Step:
+    """The position after an effective move (move 0 is the start) and the score the rules give."""
+    move: int
+    event: int
+    seat: str | None
+    entry: dict[str, Any] | None
+    described: str | None
+    state: Any
+    totals: list[float] | None = None
+    unknown: str | None = None  # why the score cannot be recomputed here
+
+    def view(self, seats: list[str]) -> dict[str, Any]:
+        return {"move": self.move, "event": self.event, "seat": self.seat, "entry": self.entry,
+                "described": self.described, "unknown": self.unknown,
+                "scores": None if self.totals is None else dict(zip(seats, self.totals))}
+
+
+@dataclass
+class Claim:
+    event: int
+    by: str
+    at: str
+    scores: dict[str, float]
+    line: list[Step]  # the effective moves when the claim was made (later undos don't count)
+    over: bool  # the game was over by the rules when the claim was made
+    result: dict[str, Any] = field(default_factory=dict)
+
+
+class Replay(Findings):
+    """One audit's replay: its findings and notes, and what the events say happened."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started: Any = None
+        self.rules: GameRules | None = None
+        self.seats: list[str] = []
+        self.line: list[Step] = []
+        self.status = RUNNING
+        self.replay_stopped_at: int | None = None
+        self.claims: list[Claim] = []
+        self.undos: list[dict[str, Any]] = []
+        self.disputes: list[dict[str, Any]] = []
+        self.recorded_outcome: dict[str, Any] | None = None
+        self.abandoned: dict[str, Any] | None = None
+
+    # ---- the replay ---------------------------------------------------------------------------
+
+    def replay(self, events: list[Stored]) -> None:
+        decoded = [s for s in events if s.event is not None]
+        if not decoded or type(decoded[0].event).__name__ != "Started" or decoded[0].position != 1:
+            self.find(1, "replay", "the match's start (event 1) is missing or damaged: nothing "
+                      "can be replayed")
+            return
+        for stored in decoded:
+            name = type(stored.event).__name__
+            try:
+                handler = getattr(self, f"_on_{name}")
+                handler(stored.position, stored.event)
+            except (AttributeError, IndexError, KeyError, TypeError, ValueError) as err:
+                # Fields missing or of the wrong shape: the row decodes but is not an event
+                # the recorder could have written.
+                self.find(stored.position, "replay", f"event {stored.position} ({name}) cannot "
+                          f"be replayed: {type(err).__name__}: {err}")
+
+    def _stop(self, position: int, message: str) -> None:
+        self.find(position, "replay", message)
+        self.replay_stopped_at = position
+
+    @property
+    def replaying(self) -> bool:
+        return self.rules is not None and self.replay_stopped_at is None
+
+    def _on_Started(self, position: int, event: Any) -> None:  # noqa: N802 - event class names
+        if self.started is not None:
+            self.find(position, "replay", f"event {position} starts the match a second time")
+            return
+        self.started = event
+        self.seats = list(event.seats)
+        try:
+            rules = get_rules(event.game)
+        except RulesError as err:
+            self._stop(position, f"the match cannot be replayed: {err}")
+            return
+        if event.rules_version != rules.version:
+            self.find(position, "rules-version", f"event {position}: recorded under {rules.name} rules version "
+                      f"{event.rules_version}; this Tablelog implements version {rules.version}, "
+                      "so it cannot recompute this match")
+            return
+        try:
+            state = rules.start(len(self.seats), event.options, event.setup)
+        except RulesError as err:
+            self._stop(position, f"the recorded setup is refused by the rules: {err}")
+            return
+        self.rules = rules
+        self.line = [self._scored(Step(0, position, None, None, None, state))]
+
+    def _on_MoveRecorded(self, position: int, event: Any) -> None:  # noqa: N802
+        number = len(self.line)
+        if self.status != RUNNING:
+            self.find(position, "replay", f"event {position} records a move in a match already "
+                      f"{self.status}")
+        if not self.replaying:
+            return
+        rules, state = self.rules, self.line[-1].state
+        seat = event.seat
+        if type(seat) is not int or not 0 <= seat < len(self.seats):
+            self._stop(position, f"event {position}: move {number} is by seat {seat!r}, "
+                       "which this match does not have")
+            return
+        if seat not in rules.to_move(state):
+            waiting = " or ".join(self.seats[s] for s in rules.to_move(state)) or "nobody"
+            self._stop(position, f"event {position}: move {number} is by {self.seats[seat]}, "
+                       f"but it was not their turn (waiting for {waiting})")
+            return
+        try:
+            after = rules.apply(state, event.move)
+        except RulesError as err:
+            self._stop(position, f"event {position}: move {number} by {self.seats[seat]} "
+                       f"({event.move}) breaks the rules: {err}")
+            return
+        self.line.append(self._scored(Step(number, position, self.seats[seat], event.move,
+                                            rules.describe(event.move), after)))
+
+    def _on_MoveUndone(self, position: int, event: Any) -> None:  # noqa: N802
+        undo = {"event": position, "by": event.by, "at": when(event), "reason": event.reason,
+                "withdrew": None}
+        self.undos.append(undo)
+        if self.status != RUNNING:
+            self.find(position, "replay", f"event {position} undoes a move in a match already "
+                      f"{self.status}")
+        if not self.replaying:
+            return
+        if len(self.line) == 1:
+            self._stop(position, f"event {position} undoes a move, but no move was left to undo")
+            return
+        withdrawn = self.line.pop()
+        undo["withdrew"] = {"move": withdrawn.move, "event": withdrawn.event,
+                            "seat": withdrawn.seat, "described": withdrawn.described}
+
+    def _on_ResultClaimed(self, position: int, event: Any) -> None:  # noqa: N802
+        if self.status == ABANDONED:
+            self.find(position, "replay", f"event {position} claims a result for an abandoned "
+                      "match")
+        over = bool(self.replaying and self.outcome_now() is not None)
+        self.claims.append(Claim(position, event.by, when(event), dict(event.scores),
+                                  list(self.line) if self.replaying else [], over))
+
+    def _on_DisputeRaised(self, position: int, event: Any) -> None:  # noqa: N802
+        self.disputes.append({"event": position, "by": event.by, "at": when(event),
+                              "about": event.about,
+                              "after_move": len(self.line) - 1 if self.replaying else None,
+                              "ruling": None, "resolved_by": None, "resolved_at": None,
+                              "resolved_event": None})
+
+    def _on_DisputeResolved(self, position: int, event: Any) -> None:  # noqa: N802
+        dispute = next((d for d in self.disputes if d["ruling"] is None), None)
+        if dispute is None:
+            self.find(position, "replay", f"event {position} resolves a dispute, but none was "
+                      "open")
+            return
+        dispute.update(ruling=event.ruling, resolved_by=event.by, resolved_at=when(event),
+                       resolved_event=position)
+
+    def _on_Ended(self, position: int, event: Any) -> None:  # noqa: N802
+        if self.status != RUNNING:
+            self.find(position, "replay", f"event {position} ends a match already {self.status}")
+        self.status = ENDED
+        self.recorded_outcome = dict(event.outcome)
+        if not self.replaying:
+            return
+        try:
+            outcome = self.rules.outcome(self.line[-1].state)
+        except UnknownInformation as err:
+            self.notes.append(f"the recorded outcome cannot be checked: {err}")
+            return
+        by_rules = outcome and outcome.to_json()
+        if by_rules is None and event.outcome.get("reason") == AGREED_DRAW:
+            return
+        if by_rules != event.outcome:
+            said = outcome_text(self.seats, event.outcome)
+            rules_say = (outcome_text(self.seats, by_rules) if by_rules
+                         else "the game was not over")
+            self.find(position, "outcome", f"event {position} ends the match with {said}; by "
+                      f"the rules {rules_say}")
+
+    def _on_Abandoned(self, position: int, event: Any) -> None:  # noqa: N802
+        if self.status != RUNNING:
+            self.find(position, "replay", f"event {position} abandons a match already "
+                      f"{self.status}")
+        self.status = ABANDONED
+        self.abandoned = {"event": position, "by": event.by, "at": when(event),
+                          "reason": event.reason}
+
+    def outcome_now(self) -> dict[str, Any] | None:
+        """The rules' outcome at this point of the replay (None also when hidden information
+        keeps it from being known)."""
+        try:
+            outcome = self.rules.outcome(self.line[-1].state)
+        except UnknownInformation:
+            return None
+        return outcome and outcome.to_json()
+
+    def _scored(self, step: Step) -> Step:
+        try:
+            step.totals = [entry["total"] for entry in self.rules.score(step.state)]
+        except UnknownInformation as err:
+            step.unknown = str(err)
+        return step
+
+    # ---- claims against the rules -------------------------------------------------------------
+
+    def compare_claims(self) -> None:
+        """Each claim is compared with the rules' score at the point it was made. For a seat
+        that differs, the last earlier claim that agreed for that seat (else the start) opens
+        the stretch in which the table and the rules parted; see `diverging_move`."""
+        agreed_at: dict[str, Step] = {}  # seat -> where its last claim agreed with the rules
+        for claim in self.claims:
+            self._compare(claim, agreed_at)
+
+    def _compare(self, claim: Claim, agreed_at: dict[str, Step]) -> None:
+        after = claim.line[-1] if claim.line else None
+        claim.result = {"agrees": None, "differences": [], "diverging_move": None,
+                        "recomputed": None}
+        if after is None:
+            self.notes.append(f"the claim at event {claim.event} cannot be checked: the match "
+                              "could not be replayed up to it")
+            return
+        if after.totals is None:
+            self.notes.append(f"the claim at event {claim.event} cannot be checked: the score "
+                              f"after move {after.move} needs what the table never revealed "
+                              f"({after.unknown})")
+            return
+        claim.result["recomputed"] = dict(zip(self.seats, after.totals))
+        for name, claimed in claim.scores.items():
+            seat = self.seats.index(name) if name in self.seats else None
+            if seat is None:
+                self.find(claim.event, "claim", f"the claim at event {claim.event} scores "
+                          f"{name!r}, who has no seat in this match")
+                continue
+            if isinstance(claimed, bool) or not isinstance(claimed, (int, float)):
+                self.find(claim.event, "claim", f"the claim at event {claim.event} gives "
+                          f"{name} {claimed!r}, which is not a score")
+                continue
+            recomputed = after.totals[seat]
+            if math.isclose(claimed, recomputed, abs_tol=1e-9):
+                agreed_at[name] = after
+                continue
+            claim.result["differences"].append({
+                "seat": name, "claimed": claimed, "recomputed": recomputed,
+                "difference": claimed - recomputed,
+                "diverging_move": diverging_move(claim.line, seat, name, claimed,
+                                                 _index(claim.line, agreed_at.get(name)))})
+        differences = claim.result["differences"]
+        claim.result["agrees"] = not differences
+        if not differences:
+            return
+        placed = [d["diverging_move"] for d in differences if d["diverging_move"]["move"]]
+        claim.result["diverging_move"] = min(placed, key=lambda d: d["move"]) if placed else None
+        self.find(claim.event, "claim", self._claim_message(claim), after_move=after.move,
+                  diverging_move=claim.result["diverging_move"])
+
+    def _claim_message(self, claim: Claim) -> str:
+        after = claim.line[-1]
+        parts = [f"{d['seat']} claimed {num(d['claimed'])}, the rules give "
+                 f"{num(d['recomputed'])} ({num(abs(d['difference']))} too "
+                 f"{'many' if d['difference'] > 0 else 'few'})"
+                 for d in claim.result["differences"]]
+        text = (f"the claim by {claim.by} at event {claim.event} (after move {after.move}) "
+                f"differs: {'; '.join(parts)}")
+        first = claim.result["diverging_move"]
+        text += (f". They diverge from move {first['move']}: {first['explanation']}" if first
+                 else ". " + claim.result["differences"][0]["diverging_move"]["explanation"])
+        winner = self._claimed_winner_change(claim)
+        return text + (f". {winner}" if winner else "")
+
+    def _claimed_winner_change(self, claim: Claim) -> str | None:
+        """When a final claim is wrong: does the error change who wins?"""
+        numbers = all(isinstance(v, (int, float)) for v in claim.scores.values())
+        if not claim.over or set(claim.scores) != set(self.seats) or not numbers:
+            return None
+        best = max(claim.scores.values())
+        leaders = [name for name in self.seats if claim.scores[name] == best]
+        outcome = self.rules.outcome(claim.line[-1].state).to_json()
+        winners = [seat_name(self.seats, s) for s in outcome["winners"]]
+        if sorted(leaders) == sorted(winners):
+            return "The claimed scores still give the winner the rules give"
+        return (f"The claimed scores put {' and '.join(leaders)} ahead; by the rules "
+                f"{' and '.join(winners) or 'nobody'} {'wins' if len(winners) == 1 else 'win'}")
+
+
+def diverging_move(line: Sequence[Step], seat: int, name: str, claimed: float,
+                   start: int = 0) -> dict[str, Any]:
+    """The move from which the rules' running total of `seat` can no longer reach `claimed`.
+
+    `line` runs from the start to the claim; the table and the rules are known to agree at move
+    `start` (an earlier claim that matched, or the start of the game). Scanning back from the
+    claim, the last move count at which the rules' total equalled the claim, or stood on the
+    other side of it, is where they parted: every total after it lies on the wrong side. If
+    the claimed value was never reached in the stretch, the totals alone cannot place the move:
+    the report says so and lists the moves that changed the seat's score there.
+    """
+    totals = [step.totals[seat] for step in line]
+    final = totals[-1]
+    for t in range(len(line) - 2, start - 1, -1):
+        equal = math.isclose(totals[t], claimed, abs_tol=1e-9)
+        if equal or (totals[t] - claimed) * (final - claimed) < 0:
+            step, then = line[t + 1], num(totals[t + 1])
+            made = f"move {step.move} ({step.seat} {step.described})"
+            explanation = (
+                f"the rules gave {name} exactly the claimed {num(claimed)} until {made} made "
+                f"it {then}, and never again" if equal else
+                f"{made} took {name}'s score by the rules from {num(totals[t])} past the "
+                f"claimed {num(claimed)} to {then}, and it never came back")
+            return {"move": step.move, "event": step.event, "seat": step.seat,
+                    "described": step.described,
+                    "how": "left the claimed value" if equal else "passed the claimed value",
+                    "explanation": explanation}
+    changed = [{"move": line[t].move, "change": totals[t] - totals[t - 1]}
+               for t in range(start + 1, len(line)) if totals[t] != totals[t - 1]]
+    listed = ", ".join(f"move {c['move']} ({signed(c['change'])})" for c in changed) or "none"
+    return {"move": None, "how": "never reached", "changed": changed,
+            "explanation": f"by the rules {name}'s score was never {num(claimed)} between move "
+            f"{start} and move {line[-1].move}, so the totals alone cannot name the move "
+            f"(moves that changed it there: {listed}); a claim entered after every round "
+            "narrows it down"}
+
+
+def _index(line: Sequence[Step], step: Step | None) -> int:
+    """Where `step` is on `line` (0, the start, if an undo has since taken it off the line)."""
+    return next((i for i, on_line in enumerate(line) if on_line is step), 0)

@@ -1,0 +1,187 @@
+"""Total Landscaping's rounds: which effects are negated, who takes a tile both players chose,
+what withers, what the bout-end conditions measure and whether they decide the bout; and the
+steps of resolving a round, in the order `TotalLandscaping.apply` takes them. The rules are pure
+functions; the steps change the round's own copies of the gardens and hands, and its log, in
+place (the state itself is never touched).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Sequence
+
+from . import hexgarden as hexes
+from .total_landscaping_moves import Choice, Play
+from .total_landscaping_state import (BLUE_ROUND, BLUE_TIE_WINNER, CARDS, CONDITIONS,
+                                      FLOWERS_ROUND, GRASS, LETTER, NEGATABLE, PATCH_ROUND, ROLE,
+                                      SEATS, SIX_COLOURS_UNTIL, WITHERS, BoutResult,
+                                      GardenFigures, LandscapingState, flower, new_bout, where)
+
+# ---- the round's rules --------------------------------------------------------------------
+
+
+def negated(choices: tuple[Choice, Choice]) -> tuple[bool, bool]:
+    """Per seat: is its card's effect negated (by White, or by card withering)?"""
+    result = []
+    for mine, theirs in (choices, choices[::-1]):
+        if not (isinstance(mine, Play) and isinstance(theirs, Play) and mine.card in NEGATABLE):
+            result.append(False)
+        else:
+            result.append(theirs.card == "White" or WITHERS.get(theirs.card) == mine.card)
+    return result[0], result[1]
+
+
+def clash_winner(first: str, second: str) -> int | None:
+    """Which of two cards takes a tile both chose (0 or 1), or None: nobody plants."""
+    if (first == "Blue") != (second == "Blue"):
+        return 0 if first == "Blue" else 1
+    if first != "Blue":
+        if WITHERS.get(first) == second:
+            return 0
+        if WITHERS.get(second) == first:
+            return 1
+    return None
+
+
+@functools.lru_cache(maxsize=8192)
+def withered(garden: tuple[str, ...]) -> tuple[int, ...]:
+    """Tiles whose flower withers now: beside a flower of the colour that withers it, and not
+    on grass. Computed on the whole garden at once, so removals do not save anyone.
+    (Cached: gardens are immutable tuples and the same ones come back often.)"""
+    gone = []
+    for tile, content in enumerate(garden):
+        colour = flower(content)
+        if colour and not content.startswith(GRASS) and any(
+                WITHERS.get(flower(garden[n]) or "") == colour for n in hexes.NEIGHBOURS[tile]):
+            gone.append(tile)
+    return tuple(gone)
+
+
+@functools.lru_cache(maxsize=8192)
+def figures(garden: tuple[str, ...]) -> GardenFigures:
+    """Gardens are immutable tuples and bots ask about the same ones again and again."""
+    colours = [flower(content) for content in garden]
+    patches = hexes.groups(colours)
+    flower_groups = hexes.groups([colour and "flower" for colour in colours])
+    return GardenFigures(
+        flowers=sum(map(bool, colours)),
+        blue=colours.count("Blue"),
+        biggest_patch=max(map(len, patches), default=0),
+        colours_connected=max((len({colours[t] for t in group}) for group in flower_groups),
+                              default=0))
+
+
+def decide(round_no: int, gardens: Sequence[Sequence[str]]) -> tuple[int, str] | None:
+    """The bout's winner and the condition, if this round's end decides it."""
+    east, west = (figures(g) for g in gardens)
+    if round_no <= SIX_COLOURS_UNTIL:
+        done = (east.colours_connected == len(WITHERS), west.colours_connected == len(WITHERS))
+        # Both at once: not fulfilled this round; later rounds of LVL1 check again (reading).
+        if done[0] != done[1]:
+            return (0 if done[0] else 1), CONDITIONS[0]
+    for at, field, condition in ((PATCH_ROUND, "biggest_patch", CONDITIONS[1]),
+                                 (FLOWERS_ROUND, "flowers", CONDITIONS[2]),
+                                 (BLUE_ROUND, "blue", CONDITIONS[3])):
+        if round_no == at:
+            mine, theirs = getattr(east, field), getattr(west, field)
+            if mine != theirs:
+                return (0 if mine > theirs else 1), condition
+            if at == BLUE_ROUND:
+                return BLUE_TIE_WINNER, condition
+    return None
+
+
+# ---- a round, resolved --------------------------------------------------------------------
+
+
+def plant(gardens: list[list[str]], choices: tuple[Choice, Choice],
+           log: list[str]) -> tuple[int, int] | None:
+    """Plant the cards; a tile both chose goes to the clash winner or to nobody, and then
+    it is returned as next round's blocked tile."""
+    plays = [c for c in choices if isinstance(c, Play)]
+    blocked = None
+    if len(plays) == 2 and (plays[0].garden, plays[0].tile) == (plays[1].garden, plays[1].tile):
+        winner = clash_winner(plays[0].card, plays[1].card)
+        spot = where(plays[0].garden, plays[0].tile)
+        if winner is None:
+            plays, blocked = [], (plays[0].garden, plays[0].tile)
+            log.append(f"clash on {spot}: nobody plants; it cannot be chosen next round")
+        else:
+            plays = [plays[winner]]
+            log.append(f"clash on {spot}: {plays[0].card} takes it")
+    for play in plays:
+        before = gardens[play.garden][play.tile]
+        gardens[play.garden][play.tile] = (GRASS if play.card == "Green"
+                                           else before + LETTER[play.card])
+    return blocked
+
+
+def trigger(gardens: list[list[str]], hands: list[list[str]],
+            choices: tuple[Choice, Choice], negated: tuple[bool, bool],
+            log: list[str]) -> bool:
+    """The effects that were not negated; returns whether an Orange exchanges the hands.
+    A card that lost its tile in a clash keeps its effect: only negation stops one (reading)."""
+    exchange = False
+    for play, off in zip(choices, negated):
+        if not isinstance(play, Play) or off:
+            continue
+        other = choices[1 - play.seat]
+        if play.card == "Red" and play.remove:
+            hands[play.seat] = [c for c in hands[play.seat] if c not in play.remove]
+            log.append(f"{SEATS[play.seat].title()} removes {' and '.join(play.remove)}")
+        elif play.card == "Orange":
+            exchange = True  # two Oranges exchange the hands once (reading)
+        elif play.card == "Yellow" and play.spread is not None:
+            spot = where(play.garden, play.spread)
+            if isinstance(other, Play) and (other.garden, other.tile) == (play.garden,
+                                                                          play.spread):
+                log.append(f"Yellow does not spread to {spot}: the opponent planted there")
+            else:
+                gardens[play.garden][play.spread] = LETTER["Yellow"]
+                log.append(f"Yellow spreads to {spot}")
+        elif play.card == "Purple" and play.recolour is not None:
+            content = gardens[play.garden][play.recolour]
+            gardens[play.garden][play.recolour] = content[:-1] + LETTER["Purple"]
+            log.append(f"Purple turns {where(play.garden, play.recolour)} purple")
+    return exchange
+
+
+def wither(gardens: list[list[str]], log: list[str]) -> None:
+    for g, garden in enumerate(gardens):
+        gone = withered(tuple(garden))
+        if gone:
+            log.append("withered: " + ", ".join(f"{where(g, t)} ({flower(garden[t])})"
+                                                 for t in gone))
+        for tile in gone:
+            garden[tile] = ""
+
+
+def end_round(state: LandscapingState, gardens: tuple[tuple[str, ...], ...],
+              hands: list[list[str]], blocked: tuple[int, int] | None, exchange: bool,
+              log: list[str]) -> LandscapingState:
+    """The bout-end check; then the next bout, the end of the match, or the next round
+    with empty hands refilled and an Orange exchange made."""
+    decided = decide(state.round, gardens)  # round 25 always decides
+    if decided is not None:
+        winner, condition = decided
+        result = BoutResult(winner, state.round, condition,
+                            (figures(gardens[0]), figures(gardens[1])))
+        log.append(f"bout {state.bout} to the {ROLE[winner]} ({SEATS[winner]}) in round "
+                   f"{state.round}: {condition}")
+        ended = dataclasses.replace(state, bouts=state.bouts + (result,), last_round=tuple(log))
+        if not ended.over:  # a blocked tile or a pending exchange lapses (reading)
+            return new_bout(state.bout + 1, ended.bouts, ended.last_round)
+        # The match is over: the deciding gardens stay on show.
+        return dataclasses.replace(ended, gardens=gardens, blocked=None,
+                                   hands=(tuple(hands[0]), tuple(hands[1])))
+    for seat in (0, 1):
+        if not hands[seat]:
+            hands[seat] = list(CARDS)
+            log.append(f"{SEATS[seat].title()}'s hand is empty: a fresh seven")
+    if exchange:  # at the start of the next round: nothing happens in between
+        hands.reverse()
+        log.append("Orange: the hands are exchanged")
+    return dataclasses.replace(
+        state, round=state.round + 1, gardens=gardens, blocked=blocked,
+        hands=tuple(tuple(sorted(h, key=CARDS.index)) for h in hands), last_round=tuple(log))

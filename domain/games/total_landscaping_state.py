@@ -1,0 +1,122 @@
+"""Total Landscaping declared: the cards and what withers what, what a tile holds, the seats and
+the bout schedule; and the state of a match built from them. Pure data and small pure functions;
+the rules live in `total_landscaping.py`, the gardens' geometry in `hexgarden`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from . import hexgarden as hexes
+
+# ---- the game, declared -------------------------------------------------------------------
+
+CARDS = ("Red", "Orange", "Yellow", "Green", "Blue", "Purple", "White")  # a hand: one of each
+WITHERS = {"Red": "Orange", "Orange": "Yellow", "Yellow": "Blue", "Blue": "Purple",
+           "Purple": "White", "White": "Red"}  # Green plants grass, which is not a flower
+LETTER = {colour: colour[0] for colour in WITHERS}  # R O Y B P W
+COLOUR_OF = {letter: colour for colour, letter in LETTER.items()}
+GRASS = "G"
+# A tile is "" (empty), "G" (grass), a flower letter, or "G" + a flower letter (a flower on grass).
+
+# The effects that can fail (negated by White or by card withering). Green only plants grass;
+# Blue's precedence is the clash rule of planting, which neither touches (reading); White's own
+# effect can never fail.
+NEGATABLE = {"Red", "Orange", "Yellow", "Purple"}
+PARAMETER = {"Red": "remove", "Yellow": "spread", "Purple": "recolour"}
+RED_DISCARDS = 2
+
+SEATS = ("east", "west")              # a seat is named in moves by the garden it tends
+GARDEN = ("Eastern garden", "Western garden")
+ROLE = ("Elimination Candidate", "Death Match Opponent")
+SHORT = ("E", "W")
+
+BOUTS_TO_WIN = 2
+ROUNDS = 25
+LEVEL_STARTS = {1: 1, 2: 9, 3: 17}    # the round from which each garden level is played
+SIX_COLOURS_UNTIL = 8                 # rounds 1-8: all six colours in one connected group
+PATCH_ROUND, FLOWERS_ROUND, BLUE_ROUND = 16, 22, 25
+BLUE_TIE_WINNER = 1                   # a Blue tie in round 25 goes to the Death Match Opponent
+CONDITIONS = ("six colours connected", "biggest patch", "most flowers", "most Blue")
+
+EMPTY_GARDEN = ("",) * len(hexes.TILES)
+
+
+def level_of(round_no: int) -> int:
+    return max(level for level, first in LEVEL_STARTS.items() if round_no >= first)
+
+
+def flower(tile: str) -> str | None:
+    """The colour of the flower on a tile, or None."""
+    return COLOUR_OF.get(tile[-1:])
+
+
+def where(garden: int, tile: int) -> str:
+    return f"{SHORT[garden]}:{hexes.TILES[tile]}"
+
+
+def in_garden(garden: int, tile: int) -> str:
+    return f"{hexes.TILES[tile]} in the {GARDEN[garden]}"
+
+
+def describe_tile(tile: str) -> str:
+    colour = flower(tile)
+    if colour:
+        return f"a {colour} flower" + (" on grass" if tile.startswith(GRASS) else "")
+    return "grass" if tile == GRASS else "nothing"
+
+
+# ---- state --------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class GardenFigures:
+    """What the bout-end conditions measure in one garden."""
+    flowers: int
+    blue: int
+    biggest_patch: int        # the largest connected group of one colour
+    colours_connected: int    # the most colours in one connected group of flower tiles
+
+    def to_json(self) -> dict[str, int]:
+        return dataclasses.asdict(self)
+
+
+@dataclasses.dataclass(frozen=True)
+class BoutResult:
+    winner: int
+    round: int
+    condition: str                                 # one of CONDITIONS
+    figures: tuple[GardenFigures, GardenFigures]   # East's garden, West's garden
+
+
+@dataclasses.dataclass(frozen=True)
+class LandscapingState:
+    bout: int                                      # 1-based; the last bout once the match is over
+    round: int                                     # the round awaited (or the one that ended it)
+    gardens: tuple[tuple[str, ...], tuple[str, ...]]  # East, West: 37 tiles each, A to D18
+    hands: tuple[tuple[str, ...], tuple[str, ...]]    # East's, West's, in CARDS order
+    blocked: tuple[int, int] | None = None         # (garden, tile) nobody may choose this round
+    bouts: tuple[BoutResult, ...] = ()
+    last_round: tuple[str, ...] = ()               # what happened in the previous round
+
+    def wins(self, seat: int) -> int:
+        return sum(result.winner == seat for result in self.bouts)
+
+    @property
+    def over(self) -> bool:
+        return max(self.wins(0), self.wins(1)) >= BOUTS_TO_WIN
+
+    @property
+    def level(self) -> int:
+        return level_of(self.round)
+
+    @property
+    def size(self) -> int:
+        """How many tiles the gardens have this round."""
+        return hexes.TILES_AT_LEVEL[self.level]
+
+
+def new_bout(bout: int, bouts: tuple[BoutResult, ...] = (),
+             last_round: tuple[str, ...] = ()) -> LandscapingState:
+    return LandscapingState(bout=bout, round=1, gardens=(EMPTY_GARDEN, EMPTY_GARDEN),
+                            hands=(CARDS, CARDS), bouts=bouts, last_round=last_round)

@@ -1,0 +1,101 @@
+"""Bulk saves (imports, simulations): every event of every match stored in one transaction, or
+none; on PostgreSQL as on SQLite, at the sizes a club's import reaches."""
+
+from __future__ import annotations
+
+import gc
+import random
+import threading
+from uuid import uuid4
+
+import pytest
+
+from domain.errors import Conflict
+from domain.games import get_rules
+from domain.match import start_match
+from domain.recorder import BULK
+from tests.conftest import stored_rows
+
+EVENTS = 40_000  # above the ~36,000 at which the library's pipelined PostgreSQL insert stalled
+
+
+def played(count: int, seed: int, length: int = 40) -> list:
+    """`count` Topitop matches played in memory by random legal moves (not stored)."""
+    rules, rng = get_rules("topitop"), random.Random(seed)
+    matches = []
+    for _ in range(count):
+        match = start_match(uuid4(), "topitop", ["Ann", "Ben"])
+        for _ in range(length):
+            if rules.outcome(match.state):
+                break
+            match.record(rules.to_move(match.state)[0], rules.random_move(match.state, rng))
+        matches.append(match)
+    return matches
+
+
+def enough_matches(events: int, seed: int) -> list:
+    matches: list = []
+    while sum(m.version for m in matches) < events:
+        matches += played(100, seed + len(matches))
+    return matches
+
+
+def within(seconds: float, work) -> None:
+    """Run `work`, failing (rather than hanging the suite) if it has not finished in time."""
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            work()
+        except BaseException as err:  # noqa: BLE001 - handed to the test thread
+            errors.append(err)
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    assert not worker.is_alive(), f"the save had not finished after {seconds} s"
+    if errors:
+        raise errors[0]
+
+
+def test_a_bulk_save_stores_every_event_of_every_match(any_recorder, any_store):
+    matches = enough_matches(EVENTS, seed=1)
+    expected = {m.id: m.version for m in matches}
+    within(300, lambda: any_recorder.save(*matches))
+    rows = stored_rows(any_store)
+    assert len(rows) == sum(expected.values())
+    for match_id, version in list(expected.items())[::97]:
+        replayed = any_recorder.get(match_id)
+        assert replayed.version == version
+        assert replayed.head_hash == next(m for m in matches if m.id == match_id).head_hash
+
+
+def test_a_bulk_save_that_conflicts_stores_nothing(any_recorder, any_store):
+    contested = any_recorder.start("topitop", ["Ann", "Ben"])
+    first, second = any_recorder.get(contested), any_recorder.get(contested)
+    for match in (first, second):
+        match.record("Ann", {"place": "small", "to": "b1"})
+    any_recorder.save(first)
+    before = stored_rows(any_store)
+    matches = enough_matches(BULK * 3, seed=2)
+    with pytest.raises(Conflict):
+        within(300, lambda: any_recorder._save(*matches, second))
+    assert stored_rows(any_store) == before
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_a_bulk_save_leaves_the_cycle_collector_as_it_found_it(recorder, collecting):
+    was = gc.isenabled()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        recorder.save(*enough_matches(BULK * 2, seed=3))
+        assert gc.isenabled() is collecting
+        contested = recorder.start("topitop", ["Ann", "Ben"])
+        stale = recorder.get(contested)
+        recorder.record(contested, "Ann", {"place": "small", "to": "b1"})
+        stale.record("Ann", {"place": "small", "to": "c1"})
+        with pytest.raises(Conflict):  # a failed bulk save too
+            recorder._save(*enough_matches(BULK * 2, seed=5), stale)
+        assert gc.isenabled() is collecting
+    finally:
+        (gc.enable if was else gc.disable)()
