@@ -4,39 +4,26 @@ none; on PostgreSQL as on SQLite, at the sizes a club's import reaches."""
 from __future__ import annotations
 
 import gc
-import random
 import threading
-from uuid import uuid4
 
 import pytest
 
 from domain.errors import Conflict
-from domain.games import get_rules
-from domain.match import start_match
 from domain.recorder import BULK
+from tablelog.simulate import make_plan, play_match
 from tests.conftest import stored_rows
 
 EVENTS = 40_000  # above the ~36,000 at which the library's pipelined PostgreSQL insert stalled
 
 
-def played(count: int, seed: int, length: int = 40) -> list:
-    """`count` Topitop matches played in memory by random legal moves (not stored)."""
-    rules, rng = get_rules("topitop"), random.Random(seed)
-    matches = []
-    for _ in range(count):
-        match = start_match(uuid4(), "topitop", ["Ann", "Ben"])
-        for _ in range(length):
-            if rules.outcome(match.state):
-                break
-            match.record(rules.to_move(match.state)[0], rules.random_move(match.state, rng))
-        matches.append(match)
-    return matches
-
-
 def enough_matches(events: int, seed: int) -> list:
-    matches: list = []
-    while sum(m.version for m in matches) < events:
-        matches += played(100, seed + len(matches))
+    """Finished Topitop matches played in memory by simulation's random bots (not stored),
+    together holding at least `events` events."""
+    plan = make_plan("topitop", matches=10**6, seed=seed)
+    matches, held = [], 0
+    while held < events:
+        matches.append(play_match(plan, len(matches)))
+        held += matches[-1].version
     return matches
 
 
