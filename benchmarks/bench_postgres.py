@@ -12,13 +12,12 @@ import contextlib
 import json
 import os
 import random
-import statistics
 import sys
 import time
 import uuid
 from collections.abc import Iterator
 
-from .bench_recorder import GAME, build, scripts, simulated
+from .bench_recorder import GAME, build, moves_at_the_table, scripts, simulated
 from .harness import Result, best_of
 
 SERVER = os.environ.get("TABLELOG_BENCH_PG", "postgresql://postgres@127.0.0.1:5432")
@@ -137,12 +136,9 @@ def bench_replay(quick: bool) -> list[Result]:
 def bench_move_latency(quick: bool) -> list[Result]:
     import psycopg
 
-    from domain.games import get_rules
     from tablelog.store import open_recorder
 
     wanted = 20_000 if quick else 100_000
-    rules, rng = get_rules(GAME), random.Random(3)
-    ours, base = [], []
     with database() as url:
         recorder = open_recorder(url)
         stored, seed = 0, 100
@@ -151,40 +147,16 @@ def bench_move_latency(quick: bool) -> list[Result]:
             recorder.save(*batch)
             stored += sum(m.version for m in batch)
             seed += 1
-        match_id = recorder.start(GAME, ["Ann", "Ben"])
         with psycopg.connect(url, autocommit=True) as db:
-            for _ in range(300):
-                match = recorder.get(match_id)
-                if rules.outcome(match.state):
-                    match_id = recorder.start(GAME, ["Ann", "Ben"])
-                    continue
-                move = rules.random_move(match.state, rng)
-                seat = rules.to_move(match.state)[0]
-                start = time.perf_counter()
-                recorder.record(match_id, seat, move)
-                ours.append(time.perf_counter() - start)
-                start = time.perf_counter()
-                rows = db.execute("SELECT state FROM tablelog_events WHERE originator_id=%s "
-                                  "ORDER BY originator_version", (match_id,)).fetchall()
-                state = rules.start(2, json.loads(rows[0][0])["options"], {})
-                for (body,) in rows[1:-1]:
-                    state = rules.apply(state, json.loads(body)["move"])
-                base.append(time.perf_counter() - start)
+            results = moves_at_the_table(recorder, lambda match_id: [row[0] for row in db.execute(
+                "SELECT state FROM tablelog_events WHERE originator_id=%s "
+                "ORDER BY originator_version", (match_id,))])
         recorder.close()
-    ours.sort(), base.sort()
-
-    def pct(values, q):
-        return values[min(len(values) - 1, int(q * len(values)))] * 1000
-
-    note = f"store of {stored:,} events; baseline: psycopg select of the match + rules fold"
-    return [
-        Result("PostgreSQL one move at the table, p50", pct(ours, 0.5), "ms", pct(base, 0.5),
-               note),
-        Result("PostgreSQL one move at the table, p99", pct(ours, 0.99), "ms", pct(base, 0.99),
-               ""),
-        Result("PostgreSQL one move at the table, mean", statistics.mean(ours) * 1000, "ms",
-               statistics.mean(base) * 1000, ""),
-    ]
+    for result in results:
+        result.name = f"PostgreSQL {result.name}"
+    results[0].note = (f"store of {stored:,} events; baseline: psycopg select of the match + "
+                       "rules fold")
+    return results
 
 
 def raw_read(url: str) -> int:
