@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Iterator
 
-from .bench_recorder import GAME, build, moves_at_the_table, scripts, simulated
+from .bench_recorder import GAME, build, fold, moves_at_the_table, scripts, simulated
 from .harness import Result, best_of
 
 SERVER = os.environ.get("TABLELOG_BENCH_PG", "postgresql://postgres@127.0.0.1:5432")
@@ -114,17 +114,9 @@ def bench_replay(quick: bool) -> list[Result]:
         def plain_loop():
             with psycopg.connect(url) as db:
                 for match_id in ids:
-                    rows = db.execute("SELECT topic, state FROM tablelog_events WHERE "
-                                      "originator_id=%s ORDER BY originator_version",
-                                      (match_id,)).fetchall()
-                    state = None
-                    for topic, body in rows:
-                        data = json.loads(body)
-                        if topic.endswith("Started"):
-                            state = rules.start(len(data["seats"]), data["options"],
-                                                data["setup"])
-                        elif topic.endswith("MoveRecorded"):
-                            state = rules.apply(state, data["move"])
+                    fold(rules, db.execute("SELECT topic, state FROM tablelog_events WHERE "
+                                           "originator_id=%s ORDER BY originator_version",
+                                           (match_id,)))
 
         ours, base = best_of(3, replay), best_of(3, plain_loop)
         recorder.close()

@@ -116,6 +116,18 @@ def bench_bulk_record(quick: bool) -> list[Result]:
     ]
 
 
+def fold(rules, rows) -> object:
+    """The replay baseline's own fold: the rules applied to (topic, JSON body) rows as stored."""
+    state = None
+    for topic, body in rows:
+        data = json.loads(body)
+        if topic.endswith("Started"):
+            state = rules.start(len(data["seats"]), data["options"], data["setup"])
+        elif topic.endswith("MoveRecorded"):
+            state = rules.apply(state, data["move"])
+    return state
+
+
 def bench_replay(quick: bool) -> list[Result]:
     count = 200 if quick else 1000
     store = tempfile.mktemp(suffix=".sqlite")
@@ -133,15 +145,9 @@ def bench_replay(quick: bool) -> list[Result]:
     def plain_loop():
         with sqlite3.connect(store) as db:
             for match_id in ids:
-                rows = db.execute("SELECT topic, state FROM stored_events WHERE originator_id=? "
-                                  "ORDER BY originator_version", (match_id.hex,)).fetchall()
-                state = None
-                for topic, body in rows:
-                    data = json.loads(body)
-                    if topic.endswith("Started"):
-                        state = rules.start(len(data["seats"]), data["options"], data["setup"])
-                    elif topic.endswith("MoveRecorded"):
-                        state = rules.apply(state, data["move"])
+                fold(rules, db.execute("SELECT topic, state FROM stored_events WHERE "
+                                       "originator_id=? ORDER BY originator_version",
+                                       (match_id.hex,)))
 
     ours, base = best_of(3, replay), best_of(3, plain_loop)
     return [Result("replay all matches", events / ours, "events/s", events / base,
