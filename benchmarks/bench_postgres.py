@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Iterator
 
-from .bench_recorder import GAME, build, fold, moves_at_the_table, scripts, simulated
+from .bench_recorder import GAME, build, moves_at_the_table, replays, scripts, simulated
 from .harness import Result, best_of
 
 SERVER = os.environ.get("TABLELOG_BENCH_PG", "postgresql://postgres@127.0.0.1:5432")
@@ -95,34 +95,17 @@ def bench_bulk_record(quick: bool) -> list[Result]:
 def bench_replay(quick: bool) -> list[Result]:
     import psycopg
 
-    from domain.games import get_rules
     from tablelog.store import open_recorder
 
-    count = 200 if quick else 1000
-    rules = get_rules(GAME)
     with database() as url:
         recorder = open_recorder(url)
-        matches = simulated(count, seed=2)
-        recorder.save(*matches)
-        ids = [m.id for m in matches]
-        events = sum(m.version for m in matches)
-
-        def replay():
-            for match_id in ids:
-                recorder.get(match_id)
-
-        def plain_loop():
-            with psycopg.connect(url) as db:
-                for match_id in ids:
-                    fold(rules, db.execute("SELECT topic, state FROM tablelog_events WHERE "
-                                           "originator_id=%s ORDER BY originator_version",
-                                           (match_id,)))
-
-        ours, base = best_of(3, replay), best_of(3, plain_loop)
+        result = replays(recorder, 200 if quick else 1000, lambda: psycopg.connect(url),
+                         "SELECT topic, state FROM tablelog_events WHERE originator_id=%s "
+                         "ORDER BY originator_version", lambda match_id: match_id)
         recorder.close()
-    return [Result("PostgreSQL replay all matches", events / ours, "events/s", events / base,
-                   f"{count} matches, {events} events; baseline: psycopg select + json "
-                   "+ rules fold per match")]
+    result.name = f"PostgreSQL {result.name}"
+    result.note += "; baseline: psycopg select + json + rules fold per match"
+    return [result]
 
 
 def bench_move_latency(quick: bool) -> list[Result]:

@@ -128,10 +128,9 @@ def fold(rules, rows) -> object:
     return state
 
 
-def bench_replay(quick: bool) -> list[Result]:
-    count = 200 if quick else 1000
-    store = tempfile.mktemp(suffix=".sqlite")
-    recorder = open_recorder(store)
+def replays(recorder, count: int, connect, select: str, spell) -> Result:
+    """`count` stored matches replayed by the recorder, beside the plain loop: `select` run on a
+    `connect()`ed raw connection for each match id (as `spell(id)`), its rows folded by `fold`."""
     matches = simulated(count, seed=2)
     recorder.save(*matches)
     ids = [m.id for m in matches]
@@ -143,15 +142,21 @@ def bench_replay(quick: bool) -> list[Result]:
             recorder.get(match_id)
 
     def plain_loop():
-        with sqlite3.connect(store) as db:
+        with connect() as db:
             for match_id in ids:
-                fold(rules, db.execute("SELECT topic, state FROM stored_events WHERE "
-                                       "originator_id=? ORDER BY originator_version",
-                                       (match_id.hex,)))
+                fold(rules, db.execute(select, (spell(match_id),)))
 
     ours, base = best_of(3, replay), best_of(3, plain_loop)
-    return [Result("replay all matches", events / ours, "events/s", events / base,
-                   f"{count} matches, {events} events")]
+    return Result("replay all matches", events / ours, "events/s", events / base,
+                  f"{count} matches, {events} events")
+
+
+def bench_replay(quick: bool) -> list[Result]:
+    store = tempfile.mktemp(suffix=".sqlite")
+    return [replays(open_recorder(store), 200 if quick else 1000,
+                    lambda: sqlite3.connect(store),
+                    "SELECT topic, state FROM stored_events WHERE originator_id=? "
+                    "ORDER BY originator_version", lambda match_id: match_id.hex)]
 
 
 def big_store(events_wanted: int) -> str:
