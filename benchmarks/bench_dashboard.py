@@ -43,9 +43,9 @@ PLAYERS_PER_GAME = 300
 
 def build(path: str, total: int, real: dict[str, int]) -> None:
     """Simulate and project `real` matches, then copy their rows up to `total` matches."""
-    from projections.runner import TablesProjection
-    from projections.tables import TABLES
-    from projections.view import upsert_statement
+    from tablelog.projections.runner import TablesProjection
+    from tablelog.projections.tables import TABLES
+    from tablelog.projections.view import upsert_statement
     from tablelog.simulate import make_plan, simulate
     from tablelog.store import open_recorder
 
@@ -200,7 +200,7 @@ MATCH_LOAD = [("match-step", "max"), ("match-step", "value"), ("match-step", "ma
 FIRST_VISIT = """
 import sys, time
 from benchmarks.bench_dashboard import visit
-from dashboard.app import create_app
+from tablelog.dashboard.app import create_app
 app = create_app(sys.argv[1], refresh_every=None)
 source = app.server.extensions["tablelog"]
 client = app.server.test_client()
@@ -223,7 +223,7 @@ def first_visit(path: str, page: str, match_id: str) -> float:
 def run(quick: bool) -> list[Result]:
     import pandas as pd
 
-    from dashboard.app import create_app
+    from tablelog.dashboard.app import create_app
 
     path = store(quick)
     app = create_app(path, refresh_every=None)

@@ -153,8 +153,8 @@ def raw_read(url: str) -> int:
 
 
 def bench_projection(quick: bool) -> list[Result]:
-    from projections.postgres import LiveTables, follow
-    from projections.runner import TablesProjection
+    from tablelog.projections.postgres import LiveTables, follow
+    from tablelog.projections.runner import TablesProjection
     from tablelog.store import open_recorder
     from tests.projections.matches import random_match
 

@@ -28,7 +28,7 @@ PAGE = 5000
 
 
 def _cache_path(events: int) -> Path:
-    from domain.games import GAMES as RULES
+    from tablelog.domain.games import GAMES as RULES
     versions = "-".join(f"{game}{RULES[game].version}" for game, _ in GAMES)
     return Path(tempfile.gettempdir()) / f"tablelog-bench-projections-{events}-{versions}.sqlite"
 
@@ -97,7 +97,7 @@ def raw_read(path: str, after: int = 0) -> int:
 
 
 def run(quick: bool) -> list[Result]:
-    from projections.runner import TablesProjection
+    from tablelog.projections.runner import TablesProjection
     from tablelog.store import open_recorder
     from tests.test_recorder import WIN
 

@@ -19,8 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from uuid import UUID, uuid4
 
-from domain.games import get_rules
-from domain.match import start_match
+from tablelog.domain.games import get_rules
+from tablelog.domain.match import start_match
 from tablelog.store import open_recorder
 
 from .harness import Result, best_of

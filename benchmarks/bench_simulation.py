@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from domain.games import GAMES
+from tablelog.domain.games import GAMES
 from tablelog.simulate import make_plan, play_match, simulate
 from tablelog.store import open_recorder
 

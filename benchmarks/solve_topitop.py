@@ -15,8 +15,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from domain.games.topitop import RULES
-from domain.solvers.topitop import load, solve
+from tablelog.domain.games.topitop import RULES
+from tablelog.domain.solvers.topitop import load, solve
 
 from .__main__ import machine
 

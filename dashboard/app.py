@@ -17,7 +17,7 @@ from pathlib import Path
 import dash
 from dash import Dash, dcc, html
 
-from domain.recorder import Recorder
+from tablelog.domain.recorder import Recorder
 
 from .data import Refresher, Source
 from .theme import INDEX
@@ -39,7 +39,7 @@ def create_app(store: str | Recorder | None = None, refresh_every: float | None 
     source = Source(recorder)
     source.refresh()
     _warm_up()
-    app = Dash("dashboard", use_pages=True, pages_folder=str(PAGES), title="Tablelog",
+    app = Dash("tablelog.dashboard", use_pages=True, pages_folder=str(PAGES), title="Tablelog",
                suppress_callback_exceptions=True, update_title=None,
                meta_tags=[{"name": "viewport",
                            "content": "width=device-width, initial-scale=1"}])
@@ -66,8 +66,8 @@ def create_app(store: str | Recorder | None = None, refresh_every: float | None 
 def _warm_up() -> None:
     """Pay the one-off costs now, not in the first visitor's request: the statistics' scipy and
     statsmodels imports, and plotly's template setup on the first figure (about 0.3 s)."""
-    from dashboard.figures.style import base
-    from projections.stats import binomial_p, wilson
+    from tablelog.dashboard.figures.style import base
+    from tablelog.projections.stats import binomial_p, wilson
 
     wilson(1, 2)
     binomial_p(1, 2, 0.5)
@@ -76,5 +76,5 @@ def _warm_up() -> None:
 
 def _pages() -> list[dict]:
     """This app's pages in menu order (the registry is Dash's; ours are those in PAGES)."""
-    ours = [p for p in dash.page_registry.values() if p["module"].startswith("dashboard.pages")]
+    ours = [p for p in dash.page_registry.values() if p["module"].startswith("tablelog.dashboard.pages")]
     return sorted(ours, key=lambda p: p.get("order", 99))

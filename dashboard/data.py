@@ -26,12 +26,12 @@ from uuid import UUID
 
 import pandas as pd
 
-from domain.match import Match
-from domain.recorder import Recorder
-from projections import stats
-from projections.load import frame
-from projections.runner import TablesProjection
-from projections.tables import TABLES
+from tablelog.domain.match import Match
+from tablelog.domain.recorder import Recorder
+from tablelog.projections import stats
+from tablelog.projections.load import frame
+from tablelog.projections.runner import TablesProjection
+from tablelog.projections.tables import TABLES
 
 CACHED = 128  # reads, aggregates and page results remembered (least recently used go)
 
@@ -274,7 +274,7 @@ class Refresher(threading.Thread):
         self.error: str | None = None
 
     def run(self) -> None:
-        from projections.postgres import follow, is_postgres
+        from tablelog.projections.postgres import follow, is_postgres
 
         pushed = is_postgres(self.source.recorder)
         while not self.stopped.is_set():

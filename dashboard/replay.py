@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from domain.games import GameRules
+from tablelog.domain.games import GameRules
 
 
 def event_log(events: Sequence[Any], rules: GameRules | None) -> list[dict[str, Any]]:
@@ -105,8 +105,8 @@ def solved_values(match) -> Any:
     one is stored for its piece counts (never solved on a request); None otherwise."""
     if match.game != "topitop":
         return None
-    from domain.solvers.stored import stored_table
-    from domain.solvers.topitop import analyse
+    from tablelog.domain.solvers.stored import stored_table
+    from tablelog.domain.solvers.topitop import analyse
 
     table = stored_table(match.options["small"], match.options["large"])
     if table is None:
@@ -114,6 +114,6 @@ def solved_values(match) -> Any:
     analysis = analyse(match.states, [m["move"] for m in match.moves], table)
     for row in analysis:
         row["player"] = match.seats[row["seat"]]
-    from dashboard.figures.match import value_rows
+    from tablelog.dashboard.figures.match import value_rows
 
     return value_rows(analysis)

@@ -27,7 +27,11 @@ from .match import Match, start_match
 from .records import to_record
 from .transcoding import LeanMapper, LeanTranscoder
 
-STARTED_TOPIC = get_topic(Match.Started)
+from . import LEGACY_PACKAGE
+
+# Started events stored by release 0.1 carry the topic of the package's old top-level name.
+STARTED_TOPICS = [get_topic(Match.Started),
+                  get_topic(Match.Started).replace(__package__, LEGACY_PACKAGE, 1)]
 PAGE = 1000
 BULK = 1000  # events in one save from which the save counts as bulk
 
@@ -156,7 +160,7 @@ class Recorder(Application):
         position: int | None = None
         while True:
             page = self.recorder.select_notifications(
-                start=position, limit=PAGE, topics=[STARTED_TOPIC], inclusive_of_start=False)
+                start=position, limit=PAGE, topics=STARTED_TOPICS, inclusive_of_start=False)
             for notification in page:
                 started = self.mapper.to_domain_event(notification)
                 if game is None or started.game == game:

@@ -1,6 +1,6 @@
 """The projection tables as pandas DataFrames, with the dtypes `projections.tables` promises.
 
-    from projections.load import load_tables
+    from tablelog.projections.load import load_tables
     tables = load_tables(recorder)            # brings them up to date first
     tables["scores"].groupby("seat").won.mean()
 """
@@ -15,7 +15,7 @@ from .tables import TABLES, Table
 if TYPE_CHECKING:
     import pandas as pd
 
-    from domain.recorder import Recorder
+    from tablelog.domain.recorder import Recorder
 
     from .runner import Progress, TablesProjection
 

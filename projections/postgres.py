@@ -34,8 +34,8 @@ from eventsourcing.postgres import (
 from eventsourcing.projection import Projection, ProjectionRunner
 from psycopg.sql import SQL
 
-from domain.match import Match
-from domain.recorder import Recorder
+from tablelog.domain.match import Match
+from tablelog.domain.recorder import Recorder
 
 from .projector import Event
 from .runner import TablesProjection, open_view

@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any, NamedTuple
 from uuid import UUID
 
-from domain.games import GameRules, RulesError, get_rules
+from tablelog.domain.games import GameRules, RulesError, get_rules
 
 from . import components
 from .ratings import Ratings

@@ -19,8 +19,8 @@ from eventsourcing.persistence import IntegrityError, StoredEvent, Tracking
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import resolve_topic
 
-from domain.match import Match
-from domain.recorder import Recorder
+from tablelog.domain.match import Match
+from tablelog.domain.recorder import Recorder
 
 from .projector import Event, Projector
 from .ratings import Ratings

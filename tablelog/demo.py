@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from domain.errors import Refused
-from domain.games import GAMES
-from domain.match import Match
-from domain.recorder import Recorder
+from tablelog.domain.errors import Refused
+from tablelog.domain.games import GAMES
+from tablelog.domain.match import Match
+from tablelog.domain.recorder import Recorder
 
 from .simulate import Plan, begin_match, make_plan, play_on, simulate_all
 from .store import is_postgres, open_recorder

@@ -38,11 +38,11 @@ from uuid import uuid4
 
 from eventsourcing.persistence import Mapper, StoredEvent
 
-from domain.bots import BOTS, next_move
-from domain.errors import Refused
-from domain.games import get_rules
-from domain.match import Match, start_match
-from domain.recorder import Recorder
+from tablelog.domain.bots import BOTS, next_move
+from tablelog.domain.errors import Refused
+from tablelog.domain.games import get_rules
+from tablelog.domain.match import Match, start_match
+from tablelog.domain.recorder import Recorder
 
 # Every game ends by its rules, except where bots can go round in circles: Topitop declares its
 # cap (`playout_cap`, 200 actions); any other game still running after RUNAWAY moves is also

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import time
 
-from domain.solvers.stored import BUILT, find_table, table_name
+from tablelog.domain.solvers.stored import BUILT, find_table, table_name
 
 
 def solved_table(small: int, large: int, rebuild: bool = False, progress: bool = True):
     """The solved table for these piece counts, and whether it was just built (and saved)."""
-    from domain.solvers.topitop import load, solve
+    from tablelog.domain.solvers.topitop import load, solve
 
     path = None if rebuild else find_table(small, large)
     if path is not None:

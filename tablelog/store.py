@@ -14,8 +14,8 @@ from urllib.parse import unquote, urlparse
 
 import platformdirs
 
-from domain.errors import Refused
-from domain.recorder import Recorder
+from tablelog.domain.errors import Refused
+from tablelog.domain.recorder import Recorder
 
 DEFAULT_STORE = platformdirs.user_data_path("tablelog") / "tablelog.sqlite"
 

@@ -8,8 +8,8 @@ import threading
 
 import pytest
 
-from domain.errors import Conflict
-from domain.recorder import BULK
+from tablelog.domain.errors import Conflict
+from tablelog.domain.recorder import BULK
 from tablelog.simulate import make_plan, play_match
 from tests.conftest import stored_rows
 

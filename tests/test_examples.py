@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from domain.games import GAMES
-from domain.records import check_all
+from tablelog.domain.games import GAMES
+from tablelog.domain.records import check_all
 
 EXAMPLES = sorted((Path(__file__).parents[1] / "data" / "examples").glob("*.json"))
 

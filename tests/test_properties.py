@@ -7,8 +7,8 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.errors import Refused
-from domain.games import GAMES, RulesError
+from tablelog.domain.errors import Refused
+from tablelog.domain.games import GAMES, RulesError
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 

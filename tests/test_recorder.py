@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from domain.errors import Conflict, MatchClosed, MatchNotFound, NotYourTurn, Refused
-from domain.games import IllegalMove, InvalidSetup
-from domain.match import event_hash
+from tablelog.domain.errors import Conflict, MatchClosed, MatchNotFound, NotYourTurn, Refused
+from tablelog.domain.games import IllegalMove, InvalidSetup
+from tablelog.domain.match import event_hash
 from tests.conftest import stored_rows
 
 OPENING = [("Ann", {"place": "large", "to": "b2"}), ("Ben", {"place": "small", "to": "a1"}),

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from domain.games.topitop import RULES
+from tablelog.domain.games.topitop import RULES
 
 MINI = ["--option", "small=2", "--option", "large=2"]
 
@@ -33,7 +33,7 @@ def solved(data_home, tmp_path_factory):
     store = str(tmp_path_factory.mktemp("s") / "s.sqlite")
     first = run(data_home, store, "solve", "topitop", *MINI, "--json")
     assert first.returncode == 0, first.stderr
-    from domain.solvers.topitop import load
+    from tablelog.domain.solvers.topitop import load
     path = os.path.join(data_home, "tablelog", "solved", "topitop-small2-large2.npz")
     return json.loads(first.stdout), load(path)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from uuid import UUID
 
-from domain.errors import Conflict
+from tablelog.domain.errors import Conflict
 from tablelog.store import open_recorder
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from dashboard.figures.style import empty
+from tablelog.dashboard.figures.style import empty
 
 
 def draw(game: str, state: dict[str, Any], seats: Sequence[str]) -> go.Figure:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from dashboard.figures.style import FONT, INK
+from tablelog.dashboard.figures.style import FONT, INK
 
 
 def board_figure(title: str, x: tuple[float, float], y: tuple[float, float],

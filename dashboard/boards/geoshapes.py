@@ -9,7 +9,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from dashboard.figures.style import seat_colour, text
+from tablelog.dashboard.figures.style import seat_colour, text
 
 from .common import Sketch, board_figure, label, rect
 

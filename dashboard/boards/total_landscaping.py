@@ -8,9 +8,9 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from dashboard.figures.style import seat_colour, text
-from domain.games import hexgarden as hexes
-from domain.games.total_landscaping import level_of
+from tablelog.dashboard.figures.style import seat_colour, text
+from tablelog.domain.games import hexgarden as hexes
+from tablelog.domain.games.total_landscaping import level_of
 
 from .common import Sketch, label
 

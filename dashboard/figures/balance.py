@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import plotly.graph_objects as go
 
-from projections.stats import SMALL_SAMPLE, describe_counts
+from tablelog.projections.stats import SMALL_SAMPLE, describe_counts
 
 from .style import GREY, REST, WINNERS, base, empty, seat_colour, text
 

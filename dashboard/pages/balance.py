@@ -9,10 +9,10 @@ import pandas as pd
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
-from dashboard import data
-from dashboard.components import LIVE_INTERVAL_MS, control, graph, live, options
-from dashboard.figures import balance as figures
-from projections import stats
+from tablelog.dashboard import data
+from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, live, options
+from tablelog.dashboard.figures import balance as figures
+from tablelog.projections import stats
 
 dash.register_page(__name__, path="/balance", name="Balance", order=1,
                    title="Tablelog: balance")

@@ -9,12 +9,12 @@ import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
-from dashboard import boards, replay
-from dashboard.components import LIVE_INTERVAL_MS, control, graph, grid, live, names
-from dashboard.figures import match as figures
-from dashboard.figures.style import empty
-from domain.errors import Refused
-from domain.games import RulesError, get_rules
+from tablelog.dashboard import boards, replay
+from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, grid, live, names
+from tablelog.dashboard.figures import match as figures
+from tablelog.dashboard.figures.style import empty
+from tablelog.domain.errors import Refused
+from tablelog.domain.games import RulesError, get_rules
 
 dash.register_page(__name__, path="/match", name="Match", order=3, title="Tablelog: match")
 
@@ -155,7 +155,7 @@ def match_view(source, match_id: str) -> dict:
 def claims_section(source, match) -> tuple[list[dict], str]:
     """The claims beside the rules' result, from the audit (which also checks the hash chain)."""
     try:
-        from domain.audit import audit_match
+        from tablelog.domain.audit import audit_match
     except ImportError:
         audit_match = None
     if audit_match is not None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import dash
 from dash import Input, Output, dcc, html
 
-from dashboard import data
-from dashboard.components import LIVE_INTERVAL_MS, graph, grid, live, names, records, stat
-from dashboard.figures import overview as figures
-from dashboard.figures.style import STATUS_COLOURS
+from tablelog.dashboard import data
+from tablelog.dashboard.components import LIVE_INTERVAL_MS, graph, grid, live, names, records, stat
+from tablelog.dashboard.figures import overview as figures
+from tablelog.dashboard.figures.style import STATUS_COLOURS
 
 dash.register_page(__name__, path="/", name="Overview", order=0, title="Tablelog: overview")
 

@@ -7,9 +7,9 @@ import dash
 import pandas as pd
 from dash import Input, Output, State, dcc, html
 
-from dashboard import data
-from dashboard.components import LIVE_INTERVAL_MS, control, graph, grid, live, options, records
-from dashboard.figures import players as figures
+from tablelog.dashboard import data
+from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, grid, live, options, records
+from tablelog.dashboard.figures import players as figures
 
 dash.register_page(__name__, path="/players", name="Players", order=2,
                    title="Tablelog: players")

@@ -20,13 +20,13 @@ import flask
 from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from dashboard import boards
-from dashboard.record import Question, Ready, StalePicks, actions, menu
-from dashboard.record import setup as setups
-from dashboard.record.widgets import (BUTTON, FIELD, HIDDEN, PRIMARY, QUIET, ROW, SECTION,
+from tablelog.dashboard import boards
+from tablelog.dashboard.record import Question, Ready, StalePicks, actions, menu
+from tablelog.dashboard.record import setup as setups
+from tablelog.dashboard.record.widgets import (BUTTON, FIELD, HIDDEN, PRIMARY, QUIET, ROW, SECTION,
                                       chips, question, score_table)
-from domain.errors import Conflict, MatchNotFound
-from domain.games import GAMES, RulesError
+from tablelog.domain.errors import Conflict, MatchNotFound
+from tablelog.domain.games import GAMES, RulesError
 
 dash.register_page(__name__, path="/record", name="Record", order=4, title="Tablelog: record")
 
@@ -162,7 +162,7 @@ class Matches:
 
     def version(self, match_id: str) -> int:
         """The match's version now, read from its last stored event only."""
-        from domain.recorder import _as_uuid
+        from tablelog.domain.recorder import _as_uuid
         last = self.recorder.recorder.select_events(_as_uuid(match_id), desc=True, limit=1)
         if not last:
             raise MatchNotFound(f"no match {match_id} in this store")

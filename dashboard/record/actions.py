@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.errors import Conflict, Refused
-from domain.games import RulesError, get_rules
-from domain.recorder import Recorder
+from tablelog.domain.errors import Conflict, Refused
+from tablelog.domain.games import RulesError, get_rules
+from tablelog.domain.recorder import Recorder
 
 from . import build, setup
 from .picking import Ready, StalePicks

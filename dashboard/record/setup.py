@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from domain.games.manifests import load_manifest
+from tablelog.domain.games.manifests import load_manifest
 
 from .picking import DONE, Option, Picks, Question, Ready, Step, answer, answers
 

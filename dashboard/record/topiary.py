@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games import RulesError
+from tablelog.domain.games import RulesError
 
 from .picking import (Facet, Move, Option, Picks, Question, Ready, Several, Step, answer,
                       legal_moves, narrow)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import platformdirs
 
-from domain.games.manifests import DATA_DIR
+from tablelog.domain.games.manifests import DATA_DIR
 
 SHIPPED = DATA_DIR / "solved"
 BUILT = platformdirs.user_data_path("tablelog") / "solved"

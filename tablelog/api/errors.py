@@ -14,9 +14,9 @@ status says what the client should do about it:
 
 from __future__ import annotations
 
-from domain.errors import (BadRecord, Conflict, MatchClosed, MatchNotFound, NotYourTurn,
+from tablelog.domain.errors import (BadRecord, Conflict, MatchClosed, MatchNotFound, NotYourTurn,
                            Refused)
-from domain.games import IllegalMove, InvalidSetup, RulesError, UnknownInformation
+from tablelog.domain.games import IllegalMove, InvalidSetup, RulesError, UnknownInformation
 
 
 class ApiError(Exception):

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from domain import audit as auditing
-from domain import views
-from domain.games import GAMES
-from domain.match import RUNNING, Match
-from domain.recorder import Recorder
+from tablelog.domain import audit as auditing
+from tablelog.domain import views
+from tablelog.domain.games import GAMES
+from tablelog.domain.match import RUNNING, Match
+from tablelog.domain.recorder import Recorder
 
 from .errors import ApiError
 from .schemas import Schema
@@ -111,7 +111,7 @@ class Service:
 
     def tables(self) -> Any:
         """The projection, brought up to date."""
-        from projections.runner import TablesProjection
+        from tablelog.projections.runner import TablesProjection
 
         with self._projection_lock:
             if self._projection is None:
@@ -120,9 +120,9 @@ class Service:
             return self._projection
 
     def stats(self, game: str, players: int | None, variant: str | None) -> dict[str, Any]:
-        from projections import stats as balance
-        from projections.load import read_table
-        from projections.tables import TABLES
+        from tablelog.projections import stats as balance
+        from tablelog.projections.load import read_table
+        from tablelog.projections.tables import TABLES
 
         projection = self.tables()
         key = (projection.position(), game, players, variant)

@@ -20,9 +20,9 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 
-from domain.errors import Refused
-from domain.games import RulesError
-from domain.recorder import Recorder
+from tablelog.domain.errors import Refused
+from tablelog.domain.games import RulesError
+from tablelog.domain.recorder import Recorder
 from tablelog.access import WritePolicy
 
 from .errors import ApiError, bad_request, from_refusal

@@ -14,8 +14,8 @@ import sys
 
 import click
 
-from domain.errors import Refused
-from domain.games import RulesError
+from tablelog.domain.errors import Refused
+from tablelog.domain.games import RulesError
 
 
 class TablelogGroup(click.Group):

@@ -6,8 +6,8 @@ from typing import Any
 
 import click
 
-from domain import audit as auditing
-from domain.match import Match
+from tablelog.domain import audit as auditing
+from tablelog.domain.match import Match
 from tablelog.store import open_recorder
 
 from . import main

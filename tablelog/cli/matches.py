@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from domain import views
-from domain.match import Match
+from tablelog.domain import views
+from tablelog.domain.match import Match
 from tablelog.store import open_recorder
 
 from . import main
@@ -113,7 +113,7 @@ def list_matches(game, as_json, store):
     """List the matches in the store, oldest first (from the projection's matches table)."""
     import json
 
-    from projections.runner import TablesProjection
+    from tablelog.projections.runner import TablesProjection
 
     projection = TablesProjection(open_recorder(store))
     projection.catch_up()

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from domain.errors import Refused
+from tablelog.domain.errors import Refused
 
 store_option = click.option(
     "--store", envvar="TABLELOG_STORE", metavar="PATH|URL",

@@ -7,8 +7,8 @@ import json
 import click
 from tqdm import tqdm
 
-from domain.errors import BadRecord
-from domain.records import check_all
+from tablelog.domain.errors import BadRecord
+from tablelog.domain.records import check_all
 from tablelog.store import open_recorder
 
 from . import main

@@ -35,7 +35,7 @@ def serve(store, host, port, refresh, write_token):
     if store is None and "TABLELOG_STORE" not in os.environ and not Path(DEFAULT_STORE).exists():
         _build_demo(location)
     projection_of(location)  # catch up first, with a progress bar when there is much to do
-    from dashboard.app import create_app
+    from tablelog.dashboard.app import create_app
 
     from tablelog.access import WritePolicy
     from tablelog.api import register_api

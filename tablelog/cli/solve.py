@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from domain.errors import Refused
+from tablelog.domain.errors import Refused
 from tablelog.store import open_recorder
 
 from . import main
@@ -13,7 +13,7 @@ from .options import echo_json, json_option, parse_options, store_option
 
 
 def _counts(options: dict) -> tuple[int, int]:
-    from domain.games.topitop import RULES
+    from tablelog.domain.games.topitop import RULES
 
     checked = RULES.options(options)
     return checked["small"], checked["large"]
@@ -61,7 +61,7 @@ def analyse(match, as_json, store):
     """Every move of a recorded Topitop match valued by the solved game: win, lose or draw for
     the mover before and after, with remoteness; a move that threw away a win (or a draw) is a
     blunder."""
-    from domain.solvers.topitop import analyse as analyse_moves
+    from tablelog.domain.solvers.topitop import analyse as analyse_moves
     from tablelog.solved import solved_table
 
     recorder = open_recorder(store)

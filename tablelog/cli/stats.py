@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from domain.errors import Refused
+from tablelog.domain.errors import Refused
 from tablelog.store import open_recorder
 
 from . import main
@@ -16,7 +16,7 @@ SHOW_PROGRESS_FROM = 20_000  # events behind; fewer take under a second or so
 
 def projection_of(store: str | None, rebuild: bool = False):
     """The store's projection, brought up to date (a progress bar on stderr for long work)."""
-    from projections.runner import TablesProjection
+    from tablelog.projections.runner import TablesProjection
 
     recorder = open_recorder(store)
     try:
@@ -57,10 +57,10 @@ def project(rebuild, store):
 @store_option
 def stats(game, players, variant, as_json, store):
     """Balance statistics: seat win rates, score distributions, component strength, length."""
-    from domain.games import get_rules
-    from projections import stats as balance
-    from projections.load import read_table
-    from projections.tables import TABLES
+    from tablelog.domain.games import get_rules
+    from tablelog.projections import stats as balance
+    from tablelog.projections.load import read_table
+    from tablelog.projections.tables import TABLES
 
     if game is not None:
         get_rules(game)  # an unknown game is refused with the list of known ones
@@ -127,8 +127,8 @@ def export_tables(directory, fmt, store):
     """Write every projection table to DIRECTORY as <table>.csv or <table>.parquet."""
     from pathlib import Path
 
-    from projections.load import read_table
-    from projections.tables import TABLES
+    from tablelog.projections.load import read_table
+    from tablelog.projections.tables import TABLES
 
     projection = projection_of(store)
     target = Path(directory)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.errors import BadRecord
+from tablelog.domain.errors import BadRecord
 from tablelog.api.errors import from_refusal
 from tests.conftest import stored_rows
 from tests.test_recorder import OPENING, WIN, play

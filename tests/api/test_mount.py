@@ -11,7 +11,7 @@ from tablelog.api import register_api
 
 @pytest.fixture
 def served(store):
-    from dashboard.app import create_app
+    from tablelog.dashboard.app import create_app
 
     app = create_app(store, refresh_every=None)
     register_api(app.server, app.server.extensions["tablelog"].recorder, WritePolicy())

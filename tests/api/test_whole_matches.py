@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from domain.audit import audit_match
+from tablelog.domain.audit import audit_match
 from tests.test_cli import run
 
 from .conftest import GAME_IDS, example, new_match

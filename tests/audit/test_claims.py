@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from domain.audit import audit_match
-from domain.audit_claims import Step, diverging_move
-from domain.games import GAMES, UnknownInformation
+from tablelog.domain.audit import audit_match
+from tablelog.domain.audit_claims import Step, diverging_move
+from tablelog.domain.games import GAMES, UnknownInformation
 from tests.audit.helpers import WIN, play, played_with_everything
 
 

@@ -10,8 +10,8 @@ import shutil
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from domain.audit import audit_match
-from domain.match import event_hash
+from tablelog.domain.audit import audit_match
+from tablelog.domain.match import event_hash
 from tablelog.store import open_recorder
 from tests.audit.helpers import played_with_everything, rows, update_state
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.audit import audit_all, audit_match
+from tablelog.domain.audit import audit_all, audit_match
 from tablelog.store import open_recorder
 from tests.audit.helpers import (delete, insert_copy, played_with_everything, rows,
                                  swap_states, update_state)

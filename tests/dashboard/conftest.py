@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from domain.games import get_rules
+from tablelog.domain.games import get_rules
 from tablelog.simulate import make_plan, simulate
 from tablelog.store import open_recorder
 

@@ -8,9 +8,9 @@ import math
 import pandas as pd
 import pytest
 
-from dashboard.figures import balance
-from dashboard.figures.style import GREY, REST, WINNERS, seat_colour
-from projections import stats
+from tablelog.dashboard.figures import balance
+from tablelog.dashboard.figures.style import GREY, REST, WINNERS, seat_colour
+from tablelog.projections import stats
 
 
 def rates_frame(rows):

@@ -6,10 +6,10 @@ import random
 
 import pytest
 
-from dashboard import boards
-from dashboard.boards import geoshapes, topas, topiary, topitop, total_landscaping
-from dashboard.figures.style import seat_colour
-from domain.games import GAMES, get_rules
+from tablelog.dashboard import boards
+from tablelog.dashboard.boards import geoshapes, topas, topiary, topitop, total_landscaping
+from tablelog.dashboard.figures.style import seat_colour
+from tablelog.domain.games import GAMES, get_rules
 
 
 def shapes(figure, prefix=""):

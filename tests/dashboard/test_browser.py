@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from dashboard.app import create_app
+from tablelog.dashboard.app import create_app
 from tablelog.simulate import make_plan, simulate
 from tablelog.store import open_recorder
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from dashboard import replay
-from dashboard.data import Source
-from domain.games import get_rules
+from tablelog.dashboard import replay
+from tablelog.dashboard.data import Source
+from tablelog.domain.games import get_rules
 from tablelog.store import open_recorder
 
 from .conftest import EVE, hand_logged_match
@@ -46,7 +46,7 @@ def test_event_log_marks_the_withdrawn_move_the_claim_and_the_open_dispute(store
 
 
 def test_claims_beside_the_rules_from_the_audit(store):
-    from domain.audit import audit_match
+    from tablelog.domain.audit import audit_match
 
     recorder = open_recorder(store)
     match_id = hand_logged_match(recorder)
@@ -73,9 +73,9 @@ def _ended_then_disputed(recorder, moves):
 def test_the_sql_tallies_are_the_statistics_tallies(filled_store):
     """The dashboard's GROUP BY reads give, for every game's largest group, the same frames as
     `projections.stats` folding the rows with pandas (and so the same statistics)."""
-    from dashboard import data
-    from projections import stats
-    from projections.load import load_tables
+    from tablelog.dashboard import data
+    from tablelog.projections import stats
+    from tablelog.projections.load import load_tables
 
     path, _ = filled_store
     recorder = open_recorder(path)
@@ -101,7 +101,7 @@ def test_the_sql_tallies_are_the_statistics_tallies(filled_store):
 
 
 def test_a_disputed_match_leaves_the_sql_tallies_until_resolved(store):
-    from dashboard import data
+    from tablelog.dashboard import data
     from tests.test_recorder import WIN
 
     recorder = open_recorder(store)
@@ -141,15 +141,15 @@ def test_page_results_are_remembered_until_new_events_arrive(store):
 def test_players_page_reads_results_and_latest_ratings_per_player(store):
     import sys
 
-    from dashboard import data
-    from dashboard.app import create_app
+    from tablelog.dashboard import data
+    from tablelog.dashboard.app import create_app
     from tests.test_recorder import WIN, play
 
     recorder = open_recorder(store)
     for _ in range(2):
         recorder.end(play(recorder, WIN))  # Ann wins twice; Ben loses twice
     source = create_app(recorder, refresh_every=None).server.extensions["tablelog"]
-    results = sys.modules["dashboard.pages.players"].results  # page modules run per app
+    results = sys.modules["tablelog.dashboard.pages.players"].results  # page modules run per app
     played = data.player_results(source, "topitop").set_index("player")
     assert played.loc["Ann", "matches"] == 2 and played.loc["Ann", "wins"] == 2
     assert played.loc["Ben", "wins"] == 0

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from dashboard.figures import match, overview, players
-from dashboard.figures.style import STATUS_COLOURS, seat_colour
+from tablelog.dashboard.figures import match, overview, players
+from tablelog.dashboard.figures.style import STATUS_COLOURS, seat_colour
 
 
 def test_matches_by_game_stacks_statuses_biggest_game_first():

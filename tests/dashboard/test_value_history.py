@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from dashboard.figures.match import value_history, value_rows
-from dashboard.replay import solved_values
+from tablelog.dashboard.figures.match import value_history, value_rows
+from tablelog.dashboard.replay import solved_values
 
 # Blue (seat 0) starts winning in 3, Red's reply keeps it, Blue then throws the win away.
 ANALYSIS = [
@@ -43,8 +43,8 @@ def test_no_moves_gives_an_empty_figure_saying_so():
 
 def test_the_page_values_a_recorded_mini_game_from_the_stored_table(tmp_path, monkeypatch,
                                                                     recorder):
-    from domain.solvers import stored
-    from domain.solvers.topitop import solve
+    from tablelog.domain.solvers import stored
+    from tablelog.domain.solvers.topitop import solve
 
     monkeypatch.setattr(stored, "SHIPPED", tmp_path / "none")
     monkeypatch.setattr(stored, "BUILT", tmp_path)
@@ -66,6 +66,6 @@ def test_the_page_values_a_recorded_mini_game_from_the_stored_table(tmp_path, mo
 
 @pytest.fixture(autouse=True)
 def _forget_tables():
-    from domain.solvers import stored
+    from tablelog.domain.solvers import stored
     yield
     stored.stored_table.cache_clear()

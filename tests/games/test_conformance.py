@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from domain.games import GAMES, IllegalMove, Outcome
+from tablelog.domain.games import GAMES, IllegalMove, Outcome
 
 SEEDS = range(4)
 CASES = [(game, players, seed) for game, rules in GAMES.items()

@@ -21,9 +21,9 @@ from collections import Counter
 
 import pytest
 
-from domain.games import IllegalMove, InvalidSetup
-from domain.games.geoshapes import ACT, PLAY, REFUSED, RULES, TRADED, GeoShapesState
-from domain.games.manifests import DATA_DIR
+from tablelog.domain.games import IllegalMove, InvalidSetup
+from tablelog.domain.games.geoshapes import ACT, PLAY, REFUSED, RULES, TRADED, GeoShapesState
+from tablelog.domain.games.manifests import DATA_DIR
 
 ANN, BEN = 0, 1
 ANN_DEAL = ["Trapezoid", "Right Triangle", "Right Triangle", "Square"]

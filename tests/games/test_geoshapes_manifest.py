@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from domain.games import InvalidSetup
-from domain.games.geoshapes import RULES
-from domain.games.manifests import DATA_DIR
+from tablelog.domain.games import InvalidSetup
+from tablelog.domain.games.geoshapes import RULES
+from tablelog.domain.games.manifests import DATA_DIR
 
 DEFAULT = json.loads((DATA_DIR / "manifests" / "geoshapes.json").read_text(encoding="utf-8"))
 

@@ -10,9 +10,9 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.games import IllegalMove
-from domain.games.geoshapes import RULES
-from domain.games.geoshapes_board import load_board
+from tablelog.domain.games import IllegalMove
+from tablelog.domain.games.geoshapes import RULES
+from tablelog.domain.games.geoshapes_board import load_board
 
 SHAPES = list(load_board("geoshapes").values)
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from domain.games import IllegalMove, InvalidSetup
-from domain.games.topas import RULES, load_deck
-from domain.games.topas_table import direction
+from tablelog.domain.games import IllegalMove, InvalidSetup
+from tablelog.domain.games.topas import RULES, load_deck
+from tablelog.domain.games.topas_table import direction
 
 DECK = load_deck("topas").cards
 

@@ -13,9 +13,9 @@ import random
 
 import pytest
 
-from domain.games import GAMES, IllegalMove, InvalidSetup
-from domain.games.topiary import Visitor
-from domain.games.topiary_garden import CELLS, SIGHT_LINES, parse_spot
+from tablelog.domain.games import GAMES, IllegalMove, InvalidSetup
+from tablelog.domain.games.topiary import Visitor
+from tablelog.domain.games.topiary_garden import CELLS, SIGHT_LINES, parse_spot
 
 RULES = GAMES["topiary"]
 

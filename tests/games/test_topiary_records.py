@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.games import GAMES, IllegalMove, UnknownInformation
+from tablelog.domain.games import GAMES, IllegalMove, UnknownInformation
 
 from .test_topiary import DEAL_2P, refused
 

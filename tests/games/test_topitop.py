@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.games import IllegalMove, InvalidSetup
-from domain.games.topitop import RULES, TopitopState
+from tablelog.domain.games import IllegalMove, InvalidSetup
+from tablelog.domain.games.topitop import RULES, TopitopState
 
 BLUE, RED = 0, 1
 

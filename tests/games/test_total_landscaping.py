@@ -11,9 +11,9 @@ import dataclasses
 
 import pytest
 
-from domain.games import IllegalMove
-from domain.games.hexgarden import INDEX, TILES
-from domain.games.total_landscaping import CARDS, RULES, GardenFigures, new_bout
+from tablelog.domain.games import IllegalMove
+from tablelog.domain.games.hexgarden import INDEX, TILES
+from tablelog.domain.games.total_landscaping import CARDS, RULES, GardenFigures, new_bout
 
 EMPTY = ("",) * len(TILES)
 

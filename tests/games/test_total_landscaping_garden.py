@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from domain.games.hexgarden import INDEX, NEIGHBOURS, TILES, TILES_AT_LEVEL, adjacent
-from domain.games.total_landscaping import RULES, new_bout
+from tablelog.domain.games.hexgarden import INDEX, NEIGHBOURS, TILES, TILES_AT_LEVEL, adjacent
+from tablelog.domain.games.total_landscaping import RULES, new_bout
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "examples" / "total-landscaping.json"
 

@@ -9,9 +9,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.games import IllegalMove
-from domain.games.hexgarden import NEIGHBOURS, TILES, TILES_AT_LEVEL
-from domain.games.total_landscaping import CARDS, RULES, WITHERS, flower
+from tablelog.domain.games import IllegalMove
+from tablelog.domain.games.hexgarden import NEIGHBOURS, TILES, TILES_AT_LEVEL
+from tablelog.domain.games.total_landscaping import CARDS, RULES, WITHERS, flower
 
 
 def _unprotected_withering(garden) -> list[str]:

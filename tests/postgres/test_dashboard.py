@@ -10,8 +10,8 @@ import time
 import pytest
 from werkzeug.serving import make_server
 
-from dashboard.app import create_app
-from dashboard.data import Source
+from tablelog.dashboard.app import create_app
+from tablelog.dashboard.data import Source
 from tablelog.simulate import make_plan, simulate
 from tablelog.store import open_recorder
 from tests.dashboard.conftest import EVE, hand_logged_match

@@ -15,8 +15,8 @@ import threading
 import pytest
 from eventsourcing.persistence import IntegrityError, Tracking
 
-from projections.postgres import LiveTables, PostgresTablesView, follow
-from projections.runner import TablesProjection
+from tablelog.projections.postgres import LiveTables, PostgresTablesView, follow
+from tablelog.projections.runner import TablesProjection
 from tablelog.store import open_recorder
 from tests.projections.test_projection import assert_same_tables, some_matches, snapshot
 from tests.test_recorder import OPENING, WIN, play

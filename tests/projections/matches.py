@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from uuid import uuid4
 
-from domain.match import Match, start_match
+from tablelog.domain.match import Match, start_match
 
 
 def random_match(game: str, seats: list[str], rng: random.Random, options=None,
@@ -29,6 +29,6 @@ def random_match(game: str, seats: list[str], rng: random.Random, options=None,
 
 
 def _deal(game, players, options, rng):
-    from domain.games import get_rules
+    from tablelog.domain.games import get_rules
     rules = get_rules(game)
     return rules.deal(players, rules.options(options or {}), rng)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from projections import components
+from tablelog.projections import components
 from tests.projections.matches import random_match
 
 

@@ -10,9 +10,9 @@ import random
 import pandas as pd
 import pytest
 
-from projections.load import read_table
-from projections.runner import TablesProjection
-from projections.tables import TABLES
+from tablelog.projections.load import read_table
+from tablelog.projections.runner import TablesProjection
+from tablelog.projections.tables import TABLES
 from tablelog.store import open_recorder
 from tests.projections.matches import random_match
 from tests.test_recorder import OPENING, WIN, play
@@ -41,7 +41,7 @@ def assert_same_tables(one, other):
 
 
 def some_matches(rng, games=("topitop", "topiary", "topas", "total-landscaping", "geoshapes")):
-    from domain.games import GAMES
+    from tablelog.domain.games import GAMES
     matches = []
     for game in games:
         rules = GAMES[game]
@@ -137,7 +137,7 @@ def test_an_undone_move_stays_listed_as_withdrawn_and_its_number_is_reused(recor
 
 
 def test_an_abandoned_match_is_listed_but_never_counted(recorder):
-    from projections import stats
+    from tablelog.projections import stats
     match_id = play(recorder, OPENING)
     recorder.abandon(match_id, "Ben", "rain")
     projection = TablesProjection(recorder)
@@ -152,7 +152,7 @@ def test_an_abandoned_match_is_listed_but_never_counted(recorder):
 
 
 def test_a_disputed_result_is_left_out_until_resolved(recorder):
-    from projections import stats
+    from tablelog.projections import stats
     match_id = play(recorder, WIN)
     recorder.end(match_id)
     recorder.claim(match_id, "Ben", {"Ann": 2, "Ben": 1})
@@ -187,7 +187,7 @@ def test_a_draw_by_agreement_is_a_tie_of_everyone(recorder):
 
 
 def test_the_final_scores_are_the_rules_scores(recorder):
-    from domain.games import GAMES
+    from tablelog.domain.games import GAMES
     rng = random.Random(5)
     matches = [random_match(game, NAMES[:GAMES[game].min_players], rng)
                for game in ("topiary", "topas", "total-landscaping", "geoshapes")]

@@ -7,7 +7,7 @@ import math
 import pandas as pd
 import pytest
 
-from projections import stats
+from tablelog.projections import stats
 
 
 def test_the_wilson_interval_of_7_wins_in_10():

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from dashboard.record import Ready, menu
-from dashboard.record.picking import DONE
+from tablelog.dashboard.record import Ready, menu
+from tablelog.dashboard.record.picking import DONE
 
 NEUTRAL = ("", DONE, True, False)
 

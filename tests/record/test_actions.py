@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from dashboard.record import actions
-from domain.errors import Conflict
+from tablelog.dashboard.record import actions
+from tablelog.domain.errors import Conflict
 from tablelog.access import WritePolicy
 from tests.conftest import stored_rows
 

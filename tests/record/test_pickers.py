@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from dashboard.record import Question, Ready, StalePicks, build, menu
-from dashboard.record import setup as setups
-from dashboard.record.picking import DONE
-from domain.games import GAMES, get_rules
-from domain.records import from_record
+from tablelog.dashboard.record import Question, Ready, StalePicks, build, menu
+from tablelog.dashboard.record import setup as setups
+from tablelog.dashboard.record.picking import DONE
+from tablelog.domain.games import GAMES, get_rules
+from tablelog.domain.records import from_record
 
 from .entering import picks_for
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from typing import Any
 
-from domain.match import event_hash
+from tablelog.domain.match import event_hash
 from tablelog.store import open_recorder
 
 

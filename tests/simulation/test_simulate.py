@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from domain.games import GAMES
-from domain.records import from_record
+from tablelog.domain.games import GAMES
+from tablelog.domain.records import from_record
 from tablelog.simulate import (
     RUNAWAY, Plan, make_plan, match_rng, move_cap, play_match, simulate, simulate_all,
 )

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.games.topitop import RULES, TopitopState
-from domain.solvers.topitop import SolvedTopitop, TopitopGraph, analyse, load, solve
+from tablelog.domain.games.topitop import RULES, TopitopState
+from tablelog.domain.solvers.topitop import SolvedTopitop, TopitopGraph, analyse, load, solve
 
 BLUE, RED = 0, 1
 MINI = {"small": 2, "large": 2}
