@@ -106,13 +106,14 @@ class Replay(Findings):
         except RulesError as err:
             self._stop(position, f"the match cannot be replayed: {err}")
             return
-        if event.rules_version != rules.version:
-            self.find(position, "rules-version", f"event {position}: recorded under {rules.name} rules version "
-                      f"{event.rules_version}; this Tablelog implements version {rules.version}, "
-                      "so it cannot recompute this match")
+        try:
+            options = rules.replay_options(event.rules_version, event.options)
+        except RulesError as err:
+            self.find(position, "rules-version", f"event {position}: {err}, so it cannot "
+                      "recompute this match")
             return
         try:
-            state = rules.start(len(self.seats), event.options, event.setup)
+            state = rules.start(len(self.seats), options, event.setup)
         except RulesError as err:
             self._stop(position, f"the recorded setup is refused by the rules: {err}")
             return

@@ -78,7 +78,9 @@ class Match(Aggregate):
         self.options = options
         self.seats = list(seats)
         self.setup = setup
-        self.states = [self.rules.start(len(seats), options, setup)]
+        # A match recorded under an earlier rules version replays with that version's readings.
+        played = self.rules.replay_options(rules_version, options)
+        self.states = [self.rules.start(len(seats), played, setup)]
         self.moves: list[dict[str, Any]] = []  # the effective moves: seat, move, event version
         self.status = RUNNING
         self.outcome: dict[str, Any] | None = None
@@ -173,15 +175,8 @@ class Match(Aggregate):
         if self.status not in statuses:
             raise MatchClosed(f"the match is {self.status}: it takes no more of that")
 
-    def _require_current_rules(self) -> None:
-        if self.rules_version != self.rules.version:
-            raise MatchClosed(
-                f"this match was recorded under {self.rules.name} rules version "
-                f"{self.rules_version}; this Tablelog implements version {self.rules.version}")
-
     def record(self, seat: str | int, move: Any) -> None:
         self._require(RUNNING)
-        self._require_current_rules()
         index = self.seat_index(seat)
         move = plain_json(move, "a move")
         awaited = self.rules.to_move(self.state)
@@ -250,9 +245,13 @@ def _require_text(value: Any, what: str) -> None:
 
 
 def start_match(id: UUID, game: str, seats: list[str], options: Any = None,  # noqa: A002
-                setup: Any = None) -> Match:
-    """A new Match, after checking the seats, options and setup against the game's rules."""
+                setup: Any = None, rules_version: str | None = None) -> Match:
+    """A new Match, after checking the seats, options and setup against the game's rules.
+
+    `rules_version` is for records made under an earlier version (imports): the match then
+    plays by that version's readings (`GameRules.replay_options`)."""
     rules = get_rules(game)
+    rules_version = rules.version if rules_version is None else str(rules_version)
     seats = [s.strip() for s in seats if isinstance(s, str)] if isinstance(seats, list) else []
     if not seats or any(not s for s in seats):
         raise Refused("seats are the players' names in turn order, none empty")
@@ -264,6 +263,7 @@ def start_match(id: UUID, game: str, seats: list[str], options: Any = None,  # n
         raise Refused(f"{rules.name} is for {players} players, not {len(seats)}")
     options = rules.options(plain_json(options or {}, "options"))
     setup = plain_json(setup or {}, "the setup")
-    rules.start(len(seats), options, setup)  # raises InvalidSetup before anything is stored
-    return Match(id=id, game=game, rules_version=rules.version, options=options, seats=seats,
+    # Raises InvalidSetup (an unknown version, a bad setup) before anything is stored.
+    rules.start(len(seats), rules.replay_options(rules_version, options), setup)
+    return Match(id=id, game=game, rules_version=rules_version, options=options, seats=seats,
                  setup=setup)

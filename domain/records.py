@@ -96,12 +96,9 @@ def from_record(record: Any, keep_id: bool = True) -> Match:
         raise BadRecord(f"id {record.get('id')!r} is not a UUID") from None
     try:
         match = start_match(match_id, record["game"], record["seats"], record.get("options"),
-                            record.get("setup"))
+                            record.get("setup"), record.get("rules_version"))
     except (Refused, RulesError) as err:
         raise BadRecord(f"cannot start the match: {err}") from None
-    if record.get("rules_version", match.rules_version) != match.rules_version:
-        raise BadRecord(f"recorded under {match.rules.name} rules version "
-                        f"{record['rules_version']}; this Tablelog implements {match.rules_version}")
     entries = record["events"]
     if not isinstance(entries, list):
         raise BadRecord("events must be a list")

@@ -107,6 +107,17 @@ class GameRules(Generic[S]):
             raise InvalidSetup(f"{self.name} takes no options, got {sorted(options)}")
         return {}
 
+    def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The options under which a match recorded under `rules_version` plays exactly as it was
+        recorded. A stored event is forever: a game that changes a reading bumps `version` and
+        maps each earlier version here to options that keep the old reading (for example
+        `placing_optional=True`), so old matches replay, and can be finished, unchanged.
+        Default: only the current version is known."""
+        if rules_version == self.version:
+            return dict(options)
+        raise InvalidSetup(f"{self.name} rules version {rules_version} is not known to this "
+                           f"Tablelog (it implements version {self.version})")
+
     def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         """A complete random setup (for simulations and tests). Default: nothing to deal."""
         return {}

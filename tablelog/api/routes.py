@@ -288,7 +288,7 @@ def get_legal_moves(service: Service, match: str, at: int | None) -> Any:
     documented subset, and any legal move is still accepted."""
     found = service.get(match, at)
     rules, state = found.rules, found.state
-    open_ = found.status == RUNNING and found.rules_version == rules.version
+    open_ = found.status == RUNNING
     awaited = rules.to_move(state) if open_ else ()
     return {"id": str(found.id), "game": found.game, "step": _step(found),
             "version": found.version, "simultaneous": rules.simultaneous,
