@@ -126,7 +126,7 @@ class Source:
         """Ids of matches starting with `prefix` (at most 20), from the matches table."""
         prefix = prefix.strip().lower()
         sql = (f"SELECT match_id FROM {TABLES['matches'].sql_name} WHERE match_id LIKE ? "
-               "ORDER BY started DESC LIMIT 20")
+               "ORDER BY played DESC LIMIT 20")
         found = self.projection.view.fetch(sql, (prefix.replace("%", "").replace("_", "") + "%",))
         return [row[0] for row in found]
 
@@ -254,12 +254,12 @@ def player_results(source: Source, game: str) -> pd.DataFrame:
 def latest_ratings(source: Source, game: str) -> pd.DataFrame:
     """Each player's latest `ratings` row in one game (the key's index finds it)."""
     ratings = _sql("ratings")
-    sql = (f"SELECT r.player, r.after_match, r.mu, r.sigma, r.ordinal, r.recorded "
+    sql = (f"SELECT r.player, r.after_match, r.mu, r.sigma, r.ordinal, r.played "
            f"FROM {ratings} r JOIN (SELECT player, MAX(after_match) AS last FROM {ratings} "
            "WHERE game = ? GROUP BY player) l ON l.player = r.player AND l.last = r.after_match "
            "WHERE r.game = ?")
     return source.query(sql, (game, game), ["player", "after_match", "mu", "sigma", "ordinal",
-                                            "recorded"], table="ratings")
+                                            "played"], table="ratings")
 
 
 class Refresher(threading.Thread):

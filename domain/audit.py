@@ -24,7 +24,7 @@ from typing import Any
 from uuid import UUID
 
 from .audit_chain import Stored, check_chain, check_positions, check_receipt, decode
-from .audit_claims import Replay, Step
+from .audit_claims import Replay
 from .audit_text import named, when
 from .errors import MatchNotFound
 from .match import RUNNING

@@ -17,7 +17,7 @@ from .audit_chain import Stored
 from .audit_findings import Findings
 from .audit_text import num, outcome_text, seat_name, signed, when
 from .games import GameRules, RulesError, UnknownInformation, get_rules
-from .match import ABANDONED, ENDED, RUNNING
+from .match import ABANDONED, ENDED, RUNNING, components_of, initial_state
 
 AGREED_DRAW = "draw by agreement"
 
@@ -107,15 +107,11 @@ class Replay(Findings):
             self._stop(position, f"the match cannot be replayed: {err}")
             return
         try:
-            options = rules.replay_options(event.rules_version, event.options)
+            components = components_of(event.options, event.components)
+            state = initial_state(rules, len(self.seats), event.rules_version, event.options,
+                                  event.setup, components)
         except RulesError as err:
-            self.find(position, "rules-version", f"event {position}: {err}, so it cannot "
-                      "recompute this match")
-            return
-        try:
-            state = rules.start(len(self.seats), options, event.setup)
-        except RulesError as err:
-            self._stop(position, f"the recorded setup is refused by the rules: {err}")
+            self._stop(position, f"the match cannot be replayed: {err}")
             return
         self.rules = rules
         self.line = [self._scored(Step(0, position, None, None, None, state))]

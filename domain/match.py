@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
 import orjson
 from eventsourcing.domain import Aggregate, event
+from eventsourcing.utils import get_topic
+
+from . import LEGACY_PACKAGE
 
 from .errors import MatchClosed, NotYourTurn, Refused
-from .games import GameRules, Outcome, get_rules
+from .games import GameRules, Outcome, get_rules, manifests
+from .times import parse_time
 
 RUNNING, ENDED, ABANDONED = "running", "ended", "abandoned"
 
@@ -28,10 +33,18 @@ def canonical_json(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
+# Fields a later class version added, which an upcast event of an earlier version holds as None:
+# they are left out of the hash, so an event hashes as it did when it was stored.
+UPCAST_FIELDS = ("components", "played_at")
+
+
 def event_hash(event: Any) -> str:
     """SHA-256 over everything an event stores: its match, position, time, type and fields."""
     body = dict(vars(event))
     body["type"] = type(event).__name__
+    for name in UPCAST_FIELDS:
+        if name in body and body[name] is None:
+            del body[name]
     return hashlib.sha256(canonical_json(body)).hexdigest()
 
 
@@ -60,27 +73,56 @@ class Match(Aggregate):
     class Created(Event, Aggregate.Created):
         pass
 
+    class Started(Created):
+        """Version 2 carries the components the match is played with (the manifest whole:
+        name, SHA-256, content; None for games without one) and when the game was played, if it
+        was logged afterwards. Release 0.1 stored neither: its events read back with both None
+        (and its components are found as it found them: `manifests.legacy_components`)."""
+
+        game: str
+        rules_version: str
+        options: dict
+        seats: list
+        setup: dict
+        components: dict | None
+        played_at: str | None
+        class_version = 2
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["components"] = None
+            state["played_at"] = None
+
     @classmethod
     def _create(cls, event_class, *, id=None, **kwargs):  # noqa: A002 - the library's name
         # The first event of a match has no predecessor: its chain starts from "".
         return super()._create(event_class, id=id, prev_hash="", **kwargs)
 
     def trigger_event(self, event_class, **kwargs):
-        super().trigger_event(event_class, prev_hash=self.head_hash, **kwargs)
+        # An imported entry keeps the time it was recorded at (`at`); anything else is now.
+        super().trigger_event(event_class, prev_hash=self.head_hash,
+                              timestamp=self.__dict__.pop("_at", None), **kwargs)
+
+    def at(self, when: datetime | None) -> Match:
+        """Give the next event this time instead of now (imports keep recorded times)."""
+        self._at = when
+        return self
 
     # ---- events (bodies apply, never check) -------------------------------------------------
 
-    @event("Started")
+    @event(Started)
     def __init__(self, id: UUID, game: str, rules_version: str, options: dict,
-                 seats: list, setup: dict) -> None:
+                 seats: list, setup: dict, components: dict | None = None,
+                 played_at: str | None = None) -> None:
         self.game = game
         self.rules_version = rules_version
         self.options = options
         self.seats = list(seats)
         self.setup = setup
-        # A match recorded under an earlier rules version replays with that version's readings.
-        played = self.rules.replay_options(rules_version, options)
-        self.states = [self.rules.start(len(seats), played, setup)]
+        self.played_at = played_at
+        self.components = components_of(options, components)
+        self.states = [initial_state(self.rules, len(seats), rules_version, options, setup,
+                                     self.components)]
         self.moves: list[dict[str, Any]] = []  # the effective moves: seat, move, event version
         self.status = RUNNING
         self.outcome: dict[str, Any] | None = None
@@ -244,14 +286,74 @@ def _require_text(value: Any, what: str) -> None:
         raise Refused(f"{what} must be given")
 
 
+# The Match aggregate's topic now, and as release 0.1 stored it (package `domain`, see
+# domain/__init__.py): part of every Started event, so of its hash.
+AGGREGATE_TOPICS = (get_topic(Match), get_topic(Match).replace(__package__, LEGACY_PACKAGE, 1))
+
+
+def components_of(options: Any, components: dict | None) -> dict | None:
+    """The components a Started event stands for: its own (version 2), or for an event stored
+    by release 0.1 the manifest its options name (None for games played without one)."""
+    if components is not None:
+        return components
+    name = options.get("manifest") if isinstance(options, dict) else None
+    return None if name is None else manifests.legacy_components(name)
+
+
+def initial_state(rules: GameRules, seats: int, rules_version: str, options: dict,
+                  setup: Any, components: dict | None) -> Any:
+    """The position before the first move, as the match's own record says: its rules version's
+    readings, and the components embedded in it (never a file)."""
+    played = rules.replay_options(rules_version, options)
+    if components is not None:
+        played["manifest"] = manifests.register(components)
+    return rules.start(seats, played, setup)
+
+
 def start_match(id: UUID, game: str, seats: list[str], options: Any = None,  # noqa: A002
-                setup: Any = None, rules_version: str | None = None) -> Match:
+                setup: Any = None, *, rules_version: str | None = None,
+                components: Any = None, played_at: datetime | str | None = None,
+                at: datetime | None = None, as_recorded: bool = False,
+                originator_topic: str | None = None) -> Match:
     """A new Match, after checking the seats, options and setup against the game's rules.
 
-    `rules_version` is for records made under an earlier version (imports): the match then
-    plays by that version's readings (`GameRules.replay_options`)."""
+    `components` is a manifest handed over whole ({"name", "content"}); without it a game with
+    components plays the one its `manifest` option names (found by name, then embedded).
+    `played_at` is when a game logged afterwards was played. For imports: `rules_version` (the
+    match plays by that version's readings), `at` (the Started event's time) and `as_recorded`
+    (options and components exactly as the record has them, so the event hashes as the
+    original did: `components` None means a match stored by release 0.1, and
+    `originator_topic` the aggregate's name as that release spelled it)."""
     rules = get_rules(game)
     rules_version = rules.version if rules_version is None else str(rules_version)
+    seats = _checked_seats(rules, seats)
+    options = plain_json(options or {}, "options")
+    if not isinstance(options, dict):
+        raise Refused('options are a JSON object {"name": value, ...}')
+    given = plain_json(components, "the manifest")
+    embedded = (_recorded_components(rules, options, given) if as_recorded
+                else _components_for(rules, options, given))
+    checked = rules.options(options if embedded is None
+                            else {**options, "manifest": manifests.register(embedded)})
+    if not as_recorded:
+        options = checked if embedded is None else {**checked, "manifest": embedded["name"]}
+    setup = plain_json(setup or {}, "the setup")
+    # Raises InvalidSetup (an unknown version, a bad setup) before anything is stored.
+    initial_state(rules, len(seats), rules_version, options, setup,
+                  components_of(options, embedded))
+    when = None if played_at is None else parse_time(played_at, "played_at").isoformat()
+    match = Match._create(Match.Started, id=id, timestamp=at, game=game,
+                          rules_version=rules_version, options=options, seats=seats, setup=setup,
+                          components=embedded, played_at=when)
+    if originator_topic not in (None, *AGGREGATE_TOPICS):
+        raise Refused(f"originator_topic is one of {', '.join(AGGREGATE_TOPICS)}")
+    if originator_topic is not None:
+        # The Started event is hashed with the aggregate's topic as the original stored it.
+        object.__setattr__(match.pending_events[0], "originator_topic", originator_topic)
+    return match
+
+
+def _checked_seats(rules: GameRules, seats: Any) -> list[str]:
     seats = [s.strip() for s in seats if isinstance(s, str)] if isinstance(seats, list) else []
     if not seats or any(not s for s in seats):
         raise Refused("seats are the players' names in turn order, none empty")
@@ -261,9 +363,42 @@ def start_match(id: UUID, game: str, seats: list[str], options: Any = None,  # n
         players = (f"{rules.min_players}" if rules.min_players == rules.max_players
                    else f"{rules.min_players}-{rules.max_players}")
         raise Refused(f"{rules.name} is for {players} players, not {len(seats)}")
-    options = rules.options(plain_json(options or {}, "options"))
-    setup = plain_json(setup or {}, "the setup")
-    # Raises InvalidSetup (an unknown version, a bad setup) before anything is stored.
-    rules.start(len(seats), rules.replay_options(rules_version, options), setup)
-    return Match(id=id, game=game, rules_version=rules_version, options=options, seats=seats,
-                 setup=setup)
+    return seats
+
+
+def _recorded_components(rules: GameRules, options: dict, given: Any) -> dict | None:
+    """A record's components: checked against their hash; None (release 0.1's matches) only
+    where the options name a packaged manifest, never a file."""
+    if given is None:
+        name = options.get("manifest")
+        if name is not None and not manifests.NAME.fullmatch(str(name)):
+            raise Refused(f"the record names its manifest by the path {name!r}, not its content "
+                          "(a match Tablelog 0.1 stored with a club's file): a record must carry "
+                          "its components, and a path is never opened")
+        return None
+    if not isinstance(given, dict) or "sha256" not in given:
+        raise Refused("a record's components are {name, sha256, content}")
+    return _components_for(rules, options, given)
+
+
+def _components_for(rules: GameRules, options: dict, given: Any) -> dict | None:
+    """The components a new match embeds: the manifest handed over, else the one its options
+    name (or the game's default), found by name; None for a game without components."""
+    if given is None:
+        if rules.default_manifest is None:
+            return None
+        name = options.get("manifest", rules.default_manifest)
+        return manifests.embed(manifests.check_name(name), manifests.find(name))
+    if rules.default_manifest is None:
+        raise Refused(f"{rules.name} is played without a manifest")
+    if not isinstance(given, dict) or not {"name", "content"} <= set(given) <= {
+            "name", "content", "sha256"}:
+        raise Refused('a manifest handed over is {"name": NAME, "content": {...}}')
+    name = given["name"]
+    if not isinstance(name, str) or not name.strip() or len(name) > 200:
+        raise Refused("a manifest handed over needs a name (up to 200 characters)")
+    embedded = manifests.embed(name.strip(), given["content"])
+    if "sha256" in given and given["sha256"] != embedded["sha256"]:
+        raise Refused(f"the manifest {name!r} does not match its recorded hash: recorded "
+                      f"{given['sha256']}, content {embedded['sha256']}")
+    return embedded

@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -23,7 +24,7 @@ from eventsourcing.persistence import IntegrityError, Mapper, Transcoder
 from eventsourcing.utils import get_topic
 
 from .errors import BadRecord, Conflict, MatchNotFound, Refused
-from .match import Match, start_match
+from .match import Match, event_hash, start_match
 from .records import to_record
 from .transcoding import LeanMapper, LeanTranscoder
 
@@ -98,8 +99,12 @@ class Recorder(Application):
 
     # ---- commands ---------------------------------------------------------------------------
 
-    def start(self, game: str, seats: list[str], options: Any = None, setup: Any = None) -> UUID:
-        match = start_match(uuid4(), game, seats, options, setup)
+    def start(self, game: str, seats: list[str], options: Any = None, setup: Any = None, *,
+              components: Any = None, played_at: datetime | str | None = None) -> UUID:
+        """A new match; `components` is a manifest handed over whole ({"name", "content"}),
+        `played_at` when a game logged afterwards was played (see `start_match`)."""
+        match = start_match(uuid4(), game, seats, options, setup, components=components,
+                            played_at=played_at)
         self._save(match)
         return match.id
 
@@ -140,6 +145,26 @@ class Recorder(Application):
             if self._exists(match.id):
                 raise BadRecord(f"match {match.id} is already in this store")
         self._save(*matches)
+
+    def save_imported(self, numbered: Sequence[tuple[int, Match]]) -> tuple[int, int]:
+        """Store an import's matches (each with the line of its record) in one transaction, so a
+        file is stored whole or not at all. A match already stored with exactly these events is
+        skipped, so an import that was cut short can simply be run again; one stored with other
+        events is refused, naming its line. Returns (stored, skipped)."""
+        new: list[Match] = []
+        for line, match in numbered:
+            stored = self.recorder.select_events(match.id, limit=None)
+            if not stored:
+                new.append(match)
+                continue
+            ours = [event_hash(event) for event in match.pending_events]
+            theirs = [event_hash(self.mapper.to_domain_event(row)) for row in stored]
+            if ours != theirs:
+                raise BadRecord(f"line {line}: match {match.id} is already in this store with "
+                                f"other events ({len(theirs)} stored, {len(ours)} in the record"
+                                "); nothing was imported")
+        self._save(*new)
+        return len(new), len(numbered) - len(new)
 
     # ---- reading ----------------------------------------------------------------------------
 

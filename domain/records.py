@@ -1,24 +1,31 @@
 """The match record: one JSON object per match, the format of `export` and `import`.
 
-    {"format": "tablelog-match/1", "id": "...", "game": "topitop", "rules_version": "1",
-     "options": {...}, "seats": ["Ann", "Ben"], "setup": {...}, "started_at": "...",
-     "events": [{"type": "move", "seat": "Ann", "move": {...}}, {"type": "undo", ...}, ...]}
+    {"format": "tablelog-match/2", "id": "...", "game": "topitop", "rules_version": "1",
+     "options": {...}, "seats": ["Ann", "Ben"], "setup": {...}, "components": {...} | null,
+     "played_at": null, "started_at": "...", "hash": "...",
+     "events": [{"type": "move", "seat": "Ann", "move": {...}, "at": "...", "hash": "..."}, ...]}
 
 A record is turned back into a Match by replaying every entry through the same command methods a
-person's entries go through, so an imported match is checked exactly like a recorded one.
+person's entries go through, so an imported match is checked exactly like a recorded one. It
+keeps its id, its times and so its hashes: a copy verifies against the original's receipts, and a
+record whose entries were changed after export no longer matches the hashes it carries.
+Format 1 (release 0.1: no components, no hashes) still imports.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid4
 
 from .errors import BadRecord, Refused
 from .games import RulesError
-from .match import Match, start_match
+from .match import AGGREGATE_TOPICS, Match, event_hash, start_match
+from .times import parse_time
 
-FORMAT = "tablelog-match/1"
+FORMAT = "tablelog-match/2"
+FORMATS = ("tablelog-match/1", FORMAT)
 
 # Stored event class name -> (record entry type, the fields it carries besides `type`).
 ENTRIES: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -40,7 +47,8 @@ def to_record(events: Iterable[Any]) -> dict[str, Any]:
         "format": FORMAT, "id": str(started.originator_id), "game": started.game,
         "rules_version": started.rules_version, "options": started.options,
         "seats": list(started.seats), "setup": started.setup,
-        "started_at": started.timestamp.isoformat(), "events": [],
+        "components": started.components, "played_at": started.played_at,
+        "started_at": started.timestamp.isoformat(), "hash": event_hash(started), "events": [],
     }
     for stored in events[1:]:
         kind, fields = ENTRIES[type(stored).__name__]
@@ -52,7 +60,10 @@ def to_record(events: Iterable[Any]) -> dict[str, Any]:
         if kind == "end" and entry["outcome"]["reason"] == "draw by agreement":
             entry["agreed_draw"] = True
         entry["at"] = stored.timestamp.isoformat()
+        entry["hash"] = event_hash(stored)
         record["events"].append(entry)
+    if started.originator_topic != AGGREGATE_TOPICS[0]:
+        record["originator_topic"] = started.originator_topic  # stored by release 0.1
     return record
 
 
@@ -80,13 +91,14 @@ def _apply_entry(match: Match, entry: Mapping[str, Any]) -> None:
         raise Refused(f"unknown entry type {kind!r} (one of {kinds})")
 
 
-def from_record(record: Any, keep_id: bool = True) -> Match:
+def from_record(record: Any, keep_id: bool = True, now: datetime | None = None) -> Match:
     """A Match (its events pending, nothing stored) rebuilt from a record, or BadRecord saying
-    which entry broke which rule."""
+    which entry broke which rule. Times and hashes the record carries are kept and checked."""
     if not isinstance(record, Mapping):
         raise BadRecord("a match record is a JSON object")
-    if record.get("format") != FORMAT:
-        raise BadRecord(f"format must be {FORMAT!r}, got {record.get('format')!r}")
+    if record.get("format") not in FORMATS:
+        raise BadRecord(f"format must be {FORMAT!r} (or {FORMATS[0]!r}), got "
+                        f"{record.get('format')!r}")
     missing = {"game", "seats", "events"} - set(record)
     if missing:
         raise BadRecord(f"the record lacks {', '.join(sorted(missing))}")
@@ -95,8 +107,14 @@ def from_record(record: Any, keep_id: bool = True) -> Match:
     except (TypeError, ValueError, AttributeError):
         raise BadRecord(f"id {record.get('id')!r} is not a UUID") from None
     try:
+        started_at = _time(record.get("started_at"), "started_at", None, now)
         match = start_match(match_id, record["game"], record["seats"], record.get("options"),
-                            record.get("setup"), record.get("rules_version"))
+                            record.get("setup"), rules_version=record.get("rules_version"),
+                            components=record.get("components"),
+                            played_at=record.get("played_at"), at=started_at,
+                            as_recorded=record["format"] == FORMAT,
+                            originator_topic=record.get("originator_topic"))
+        _check_hash(match, record, keep_id, "the start")
     except (Refused, RulesError) as err:
         raise BadRecord(f"cannot start the match: {err}") from None
     entries = record["events"]
@@ -106,11 +124,39 @@ def from_record(record: Any, keep_id: bool = True) -> Match:
         try:
             if not isinstance(entry, Mapping):
                 raise Refused("an entry is a JSON object")
+            match.at(_time(entry.get("at"), "its time (at)", match, now))
             _apply_entry(match, entry)
+            _check_hash(match, entry, keep_id, "the entry")
         except (Refused, RulesError) as err:
             what = _describe_entry(match, entry)
             raise BadRecord(f"event {number} ({what}): {err}") from None
     return match
+
+
+def _time(text: Any, what: str, match: Match | None, now: datetime | None) -> datetime | None:
+    """A recorded time (None when the record gives none: then it is now), checked to have a
+    zone, not to lie in the future and not to go back before the match's previous event."""
+    if text is None:
+        return None
+    when = parse_time(text, what, now)
+    previous = match.pending_events[-1].timestamp if match and match.pending_events else None
+    if previous is not None and when < previous:
+        raise Refused(f"{what} {when.isoformat()} is before the previous event's "
+                      f"{previous.isoformat()}: times never go backwards within a match")
+    return when
+
+
+def _check_hash(match: Match, entry: Mapping[str, Any], keep_id: bool, what: str) -> None:
+    """A record carries each event's hash: the event rebuilt from it must hash the same, or the
+    record was changed after it was exported."""
+    recorded = entry.get("hash")
+    if recorded is None or not keep_id:
+        return
+    rebuilt = event_hash(match.pending_events[-1])
+    if recorded != rebuilt:
+        raise Refused(f"{what} does not match the hash the record carries ({str(recorded)[:12]}"
+                      f"... recorded, {rebuilt[:12]}... rebuilt): the record was changed after "
+                      "it was exported")
 
 
 def _describe_entry(match: Match, entry: Any) -> str:
@@ -119,14 +165,24 @@ def _describe_entry(match: Match, entry: Any) -> str:
     return f"{entry.get('type') if isinstance(entry, Mapping) else entry!r}"
 
 
-def check_all(records: Iterable[Any], on_each: Callable[[], None] | None = None) -> list[Match]:
-    """Rebuild every record; the first bad one raises BadRecord naming its line (1-based)."""
-    matches = []
-    for line, record in enumerate(records, start=1):
+def check_all(records: Iterable[Any], on_each: Callable[[], None] | None = None,
+              lines: Iterable[int] | None = None) -> list[Match]:
+    """Rebuild every record; the first bad one raises BadRecord naming its line (`lines`: the
+    file's line numbers of the records, else 1, 2, ...). Two records with one id are refused."""
+    matches: list[Match] = []
+    first_line: dict[UUID, int] = {}
+    numbers = iter(lines) if lines is not None else None
+    for counted, record in enumerate(records, start=1):
+        line = next(numbers) if numbers is not None else counted
         try:
-            matches.append(from_record(record))
+            match = from_record(record)
         except BadRecord as err:
             raise BadRecord(f"line {line}: {err}") from None
+        if match.id in first_line:
+            raise BadRecord(f"line {line}: match {match.id} appears twice in this file (first "
+                            f"on line {first_line[match.id]})")
+        first_line[match.id] = line
+        matches.append(match)
         if on_each:
             on_each()
     return matches

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime, timezone
 from typing import Any
 
 from .match import Match
@@ -23,8 +24,17 @@ def summary(match: Match) -> dict[str, Any]:
         "id": str(match.id), "game": match.game, "seats": list(match.seats),
         "status": "disputed" if match.open_disputes else match.status,
         "moves": len(match.moves), "started": match.created_on.isoformat(),
+        "played": played(match),
         "outcome": named_outcome(match, outcome),
     }
+
+
+def played(match: Match) -> str:
+    """When the game was played: the time given when it was logged afterwards, else its start,
+    in UTC as every other time here."""
+    if match.played_at:
+        return datetime.fromisoformat(match.played_at).astimezone(timezone.utc).isoformat()
+    return match.created_on.isoformat()
 
 
 def state_view(match: Match, step: int | None = None) -> dict[str, Any]:

@@ -17,11 +17,12 @@ import json
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any, NamedTuple
 from uuid import UUID
 
 from tablelog.domain.games import GameRules, RulesError, get_rules
+from tablelog.domain.match import components_of, initial_state
 
 from . import components
 from .ratings import Ratings
@@ -58,6 +59,14 @@ def _time(data: dict[str, Any]) -> str | None:
     return stamp.isoformat() if isinstance(stamp, datetime) else stamp
 
 
+def _played(data: dict[str, Any]) -> str | None:
+    """When the game was played, in UTC so that the text sorts in time order."""
+    played = data.get("played_at")
+    if not played:
+        return _time(data)
+    return datetime.fromisoformat(played).astimezone(timezone.utc).isoformat()
+
+
 class OpenMatch:
     """What the projector remembers of one match between its events."""
 
@@ -68,7 +77,9 @@ class OpenMatch:
         self.rules: GameRules | None
         try:
             self.rules = get_rules(self.game)
-            start = self.rules.start(len(self.seats), data["options"], data["setup"])
+            start = initial_state(self.rules, len(self.seats), data["rules_version"],
+                                  data["options"], data["setup"],
+                                  components_of(data["options"], data.get("components")))
         except RulesError:  # an engine gone or changed: the match is listed, never replayed
             self.rules, start = None, None
         self.states: list[Any] = [start]  # after each effective move (trimmed once closed)
@@ -81,6 +92,7 @@ class OpenMatch:
         self.row: dict[str, Any] = {
             "match_id": str(match_id), "game": self.game, "variant": self.variant,
             "players": len(self.seats), "seats": _json(self.seats), "started": _time(data),
+            "played": _played(data),
             "ended": None, "status": "running", "moves": 0, "undos": 0, "winners": "[]",
             "ranking": "[]", "reason": "", "claimed": False, "claim_agrees": None,
             "disputes": 0, "agreed_draw": False}
@@ -234,7 +246,8 @@ class Projector:
         self._score(match, event, outcome)
         if not self._quiet:
             for row in self.ratings.rate(match.game, str(event.match_id), names,
-                                         outcome["ranking"], _time(event.data)):
+                                         outcome["ranking"], _time(event.data),
+                                         match.row["played"]):
                 self._emit("ratings", row)
         match.close()
 

@@ -33,7 +33,8 @@ class Ratings:
         return self.current[key]
 
     def rate(self, game: str, match_id: str, seats: Sequence[str],
-             ranking: Sequence[Sequence[int]], recorded: str | None) -> list[dict[str, Any]]:
+             ranking: Sequence[Sequence[int]], recorded: str | None,
+             played_at: str | None = None) -> list[dict[str, Any]]:
         """The new `ratings` rows of the match's players (nothing for a one-seat match)."""
         if len(seats) < 2:
             return []
@@ -46,5 +47,6 @@ class Ratings:
             self.current[(game, name)] = (played + 1, rating)
             rows.append({"game": game, "player": name, "match_id": match_id,
                          "after_match": played + 1, "mu": rating.mu, "sigma": rating.sigma,
-                         "ordinal": rating.ordinal(), "recorded": recorded})
+                         "ordinal": rating.ordinal(), "recorded": recorded,
+                         "played": played_at or recorded})
         return rows

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """Bumped whenever a table changes shape; a store with another version is rebuilt from scratch."""
 
 PREFIX = "projection_"
@@ -72,7 +72,10 @@ MATCHES = Table(
         _c("variant", "text", "The match's options as a stable text (see module doc)."),
         _c("players", "int", "Number of seats."),
         _c("seats", "json", "Player names in turn order (JSON list); seat 1 first."),
-        _c("started", "time", "When the match was started (its Started event)."),
+        _c("started", "time", "When the match was started (its Started event): when it was "
+                              "entered."),
+        _c("played", "time", "When the game was played: the time given when it was logged "
+                             "afterwards (`new --played-at`), else when it was started."),
         _c("ended", "time", "When it was ended or abandoned; empty (NaT) while running.", True),
         _c("status", "text", "running, ended, abandoned, or disputed (a dispute is open, "
                              "whatever the match's own state; back to the other once resolved)."),
@@ -192,6 +195,7 @@ RATINGS = Table(
         _c("sigma", "float", "Uncertainty of mu."),
         _c("ordinal", "float", "Conservative rating, mu - 3 sigma (openskill's ordinal)."),
         _c("recorded", "time", "When the match ended."),
+        _c("played", "time", "When the match was played (the matches table's `played`)."),
     ),
     ("game", "player", "after_match"),
 )

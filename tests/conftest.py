@@ -8,9 +8,11 @@ then when TABLELOG_REQUIRE_POSTGRES=1 (CI sets it).
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import uuid
+from typing import Any
 
 import pytest
 
@@ -122,3 +124,19 @@ def stored_rows(location: str) -> list[tuple]:
             return db.execute("SELECT rowid, * FROM stored_events ORDER BY rowid").fetchall()
         except sqlite3.OperationalError:  # no table yet: nothing was ever stored
             return []
+
+
+@pytest.fixture
+def club_manifests(tmp_path, monkeypatch):
+    """A club's own manifest folder ($TABLELOG_MANIFESTS); returns write(name, content) -> name,
+    which puts `content` there as <name>.json."""
+    folder = tmp_path / "club-manifests"
+    folder.mkdir()
+    monkeypatch.setenv("TABLELOG_MANIFESTS", str(folder))
+
+    def write(name: str, content: Any) -> str:
+        text = content if isinstance(content, str) else json.dumps(content)
+        (folder / f"{name}.json").write_text(text, encoding="utf-8")
+        return name
+
+    return write

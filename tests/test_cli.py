@@ -11,6 +11,7 @@ import pytest
 
 from tests.conftest import stored_rows
 from tests.test_recorder import OPENING, WIN
+from tests.unsealed import unsealed
 
 COMMANDS = ["new", "move", "undo", "show", "score", "list", "export", "import", "end", "abandon",
             "claim", "dispute", "resolve", "audit"]
@@ -95,7 +96,7 @@ def test_export_then_import_into_an_empty_store(store, match, tmp_path):
 
 
 def test_a_bad_import_names_the_line_and_move_and_keeps_nothing(store, match, tmp_path):
-    good = json.loads(run(store, "export", match).stdout)
+    good = unsealed(json.loads(run(store, "export", match).stdout))
     bad = json.loads(json.dumps(good))
     bad["id"] = "11111111-1111-1111-1111-111111111111"
     bad["events"][2]["move"] = {"from": "a1", "to": "c3"}

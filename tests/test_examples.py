@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from tablelog.domain.games import GAMES
 from tablelog.domain.records import check_all
+from tests.packaged import data_path
 
-EXAMPLES = sorted((Path(__file__).parents[1] / "data" / "examples").glob("*.json"))
+EXAMPLES = sorted(data_path("examples").glob("*.json"))
 
 
 def test_every_game_has_an_example():

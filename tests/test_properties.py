@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES, RulesError
+from tablelog.domain.match import initial_state
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 
@@ -28,7 +29,9 @@ def test_recorded_legal_moves_replay_to_equal_states_at_every_step(
     store = str(tmp_path_factory.mktemp("p") / "s.sqlite")
     recorder = open_recorder(store)
     match_id = recorder.start(game, [f"P{i}" for i in range(players)], options, setup)
-    expected = [rules.start(players, options, setup)]  # the state after each step
+    # The state after each step; the match plays with the components it embedded.
+    components = recorder.get(match_id).components
+    expected = [initial_state(rules, players, rules.version, options, setup, components)]
     states = [expected[0]]  # the effective line of play
     for n in range(length):
         state = states[-1]

@@ -10,6 +10,7 @@ from tablelog.domain.records import check_all, from_record
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 from tests.test_recorder import OPENING, WIN, play
+from tests.unsealed import unsealed
 
 
 def test_export_then_import_gives_the_same_matches_at_every_step(any_recorder, tmp_path):
@@ -55,7 +56,7 @@ def test_a_record_already_in_the_store_is_refused(recorder, store):
     (lambda r: r["events"].append({"type": "end"}), "not over by the rules"),
 ])
 def test_a_bad_record_names_what_broke(recorder, change, words):
-    record = recorder.export(play(recorder, OPENING))
+    record = unsealed(recorder.export(play(recorder, OPENING)))
     change(record)
     with pytest.raises(BadRecord, match=words.replace("(", r"\(")):
         from_record(record)
@@ -63,7 +64,7 @@ def test_a_bad_record_names_what_broke(recorder, change, words):
 
 def test_one_bad_record_refuses_the_whole_batch_with_its_line(recorder, tmp_path):
     good = recorder.export(play(recorder, OPENING))
-    bad = recorder.export(play(recorder, OPENING))
+    bad = unsealed(recorder.export(play(recorder, OPENING)))
     bad["events"][0]["move"] = {"place": "bucket", "to": "z9"}
     with pytest.raises(BadRecord, match=r"^line 2: event 1"):
         check_all([good, bad])

@@ -14,7 +14,7 @@ dash.register_page(__name__, path="/", name="Overview", order=0, title="Tablelog
 
 RECENT = 50
 COLUMNS = [
-    {"field": "started", "headerName": "Started", "maxWidth": 150},
+    {"field": "played", "headerName": "Played", "maxWidth": 150},
     {"field": "game", "headerName": "Game", "maxWidth": 160},
     {"field": "seats", "headerName": "Players"},
     {"field": "status", "headerName": "Status", "maxWidth": 110},
@@ -57,7 +57,7 @@ def overview(source):
 def _content(source):
     """Counts per game and status (one GROUP BY) and the 50 latest matches (a LIMIT query)."""
     counts = data.counts(source, "matches", ["game", "status"])
-    recent = source.table("matches", order="started DESC", limit=RECENT)
+    recent = source.table("matches", order="played DESC", limit=RECENT)
     by_status = counts.groupby("status")["n"].sum()
     stats = [stat(int(counts["n"].sum()), "matches"),
              stat(int(counts["game"].nunique()), "games")]
@@ -65,5 +65,5 @@ def _content(source):
     rows = recent.assign(
         seats=recent["seats"].map(names), winners=recent["winners"].map(names),
         open=[f"[{m[:8]}](/match?id={m})" for m in recent["match_id"]],
-    )[["started", "game", "seats", "status", "moves", "winners", "open"]]
+    )[["played", "game", "seats", "status", "moves", "winners", "open"]]
     return stats, figures.matches_by_game(counts), records(rows)

@@ -56,8 +56,8 @@ def results(played: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
     (`data.player_results`), `latest` each player's latest ratings row (`data.latest_ratings`)."""
     played = played.set_index("player")
     played = played.assign(win_rate=played["wins"] / played["matches"])
-    latest = latest.set_index("player")[["mu", "sigma", "ordinal", "recorded"]]
-    table = played.join(latest, how="outer").rename(columns={"recorded": "last"})
+    latest = latest.set_index("player")[["mu", "sigma", "ordinal", "played"]]
+    table = played.join(latest, how="outer").rename(columns={"played": "last"})
     table = table.rename_axis("player").reset_index()
     return table.sort_values("ordinal", ascending=False, ignore_index=True)
 

@@ -98,6 +98,9 @@ class GameRules(Generic[S]):
     # False where a score exists only once the game is over (GeoShapes settles hands when somebody
     # wins): projections then record no per-move score change.
     scores_as_it_goes: ClassVar[bool] = True
+    # The packaged manifest (components) a new match plays with unless it names another; None
+    # for games without one. A match embeds its manifest's content (see games/manifests.py).
+    default_manifest: ClassVar[str | None] = None
 
     # ---- setting up -------------------------------------------------------------------------
 

@@ -109,6 +109,7 @@ class GeoShapes(GameRules[GeoShapesState]):
     id = "geoshapes"
     name = "GeoShapes"
     version = "1"
+    default_manifest = DEFAULT_MANIFEST
     min_players = 2
     max_players = 4
     state_type = GeoShapesState
@@ -123,7 +124,7 @@ class GeoShapes(GameRules[GeoShapesState]):
                                f"{sorted(unknown)}")
         manifest = options.get("manifest", DEFAULT_MANIFEST)
         if not isinstance(manifest, str) or not manifest.strip():
-            raise InvalidSetup(f"option manifest must be a file path, got {manifest!r}")
+            raise InvalidSetup(f"option manifest names a manifest, got {manifest!r}")
         load_board(manifest)  # a bad manifest is refused here, before any match starts
         half = options.get("half_board", False)
         if isinstance(half, str) and half.strip().lower() in TRUE_WORDS | FALSE_WORDS:

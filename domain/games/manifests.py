@@ -1,33 +1,149 @@
-"""Component manifests: the JSON files in `data/manifests/` that list a game's pieces.
+"""Component manifests: the pieces a game is played with (tiles, cards, a board), as JSON.
 
-The one place `domain.games` reads a file, once per manifest, at engine construction or when a
-match names a club's own manifest. The data folder is `data/` beside this checkout, or
-`$TABLELOG_DATA` when set.
+A match is a record that stands on its own: it embeds the manifest it was started with in its
+Started event as `components` (name, SHA-256, content), and a replay reads only that. The engines
+look a manifest up by reference, `sha256:<hex>`, in a content-addressed table this module keeps
+(`register`); the same reference always means the same content, so the engines stay pure.
+
+Where the content of a NEW match's manifest comes from:
+- packaged with Tablelog: `tablelog.data/manifests/<name>.json`, read through importlib.resources.
+  A packaged manifest never changes under its name (a new board gets a new name), because
+  matches stored by release 0.1 name it without embedding it;
+- a club's own folder: `<name>.json` in `$TABLELOG_MANIFESTS`, by default the `manifests` folder
+  of the user data directory (`~/.local/share/tablelog/manifests`);
+- content the client hands over (`tablelog new --manifest-file PATH` reads the file on the
+  client's side; the API takes the content in the request body).
+A manifest is named, never given as a path: nothing a request says makes the server open a file
+outside those two folders, and a refusal does not say whether anything exists elsewhere.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import platformdirs
+
 from .base import InvalidSetup
 
-DATA_DIR = Path(os.environ.get("TABLELOG_DATA", Path(__file__).resolve().parents[2] / "data"))
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+MAX_BYTES = 1 << 20  # a manifest lists a few dozen pieces; a megabyte is far beyond any game
+REF_PREFIX = "sha256:"
+
+_registered: dict[str, Any] = {}  # SHA-256 -> content: what `sha256:<hex>` references mean
+
+
+def club_folder() -> Path:
+    """Where a club keeps its own manifests (documented in docs/records.md)."""
+    folder = os.environ.get("TABLELOG_MANIFESTS")
+    return Path(folder) if folder else platformdirs.user_data_path("tablelog") / "manifests"
+
+
+def packaged_names() -> list[str]:
+    folder = resources.files("tablelog.data") / "manifests"
+    return sorted(p.name.removesuffix(".json") for p in folder.iterdir()
+                  if p.name.endswith(".json"))
+
+
+def content_hash(content: Any) -> str:
+    """SHA-256 of the content's canonical JSON (sorted keys, no spaces, UTF-8)."""
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def check_name(name: Any) -> str:
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise InvalidSetup(
+            f"a manifest is named by letters, digits, '-' and '_' (packaged: "
+            f"{', '.join(packaged_names())}; or a club's own in its manifest folder), not "
+            f"{_shown(name)}; to play with a file, pass its content (tablelog new "
+            "--manifest-file PATH)")
+    return name
+
+
+def find(name: Any) -> Any:
+    """The content of the manifest called `name`: the club's own, else the packaged one."""
+    name = check_name(name)
+    folder = club_folder()
+    path = folder / f"{name}.json"
+    # A symlink out of the club folder is treated as absent, and said the same way.
+    if path.is_file() and path.resolve().is_relative_to(folder.resolve()):
+        return parse(path.read_bytes(), name)
+    return _packaged(name)
 
 
 @lru_cache(maxsize=32)
-def load_manifest(name_or_path: str) -> Any:
-    """`"topiary"` reads data/manifests/topiary.json; anything with a slash or `.json` is a path."""
-    if "/" in name_or_path or name_or_path.endswith(".json"):
-        path = Path(name_or_path)
-    else:
-        path = DATA_DIR / "manifests" / f"{name_or_path}.json"
+def _packaged(name: str) -> Any:
+    source = resources.files("tablelog.data") / "manifests" / f"{name}.json"
+    if not source.is_file():
+        raise InvalidSetup(f"no manifest named {name!r} (packaged: "
+                           f"{', '.join(packaged_names())}; or a club's own in its manifest "
+                           "folder)")
+    return parse(source.read_bytes(), name)
+
+
+def parse(data: bytes, name: str) -> Any:
+    """A manifest file's bytes as JSON (at most MAX_BYTES), or InvalidSetup."""
+    if len(data) > MAX_BYTES:
+        raise InvalidSetup(f"manifest {name}: larger than {MAX_BYTES // 1024} KiB")
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InvalidSetup(f"manifest {path} does not exist") from None
-    except json.JSONDecodeError as err:
-        raise InvalidSetup(f"manifest {path} is not valid JSON: {err}") from None
+        content = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise InvalidSetup(f"manifest {name} is not valid JSON: {err}") from None
+    return content  # what its content must be is the game's to say
+
+
+def embed(name: str, content: Any) -> dict[str, Any]:
+    """The `components` a Started event carries: the manifest whole, with its name and hash."""
+    return {"name": name, "sha256": content_hash(content), "content": content}
+
+
+def register(components: Any) -> str:
+    """Make `components` (as `embed` builds them) known; returns the reference engines load by.
+    Content that does not match its recorded hash is refused."""
+    if not isinstance(components, dict) or set(components) != {"name", "sha256", "content"}:
+        raise InvalidSetup("components are {name, sha256, content}")
+    digest = content_hash(components["content"])
+    if digest != components["sha256"]:
+        raise InvalidSetup(f"the components named {components['name']!r} do not match their "
+                           f"hash: recorded {components['sha256']}, content {digest}")
+    _registered.setdefault(digest, components["content"])
+    return REF_PREFIX + digest
+
+
+def load_manifest(reference: str) -> Any:
+    """A manifest's content by reference (`sha256:<hex>`, registered) or by name (a new match:
+    `find`)."""
+    if isinstance(reference, str) and reference.startswith(REF_PREFIX):
+        try:
+            return _registered[reference.removeprefix(REF_PREFIX)]
+        except KeyError:
+            raise InvalidSetup(f"manifest {reference} has not been loaded in this process") from None
+    return find(reference)
+
+
+def legacy_components(recorded: str) -> dict[str, Any]:
+    """The components of a match stored by release 0.1, whose Started event names its manifest
+    (a packaged name, or a file path) without embedding it. A packaged name means the content
+    it has today (packaged manifests never change under their names); a path is read where the
+    match was recorded, the one place a path is ever opened, and only for such old matches."""
+    if NAME.fullmatch(recorded):
+        return embed(recorded, _packaged(recorded))
+    path = Path(recorded)
+    try:
+        return embed(recorded, parse(path.read_bytes(), recorded))
+    except OSError:
+        raise InvalidSetup(f"this match was recorded by Tablelog 0.1 with its components in the "
+                           f"file {recorded}, which cannot be read here; run the command where "
+                           "that file is") from None
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

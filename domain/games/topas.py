@@ -204,6 +204,7 @@ class Topas(GameRules[TopasState]):
     id = "topas"
     name = "Topas"
     version = "1"
+    default_manifest = "topas"
     min_players = 1
     max_players = 4
     state_type = TopasState
@@ -221,7 +222,7 @@ class Topas(GameRules[TopasState]):
             raise InvalidSetup(f"option expert must be true or false, got {expert!r}")
         manifest = options.get("manifest", "topas")
         if not isinstance(manifest, str):
-            raise InvalidSetup(f"option manifest must be a manifest name or path, got {manifest!r}")
+            raise InvalidSetup(f"option manifest names a manifest, got {manifest!r}")
         load_deck(manifest)
         return {"expert": bool(expert), "manifest": manifest}
 

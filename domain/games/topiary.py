@@ -202,6 +202,7 @@ class Topiary(GameRules[TopiaryState]):
     id = "topiary"
     name = "Topiary"
     version = "1"
+    default_manifest = "topiary"
     min_players, max_players = 2, 4
     state_type = TopiaryState
 

@@ -4,13 +4,13 @@ data directory by `tablelog solve topitop`; one file per piece count."""
 from __future__ import annotations
 
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 import platformdirs
 
-from tablelog.domain.games.manifests import DATA_DIR
-
-SHIPPED = DATA_DIR / "solved"
+# Package data: a real folder in every install this project makes (wheel, sdist, editable).
+SHIPPED = Path(str(resources.files("tablelog.data") / "solved"))
 BUILT = platformdirs.user_data_path("tablelog") / "solved"
 
 

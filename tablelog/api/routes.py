@@ -226,7 +226,7 @@ def list_matches(service: Service, game: str | None, offset: int | None,
                 for s in service.recorder.started(game)]
     else:
         found = projection.view.select("matches", {"game": game} if game is not None else None)
-        rows = [_listed(row) for row in sorted(found, key=lambda r: r["started"])]
+        rows = [_listed(row) for row in sorted(found, key=lambda r: r["played"])]
     start = offset or 0
     end = None if limit is None else start + limit
     return {"count": len(rows), "matches": rows[start:end]}
@@ -236,6 +236,7 @@ def _listed(row: dict[str, Any]) -> dict[str, Any]:
     ended = row["ranking"] != "[]"
     return {"id": row["match_id"], "game": row["game"], "seats": json.loads(row["seats"]),
             "status": row["status"], "moves": row["moves"], "started": row["started"],
+            "played": row["played"],
             "outcome": {"winners": json.loads(row["winners"]),
                         "ranking": json.loads(row["ranking"]),
                         "reason": row["reason"]} if ended else None}
@@ -248,9 +249,12 @@ def _listed(row: dict[str, Any]) -> dict[str, Any]:
                            "setup (`invalid-setup`, `refused`)."),))
 def create_match(service: Service, body: dict[str, Any]) -> Any:
     """Start a match of `game` for `players` (names in turn order), with `options` and the known
-    `setup`, checked by the game's rules as `tablelog new` checks them."""
+    `setup`, checked by the game's rules as `tablelog new` checks them; a club's own
+    `manifest` is stored in the match, and `played_at` says when a game logged afterwards was
+    played."""
     match_id = service.recorder.start(body["game"], body["players"], body.get("options"),
-                                      body.get("setup"))
+                                      body.get("setup"), components=body.get("manifest"),
+                                      played_at=body.get("played_at"))
     return Reply(201, match_state(service.recorder.get(match_id)),
                  {"Location": f"{PREFIX}/matches/{match_id}"})
 

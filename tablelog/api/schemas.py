@@ -60,6 +60,16 @@ REQUESTS: dict[str, Schema] = {
                                                  "defaults (GET /games lists them)."},
         "setup": {**ANY_OBJECT, "description": "The known setup (deal, layout, hands) in the "
                                                "game's setup format (docs/games/<game>.md)."},
+        "manifest": closed({
+            "name": {**TEXT, "maxLength": 200},
+            "content": {**ANY_OBJECT, "description": "The manifest itself, in the game's "
+                                                     "manifest format (docs/games/<game>.md)."},
+        }, ("name", "content"), "A club's own components (deck, tiles, board), handed over "
+           "whole and stored in the match. To play a packaged or the club folder's manifest, "
+           "name it in options.manifest instead; a path is never opened."),
+        "played_at": {**TEXT, "description": "When the game was played, if it is logged "
+                                             "afterwards: ISO 8601 with a zone, not in the "
+                                             "future."},
     }, ("game", "players")),
     "NewMove": closed({
         "seat": {**TEXT, "description": "The player making the move: their name, or their "
@@ -106,7 +116,10 @@ STATUS: Schema = {"type": "string", "enum": ["running", "ended", "abandoned", "d
 
 SUMMARY_FIELDS: dict[str, Schema] = {
     "id": UUID_TEXT, "game": TEXT, "seats": NAMES, "status": STATUS, "moves": COUNT,
-    "started": TIME_TEXT, "outcome": ref("Outcome"),
+    "started": TIME_TEXT,
+    "played": {**TIME_TEXT, "description": "When the game was played: `played_at` if it was "
+                                            "logged afterwards, else when it was started."},
+    "outcome": ref("Outcome"),
 }
 
 STATE_FIELDS: dict[str, Schema] = {
@@ -137,8 +150,8 @@ RAW_OUTCOME: Schema = {
 
 def _entry(kind: str, fields: dict[str, Schema]) -> Schema:
     return {"type": "object",
-            "properties": {"type": {"const": kind}, **fields, **ENTRY_TIME},
-            "required": ["type", *fields, "at"]}
+            "properties": {"type": {"const": kind}, **fields, **ENTRY_TIME, "hash": HASH_TEXT},
+            "required": ["type", *fields, "at", "hash"]}
 
 
 RESPONSES: dict[str, Schema] = {
@@ -173,9 +186,12 @@ RESPONSES: dict[str, Schema] = {
                                  "empty once the match is over or closed."},
     }, ("id", "game", "step", "version", "simultaneous", "moves")),
     "MatchRecord": documented({
-        "format": {"const": "tablelog-match/1"}, "id": UUID_TEXT, "game": TEXT,
+        "format": {"const": "tablelog-match/2"}, "id": UUID_TEXT, "game": TEXT,
         "rules_version": TEXT, "options": ANY_OBJECT, "seats": NAMES, "setup": ANY_OBJECT,
-        "started_at": TIME_TEXT,
+        "components": {"type": ["object", "null"], "description": "The manifest the match is "
+                       "played with: name, sha256, content (null: none, or a match stored by "
+                       "release 0.1)."},
+        "played_at": {"type": ["string", "null"]}, "started_at": TIME_TEXT, "hash": HASH_TEXT,
         "events": {"type": "array", "items": {"oneOf": [
             _entry("move", {"seat": TEXT, "move": ANY_OBJECT}),
             _entry("undo", {"by": TEXT, "reason": TEXT}),
@@ -186,8 +202,8 @@ RESPONSES: dict[str, Schema] = {
             _entry("end", {"outcome": RAW_OUTCOME}),
             _entry("abandon", {"by": TEXT, "reason": TEXT}),
         ]}},
-    }, ("format", "id", "game", "rules_version", "options", "seats", "setup", "started_at",
-        "events")),
+    }, ("format", "id", "game", "rules_version", "options", "seats", "setup", "components",
+        "played_at", "started_at", "hash", "events")),
     "Audit": documented({
         "match": UUID_TEXT, "clean": {"type": "boolean"}, "status": STATUS,
         "events": COUNT,

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+from pathlib import Path
+
 import click
 
 from tablelog.domain import views
+from tablelog.domain.games import manifests
 from tablelog.domain.match import Match
 from tablelog.store import open_recorder
 
@@ -19,13 +23,36 @@ from .options import echo_json, json_option, parse_json, parse_options, store_op
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
 @click.option("--setup", "setup_file", type=click.File("r"), metavar="FILE",
               help="A JSON file with the known setup (deal, layout, hands).")
+@click.option("--manifest-file", "manifest_file", type=click.File("rb"), metavar="PATH",
+              help="Play with the components this JSON file lists (a club's own deck or "
+                   "board); its content is stored in the match, the file is not needed again.")
+@click.option("--played-at", metavar="TIME",
+              help="When the game was played, if logged afterwards: ISO 8601, e.g. "
+                   "2026-11-28T19:30 (local time unless a zone is given).")
 @store_option
-def new(game, players, option_pairs, setup_file, store):
+def new(game, players, option_pairs, setup_file, manifest_file, played_at, store):
     """Start a match of GAME and print its id."""
     setup = parse_json(setup_file.read(), "the setup file") if setup_file else None
+    options = parse_options(option_pairs)
+    components = None
+    if manifest_file is not None:
+        name = options.pop("manifest", None) or Path(manifest_file.name).stem
+        components = {"name": name, "content": manifests.parse(manifest_file.read(), name)}
     recorder = open_recorder(store)
     seats = [name.strip() for name in players.split(",")]
-    click.echo(recorder.start(game, seats, parse_options(option_pairs), setup))
+    click.echo(recorder.start(game, seats, options, setup, components=components,
+                              played_at=local_time(played_at)))
+
+
+def local_time(text: str | None) -> datetime | str | None:
+    """A zoneless time typed at the command line is the machine's local time."""
+    if text is None:
+        return None
+    try:
+        when = datetime.fromisoformat(text.strip())
+    except ValueError:
+        return text  # refused, with the reason, by the recorder
+    return when.astimezone() if when.tzinfo is None else when
 
 
 @main.command()
@@ -110,7 +137,8 @@ def score(match, step, as_json, store):
 @json_option
 @store_option
 def list_matches(game, as_json, store):
-    """List the matches in the store, oldest first (from the projection's matches table)."""
+    """List the matches in the store by when they were played, oldest first (from the
+    projection's matches table)."""
     import json
 
     from tablelog.projections.runner import TablesProjection
@@ -119,12 +147,12 @@ def list_matches(game, as_json, store):
     projection.catch_up()
     found = projection.view.select("matches", {"game": game} if game else None)
     rows = []
-    for row in sorted(found, key=lambda r: r["started"]):
+    for row in sorted(found, key=lambda r: r["played"]):
         seats = json.loads(row["seats"])
         ended = row["ranking"] != "[]"
         rows.append({"id": row["match_id"], "game": row["game"], "seats": seats,
                      "status": row["status"], "moves": row["moves"],
-                     "started": row["started"],
+                     "started": row["started"], "played": row["played"],
                      "outcome": {"winners": json.loads(row["winners"]),
                                  "ranking": json.loads(row["ranking"]),
                                  "reason": row["reason"]} if ended else None})
@@ -133,7 +161,7 @@ def list_matches(game, as_json, store):
         return
     for row in rows:
         click.echo(f"{row['id'][:8]}  {row['game']:<18} {row['status']:<9} "
-                   f"{row['moves']:>4} moves  {row['started'][:16]}  {', '.join(row['seats'])}")
+                   f"{row['moves']:>4} moves  {row['played'][:16]}  {', '.join(row['seats'])}")
 
 
 @main.command()

@@ -14,8 +14,6 @@ from tablelog.store import open_recorder
 from . import main
 from .options import store_option
 
-SAVE_BATCH = 200  # matches per transaction when importing
-
 
 @main.command()
 @click.argument("match", required=False)
@@ -56,22 +54,22 @@ def read_records(text: str) -> list:
 @store_option
 def import_(source, store):
     """Replay each record in SOURCE (JSON Lines, or one JSON record) through the rules and
-    store it.
+    store it, with its id, times and hashes.
 
-    Every record is checked before anything is stored: one bad record refuses the import, naming
-    its line and the move that broke it, and the store keeps nothing of the file.
+    Every record is checked before anything is stored, and the file is stored in one
+    transaction: one bad record refuses the import, naming its line and the entry that broke,
+    and the store keeps nothing of the file. Records already stored exactly so are skipped, so an
+    import that was cut short can be run again.
     """
     records = read_records(source.read())
     recorder = open_recorder(store)
-    with tqdm(total=len(records), desc="check", unit="match", disable=len(records) < 50) as bar:
-        numbered = [(n, r) for n, r in enumerate(records, start=1) if r is not None]
-        try:
-            matches = check_all((r for _, r in numbered), on_each=bar.update)
-        except BadRecord as err:
-            # check_all counts the records it saw; report the file's own line number.
-            seen, _, rest = str(err).partition(": ")
-            raise BadRecord(f"line {numbered[int(seen.split()[1]) - 1][0]}: {rest}") from None
-    for start in tqdm(range(0, len(matches), SAVE_BATCH), desc="store", unit="batch",
-                      disable=len(matches) < 50):
-        recorder.save_new(matches[start:start + SAVE_BATCH])
-    click.echo(f"imported {len(matches)} match{'es' if len(matches) != 1 else ''}")
+    numbered = [(n, r) for n, r in enumerate(records, start=1) if r is not None]
+    with tqdm(total=len(numbered), desc="check", unit="match",
+              disable=len(numbered) < 50) as bar:
+        matches = check_all((r for _, r in numbered), on_each=bar.update,
+                            lines=(n for n, _ in numbered))
+    if len(matches) >= 50:
+        click.echo(f"storing {len(matches)} matches in one transaction", err=True)
+    stored, skipped = recorder.save_imported(list(zip((n for n, _ in numbered), matches)))
+    click.echo(f"imported {stored} match{'es' if stored != 1 else ''}"
+               + (f"; {skipped} already in this store, skipped" if skipped else ""))

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from tablelog.access import WritePolicy
 from tablelog.api import create_app
+from tests.packaged import data_path
 
-EXAMPLES = Path(__file__).parents[2] / "data" / "examples"
+EXAMPLES = data_path("examples")
 GAME_IDS = ["topiary", "total-landscaping", "topas", "geoshapes", "topitop"]
 TOKEN = "s3cret-token-for-tests"
 

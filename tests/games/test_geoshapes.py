@@ -15,7 +15,6 @@ Other values: Hexagon 8, Wild 10. Ann is seat 0 (North-West), Ben seat 1 (North-
 from __future__ import annotations
 
 import dataclasses
-import json
 import random
 from collections import Counter
 
@@ -23,7 +22,7 @@ import pytest
 
 from tablelog.domain.games import IllegalMove, InvalidSetup
 from tablelog.domain.games.geoshapes import ACT, PLAY, REFUSED, RULES, TRADED, GeoShapesState
-from tablelog.domain.games.manifests import DATA_DIR
+from tests.packaged import example
 
 ANN, BEN = 0, 1
 ANN_DEAL = ["Trapezoid", "Right Triangle", "Right Triangle", "Square"]
@@ -128,7 +127,7 @@ def test_the_half_board_option_reads_command_line_words(given, expected):
 
 @pytest.mark.parametrize(("options", "words"), [({"half_board": "maybe"}, "true or false"),
                                                 ({"colours": 3}, "manifest and half_board"),
-                                                ({"manifest": "nowhere/club.json"}, "not exist")])
+                                                ({"manifest": "nowhere/club.json"}, "a manifest is named by")])
 def test_bad_options_are_refused(options, words):
     with pytest.raises(InvalidSetup, match=words):
         RULES.options(options)
@@ -441,7 +440,7 @@ def test_every_move_is_described_in_the_games_words():
 
 
 def test_the_example_match_replays_to_its_claimed_result():
-    record = json.loads((DATA_DIR / "examples" / "geoshapes.json").read_text(encoding="utf-8"))
+    record = example("geoshapes")
     seats = record["seats"]
     state = RULES.start(len(seats), record["options"], record["setup"])
     for event in record["events"]:

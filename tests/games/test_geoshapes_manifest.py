@@ -1,5 +1,6 @@
-"""GeoShapes boards are manifests: a club's own board loads through `--option manifest=FILE`, and
-every kind of malformed manifest is refused with an InvalidSetup naming what is wrong."""
+"""GeoShapes boards are manifests: a club's own board loads from the club's manifest folder
+(`--option manifest=NAME`), and every kind of malformed manifest is refused with an
+InvalidSetup naming what is wrong."""
 
 from __future__ import annotations
 
@@ -10,15 +11,9 @@ import pytest
 
 from tablelog.domain.games import InvalidSetup
 from tablelog.domain.games.geoshapes import RULES
-from tablelog.domain.games.manifests import DATA_DIR
+from tests.packaged import data_path
 
-DEFAULT = json.loads((DATA_DIR / "manifests" / "geoshapes.json").read_text(encoding="utf-8"))
-
-
-def write(tmp_path, manifest) -> str:
-    path = tmp_path / "club.json"
-    path.write_text(json.dumps(manifest), encoding="utf-8")
-    return str(path)
+DEFAULT = json.loads(data_path("manifests", "geoshapes.json").read_text(encoding="utf-8"))
 
 
 def broken(change):
@@ -67,24 +62,22 @@ MALFORMED = {
 
 
 @pytest.mark.parametrize("case", list(MALFORMED))
-def test_a_malformed_manifest_is_refused_with_its_fault(tmp_path, case):
+def test_a_malformed_manifest_is_refused_with_its_fault(club_manifests, case):
     manifest, words = MALFORMED[case]
     with pytest.raises(InvalidSetup) as err:
-        RULES.options({"manifest": write(tmp_path, manifest)})
+        RULES.options({"manifest": club_manifests("club", manifest)})
     assert "GeoShapes manifest" in str(err.value) and words in str(err.value)
 
 
-def test_a_manifest_that_is_not_json_is_refused(tmp_path):
-    path = tmp_path / "club.json"
-    path.write_text("{quadrants: four}", encoding="utf-8")
+def test_a_manifest_that_is_not_json_is_refused(club_manifests):
     with pytest.raises(InvalidSetup, match="not valid JSON"):
-        RULES.options({"manifest": str(path)})
+        RULES.options({"manifest": club_manifests("club", "{quadrants: four}")})
 
 
-def test_a_clubs_own_board_is_played_with_its_own_figures(tmp_path):
+def test_a_clubs_own_board_is_played_with_its_own_figures(club_manifests):
     club = broken(lambda m: north_west(m)["figures"].update(
         Sailboat={"Hexagon": 1, "Square": 1}))
-    options = RULES.options({"manifest": write(tmp_path, club)})
+    options = RULES.options({"manifest": club_manifests("club", club)})
     state = RULES.start(2, options, {"hands": [["Hexagon", "Square", "Rhombus", "Rhombus"],
                                                ["Square", "Square", "Rectangle", "Rectangle"]]})
     state = RULES.apply(state, {"draw": "Semicircle"})

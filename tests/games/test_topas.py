@@ -7,15 +7,14 @@ Every expected score below is worked out by hand from the rules; the comments sh
 from __future__ import annotations
 
 import itertools
-import json
 import random
-from pathlib import Path
 
 import pytest
 
 from tablelog.domain.games import IllegalMove, InvalidSetup
 from tablelog.domain.games.topas import RULES, load_deck
 from tablelog.domain.games.topas_table import direction
+from tests.packaged import example
 
 DECK = load_deck("topas").cards
 
@@ -411,8 +410,7 @@ def test_render_names_the_lines_of_the_last_placement_and_how_they_combine():
 
 
 def test_the_example_match_is_legal_finished_and_its_claim_is_right():
-    record = json.loads(Path(__file__).resolve().parents[2].joinpath(
-        "data", "examples", "topas.json").read_text())
+    record = example("topas")
     assert record["format"] == "tablelog-match/1" and record["game"] == "topas"
     seats = record["seats"]
     state = RULES.start(len(seats), RULES.options(record["options"]), record["setup"])
@@ -427,15 +425,13 @@ def test_the_example_match_is_legal_finished_and_its_claim_is_right():
     assert claims[-1] == {seats[s]: e["total"] for s, e in enumerate(RULES.score(state))}
 
 
-def test_a_clubs_own_deck_is_read_from_its_manifest(tmp_path):
-    manifest = tmp_path / "small.json"
+def test_a_clubs_own_deck_is_read_from_its_manifest(club_manifests):
     cards = ["R1-G2", "R2-G1", "G1-B2", "G2-B1", "R1-B2", "R2-B1", "Y1-B2", "Y2-B1", "R1-Y2"]
-    manifest.write_text(json.dumps({"colours": {"R": "red", "G": "green", "Y": "yellow",
-                                                "B": "blue"}, "cards": cards}))
-    options = RULES.options({"manifest": str(manifest)})
+    small = club_manifests("small", {"colours": {"R": "red", "G": "green", "Y": "yellow",
+                                                 "B": "blue"}, "cards": cards})
+    options = RULES.options({"manifest": small})
     with pytest.raises(InvalidSetup, match="2 player.* need 15 cards, the deck has 9"):
         RULES.start(2, options, {"start": "R2-B1"})
-    bad = tmp_path / "bad.json"
-    bad.write_text(json.dumps({"colours": {"R": "red"}, "cards": ["R1-R2"]}))
+    bad = club_manifests("bad", {"colours": {"R": "red"}, "cards": ["R1-R2"]})
     with pytest.raises(InvalidSetup, match="not a card of two colours"):
-        RULES.options({"manifest": str(bad)})
+        RULES.options({"manifest": bad})

@@ -106,7 +106,7 @@ def test_options_are_validated_and_accept_command_line_strings():
         RULES.options({"last_player_chooses": "maybe"})
     with pytest.raises(InvalidSetup, match="last_player_chooses"):
         RULES.options({"players_variant": "half"})
-    with pytest.raises(InvalidSetup, match="does not exist"):
+    with pytest.raises(InvalidSetup, match="no manifest named 'no-such-club'"):
         RULES.options({"manifest": "no-such-club"})
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,9 +13,10 @@ from hypothesis import strategies as st
 from tablelog.domain.games import GAMES, IllegalMove, UnknownInformation
 
 from .test_topiary import DEAL_2P, refused
+from tests.packaged import data_path
 
 RULES = GAMES["topiary"]
-EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "examples" / "topiary.json"
+EXAMPLE = data_path("examples", "topiary.json")
 TABLE_SETUP = {"removed": "Elephant", "garden": {"c3": "Pom Pom 4"}}  # all a table sees
 
 

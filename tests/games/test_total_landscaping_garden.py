@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from pathlib import Path
 
 import pytest
 
 from tablelog.domain.games.hexgarden import INDEX, NEIGHBOURS, TILES, TILES_AT_LEVEL, adjacent
 from tablelog.domain.games.total_landscaping import RULES, new_bout
+from tests.packaged import data_path
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "data" / "examples" / "total-landscaping.json"
+EXAMPLE = data_path("examples", "total-landscaping.json")
 
 
 def neighbours(name: str) -> set[str]:

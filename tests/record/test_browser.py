@@ -10,7 +10,6 @@ import os
 import subprocess
 import sys
 from concurrent.futures import Future, ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 
@@ -19,11 +18,12 @@ from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 
 from .conftest import enter_move, shot, start_match
+from tests.packaged import data_path
 
 pytestmark = pytest.mark.browser
 
 BACKGROUND = ThreadPoolExecutor(max_workers=2)
-EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "examples"
+EXAMPLES = data_path("examples")
 # A Topas solitaire column: the start card R2-B1 and seven placements (77 points, see below).
 TOPAS_COLUMN = [
     {"card": "R3-B2", "at": [0, -1], "dir": "E"}, {"card": "R2-B3", "at": [0, 1], "dir": "E"},

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
@@ -17,8 +16,9 @@ from tablelog.domain.games import GAMES, get_rules
 from tablelog.domain.records import from_record
 
 from .entering import picks_for
+from tests.packaged import data_path
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "examples"
+EXAMPLES = data_path("examples")
 ENTERED_AS_RECORDED = ["topitop", "topiary", "topas", "geoshapes"]
 
 

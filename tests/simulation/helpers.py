@@ -27,9 +27,11 @@ def exports(store: str) -> list[dict[str, Any]]:
 
 
 def without_ids_and_times(record: dict[str, Any]) -> dict[str, Any]:
-    """A record as far as two runs of the same simulation must agree: all but ids and clocks."""
-    kept = {key: value for key, value in record.items() if key not in ("id", "started_at")}
-    kept["events"] = [{k: v for k, v in entry.items() if k != "at"}
+    """A record as far as two runs of the same simulation must agree: all but ids and clocks
+    (and the hashes, which are taken over both)."""
+    kept = {key: value for key, value in record.items()
+            if key not in ("id", "started_at", "hash")}
+    kept["events"] = [{k: v for k, v in entry.items() if k not in ("at", "hash")}
                       for entry in record["events"]]
     return kept
 

@@ -1,0 +1,41 @@
+"""Times a person or a record gives: ISO 8601 with a zone, and never in the future.
+
+A stored time is part of the hash chain, so it must be exact and unambiguous: a time without a
+zone could mean anything, and one in the future cannot have been recorded yet. (The command
+line reads a zoneless `--played-at` as the machine's local time before it gets here.)
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from .errors import Refused
+
+# Clocks of two machines disagree a little; a time this far ahead still counts as now.
+CLOCK_SKEW = timedelta(minutes=5)
+
+
+def parse_time(text: Any, what: str, now: datetime | None = None) -> datetime:
+    """`text` as an aware datetime, or Refused naming `what`."""
+    if isinstance(text, datetime):
+        when = text
+    else:
+        if not isinstance(text, str) or len(text) > 64:
+            raise Refused(f"{what} must be an ISO 8601 time with a zone, got {_shown(text)}")
+        try:
+            when = datetime.fromisoformat(text)
+        except ValueError:
+            raise Refused(f"{what} must be an ISO 8601 time with a zone (like "
+                          f"2026-11-28T19:30:00+01:00), got {_shown(text)}") from None
+    if when.tzinfo is None or when.utcoffset() is None:
+        raise Refused(f"{what} has no zone: write it like 2026-11-28T19:30:00+01:00 or "
+                      f"...Z, got {_shown(text)}")
+    if when > (now or datetime.now(timezone.utc)) + CLOCK_SKEW:
+        raise Refused(f"{what} lies in the future: {when.isoformat()}")
+    return when
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
