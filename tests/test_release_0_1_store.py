@@ -1,0 +1,112 @@
+"""A store written by release 0.1 (tests/fixtures/release-0.1/README.md) opens with this release
+and every match in it means what it meant then: a stored event is forever."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+
+from tablelog.domain.games import RulesError
+from tablelog.domain.records import from_record
+from tablelog.store import open_recorder
+from tests.test_cli import run
+
+FIXTURE = Path(__file__).parent / "fixtures" / "release-0.1"
+EXPECTED = json.loads((FIXTURE / "expected.json").read_text(encoding="utf-8"))
+CLUB_MATCH = UUID("48019a70-557a-4410-8d5e-fd6f4d990dd5")  # manifest=club-topas.json, a path
+
+
+def as_json(value):
+    return json.loads(json.dumps(value))
+
+
+def same_state(match, then: dict) -> bool:
+    """The state release 0.1 computed, but that a state now names its manifest by the content's
+    hash (`sha256:...`, the components embedded in the match), not by a file name."""
+    now = as_json(match.rules.encode(match.state))
+    if "manifest" in then:
+        then = {**then, "manifest": "sha256:" + match.components["sha256"]}
+    return now == then
+
+
+def receipt_verifies(store: str, match_id: str, head: str) -> bool:
+    report = json.loads(run(store, "audit", match_id, "--head", head, "--json").stdout)
+    return (not [f for f in report["findings"] if f["kind"] == "receipt"]
+            and "the receipt matches the last event" in json.dumps(report["notes"]))
+
+
+@pytest.fixture
+def old_store(tmp_path):
+    path = tmp_path / "release-0.1.sqlite"
+    shutil.copyfile(FIXTURE / "store.sqlite", path)
+    return str(path)
+
+
+def test_every_match_replays_to_what_release_0_1_computed(old_store, monkeypatch):
+    monkeypatch.chdir(FIXTURE)  # where the club's file was when its match was recorded
+    recorder = open_recorder(old_store)
+    assert len(EXPECTED) == 13
+    for match_id, then in EXPECTED.items():
+        match = recorder.get(UUID(match_id))
+        assert (match.game, match.status, len(match.moves)) == (
+            then["game"], then["status"], then["moves"])
+        assert same_state(match, then["state"]), match_id
+        assert match.head_hash == then["head"], match_id  # the chain hashes as it did
+        outcome = match.rules.outcome(match.state)
+        assert (outcome.to_json() if outcome else None) == then["outcome"]
+        if then["score"] is not None:
+            assert [e["total"] for e in match.rules.score(match.state)] == then["score"]
+
+
+def test_release_0_1_matches_embed_the_packaged_components_they_were_played_with(old_store):
+    recorder = open_recorder(old_store)
+    topas = next(UUID(i) for i, m in EXPECTED.items()
+                 if m["game"] == "topas" and UUID(i) != CLUB_MATCH)
+    components = recorder.get(topas).components
+    assert components["name"] == "topas" and len(components["content"]["cards"]) == 36
+
+
+def test_a_match_whose_club_file_is_not_here_is_refused_in_one_line(old_store, tmp_path,
+                                                                    monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RulesError, match="recorded by Tablelog 0.1 with its components in the "
+                                         "file club-topas.json"):
+        open_recorder(old_store).get(CLUB_MATCH)
+    result = run(old_store, "show", str(CLUB_MATCH)[:8])
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    listed = run(old_store, "list", "--json")  # every other match is still listed
+    assert listed.returncode == 0 and len(json.loads(listed.stdout)) == 13
+
+
+def test_audit_finds_in_the_old_store_only_what_was_planted_there(old_store, monkeypatch):
+    monkeypatch.chdir(FIXTURE)
+    result = run(old_store, "audit", "--all")
+    assert result.returncode == 1  # the running Topitop match carries a wrong claim
+    assert result.stdout.strip().endswith("13 matches audited: 12 clean, 1 with findings "
+                                          "(ab2427da)")
+    for match_id, then in EXPECTED.items():  # the receipts release 0.1 printed still verify
+        assert receipt_verifies(old_store, match_id, then["head"]), match_id
+
+
+def test_exported_and_imported_into_either_store_every_receipt_verifies(old_store, any_store):
+    exported = run(old_store, "export", "--all").stdout.splitlines()
+    records = [json.loads(line) for line in exported]
+    assert {r["format"] for r in records} == {"tablelog-match/2"}
+    portable = [r for r in records if UUID(r["id"]) != CLUB_MATCH]  # a path is not content
+    result = run(any_store, "import", "-", stdin="\n".join(map(json.dumps, portable)))
+    assert result.returncode == 0 and "imported 12 matches" in result.stdout
+    copy = open_recorder(any_store)
+    for record in portable:
+        then = EXPECTED[record["id"]]
+        match = copy.get(UUID(record["id"]))
+        assert match.head_hash == then["head"]  # same ids, times, hashes: same receipts
+        assert receipt_verifies(any_store, record["id"], then["head"])
+        assert match.created_on.isoformat() == record["started_at"]
+        assert same_state(match, then["state"])
+    club = next(r for r in records if UUID(r["id"]) == CLUB_MATCH)
+    with pytest.raises(Exception, match="names its manifest by the path 'club-topas.json'"):
+        from_record(club)
