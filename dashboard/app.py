@@ -12,6 +12,7 @@ Data lives in the app's `Source` (`app.server.extensions["tablelog"]`): nothing 
 from __future__ import annotations
 
 import sys
+from importlib import resources
 from pathlib import Path
 
 import dash
@@ -22,7 +23,8 @@ from tablelog.domain.recorder import Recorder
 from .data import Refresher, Source
 from .theme import INDEX
 
-PAGES = Path(__file__).parent / "pages"
+# Dash Pages imports the page modules from a folder: the installed package's own.
+PAGES = Path(str(resources.files("tablelog.dashboard.pages")))
 NAVIGATION = ("Overview", "Balance", "Players", "Match")
 
 

@@ -333,6 +333,11 @@ def start_match(id: UUID, game: str, seats: list[str], options: Any = None,  # n
     given = plain_json(components, "the manifest")
     embedded = (_recorded_components(rules, options, given) if as_recorded
                 else _components_for(rules, options, given))
+    if as_recorded and embedded is None and rules.default_manifest and "manifest" not in options:
+        # A record written by hand, naming no manifest: it embeds today's default, so that a
+        # later default never changes it.
+        embedded = _components_for(rules, options, None)
+        options = {**options, "manifest": embedded["name"]}
     checked = rules.options(options if embedded is None
                             else {**options, "manifest": manifests.register(embedded)})
     if not as_recorded:

@@ -106,14 +106,17 @@ def from_record(record: Any, keep_id: bool = True, now: datetime | None = None) 
         match_id = UUID(record["id"]) if keep_id and record.get("id") else uuid4()
     except (TypeError, ValueError, AttributeError):
         raise BadRecord(f"id {record.get('id')!r} is not a UUID") from None
+    # Every format-1 record was written by release 0.1: its events were hashed with that
+    # release's spelling of the aggregate's name.
+    release_0_1 = record["format"] == FORMATS[0]
     try:
         started_at = _time(record.get("started_at"), "started_at", None, now)
         match = start_match(match_id, record["game"], record["seats"], record.get("options"),
                             record.get("setup"), rules_version=record.get("rules_version"),
                             components=record.get("components"),
-                            played_at=record.get("played_at"), at=started_at,
-                            as_recorded=record["format"] == FORMAT,
-                            originator_topic=record.get("originator_topic"))
+                            played_at=record.get("played_at"), at=started_at, as_recorded=True,
+                            originator_topic=record.get("originator_topic") or (
+                                AGGREGATE_TOPICS[1] if release_0_1 else None))
         _check_hash(match, record, keep_id, "the start")
     except (Refused, RulesError) as err:
         raise BadRecord(f"cannot start the match: {err}") from None

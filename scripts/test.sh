@@ -3,8 +3,7 @@
 # Usage: scripts/test.sh [pytest arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+source scripts/venv.sh
 
 # Debian packages: Chromium and its driver for the browser tests, PostgreSQL for the store tests.
 need=()
@@ -28,5 +27,6 @@ if ! pg_isready -q -h 127.0.0.1 -p 5432; then
     for _ in $(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
 fi
 
-python3 -m pip install --quiet --disable-pip-version-check -e ".[test]"
-exec python3 -m pytest "$@"
+# Into .venv/ beside the checkout (a system Python may refuse installs: PEP 668).
+ensure_venv -e ".[test]"
+exec .venv/bin/python -m pytest "$@"

@@ -110,3 +110,15 @@ def test_exported_and_imported_into_either_store_every_receipt_verifies(old_stor
     club = next(r for r in records if UUID(r["id"]) == CLUB_MATCH)
     with pytest.raises(Exception, match="names its manifest by the path 'club-topas.json'"):
         from_record(club)
+
+
+def test_records_release_0_1_exported_import_with_their_receipts(any_store):
+    lines = (FIXTURE / "export.jsonl").read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines]
+    assert {r["format"] for r in records} == {"tablelog-match/1"}
+    portable = [r for r in records if UUID(r["id"]) != CLUB_MATCH]
+    result = run(any_store, "import", "-", stdin="\n".join(map(json.dumps, portable)))
+    assert result.returncode == 0, result.stderr
+    for record in portable:
+        assert open_recorder(any_store).get(UUID(record["id"])).head_hash == \
+            EXPECTED[record["id"]]["head"]
