@@ -36,6 +36,19 @@ def parse_time(text: Any, what: str, now: datetime | None = None) -> datetime:
     return when
 
 
+def local_unless_zoned(text: str | None) -> datetime | str | None:
+    """A time typed by a person (`--played-at`, the Record page): without a zone it is the
+    machine's local time. Text that is no time at all is passed on, for `parse_time` to refuse
+    with its reason."""
+    if text is None or not str(text).strip():
+        return None
+    try:
+        when = datetime.fromisoformat(str(text).strip())
+    except ValueError:
+        return text
+    return when.astimezone() if when.tzinfo is None else when
+
+
 def _shown(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from datetime import datetime
 from threading import Lock
 
 import dash
@@ -76,6 +77,10 @@ def start_form() -> list:
                               n_clicks=0, style=BUTTON) for game, rules in GAMES.items()],
                  style=ROW),
         html.Div(id="record-setup"),
+        html.Label(f"Played at, if you log a game after it was played (server time, "
+                   f"{datetime.now().astimezone():UTC%z}); empty: now",
+                   htmlFor="record-played-at", style={"display": "block", "marginTop": "10px"}),
+        dcc.Input(id="record-played-at", type="datetime-local", style=FIELD),
         html.Button("Start the match", id=WRITE("start"), n_clicks=0, style=PRIMARY),
     ]
 
@@ -351,9 +356,10 @@ def register(app: dash.Dash, source) -> None:
                   State({"type": "record-claim", "seat": ALL}, "value"),
                   State({"type": "record-claim-by", "form": ALL}, "value"),
                   State("record-setup-picks", "data"),
-                  State("record-players", "value"), prevent_initial_call=True)
+                  State("record-players", "value"), State("record-played-at", "value"),
+                  prevent_initial_call=True)
     def write(_taps, token, match_id, version, picks, undo_by, reason, claimed, claim_by,
-              setup_picks, players):
+              setup_picks, players, played_at):
         """Every write of the page, one door: the policy first, then one recorder call."""
         if not ctx.triggered or not ctx.triggered[0]["value"]:
             raise PreventUpdate  # a button drawn afresh, not a tap
@@ -365,7 +371,8 @@ def register(app: dash.Dash, source) -> None:
             if action == "start":
                 setup_picks = setup_picks or []
                 game = next((v for k, v in setup_picks if k == "game"), None)
-                new_id, said = actions.start(recorder, game, players, setup_picks[1:])
+                new_id, said = actions.start(recorder, game, players, setup_picks[1:],
+                                             played_at)
                 return said, None, [], new_id, f"?match={new_id}"
             if action == "commit":
                 done, said = actions.record(recorder, match_id, version, picks or [])

@@ -13,6 +13,7 @@ from typing import Any
 from tablelog.domain.errors import Conflict, Refused
 from tablelog.domain.games import RulesError, get_rules
 from tablelog.domain.recorder import Recorder
+from tablelog.domain.times import local_unless_zoned
 
 from . import build, setup
 from .picking import Ready, StalePicks
@@ -53,8 +54,9 @@ def current(recorder: Recorder, match_id: str, version: int | None):
 
 
 def start(recorder: Recorder, game: str | None, players: str | None,
-          picks: list) -> tuple[str, str]:
-    """Start a match from the form: (match id, message)."""
+          picks: list, played_at: str | None = None) -> tuple[str, str]:
+    """Start a match from the form: (match id, message). `played_at` (the form's date and
+    time, the server's local time) says when a game logged afterwards was played."""
     if not game:
         raise Refusal("choose the game first")
     seats = [name.strip() for name in (players or "").split(",") if name.strip()]
@@ -67,7 +69,8 @@ def start(recorder: Recorder, game: str | None, players: str | None,
     step = setup.menu(game, len(seats), picks)
     if not isinstance(step, Ready):
         raise Refusal(f"the setup is not complete: {step.prompt}")
-    match_id = recorder.start(game, seats, step.move["options"], step.move["setup"])
+    match_id = recorder.start(game, seats, step.move["options"], step.move["setup"],
+                              played_at=local_unless_zoned(played_at))
     return str(match_id), f"{rules.name} started for {', '.join(seats)}"
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 import click
 
 from tablelog.domain import views
 from tablelog.domain.games import manifests
+from tablelog.domain.times import local_unless_zoned
 from tablelog.domain.match import Match
 from tablelog.store import open_recorder
 
@@ -41,18 +41,7 @@ def new(game, players, option_pairs, setup_file, manifest_file, played_at, store
     recorder = open_recorder(store)
     seats = [name.strip() for name in players.split(",")]
     click.echo(recorder.start(game, seats, options, setup, components=components,
-                              played_at=local_time(played_at)))
-
-
-def local_time(text: str | None) -> datetime | str | None:
-    """A zoneless time typed at the command line is the machine's local time."""
-    if text is None:
-        return None
-    try:
-        when = datetime.fromisoformat(text.strip())
-    except ValueError:
-        return text  # refused, with the reason, by the recorder
-    return when.astimezone() if when.tzinfo is None else when
+                              played_at=local_unless_zoned(played_at)))
 
 
 @main.command()

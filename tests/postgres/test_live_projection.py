@@ -102,9 +102,13 @@ def test_catching_up_writes_a_batch_per_transaction_not_an_event(postgres_store,
         caught_up(runner, recorder)
         assert len(writes) == math.ceil(events / 50)
         writes.clear()
-        match_id = play(recorder, OPENING[:1])  # at the head, each new event is written at once
+        match_id = play(recorder, OPENING[:1])  # at the head, new events are written at once
         caught_up(runner, recorder)
-        assert [position for _, position in writes] == [events + 1, events + 2]
+        # Both new events are covered, in order; whether they arrive in one batch or two is the
+        # runner's timing (under load the second is often there before the first is written).
+        positions = [position for _, position in writes]
+        assert positions[-1] == events + 2 and positions == sorted(set(positions))
+        assert 1 <= len(positions) <= 2
         assert TablesProjection(recorder).view.select("moves", {"match_id": str(match_id)})
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from tablelog.dashboard.record import actions
-from tablelog.domain.errors import Conflict
+from tablelog.domain.errors import Conflict, Refused
 from tablelog.access import WritePolicy
 from tests.conftest import stored_rows
 
@@ -45,3 +47,16 @@ def test_a_start_needs_the_game_the_players_and_the_whole_setup(recorder, store)
     with pytest.raises(actions.Refusal, match="not complete: How many large"):
         actions.start(recorder, "topitop", "Ann, Ben", [["small", 4]])
     assert stored_rows(store) == []
+
+
+def test_a_game_logged_afterwards_keeps_when_it_was_played(recorder, store):
+    typed = "2026-11-28T19:30"  # what the form's date-and-time field gives: the server's time
+    match_id, _ = actions.start(recorder, "topitop", "Ann, Ben", [["small", 4], ["large", 4]],
+                                typed)
+    assert recorder.get(match_id).played_at == datetime.fromisoformat(typed).astimezone() \
+        .isoformat()
+    before = stored_rows(store)
+    with pytest.raises(Refused, match="lies in the future"):
+        actions.start(recorder, "topitop", "Ann, Ben", [["small", 4], ["large", 4]],
+                      "2999-01-01T00:00")
+    assert stored_rows(store) == before
