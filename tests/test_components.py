@@ -43,10 +43,11 @@ def play_club_match(store: str, **start) -> str:
 
 
 def test_a_club_manifest_is_stored_whole_and_editing_or_deleting_it_changes_nothing(
-        store, club_manifests, tmp_path, monkeypatch):
+        any_store, club_manifests, tmp_path, monkeypatch):
+    store = any_store
     club_manifests("club", club_deck())
     match_id = play_club_match(store, options={"manifest": "club"})
-    components = started_event(store)["components"]
+    components = open_recorder(store).stored_events(match_id)[0].components
     assert components == {"name": "club", "sha256": content_hash(club_deck()),
                           "content": club_deck()}
     before = json.loads(run(store, "score", match_id, "--json").stdout)
@@ -60,7 +61,7 @@ def test_a_club_manifest_is_stored_whole_and_editing_or_deleting_it_changes_noth
     assert json.loads(run(store, "score", match_id, "--json").stdout) == before
     assert run(store, "audit", match_id).returncode == 0
     assert run(store, "export", match_id).stdout == export
-    copy = str(tmp_path / "copy.sqlite")
+    copy = str(tmp_path / "copy.sqlite")  # (and from PostgreSQL into SQLite)
     assert run(copy, "import", "-", stdin=export).returncode == 0
     assert json.loads(run(copy, "score", match_id, "--json").stdout) == before
 
