@@ -9,6 +9,9 @@ from tablelog.domain.match import Match
 from tablelog.store import open_recorder
 
 from . import main
+
+# A step number the store can look up (its positions are 64-bit integers), as the API bounds it.
+AT = click.IntRange(0, 1_000_000_000)
 from .options import echo_json, json_option, parse_json, parse_options, store_option
 
 
@@ -28,7 +31,9 @@ def new(game, players, option_pairs, setup_file, store):
     click.echo(recorder.start(game, seats, parse_options(option_pairs), setup))
 
 
-@main.command()
+# ignore_unknown_options: a move that starts with "-" (a bare negative number) is the move
+# argument, not an option click does not know ("No such option: -1").
+@main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("match")
 @click.argument("move_json", metavar="'JSON'")
 @click.option("--seat", required=True, metavar="NAME", help="The player making the move.")
@@ -61,7 +66,7 @@ def undo(match, by, reason, store):
 
 @main.command()
 @click.argument("match")
-@click.option("--at", "step", type=int, metavar="N",
+@click.option("--at", "step", type=AT, metavar="N",
               help="Show the match after its first N events (0 = the start).")
 @json_option
 @store_option
@@ -82,7 +87,7 @@ def show(match, step, as_json, store):
 
 @main.command()
 @click.argument("match")
-@click.option("--at", "step", type=int, metavar="N", help="Score the match after N events.")
+@click.option("--at", "step", type=AT, metavar="N", help="Score the match after N events.")
 @json_option
 @store_option
 def score(match, step, as_json, store):
