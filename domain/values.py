@@ -23,6 +23,8 @@ import json
 import math
 from typing import Any
 
+import orjson
+
 from .errors import Refused
 
 MAX_INT = 2**53 - 1
@@ -33,11 +35,36 @@ MAX_BYTES = 256 * 1024
 def stored_value(value: Any, what: str) -> Any:
     """`value` as the store will give it back (tuples become lists), or a Refused naming
     `what` and the first part that cannot be stored."""
+    plain = _plain_at_once(value)
+    if plain is not _UNSURE:
+        return plain
     plain = _walk(value, what)
     text = json.dumps(plain, allow_nan=False, ensure_ascii=False)
     if len(text.encode("utf-8")) > MAX_BYTES:
         raise Refused(f"{what} is too large: more than {MAX_BYTES // 1024} KiB of JSON")
     return plain
+
+
+_UNSURE = object()
+_FAST = orjson.OPT_STRICT_INTEGER | orjson.OPT_PASSTHROUGH_DATETIME | \
+    orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_SUBCLASS
+
+
+def _plain_at_once(value: Any) -> Any:
+    """The common case in C, as every move is checked (the walk below costs three times the
+    whole rest of recording a move): orjson itself refuses integers past 53 bits
+    (OPT_STRICT_INTEGER), lone surrogates, keys that are not text and anything not JSON. What it
+    cannot tell is left to the walk, erring on the side of asking: a `null` (orjson writes NaN
+    as null), an escaped NUL, more containers than MAX_DEPTH (which bounds the depth), or a
+    value over the size limit. _UNSURE when the walk must decide."""
+    try:
+        data = orjson.dumps(value, option=_FAST)
+    except orjson.JSONEncodeError:
+        return _UNSURE
+    if (len(data) > MAX_BYTES or b"null" in data or b"\\u0000" in data
+            or data.count(b"[") + data.count(b"{") > MAX_DEPTH):
+        return _UNSURE
+    return orjson.loads(data)
 
 
 def stored_text(value: Any, what: str) -> str:
