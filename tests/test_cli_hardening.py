@@ -84,6 +84,19 @@ def test_a_seat_number_is_ascii_digits_only(store):
                ).returncode == 0
 
 
+@pytest.mark.parametrize(("content", "words"), [
+    (b'{"removed": "Elephant\xff"}', "not UTF-8 text (byte 22 is not)"),
+    (b'{"removed": ' + b"[" * 50_000 + b"}", "nested too deep"),
+    (b'{"garden": {"c3": ' + b"7" * 5000 + b"}}", "more than 4,300 digits"),
+    (b'{"removed": "' + b"x" * (2 << 20) + b'"}', "larger than 1024 KiB"),
+])
+def test_a_setup_file_that_cannot_be_read_is_one_line(store, tmp_path, content, words):
+    setup = tmp_path / "setup.json"
+    setup.write_bytes(content)
+    refused(run(store, "new", "topiary", "--players", "Ann,Ben", "--setup", str(setup)), words)
+    assert stored_rows(store) == []
+
+
 @pytest.mark.parametrize(("make", "words"), [
     (lambda d: d / "missing-dir" / "a.sqlite", "does not exist"),
     (lambda d: _write(d / "empty.sqlite", b""), "not a Tablelog store (an empty file)"),

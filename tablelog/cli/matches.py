@@ -12,7 +12,8 @@ from . import main
 
 # A step number the store can look up (its positions are 64-bit integers), as the API bounds it.
 AT = click.IntRange(0, 1_000_000_000)
-from .options import echo_json, json_option, parse_json, parse_options, store_option
+from .options import (echo_json, json_option, parse_json, parse_options, read_text,
+                      store_option)
 
 
 @main.command()
@@ -20,12 +21,13 @@ from .options import echo_json, json_option, parse_json, parse_options, store_op
 @click.option("--players", required=True, metavar="A,B,...",
               help="Player names in turn order, comma separated.")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
-@click.option("--setup", "setup_file", type=click.File("r"), metavar="FILE",
+@click.option("--setup", "setup_file", type=click.File("rb"), metavar="FILE",
               help="A JSON file with the known setup (deal, layout, hands).")
 @store_option
 def new(game, players, option_pairs, setup_file, store):
     """Start a match of GAME and print its id."""
-    setup = parse_json(setup_file.read(), "the setup file") if setup_file else None
+    setup = parse_json(read_text(setup_file, "the setup file"), "the setup file") \
+        if setup_file else None
     recorder = open_recorder(store)
     seats = [name.strip() for name in players.split(",")]
     click.echo(recorder.start(game, seats, parse_options(option_pairs), setup))

@@ -29,6 +29,18 @@ def parse_json(text: str, what: str) -> Any:
         raise Refused(f"{what} is nested too deep to read") from None
 
 
+def read_text(file: Any, what: str, limit: int = 1 << 20) -> str:
+    """A small UTF-8 text file (a setup), or a one-line Refused: not a traceback for bytes that
+    are not UTF-8, nor all of a huge file read into memory."""
+    data = file.read(limit + 1)
+    if len(data) > limit:
+        raise Refused(f"{what} is larger than {limit // 1024} KiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise Refused(f"{what} is not UTF-8 text (byte {err.start + 1} is not)") from None
+
+
 def _quoted(text: str, limit: int = 120) -> str:
     """What the user typed, on one line and short."""
     text = " ".join(text.split())
