@@ -166,3 +166,21 @@ def test_hostile_arguments_get_one_line_or_success_never_a_traceback(
     assert isinstance(result.exception, SystemExit)  # sys.exit(2), not an uncaught error
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
     assert stored_rows(store) == before
+
+
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(command=st.sampled_from(["move", "dispute", "new"]),
+       first=st.binary(max_size=12).filter(lambda b: b"\x00" not in b),
+       second=st.binary(max_size=24).filter(lambda b: b"\x00" not in b))
+def test_raw_bytes_in_argv_get_one_line_or_success(store, command, first, second):
+    """Real processes, real argv: bytes that are not UTF-8 reach Python as lone surrogates."""
+    match_id = run(store, "new", "topitop", "--players", "Ann,Ben").stdout.decode().strip()
+    before = stored_rows(store)
+    args = {"move": ["move", match_id, "--seat", first, second],
+            "dispute": ["dispute", match_id, "--by", first, "--about", second],
+            "new": ["new", "topitop", "--players", first + b"," + second]}[command]
+    result = run(store, *args)
+    if result.returncode != 0:
+        refused(result, "tablelog")
+        assert stored_rows(store) == before
