@@ -143,14 +143,24 @@ def _body(schema_name: str) -> dict[str, Any]:
         body = json.loads(data.decode("utf-8"), parse_constant=_no_constant,
                           parse_float=_finite_float)
     except (UnicodeDecodeError, ValueError, RecursionError) as err:
-        reason = err.msg if isinstance(err, json.JSONDecodeError) else str(err) or "too deep"
-        raise bad_request(f"the request body is not valid JSON ({_short(reason)})") from None
+        raise bad_request(f"the request body is not valid JSON ({_short(_why(err))})") from None
     error = best_match(VALIDATORS[schema_name].iter_errors(body))
     if error is not None:
         where = "the request body" + "".join(
             f".{p}" if isinstance(p, str) else f"[{p}]" for p in error.absolute_path)
         raise bad_request(f"{where}: {_short(error.message)}")
     return body
+
+
+def _why(error: Exception) -> str:
+    """Why a body did not parse, in the client's terms (not Python's advice on its limits)."""
+    if isinstance(error, json.JSONDecodeError):
+        return error.msg
+    if isinstance(error, RecursionError):
+        return "nested too deep"
+    if "integer string conversion" in str(error):
+        return "a number of more than 4,300 digits"
+    return str(error)
 
 
 def _no_constant(name: str) -> Any:
