@@ -17,6 +17,7 @@ from pathlib import Path
 
 import dash
 from dash import Dash, dcc, html
+from dash.exceptions import DependencyException
 
 from tablelog.domain.recorder import Recorder
 
@@ -58,11 +59,18 @@ def create_app(store: str | Recorder | None = None, refresh_every: float | None 
         module = sys.modules[page["module"]]
         module.register(app, source)
     app.server.extensions["tablelog"] = source
+    # Dash raises this for a /_dash-component-suites/ path it does not serve ("x/..", a
+    # library it does not know): that is a 404, not the 500 an uncaught exception gives.
+    app.server.register_error_handler(DependencyException, _no_such_file)
     if refresh_every:
         refresher = Refresher(source, refresh_every)
         refresher.start()
         app.server.extensions["tablelog-refresher"] = refresher
     return app
+
+
+def _no_such_file(error: DependencyException) -> tuple[str, int, dict[str, str]]:
+    return "no such file\n", 404, {"Content-Type": "text/plain; charset=utf-8"}
 
 
 def _warm_up() -> None:

@@ -9,7 +9,6 @@ deleted, reordered or inserted stored event breaks the chain (see `event_hash`).
 from __future__ import annotations
 
 import hashlib
-import json
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -23,6 +22,7 @@ from . import LEGACY_PACKAGE
 from .errors import MatchClosed, NotYourTurn, Refused
 from .games import GameRules, Outcome, get_rules, manifests
 from .times import parse_time
+from .values import stored_text, stored_value
 
 RUNNING, ENDED, ABANDONED = "running", "ended", "abandoned"
 
@@ -49,11 +49,9 @@ def event_hash(event: Any) -> str:
 
 
 def plain_json(value: Any, what: str) -> Any:
-    """`value` as it will come back from the store: plain JSON, or a Refused naming `what`."""
-    try:
-        return json.loads(json.dumps(value, allow_nan=False))
-    except (TypeError, ValueError) as err:
-        raise Refused(f"{what} must be plain JSON: {err}") from None
+    """`value` as it will come back from the store: plain JSON the store round-trips exactly
+    (see `values`), or a Refused naming `what`; checked before any event is triggered."""
+    return stored_value(value, what)
 
 
 class Match(Aggregate):
@@ -205,11 +203,15 @@ class Match(Aggregate):
         typed at the command line) or by its index (an int, 0 = first)."""
         if isinstance(seat, str) and seat in self.seats:
             return self.seats.index(seat)
-        if isinstance(seat, str) and seat.isdigit() and 1 <= int(seat) <= len(self.seats):
+        # ASCII digits only: str.isdigit() takes "²" (which int() refuses) and int() takes "١"
+        # (Arabic-Indic one), neither of which anyone types to mean a seat number.
+        if (isinstance(seat, str) and seat.isascii() and seat.isdigit() and len(seat) <= 3
+                and 1 <= int(seat) <= len(self.seats)):
             return int(seat) - 1
         if type(seat) is int and 0 <= seat < len(self.seats):
             return seat
-        raise Refused(f"{seat!r} is not a seat of this match; seats: {', '.join(self.seats)}")
+        shown = _short_repr(seat)
+        raise Refused(f"{shown} is not a seat of this match; seats: {', '.join(self.seats)}")
 
     # ---- commands (check, then trigger) -----------------------------------------------------
 
@@ -284,6 +286,14 @@ class Match(Aggregate):
 def _require_text(value: Any, what: str) -> None:
     if not isinstance(value, str) or not value.strip():
         raise Refused(f"{what} must be given")
+    stored_text(value, what)  # a lone surrogate or NUL is refused here, before the event
+
+
+def _short_repr(value: Any) -> str:
+    """A seat as a message quotes it: short, since it may be a whole object sent where a name
+    belongs (repr escapes what no output can print, such as a lone surrogate)."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 # The Match aggregate's topic now, and as release 0.1 stored it (package `domain`, see
@@ -359,7 +369,9 @@ def start_match(id: UUID, game: str, seats: list[str], options: Any = None,  # n
 
 
 def _checked_seats(rules: GameRules, seats: Any) -> list[str]:
-    seats = [s.strip() for s in seats if isinstance(s, str)] if isinstance(seats, list) else []
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise Refused("seats are the players' names in turn order, none empty")
+    seats = [s.strip() for s in stored_value(seats, "the players' names")]
     if not seats or any(not s for s in seats):
         raise Refused("seats are the players' names in turn order, none empty")
     if len(set(seats)) != len(seats):

@@ -45,15 +45,75 @@ def store_env(location: str) -> dict[str, str]:
             "POSTGRES_LOCK_TIMEOUT": "10",
             "POSTGRES_ENABLE_DB_FUNCTIONS": "y",  # one statement per save (docs/postgresql.md)
         }
-    path = Path(location.removeprefix("sqlite://")).expanduser()
-    if path.is_dir():
-        raise Refused(f"{path} is a directory; give the path of a store file")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path = sqlite_store(Path(location.removeprefix("sqlite://")).expanduser())
     return {
         "PERSISTENCE_MODULE": "tablelog.sqlite_store:Factory",
         "SQLITE_DBNAME": str(path),
         "SQLITE_LOCK_TIMEOUT": "10",
     }
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def sqlite_store(path: Path) -> Path:
+    """`path` if it is a store or may become one; a Refused otherwise. A mistyped directory is
+    refused rather than created (only the default store's directory is made on first use), and
+    an existing file must be an SQLite database holding a Tablelog store or nothing at all: an
+    empty file, a text file or another program's database is not silently taken over. A new
+    store is created whole (`_create_sqlite`), so a file of ours is never seen empty."""
+    if path.is_dir():
+        raise Refused(f"{path} is a directory; give the path of a store file")
+    if not path.parent.is_dir():
+        if path.parent != DEFAULT_STORE.parent:
+            raise Refused(f"{path}: the directory {path.parent} does not exist (a typo? "
+                          "create it first to make a store there)")
+        path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        _create_sqlite(path)
+    _require_store_file(path)
+    return path
+
+
+def _require_store_file(path: Path) -> None:
+    import sqlite3
+
+    with open(path, "rb") as file:
+        header = file.read(len(SQLITE_HEADER))
+    if header != SQLITE_HEADER:
+        what = "an empty file" if not header else "not an SQLite database"
+        raise Refused(f"{path} is not a Tablelog store ({what}); give another path")
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro",
+                                                   uri=True)) as db:
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master "
+                                                   "WHERE type = 'table'")}
+    except sqlite3.Error as err:
+        raise Refused(f"{path} is not a readable SQLite database: {err}") from None
+    if tables and "stored_events" not in tables:
+        raise Refused(f"{path} is another program's SQLite database (no Tablelog events in it); "
+                      "give another path")
+
+
+def _create_sqlite(path: Path) -> None:
+    """An empty SQLite database in WAL mode, made beside `path` and linked into place: another
+    process opening the store at the same moment finds a whole database file or none at all
+    (SQLite itself would show it an empty file for a moment). If another process linked its own
+    first, that one is the store."""
+    import sqlite3
+    import uuid
+
+    # A unique name that SQLite creates itself, with the usual permissions (mkstemp's are 0600).
+    scratch = path.with_name(f".{path.name}.{uuid.uuid4().hex}")
+    try:
+        with contextlib.closing(sqlite3.connect(scratch)) as db:
+            db.execute("PRAGMA journal_mode=WAL")  # writes the header; the library wants WAL
+        try:
+            os.link(scratch, path)
+        except FileExistsError:
+            pass
+    finally:
+        scratch.unlink(missing_ok=True)
 
 
 SCHEMA_LOCK = 0x7AB1E106  # a PostgreSQL advisory lock id of our own

@@ -119,6 +119,8 @@ def stored_rows(location: str) -> list[tuple]:
                                   "ORDER BY notification_id").fetchall()
             except psycopg.errors.UndefinedTable:
                 return []
+    if not os.path.exists(location):  # sqlite3.connect would create an empty file, which
+        return []  # tablelog then refuses as "not a store"
     with sqlite3.connect(location) as db:
         try:
             return db.execute("SELECT rowid, * FROM stored_events ORDER BY rowid").fetchall()

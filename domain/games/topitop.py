@@ -150,7 +150,8 @@ class Topitop(GameRules[TopitopState]):
             raise IllegalMove(f"a Topitop move is a JSON object, got {move!r}")
         keys = set(move)
         if keys == {"place", "to"}:
-            if move["place"] not in PIECES:
+            # A list or object is no piece (and no key of PIECES: unhashable, it would raise).
+            if not isinstance(move["place"], str) or move["place"] not in PIECES:
                 raise IllegalMove(f"place must be bucket, small or large, not {move['place']!r}")
             return ("place", move["place"], _cell(move["to"]))
         if keys == {"from", "to"}:

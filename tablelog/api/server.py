@@ -18,20 +18,21 @@ from typing import Any
 from flask import Blueprint, Flask, Response, request
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
-from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
+from werkzeug.exceptions import HTTPException, NotFound, RequestEntityTooLarge
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
 from tablelog.domain.recorder import Recorder
 from tablelog.access import WritePolicy
+from tablelog.guard import MAX_BODY, guard
 
 from .errors import ApiError, bad_request, from_refusal
 from .openapi import build_document
 from .routes import ENDPOINTS, PREFIX, Endpoint, Param, Reply, Service
 from .schemas import REQUESTS
 
-MAX_BODY = 1 << 20  # 1 MiB: a whole match record is a few kilobytes
 INTEGER = re.compile(r"-?[0-9]{1,20}")
+ROUTING_KINDS = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 VALIDATORS = {name: Draft202012Validator(schema) for name, schema in REQUESTS.items()}
 
 
@@ -60,11 +61,11 @@ def register_api(app: Flask, recorder: Recorder, policy: WritePolicy) -> None:
         ours = request.path.startswith(PREFIX + "/") or request.path == PREFIX
         if not ours or (error.code or 500) < 400:
             return previous(error) if previous else error
-        kind = "method-not-allowed" if isinstance(error, MethodNotAllowed) else "not-found"
-        if error.code not in (404, 405):
-            kind = "bad-request"
-        answer = json_response({"error": kind, "message": error.description or error.name},
-                               error.code or 400)
+        kind = ROUTING_KINDS.get(error.code or 400, "bad-request")
+        message = error.description or error.name
+        if isinstance(error, RequestEntityTooLarge):  # the server's MAX_CONTENT_LENGTH
+            message = f"the request body is larger than {MAX_BODY} bytes"
+        answer = json_response({"error": kind, "message": message}, error.code or 400)
         for name, value in error.get_headers():
             if name.lower() == "allow":
                 answer.headers[name] = value
@@ -81,7 +82,9 @@ def create_app(store: str | Recorder | None = None, policy: WritePolicy | None =
         from tablelog.store import open_recorder
         recorder = open_recorder(store)
     app = Flask("tablelog.api")
-    register_api(app, recorder, policy or WritePolicy())
+    policy = policy or WritePolicy()
+    guard(app, policy)
+    register_api(app, recorder, policy)
     return app
 
 
@@ -130,21 +133,34 @@ def _body(schema_name: str) -> dict[str, Any]:
                        "the request body must be JSON, sent as 'Content-Type: application/json'")
     if (request.content_length or 0) > MAX_BODY:
         raise ApiError(413, "too-large", f"the request body is larger than {MAX_BODY} bytes")
-    data = request.stream.read(MAX_BODY + 1)
+    # Under the guard (tablelog.guard) the server bounds every body and a chunked one is
+    # already read; mounted on an unguarded app, read at most one byte past the limit here.
+    guarded = request.max_content_length is not None
+    data = request.get_data(cache=True) if guarded else request.stream.read(MAX_BODY + 1)
     if len(data) > MAX_BODY:
         raise ApiError(413, "too-large", f"the request body is larger than {MAX_BODY} bytes")
     try:
         body = json.loads(data.decode("utf-8"), parse_constant=_no_constant,
                           parse_float=_finite_float)
     except (UnicodeDecodeError, ValueError, RecursionError) as err:
-        reason = err.msg if isinstance(err, json.JSONDecodeError) else str(err) or "too deep"
-        raise bad_request(f"the request body is not valid JSON ({_short(reason)})") from None
+        raise bad_request(f"the request body is not valid JSON ({_short(_why(err))})") from None
     error = best_match(VALIDATORS[schema_name].iter_errors(body))
     if error is not None:
         where = "the request body" + "".join(
             f".{p}" if isinstance(p, str) else f"[{p}]" for p in error.absolute_path)
         raise bad_request(f"{where}: {_short(error.message)}")
     return body
+
+
+def _why(error: Exception) -> str:
+    """Why a body did not parse, in the client's terms (not Python's advice on its limits)."""
+    if isinstance(error, json.JSONDecodeError):
+        return error.msg
+    if isinstance(error, RecursionError):
+        return "nested too deep"
+    if "integer string conversion" in str(error):
+        return "a number of more than 4,300 digits"
+    return str(error)
 
 
 def _no_constant(name: str) -> Any:
@@ -189,4 +205,8 @@ def _answer_error(error: ApiError) -> Response:
 
 def json_response(value: Any, status: int = 200) -> Response:
     text = json.dumps(value, ensure_ascii=False, allow_nan=False, default=str)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate quoted in a message: JSON escapes it
+        text = json.dumps(value, ensure_ascii=True, allow_nan=False, default=str)
     return Response(text, status=status, mimetype="application/json")

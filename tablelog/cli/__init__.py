@@ -23,8 +23,21 @@ class TablelogGroup(click.Group):
         try:
             return super().invoke(ctx)
         except (Refused, RulesError) as err:
-            click.echo(f"tablelog: {err}", err=True)
+            click.echo(f"tablelog: {one_line(str(err))}", err=True)
             sys.exit(2)
+        except click.UsageError as err:
+            # click prints usage, a hint and the error on three lines; a refusal is one line.
+            command = err.ctx.command_path if err.ctx else "tablelog"
+            click.echo(f"{command}: {one_line(err.format_message())} (see {command} --help)",
+                       err=True)
+            sys.exit(err.exit_code)
+
+
+def one_line(message: str) -> str:
+    """A refusal as one printable line: a reason may quote what was typed, newlines and all,
+    and undecodable bytes from argv arrive as lone surrogates, which no terminal can print."""
+    message = " ".join(message.split())
+    return message.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 @click.group(cls=TablelogGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -13,7 +13,11 @@ from tablelog.domain.match import Match
 from tablelog.store import open_recorder
 
 from . import main
-from .options import echo_json, json_option, parse_json, parse_options, store_option
+
+# A step number the store can look up (its positions are 64-bit integers), as the API bounds it.
+AT = click.IntRange(0, 1_000_000_000)
+from .options import (echo_json, json_option, parse_json, parse_options, read_text,
+                      store_option)
 
 
 @main.command()
@@ -21,7 +25,7 @@ from .options import echo_json, json_option, parse_json, parse_options, store_op
 @click.option("--players", required=True, metavar="A,B,...",
               help="Player names in turn order, comma separated.")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
-@click.option("--setup", "setup_file", type=click.File("r"), metavar="FILE",
+@click.option("--setup", "setup_file", type=click.File("rb"), metavar="FILE",
               help="A JSON file with the known setup (deal, layout, hands).")
 @click.option("--manifest-file", "manifest_file", type=click.File("rb"), metavar="PATH",
               help="Play with the components this JSON file lists (a club's own deck or "
@@ -32,7 +36,8 @@ from .options import echo_json, json_option, parse_json, parse_options, store_op
 @store_option
 def new(game, players, option_pairs, setup_file, manifest_file, played_at, store):
     """Start a match of GAME and print its id."""
-    setup = parse_json(setup_file.read(), "the setup file") if setup_file else None
+    setup = parse_json(read_text(setup_file, "the setup file"), "the setup file") \
+        if setup_file else None
     options = parse_options(option_pairs)
     components = None
     if manifest_file is not None:
@@ -44,7 +49,9 @@ def new(game, players, option_pairs, setup_file, manifest_file, played_at, store
                               played_at=local_unless_zoned(played_at)))
 
 
-@main.command()
+# ignore_unknown_options: a move that starts with "-" (a bare negative number) is the move
+# argument, not an option click does not know ("No such option: -1").
+@main.command(context_settings={"ignore_unknown_options": True})
 @click.argument("match")
 @click.argument("move_json", metavar="'JSON'")
 @click.option("--seat", required=True, metavar="NAME", help="The player making the move.")
@@ -77,7 +84,7 @@ def undo(match, by, reason, store):
 
 @main.command()
 @click.argument("match")
-@click.option("--at", "step", type=int, metavar="N",
+@click.option("--at", "step", type=AT, metavar="N",
               help="Show the match after its first N events (0 = the start).")
 @json_option
 @store_option
@@ -98,7 +105,7 @@ def show(match, step, as_json, store):
 
 @main.command()
 @click.argument("match")
-@click.option("--at", "step", type=int, metavar="N", help="Score the match after N events.")
+@click.option("--at", "step", type=AT, metavar="N", help="Score the match after N events.")
 @json_option
 @store_option
 def score(match, step, as_json, store):

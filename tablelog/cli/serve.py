@@ -35,15 +35,10 @@ def serve(store, host, port, refresh, write_token):
     if store is None and "TABLELOG_STORE" not in os.environ and not Path(DEFAULT_STORE).exists():
         _build_demo(location)
     projection_of(location)  # catch up first, with a progress bar when there is much to do
-    from tablelog.dashboard.app import create_app
-
     from tablelog.access import WritePolicy
-    from tablelog.api import register_api
 
-    app = create_app(location, refresh_every=refresh or None)
     policy = WritePolicy.for_bind(host, write_token)
-    register_api(app.server, app.server.extensions["tablelog"].recorder, policy)
-    app.server.extensions["tablelog-write-policy"] = policy  # the Record page reads it here
+    app = build_app(location, policy, refresh)
     click.echo(f"Tablelog dashboard on {location}: http://{host}:{port}/  (Ctrl-C stops it)")
     click.echo(f"JSON API: http://{host}:{port}/api/v1/  (writes "
                + ("open on loopback)" if policy.open else "need the write token)"))
@@ -51,6 +46,20 @@ def serve(store, host, port, refresh, write_token):
         click.echo(f"write token, shown once (the Record page asks for it; the API takes "
                    f"'Authorization: Bearer TOKEN'): {policy.token}")
     app.run(host=host, port=port, debug=False)
+
+
+def build_app(location: str, policy, refresh: float | None = None):
+    """The served app: the dashboard, the API on its Flask server, and the guard over every
+    request (the body limit; Host checks where writes are open). Tests serve this very app."""
+    from tablelog.api import register_api
+    from tablelog.dashboard.app import create_app
+    from tablelog.guard import guard
+
+    app = create_app(location, refresh_every=refresh or None)
+    guard(app.server, policy)
+    register_api(app.server, app.server.extensions["tablelog"].recorder, policy)
+    app.server.extensions["tablelog-write-policy"] = policy  # the Record page reads it here
+    return app
 
 
 def _build_demo(location: str) -> None:
