@@ -33,7 +33,7 @@ import platformdirs
 from .base import InvalidSetup
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
-MAX_BYTES = 1 << 20  # a manifest lists a few dozen pieces; a megabyte is far beyond any game
+MAX_BYTES = 256 * 1024  # a manifest lists a few dozen pieces; as much as any stored value
 REF_PREFIX = "sha256:"
 
 _registered: dict[str, Any] = {}  # SHA-256 -> content: what `sha256:<hex>` references mean
