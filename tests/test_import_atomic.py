@@ -50,7 +50,9 @@ def test_a_file_with_one_record_twice_is_refused_naming_both_lines(any_store, ex
     assert stored_rows(any_store) == []
 
 
-def test_a_record_refused_late_in_the_file_leaves_nothing_of_it(store, exported, tmp_path):
+def test_a_record_refused_late_in_the_file_leaves_nothing_of_it(any_store, exported,
+                                                                 tmp_path):
+    store = any_store
     bad = unsealed(json.loads(exported[-1]))
     bad["events"][0]["move"] = {"place": "bucket", "to": "z9"}
     path = tmp_path / "bad.jsonl"
@@ -105,3 +107,21 @@ def test_an_import_killed_at_any_moment_is_completed_by_running_it_again(any_sto
     assert ids_and_heads(any_store) == expected  # nothing lost, nothing twice
     assert len(stored_rows(any_store)) == sum(1 + len(json.loads(line)["events"])
                                               for line in exported)
+
+
+@pytest.mark.parametrize(("data", "words"), [
+    (b'{"format": "tablelog-match/2"}\n\xff\xfe\n', "line 2: not UTF-8 text"),
+    (b'{"n": ' + b"9" * 5000 + b"}\n", "line 1: holds a number of more than 4,300 digits"),
+    (b"[" * 100_000 + b"]" * 100_000 + b"\n", "line 1: nested too deep to read"),
+    (b'{"format": "tablelog-match/2", "game": "topitop", "seats": ["Ann", "Ben"], '
+     b'"events": [{"type": "claim", "by": "Ann", "scores": {"Ann": 99999999999999999999}}]}',
+     "cannot be stored exactly"),
+])
+def test_an_unreadable_import_file_is_one_line_and_stores_nothing(any_store, tmp_path, data,
+                                                                  words):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(data)
+    result = run(any_store, "import", str(path))
+    assert result.returncode == 2 and words in last_line(result.stderr)
+    assert "Traceback" not in result.stderr
+    assert stored_rows(any_store) == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 from tqdm import tqdm
@@ -31,26 +32,44 @@ def export(match, everything, output, store):
         output.write(json.dumps(recorder.export(match_id), ensure_ascii=False) + "\n")
 
 
-def read_records(text: str) -> list:
+def read_records(data: bytes) -> list:
     """The records of a file: JSON Lines (None for blank lines, so line numbers hold), or one
-    whole JSON document holding a record or a list of records."""
+    whole JSON document holding a record or a list of records. A file that is not UTF-8, or a
+    line too deep or with too long a number to read, is a BadRecord naming the line."""
     try:
-        whole = json.loads(text)
-    except json.JSONDecodeError:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise BadRecord(f"line {line}: not UTF-8 text (byte {err.start + 1} of the file)") \
+            from None
+    try:
+        whole = _parsed(text)
+    except BadRecord:
         pass
     else:
         return whole if isinstance(whole, list) else [whole]
     records = []
     for number, line in enumerate(text.splitlines(), start=1):
         try:
-            records.append(json.loads(line) if line.strip() else None)
-        except json.JSONDecodeError as err:
-            raise BadRecord(f"line {number}: not valid JSON ({err.msg})") from None
+            records.append(_parsed(line) if line.strip() else None)
+        except BadRecord as err:
+            raise BadRecord(f"line {number}: {err}") from None
     return records
 
 
+def _parsed(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        raise BadRecord(f"not valid JSON ({err.msg})") from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise BadRecord("holds a number of more than 4,300 digits") from None
+    except RecursionError:
+        raise BadRecord("nested too deep to read") from None
+
+
 @main.command(name="import")
-@click.argument("source", type=click.File("r"))
+@click.argument("source", type=click.File("rb"))
 @store_option
 def import_(source, store):
     """Replay each record in SOURCE (JSON Lines, or one JSON record) through the rules and
