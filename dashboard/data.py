@@ -130,6 +130,10 @@ class Source:
         found = self.projection.view.fetch(sql, (prefix.replace("%", "").replace("_", "") + "%",))
         return [row[0] for row in found]
 
+    def damaged(self) -> list[dict[str, Any]]:
+        """The quarantined matches (match_id, event, finding): the banner names them."""
+        return self.remember(("damaged",), self.projection.damaged)
+
     # ---- one match ----------------------------------------------------------------------------
 
     def match(self, match_id: str | UUID, step: int | None = None) -> Match:

@@ -23,27 +23,20 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from .audit_chain import Stored, check_chain, check_positions, check_receipt, decode
+from .audit_chain import (Stored, check_before_start, check_chain, check_positions,
+                          check_receipt, decode)
 from .audit_claims import Replay, Step
 from .audit_text import named, when
 from .errors import MatchNotFound
 from .match import RUNNING
-from .recorder import PAGE, Recorder
+from .recorder import Recorder
 
 # ---- which matches -----------------------------------------------------------------------------
 
 def match_ids(recorder: Recorder) -> list[UUID]:
     """Every match with at least one stored row, in the order they were first stored. Read from
     the raw notification log, so a match whose start was deleted or mangled is still found."""
-    seen: dict[UUID, None] = {}
-    position: int | None = None
-    while True:
-        page = recorder.recorder.select_notifications(start=position, limit=PAGE,
-                                                      inclusive_of_start=False)
-        seen.update((n.originator_id, None) for n in page)
-        if len(page) < PAGE:
-            return list(seen)
-        position = page[-1].id
+    return recorder.match_ids()
 
 
 def find_match(recorder: Recorder, text: str) -> UUID:
@@ -77,7 +70,8 @@ def audit_match(recorder: Recorder, match_id: UUID, head: str | None = None) -> 
     if not rows:
         raise MatchNotFound(f"no match {match_id} in this store")
     audit = Replay()
-    events = decode(audit, recorder, rows)
+    stored = decode(audit, recorder, rows)
+    events = check_before_start(audit, stored) or stored
     check_positions(audit, events)
     check_chain(audit, events)
     audit.replay(events)

@@ -22,6 +22,7 @@ from eventsourcing.persistence import IntegrityError, Mapper, PersistenceError, 
 from eventsourcing.utils import get_topic
 
 from .errors import BadRecord, Conflict, MatchNotFound, Refused
+from .quarantine import damaged
 from .match import Match, event_hash, start_match
 from .records import to_record
 from .snapshots import MatchSnapshot, attach, usable
@@ -64,7 +65,12 @@ class Recorder(Application):
         version = None if step is None else step + Match.INITIAL_VERSION
         if step is not None and step < 0:
             raise Refused(f"step must be 0 or more, got {step}")
-        match = self._replay(match_id, version)
+        try:
+            match = self._replay(match_id, version)
+        except Refused:
+            raise
+        except Exception as err:  # noqa: BLE001 - a damaged row fails in any way: quarantine
+            raise damaged(self, match_id, err) from None
         if match is None:
             raise MatchNotFound(f"no match {match_id} in this store")
         if version is not None and match.version < version:
@@ -230,13 +236,24 @@ class Recorder(Application):
         return bool(self.recorder.select_events(_as_uuid(match_id), limit=1))
 
     def stored_events(self, match_id: UUID) -> list[Any]:
-        events = list(self.events.get(_as_uuid(match_id)))
+        try:
+            events = list(self.events.get(_as_uuid(match_id)))
+        except Exception as err:  # noqa: BLE001 - a row that no longer decodes: quarantine
+            raise damaged(self, match_id, err) from None
         if not events:
             raise MatchNotFound(f"no match {match_id} in this store")
         return events
 
     def export(self, match_id: UUID) -> dict[str, Any]:
-        return to_record(self.stored_events(match_id))
+        events = self.stored_events(match_id)
+        try:
+            if [e.originator_version for e in events] != list(range(1, len(events) + 1)):
+                raise ValueError("its events are not numbered 1, 2, 3...")
+            return to_record(events)
+        except Refused:
+            raise
+        except Exception as err:  # noqa: BLE001 - a start or an event that lost its fields
+            raise damaged(self, match_id, err) from None
 
     def started(self, game: str | None = None) -> Iterator[Any]:
         """Every match's Started event in the order matches began (the notification log)."""
@@ -245,11 +262,27 @@ class Recorder(Application):
             page = self.recorder.select_notifications(
                 start=position, limit=PAGE, topics=STARTED_TOPICS, inclusive_of_start=False)
             for notification in page:
-                started = self.mapper.to_domain_event(notification)
-                if game is None or started.game == game:
+                try:
+                    started = self.mapper.to_domain_event(notification)
+                except Exception:  # noqa: BLE001 - a damaged start: `match_ids` still lists it
+                    continue
+                if game is None or getattr(started, "game", None) == game:
                     yield started
             if len(page) < PAGE:
                 return
+            position = page[-1].id
+
+    def match_ids(self) -> list[UUID]:
+        """Every match with at least one stored row, in the order they were first stored: from
+        the raw notification log, so a match whose start row is damaged is listed too."""
+        seen: dict[UUID, None] = {}
+        position: int | None = None
+        while True:
+            page = self.recorder.select_notifications(start=position, limit=PAGE,
+                                                      inclusive_of_start=False)
+            seen.update((_as_uuid(n.originator_id), None) for n in page)
+            if len(page) < PAGE:
+                return list(seen)
             position = page[-1].id
 
     def find(self, text: str) -> UUID:
@@ -267,6 +300,9 @@ class Recorder(Application):
             raise MatchNotFound(f"{text!r} is too short to name a match (give 4 or more "
                                 "characters of its id)")
         found = [s.originator_id for s in self.started() if s.originator_id.hex.startswith(text)]
+        if not found:  # a match whose start row is damaged is still named by its id
+            prefix = text.replace("-", "")
+            found = [i for i in self.match_ids() if i.hex.startswith(prefix)]
         if not found:
             raise MatchNotFound(f"no match whose id starts with {text!r} in this store")
         if len(found) > 1:

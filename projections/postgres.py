@@ -162,9 +162,13 @@ class LiveTables(Projection[PostgresTablesView]):
         if tracking.notification_id <= self.position:  # another process projected it already
             return
         if isinstance(domain_event, Match.Event):
-            self.tables.projector.fold(Event(
-                domain_event.originator_id, domain_event.originator_version,
-                type(domain_event).__name__, vars(domain_event)))
+            try:
+                self.tables.projector.fold(Event(
+                    domain_event.originator_id, domain_event.originator_version,
+                    type(domain_event).__name__, vars(domain_event)))
+            except Exception as err:  # noqa: BLE001 - quarantine the match, follow the rest
+                self.tables.quarantine(domain_event.originator_id,
+                                       domain_event.originator_version, err)
         self._held = tracking
         self._count += 1
         if self._count >= self.batch or self._is_newest(tracking.notification_id):

@@ -71,6 +71,7 @@ class OpenMatch:
             start = self.rules.start(len(self.seats), data["options"], data["setup"])
         except RulesError:  # an engine gone or changed: the match is listed, never replayed
             self.rules, start = None, None
+        self.version = 1  # the match's last event folded: the next must be version + 1
         self.states: list[Any] = [start]  # after each effective move (trimmed once closed)
         self.as_it_goes = self.rules is not None and self.rules.scores_as_it_goes
         self.totals: list[list[float] | None] = [self.score_totals(start)]
@@ -122,6 +123,9 @@ class Projector:
         self.history = history
         self.capacity = capacity
         self.ratings = Ratings(view)
+        self.view = view
+        # Quarantined matches (see `quarantine`): their events are skipped from then on.
+        self.damaged: set[UUID] = {UUID(row["match_id"]) for row in view.select("damaged")}
         self.cache: OrderedDict[UUID, OpenMatch] = OrderedDict()
         self.pending: dict[str, dict[tuple, dict[str, Any]]] = {name: {} for name in TABLES}
         self._quiet = False
@@ -134,17 +138,42 @@ class Projector:
     # ---- driving ----------------------------------------------------------------------------
 
     def fold(self, event: Event) -> None:
+        """Fold one event; an event that does not follow its match's last one, or that the
+        match's fields do not fit, raises (the caller quarantines the match)."""
+        if event.match_id in self.damaged:
+            return
         if event.kind == "Started":
+            if event.version != 1:
+                raise ValueError(f"a start stored as event {event.version}")
             match = OpenMatch(event.match_id, event.data)
             self._remember(event.match_id, match)
         else:
+            match = self._recall(event.match_id, event.version)
+            if event.version != match.version + 1:
+                raise ValueError(f"event {event.version} does not follow event {match.version}")
+            match.version = event.version
             handler = self._handlers.get(event.kind)
             if handler is None:  # an event type this projection does not read
                 return
-            match = self._recall(event.match_id, event.version)
             handler(match, event)
         match.refresh()
         self._emit("matches", match.row)
+
+    def quarantine(self, match_id: UUID, version: int, finding: str) -> None:
+        """Skip the match from now on, record why, and mark its `matches` row (cached, or as
+        the tables hold it) "damaged" so that no list or statistic counts it."""
+        self.damaged.add(match_id)
+        match = self.cache.pop(match_id, None)
+        if match is not None:
+            row = match.row
+        else:
+            rows = self.pending["matches"].get((str(match_id),)) or next(
+                iter(self.view.select("matches", {"match_id": str(match_id)})), None)
+            row = None if rows is None else dict(rows)
+        if row is not None:
+            row["status"] = "damaged"
+            self._emit("matches", row)
+        self._emit("damaged", {"match_id": str(match_id), "event": version, "finding": finding})
 
     def take(self) -> dict[str, list[dict[str, Any]]]:
         """The rows changed since the last `take`, each once, by table; and forget them."""

@@ -113,13 +113,14 @@ def list_matches(game, as_json, store):
     """List the matches in the store, oldest first (from the projection's matches table)."""
     import json
 
-    from tablelog.projections.runner import TablesProjection
+    from .stats import projection_of
 
-    projection = TablesProjection(open_recorder(store))
-    projection.catch_up()
+    projection = projection_of(store)  # names any damaged match on stderr: it is left out
     found = projection.view.select("matches", {"game": game} if game else None)
     rows = []
     for row in sorted(found, key=lambda r: r["started"]):
+        if row["status"] == "damaged":
+            continue
         seats = json.loads(row["seats"])
         ended = row["ranking"] != "[]"
         rows.append({"id": row["match_id"], "game": row["game"], "seats": seats,
