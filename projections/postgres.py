@@ -20,12 +20,14 @@ comes second drops its batch and catches up from the other's position.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import threading
 from collections.abc import Iterator
 from typing import Any
+from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.persistence import IntegrityError, Mapper, Tracking
 from eventsourcing.postgres import (
     PostgresApplicationRecorder,
     PostgresDatastore,
@@ -36,6 +38,7 @@ from psycopg.sql import SQL
 
 from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
+from tablelog.domain.transcoding import LeanMapper
 
 from .projector import Event
 from .runner import TablesProjection, open_view
@@ -161,7 +164,14 @@ class LiveTables(Projection[PostgresTablesView]):
         self._attached.wait()  # the runner delivers from its own thread as soon as it starts
         if tracking.notification_id <= self.position:  # another process projected it already
             return
-        if isinstance(domain_event, Match.Event):
+        if isinstance(domain_event, Unreadable):
+            match_id = domain_event.originator_id
+            if not isinstance(match_id, UUID):
+                match_id = UUID(str(match_id))
+            if match_id not in self.tables.projector.damaged:
+                self.tables.quarantine(match_id, domain_event.originator_version,
+                                       domain_event.error)
+        elif isinstance(domain_event, Match.Event):
             try:
                 self.tables.projector.fold(Event(
                     domain_event.originator_id, domain_event.originator_version,
@@ -205,11 +215,40 @@ class LiveTables(Projection[PostgresTablesView]):
             self.position = held.notification_id
 
 
+@dataclasses.dataclass(frozen=True)
+class Unreadable:
+    """What the runner hands on for a stored row that does not decode (a damaged match)."""
+    originator_id: Any
+    originator_version: int
+    error: Exception
+
+
+class _TolerantMapper(LeanMapper):
+    """The recorder's mapper, but a row that does not decode becomes an `Unreadable` rather
+    than an error that would stop the library's runner (and the tables with it, for every
+    match): `LiveTables` quarantines its match and follows the rest."""
+
+    def to_domain_event(self, stored: Any) -> Any:
+        try:
+            return super().to_domain_event(stored)
+        except Exception as err:  # noqa: BLE001 - a damaged row fails in any way
+            return Unreadable(stored.originator_id, stored.originator_version, err)
+
+
+class FollowingRecorder(Recorder):
+    """The application the runner reads through (same store, same name, tolerant mapper)."""
+
+    name = Recorder.name
+
+    def construct_mapper(self) -> Mapper:
+        return _TolerantMapper(transcoder=self.construct_transcoder())
+
+
 class TablesRunner(ProjectionRunner[Recorder, PostgresTablesView]):
     """eventsourcing's ProjectionRunner over a Tablelog store, driving `LiveTables`."""
 
     def __init__(self, env: dict[str, str]) -> None:
-        super().__init__(application_class=Recorder, projection_class=LiveTables,
+        super().__init__(application_class=FollowingRecorder, projection_class=LiveTables,
                          view_class=PostgresTablesView, env=env)
         self.projection.attach(self.app)
 

@@ -169,3 +169,21 @@ def test_a_damage_found_later_quarantines_only_that_match(any_store):
     assert f"left out match {first}" in result.stderr
     assert f"left out match {second}" in result.stderr
     assert json.loads(result.stdout) == []
+
+
+def test_the_postgresql_runner_quarantines_a_damaged_row_and_follows_the_rest(postgres_store):
+    from tablelog.projections.postgres import follow
+    from tablelog.projections.runner import TablesProjection
+
+    recorder = open_recorder(postgres_store)
+    first, second = (played_with_everything(recorder) for _ in range(2))
+    cut_short(postgres_store, first, 5)
+    insert_at_zero(postgres_store, second)
+    with follow(recorder) as runner:
+        runner.wait(recorder.recorder.max_notification_id(), timeout=120)
+        later = played_with_everything(recorder)  # the runner goes on after the damage
+        runner.wait(recorder.recorder.max_notification_id(), timeout=120)
+    projection = TablesProjection(recorder)
+    assert {row["match_id"] for row in projection.damaged()} == {str(first), str(second)}
+    statuses = {row["match_id"]: row["status"] for row in projection.view.select("matches")}
+    assert statuses[str(later)] == "ended" and statuses[str(second)] == "damaged"
