@@ -235,9 +235,12 @@ class Recorder(Application):
     def _exists(self, match_id: UUID) -> bool:
         return bool(self.recorder.select_events(_as_uuid(match_id), limit=1))
 
-    def stored_events(self, match_id: UUID) -> list[Any]:
+    def stored_events(self, match_id: UUID, gt: int | None = None,
+                      lte: int | None = None) -> list[Any]:
+        """The match's stored events (those with versions in (gt, lte] when given: a long
+        match's page of them)."""
         try:
-            events = list(self.events.get(_as_uuid(match_id)))
+            events = list(self.events.get(_as_uuid(match_id), gt=gt, lte=lte))
         except Exception as err:  # noqa: BLE001 - a row that no longer decodes: quarantine
             raise damaged(self, match_id, err) from None
         if not events:

@@ -42,7 +42,7 @@ from tablelog.domain.transcoding import LeanMapper
 
 from .projector import Event
 from .runner import TablesProjection, open_view
-from .tables import SCHEMA_VERSION, TABLES
+from .tables import SCHEMA_VERSION, STORED
 from .view import INDEXES, SCHEMA_TABLE, TablesView, create_statement, upsert_statement
 
 # Stored as on SQLite (times ISO-8601 text, lists JSON text, truth 0 or 1), so rows read back the
@@ -68,11 +68,11 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
     def __init__(self, datastore: PostgresDatastore, *,
                  tracking_table_name: str = TRACKING_TABLE, **kwargs: Any) -> None:
         super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
-        self._upserts = {name: upsert_statement(t, "%s") for name, t in TABLES.items()}
-        self._kinds = {name: tuple(c.kind for c in t.columns) for name, t in TABLES.items()}
+        self._upserts = {name: upsert_statement(t, "%s") for name, t in STORED.items()}
+        self._kinds = {name: tuple(c.kind for c in t.columns) for name, t in STORED.items()}
         self.sql_create_statements += [SQL(s) for s in (
             f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version INTEGER)",
-            *(create_statement(t, POSTGRES_TYPES) for t in TABLES.values()), *INDEXES)]
+            *(create_statement(t, POSTGRES_TYPES) for t in STORED.values()), *INDEXES)]
 
     def create_table(self) -> None:
         """Create the tables (processes starting at once take turns); tables of another schema
@@ -95,7 +95,7 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
         self.create_table()
 
     def _drop(self, c: Any) -> None:
-        for table in TABLES.values():
+        for table in STORED.values():
             c.execute(f"DROP TABLE IF EXISTS {table.sql_name}")
         c.execute(f"DROP TABLE IF EXISTS {SCHEMA_TABLE}")
         if self._exists(c, self.tracking_table_name):

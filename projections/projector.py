@@ -25,7 +25,7 @@ from tablelog.domain.games import GameRules, RulesError, get_rules
 
 from . import components
 from .ratings import Ratings
-from .tables import TABLES
+from .tables import STORED
 from .view import TablesView
 
 NAN = math.nan
@@ -127,7 +127,7 @@ class Projector:
         # Quarantined matches (see `quarantine`): their events are skipped from then on.
         self.damaged: set[UUID] = {UUID(row["match_id"]) for row in view.select("damaged")}
         self.cache: OrderedDict[UUID, OpenMatch] = OrderedDict()
-        self.pending: dict[str, dict[tuple, dict[str, Any]]] = {name: {} for name in TABLES}
+        self.pending: dict[str, dict[tuple, dict[str, Any]]] = {name: {} for name in STORED}
         self._quiet = False
         self._handlers: dict[str, Callable[[OpenMatch, Event], None]] = {
             "MoveRecorded": self._move_recorded, "MoveUndone": self._move_undone,
@@ -204,7 +204,7 @@ class Projector:
 
     def _emit(self, table: str, row: dict[str, Any]) -> None:
         if not self._quiet:
-            self.pending[table][tuple(row[k] for k in TABLES[table].key)] = dict(row)
+            self.pending[table][tuple(row[k] for k in STORED[table].key)] = dict(row)
 
     # ---- one method per event type ----------------------------------------------------------
 

@@ -215,5 +215,8 @@ DAMAGED = Table(
 )
 
 TABLES: dict[str, Table] = {t.name: t for t in
-                            (MATCHES, SCORES, SCORE_CATEGORIES, COMPONENTS, MOVES, RATINGS,
-                             DAMAGED)}
+                            (MATCHES, SCORES, SCORE_CATEGORIES, COMPONENTS, MOVES, RATINGS)}
+"""The tables of matches, for the statistics, the dashboard and `export-tables`."""
+
+STORED: dict[str, Table] = {**TABLES, DAMAGED.name: DAMAGED}
+"""Every table the projection writes: the tables of matches and the quarantine's."""
