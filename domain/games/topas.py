@@ -206,6 +206,7 @@ class Topas(GameRules[TopasState]):
     version = "1"
     min_players = 1
     max_players = 4
+    move_cap = 200  # a 2-player match has about 14 moves (docs/games)
     state_type = TopasState
 
     # ---- setting up -------------------------------------------------------------------------

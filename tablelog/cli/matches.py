@@ -43,6 +43,13 @@ def move(match, move_json, seat, store):
     outcome = rules.outcome(done.state)
     click.echo(f"move {len(done.moves)}: {seat} {rules.describe(move_value)}; "
                + (f"game over: {outcome.reason}" if outcome else f"next: {waiting}"))
+    if views.draw_offered(done):
+        click.echo(_draw_offer(done))
+
+
+def _draw_offer(match: Match) -> str:
+    return (f"{len(match.moves)} moves, past {match.rules.name}'s cap of {match.rules.move_cap}: "
+            f"the players may agree a draw (`tablelog end {str(match.id)[:8]} --draw`)")
 
 
 @main.command()
@@ -78,6 +85,8 @@ def show(match, step, as_json, store):
     click.echo("seats: " + ", ".join(found.seats))
     click.echo("")
     click.echo(found.rules.render(found.state, found.seats))
+    if view["draw_offered"]:
+        click.echo(_draw_offer(found))
 
 
 @main.command()
