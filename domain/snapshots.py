@@ -77,6 +77,9 @@ class Trail(MutableSequence):
 
     def __getitem__(self, index):
         if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step == 1 and start >= self.dropped:  # within the tail: nothing to fetch
+                return self.tail[start - self.dropped:max(start, stop) - self.dropped]
             self._fill()
             return self.tail[index]
         return self.tail[self._index(index)]
@@ -136,7 +139,9 @@ class MatchSnapshot(Snapshot):
 def compact(match: Match) -> dict[str, Any]:
     """What a snapshot stores of `match`: its fields, and the tails of its states and moves."""
     rules = match.rules
-    kept = min(TAIL, len(match.moves))
+    # The last TAIL moves, or fewer when a restored match holds fewer (after undos): taking a
+    # snapshot never fetches the history a snapshot left out.
+    kept = min(TAIL, len(match.moves), _held(match.moves), _held(match.states) - 1)
     fields = {k: v for k, v in vars(match).items() if k not in _OWN}
     return {
         "format": FORMAT, "state_rules": rules.version, "fields": fields,
@@ -145,6 +150,10 @@ def compact(match: Match) -> dict[str, Any]:
         "states": [rules.encode(s) for s in match.states[len(match.states) - kept - 1:]],
         "moves": list(match.moves[len(match.moves) - kept:]),
     }
+
+
+def _held(entries: Any) -> int:
+    return len(entries.tail) if isinstance(entries, Trail) else len(entries)
 
 
 def usable(state: dict[str, Any]) -> bool:

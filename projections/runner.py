@@ -12,7 +12,7 @@ objects), which keeps the per-event cost to one JSON decode plus the rules' own 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, StoredEvent, Tracking
@@ -110,9 +110,17 @@ class TablesProjection:
         made of events alone): for when another process wrote the very events it folded."""
         self.projector.ratings = Ratings(self.view)
 
-    def _history(self, match_id: UUID, version: int) -> Sequence[Event]:
-        stored = self.recorder.recorder.select_events(match_id, lte=version - 1)
-        return self.decoder.decode_all(stored)
+    def _history(self, match_id: UUID, version: int) -> Iterator[Event]:
+        """The match's events before `version`, a page at a time (a long match is never held
+        whole)."""
+        after = None
+        while True:
+            stored = self.recorder.recorder.select_events(match_id, gt=after, lte=version - 1,
+                                                          limit=self.page)
+            yield from self.decoder.decode_all(stored)
+            if len(stored) < self.page:
+                return
+            after = stored[-1].originator_version
 
     @property
     def name(self) -> str:

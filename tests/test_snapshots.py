@@ -79,6 +79,25 @@ def test_undos_past_the_snapshot_fetch_the_earlier_moves(any_recorder, small_int
     assert len(any_recorder.get(match_id).moves) == 25
 
 
+def test_recording_on_a_restored_match_never_replays_its_history(any_recorder, small_intervals,
+                                                                 monkeypatch):
+    match_id = any_recorder.start("topitop", ["Ann", "Ben"])
+    moves = list(shuffled_moves(60))
+    for seat, move in moves[:30]:
+        any_recorder.record(match_id, seat, move)
+
+    def refuse(*_):
+        raise AssertionError("the whole history was replayed")
+    monkeypatch.setattr(Recorder, "_history", refuse)
+    for number, (seat, move) in enumerate(moves[30:]):  # snapshots taken every 5 events
+        any_recorder.record(match_id, seat, move)
+        if number % 7 == 3:
+            any_recorder.undo(match_id, "Ann", "back")
+            any_recorder.record(match_id, seat, move)
+    monkeypatch.undo()
+    assert_same(any_recorder.get(match_id), full_replay(any_recorder, match_id))
+
+
 def test_a_store_without_snapshots_reads_the_same(any_recorder, any_store, small_intervals):
     match_id = any_recorder.start("topitop", ["Ann", "Ben"])
     for seat, move in shuffled_moves(30):
