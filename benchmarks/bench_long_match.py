@@ -21,6 +21,7 @@ import uuid
 from pathlib import Path
 
 from tablelog.domain.match import start_match
+from tablelog.domain.snapshot_reads import _fold
 from tablelog.store import open_recorder
 from tests.long_matches import shuffled_moves
 
@@ -30,7 +31,7 @@ ROOT = str(Path(__file__).resolve().parent.parent)
 SHORT = 100
 
 PAGE_VISIT = """
-import resource, sys, time
+import re, sys, time
 from benchmarks.bench_dashboard import visit
 from tablelog.dashboard.app import create_app
 app = create_app(sys.argv[1], refresh_every=None)
@@ -38,7 +39,9 @@ source = app.server.extensions["tablelog"]
 client = app.server.test_client()
 start = time.perf_counter()
 visit(client, "match", source.position(), sys.argv[2])
-print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+seconds = time.perf_counter() - start
+# VmHWM: this process's peak since exec (ru_maxrss would count the parent's before the fork)
+print(seconds, re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read()).group(1))
 """
 
 
@@ -56,6 +59,16 @@ def cli_seconds(path: str, *args: str) -> float:
     subprocess.run([sys.executable, "-m", "tablelog", *args, "--store", path], cwd=ROOT,
                    check=True, capture_output=True)
     return time.perf_counter() - start
+
+
+def paired(first, second, repeats: int = 5) -> tuple[float, float]:
+    """The best of `repeats` of each of two timed callables, taken in turns (so that a busy
+    spell on a shared machine weighs on both alike)."""
+    times: tuple[list[float], list[float]] = ([], [])
+    for _ in range(repeats):
+        times[0].append(first())
+        times[1].append(second())
+    return min(times[0]), min(times[1])
 
 
 def next_move(recorder, match_id) -> tuple[str, str]:
@@ -96,18 +109,18 @@ def run(quick: bool) -> list[Result]:
     note = f"Topitop, {long_moves:,} moves vs {SHORT}; baseline: the {SHORT}-move match"
     results = []
     for label in ("show", "show --at half"):
-        def cli(match_id, moves, label=label):
+        def show(match_id, moves, label=label):
             args = ("show", str(match_id)) + (("--at", str(moves // 2)) if "--at" in label
                                                else ())
-            return best_of(3, lambda: cli_seconds(path, *args))
-        results.append(Result(f"long match: tablelog {label}", 1000 * cli(long, long_moves),
-                              "ms", 1000 * cli(short, SHORT), f"{note}; a fresh process each"))
-    move_short = best_of(3, lambda: cli_seconds(path, "move", str(short), "--seat",
-                                                *next_move(recorder, short)))
-    move_long = best_of(3, lambda: cli_seconds(path, "move", str(long), "--seat",
-                                               *next_move(recorder, long)))
-    results.append(Result("long match: tablelog move", 1000 * move_long, "ms", 1000 * move_short,
-                          f"{note}; a fresh process each"))
+            return cli_seconds(path, *args)
+        long_s, short_s = paired(lambda: show(long, long_moves), lambda: show(short, SHORT))
+        results.append(Result(f"long match: tablelog {label}", 1000 * long_s, "ms",
+                              1000 * short_s, f"{note}; a fresh process each, best of 5"))
+    long_s, short_s = paired(
+        lambda: cli_seconds(path, "move", str(long), "--seat", *next_move(recorder, long)),
+        lambda: cli_seconds(path, "move", str(short), "--seat", *next_move(recorder, short)))
+    results.append(Result("long match: tablelog move", 1000 * long_s, "ms", 1000 * short_s,
+                          f"{note}; a fresh process each, best of 5"))
     results += reads(recorder, short, long, note)
     results += pages(path, short, long, note)
     results += sizes(path, short, long, long_moves)
@@ -120,7 +133,7 @@ def reads(recorder, short, long, note) -> list[Result]:
     fresh = open_recorder(recorder.env["SQLITE_DBNAME"])
     now_short = best_of(5, lambda: fresh.get(short))
     now_long = best_of(5, lambda: fresh.get(long))
-    replay = best_of(1, lambda: fresh._fold_reading(None, fresh.events.get(long)))
+    replay = best_of(1, lambda: _fold(None, fresh.events.get(long)))
     return [Result("long match: read now, in process", 1000 * now_long, "ms", 1000 * now_short,
                    f"{note}; Recorder.get: the newest snapshot and the events after it"),
             Result("long match: read now without snapshots", 1000 * replay, "ms",

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from tablelog.domain.audit import audit_match
 from tablelog.domain.match import Match
-from tablelog.domain.recorder import Recorder, _fold
+from tablelog.domain.recorder import Recorder
+from tablelog.domain.snapshot_reads import _fold
 from tablelog.domain.snapshots import Trail
 from tablelog.store import is_postgres, open_recorder
 from tests.long_matches import apply_steps, random_steps, shuffled_moves
