@@ -187,3 +187,43 @@ def test_the_postgresql_runner_quarantines_a_damaged_row_and_follows_the_rest(po
     assert {row["match_id"] for row in projection.damaged()} == {str(first), str(second)}
     statuses = {row["match_id"]: row["status"] for row in projection.view.select("matches")}
     assert statuses[str(later)] == "ended" and statuses[str(second)] == "damaged"
+
+
+def test_serve_starts_on_a_damaged_store_and_warns(damaged_store):
+    """`tablelog serve` itself (a real process): it starts, and the dashboard's layout carries
+    the banner; the API lists the clean matches."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    store, clean, damaged = damaged_store
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "tablelog", "serve", "--store", store,
+                               "--port", str(port), "--refresh", "0"],
+                              env={**os.environ}, stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(120):
+            try:
+                layout = urllib.request.urlopen(f"{url}/_dash-layout", timeout=5).read().decode()
+                break
+            except OSError:
+                assert server.poll() is None, server.stderr.read()
+                time.sleep(0.5)
+        else:
+            pytest.fail("serve did not answer")
+        assert "damaged-banner" in layout and "4 damaged matches left out" in layout
+        listed = json.loads(urllib.request.urlopen(f"{url}/api/v1/matches", timeout=5).read())
+        assert [row["id"] for row in listed["matches"]] == [str(m) for m in clean]
+    finally:
+        server.terminate()
+        _, errors = server.communicate(timeout=30)
+    assert "Traceback" not in errors
+    for match_id in damaged.values():
+        assert f"left out match {match_id}" in errors
