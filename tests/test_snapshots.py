@@ -16,7 +16,7 @@ from tablelog.domain.audit import audit_match
 from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.snapshot_reads import _fold
-from tablelog.domain.snapshots import Trail
+from tablelog.domain.snapshots import Trail, usable
 from tablelog.store import is_postgres, open_recorder
 from tests.long_matches import apply_steps, random_steps, shuffled_moves
 
@@ -142,6 +142,28 @@ def test_a_snapshot_whose_event_was_changed_is_not_used(store, small_intervals):
     read = open_recorder(store).get(match_id)
     assert read.moves[8]["move"] == {"from": "a2", "to": "b1"}  # the events, not the snapshot
     assert_same(read, full_replay(recorder, match_id))
+
+
+def test_a_damaged_or_foreign_snapshot_is_not_used(any_recorder, any_store, small_intervals):
+    match_id = any_recorder.start("topitop", ["Ann", "Ben"])
+    for seat, move in shuffled_moves(12):
+        any_recorder.record(match_id, seat, move)
+    before = any_recorder.get(match_id)
+    if is_postgres(any_store):  # the newest snapshot cut short, an older one of another format
+        _execute(any_store, "UPDATE {snapshots} SET state = substring(state from 1 for 30) "
+                 "WHERE originator_version = 10")
+    else:
+        _execute(any_store, "UPDATE {snapshots} SET state = substr(state, 1, 30) "
+                 "WHERE originator_version = 10")
+    assert_same(open_recorder(any_store).get(match_id), before)
+    _execute(any_store, "DELETE FROM {snapshots} WHERE originator_version = 10")
+    _execute(any_store, "UPDATE {snapshots} SET state = replace(state, '\"format\":1', "
+             "'\"format\":99')" if not is_postgres(any_store) else
+             "UPDATE {snapshots} SET state = convert_to(replace(convert_from(state, 'UTF8'), "
+             "'\"format\":1', '\"format\":99'), 'UTF8')")
+    (older,) = open_recorder(any_store).snapshots.get(match_id)
+    assert older.state["format"] == 99 and not usable(older.state)
+    assert_same(open_recorder(any_store).get(match_id), before)
 
 
 def test_snapshots_are_not_events_to_the_audit_export_or_projections(any_recorder, any_store,
