@@ -161,9 +161,10 @@ def test_a_damaged_or_foreign_snapshot_is_not_used(any_recorder, any_store, smal
              "'\"format\":99')" if not is_postgres(any_store) else
              "UPDATE {snapshots} SET state = convert_to(replace(convert_from(state, 'UTF8'), "
              "'\"format\":1', '\"format\":99'), 'UTF8')")
-    (older,) = open_recorder(any_store).snapshots.get(match_id)
+    reader = open_recorder(any_store)
+    (older,) = reader.snapshots.get(match_id)
     assert older.state["format"] == 99 and not usable(older.state)
-    assert_same(open_recorder(any_store).get(match_id), before)
+    assert_same(reader.get(match_id), before)
 
 
 def test_snapshots_are_not_events_to_the_audit_export_or_projections(any_recorder, any_store,
