@@ -162,7 +162,7 @@ def test_a_damaged_or_foreign_snapshot_is_not_used(any_recorder, any_store, smal
              "UPDATE {snapshots} SET state = convert_to(replace(convert_from(state, 'UTF8'), "
              "'\"format\":1', '\"format\":99'), 'UTF8')")
     reader = open_recorder(any_store)
-    (older,) = reader.snapshots.get(match_id)
+    older = next(iter(reader.snapshots.get(match_id, desc=True, limit=1)))
     assert older.state["format"] == 99 and not usable(older.state)
     assert_same(reader.get(match_id), before)
 
