@@ -63,6 +63,10 @@ class Snapshotting:
         except Exception:  # noqa: BLE001 - a snapshot this code cannot restore: replay instead
             return None
         match_id = snapshot.originator_id
+        if self.recorder.select_events(match_id, lte=Match.INITIAL_VERSION - 1, limit=1):
+            # A row stored before the start: a full replay would fail on it, so this read must
+            # too (the match is quarantined alike however it is read).
+            raise ValueError("a row is stored before the match's start")
         attach(match, lambda: self._history(match_id, at))
         return self._fold_reading(match, events)
 

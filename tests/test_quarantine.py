@@ -227,3 +227,18 @@ def test_serve_starts_on_a_damaged_store_and_warns(damaged_store):
     assert "Traceback" not in errors
     for match_id in damaged.values():
         assert f"left out match {match_id}" in errors
+
+
+def test_a_match_read_from_its_snapshot_is_quarantined_alike(any_recorder, any_store,
+                                                             monkeypatch):
+    from tablelog.domain.errors import Damaged
+    from tablelog.domain.recorder import Recorder
+    from tests.long_matches import shuffled_moves
+
+    monkeypatch.setattr(Recorder, "snapshot_every", 5)
+    match_id = any_recorder.start("topitop", ["Ann", "Ben"])
+    for seat, move in shuffled_moves(12):
+        any_recorder.record(match_id, seat, move)
+    insert_at_zero(any_store, match_id)
+    with pytest.raises(Damaged, match="inserted at position 0"):
+        open_recorder(any_store).get(match_id)
