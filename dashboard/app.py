@@ -47,12 +47,13 @@ def create_app(store: str | Recorder | None = None, refresh_every: float | None 
                meta_tags=[{"name": "viewport",
                            "content": "width=device-width, initial-scale=1"}])
     app.index_string = INDEX
-    app.layout = html.Div([
-        html.Header([
-            html.A("Tablelog", href="/", className="brand"),
-            html.Nav([dcc.Link(page["name"], href=page["relative_path"], className="nav-link")
-                      for page in _pages()]),
-        ], className="top"),
+    links = [dcc.Link(page["name"], href=page["relative_path"], className="nav-link")
+             for page in _pages()]
+    # A function: Dash builds the layout on every page load, so the banner is current.
+    app.layout = lambda: html.Div([
+        html.Header([html.A("Tablelog", href="/", className="brand"), html.Nav(links)],
+                    className="top"),
+        damaged_banner(source.damaged()),
         html.Main(dash.page_container, className="content"),
     ])
     for page in _pages():
@@ -71,6 +72,19 @@ def create_app(store: str | Recorder | None = None, refresh_every: float | None 
 
 def _no_such_file(error: DependencyException) -> tuple[str, int, dict[str, str]]:
     return "no such file\n", 404, {"Content-Type": "text/plain; charset=utf-8"}
+
+
+def damaged_banner(damaged: list[dict]) -> html.Div:
+    """A warning naming the quarantined matches (left out of every page), or nothing."""
+    if not damaged:
+        return html.Div(id="damaged-banner", hidden=True)
+    count = len(damaged)
+    return html.Div([
+        html.Strong(f"{count} damaged match{'es' if count > 1 else ''} left out: "),
+        "; ".join(f"{row['match_id'][:8]} (event {row['event']}: {row['finding']})"
+                  for row in damaged),
+        ". `tablelog audit MATCH` names every finding.",
+    ], id="damaged-banner", role="alert", className="warning card")
 
 
 def _warm_up() -> None:

@@ -130,14 +130,22 @@ class Source:
         found = self.projection.view.fetch(sql, (prefix.replace("%", "").replace("_", "") + "%",))
         return [row[0] for row in found]
 
+    def damaged(self) -> list[dict[str, Any]]:
+        """The quarantined matches (match_id, event, finding): the banner names them."""
+        return self.remember(("damaged",), self.projection.damaged)
+
     # ---- one match ----------------------------------------------------------------------------
 
     def match(self, match_id: str | UUID, step: int | None = None) -> Match:
         """The match as it was after `step` events following its start (None: now)."""
         return self.recorder.get(match_id, step)
 
-    def events(self, match_id: str | UUID) -> list[Any]:
-        return self.recorder.stored_events(match_id)
+    def events(self, match_id: str | UUID, first_step: int = 0,
+               last_step: int | None = None) -> list[Any]:
+        """The match's events from step `first_step` (0 = its start) to `last_step` (None: the
+        newest): a long match is read a page at a time, never whole."""
+        return self.recorder.stored_events(
+            match_id, gt=first_step or None, lte=None if last_step is None else last_step + 1)
 
 
 def _subset(table, columns: Sequence[str]):

@@ -10,14 +10,19 @@ from typing import Any
 from tablelog.domain.games import GameRules
 
 
-def event_log(events: Sequence[Any], rules: GameRules | None) -> list[dict[str, Any]]:
+def event_log(events: Sequence[Any], rules: GameRules | None, seats: Sequence[str] = (),
+              first_step: int = 0) -> list[dict[str, Any]]:
     """One row per event: step (0 = the start), when, what kind, who, what it says, and a flag:
-    'withdrawn' for a move a later undo took back, 'open' for a dispute never resolved."""
-    seats: list[str] = []
+    'withdrawn' for a move a later undo took back, 'open' for a dispute never resolved.
+
+    `events` may be the tail of a long match, from step `first_step` on (then `seats` names its
+    players): flags are right for every row shown, since only later events set them; an undo
+    of a move before the tail says only why."""
+    seats = list(seats)
     rows: list[dict[str, Any]] = []
     moves: list[dict[str, Any]] = []   # rows of the effective moves so far
     disputes: list[dict[str, Any]] = []
-    for step, event in enumerate(events):
+    for step, event in enumerate(events, start=first_step):
         kind = type(event).__name__
         row = {"step": step, "when": event.timestamp.strftime("%Y-%m-%d %H:%M:%S"),
                "event": kind, "who": "", "what": "", "flag": ""}

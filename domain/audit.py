@@ -23,27 +23,20 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from .audit_chain import Stored, check_chain, check_positions, check_receipt, decode
-from .audit_claims import Replay
+from .audit_chain import (Stored, check_before_start, check_chain, check_positions,
+                          check_receipt, decode)
+from .audit_claims import Replay, Step
 from .audit_text import named, when
 from .errors import MatchNotFound
 from .match import RUNNING
-from .recorder import PAGE, Recorder
+from .recorder import Recorder
 
 # ---- which matches -----------------------------------------------------------------------------
 
 def match_ids(recorder: Recorder) -> list[UUID]:
     """Every match with at least one stored row, in the order they were first stored. Read from
     the raw notification log, so a match whose start was deleted or mangled is still found."""
-    seen: dict[UUID, None] = {}
-    position: int | None = None
-    while True:
-        page = recorder.recorder.select_notifications(start=position, limit=PAGE,
-                                                      inclusive_of_start=False)
-        seen.update((n.originator_id, None) for n in page)
-        if len(page) < PAGE:
-            return list(seen)
-        position = page[-1].id
+    return recorder.match_ids()
 
 
 def find_match(recorder: Recorder, text: str) -> UUID:
@@ -70,26 +63,46 @@ def audit_all(recorder: Recorder) -> dict[str, Any]:
     return {"clean": all(r["clean"] for r in reports), "matches": reports}
 
 
-def audit_match(recorder: Recorder, match_id: UUID, head: str | None = None) -> dict[str, Any]:
+# The report lists the running score after every move, MOVES_PAGE moves at a time: a long match
+# (Topitop can loop for 100,000 moves) would otherwise make an answer of many megabytes.
+MOVES_PAGE = 1000
+
+
+def audit_match(recorder: Recorder, match_id: UUID, head: str | None = None,
+                moves_from: int | None = None) -> dict[str, Any]:
     """The audit report of one match; `head` is a receipt (a head hash, or a prefix of 8 or more
-    of its characters) kept from an earlier audit or claim."""
+    of its characters) kept from an earlier audit or claim. The report's `moves` are the
+    MOVES_PAGE moves from move `moves_from` (default: the newest ones); `moves_page` says which.
+    Every move is checked whatever the page."""
     rows = recorder.recorder.select_events(match_id)
     if not rows:
         raise MatchNotFound(f"no match {match_id} in this store")
     audit = Replay()
-    events = decode(audit, recorder, rows)
+    stored = decode(audit, recorder, rows)
+    events = check_before_start(audit, stored) or stored
     check_positions(audit, events)
     check_chain(audit, events)
     audit.replay(events)
     audit.compare_claims()
     if head is not None:
         check_receipt(audit, events, head)
-    return _report(audit, match_id, events)
+    return _report(audit, match_id, events, moves_from)
 
 
 # ---- the report --------------------------------------------------------------------------------
 
-def _report(audit: Replay, match_id: UUID, events: list[Stored]) -> dict[str, Any]:
+def _moves_page(audit: Replay, moves_from: int | None) -> tuple[list[Any], dict[str, int]]:
+    """The listed moves (`audit.line[0]` is the start) and which they are, numbered from 1."""
+    total = len(audit.line) - 1
+    first = max(1, total - MOVES_PAGE + 1) if moves_from is None else max(1, moves_from)
+    shown = audit.line[first:first + MOVES_PAGE]
+    return ([step.view(audit.seats) for step in shown],
+            {"first": first if shown else 0, "last": first + len(shown) - 1 if shown else 0,
+             "total": total, "page": MOVES_PAGE})
+
+
+def _report(audit: Replay, match_id: UUID, events: list[Stored],
+            moves_from: int | None = None) -> dict[str, Any]:
     for dispute in audit.disputes:
         if dispute["ruling"] is None:
             audit.find(dispute["event"], "dispute", f"the dispute raised by {dispute['by']} "
@@ -115,7 +128,7 @@ def _report(audit: Replay, match_id: UUID, events: list[Stored]) -> dict[str, An
         "head": {"event": last.position, "hash": last.hash},
         "findings": audit.findings,
         "notes": audit.notes,
-        "moves": [step.view(audit.seats) for step in audit.line[1:]],
+        **dict(zip(("moves", "moves_page"), _moves_page(audit, moves_from))),
         "scores": scores,
         "claims": [{"event": c.event, "by": c.by, "at": c.at, "scores": c.scores,
                     "after_move": c.line[-1].move if c.line else None, "over": c.over,

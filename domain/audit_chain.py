@@ -33,6 +33,7 @@ def decode(found: Findings, recorder: Recorder, rows: Sequence[Any]) -> list[Sto
                 raise TypeError(f"{row.topic} is not an event of a match")
             stored = Stored(row.originator_version, event, event_hash(event))
         except Exception as err:  # noqa: BLE001 - a tampered row may fail in any way
+            err = err.__cause__ or err  # the mapper wraps the decoder's own words
             reason = str(err).splitlines()[0] if str(err) else type(err).__name__
             found.find(row.originator_version, "undecodable",
                        f"event {row.originator_version} no longer decodes ({reason}): "
@@ -40,6 +41,22 @@ def decode(found: Findings, recorder: Recorder, rows: Sequence[Any]) -> list[Sto
             stored = Stored(row.originator_version, None, None)
         events.append(stored)
     return events
+
+
+def check_before_start(found: Findings, events: list[Stored]) -> list[Stored]:
+    """A match's log begins at event 1 (its start), so a row stored at position 0 or below was
+    inserted before the start: it is reported as such, and the log is checked without it (the
+    start and the events after it are judged on their own, not by the stray row)."""
+    log = []
+    for stored in events:
+        if stored.position >= Match.INITIAL_VERSION:
+            log.append(stored)
+            continue
+        what = f"a {type(stored.event).__name__} event" if stored.event is not None else "a row"
+        found.find(stored.position, "inserted", f"{what} was inserted at position "
+                   f"{stored.position}, before the match's start (event 1): a match's log "
+                   "begins at event 1, so it is no event of this match")
+    return log
 
 
 def check_positions(found: Findings, events: list[Stored]) -> None:

@@ -28,3 +28,14 @@ class Conflict(Refused):
 
 class BadRecord(Refused):
     """An imported match record is malformed or breaks the rules."""
+
+
+class Damaged(Refused):
+    """A match whose stored rows no longer decode or replay (see domain.quarantine): it is
+    reported and left out; every other match is served as before."""
+
+    def __init__(self, match_id: object, finding: str) -> None:
+        self.match_id = str(match_id)
+        self.finding = finding
+        super().__init__(f"match {self.match_id} is damaged: {finding} (`tablelog audit "
+                         f"{self.match_id[:8]}` names every finding)")

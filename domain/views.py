@@ -37,6 +37,13 @@ def played(match: Match) -> str:
     return match.created_on.isoformat()
 
 
+def draw_offered(match: Match) -> bool:
+    """The match is past its game's move cap and still undecided: the table is offered a draw
+    by agreement (`GameRules.move_cap`)."""
+    return (match.status == "running" and len(match.moves) >= match.rules.move_cap
+            and match.rules.outcome(match.state) is None)
+
+
 def state_view(match: Match, step: int | None = None) -> dict[str, Any]:
     rules, state = match.rules, match.state
     outcome = rules.outcome(state)
@@ -48,6 +55,7 @@ def state_view(match: Match, step: int | None = None) -> dict[str, Any]:
         "to_move": [match.seats[s] for s in rules.to_move(state)],
         "rules_outcome": named_outcome(match, outcome and outcome.to_json()),
         "state": rules.encode(state),
+        "move_cap": rules.move_cap, "draw_offered": draw_offered(match),
     }
 
 

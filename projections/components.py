@@ -116,6 +116,8 @@ def geoshapes(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[li
     return result
 
 
+# The games whose extractor reads the effective moves (the others read the final position).
+FROM_MOVES = frozenset({"total-landscaping", "geoshapes"})
 EXTRACTORS: dict[str, Extractor] = {"topiary": topiary, "topas": topas,
                                     "total-landscaping": total_landscaping,
                                     "geoshapes": geoshapes}

@@ -20,12 +20,14 @@ comes second drops its batch and catches up from the other's position.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import threading
 from collections.abc import Iterator
 from typing import Any
+from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.persistence import IntegrityError, Mapper, Tracking
 from eventsourcing.postgres import (
     PostgresApplicationRecorder,
     PostgresDatastore,
@@ -36,10 +38,11 @@ from psycopg.sql import SQL
 
 from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
+from tablelog.domain.transcoding import LeanMapper
 
 from .projector import Event
 from .runner import TablesProjection, open_view
-from .tables import SCHEMA_VERSION, TABLES
+from .tables import SCHEMA_VERSION, STORED
 from .view import INDEXES, SCHEMA_TABLE, TablesView, create_statement, upsert_statement
 
 # Stored as on SQLite (times ISO-8601 text, lists JSON text, truth 0 or 1), so rows read back the
@@ -65,11 +68,11 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
     def __init__(self, datastore: PostgresDatastore, *,
                  tracking_table_name: str = TRACKING_TABLE, **kwargs: Any) -> None:
         super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
-        self._upserts = {name: upsert_statement(t, "%s") for name, t in TABLES.items()}
-        self._kinds = {name: tuple(c.kind for c in t.columns) for name, t in TABLES.items()}
+        self._upserts = {name: upsert_statement(t, "%s") for name, t in STORED.items()}
+        self._kinds = {name: tuple(c.kind for c in t.columns) for name, t in STORED.items()}
         self.sql_create_statements += [SQL(s) for s in (
             f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version INTEGER)",
-            *(create_statement(t, POSTGRES_TYPES) for t in TABLES.values()), *INDEXES)]
+            *(create_statement(t, POSTGRES_TYPES) for t in STORED.values()), *INDEXES)]
 
     def create_table(self) -> None:
         """Create the tables (processes starting at once take turns); tables of another schema
@@ -92,7 +95,7 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
         self.create_table()
 
     def _drop(self, c: Any) -> None:
-        for table in TABLES.values():
+        for table in STORED.values():
             c.execute(f"DROP TABLE IF EXISTS {table.sql_name}")
         c.execute(f"DROP TABLE IF EXISTS {SCHEMA_TABLE}")
         if self._exists(c, self.tracking_table_name):
@@ -161,10 +164,21 @@ class LiveTables(Projection[PostgresTablesView]):
         self._attached.wait()  # the runner delivers from its own thread as soon as it starts
         if tracking.notification_id <= self.position:  # another process projected it already
             return
-        if isinstance(domain_event, Match.Event):
-            self.tables.projector.fold(Event(
-                domain_event.originator_id, domain_event.originator_version,
-                type(domain_event).__name__, vars(domain_event)))
+        if isinstance(domain_event, Unreadable):
+            match_id = domain_event.originator_id
+            if not isinstance(match_id, UUID):
+                match_id = UUID(str(match_id))
+            if match_id not in self.tables.projector.damaged:
+                self.tables.quarantine(match_id, domain_event.originator_version,
+                                       domain_event.error)
+        elif isinstance(domain_event, Match.Event):
+            try:
+                self.tables.projector.fold(Event(
+                    domain_event.originator_id, domain_event.originator_version,
+                    type(domain_event).__name__, vars(domain_event)))
+            except Exception as err:  # noqa: BLE001 - quarantine the match, follow the rest
+                self.tables.quarantine(domain_event.originator_id,
+                                       domain_event.originator_version, err)
         self._held = tracking
         self._count += 1
         if self._count >= self.batch or self._is_newest(tracking.notification_id):
@@ -201,11 +215,40 @@ class LiveTables(Projection[PostgresTablesView]):
             self.position = held.notification_id
 
 
+@dataclasses.dataclass(frozen=True)
+class Unreadable:
+    """What the runner hands on for a stored row that does not decode (a damaged match)."""
+    originator_id: Any
+    originator_version: int
+    error: Exception
+
+
+class _TolerantMapper(LeanMapper):
+    """The recorder's mapper, but a row that does not decode becomes an `Unreadable` rather
+    than an error that would stop the library's runner (and the tables with it, for every
+    match): `LiveTables` quarantines its match and follows the rest."""
+
+    def to_domain_event(self, stored: Any) -> Any:
+        try:
+            return super().to_domain_event(stored)
+        except Exception as err:  # noqa: BLE001 - a damaged row fails in any way
+            return Unreadable(stored.originator_id, stored.originator_version, err)
+
+
+class FollowingRecorder(Recorder):
+    """The application the runner reads through (same store, same name, tolerant mapper)."""
+
+    name = Recorder.name
+
+    def construct_mapper(self) -> Mapper:
+        return _TolerantMapper(transcoder=self.construct_transcoder())
+
+
 class TablesRunner(ProjectionRunner[Recorder, PostgresTablesView]):
     """eventsourcing's ProjectionRunner over a Tablelog store, driving `LiveTables`."""
 
     def __init__(self, env: dict[str, str]) -> None:
-        super().__init__(application_class=Recorder, projection_class=LiveTables,
+        super().__init__(application_class=FollowingRecorder, projection_class=LiveTables,
                          view_class=PostgresTablesView, env=env)
         self.projection.attach(self.app)
 

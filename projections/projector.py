@@ -26,10 +26,20 @@ from tablelog.domain.match import components_of, initial_state
 
 from . import components
 from .ratings import Ratings
-from .tables import TABLES
+from .tables import STORED
 from .view import TablesView
 
 NAN = math.nan
+# A running match longer than TRIM_AT effective moves (a looping Topitop match) keeps only its
+# newest KEEP states, totals and move rows: an undo needs the latest ones only, and memory stays
+# bounded however long it runs. Undoing past what is kept refolds the match from its events.
+# Games whose components are read from every move (Total Landscaping, GeoShapes) keep them all.
+TRIM_AT = 10_000
+KEEP = 1_000
+
+
+class _Refold(Exception):
+    """An undo reached past what a trimmed match keeps: fold the match again from its events."""
 
 class Event(NamedTuple):
     match_id: UUID
@@ -82,10 +92,13 @@ class OpenMatch:
                                   components_of(data["options"], data.get("components")))
         except RulesError:  # an engine gone or changed: the match is listed, never replayed
             self.rules, start = None, None
+        self.version = 1  # the match's last event folded: the next must be version + 1
         self.states: list[Any] = [start]  # after each effective move (trimmed once closed)
         self.as_it_goes = self.rules is not None and self.rules.scores_as_it_goes
         self.totals: list[list[float] | None] = [self.score_totals(start)]
         self.moves: list[dict[str, Any]] = []  # the effective moves' rows, in order
+        self.count = 0  # effective moves (more than `moves` holds once trimmed)
+        self.trimmable = self.game not in components.FROM_MOVES
         self.open_disputes = 0
         self.claim: dict[str, Any] | None = None
         self.base_status = "running"
@@ -113,7 +126,7 @@ class OpenMatch:
         row = self.row
         row["status"] = "disputed" if self.open_disputes else self.base_status
         if self.base_status == "running":  # a closed match has forgotten its moves
-            row["moves"] = len(self.moves)
+            row["moves"] = self.count
         totals = self.totals[-1]
         if self.claim is None or totals is None:
             row["claim_agrees"] = None
@@ -122,9 +135,26 @@ class OpenMatch:
                 name in self.seats and float(points) == totals[self.seats.index(name)]
                 for name, points in self.claim.items())
 
+    def push(self, state: Any, totals: list[float] | None, row: dict[str, Any]) -> None:
+        self.states.append(state)
+        self.totals.append(totals)
+        self.moves.append(row)
+        self.count += 1
+        if len(self.moves) > TRIM_AT and self.trimmable:
+            cut = len(self.moves) - KEEP
+            del self.states[:cut], self.totals[:cut], self.moves[:cut]
+
+    def pop(self) -> dict[str, Any]:
+        if not self.moves:
+            raise _Refold
+        self.states.pop()
+        self.totals.pop()
+        self.count -= 1
+        return self.moves.pop()
+
     def close(self) -> None:
         """No move can follow: keep only the final position."""
-        self.row["moves"] = len(self.moves)
+        self.row["moves"] = self.count
         self.states, self.totals = self.states[-1:], self.totals[-1:]
         self.moves = []
 
@@ -134,9 +164,13 @@ class Projector:
         self.history = history
         self.capacity = capacity
         self.ratings = Ratings(view)
+        self.view = view
+        # Quarantined matches (see `quarantine`): their events are skipped from then on.
+        self.damaged: set[UUID] = {UUID(row["match_id"]) for row in view.select("damaged")}
         self.cache: OrderedDict[UUID, OpenMatch] = OrderedDict()
-        self.pending: dict[str, dict[tuple, dict[str, Any]]] = {name: {} for name in TABLES}
+        self.pending: dict[str, dict[tuple, dict[str, Any]]] = {name: {} for name in STORED}
         self._quiet = False
+        self._untrimmed = False  # refolding a match whose undo went past its kept moves
         self._handlers: dict[str, Callable[[OpenMatch, Event], None]] = {
             "MoveRecorded": self._move_recorded, "MoveUndone": self._move_undone,
             "ResultClaimed": self._result_claimed, "DisputeRaised": self._dispute_raised,
@@ -146,17 +180,58 @@ class Projector:
     # ---- driving ----------------------------------------------------------------------------
 
     def fold(self, event: Event) -> None:
+        """Fold one event; an event that does not follow its match's last one, or that the
+        match's fields do not fit, raises (the caller quarantines the match)."""
+        if event.match_id in self.damaged:
+            return
         if event.kind == "Started":
+            if event.version != 1:
+                raise ValueError(f"a start stored as event {event.version}")
             match = OpenMatch(event.match_id, event.data)
+            match.trimmable = match.trimmable and not self._untrimmed
             self._remember(event.match_id, match)
         else:
+            match = self._recall(event.match_id, event.version)
+            if event.version != match.version + 1:
+                raise ValueError(f"event {event.version} does not follow event {match.version}")
+            match.version = event.version
             handler = self._handlers.get(event.kind)
             if handler is None:  # an event type this projection does not read
                 return
-            match = self._recall(event.match_id, event.version)
-            handler(match, event)
+            try:
+                handler(match, event)
+            except _Refold:  # an undo past a trimmed match's kept moves: fold it again,
+                match = self._refold(event)  # keeping every move this time
+                handler(match, event)
         match.refresh()
         self._emit("matches", match.row)
+
+    def _refold(self, event: Event) -> OpenMatch:
+        del self.cache[event.match_id]
+        self._untrimmed = True
+        try:
+            match = self._recall(event.match_id, event.version)
+        finally:
+            self._untrimmed = False
+        match.trimmable = match.game not in components.FROM_MOVES  # from its next move on
+        match.version = event.version
+        return match
+
+    def quarantine(self, match_id: UUID, version: int, finding: str) -> None:
+        """Skip the match from now on, record why, and mark its `matches` row (cached, or as
+        the tables hold it) "damaged" so that no list or statistic counts it."""
+        self.damaged.add(match_id)
+        match = self.cache.pop(match_id, None)
+        if match is not None:
+            row = match.row
+        else:
+            rows = self.pending["matches"].get((str(match_id),)) or next(
+                iter(self.view.select("matches", {"match_id": str(match_id)})), None)
+            row = None if rows is None else dict(rows)
+        if row is not None:
+            row["status"] = "damaged"
+            self._emit("matches", row)
+        self._emit("damaged", {"match_id": str(match_id), "event": version, "finding": finding})
 
     def take(self) -> dict[str, list[dict[str, Any]]]:
         """The rows changed since the last `take`, each once, by table; and forget them."""
@@ -187,7 +262,7 @@ class Projector:
 
     def _emit(self, table: str, row: dict[str, Any]) -> None:
         if not self._quiet:
-            self.pending[table][tuple(row[k] for k in TABLES[table].key)] = dict(row)
+            self.pending[table][tuple(row[k] for k in STORED[table].key)] = dict(row)
 
     # ---- one method per event type ----------------------------------------------------------
 
@@ -202,18 +277,14 @@ class Projector:
         change = (totals_after[seat] - totals_before[seat]
                   if totals_before is not None and totals_after is not None else NAN)
         row = {"match_id": str(event.match_id), "game": match.game, "step": event.version - 1,
-               "number": len(match.moves) + 1, "seat": seat + 1, "player": match.seats[seat],
+               "number": match.count + 1, "seat": seat + 1, "player": match.seats[seat],
                "kind": _kind(rules, move), "move": _json(move), "score_change": change,
                "undone": False, "recorded": _time(event.data)}
-        match.states.append(after)
-        match.totals.append(totals_after)
-        match.moves.append(row)
+        match.push(after, totals_after, row)
         self._emit("moves", row)
 
     def _move_undone(self, match: OpenMatch, event: Event) -> None:
-        withdrawn = match.moves.pop()
-        match.states.pop()
-        match.totals.pop()
+        withdrawn = match.pop()
         withdrawn["undone"] = True
         match.row["undos"] += 1
         self._emit("moves", withdrawn)

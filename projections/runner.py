@@ -12,7 +12,7 @@ objects), which keeps the per-event cost to one JSON decode plus the rules' own 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, StoredEvent, Tracking
@@ -20,6 +20,7 @@ from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import resolve_topic
 
 from tablelog.domain.match import Match
+from tablelog.domain.quarantine import finding_of
 from tablelog.domain.recorder import Recorder
 
 from .projector import Event, Projector
@@ -109,9 +110,17 @@ class TablesProjection:
         made of events alone): for when another process wrote the very events it folded."""
         self.projector.ratings = Ratings(self.view)
 
-    def _history(self, match_id: UUID, version: int) -> Sequence[Event]:
-        stored = self.recorder.recorder.select_events(match_id, lte=version - 1)
-        return self.decoder.decode_all(stored)
+    def _history(self, match_id: UUID, version: int) -> Iterator[Event]:
+        """The match's events before `version`, a page at a time (a long match is never held
+        whole)."""
+        after = None
+        while True:
+            stored = self.recorder.recorder.select_events(match_id, gt=after, lte=version - 1,
+                                                          limit=self.page)
+            yield from self.decoder.decode_all(stored)
+            if len(stored) < self.page:
+                return
+            after = stored[-1].originator_version
 
     @property
     def name(self) -> str:
@@ -138,9 +147,7 @@ class TablesProjection:
                 return done
             try:
                 for stored in page:
-                    event = self.decoder.decode(stored)
-                    if event is not None:
-                        self.projector.fold(event)
+                    self._fold_stored(stored)
                 self.view.write(self.projector.take(), Tracking(self.name, page[-1].id),
                                 since=position)
             except IntegrityError:
@@ -157,6 +164,28 @@ class TablesProjection:
             if progress:
                 progress(done, max(total, done))
         return done
+
+    def _fold_stored(self, stored: StoredEvent) -> None:
+        """Fold one stored event; one that does not decode or replay quarantines its match
+        (named with the audit's finding) and the catch-up goes on with every other match."""
+        match_id = stored.originator_id
+        if not isinstance(match_id, UUID):
+            match_id = UUID(match_id)
+        if match_id in self.projector.damaged:
+            return
+        try:
+            event = self.decoder.decode(stored)
+            if event is not None:
+                self.projector.fold(event)
+        except Exception as err:  # noqa: BLE001 - a damaged row fails in any way
+            self.quarantine(match_id, stored.originator_version, err)
+
+    def quarantine(self, match_id: UUID, version: int, error: BaseException) -> None:
+        self.projector.quarantine(match_id, version, finding_of(self.recorder, match_id, error))
+
+    def damaged(self) -> list[dict]:
+        """The quarantined matches: match_id, event, finding (as the tables hold them)."""
+        return self.view.select("damaged")
 
     def reset(self) -> None:
         """Drop the tables' rows and the position: the next catch-up projects every event."""

@@ -22,14 +22,17 @@ Which matches count where:
   running matches are never there. A match that is ended but has an open dispute stays there, and
   its `matches.status` says "disputed": the statistics leave it out until the dispute is resolved;
 - `moves` has every MoveRecorded event, the withdrawn ones too (`undone` = True);
-- `ratings` has one row per player of every ended match, in the order the matches ended.
+- `ratings` has one row per player of every ended match, in the order the matches ended;
+- `damaged` has every quarantined match (a row that no longer decodes or replays): its events
+  from the damaged one on are skipped, and its `matches` row (if its start was readable) says
+  "damaged", so no statistic counts it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3  # 2: `played`, `ratings.played`; 3: the `damaged` table (quarantine)
 """Bumped whenever a table changes shape; a store with another version is rebuilt from scratch."""
 
 PREFIX = "projection_"
@@ -78,7 +81,8 @@ MATCHES = Table(
                              "afterwards (`new --played-at`), else when it was started."),
         _c("ended", "time", "When it was ended or abandoned; empty (NaT) while running.", True),
         _c("status", "text", "running, ended, abandoned, or disputed (a dispute is open, "
-                             "whatever the match's own state; back to the other once resolved)."),
+                             "whatever the match's own state; back to the other once resolved); "
+                             "damaged: quarantined, see the `damaged` table."),
         _c("moves", "int", "Effective moves: recorded moves minus the ones withdrawn."),
         _c("undos", "int", "Moves withdrawn (MoveUndone events)."),
         _c("winners", "json", "Names of the winners (JSON list). Empty for a draw, a running or "
@@ -200,5 +204,23 @@ RATINGS = Table(
     ("game", "player", "after_match"),
 )
 
+DAMAGED = Table(
+    "damaged",
+    "One row per quarantined match: a stored row of it no longer decodes or replays, so the "
+    "projection skips its events (its `matches` row, if any, says 'damaged').",
+    (
+        _c("match_id", "text", "The match's UUID."),
+        _c("event", "int", "The event number (1 = the start) at which the projection found "
+                           "the damage."),
+        _c("finding", "text", "What is wrong, in the audit's words (`tablelog audit MATCH` "
+                              "names every finding)."),
+    ),
+    ("match_id",),
+)
+
 TABLES: dict[str, Table] = {t.name: t for t in
                             (MATCHES, SCORES, SCORE_CATEGORIES, COMPONENTS, MOVES, RATINGS)}
+"""The tables of matches, for the statistics, the dashboard and `export-tables`."""
+
+STORED: dict[str, Table] = {**TABLES, DAMAGED.name: DAMAGED}
+"""Every table the projection writes: the tables of matches and the quarantine's."""

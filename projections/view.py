@@ -27,10 +27,10 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteTrackingRecorder
 
-from .tables import PREFIX, SCHEMA_VERSION, TABLES, Table
+from .tables import PREFIX, SCHEMA_VERSION, STORED, Table
 
 Rows = Mapping[str, Iterable[Mapping[str, Any]]]
-"""Rows to upsert, by table name (`tables.TABLES` keys); each row a dict of every column."""
+"""Rows to upsert, by table name (`tables.STORED` keys); each row a dict of every column."""
 
 SCHEMA_TABLE = PREFIX + "schema"
 
@@ -53,7 +53,7 @@ class TablesView(TrackingRecorder, abc.ABC):
         with self.datastore.transaction(commit=True) as c:
             self._serialise(c)
             for name, table_rows in rows.items():
-                names = TABLES[name].names
+                names = STORED[name].names
                 c.executemany(self._upserts[name],
                               [self._values(name, tuple(row[n] for n in names))
                                for row in table_rows])
@@ -84,7 +84,7 @@ class TablesView(TrackingRecorder, abc.ABC):
 
     def select(self, table: str, where: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Every row of a table (or those whose columns equal `where`), as stored."""
-        return [dict(row) for row in self._select(TABLES[table], where or {})]
+        return [dict(row) for row in self._select(STORED[table], where or {})]
 
     def _select(self, table: Table, where: Mapping[str, Any], order: str = "",
                 limit: int | None = None) -> Sequence[Any]:
@@ -98,7 +98,7 @@ class TablesView(TrackingRecorder, abc.ABC):
 
     def latest_rating(self, game: str, player: str) -> dict[str, Any] | None:
         """The player's most recent `ratings` row in that game, or None."""
-        rows = self._select(TABLES["ratings"], {"game": game, "player": player},
+        rows = self._select(STORED["ratings"], {"game": game, "player": player},
                             "ORDER BY after_match DESC", limit=1)
         return dict(rows[0]) if rows else None
 
@@ -138,12 +138,12 @@ class SQLiteTablesView(SQLiteTrackingRecorder, TablesView):
 
     def __init__(self, datastore: SQLiteDatastore) -> None:
         super().__init__(datastore)
-        self._upserts = {name: upsert_statement(t, "?") for name, t in TABLES.items()}
+        self._upserts = {name: upsert_statement(t, "?") for name, t in STORED.items()}
 
     def construct_create_table_statements(self) -> list[str]:
         return [*super().construct_create_table_statements(),
                 f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version INTEGER)",
-                *(create_statement(t, SQLITE_TYPES) for t in TABLES.values()), *INDEXES]
+                *(create_statement(t, SQLITE_TYPES) for t in STORED.values()), *INDEXES]
 
     def create_table(self) -> None:
         """Create the tables; tables of another schema version are dropped first (and the
@@ -162,7 +162,7 @@ class SQLiteTablesView(SQLiteTrackingRecorder, TablesView):
                 c.execute(f"INSERT INTO {SCHEMA_TABLE} VALUES (?)", (SCHEMA_VERSION,))
 
     def _drop(self, c: SQLiteCursor) -> None:
-        for table in TABLES.values():
+        for table in STORED.values():
             c.execute(f"DROP TABLE IF EXISTS {table.sql_name}")
         c.execute(f"DROP TABLE IF EXISTS {SCHEMA_TABLE}")
         c.execute("SELECT name FROM sqlite_master WHERE name = 'tracking'")

@@ -15,10 +15,17 @@ from tablelog.dashboard.figures import match as figures
 from tablelog.dashboard.figures.style import empty
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError, get_rules
+from tablelog.domain.match import Match
 
 dash.register_page(__name__, path="/match", name="Match", order=3, title="Tablelog: match")
 
 RECENT = 30
+# A long match (Topitop can loop for 100,000 moves) is never sent or held whole: the event log
+# shows its newest LOG_WINDOW events (the slider still reaches every step, each read from the
+# newest snapshot before it), and the audit and the solved values, which read every move, are
+# left to `tablelog audit` / `tablelog analyse` past WHOLE_UP_TO events.
+LOG_WINDOW = 500
+WHOLE_UP_TO = 5_000
 LOG_COLUMNS = [
     {"field": "step", "headerName": "Step", "maxWidth": 80},
     {"field": "when", "headerName": "When", "maxWidth": 170},
@@ -103,13 +110,13 @@ def register(app: dash.Dash, source) -> None:
             raise PreventUpdate
         if ctx.triggered_id in ("match-back", "match-forward") and log:
             move = -1 if ctx.triggered_id == "match-back" else 1
-            step = min(max(0, (step or 0) + move), len(log) - 1)
+            step = min(max(0, (step or 0) + move), last or 0)
             return (dash.no_update, step, *[dash.no_update] * 7)
         try:
             view = source.remember(("match", match_id), lambda: match_view(source, match_id))
         except Refused as err:
             return 0, 0, {}, [], [], [], str(err), "", []
-        end = len(view["log"]) - 1
+        end = view["steps"]
         # Follow new events only when the slider was at the end (or the match changed).
         if ctx.triggered_id != "match-position" or step is None or step >= (last or 0):
             step = end
@@ -123,42 +130,66 @@ def register(app: dash.Dash, source) -> None:
                   Output("match-caption", "children"), Input("match-step", "value"),
                   State("match-pick", "value"), State("match-log-data", "data"))
     def at_step(step, match_id, log):
-        if not match_id or step is None or not log or step >= len(log):
+        if not match_id or step is None or not log:
             raise PreventUpdate
         board, score = source.remember(("match step", match_id, step),
                                        lambda: step_figures(source, match_id, step))
-        return board, score, replay.caption(log[step])
+        row = row_at(log, step) or source.remember(
+            ("match row", match_id, step), lambda: step_row(source, match_id, step))
+        return board, score, replay.caption(row)
 
 
 def match_view(source, match_id: str) -> dict:
-    """Everything about a match that does not depend on the step."""
+    """Everything about a match that does not depend on the step (of a long match: its
+    newest LOG_WINDOW events only)."""
     match = source.match(match_id)
-    events = source.events(match_id)
-    try:
-        rules = get_rules(match.game)
-    except RulesError:
-        rules = None
-    log = replay.event_log(events, rules)
+    steps = match.version - Match.INITIAL_VERSION
+    first = max(0, steps + 1 - LOG_WINDOW)
+    log = replay.event_log(source.events(match_id, first), _rules(match.game), match.seats,
+                           first)
     marks = {row["step"]: {"label": "undo" if row["event"] == "MoveUndone" else "!"}
              for row in log if row["event"] in ("MoveUndone", "DisputeRaised")}
-    marks = {0: "start", **{int(k): v for k, v in marks.items()}, len(log) - 1: "now"}
-    claims, audit_text = claims_section(source, match)
+    marks = {0: "start", **{int(k): v for k, v in marks.items()}, steps: "now"}
+    whole = steps < WHOLE_UP_TO
+    claims, audit_text = claims_section(source, match, audit=whole)
     status = "disputed" if match.open_disputes else match.status
     summary = (f"{match.game}, {len(match.seats)} players ({', '.join(match.seats)}); "
                f"{status}; {len(match.moves)} effective moves, {len(match.undos)} undone; "
-               f"{len(log) - 1} steps")
-    return {"log": log, "marks": marks, "claims": claims, "audit": audit_text,
-            "summary": summary, "values": replay.solved_values(match)}
+               f"{steps} steps" + (f"; the log shows the newest {len(log)}" if first else ""))
+    return {"log": log, "steps": steps, "marks": marks, "claims": claims, "audit": audit_text,
+            "summary": summary, "values": replay.solved_values(match) if whole else None}
+
+
+def _rules(game: str):
+    try:
+        return get_rules(game)
+    except RulesError:
+        return None
+
+
+def row_at(log: list[dict], step: int) -> dict | None:
+    """The log row of `step` when the page holds it (the log may be a long match's tail)."""
+    index = step - log[0]["step"]
+    return log[index] if 0 <= index < len(log) and log[index]["step"] == step else None
+
+
+def step_row(source, match_id: str, step: int) -> dict:
+    """The log row of one step the page does not hold, read alone from the store."""
+    match = source.match(match_id, 0)
+    (row,) = replay.event_log(source.events(match_id, step, step), _rules(match.game),
+                              match.seats, step)
+    return row
 
 
 
-def claims_section(source, match) -> tuple[list[dict], str]:
-    """The claims beside the rules' result, from the audit (which also checks the hash chain)."""
+def claims_section(source, match, audit: bool = True) -> tuple[list[dict], str]:
+    """The claims beside the rules' result, from the audit (which also checks the hash chain);
+    without it (a long match), beside the rules' score now."""
     try:
         from tablelog.domain.audit import audit_match
     except ImportError:
         audit_match = None
-    if audit_match is not None:
+    if audit_match is not None and audit:
         report = audit_match(source.recorder, match.id)
         findings = "; ".join(f["message"] for f in report["findings"]) if report[
             "findings"] else "no findings: the hash chain is intact and every claim agrees"
@@ -170,7 +201,9 @@ def claims_section(source, match) -> tuple[list[dict], str]:
         totals = [entry["total"] for entry in match.rules.score(match.state)]
     except RulesError:
         totals = None
-    return replay.claims_without_audit(match.claims, match.seats, totals), ""
+    note = "" if audit else (f"A long match: claims beside the score now; `tablelog audit "
+                             f"{str(match.id)[:8]}` checks every move and the hash chain.")
+    return replay.claims_without_audit(match.claims, match.seats, totals), note
 
 
 def step_figures(source, match_id: str, step: int):

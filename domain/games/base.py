@@ -95,6 +95,11 @@ class GameRules(Generic[S]):
     simultaneous: ClassVar[bool] = False  # one recorded move holds every seat's choice
     # Games that can loop forever (Topitop) set a cap for simulations; None means they always end.
     playout_cap: ClassVar[int | None] = None
+    # The longest a real match of the game plausibly runs, in effective moves. Past it the table
+    # is offered a draw by agreement (`tablelog end --draw`): a game that loops (Topitop's
+    # buckets shuffled back and forth) ends when the players say so, never by itself. Every
+    # game declares its own, documented in docs/games/<game>.md.
+    move_cap: ClassVar[int] = 1000
     # False where a score exists only once the game is over (GeoShapes settles hands when somebody
     # wins): projections then record no per-move score change.
     scores_as_it_goes: ClassVar[bool] = True

@@ -112,6 +112,7 @@ class GeoShapes(GameRules[GeoShapesState]):
     default_manifest = DEFAULT_MANIFEST
     min_players = 2
     max_players = 4
+    move_cap = 2000  # random bots take 100-535 moves; people far fewer (docs/games)
     state_type = GeoShapesState
     scores_as_it_goes = False  # hands are settled only when somebody wins
 

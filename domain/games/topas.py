@@ -207,6 +207,7 @@ class Topas(GameRules[TopasState]):
     default_manifest = "topas"
     min_players = 1
     max_players = 4
+    move_cap = 200  # a 2-player match has about 14 moves (docs/games)
     state_type = TopasState
 
     # ---- setting up -------------------------------------------------------------------------

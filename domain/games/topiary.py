@@ -204,6 +204,7 @@ class Topiary(GameRules[TopiaryState]):
     version = "1"
     default_manifest = "topiary"
     min_players, max_players = 2, 4
+    move_cap = 200  # a 2-player match has 16 moves, 4 players about twice that (docs/games)
     state_type = TopiaryState
 
     # ---- setting up -----------------------------------------------------------------------

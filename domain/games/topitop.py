@@ -88,6 +88,7 @@ class Topitop(GameRules[TopitopState]):
     name = "Topitop"
     version = "1"
     min_players = max_players = 2
+    move_cap = 200  # as for simulations: past it the buckets go round in circles (docs/games)
     state_type = TopitopState
     playout_cap = 200  # simulations end loops as a draw by agreement after this many actions
 

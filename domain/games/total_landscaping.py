@@ -50,6 +50,7 @@ class TotalLandscaping(GameRules[LandscapingState]):
     name = "Total Landscaping"
     version = "1"
     min_players = max_players = 2
+    move_cap = 500  # simulated matches take 32-66 moves (docs/games)
     state_type = LandscapingState
     simultaneous = True
 

@@ -14,8 +14,8 @@ status says what the client should do about it:
 
 from __future__ import annotations
 
-from tablelog.domain.errors import (BadRecord, Conflict, MatchClosed, MatchNotFound, NotYourTurn,
-                           Refused)
+from tablelog.domain.errors import (BadRecord, Conflict, Damaged, MatchClosed, MatchNotFound,
+                                    NotYourTurn, Refused)
 from tablelog.domain.games import IllegalMove, InvalidSetup, RulesError, UnknownInformation
 
 
@@ -39,6 +39,7 @@ REFUSALS: tuple[tuple[type[Exception], int, str], ...] = (
     (MatchClosed, 409, "match-closed"),
     (NotYourTurn, 422, "not-your-turn"),
     (BadRecord, 422, "bad-record"),
+    (Damaged, 422, "damaged"),  # a quarantined match: its stored rows no longer read
     (Refused, 422, "refused"),
     (IllegalMove, 422, "illegal-move"),
     (InvalidSetup, 422, "invalid-setup"),

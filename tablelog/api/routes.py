@@ -226,7 +226,9 @@ def list_matches(service: Service, game: str | None, offset: int | None,
                 for s in service.recorder.started(game)]
     else:
         found = projection.view.select("matches", {"game": game} if game is not None else None)
-        rows = [_listed(row) for row in sorted(found, key=lambda r: r["played"])]
+        # A quarantined match is left out (GET /matches/{id} names its damage).
+        rows = [_listed(row) for row in sorted(found, key=lambda r: r["played"])
+                if row["status"] != "damaged"]
     start = offset or 0
     end = None if limit is None else start + limit
     return {"count": len(rows), "matches": rows[start:end]}
@@ -313,15 +315,20 @@ def get_events(service: Service, match: str) -> Any:
 @endpoint("GET", "/matches/{match}/audit", "matches", "Audit the match",
           params=(MATCH, Param("head", "query", {"type": "string"},
                                "A receipt (a head hash, 8 or more of its characters) kept "
-                               "earlier: check the log still holds that event.")),
+                               "earlier: check the log still holds that event."),
+                  Param("moves_from", "query", {"type": "integer", "minimum": 1,
+                                                "maximum": AT_MOST},
+                        "List the running scores (`moves`) from this move, 1,000 at a time "
+                        "(`moves_page` says which); default: the newest 1,000.")),
           ok=Answer(200, "Audit", "The audit report (docs/audit.md); `clean` says whether "
                     "anything is wrong."),
           refusals=(NOT_FOUND,))
-def get_audit(service: Service, match: str, head: str | None) -> Any:
+def get_audit(service: Service, match: str, head: str | None, moves_from: int | None) -> Any:
     """Replay the match from its stored rows, verify the hash chain, recompute every score and
     compare the claims, as `tablelog audit --json` does."""
     recorder = service.recorder
-    return auditing.audit_match(recorder, auditing.find_match(recorder, match), head)
+    return auditing.audit_match(recorder, auditing.find_match(recorder, match), head,
+                                moves_from)
 
 
 # ---- entries -------------------------------------------------------------------------------------

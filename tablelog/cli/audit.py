@@ -67,10 +67,13 @@ def resolve(match, by, ruling, store):
 @click.option("--all", "everything", is_flag=True, help="Audit every match in the store.")
 @click.option("--head", metavar="HASH",
               help="A receipt (head hash) kept earlier: check the log still holds that event.")
+@click.option("--moves-from", type=click.IntRange(min=1), metavar="N",
+              help="List the running scores from move N (JSON `moves`, 1,000 at a time; "
+                   "default: the newest 1,000). Every move is checked either way.")
 @json_option
 @store_option
 @click.pass_context
-def audit(ctx, match, everything, head, as_json, store):
+def audit(ctx, match, everything, head, moves_from, as_json, store):
     """Replay a match, recompute every score, verify the hash chain, compare claims with the
     rules, and list undos and disputes. Exit status 0 when clean, 1 when anything is wrong."""
     if bool(match) == everything:
@@ -81,7 +84,8 @@ def audit(ctx, match, everything, head, as_json, store):
     if everything:
         reports = auditing.audit_all(recorder)["matches"]
     else:
-        reports = [auditing.audit_match(recorder, auditing.find_match(recorder, match), head)]
+        reports = [auditing.audit_match(recorder, auditing.find_match(recorder, match), head,
+                                        moves_from)]
     clean = all(report["clean"] for report in reports)
     if as_json:
         echo_json({"clean": clean, "matches": reports} if everything else reports[0])

@@ -66,6 +66,13 @@ def move(match, move_json, seat, store):
     outcome = rules.outcome(done.state)
     click.echo(f"move {len(done.moves)}: {seat} {rules.describe(move_value)}; "
                + (f"game over: {outcome.reason}" if outcome else f"next: {waiting}"))
+    if views.draw_offered(done):
+        click.echo(_draw_offer(done))
+
+
+def _draw_offer(match: Match) -> str:
+    return (f"{len(match.moves)} moves, past {match.rules.name}'s cap of {match.rules.move_cap}: "
+            f"the players may agree a draw (`tablelog end {str(match.id)[:8]} --draw`)")
 
 
 @main.command()
@@ -101,6 +108,8 @@ def show(match, step, as_json, store):
     click.echo("seats: " + ", ".join(found.seats))
     click.echo("")
     click.echo(found.rules.render(found.state, found.seats))
+    if view["draw_offered"]:
+        click.echo(_draw_offer(found))
 
 
 @main.command()
@@ -137,13 +146,14 @@ def list_matches(game, as_json, store):
     projection's matches table)."""
     import json
 
-    from tablelog.projections.runner import TablesProjection
+    from .stats import projection_of
 
-    projection = TablesProjection(open_recorder(store))
-    projection.catch_up()
+    projection = projection_of(store)  # names any damaged match on stderr: it is left out
     found = projection.view.select("matches", {"game": game} if game else None)
     rows = []
     for row in sorted(found, key=lambda r: r["played"]):
+        if row["status"] == "damaged":
+            continue
         seats = json.loads(row["seats"])
         ended = row["ranking"] != "[]"
         rows.append({"id": row["match_id"], "game": row["game"], "seats": seats,

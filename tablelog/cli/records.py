@@ -8,7 +8,7 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from tablelog.domain.errors import BadRecord
+from tablelog.domain.errors import BadRecord, Damaged
 from tablelog.domain.records import check_all
 from tablelog.store import open_recorder
 
@@ -26,10 +26,17 @@ def export(match, everything, output, store):
     if bool(match) == everything:
         raise click.UsageError("give a MATCH or --all")
     recorder = open_recorder(store)
-    ids = ([s.originator_id for s in recorder.started()] if everything
-           else [recorder.find(match)])
+    if not everything:
+        output.write(json.dumps(recorder.export(recorder.find(match)), ensure_ascii=False) + "\n")
+        return
+    ids = recorder.match_ids()  # from the raw log: a match with a damaged start is named too
     for match_id in tqdm(ids, desc="export", unit="match", disable=len(ids) < 50):
-        output.write(json.dumps(recorder.export(match_id), ensure_ascii=False) + "\n")
+        try:
+            record = recorder.export(match_id)
+        except Damaged as err:  # left out and named; every other match is exported
+            click.echo(f"tablelog: left out {err}", err=True)
+            continue
+        output.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def read_records(data: bytes) -> list:

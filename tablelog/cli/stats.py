@@ -25,10 +25,23 @@ def projection_of(store: str | None, rebuild: bool = False):
         raise Refused(str(err)) from None
     if rebuild:
         projection.reset()
+    _catch_up(projection)
+    warn_damaged(projection.damaged())
+    return projection
+
+
+def warn_damaged(damaged: list[dict]) -> None:
+    """One line on stderr per quarantined match: it is left out, and why."""
+    for row in damaged:
+        click.echo(f"tablelog: left out match {row['match_id']}, damaged: {row['finding']}",
+                   err=True)
+
+
+def _catch_up(projection) -> None:
     behind = projection.behind()
     if behind < SHOW_PROGRESS_FROM:
         projection.catch_up()
-        return projection
+        return
     with click.progressbar(length=behind, label="projecting events", file=click.get_text_stream(
             "stderr"), show_pos=True) as bar:
         seen = [0]
@@ -37,7 +50,6 @@ def projection_of(store: str | None, rebuild: bool = False):
             bar.update(done - seen[0])
             seen[0] = done
         projection.catch_up(advance)
-    return projection
 
 
 @main.command()
