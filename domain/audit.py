@@ -25,7 +25,7 @@ from uuid import UUID
 
 from .audit_chain import (Stored, check_before_start, check_chain, check_positions,
                           check_receipt, decode)
-from .audit_claims import Replay, Step
+from .audit_claims import Replay
 from .audit_text import named, when
 from .errors import MatchNotFound
 from .match import RUNNING
