@@ -54,12 +54,13 @@ class SheetRules:
         """Default (RULES.md): the highest total wins, a tie is a shared win. Checked only
         where every seat has a total."""
         totals = [entry["total"] if entry else None for entry in sheet["scores"]]
-        if not sheet["winners"] or any(t is None for t in totals):
+        if any(t is None for t in totals):
             return
         best = max(totals)
         expected = [name for name, t in zip(seats, totals) if t == best]
         if sorted(sheet["winners"]) != sorted(expected):
-            raise Refused(f"winners: the sheet names {', '.join(sheet['winners'])}, but the "
+            named = ", ".join(sheet["winners"]) or "nobody"
+            raise Refused(f"winners: the sheet names {named}, but the "
                           f"highest total ({num(best)}) is {', '.join(expected)}'s "
                           f"({self.tie_rule})")
 

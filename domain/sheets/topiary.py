@@ -50,8 +50,11 @@ class TopiarySheet(SheetRules):
         if len(sheet["winners"]) > 1:
             raise Refused(f"winners: Topiary has one winner ({self.tie_rule}), the sheet names "
                           f"{', '.join(sheet['winners'])}")
+        if not sheet["winners"]:
+            raise Refused(f"winners: Topiary always has a winner ({self.tie_rule}); the sheet "
+                          "names nobody")
         entries = sheet["scores"]
-        if not sheet["winners"] or any(e is None or e["total"] is None for e in entries):
+        if any(e is None or e["total"] is None for e in entries):
             return
         best = max(e["total"] for e in entries)
         tied = [i for i, e in enumerate(entries) if e["total"] == best]

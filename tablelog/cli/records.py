@@ -19,14 +19,34 @@ from .options import store_option
 @click.argument("match", required=False)
 @click.option("--all", "everything", is_flag=True, help="Export every match in the store.")
 @click.option("--output", "-o", type=click.File("w"), default="-", help="File (default stdout).")
+@click.option("--to", "tool", type=click.Choice(["tablelog", "bgstats", "bgg"]),
+              default="tablelog", help="tablelog records (default), a BG Stats file or BGG "
+              "plays XML (docs/interop.md).")
+@click.option("--game", help="Only matches of this game.")
+@click.option("--since", metavar="DATE", help="Only matches played on or after DATE.")
+@click.option("--until", metavar="DATE", help="Only matches played on or before DATE.")
+@click.option("--zone", metavar="ZONE", help="bgstats/bgg: the time zone their local "
+              "times are written in (default: this machine's).")
 @store_option
-def export(match, everything, output, store):
-    """Write match records as JSON Lines (see docs/records.md)."""
-    if bool(match) == everything:
-        raise click.UsageError("give a MATCH or --all")
+def export(match, everything, output, tool, game, since, until, zone, store):
+    """Write match records as JSON Lines (see docs/records.md), or with --to a BG Stats
+    file or BGG plays XML of one match, a game, a date range or all."""
+    selection = game or since or until
+    if bool(match) + everything + bool(selection) != 1:
+        raise click.UsageError("give a MATCH, --all, or --game/--since/--until")
     recorder = open_recorder(store)
-    ids = ([s.originator_id for s in recorder.started()] if everything
-           else [recorder.find(match)])
+    if selection:
+        from .sheets import select
+
+        ids = select(recorder, game, since, until)
+    else:
+        ids = ([s.originator_id for s in recorder.started()] if everything
+               else [recorder.find(match)])
+    if tool != "tablelog":
+        from .sheets import export_plays
+
+        export_plays(tool, ids, zone, output, store)
+        return
     for match_id in tqdm(ids, desc="export", unit="match", disable=len(ids) < 50):
         output.write(json.dumps(recorder.export(match_id), ensure_ascii=False) + "\n")
 
@@ -51,8 +71,15 @@ def read_records(text: str) -> list:
 
 @main.command(name="import")
 @click.argument("source", type=click.File("r"))
+@click.option("--from", "tool", type=click.Choice(["tablelog", "bgstats", "bgg"]),
+              default="tablelog", help="tablelog records (default), a BG Stats export/backup "
+              "or BGG plays XML (docs/interop.md).")
+@click.option("--map", "mapping", multiple=True, metavar="NAME=GAME", help="bgstats/bgg: "
+              "their game NAME (or bgg:ID) is GAME here.")
+@click.option("--zone", metavar="ZONE", help="bgstats/bgg: the time zone of their local "
+              "times (default: this machine's).")
 @store_option
-def import_(source, store):
+def import_(source, tool, mapping, zone, store):
     """Replay each record in SOURCE (JSON Lines, or one JSON record) through the rules and
     store it, with its id, times and hashes.
 
@@ -61,6 +88,11 @@ def import_(source, store):
     and the store keeps nothing of the file. Records already stored exactly so are skipped, so an
     import that was cut short can be run again.
     """
+    if tool != "tablelog":
+        from .sheets import import_plays
+
+        import_plays(tool, source.read(), mapping, zone, store)
+        return
     records = read_records(source.read())
     recorder = open_recorder(store)
     numbered = [(n, r) for n, r in enumerate(records, start=1) if r is not None]
