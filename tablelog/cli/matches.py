@@ -100,7 +100,8 @@ def show(match, step, as_json, store):
                f" of {recorder.get(found.id).version - Match.INITIAL_VERSION}")
     click.echo("seats: " + ", ".join(found.seats))
     click.echo("")
-    click.echo(found.rules.render(found.state, found.seats))
+    click.echo(views.sheet_text(found) if found.kind == "sheet"
+               else found.rules.render(found.state, found.seats))
 
 
 @main.command()
