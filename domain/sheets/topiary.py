@@ -59,12 +59,13 @@ class TopiarySheet(SheetRules):
         best = max(e["total"] for e in entries)
         tied = [i for i, e in enumerate(entries) if e["total"] == best]
         hands = [(entries[i]["categories"] or {}).get("hand") for i in tied]
+        basis = "totals"
         if len(tied) > 1 and all(h is not None for h in hands):
             most = max(hands)
             tied = [i for i, h in zip(tied, hands) if h == most]
-            expected = [seats[tied[-1]]]  # the later in turn order
+            expected, basis = [seats[tied[-1]]], "totals and hand points"  # later in turn order
         else:
             expected = [seats[i] for i in tied]
         if sheet["winners"][0] not in expected:
-            raise Refused(f"winners: the sheet names {sheet['winners'][0]}, but by the totals "
-                          f"and hand points {' or '.join(expected)} wins ({self.tie_rule})")
+            raise Refused(f"winners: the sheet names {sheet['winners'][0]}, but by the {basis} "
+                          f"{' or '.join(expected)} wins ({self.tie_rule})")
