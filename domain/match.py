@@ -243,8 +243,8 @@ class Match(Aggregate):
             raise Refused("this match is logged move by move; a score sheet belongs to a match "
                           "started as one (tablelog sheet)")
         self._require(RUNNING)
-        sheet, outcome = check_sheet(self.game, self.seats, self.options, self.components,
-                                     plain_json(sheet, "the score sheet"))
+        # check_sheet rebuilds the sheet from checked plain values only (see there).
+        sheet, outcome = check_sheet(self.game, self.seats, self.options, self.components, sheet)
         self._sheet_recorded(sheet=sheet, outcome=outcome)
 
     def record(self, seat: str | int, move: Any) -> None:

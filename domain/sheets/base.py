@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..errors import Refused
+from ..values import MAX_INT, stored_text
 
 KEYS = ("scores", "winners", "first", "duration_min", "location", "board", "source")
 SEAT_KEYS = ("total", "categories", "team", "role", "colour", "new")
@@ -85,6 +86,8 @@ def number(value: Any, where: str) -> float | int | None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise Refused(f"{where} must be a number or null, got {str(value)[:40]!r}")
+    if abs(value) > MAX_INT:
+        raise Refused(f"{where}: {value:g} is beyond what a score can be")
     return int(value) if float(value).is_integer() else float(value)
 
 
@@ -93,7 +96,7 @@ def text(value: Any, where: str) -> str | None:
         return None
     if not isinstance(value, str) or len(value) > TEXT_LIMIT:
         raise Refused(f"{where} must be text of up to {TEXT_LIMIT} characters")
-    return value.strip() or None
+    return stored_text(value.strip(), where) or None  # no lone surrogate, no NUL
 
 
 def name_of(value: Any, seats: Sequence[str], where: str) -> str:
