@@ -16,7 +16,7 @@ from tablelog.domain.sheets import SHEETS
 from tablelog.domain.times import local_unless_zoned
 
 from . import actions
-from .widgets import FIELD, PRIMARY, ROW
+from .widgets import FIELD, PRIMARY, ROW, SECTION
 
 SMALL = {**FIELD, "width": "96px"}
 CHOICE = {"inputStyle": {"width": "22px", "height": "22px"},
@@ -27,9 +27,9 @@ def form() -> html.Details:
     return html.Details([
         html.Summary("Log a match from its score sheet", style={"minHeight": "44px",
                                                                  "fontSize": "17px"}),
-        html.Label("Game", htmlFor="record-sheet-game"),
-        dcc.Dropdown(id="record-sheet-game", clearable=False,
-                     options=[{"label": r.name, "value": g} for g, r in GAMES.items()]),
+        html.Div("Game"),
+        dcc.RadioItems(id="record-sheet-game", inline=True, **CHOICE,
+                       options=[{"label": r.name, "value": g} for g, r in GAMES.items()]),
         html.Label("Players in seat (turn) order, separated by commas",
                    htmlFor="record-sheet-players"),
         dcc.Input(id="record-sheet-players", type="text", style=FIELD, placeholder="Ann, Ben"),
@@ -45,7 +45,7 @@ def form() -> html.Details:
         html.Button("Log this score sheet", id="record-sheet-save", n_clicks=0, style=PRIMARY),
         html.Div(id="record-sheet-message", role="status", **{"aria-live": "polite"},
                  style={"minHeight": "1.4em", "margin": "6px 0"}),
-    ], id="record-sheet", style={"marginBottom": "12px"})
+    ], id="record-sheet", style=SECTION)
 
 
 def _names(players: str | None) -> list[str]:
@@ -118,7 +118,7 @@ def register(app: dash.Dash, recorder, policy) -> None:
         if game is None:
             return "refused: choose the game first"
         names = _names(players)
-        ids = [item["id"] for item in ctx.states_list[3]]
+        ids = [item["id"] for item in ctx.states_list[4]]  # the category fields, in order
         sheet = sheet_of(names, totals, categories, ids, winners, first, duration, location)
         try:
             match_id = recorder.start_sheet(game, names, sheet,
