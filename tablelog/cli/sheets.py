@@ -92,8 +92,11 @@ def import_plays(tool: str, text: str, mapping_pairs: tuple[str, ...], zone_name
 
     module = bgstats if tool == "bgstats" else bgg
     mapping, zone = parse_map(mapping_pairs), zone_of(zone_name)
-    with tqdm(desc=f"read {tool}", unit="play", disable=None, file=sys.stderr) as bar:
-        imported = module.read(text, mapping, zone, on_each=bar.update)
+    loaded = module.load(text)
+    total = module.count(loaded)
+    with tqdm(total=total, desc=f"check {tool} plays", unit="play", disable=total < 50,
+              file=sys.stderr) as bar:
+        imported = module.read(loaded, mapping, zone, on_each=bar.update)
     recorder = open_recorder(store)
     if len(imported.matches) >= 50:
         click.echo(f"storing {len(imported.matches)} matches in one transaction", err=True)

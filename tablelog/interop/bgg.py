@@ -44,10 +44,15 @@ def load(text: str) -> ET.Element:
     return root
 
 
-def read(text: str, mapping: Mapping[str, str], zone: tzinfo,
+def count(root: ET.Element) -> int:
+    return sum(1 for _ in root.iter("play"))
+
+
+def read(text: str | ET.Element, mapping: Mapping[str, str], zone: tzinfo,
          on_each: Callable[[], None] | None = None) -> Imported:
     imported = Imported()
-    for number, play in enumerate(load(text).iter("play"), start=1):
+    root = load(text) if isinstance(text, str) else text  # `load`ed already: counted first
+    for number, play in enumerate(root.iter("play"), start=1):
         label = f"play {number}" + (f" (id {play.get('id')})" if play.get("id") else "")
         try:
             _play(imported, number, label, play, mapping, zone)

@@ -42,12 +42,16 @@ def by_id(data: Mapping[str, Any], key: str) -> dict[Any, dict[str, Any]]:
     return {item.get("id"): item for item in items}
 
 
-def read(text: str, mapping: Mapping[str, str], zone: tzinfo,
+def count(data: dict[str, Any]) -> int:
+    return len(data["plays"])
+
+
+def read(text: str | dict[str, Any], mapping: Mapping[str, str], zone: tzinfo,
          on_each: Callable[[], None] | None = None) -> Imported:
     """Every play of the file checked and built (nothing stored), or BadRecord for a file that
     cannot be read whole: JSON that does not parse, a play naming a player, game or location
     the file lacks, a date that does not parse."""
-    data = load(text)
+    data = load(text) if isinstance(text, str) else text  # `load`ed already: counted first
     games, players, places = (by_id(data, k) for k in ("games", "players", "locations"))
     imported = Imported()
     for number, play in enumerate(data["plays"], start=1):

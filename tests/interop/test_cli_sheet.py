@@ -37,7 +37,8 @@ def test_a_refused_sheet_is_one_line_exit_2_and_stores_nothing(store):
     assert stored_rows(store) == before
 
 
-def test_stats_say_how_many_of_each_kind_and_filter_by_kind(store):
+def test_stats_say_how_many_of_each_kind_and_filter_by_kind(any_store):
+    store = any_store
     tablelog(store, "sheet", "topitop", "--players", "Ann,Ben", "--winner", "Ann")
     tablelog(store, "sheet", "topitop", "--players", "Ann,Ben", "--winner", "Ben")
     moves = open_recorder(store)
