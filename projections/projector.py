@@ -78,9 +78,10 @@ class OpenMatch:
         self.kind = "sheet" if data.get("kind") == "sheet" else "moves"
         try:
             self.rules = get_rules(self.game)
-            start = None if self.kind == "sheet" else initial_state(self.rules, len(self.seats), data["rules_version"],
+            start = initial_state(self.rules, len(self.seats), data["rules_version"],
                                   data["options"], data["setup"],
-                                  components_of(data["options"], data.get("components")))
+                                  components_of(data["options"], data.get("components"))
+                                  ) if self.kind == "moves" else None  # a sheet: no position
         except RulesError:  # an engine gone or changed: the match is listed, never replayed
             self.rules, start = None, None
         self.states: list[Any] = [start]  # after each effective move (trimmed once closed)

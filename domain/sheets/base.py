@@ -34,7 +34,8 @@ class SheetRules:
     game: ClassVar[str]
     tie_rule: ClassVar[str] = "a tie is a shared win"
 
-    def categories(self, options: Mapping[str, Any], components: Any, players: int) -> tuple[str, ...]:
+    def categories(self, options: Mapping[str, Any], components: Any,
+                   players: int) -> tuple[str, ...]:
         """The scoring categories a sheet of this game may list (the engine's `score()` names)."""
         raise NotImplementedError
 
@@ -69,7 +70,8 @@ class SheetRules:
         names = sheet["winners"]
         if not names:
             return "score sheet: nobody won"
-        return f"score sheet: {' and '.join(names)} {'wins' if len(names) == 1 else 'share the win'}"
+        verb = "wins" if len(names) == 1 else "share the win"
+        return f"score sheet: {' and '.join(names)} {verb}"
 
 
 def num(value: float) -> str:
