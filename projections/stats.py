@@ -74,6 +74,14 @@ def counted(matches: pd.DataFrame) -> pd.DataFrame:
 KINDS = ("moves", "sheet")  # matches.kind: logged move by move, or from a score sheet
 
 
+def kinds(matches: pd.DataFrame) -> pd.Series:
+    """Each match's kind; a frame without the column (made before score sheets existed, as some
+    callers build their own) holds matches logged move by move."""
+    if "kind" in matches.columns:
+        return matches["kind"]
+    return pd.Series("moves", index=matches.index, dtype="string")
+
+
 def of_kind(matches: pd.DataFrame, kind: str | None) -> pd.DataFrame:
     """All matches (None), only those logged move by move ("moves") or only score sheets
     ("sheet"). Every other table is counted through `matches`, so this filters them all."""
@@ -81,14 +89,14 @@ def of_kind(matches: pd.DataFrame, kind: str | None) -> pd.DataFrame:
         return matches
     if kind not in KINDS:
         raise ValueError(f"kind is one of {', '.join(KINDS)}, not {kind!r}")
-    return matches[matches["kind"] == kind]
+    return matches[kinds(matches) == kind]
 
 
 def behind(matches: pd.DataFrame, moves_only: bool = False) -> dict[str, int]:
     """How many counted matches of each kind stand behind a figure (`moves_only`: figures of
     moves or components, which score sheets cannot feed)."""
-    ended = counted(matches)
-    return {kind: 0 if moves_only and kind == "sheet" else int((ended["kind"] == kind).sum())
+    ended = kinds(counted(matches))
+    return {kind: 0 if moves_only and kind == "sheet" else int((ended == kind).sum())
             for kind in KINDS}
 
 
