@@ -10,7 +10,7 @@ from datetime import datetime
 import click
 from tqdm import tqdm
 
-from tablelog.domain.errors import Refused
+from tablelog.domain.errors import BadRecord, Refused
 from tablelog.domain.times import local_unless_zoned, parse_time
 from tablelog.store import open_recorder
 
@@ -100,7 +100,11 @@ def import_plays(tool: str, text: str, mapping_pairs: tuple[str, ...], zone_name
     recorder = open_recorder(store)
     if len(imported.matches) >= 50:
         click.echo(f"storing {len(imported.matches)} matches in one transaction", err=True)
-    stored, already = recorder.save_imported(imported.matches)
+    try:
+        stored, already = recorder.save_imported(imported.matches)
+    except BadRecord as err:  # the recorder numbers records by line; here they are plays
+        raise BadRecord(str(err).replace("line ", "play ", 1) + " (imported before with "
+                        "another --zone or --map?)") from None
     for line in imported.summary(stored, already):
         click.echo(line)
 

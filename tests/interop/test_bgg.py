@@ -73,3 +73,11 @@ def test_a_bad_file_is_one_line_exit_2_and_nothing_stored(any_store, tmp_path, t
     assert code == 2 and words in err, err
     assert len(err.strip().splitlines()) == 1
     assert stored_rows(any_store) == before
+
+
+def test_the_same_plays_read_in_another_zone_are_refused_not_stored_twice(store):
+    tablelog(store, "import", "--from", "bgg", str(BGG), *ZONE)
+    before = stored_rows(store)
+    code, _, err = tablelog(store, "import", "--from", "bgg", str(BGG), "--zone", "Asia/Tokyo")
+    assert code == 2 and "play 1: match" in err and "another --zone" in err
+    assert stored_rows(store) == before
