@@ -121,9 +121,13 @@ def _figures(source, game: str, players: int, variant: str, kind: str | None = N
     pick = (game, players, variant)
     counts = _counts(source, game)
     group = counts[(counts["players"] == players) & (counts["variant"] == variant)]
-    counted = int(group.loc[group["status"] == "ended", "n"].sum())
-    summary = (f"{counted:,} matches count ({int(group['n'].sum()):,} recorded: running, "
-               "abandoned and disputed ones are left out). " + kinds_line(source, pick, kind))
+    moves, sheets = kind_counts(source, pick, kind)
+    summary = (f"{moves + sheets:,} matches count ({int(group['n'].sum()):,} recorded: running, "
+               "abandoned and disputed ones are left out"
+               + ("" if kind is None else ", and those of the other kind") + "). "
+               f"Behind seat win rates and scores: {moves:,} logged move by move, {sheets:,} "
+               f"score sheets; behind component strength and match length: {moves:,} logged "
+               "move by move (a sheet has no moves).")
     return (summary,
             figures.seat_win_rates(stats.seat_rates(data.seat_tallies(source, *pick, kind))),
             figures.score_distributions(stats.distributions(
@@ -134,15 +138,12 @@ def _figures(source, game: str, players: int, variant: str, kind: str | None = N
                                  if kind != "sheet" else data.length_tallies(source, *pick)[:0]))
 
 
-def kinds_line(source, pick: tuple, kind: str | None) -> str:
-    """How many of each kind stand behind the figures: seat rates and scores take both kinds,
-    component strength and match length only matches logged move by move."""
+def kind_counts(source, pick: tuple, kind: str | None) -> tuple[int, int]:
+    """(matches logged move by move, score sheets) that count under the kind filter: seat
+    rates and scores take both, component strength and match length only the first."""
     game, players, variant = pick
     rows = data.counts(source, "matches", ["kind"], game=game, players=players,
                        variant=variant, status="ended")
     by_kind = {str(k): int(n) for k, n in zip(rows["kind"], rows["n"])}
-    moves = by_kind.get("moves", 0) if kind != "sheet" else 0
-    sheets = by_kind.get("sheet", 0) if kind != "moves" else 0
-    return (f"Behind seat win rates and scores: {moves:,} logged move by move, {sheets:,} "
-            f"score sheets; behind component strength and match length: {moves:,} logged "
-            "move by move (a sheet has no moves).")
+    return (by_kind.get("moves", 0) if kind != "sheet" else 0,
+            by_kind.get("sheet", 0) if kind != "moves" else 0)
