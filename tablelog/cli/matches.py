@@ -148,7 +148,7 @@ def list_matches(game, as_json, store):
         seats = json.loads(row["seats"])
         ended = row["ranking"] != "[]"
         rows.append({"id": row["match_id"], "game": row["game"], "seats": seats,
-                     "status": row["status"], "moves": row["moves"],
+                     "status": row["status"], "moves": row["moves"], "kind": row["kind"],
                      "started": row["started"], "played": row["played"],
                      "outcome": {"winners": json.loads(row["winners"]),
                                  "ranking": json.loads(row["ranking"]),
@@ -157,8 +157,9 @@ def list_matches(game, as_json, store):
         echo_json(rows)
         return
     for row in rows:
+        length = "sheet" if row["kind"] == "sheet" else f"{row['moves']} moves"
         click.echo(f"{row['id'][:8]}  {row['game']:<18} {row['status']:<9} "
-                   f"{row['moves']:>4} moves  {row['played'][:16]}  {', '.join(row['seats'])}")
+                   f"{length:>10}  {row['played'][:16]}  {', '.join(row['seats'])}")
 
 
 @main.command()
