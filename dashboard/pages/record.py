@@ -297,6 +297,8 @@ def register(app: dash.Dash, source) -> None:
             match = matches.get(match_id, version)
         except (MatchNotFound, Conflict):
             return []
+        if match.kind == "sheet":  # logged from its sheet: no moves to pick
+            return []
         awaited = match.rules.to_move(match.state)
         if match.status != "running" or not awaited:
             return []
