@@ -1,5 +1,6 @@
 """The Balance page's kind filter in headless Chromium: every match, only those logged move by
-move, or only score sheets; the figures and the counts under the filters follow the choice."""
+move, or only score sheets; the figures and the counts under the filters follow the choice.
+And the match page of a score sheet: its scores, no board."""
 
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ def served(tmp_path_factory):
     app = create_app(path, refresh_every=None)
     server = make_server("127.0.0.1", 0, app.server, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}"
+    yield {"url": f"http://127.0.0.1:{server.server_port}", "store": path}
     server.shutdown()
 
 
@@ -39,7 +40,7 @@ def seat_counts(page) -> list[str]:
 
 
 def test_the_kind_filter_changes_the_figures_and_says_how_many_of_each(served, page):
-    page.goto(served + "/balance")
+    page.goto(served["url"] + "/balance")
     wait_for_title(page, "balance-seats", "Win rate by seat")
     page.wait_for_selector("#balance-summary:has-text('5 logged move by move, 3 score sheets')",
                            timeout=WAIT)
@@ -55,3 +56,17 @@ def test_the_kind_filter_changes_the_figures_and_says_how_many_of_each(served, p
                            ".data[0].text[0] === 'n=5'", timeout=WAIT)
     assert "5 logged move by move, 0 score sheets" in page.inner_text("#balance-summary")
     assert page.errors == []
+
+
+def test_the_match_page_shows_a_score_sheet_without_a_board(served, page):
+    recorder = open_recorder(served["store"])
+    sheet_id = next(s.originator_id for s in recorder.started()
+                    if getattr(s, "kind", None) == "sheet")
+    recorder.close()
+    page.goto(f"{served['url']}/match?id={sheet_id}")
+    wait_for_title(page, "match-score", "score sheet")
+    page.wait_for_function("document.querySelector('.step-caption')?.innerText"
+                           ".startsWith('Step 1')", timeout=WAIT)
+    assert "no board" in page.inner_text("#match-board")
+    assert page.errors == []
+    shot(page, "match-sheet")
