@@ -201,6 +201,13 @@ GROUP_WHERE = "game = ? AND players = ? AND variant = ?"
 # IN over every ended match costs a lookup in a list of all of them for each row.
 COUNTED = (f"match_id NOT IN (SELECT match_id FROM {_sql('matches')} "
            f"WHERE status <> 'ended' AND {GROUP_WHERE})")
+# The kind filter (all / moves logged / sheets only) leaves out the other kind's matches too;
+# the SQL is one of these fixed texts, never built from what a visitor sends.
+OTHER_KIND = {None: "", "moves": " OR kind <> 'moves'", "sheet": " OR kind <> 'sheet'"}
+
+
+def counted_sql(kind: str | None) -> str:
+    return COUNTED.replace("status <> 'ended'", f"(status <> 'ended'{OTHER_KIND[kind]})")
 
 
 def _group_query(source: Source, sql: str, repeats: int, pick: tuple[str, int, str],
@@ -213,40 +220,47 @@ def _group_query(source: Source, sql: str, repeats: int, pick: tuple[str, int, s
     return data.assign(**fixed)[list(columns)]
 
 
-def seat_tallies(source: Source, game: str, players: int, variant: str) -> pd.DataFrame:
+def seat_tallies(source: Source, game: str, players: int, variant: str,
+                 kind: str | None = None) -> pd.DataFrame:
     """`stats.seat_tallies` of one group: counted matches and wins per seat."""
     sql = (f"SELECT seat, COUNT(*), SUM(won) FROM {_sql('scores')} "
-           f"WHERE {GROUP_WHERE} AND {COUNTED} GROUP BY seat")
+           f"WHERE {GROUP_WHERE} AND {counted_sql(kind)} GROUP BY seat")
     data = _group_query(source, sql, 2, (game, players, variant), stats.SEAT_TALLY)
     return _typed(data, ints=["players", "seat", "matches", "wins"])
 
 
-def score_tallies(source: Source, game: str, players: int, variant: str) -> pd.DataFrame:
+def score_tallies(source: Source, game: str, players: int, variant: str,
+                 kind: str | None = None) -> pd.DataFrame:
     """`stats.score_tallies` of one group: seats per category, won and points, the total
     included (as category 'total')."""
     sql = (f"SELECT category, won, points, COUNT(*) FROM {_sql('score_categories')} "
-           f"WHERE {GROUP_WHERE} AND {COUNTED} GROUP BY category, won, points "
+           f"WHERE {GROUP_WHERE} AND {counted_sql(kind)} GROUP BY category, won, points "
            f"UNION ALL SELECT 'total', won, total, COUNT(*) FROM {_sql('scores')} "
-           f"WHERE {GROUP_WHERE} AND {COUNTED} GROUP BY won, total")
+           f"WHERE {GROUP_WHERE} AND {counted_sql(kind)} AND total IS NOT NULL "
+           "GROUP BY won, total")  # a sheet may give no total
     data = _group_query(source, sql, 4, (game, players, variant), stats.SCORE_TALLY)
     return _typed(data, bools=["won"], ints=["players", "seats"], floats=["points"])
 
 
-def component_tallies(source: Source, game: str, players: int, variant: str) -> pd.DataFrame:
+def component_tallies(source: Source, game: str, players: int, variant: str,
+                 kind: str | None = None) -> pd.DataFrame:
     """`stats.component_tallies` of one group: seats, counts and points per kind, component,
     won and had (count > 0)."""
     sql = (f"SELECT kind, component, won, count > 0, COUNT(*), SUM(count), "
            f"COALESCE(SUM(points), 0), COUNT(points) FROM {_sql('components')} "
-           f"WHERE {GROUP_WHERE} AND {COUNTED} GROUP BY kind, component, won, count > 0")
+           f"WHERE {GROUP_WHERE} AND {counted_sql(kind)} "
+           "GROUP BY kind, component, won, count > 0")
     data = _group_query(source, sql, 2, (game, players, variant), stats.COMPONENT_TALLY)
     return _typed(data, bools=["won", "had"], ints=["seats", "count", "scored"],
                   floats=["points"])
 
 
-def length_tallies(source: Source, game: str, players: int, variant: str) -> pd.DataFrame:
-    """`stats.length_tallies` of one group: counted matches per number of effective moves."""
+def length_tallies(source: Source, game: str, players: int, variant: str,
+                   kind: str | None = None) -> pd.DataFrame:
+    """`stats.length_tallies` of one group: counted matches per number of effective moves
+    (score sheets have no moves: never counted here, whatever `kind`)."""
     sql = (f"SELECT moves, COUNT(*) FROM {_sql('matches')} "
-           f"WHERE status = 'ended' AND {GROUP_WHERE} GROUP BY moves")
+           f"WHERE status = 'ended' AND kind = 'moves' AND {GROUP_WHERE} GROUP BY moves")
     data = _group_query(source, sql, 1, (game, players, variant), stats.LENGTH_TALLY)
     return _typed(data, ints=["players", "moves", "matches"])
 

@@ -52,6 +52,11 @@ def event_log(events: Sequence[Any], rules: GameRules | None, seats: Sequence[st
             open_ = [d for d in disputes if d["flag"] == "open"]
             if open_:
                 open_[0]["flag"] = f"resolved at step {step}"
+        elif kind == "SheetRecorded":  # a score sheet: its totals and the result it gives
+            totals = [(e or {}).get("total") for e in event.sheet.get("scores") or []]
+            row["what"] = ", ".join(f"{name} {'-' if t is None else t}"
+                                    for name, t in zip(seats, totals)) + (
+                f" ({event.outcome.get('reason', '')})")
         elif kind == "Ended":
             winners = [seats[s] for s in event.outcome.get("winners", []) if s < len(seats)]
             row["what"] = (("won by " + ", ".join(winners)) if winners else "no winner") + (
@@ -108,7 +113,7 @@ def claims_without_audit(claims: Sequence[dict[str, Any]], seats: Sequence[str],
 def solved_values(match) -> Any:
     """Blue's value after each effective move of a Topitop match, from the solved table when
     one is stored for its piece counts (never solved on a request); None otherwise."""
-    if match.game != "topitop":
+    if match.game != "topitop" or match.kind == "sheet":  # a score sheet has no moves
         return None
     from tablelog.domain.solvers.stored import stored_table
     from tablelog.domain.solvers.topitop import analyse

@@ -139,4 +139,5 @@ def _report(audit: Replay, match_id: UUID, events: list[Stored],
                     "rules": named(audit.seats, audit.outcome_now())
                     if audit.replaying else None},
         "abandoned": audit.abandoned,
+        "sheet": audit.sheet and audit.sheet["recorded"],  # a score-sheet match's sheet
     }

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import audit_sheet
 from .audit_chain import Stored
 from .audit_findings import Findings
 from .audit_text import num, outcome_text, seat_name, signed, when
@@ -67,6 +68,7 @@ class Replay(Findings):
         self.disputes: list[dict[str, Any]] = []
         self.recorded_outcome: dict[str, Any] | None = None
         self.abandoned: dict[str, Any] | None = None
+        self.sheet: dict[str, Any] | None = None  # a score-sheet match (see audit_sheet)
 
     # ---- the replay ---------------------------------------------------------------------------
 
@@ -101,6 +103,9 @@ class Replay(Findings):
             return
         self.started = event
         self.seats = list(event.seats)
+        if getattr(event, "kind", None) == "sheet":  # no moves: nothing to replay
+            audit_sheet.started(self, position, event)
+            return
         try:
             rules = get_rules(event.game)
         except RulesError as err:
@@ -116,7 +121,14 @@ class Replay(Findings):
         self.rules = rules
         self.line = [self._scored(Step(0, position, None, None, None, state))]
 
+    def _on_SheetRecorded(self, position: int, event: Any) -> None:  # noqa: N802
+        audit_sheet.recorded(self, position, event)
+
     def _on_MoveRecorded(self, position: int, event: Any) -> None:  # noqa: N802
+        if self.sheet is not None:
+            self.find(position, "replay", f"event {position} records a move in a score-sheet "
+                      "match")
+            return
         number = len(self.line)
         if self.status != RUNNING:
             self.find(position, "replay", f"event {position} records a move in a match already "
@@ -235,6 +247,9 @@ class Replay(Findings):
         """Each claim is compared with the rules' score at the point it was made. For a seat
         that differs, the last earlier claim that agreed for that seat (else the start) opens
         the stretch in which the table and the rules parted; see `diverging_move`."""
+        if self.sheet is not None:
+            audit_sheet.compare_claims(self)
+            return
         agreed_at: dict[str, Step] = {}  # seat -> where its last claim agreed with the rules
         for claim in self.claims:
             self._compare(claim, agreed_at)

@@ -35,7 +35,8 @@ def canonical_json(value: Any) -> bytes:
 
 # Fields a later class version added, which an upcast event of an earlier version holds as None:
 # they are left out of the hash, so an event hashes as it did when it was stored.
-UPCAST_FIELDS = ("components", "played_at")
+UPCAST_FIELDS = ("components", "played_at", "kind")
+SHEET = "sheet"  # Started.kind of a match logged from its score sheet (None: moves logged)
 
 
 def event_hash(event: Any) -> str:
@@ -84,6 +85,10 @@ class Match(Aggregate):
         setup: dict
         components: dict | None
         played_at: str | None
+        # Added to version 2 after the fact: None (a match of moves) is left out of the hash
+        # (UPCAST_FIELDS), so every event stored without it hashes as it did; "sheet" marks a
+        # match logged from its score sheet (SheetRecorded follows, no moves).
+        kind: str | None = None
         class_version = 2
 
         @staticmethod
@@ -111,16 +116,19 @@ class Match(Aggregate):
     @event(Started)
     def __init__(self, id: UUID, game: str, rules_version: str, options: dict,
                  seats: list, setup: dict, components: dict | None = None,
-                 played_at: str | None = None) -> None:
+                 played_at: str | None = None, kind: str | None = None) -> None:
         self.game = game
+        self.kind = kind
+        self.sheet: dict[str, Any] | None = None
         self.rules_version = rules_version
         self.options = options
         self.seats = list(seats)
         self.setup = setup
         self.played_at = played_at
         self.components = components_of(options, components)
-        self.states = [initial_state(self.rules, len(seats), rules_version, options, setup,
-                                     self.components)]
+        # A score sheet has no moves, so no position: its setup is never dealt.
+        self.states = [None if kind == SHEET else initial_state(
+            self.rules, len(seats), rules_version, options, setup, self.components)]
         self.moves: list[dict[str, Any]] = []  # the effective moves: seat, move, event version
         self.status = RUNNING
         self.outcome: dict[str, Any] | None = None
@@ -159,6 +167,12 @@ class Match(Aggregate):
         dispute = next(d for d in self.disputes if d["ruling"] is None)
         dispute.update(ruling=ruling, resolved_by=by, resolved_version=self.version + 1)
 
+    @event("SheetRecorded")
+    def _sheet_recorded(self, sheet: dict, outcome: dict) -> None:
+        self.sheet = sheet
+        self.status = ENDED
+        self.outcome = outcome
+
     @event("Ended")
     def _ended(self, outcome: dict) -> None:
         self.status = ENDED
@@ -196,6 +210,8 @@ class Match(Aggregate):
         return [d for d in self.disputes if d["ruling"] is None]
 
     def rules_outcome(self) -> Outcome | None:
+        if self.kind == SHEET:
+            return None if self.outcome is None else Outcome.from_json(self.outcome)
         return self.rules.outcome(self.state)
 
     def seat_index(self, seat: str | int) -> int:
@@ -219,8 +235,22 @@ class Match(Aggregate):
         if self.status not in statuses:
             raise MatchClosed(f"the match is {self.status}: it takes no more of that")
 
+    def record_sheet(self, sheet: Any) -> None:
+        """The score sheet of a match started as one (kind "sheet"), checked whole first."""
+        from .sheets import check_sheet  # the sheet rules import nothing of this module
+
+        if self.kind != SHEET:
+            raise Refused("this match is logged move by move; a score sheet belongs to a match "
+                          "started as one (tablelog sheet)")
+        self._require(RUNNING)
+        # check_sheet rebuilds the sheet from checked plain values only (see there).
+        sheet, outcome = check_sheet(self.game, self.seats, self.options, self.components, sheet)
+        self._sheet_recorded(sheet=sheet, outcome=outcome)
+
     def record(self, seat: str | int, move: Any) -> None:
         self._require(RUNNING)
+        if self.kind == SHEET:
+            raise Refused("a score-sheet match has no moves")
         index = self.seat_index(seat)
         move = plain_json(move, "a move")
         awaited = self.rules.to_move(self.state)
@@ -267,6 +297,8 @@ class Match(Aggregate):
 
     def end(self, agreed_draw: bool = False) -> None:
         self._require(RUNNING)
+        if self.kind == SHEET:
+            raise Refused("a score-sheet match ends with its sheet (tablelog sheet)")
         outcome = self.rules_outcome()
         if outcome is None:
             if not agreed_draw:
@@ -324,7 +356,7 @@ def start_match(id: UUID, game: str, seats: list[str], options: Any = None,  # n
                 setup: Any = None, *, rules_version: str | None = None,
                 components: Any = None, played_at: datetime | str | None = None,
                 at: datetime | None = None, as_recorded: bool = False,
-                originator_topic: str | None = None) -> Match:
+                originator_topic: str | None = None, kind: str | None = None) -> Match:
     """A new Match, after checking the seats, options and setup against the game's rules.
 
     `components` is a manifest handed over whole ({"name", "content"}); without it a game with
@@ -353,13 +385,18 @@ def start_match(id: UUID, game: str, seats: list[str], options: Any = None,  # n
     if not as_recorded:
         options = checked if embedded is None else {**checked, "manifest": embedded["name"]}
     setup = plain_json(setup or {}, "the setup")
-    # Raises InvalidSetup (an unknown version, a bad setup) before anything is stored.
-    initial_state(rules, len(seats), rules_version, options, setup,
-                  components_of(options, embedded))
+    if kind not in (None, SHEET):
+        raise Refused(f"a match's kind is {SHEET!r} (a score sheet) or none (moves), not {kind!r}")
+    if kind == SHEET and setup:
+        raise Refused("a score-sheet match has no setup")
+    if kind is None:  # Raises InvalidSetup (an unknown version, a bad setup) before storing.
+        initial_state(rules, len(seats), rules_version, options, setup,
+                      components_of(options, embedded))
     when = None if played_at is None else parse_time(played_at, "played_at").isoformat()
     match = Match._create(Match.Started, id=id, timestamp=at, game=game,
                           rules_version=rules_version, options=options, seats=seats, setup=setup,
-                          components=embedded, played_at=when)
+                          components=embedded, played_at=when,
+                          **({} if kind is None else {"kind": kind}))
     if originator_topic not in (None, *AGGREGATE_TOPICS):
         raise Refused(f"originator_topic is one of {', '.join(AGGREGATE_TOPICS)}")
     if originator_topic is not None:

@@ -114,6 +114,15 @@ class Recorder(Snapshotting, Application):
         self._save(match)
         return match.id
 
+    def start_sheet(self, game: str, seats: list[str], sheet: Any, options: Any = None, *,
+                    played_at: datetime | str | None = None) -> UUID:
+        """A match logged from its score sheet: its start and its sheet, checked, in one save."""
+        from .sheet_matches import sheet_match
+
+        match = sheet_match(uuid4(), game, seats, sheet, options, played_at=played_at)
+        self._save(match)
+        return match.id
+
     # Every command takes `expected_version`: the match version the entry was made against.
     # A match that moved on meanwhile is then a Conflict, not an entry on another board.
 

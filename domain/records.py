@@ -36,6 +36,7 @@ ENTRIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "DisputeResolved": ("resolve", ("by", "ruling")),
     "Ended": ("end", ("outcome",)),
     "Abandoned": ("abandon", ("by", "reason")),
+    "SheetRecorded": ("sheet", ("sheet", "outcome")),
 }
 
 
@@ -62,6 +63,8 @@ def to_record(events: Iterable[Any]) -> dict[str, Any]:
         entry["at"] = stored.timestamp.isoformat()
         entry["hash"] = event_hash(stored)
         record["events"].append(entry)
+    if getattr(started, "kind", None) is not None:
+        record["kind"] = started.kind  # a score-sheet match (absent: moves logged)
     if started.originator_topic != AGGREGATE_TOPICS[0]:
         record["originator_topic"] = started.originator_topic  # stored by release 0.1
     return record
@@ -86,6 +89,11 @@ def _apply_entry(match: Match, entry: Mapping[str, Any]) -> None:
                           f"the rules say {match.outcome}")
     elif kind == "abandon":
         match.abandon(entry.get("by"), entry.get("reason"))
+    elif kind == "sheet":
+        match.record_sheet(entry.get("sheet"))
+        if "outcome" in entry and entry["outcome"] != match.outcome:
+            raise Refused(f"the record says the sheet gives {entry['outcome']}, "
+                          f"the sheet rules say {match.outcome}")
     else:
         kinds = ", ".join(kind for kind, _ in ENTRIES.values())
         raise Refused(f"unknown entry type {kind!r} (one of {kinds})")
@@ -116,7 +124,8 @@ def from_record(record: Any, keep_id: bool = True, now: datetime | None = None) 
                             components=record.get("components"),
                             played_at=record.get("played_at"), at=started_at, as_recorded=True,
                             originator_topic=record.get("originator_topic") or (
-                                AGGREGATE_TOPICS[1] if release_0_1 else None))
+                                AGGREGATE_TOPICS[1] if release_0_1 else None),
+                            kind=record.get("kind"))
         _check_hash(match, record, keep_id, "the start")
     except (Refused, RulesError) as err:
         raise BadRecord(f"cannot start the match: {err}") from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from .match import Match
+from .match import SHEET, Match
 
 
 def named_outcome(match: Match, outcome: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -45,6 +45,11 @@ def draw_offered(match: Match) -> bool:
 
 
 def state_view(match: Match, step: int | None = None) -> dict[str, Any]:
+    if match.kind == SHEET:  # no position: the sheet is what there is
+        return {**summary(match), "step": match.version - Match.INITIAL_VERSION
+                if step is None else step, "rules_version": match.rules_version,
+                "options": match.options, "to_move": [], "kind": SHEET, "sheet": match.sheet,
+                "rules_outcome": None, "state": None}
     rules, state = match.rules, match.state
     outcome = rules.outcome(state)
     return {
@@ -62,6 +67,8 @@ def state_view(match: Match, step: int | None = None) -> dict[str, Any]:
 def score_view(match: Match) -> dict[str, Any]:
     """Per seat: total, categories, details; and the outcome by the rules (UnknownInformation
     propagates when a hidden identity the score needs was never revealed)."""
+    if match.kind == SHEET:
+        return sheet_score_view(match)
     rules = match.rules
     scores = rules.score(match.state)
     outcome = rules.outcome(match.state)
@@ -70,3 +77,31 @@ def score_view(match: Match) -> dict[str, Any]:
         "seats": [{"seat": name, **entry} for name, entry in zip(match.seats, scores)],
         "outcome": named_outcome(match, outcome and outcome.to_json()),
     }
+
+
+def sheet_score_view(match: Match) -> dict[str, Any]:
+    """A score-sheet match's scores as `score_view` gives them: the sheet's totals and the
+    categories it has (None where it gives none)."""
+    entries = (match.sheet or {}).get("scores") or [None] * len(match.seats)
+    return {
+        "id": str(match.id), "game": match.game, "kind": SHEET,
+        "seats": [{"seat": name, "total": (entry or {}).get("total"),
+                   "categories": (entry or {}).get("categories") or {}, "details": {}}
+                  for name, entry in zip(match.seats, entries)],
+        "outcome": named_outcome(match, match.outcome),
+    }
+
+
+def sheet_text(match: Match) -> str:
+    """A score sheet as `tablelog show` prints it."""
+    sheet = match.sheet
+    if sheet is None:
+        return "score sheet: not recorded yet"
+    lines = [f"score sheet{' (first: ' + sheet['first'] + ')' if sheet['first'] else ''}"]
+    for name, entry in zip(match.seats, sheet["scores"]):
+        total = "-" if not entry or entry["total"] is None else entry["total"]
+        parts = ", ".join(f"{k} {v}" for k, v in ((entry or {}).get("categories") or {}).items())
+        won = "  (won)" if name in sheet["winners"] else ""
+        lines.append(f"  {name}: {total}{' = ' + parts if parts else ''}{won}")
+    extra = [f"{k}: {sheet[k]}" for k in ("duration_min", "location", "board") if sheet[k]]
+    return "\n".join(lines + ([", ".join(extra)] if extra else []))

@@ -85,11 +85,13 @@ class OpenMatch:
         self.seats: list[str] = list(data["seats"])
         self.variant = variant_text(data["options"])
         self.rules: GameRules | None
+        self.kind = "sheet" if data.get("kind") == "sheet" else "moves"
         try:
             self.rules = get_rules(self.game)
             start = initial_state(self.rules, len(self.seats), data["rules_version"],
                                   data["options"], data["setup"],
-                                  components_of(data["options"], data.get("components")))
+                                  components_of(data["options"], data.get("components"))
+                                  ) if self.kind == "moves" else None  # a sheet: no position
         except RulesError:  # an engine gone or changed: the match is listed, never replayed
             self.rules, start = None, None
         self.version = 1  # the match's last event folded: the next must be version + 1
@@ -108,7 +110,7 @@ class OpenMatch:
             "played": _played(data),
             "ended": None, "status": "running", "moves": 0, "undos": 0, "winners": "[]",
             "ranking": "[]", "reason": "", "claimed": False, "claim_agrees": None,
-            "disputes": 0, "agreed_draw": False}
+            "disputes": 0, "agreed_draw": False, "kind": self.kind}
 
     @property
     def state(self) -> Any:
@@ -175,7 +177,7 @@ class Projector:
             "MoveRecorded": self._move_recorded, "MoveUndone": self._move_undone,
             "ResultClaimed": self._result_claimed, "DisputeRaised": self._dispute_raised,
             "DisputeResolved": self._dispute_resolved, "Ended": self._ended,
-            "Abandoned": self._abandoned}
+            "Abandoned": self._abandoned, "SheetRecorded": self._sheet_recorded}
 
     # ---- driving ----------------------------------------------------------------------------
 
@@ -315,6 +317,37 @@ class Projector:
             ranking=_json([[names[s] for s in group] for group in outcome["ranking"]]),
             agreed_draw=self._agreed_draw(match, outcome))
         self._score(match, event, outcome)
+        if not self._quiet:
+            for row in self.ratings.rate(match.game, str(event.match_id), names,
+                                         outcome["ranking"], _time(event.data),
+                                         match.row["played"]):
+                self._emit("ratings", row)
+        match.close()
+
+    def _sheet_recorded(self, match: OpenMatch, event: Event) -> None:
+        """A score sheet ends its match: scores, categories where the sheet has them, ratings;
+        no moves and no components (they are not known)."""
+        outcome, sheet = event.data["outcome"], event.data["sheet"]
+        names = match.seats
+        match.base_status = "ended"
+        match.row.update(
+            ended=_time(event.data), reason=outcome["reason"],
+            winners=_json([names[s] for s in outcome["winners"]]),
+            ranking=_json([[names[s] for s in group] for group in outcome["ranking"]]))
+        totals = [(entry or {}).get("total") for entry in sheet["scores"]]
+        match.totals[-1] = (None if None in totals else [float(t) for t in totals])
+        winners = set(outcome["winners"])
+        place = {seat: n for n, group in enumerate(outcome["ranking"], start=1) for seat in group}
+        common = {"match_id": str(event.match_id), "game": match.game,
+                  "variant": match.variant, "players": len(names)}
+        for seat, entry in enumerate(sheet["scores"]):
+            who = {**common, "seat": seat + 1, "player": names[seat], "won": seat in winners}
+            total = NAN if totals[seat] is None else float(totals[seat])
+            self._emit("scores", {**who, "total": total, "rank": place.get(seat, 0),
+                                  "shared": seat in winners and len(winners) > 1})
+            for category, points in ((entry or {}).get("categories") or {}).items():
+                self._emit("score_categories", {**who, "category": category,
+                                                "points": float(points)})
         if not self._quiet:
             for row in self.ratings.rate(match.game, str(event.match_id), names,
                                          outcome["ranking"], _time(event.data),

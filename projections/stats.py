@@ -71,6 +71,35 @@ def counted(matches: pd.DataFrame) -> pd.DataFrame:
     return matches[matches["status"] == "ended"]
 
 
+KINDS = ("moves", "sheet")  # matches.kind: logged move by move, or from a score sheet
+
+
+def kinds(matches: pd.DataFrame) -> pd.Series:
+    """Each match's kind; a frame without the column (made before score sheets existed, as some
+    callers build their own) holds matches logged move by move."""
+    if "kind" in matches.columns:
+        return matches["kind"]
+    return pd.Series("moves", index=matches.index, dtype="string")
+
+
+def of_kind(matches: pd.DataFrame, kind: str | None) -> pd.DataFrame:
+    """All matches (None), only those logged move by move ("moves") or only score sheets
+    ("sheet"). Every other table is counted through `matches`, so this filters them all."""
+    if kind is None:
+        return matches
+    if kind not in KINDS:
+        raise ValueError(f"kind is one of {', '.join(KINDS)}, not {kind!r}")
+    return matches[kinds(matches) == kind]
+
+
+def behind(matches: pd.DataFrame, moves_only: bool = False) -> dict[str, int]:
+    """How many counted matches of each kind stand behind a figure (`moves_only`: figures of
+    moves or components, which score sheets cannot feed)."""
+    ended = kinds(counted(matches))
+    return {kind: 0 if moves_only and kind == "sheet" else int((ended == kind).sum())
+            for kind in KINDS}
+
+
 def _only_counted(table: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
     return table[table["match_id"].isin(counted(matches)["match_id"])]
 
@@ -257,8 +286,9 @@ LENGTH_TALLY = [*GROUP, "moves", "matches"]
 
 
 def length_tallies(matches: pd.DataFrame) -> pd.DataFrame:
-    """Per group and number of effective moves: how many counted matches were that long."""
-    tally = counted(matches).groupby([*GROUP, "moves"], sort=True).size()
+    """Per group and number of effective moves: how many counted matches were that long (score
+    sheets have no moves: left out)."""
+    tally = of_kind(counted(matches), "moves").groupby([*GROUP, "moves"], sort=True).size()
     return tally.rename("matches").reset_index()[LENGTH_TALLY]
 
 
@@ -277,7 +307,7 @@ def lengths(tallies: pd.DataFrame) -> pd.DataFrame:
 def match_length(matches: pd.DataFrame) -> pd.DataFrame:
     """Per game, player count and variant: the distribution of effective moves per counted
     match, undos per match, and the minutes from start to end."""
-    ended = counted(matches)
+    ended = of_kind(counted(matches), "moves")  # a score sheet has no moves to count
     if ended.empty:
         return pd.DataFrame()
     per_group = ended.assign(
@@ -303,10 +333,12 @@ def _records(frame: pd.DataFrame, drop: tuple[str, ...] = ("game",)) -> list[dic
 
 
 def report(tables: dict[str, pd.DataFrame], game: str | None = None,
-           players: int | None = None, variant: str | None = None) -> dict[str, Any]:
-    """Every statistic, per game: JSON-ready (NaN as None)."""
+           players: int | None = None, variant: str | None = None,
+           kind: str | None = None) -> dict[str, Any]:
+    """Every statistic, per game: JSON-ready (NaN as None). `kind`: see `of_kind`; each
+    section says how many matches of each kind stand behind it (`behind`)."""
     pick = {"game": game, "players": players, "variant": variant}
-    matches = filtered(tables["matches"], **pick)
+    matches = of_kind(filtered(tables["matches"], **pick), kind)
     seats = seat_win_rates(filtered(tables["scores"], **pick), matches)
     distributions = score_distributions(filtered(tables["score_categories"], **pick),
                                         filtered(tables["scores"], **pick), matches)
@@ -328,5 +360,8 @@ def report(tables: dict[str, pd.DataFrame], game: str | None = None,
             "scores": _records(distributions[distributions["game"] == name]),
             "components": _records(strength[strength["game"] == name]),
             "length": _records(length[length["game"] == name]) if len(length) else [],
+            "behind": {"seats": behind(of_game), "scores": behind(of_game),
+                       "components": behind(of_game, moves_only=True),
+                       "length": behind(of_game, moves_only=True)},
         }
     return result

@@ -21,6 +21,8 @@ Which matches count where:
   ENDED (by the rules or by agreement) and whose final position could be scored; abandoned and
   running matches are never there. A match that is ended but has an open dispute stays there, and
   its `matches.status` says "disputed": the statistics leave it out until the dispute is resolved;
+- score-sheet matches (`matches.kind` "sheet") are in `scores` and `score_categories` (their
+  categories where the sheet has them) and `ratings`, never in `moves` or `components`;
 - `moves` has every MoveRecorded event, the withdrawn ones too (`undone` = True);
 - `ratings` has one row per player of every ended match, in the order the matches ended;
 - `damaged` has every quarantined match (a row that no longer decodes or replays): its events
@@ -32,7 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 
-SCHEMA_VERSION = 3  # 2: `played`, `ratings.played`; 3: the `damaged` table (quarantine)
+SCHEMA_VERSION = 4  # 2: `played`; 3: the `damaged` table (quarantine); 4: `matches.kind`
 """Bumped whenever a table changes shape; a store with another version is rebuilt from scratch."""
 
 PREFIX = "projection_"
@@ -96,6 +98,8 @@ MATCHES = Table(
                                    "rules recompute; empty (NA) without a claim or a score.", True),
         _c("disputes", "int", "Disputes raised (resolved or not)."),
         _c("agreed_draw", "bool", "Ended as a draw by agreement (not decided by the rules)."),
+        _c("kind", "text", "'moves' (logged move by move) or 'sheet' (logged from its score "
+                           "sheet: no moves, no components; see docs/interop.md)."),
     ),
     ("match_id",),
 )
@@ -116,7 +120,8 @@ SCORES = Table(
     "One row per seat of every ended match whose final position can be scored.",
     (
         *SEAT_OF_MATCH,
-        _c("total", "float", "Final total by the rules' `score()`."),
+        _c("total", "float", "Final total by the rules' `score()`; a score-sheet match's total "
+                             "as the sheet gives it (NaN where it gives none).", True),
         _c("won", "bool", "This seat is among the winners (a shared win is a win for each "
                           "sharer; a draw is a win for nobody)."),
         _c("shared", "bool", "The win was shared by several seats (False when nobody won)."),

@@ -3,7 +3,7 @@
 Every registered game, a few hundred simulated matches in all with mixed bots and player counts,
 and a handful of matches that show every status a logged match can have: one still running, one
 abandoned, one with a withdrawn move, claimed results (one matching the rules, one not) and
-disputes (one resolved, one open). Everything goes through the recorder's commands, so the demo
+disputes (one resolved, one open); and a couple of dozen matches logged from score sheets. Everything goes through the recorder's commands, so the demo
 is exactly as checked as a logged game. `tablelog demo` builds it; `tablelog serve` calls
 `build_demo_store` when the default store does not exist yet.
 """
@@ -21,6 +21,7 @@ from tablelog.domain.games import GAMES
 from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
 
+from .demo_sheets import sheet_matches
 from .simulate import Plan, begin_match, make_plan, play_on, simulate_all
 from .store import is_postgres, open_recorder
 
@@ -140,6 +141,7 @@ def build_demo_store(location: str | os.PathLike, progress: bool = True,
         if any(report.interrupted for report in reports):
             raise KeyboardInterrupt
         featured = featured_matches()
+        featured += sheet_matches(DEMO_SEED)  # logged from score sheets (demo_sheets.py)
         recorder.save_new(featured)
     finally:
         _close(recorder)

@@ -18,6 +18,12 @@ dash.register_page(__name__, path="/balance", name="Balance", order=1,
                    title="Tablelog: balance")
 
 
+# The kind filter: every match, only those logged move by move, or only score sheets (which
+# feed seat win rates and scores, never component strength or match length).
+KIND_OPTIONS = [{"label": "all", "value": "all"}, {"label": "moves logged", "value": "moves"},
+                {"label": "sheets only", "value": "sheet"}]
+
+
 def layout(game: str | None = None, **_query):
     return html.Div([
         html.H2("Balance"),
@@ -28,6 +34,8 @@ def layout(game: str | None = None, **_query):
             control("Game", dcc.Dropdown(id="balance-game", value=game, clearable=False)),
             control("Players", dcc.Dropdown(id="balance-players", clearable=False)),
             control("Variant", dcc.Dropdown(id="balance-variant", clearable=False), wide=True),
+            control("Matches", dcc.RadioItems(id="balance-kind", value="all", inline=True,
+                                              options=KIND_OPTIONS)),
         ], className="controls"),
         html.Div(id="balance-summary", className="note"),
         html.Div([graph("balance-seats"), graph("balance-length")], className="grid2"),
@@ -89,34 +97,53 @@ def register(app: dash.Dash, source) -> None:
                   Output("balance-scores", "figure"), Output("balance-components", "figure"),
                   Output("balance-length", "figure"),
                   Input("balance-game", "value"), Input("balance-players", "value"),
-                  Input("balance-variant", "value"), Input("balance-position", "data"))
-    def balance(game, players, variant, _tick):
+                  Input("balance-variant", "value"), Input("balance-position", "data"),
+                  Input("balance-kind", "value"))
+    def balance(game, players, variant, _tick, kind="all"):
         if game is None or players is None or variant is None:
             raise PreventUpdate
-        return figures_for(source, game, players, variant)
+        return figures_for(source, game, players, variant, None if kind in (None, "all")
+                           else kind)
 
 
 def _counts(source, game: str) -> pd.DataFrame:
     return data.counts(source, "matches", ["players", "variant", "status"], game=game)
 
 
-def figures_for(source, game: str, players: int, variant: str):
+def figures_for(source, game: str, players: int, variant: str, kind: str | None = None):
     """The page's summary line and four figures (also what the benchmark times), worked out
     once per filter and tracked position: a repeat, or another visitor, gets them at once."""
-    return source.remember(("balance", game, players, variant),
-                           lambda: _figures(source, game, players, variant))
+    return source.remember(("balance", game, players, variant, kind),
+                           lambda: _figures(source, game, players, variant, kind))
 
 
-def _figures(source, game: str, players: int, variant: str):
+def _figures(source, game: str, players: int, variant: str, kind: str | None = None):
     pick = (game, players, variant)
     counts = _counts(source, game)
     group = counts[(counts["players"] == players) & (counts["variant"] == variant)]
-    counted = int(group.loc[group["status"] == "ended", "n"].sum())
-    summary = (f"{counted:,} matches count ({int(group['n'].sum()):,} recorded: running, "
-               "abandoned and disputed ones are left out)")
+    moves, sheets = kind_counts(source, pick, kind)
+    summary = (f"{moves + sheets:,} matches count ({int(group['n'].sum()):,} recorded: running, "
+               "abandoned and disputed ones are left out"
+               + ("" if kind is None else ", and those of the other kind") + "). "
+               f"Behind seat win rates and scores: {moves:,} logged move by move, {sheets:,} "
+               f"score sheets; behind component strength and match length: {moves:,} logged "
+               "move by move (a sheet has no moves).")
     return (summary,
-            figures.seat_win_rates(stats.seat_rates(data.seat_tallies(source, *pick))),
-            figures.score_distributions(stats.distributions(data.score_tallies(source, *pick))),
-            figures.component_strength(stats.strength(data.component_tallies(source, *pick)),
-                                       fair=1 / players),
-            figures.match_length(data.length_tallies(source, *pick)))
+            figures.seat_win_rates(stats.seat_rates(data.seat_tallies(source, *pick, kind))),
+            figures.score_distributions(stats.distributions(
+                data.score_tallies(source, *pick, kind))),
+            figures.component_strength(stats.strength(
+                data.component_tallies(source, *pick, kind)), fair=1 / players),
+            figures.match_length(data.length_tallies(source, *pick)
+                                 if kind != "sheet" else data.length_tallies(source, *pick)[:0]))
+
+
+def kind_counts(source, pick: tuple, kind: str | None) -> tuple[int, int]:
+    """(matches logged move by move, score sheets) that count under the kind filter: seat
+    rates and scores take both, component strength and match length only the first."""
+    game, players, variant = pick
+    rows = data.counts(source, "matches", ["kind"], game=game, players=players,
+                       variant=variant, status="ended")
+    by_kind = {str(k): int(n) for k, n in zip(rows["kind"], rows["n"])}
+    return (by_kind.get("moves", 0) if kind != "sheet" else 0,
+            by_kind.get("sheet", 0) if kind != "moves" else 0)

@@ -206,10 +206,27 @@ def claims_section(source, match, audit: bool = True) -> tuple[list[dict], str]:
     return replay.claims_without_audit(match.claims, match.seats, totals), note
 
 
+def sheet_figures(match, title: str):
+    """A score-sheet match's figures: no board; each seat's categories, or its total alone
+    where the sheet has no categories (docs/interop.md)."""
+    from tablelog.domain.views import sheet_score_view
+
+    entries = [{**e, "categories": e["categories"] or ({} if e["total"] is None
+                                                       else {"total": e["total"]})}
+               for e in sheet_score_view(match)["seats"]]
+    totals = {n: float(e["total"]) for n, e in enumerate(entries, start=1)
+              if e["total"] is not None}
+    return (empty("Board", "logged from its score sheet: no board"),
+            figures.score_breakdown(figures.score_rows(match.seats, entries), totals or None,
+                                    f"{title} (score sheet)"))
+
+
 def step_figures(source, match_id: str, step: int):
     """The board and the score figure after `step` (also what the benchmark times)."""
     match = source.match(match_id, step)
     title = f"Score after step {step}"
+    if match.kind == "sheet":  # logged from its score sheet: no board, the sheet's scores
+        return sheet_figures(match, title)
     try:
         state = match.rules.encode(match.state)
         board = boards.draw(match.game, state, match.seats)

@@ -24,8 +24,10 @@ from dash.exceptions import PreventUpdate
 from tablelog.dashboard import boards
 from tablelog.dashboard.record import Question, Ready, StalePicks, actions, menu
 from tablelog.dashboard.record import setup as setups
+from tablelog.dashboard.record import sheet as sheets
 from tablelog.dashboard.record.widgets import (BUTTON, FIELD, HIDDEN, PRIMARY, QUIET, ROW, SECTION,
                                       chips, question, score_table)
+from tablelog.domain import views
 from tablelog.domain.errors import Conflict, MatchNotFound
 from tablelog.domain.games import GAMES, RulesError
 
@@ -62,6 +64,7 @@ def layout(match: str | None = None, **_query):
         html.Div(id="record-message", role="status", **{"aria-live": "polite"},
                  style={"minHeight": "1.4em", "fontSize": "16px", "margin": "4px 0 8px"}),
         html.Div(start_form(), id="record-start", style=HIDDEN if match else SECTION),
+        sheets.form(),
         html.Div(play_area(), id="record-play", style=SECTION if match else HIDDEN),
     ], style={"maxWidth": "720px", "margin": "0 auto", "overflowX": "hidden"})
 
@@ -189,6 +192,8 @@ def register(app: dash.Dash, source) -> None:
     def policy():
         return app.server.extensions.get(actions.POLICY)
 
+    sheets.register(app, recorder, policy)
+
     @app.callback(Output("record-token-box", "style"), Output("record-token-note", "children"),
                   Input("record-url", "pathname"), State("record-token", "data"))
     def token_box(_path, token):
@@ -251,6 +256,11 @@ def register(app: dash.Dash, source) -> None:
             return (SECTION, HIDDEN, str(err), *[no_update] * 8)
         seats, rules = list(match.seats), match.rules
         status = "disputed" if match.open_disputes else match.status
+        if match.kind == "sheet":  # no board, no moves: the sheet and its result
+            return (HIDDEN, SECTION, f"{rules.name} · {', '.join(seats)} · {status} · score "
+                    f"sheet · match {str(match.id)[:8]}", f"/match?id={match.id}",
+                    f"The match has {match.status}: {_result(match)}", {},
+                    html.Pre(views.sheet_text(match)), [], [], None, HIDDEN)
         summary = (f"{rules.name} · {', '.join(seats)} · {status} · move {len(match.moves)}"
                    f" · match {str(match.id)[:8]}")
         board = boards.draw(match.game, rules.encode(match.state), seats)
@@ -286,6 +296,8 @@ def register(app: dash.Dash, source) -> None:
         try:
             match = matches.get(match_id, version)
         except (MatchNotFound, Conflict):
+            return []
+        if match.kind == "sheet":  # logged from its sheet: no moves to pick
             return []
         awaited = match.rules.to_move(match.state)
         if match.status != "running" or not awaited:

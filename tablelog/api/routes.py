@@ -119,23 +119,25 @@ class Service:
             self._projection.catch_up()
             return self._projection
 
-    def stats(self, game: str, players: int | None, variant: str | None) -> dict[str, Any]:
+    def stats(self, game: str, players: int | None, variant: str | None,
+              kind: str | None = None) -> dict[str, Any]:
         from tablelog.projections import stats as balance
         from tablelog.projections.load import read_table
         from tablelog.projections.tables import TABLES
 
         projection = self.tables()
-        key = (projection.position(), game, players, variant)
+        key = (projection.position(), game, players, variant, kind)
         if key not in self._stats:
             tables = {name: read_table(projection, name) for name in TABLES if name != "moves"}
-            report = balance.report(tables, game, players, variant).get(game)
+            report = balance.report(tables, game, players, variant, kind).get(game)
             self._stats = {key: _finite(report or _no_matches())}  # only the newest position
         return {"game": game, **self._stats[key]}
 
 
 def _no_matches() -> dict[str, Any]:
     return {"matches": 0, "recorded": 0, "by_status": {}, "shared_wins": 0, "draws": 0,
-            "small": True, "seats": [], "scores": [], "components": [], "length": []}
+            "small": True, "seats": [], "scores": [], "components": [], "length": [],
+            "behind": {}}
 
 
 def _finite(value: Any) -> Any:
@@ -194,17 +196,21 @@ def list_games(service: Service) -> Any:
                   Param("players", "query", {"type": "integer", "minimum": 1, "maximum": AT_MOST},
                         "Only matches with this many players."),
                   Param("variant", "query", {"type": "string"},
-                        "Only this variant (its options as `tablelog stats` prints them).")),
+                        "Only this variant (its options as `tablelog stats` prints them)."),
+                  Param("kind", "query", {"type": "string", "enum": ["all", "moves", "sheet"]},
+                        "All matches (default), those logged move by move, or score sheets "
+                        "only.")),
           ok=Answer(200, "Stats", "The figures `tablelog stats GAME --json` prints."),
           refusals=(Answer(404, "Error", "No such game (`unknown-game`)."),))
-def game_stats(service: Service, game: str, players: int | None, variant: str | None) -> Any:
+def game_stats(service: Service, game: str, players: int | None, variant: str | None,
+               kind: str | None = None) -> Any:
     """Seat win rates with their Wilson intervals and binomial tests, score distributions per
     category, component strength and match length, over the ended matches without an open
     dispute (see docs/projections.md). A game without such matches has empty figures."""
     if game not in GAMES:
         raise ApiError(404, "unknown-game", f"unknown game {game!r}; known games: "
                        f"{', '.join(GAMES)}")
-    return service.stats(game, players, variant)
+    return service.stats(game, players, variant, None if kind in (None, "all") else kind)
 
 
 # ---- matches -------------------------------------------------------------------------------------
@@ -257,6 +263,22 @@ def create_match(service: Service, body: dict[str, Any]) -> Any:
     match_id = service.recorder.start(body["game"], body["players"], body.get("options"),
                                       body.get("setup"), components=body.get("manifest"),
                                       played_at=body.get("played_at"))
+    return Reply(201, match_state(service.recorder.get(match_id)),
+                 {"Location": f"{PREFIX}/matches/{match_id}"})
+
+
+@endpoint("POST", "/sheets", "matches", "Log a match from its score sheet", body="NewSheet",
+          ok=Answer(201, "MatchState", "The new, ended match (its URL in `Location`).",
+                    headers=("Location",)),
+          refusals=(Answer(422, "Error", "Unknown game, wrong player count, or a sheet the "
+                           "game's sheet rules refuse (the message names the seat and field); "
+                           "nothing was stored."),))
+def create_sheet(service: Service, body: dict[str, Any]) -> Any:
+    """Log a match from its score sheet, as `tablelog sheet` does: players in seat order, each
+    seat's total and categories where the sheet has them, winners, who started, when, how
+    long, where (docs/interop.md). It can be claimed, disputed and audited like any match."""
+    match_id = service.recorder.start_sheet(body["game"], body["players"], body["sheet"],
+                                            body.get("options"), played_at=body.get("played_at"))
     return Reply(201, match_state(service.recorder.get(match_id)),
                  {"Location": f"{PREFIX}/matches/{match_id}"})
 

@@ -50,6 +50,30 @@ VERSION: Schema = {
                    "whatever the version.",
 }
 
+SHEET: Schema = closed({
+    "scores": {"type": ["array", "null"], "description": "One entry per seat in turn "
+               "order (null where the sheet has nothing for that seat).", "items": {
+                   "oneOf": [{"type": "null"}, closed({
+                       "total": NUMBER_OR_NULL,
+                       "categories": {"type": ["object", "null"],
+                                      "additionalProperties": {"type": "number"},
+                                      "description": "Points per scoring category of the "
+                                                     "game (they add up to the total)."},
+                       "team": {"type": ["string", "null"]},
+                       "role": {"type": ["string", "null"]},
+                       "colour": {"type": ["string", "null"]},
+                       "new": {"type": ["boolean", "null"]},
+                   })]}},
+    "winners": {**NAMES, "description": "Who won (several: a shared win; none: nobody)."},
+    "first": {"type": ["string", "null"], "description": "Who started."},
+    "duration_min": NUMBER_OR_NULL,
+    "location": {"type": ["string", "null"]},
+    "board": {"type": ["string", "null"]},
+    "source": {"type": ["object", "null"], "description": "Where an imported play came "
+               "from: {from, id}."},
+}, (), "A score sheet (docs/interop.md): checked against the game's sheet rules; a "
+   "refusal names the seat and field and stores nothing.")
+
 # ---- request bodies -----------------------------------------------------------------------------
 
 REQUESTS: dict[str, Schema] = {
@@ -71,6 +95,14 @@ REQUESTS: dict[str, Schema] = {
                                              "afterwards: ISO 8601 with a zone, not in the "
                                              "future."},
     }, ("game", "players")),
+    "NewSheet": closed({
+        "game": {**TEXT, "description": "The game's id, as in GET /games."},
+        "players": {**NAMES, "description": "Player names in seat (turn) order."},
+        "sheet": SHEET,
+        "options": {**ANY_OBJECT, "description": "Game options (the variant played)."},
+        "played_at": {**TEXT, "description": "When the game was played: ISO 8601 with a zone, "
+                                             "not in the future."},
+    }, ("game", "players", "sheet")),
     "NewMove": closed({
         "seat": {**TEXT, "description": "The player making the move: their name, or their "
                                         "seat number as text (\"1\" = first in turn order)."},
@@ -135,7 +167,8 @@ STATE_FIELDS: dict[str, Schema] = {
     "to_move": {**NAMES, "description": "Whose input the rules await (every seat, when play is "
                                         "simultaneous; none once the game is over)."},
     "rules_outcome": ref("Outcome"),
-    "state": {**ANY_OBJECT, "description": "The position, in the game's own JSON encoding."},
+    "state": {"type": ["object", "null"], "description": "The position, in the game's own "
+              "JSON encoding (null for a score-sheet match: it has no position)."},
 }
 
 ENTRY_TIME = {"at": TIME_TEXT}
@@ -169,7 +202,8 @@ RESPONSES: dict[str, Schema] = {
     "Score": documented({
         "id": UUID_TEXT, "game": TEXT, "step": COUNT,
         "seats": {"type": "array", "items": documented({
-            "seat": TEXT, "total": {"type": "number"},
+            "seat": TEXT, "total": {"type": ["number", "null"], "description": "null where "
+                                    "a score sheet gives no total."},
             "categories": {"type": "object", "additionalProperties": {"type": "number"}},
             "details": ANY_OBJECT,
         }, ("seat", "total", "categories", "details"))},
@@ -201,7 +235,9 @@ RESPONSES: dict[str, Schema] = {
             _entry("resolve", {"by": TEXT, "ruling": TEXT}),
             _entry("end", {"outcome": RAW_OUTCOME}),
             _entry("abandon", {"by": TEXT, "reason": TEXT}),
+            _entry("sheet", {"sheet": ANY_OBJECT, "outcome": RAW_OUTCOME}),
         ]}},
+        "kind": {"const": "sheet", "description": "Present for a score-sheet match."},
     }, ("format", "id", "game", "rules_version", "options", "seats", "setup", "components",
         "played_at", "started_at", "hash", "events")),
     "Audit": documented({
@@ -231,6 +267,8 @@ RESPONSES: dict[str, Schema] = {
         "scores": {"type": "array", "items": ANY_OBJECT},
         "components": {"type": "array", "items": ANY_OBJECT},
         "length": {"type": "array", "items": ANY_OBJECT},
+        "behind": {"type": "object", "description": "Per figure (seats, scores, components, "
+                   "length): counted matches of each kind behind it, {moves, sheet}."},
     }, ("game", "matches", "recorded", "by_status", "shared_wins", "draws", "small", "seats",
         "scores", "components", "length")),
 }

@@ -107,7 +107,8 @@ def show(match, step, as_json, store):
                f" of {recorder.get(found.id).version - Match.INITIAL_VERSION}")
     click.echo("seats: " + ", ".join(found.seats))
     click.echo("")
-    click.echo(found.rules.render(found.state, found.seats))
+    click.echo(views.sheet_text(found) if found.kind == "sheet"
+               else found.rules.render(found.state, found.seats))
     if view["draw_offered"]:
         click.echo(_draw_offer(found))
 
@@ -157,7 +158,7 @@ def list_matches(game, as_json, store):
         seats = json.loads(row["seats"])
         ended = row["ranking"] != "[]"
         rows.append({"id": row["match_id"], "game": row["game"], "seats": seats,
-                     "status": row["status"], "moves": row["moves"],
+                     "status": row["status"], "moves": row["moves"], "kind": row["kind"],
                      "started": row["started"], "played": row["played"],
                      "outcome": {"winners": json.loads(row["winners"]),
                                  "ranking": json.loads(row["ranking"]),
@@ -166,8 +167,9 @@ def list_matches(game, as_json, store):
         echo_json(rows)
         return
     for row in rows:
+        length = "sheet" if row["kind"] == "sheet" else f"{row['moves']} moves"
         click.echo(f"{row['id'][:8]}  {row['game']:<18} {row['status']:<9} "
-                   f"{row['moves']:>4} moves  {row['played'][:16]}  {', '.join(row['seats'])}")
+                   f"{length:>10}  {row['played'][:16]}  {', '.join(row['seats'])}")
 
 
 @main.command()

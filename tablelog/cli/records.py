@@ -20,20 +20,41 @@ from .options import store_option
 @click.argument("match", required=False)
 @click.option("--all", "everything", is_flag=True, help="Export every match in the store.")
 @click.option("--output", "-o", type=click.File("w"), default="-", help="File (default stdout).")
+@click.option("--to", "tool", type=click.Choice(["tablelog", "bgstats", "bgg"]),
+              default="tablelog", help="tablelog records (default), a BG Stats file or BGG "
+              "plays XML (docs/interop.md).")
+@click.option("--game", help="Only matches of this game.")
+@click.option("--since", metavar="DATE", help="Only matches played on or after DATE.")
+@click.option("--until", metavar="DATE", help="Only matches played on or before DATE.")
+@click.option("--zone", metavar="ZONE", help="bgstats/bgg: the time zone their local "
+              "times are written in (default: this machine's).")
 @store_option
-def export(match, everything, output, store):
-    """Write match records as JSON Lines (see docs/records.md)."""
-    if bool(match) == everything:
-        raise click.UsageError("give a MATCH or --all")
+def export(match, everything, output, tool, game, since, until, zone, store):
+    """Write match records as JSON Lines (see docs/records.md), or with --to a BG Stats
+    file or BGG plays XML of one match, a game, a date range or all."""
+    selection = game or since or until
+    if bool(match) + everything + bool(selection) != 1:
+        raise click.UsageError("give a MATCH, --all, or --game/--since/--until")
     recorder = open_recorder(store)
-    if not everything:
-        output.write(json.dumps(recorder.export(recorder.find(match)), ensure_ascii=False) + "\n")
+    if selection:
+        from .sheets import select
+
+        ids = select(recorder, game, since, until)
+    elif not everything:
+        ids = [recorder.find(match)]
+    else:
+        ids = recorder.match_ids()  # from the raw log: a match with a damaged start is named too
+    if tool != "tablelog":
+        from .sheets import export_plays
+
+        export_plays(tool, ids, zone, output, store)
         return
-    ids = recorder.match_ids()  # from the raw log: a match with a damaged start is named too
     for match_id in tqdm(ids, desc="export", unit="match", disable=len(ids) < 50):
         try:
             record = recorder.export(match_id)
         except Damaged as err:  # left out and named; every other match is exported
+            if match:
+                raise
             click.echo(f"tablelog: left out {err}", err=True)
             continue
         output.write(json.dumps(record, ensure_ascii=False) + "\n")
@@ -43,12 +64,7 @@ def read_records(data: bytes) -> list:
     """The records of a file: JSON Lines (None for blank lines, so line numbers hold), or one
     whole JSON document holding a record or a list of records. A file that is not UTF-8, or a
     line too deep or with too long a number to read, is a BadRecord naming the line."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data[:err.start].count(b"\n") + 1
-        raise BadRecord(f"line {line}: not UTF-8 text (byte {err.start + 1} of the file)") \
-            from None
+    text = utf8(data)
     try:
         whole = _parsed(text)
     except BadRecord:
@@ -64,6 +80,16 @@ def read_records(data: bytes) -> list:
     return records
 
 
+def utf8(data: bytes) -> str:
+    """A file's bytes as text, or a BadRecord naming the line that is not UTF-8."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise BadRecord(f"line {line}: not UTF-8 text (byte {err.start + 1} of the file)") \
+            from None
+
+
 def _parsed(text: str) -> Any:
     try:
         return json.loads(text)
@@ -77,8 +103,15 @@ def _parsed(text: str) -> Any:
 
 @main.command(name="import")
 @click.argument("source", type=click.File("rb"))
+@click.option("--from", "tool", type=click.Choice(["tablelog", "bgstats", "bgg"]),
+              default="tablelog", help="tablelog records (default), a BG Stats export/backup "
+              "or BGG plays XML (docs/interop.md).")
+@click.option("--map", "mapping", multiple=True, metavar="NAME=GAME", help="bgstats/bgg: "
+              "their game NAME (or bgg:ID) is GAME here.")
+@click.option("--zone", metavar="ZONE", help="bgstats/bgg: the time zone of their local "
+              "times (default: this machine's).")
 @store_option
-def import_(source, store):
+def import_(source, tool, mapping, zone, store):
     """Replay each record in SOURCE (JSON Lines, or one JSON record) through the rules and
     store it, with its id, times and hashes.
 
@@ -87,6 +120,11 @@ def import_(source, store):
     and the store keeps nothing of the file. Records already stored exactly so are skipped, so an
     import that was cut short can be run again.
     """
+    if tool != "tablelog":
+        from .sheets import import_plays
+
+        import_plays(tool, utf8(source.read()), mapping, zone, store)
+        return
     records = read_records(source.read())
     recorder = open_recorder(store)
     numbered = [(n, r) for n, r in enumerate(records, start=1) if r is not None]

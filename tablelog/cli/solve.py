@@ -68,6 +68,8 @@ def analyse(match, as_json, store):
     found = recorder.get(recorder.find(match))
     if found.game != "topitop":
         raise Refused(f"only Topitop is solved; this match is {found.rules.name}")
+    if found.kind == "sheet":
+        raise Refused("this match was logged from its score sheet: it has no moves to analyse")
     table, _ = solved_table(*_counts(found.options))
     rows = analyse_moves(found.states, [m["move"] for m in found.moves], table)
     for row in rows:

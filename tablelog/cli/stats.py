@@ -65,9 +65,12 @@ def project(rebuild, store):
 @click.argument("game", required=False)
 @click.option("--players", type=int, metavar="N", help="Only matches with N players.")
 @click.option("--variant", metavar="V", help="Only this variant (as `stats` prints it).")
+@click.option("--kind", type=click.Choice(["all", "moves", "sheet"]), default="all",
+              show_default=True, help="All matches, those logged move by move, or score "
+              "sheets only (docs/interop.md).")
 @json_option
 @store_option
-def stats(game, players, variant, as_json, store):
+def stats(game, players, variant, kind, as_json, store):
     """Balance statistics: seat win rates, score distributions, component strength, length."""
     from tablelog.domain.games import get_rules
     from tablelog.projections import stats as balance
@@ -78,12 +81,14 @@ def stats(game, players, variant, as_json, store):
         get_rules(game)  # an unknown game is refused with the list of known ones
     projection = projection_of(store)
     tables = {name: read_table(projection, name) for name in TABLES if name != "moves"}
-    report = balance.report(tables, game, players, variant)
+    report = balance.report(tables, game, players, variant,
+                            None if kind == "all" else kind)
     if as_json:
         echo_json(report)
         return
     if not report:
-        click.echo("no matches" + (f" of {game}" if game else "") + " in this store")
+        click.echo("no matches" + (f" of {game}" if game else "") + " in this store"
+                   + ("" if kind == "all" else f" (of kind {kind})"))
     for name, figures in report.items():
         _print_game(name, figures)
 
@@ -97,6 +102,10 @@ def _print_game(name: str, figures: dict) -> None:
     click.echo(f"== {name}: {figures['matches']} matches counted ({status})"
                + ("  [small sample]" if figures["small"] else ""))
     click.echo(f"   shared wins {figures['shared_wins']}, draws {figures['draws']}")
+    kinds = figures["behind"]["seats"]
+    click.echo(f"   behind seats and scores: {kinds['moves']} logged move by move, "
+               f"{kinds['sheet']} score sheets; components and length: "
+               f"{figures['behind']['length']['moves']} logged move by move (sheets have none)")
     if figures["seats"]:
         click.echo("   win rate by seat (95% Wilson interval; exact binomial test against "
                    "1/players):")

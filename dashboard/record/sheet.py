@@ -1,0 +1,129 @@
+"""The Record page's score-sheet form: log a match from its sheet (players in seat order, each
+seat's total and the game's categories where the sheet has them, winners, who started, when,
+how long, where). Phone-sized like the rest of the page: one column, big fields. The sheet is
+checked whole by the game's sheet rules (domain/sheets) before anything is stored; a refusal
+names the seat and field."""
+
+from __future__ import annotations
+
+import dash
+import flask
+from dash import ALL, Input, Output, State, ctx, dcc, html
+from dash.exceptions import PreventUpdate
+
+from tablelog.domain.games import GAMES
+from tablelog.domain.sheets import SHEETS
+from tablelog.domain.times import local_unless_zoned
+
+from . import actions
+from .widgets import FIELD, PRIMARY, ROW, SECTION
+
+SMALL = {**FIELD, "width": "96px"}
+CHOICE = {"inputStyle": {"width": "22px", "height": "22px"},
+          "labelStyle": {"padding": "8px 12px 8px 0"}}
+
+
+def form() -> html.Details:
+    return html.Details([
+        html.Summary("Log a match from its score sheet", style={"minHeight": "44px",
+                                                                 "fontSize": "17px"}),
+        html.Div("Game"),
+        dcc.RadioItems(id="record-sheet-game", inline=True, **CHOICE,
+                       options=[{"label": r.name, "value": g} for g, r in GAMES.items()]),
+        html.Label("Players in seat (turn) order, separated by commas",
+                   htmlFor="record-sheet-players"),
+        dcc.Input(id="record-sheet-players", type="text", style=FIELD, placeholder="Ann, Ben"),
+        html.Div(id="record-sheet-seats"),
+        html.Label("Played at (server time; empty: now)", htmlFor="record-sheet-played-at"),
+        dcc.Input(id="record-sheet-played-at", type="datetime-local", style=FIELD),
+        html.Div([html.Div([html.Label("Minutes", htmlFor="record-sheet-duration"),
+                            dcc.Input(id="record-sheet-duration", type="number", min=0,
+                                      style=SMALL)]),
+                  html.Div([html.Label("Where", htmlFor="record-sheet-location"),
+                            dcc.Input(id="record-sheet-location", type="text", style=FIELD)],
+                           style={"flex": "1"})], style=ROW),
+        html.Button("Log this score sheet", id="record-sheet-save", n_clicks=0, style=PRIMARY),
+        html.Div(id="record-sheet-message", role="status", **{"aria-live": "polite"},
+                 style={"minHeight": "1.4em", "margin": "6px 0"}),
+    ], id="record-sheet", style=SECTION)
+
+
+def _names(players: str | None) -> list[str]:
+    return [n.strip() for n in (players or "").split(",") if n.strip()]
+
+
+def seats_form(game: str | None, players: str | None) -> list:
+    """Per seat: the total and the game's categories (all optional: a sheet may have totals
+    only, or nothing but the winner); then winners and who started."""
+    names = _names(players)
+    if game is None or not names:
+        return [html.Div("Choose the game and name the players.", className="note")]
+    categories = SHEETS[game].categories({}, None, len(names))
+    rows = []
+    for seat, name in enumerate(names):
+        fields = [html.Div([html.Label("total", htmlFor=f"record-sheet-total-{seat}"),
+                            dcc.Input(id={"type": "record-sheet-total", "seat": seat},
+                                      type="number", style=SMALL)])]
+        fields += [html.Div([html.Label(c), dcc.Input(
+            id={"type": "record-sheet-category", "seat": seat, "category": c}, type="number",
+            style=SMALL)]) for c in categories]
+        rows.append(html.Div([html.Div(name, style={"fontWeight": "600"}),
+                              html.Div(fields, style=ROW)], className="record-sheet-seat"))
+    people = [{"label": n, "value": n} for n in names]
+    return rows + [html.Div("Won"), dcc.Checklist(id="record-sheet-winners", options=people,
+                                                   value=[], inline=True, **CHOICE),
+                   html.Div("Started"), dcc.RadioItems(id="record-sheet-first", options=people,
+                                                       value=names[0], inline=True, **CHOICE)]
+
+
+def sheet_of(names: list[str], totals: list, categories: list, ids: list, winners: list,
+             first: str | None, duration, location: str | None) -> dict:
+    """The form's answers as a sheet (docs/interop.md); blank fields are left out."""
+    entries: list[dict | None] = [None] * len(names)
+    for seat, total in enumerate(totals[:len(names)]):
+        if total is not None:
+            entries[seat] = {"total": total}
+    for key, points in zip(ids, categories):
+        if points is not None and key["seat"] < len(names):
+            entry = entries[key["seat"]] or {"total": None}
+            entry.setdefault("categories", {})[key["category"]] = points
+            entries[key["seat"]] = entry
+    return {"scores": entries, "winners": list(winners or []), "first": first,
+            "duration_min": duration, "location": location or None}
+
+
+def register(app: dash.Dash, recorder, policy) -> None:
+    @app.callback(Output("record-sheet-seats", "children"),
+                  Input("record-sheet-game", "value"), Input("record-sheet-players", "value"))
+    def seats(game, players):
+        return seats_form(game, players)
+
+    @app.callback(Output("record-sheet-message", "children"),
+                  Input("record-sheet-save", "n_clicks"), State("record-token", "data"),
+                  State("record-sheet-game", "value"), State("record-sheet-players", "value"),
+                  State({"type": "record-sheet-total", "seat": ALL}, "value"),
+                  State({"type": "record-sheet-category", "seat": ALL, "category": ALL},
+                        "value"),
+                  State("record-sheet-winners", "value"), State("record-sheet-first", "value"),
+                  State("record-sheet-played-at", "value"),
+                  State("record-sheet-duration", "value"),
+                  State("record-sheet-location", "value"), prevent_initial_call=True)
+    def save(clicks, token, game, players, totals, categories, winners, first, played_at,
+             duration, location):
+        if not clicks:
+            raise PreventUpdate
+        refused = actions.write_refusal(policy(), token, flask.request.host)
+        if refused:
+            return refused
+        if game is None:
+            return "refused: choose the game first"
+        names = _names(players)
+        ids = [item["id"] for item in ctx.states_list[4]]  # the category fields, in order
+        sheet = sheet_of(names, totals, categories, ids, winners, first, duration, location)
+        try:
+            match_id = recorder.start_sheet(game, names, sheet,
+                                            played_at=local_unless_zoned(played_at))
+        except actions.REFUSALS as err:
+            return f"refused: {err}"
+        return html.Span([f"logged: {GAMES[game].name} score sheet, match {str(match_id)[:8]} ",
+                          html.A("(see it)", href=f"/record?match={match_id}")])
