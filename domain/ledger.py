@@ -14,6 +14,7 @@ signer never blesses a rewrite of what it signed before.
 
 from __future__ import annotations
 
+import base64
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,7 +24,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, OperationalError
 
-from .checkpoints import NotVerified, Signer, verify_head
+from .checkpoints import RECEIPT_FORMAT, NotVerified, Signer, verify_head
 from .errors import Refused
 from .match import Match, event_hash
 from .merkle import Frontier, Tree, leaf_hash
@@ -48,6 +49,7 @@ class Ledger:
         self.recorder = recorder
         self.datastore = recorder.recorder.datastore
         self.postgres = type(self.datastore).__module__.startswith("eventsourcing.postgres")
+        self._tree: Tree | None = None
         for attempt in range(3):  # recorders opening a new PostgreSQL store at once may race
             try:
                 with self._tx(commit=True) as c:
@@ -80,7 +82,6 @@ class Ledger:
     # ---- keys --------------------------------------------------------------------------------
 
     def trusted_keys(self) -> dict[str, bytes]:
-        import base64
         return {k: base64.b64decode(p) for k, p in
                 self._select("SELECT key_id, public_key FROM tablelog_keys")}
 
@@ -91,7 +92,6 @@ class Ledger:
 
     def trust(self, key: str, public_raw: bytes, label: str) -> bool:
         """Add a public key to those the store trusts; False if it was there already."""
-        import base64
         if key in self.trusted_keys():
             return False
         with self._tx(commit=True) as c:
@@ -101,6 +101,9 @@ class Ledger:
         return True
 
     # ---- checkpoints -------------------------------------------------------------------------
+
+    def heads_exist(self) -> bool:
+        return bool(self._select("SELECT 1 FROM tablelog_checkpoints LIMIT 1"))
 
     def heads(self) -> list[dict[str, Any]]:
         """Every stored signed head, oldest first."""
@@ -215,11 +218,16 @@ class Ledger:
                             "tablelog_leaves ORDER BY leaf")
 
     def tree(self) -> Tree:
-        return Tree([leaf_hash(bytes.fromhex(row[4])) for row in self.leaves()])
+        """The tree of every signed leaf; built once while no new leaf is stored (an export of
+        every match asks it for a proof per match)."""
+        count = self._select("SELECT COUNT(*) FROM tablelog_leaves")[0][0]
+        if self._tree is None or self._tree.size != count:
+            self._tree = Tree([leaf_hash(bytes.fromhex(row[4])) for row in self.leaves()])
+        return self._tree
 
-    def receipt(self, match_id: UUID, tree: Tree | None = None) -> dict[str, Any] | None:
-        """The receipt of the match's newest event the latest checkpoint covers: None when no
-        checkpoint covers any of its events."""
+    def receipt(self, match_id: UUID, proof: bool = True) -> dict[str, Any] | None:
+        """The receipt of the match's newest event the latest checkpoint covers (None when no
+        checkpoint covers any of its events); without `proof`, the short one (no tree built)."""
         latest = self.latest()
         found = self._select("SELECT leaf, position, hash FROM tablelog_leaves WHERE match_id = "
                              "? ORDER BY leaf DESC LIMIT 1", (str(match_id),))
@@ -227,8 +235,7 @@ class Ledger:
             return None
         leaf, position, hashed = found[0]
         head = latest[1]
-        tree = tree or self.tree()
-        proof = tree.inclusion_proof(leaf, head["size"])
-        from .checkpoints import RECEIPT_FORMAT
+        path = ([p.hex() for p in self.tree().inclusion_proof(leaf, head["size"])] if proof
+                else None)
         return {"format": RECEIPT_FORMAT, "match": str(match_id), "event": position,
-                "hash": hashed, "leaf": leaf, "head": head, "proof": [p.hex() for p in proof]}
+                "hash": hashed, "leaf": leaf, "head": head, "proof": path}

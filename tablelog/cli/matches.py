@@ -13,6 +13,7 @@ from tablelog.domain.match import Match
 from tablelog.store import open_recorder
 
 from . import main
+from .checkpoints import echo_signed
 from .options import echo_json, json_option, parse_json, parse_options, store_option
 
 
@@ -167,6 +168,7 @@ def end(match, agreed_draw, store):
                f"({outcome['reason']})")
     click.echo(f"receipt: {done.head_hash}  (keep it: `tablelog audit {str(done.id)[:8]} "
                f"--head {done.head_hash[:12]}` proves the log was not cut short)")
+    echo_signed(recorder, done)
 
 
 @main.command()
