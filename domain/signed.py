@@ -22,6 +22,8 @@ from .recorder import Recorder
 
 
 class SigningRecorder(Recorder):
+    name = "tablelog"  # the library names a subclass's tables after it otherwise: same store
+
     def __init__(self, *args: Any, key_source: Callable[[], Signer | None] | None = None,
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
