@@ -89,3 +89,10 @@ def rechain(recorder, location: str, match_id: UUID, change: Callable[[dict], No
     for event in forged.pending_events[since - 1:]:
         stored = recorder.mapper.to_stored_event(event)
         update_state(location, match_id, event.originator_version, stored.state, stored.topic)
+
+
+def wipe_checkpoints(location: str) -> None:
+    """What a key holder rewriting history does first: drop the signed leaves and heads (the
+    trusted keys stay), so the recorder signs the rewritten log afresh."""
+    _run(location, "DELETE FROM tablelog_leaves", [])
+    _run(location, "DELETE FROM tablelog_checkpoints", [])
