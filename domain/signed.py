@@ -91,3 +91,13 @@ class SigningRecorder(Recorder):
         if receipt is not None:
             record["receipt"] = receipt
         return record
+
+
+def with_receipt(recorder: Any, match: Match) -> Match:
+    """The match, carrying `signed_receipt`: the receipt of its newest signed event (with its
+    proof), or None where nothing signs this store or no checkpoint covers the match yet."""
+    receipt = None
+    if isinstance(recorder, SigningRecorder) and recorder.ledger.heads_exist():
+        receipt = recorder.receipt(match.id)
+    match.signed_receipt = receipt
+    return match
