@@ -34,12 +34,14 @@ def keys() -> None:
 
 
 @keys.command()
+@click.option("--label", metavar="TEXT", help="Who holds the key, as the store shows it "
+              "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.")
 @store_option
-def init(store):
+def init(label, store):
     """Make a key pair, trust its public key in the store, and sign a first checkpoint."""
     recorder = open_recorder(store)
     signer, _ = keyfiles.create_key()
-    recorder.ledger.trust(signer.key_id, signer.public_raw, keyfiles.label())
+    recorder.ledger.trust(signer.key_id, signer.public_raw, label or keyfiles.label())
     head = recorder.checkpoint()
     click.echo(f"key {signer.key_id} written to {keyfiles.key_path()} (mode 0600: keep it "
                "there, never in the store)")
@@ -70,14 +72,16 @@ def show(public_only, store):
 
 
 @keys.command()
+@click.option("--label", metavar="TEXT", help="Who holds the key, as the store shows it "
+              "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.")
 @store_option
-def rotate(store):
+def rotate(label, store):
     """Replace this recorder's key with a new one (the old file is kept beside it), trust the
     new one in the store and sign a checkpoint with it; old checkpoints keep verifying."""
     recorder = open_recorder(store)
     recorder.signer()  # the old key must be one the store trusts, or nothing changes
     signer, kept = keyfiles.create_key(replace=True)
-    recorder.ledger.trust(signer.key_id, signer.public_raw, keyfiles.label())
+    recorder.ledger.trust(signer.key_id, signer.public_raw, label or keyfiles.label())
     head = recorder.checkpoint()
     click.echo(f"new key {signer.key_id}; the old one is kept in {kept}")
     click.echo(f"checkpoint of {head['size']} events signed with the new key")
@@ -86,8 +90,10 @@ def rotate(store):
 
 @keys.command()
 @click.argument("public_key", type=click.File("r"), required=False)
+@click.option("--label", metavar="TEXT", help="Who holds the key, as the store shows it "
+              "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.")
 @store_option
-def trust(public_key, store):
+def trust(public_key, label, store):
     """Trust another recorder's public key (a PEM file from `keys show --public`) in the store;
     without a file, this recorder's own."""
     recorder = open_recorder(store)
@@ -98,7 +104,7 @@ def trust(public_key, store):
         raw = signer.public_raw
     else:
         raw = public_raw_from_text(public_key.read(), public_key.name)
-    added = recorder.ledger.trust(key_id(raw), raw, keyfiles.label())
+    added = recorder.ledger.trust(key_id(raw), raw, label or keyfiles.label())
     click.echo(f"the store {'now trusts' if added else 'already trusted'} key {key_id(raw)}")
 
 
