@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import base64
 import json
+import random
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -132,6 +134,7 @@ class Ledger:
             try:
                 return self._sign_once(signer)
             except (IntegrityError, OperationalError):  # another recorder signed meanwhile
+                time.sleep(random.random() * 0.02 * 2 ** attempt)  # apart, not in lockstep
                 if attempt == 4:
                     raise Refused("could not sign a checkpoint: other recorders kept signing "
                                   "at the same time; try again") from None
@@ -149,8 +152,10 @@ class Ledger:
             frontier.append(leaf_hash(bytes.fromhex(row[3])))
         head = signer.sign_head(frontier.size, frontier.root())
         with self._tx(commit=True) as c:
-            if self.postgres:
-                self._run(c, "LOCK TABLE tablelog_checkpoints IN EXCLUSIVE MODE")
+            # Take the write lock first: SQLite would refuse to turn a read that other writers
+            # have since overtaken into a write ("database is locked") without waiting.
+            self._run(c, "LOCK TABLE tablelog_checkpoints IN EXCLUSIVE MODE" if self.postgres
+                      else "DELETE FROM tablelog_checkpoints WHERE seq < 0")
             if self._run(c, "SELECT COUNT(*) FROM tablelog_checkpoints WHERE seq > ?",
                          (seq,))[0][0]:
                 raise IntegrityError("a newer checkpoint was signed meanwhile")
