@@ -96,3 +96,8 @@ def wipe_checkpoints(location: str) -> None:
     trusted keys stay), so the recorder signs the rewritten log afresh."""
     _run(location, "DELETE FROM tablelog_leaves", [])
     _run(location, "DELETE FROM tablelog_checkpoints", [])
+
+
+def sql(location: str, statement: str, params: list | None = None) -> list:
+    """Any statement on the store (the checkpoint tables are the same on both)."""
+    return _run(location, statement, params or [])

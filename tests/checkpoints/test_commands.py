@@ -138,6 +138,12 @@ def test_receipt_json_short_text_and_qr(env, won, tmp_path):
     assert run(env, "end", won).returncode == 0
     full = json.loads(run(env, "receipt", won, "--json").stdout)
     assert full["event"] == 17 and full["proof"] is not None
+    (tmp_path / "r.json").write_text(json.dumps(full))
+    assert run(env, "verify", str(tmp_path / "r.json")).returncode == 0
+    full["proof"][0] = "0" * 64
+    (tmp_path / "r.json").write_text(json.dumps(full))
+    wrong = run(env, "verify", str(tmp_path / "r.json"))
+    assert wrong.returncode == 1 and "not leaf" in wrong.stdout
     short = run(env, "receipt", won, "--short", "--qr", str(tmp_path / "r.png"))
     assert "proof" not in short.stdout and (tmp_path / "r.png").stat().st_size > 0
     assert len(short.stdout) < 400
