@@ -66,8 +66,8 @@ def create_key(replace: bool = False) -> tuple[Signer, Path | None]:
     path = key_path()
     old = load_signer() if path.exists() else None
     if old is not None and not replace:
-        raise Refused(f"{path} already holds key {old.key_id}; `tablelog keys rotate` makes a "
-                      "new one")
+        raise Refused(f"{path} already holds key {old.key_id}: `tablelog keys trust` trusts it "
+                      "in another store, `tablelog keys rotate` makes a new one")
     if old is None and replace:
         raise Refused(f"no key to rotate at {path}: `tablelog keys init` makes one")
     signer = Signer(Ed25519PrivateKey.generate())
