@@ -15,7 +15,7 @@ from typing import Any
 
 from .audit_findings import Findings
 from .checkpoints import NotVerified, check_head_shape, verify_head
-from .ledger import Ledger
+from .ledger import NODE_LEVEL, Ledger
 from .match import event_hash
 from .merkle import ProofError, Tree, leaf_hash, verify_consistency
 
@@ -31,6 +31,7 @@ def audit_ledger(recorder: Any, against: Sequence[Mapping[str, Any]] = (),
     found = Findings()
     verified = [_check_head(found, seq, head, keys, tree) for seq, head in enumerate(heads, 1)]
     _check_consistency(found, heads, tree)
+    _check_nodes(found, ledger, tree)
     uncovered = _check_events(found, ledger, leaves, heads) if heads else None
     for head in against:
         _check_published(found, check_head_shape(head), keys, tree, heads)
@@ -87,6 +88,20 @@ def _check_consistency(found: Findings, heads: list[dict[str, Any]], tree: Tree)
                        f"consistent with checkpoint {seq - 1} ({_signed(old)}): it signs a "
                        "history that does not extend the earlier one (rewritten)",
                        checkpoint=seq)
+
+
+def _check_nodes(found: Findings, ledger: Ledger, tree: Tree) -> None:
+    """The complete subtrees kept for proofs must be the ones the leaves give (a wrong one would
+    make every receipt through it fail to verify)."""
+    stored = ledger.nodes()
+    expected = {(level, i) for level in range(NODE_LEVEL, len(tree.levels))
+                for i in range(len(tree.levels[level]))}
+    wrong = sorted(k for k, h in stored.items()
+                   if k not in expected or tree.levels[k[0]][k[1]] != h)
+    if wrong or set(stored) != expected:
+        found.find(None, "checkpoint", f"the tree nodes kept for proofs were altered "
+                   f"({len(wrong)} wrong, {len(expected - set(stored))} missing): receipts "
+                   "made from them would not verify")
 
 
 def _check_events(found: Findings, ledger: Ledger, leaves: list[tuple],

@@ -32,6 +32,9 @@ from .match import Match, event_hash
 from .merkle import Frontier, Tree, leaf_hash
 
 PAGE = 1000
+# Complete subtrees of 2**NODE_LEVEL leaves or more are kept (tablelog_nodes), so a proof reads
+# a few hundred rows, not the whole tree: about 2 rows per 1,024 events.
+NODE_LEVEL = 10
 TABLES = (
     "CREATE TABLE IF NOT EXISTS tablelog_leaves (leaf BIGINT PRIMARY KEY, "
     "notification_id BIGINT NOT NULL, match_id TEXT NOT NULL, position BIGINT NOT NULL, "
@@ -39,6 +42,8 @@ TABLES = (
     "CREATE INDEX IF NOT EXISTS tablelog_leaves_match ON tablelog_leaves (match_id, position)",
     "CREATE TABLE IF NOT EXISTS tablelog_checkpoints (seq BIGINT PRIMARY KEY, "
     "size BIGINT NOT NULL, head TEXT NOT NULL, frontier TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS tablelog_nodes (level BIGINT NOT NULL, idx BIGINT NOT NULL, "
+    "hash TEXT NOT NULL, PRIMARY KEY (level, idx))",
     "CREATE TABLE IF NOT EXISTS tablelog_keys (key_id TEXT PRIMARY KEY, public_key TEXT NOT NULL, "
     "added_at TEXT NOT NULL, label TEXT NOT NULL)",
 )
@@ -148,8 +153,10 @@ class Ledger:
         new = self.new_leaves(self.covered_until())
         if not new and latest is not None and latest[1]["key"] == signer.key_id:
             return latest[1]
+        nodes = []
         for row in new:
-            frontier.append(leaf_hash(bytes.fromhex(row[3])))
+            nodes += [n for n in frontier.append(leaf_hash(bytes.fromhex(row[3])))
+                      if n[0] >= NODE_LEVEL]
         head = signer.sign_head(frontier.size, frontier.root())
         with self._tx(commit=True) as c:
             # Take the write lock first: SQLite would refuse to turn a read that other writers
@@ -163,6 +170,8 @@ class Ledger:
             c.executemany(self._sql("INSERT INTO tablelog_leaves (leaf, notification_id, "
                                     "match_id, position, hash) VALUES (?, ?, ?, ?, ?)"),
                           [(first + i, *row) for i, row in enumerate(new)])
+            c.executemany(self._sql("INSERT INTO tablelog_nodes (level, idx, hash) VALUES "
+                                    "(?, ?, ?)"), [(lv, i, h.hex()) for lv, i, h in nodes])
             self._run(c, "INSERT INTO tablelog_checkpoints (seq, size, head, frontier) "
                       "VALUES (?, ?, ?, ?)", (seq + 1, head["size"], json.dumps(head),
                                               json.dumps([h.hex() for h in frontier.hashes])))
@@ -223,12 +232,21 @@ class Ledger:
                             "tablelog_leaves ORDER BY leaf")
 
     def tree(self) -> Tree:
-        """The tree of every signed leaf; built once while no new leaf is stored (an export of
-        every match asks it for a proof per match)."""
+        """The tree of every signed leaf, read as proofs need it (`StoredTree`); kept while no
+        new leaf is stored (an export of every match asks it for a proof per match)."""
         count = self._select("SELECT COUNT(*) FROM tablelog_leaves")[0][0]
         if self._tree is None or self._tree.size != count:
-            self._tree = Tree([leaf_hash(bytes.fromhex(row[4])) for row in self.leaves()])
+            self._tree = StoredTree(self, count)
         return self._tree
+
+    def nodes(self) -> dict[tuple[int, int], bytes]:
+        return {(level, idx): bytes.fromhex(h) for level, idx, h in
+                self._select("SELECT level, idx, hash FROM tablelog_nodes")}
+
+    def leaf_block(self, lo: int, hi: int) -> list[bytes]:
+        return [leaf_hash(bytes.fromhex(h)) for (h,) in self._select(
+            "SELECT hash FROM tablelog_leaves WHERE leaf >= ? AND leaf < ? ORDER BY leaf",
+            (lo, hi))]
 
     def receipt(self, match_id: UUID, proof: bool = True) -> dict[str, Any] | None:
         """The receipt of the match's newest event the latest checkpoint covers (None when no
@@ -244,3 +262,31 @@ class Ledger:
                 else None)
         return {"format": RECEIPT_FORMAT, "match": str(match_id), "event": position,
                 "hash": hashed, "leaf": leaf, "head": head, "proof": path}
+
+
+class StoredTree(Tree):
+    """The signed tree as the store keeps it: complete subtrees of 2**NODE_LEVEL leaves or more
+    from tablelog_nodes, smaller ones hashed from the leaves of their block of 2**NODE_LEVEL. The
+    audit never uses it: it rebuilds the tree from the leaves (and checks these nodes)."""
+
+    def __init__(self, ledger: Ledger, size: int) -> None:  # noqa: D107 - no levels built
+        self.ledger, self._size = ledger, size
+        self.nodes = ledger.nodes()
+        self.blocks: dict[int, Tree] = {}
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    def perfect(self, level: int, index: int) -> bytes:
+        if level >= NODE_LEVEL:
+            found = self.nodes.get((level, index))
+            if found is None:
+                raise Refused(f"the store lacks its tree node {level}/{index}: the checkpoint "
+                              "tables were altered; run `tablelog audit --all`")
+            return found
+        block = (index << level) >> NODE_LEVEL
+        if block not in self.blocks:
+            lo = block << NODE_LEVEL
+            self.blocks[block] = Tree(self.ledger.leaf_block(lo, lo + (1 << NODE_LEVEL)))
+        return self.blocks[block].perfect(level, index - (block << (NODE_LEVEL - level)))

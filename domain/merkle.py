@@ -59,9 +59,13 @@ class Tree:
             return EMPTY_ROOT
         if n & (n - 1) == 0:  # a complete subtree: hashed when the tree was built
             level = n.bit_length() - 1
-            return self.levels[level][lo >> level]
+            return self.perfect(level, lo >> level)
         k = _split(n)
         return node_hash(self.hash(lo, lo + k), self.hash(lo + k, hi))
+
+    def perfect(self, level: int, index: int) -> bytes:
+        """The hash of the complete subtree of 2**level leaves starting at index * 2**level."""
+        return self.levels[level][index]
 
     def root(self, size: int | None = None) -> bytes:
         return self.hash(0, self.size if size is None else self._checked(size))
@@ -176,14 +180,17 @@ class Frontier:
         self.size = size
         self.hashes = list(hashes)
 
-    def append(self, leaf: bytes) -> None:
+    def append(self, leaf: bytes) -> list[tuple[int, int, bytes]]:
+        """Add a leaf; returns the complete subtrees it completed, as (level, index, hash)."""
         self.hashes.append(leaf)
         self.size += 1
-        done = self.size
+        done, level, completed = self.size, 0, []
         while not done & 1:  # each trailing zero bit of the new size is a merge
             right = self.hashes.pop()
             self.hashes[-1] = node_hash(self.hashes[-1], right)
-            done >>= 1
+            done, level = done >> 1, level + 1
+            completed.append((level, done - 1, self.hashes[-1]))
+        return completed
 
     def root(self) -> bytes:
         if not self.hashes:

@@ -96,6 +96,7 @@ def wipe_checkpoints(location: str) -> None:
     trusted keys stay), so the recorder signs the rewritten log afresh."""
     _run(location, "DELETE FROM tablelog_leaves", [])
     _run(location, "DELETE FROM tablelog_checkpoints", [])
+    _run(location, "DELETE FROM tablelog_nodes", [])
 
 
 def sql(location: str, statement: str, params: list | None = None) -> list:

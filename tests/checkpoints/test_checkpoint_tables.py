@@ -43,3 +43,28 @@ def test_checkpoints_deleted_while_keys_remain_is_a_finding(any_store):
     _, ledger = audited(any_store)
     assert [f["kind"] for f in ledger["findings"]] == ["checkpoint"]
     assert "holds no checkpoint" in ledger["findings"][0]["message"]
+
+
+def test_an_altered_tree_node_is_a_finding_and_receipts_still_verify_before(any_store):
+    from uuid import uuid4
+
+    from tablelog.domain.match import start_match
+    from tablelog.domain.verify import against_store
+    from tests.test_recorder import WIN
+
+    recorder = signing(any_store, new_signer())
+    matches = []
+    for _ in range(70):  # 70 x 16 events: the tree keeps a node of 1,024 leaves
+        match = start_match(uuid4(), "topitop", ["Ann", "Ben"])
+        for seat, move in WIN:
+            match.record(seat, move)
+        matches.append(match)
+    recorder.save(*matches)
+    recorder.checkpoint()
+    receipt = recorder.receipt(matches[3].id)
+    assert against_store(recorder, dict(receipt))
+    assert surgery.sql(any_store, "SELECT COUNT(*) FROM tablelog_nodes")[0][0] == 1
+    surgery.sql(any_store, "UPDATE tablelog_nodes SET hash = ?", ["1" * 64])
+    _, ledger = audited(any_store)
+    assert [f["message"][:40] for f in ledger["findings"]] == [
+        "the tree nodes kept for proofs were alte"]
