@@ -151,3 +151,16 @@ def test_receipt_json_short_text_and_qr(env, won, tmp_path):
 
 def test_the_signing_recorder_uses_the_store_tables_of_the_recorder():
     assert SigningRecorder.name == Recorder.name == "tablelog"
+
+
+def test_keys_rotate_signs_with_the_new_key_and_old_heads_keep_verifying(env, won, tmp_path):
+    old = run(env, "keys", "show").stdout.split()[3]
+    rotated = run(env, "keys", "rotate", "--label", "club server, 2027")
+    assert rotated.returncode == 0, rotated.stderr
+    assert (tmp_path / "keys" / f"signing-key-{old}.pem").exists()
+    assert run(env, "end", won).returncode == 0
+    audit = json.loads(run(env, "audit", "--all", "--json").stdout)["checkpoints"]
+    assert audit["clean"] and len({c["key"] for c in audit["checkpoints"]}) == 2
+    assert all(c["verified"] for c in audit["checkpoints"])
+    shown = run(env, "keys", "show").stdout
+    assert "club server, 2027" in shown and old in shown
