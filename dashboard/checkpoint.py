@@ -17,7 +17,7 @@ def checkpoint_state(recorder: Any, match_id: Any) -> str:
         return ""
     receipt = recorder.receipt(match_id)
     if receipt is None:
-        return " Signed checkpoints: none covers this match yet."
+        return ". Signed checkpoints: none covers this match yet."
     head = receipt["head"]
     labels = {row["key"]: row["label"] for row in recorder.ledger.key_rows()}
     who = f"key {head['key']} ({labels.get(head['key'], 'a key the store does not trust')})"
@@ -26,5 +26,5 @@ def checkpoint_state(recorder: Any, match_id: Any) -> str:
         verdict = "verified: the store still holds what it signed"
     except NotVerified as err:
         verdict = f"NOT VERIFIED: {err}"
-    return (f" Signed: event {receipt['event']} is in the checkpoint of {head['size']} events "
+    return (f". Signed: event {receipt['event']} is in the checkpoint of {head['size']} events "
             f"signed {head['time'].replace('T', ' ')} by {who}; {verdict}.")
