@@ -15,7 +15,8 @@ from typing import Any
 
 from .audit_findings import Findings
 from .checkpoints import NotVerified, check_head_shape, verify_head
-from .ledger import NODE_LEVEL, Ledger
+from .ledger import Ledger
+from .stored_tree import NODE_LEVEL
 from .match import event_hash
 from .merkle import ProofError, Tree, leaf_hash, verify_consistency
 
