@@ -164,3 +164,15 @@ def test_keys_rotate_signs_with_the_new_key_and_old_heads_keep_verifying(env, wo
     assert all(c["verified"] for c in audit["checkpoints"])
     shown = run(env, "keys", "show").stdout
     assert "club server, 2027" in shown and old in shown
+
+
+def test_a_server_takes_its_key_from_the_environment(env, won, store, tmp_path):
+    pem = (tmp_path / "keys" / "signing-key.pem").read_text()
+    server = {**env, "TABLELOG_SIGNING_KEY": pem,
+              "TABLELOG_KEY_FILE": str(tmp_path / "no-such-file.pem")}
+    claimed = run(server, "claim", won, "--by", "Ann", "--scores", '{"Ann": 2, "Ben": 0}')
+    assert claimed.returncode == 0 and "signed receipt" in claimed.stdout
+    before = stored_rows(store)
+    broken = run({**server, "TABLELOG_SIGNING_KEY": "-----BEGIN PRIVATE KEY-----\nx\n"}, "end", won)
+    assert broken.returncode == 2 and "$TABLELOG_SIGNING_KEY" in broken.stderr
+    assert stored_rows(store) == before
