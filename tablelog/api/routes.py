@@ -23,7 +23,8 @@ from tablelog.domain import views
 from tablelog.domain.games import GAMES
 from tablelog.domain.match import RUNNING, Match
 from tablelog.domain.recorder import Recorder
-from tablelog.domain.audit_ledger import attach, audit_ledger
+from tablelog.domain.audit_ledger import attach
+from tablelog.domain.audit_match_ledger import audit_match_ledger
 from tablelog.domain.signed import with_receipt
 
 from .errors import ApiError
@@ -324,8 +325,9 @@ def get_audit(service: Service, match: str, head: str | None) -> Any:
     """Replay the match from its stored rows, verify the hash chain, recompute every score and
     compare the claims, as `tablelog audit --json` does."""
     recorder = service.recorder
-    report = auditing.audit_match(recorder, auditing.find_match(recorder, match), head)
-    signed = audit_ledger(recorder)  # the store's signed checkpoints (docs/audit.md)
+    match_id = auditing.find_match(recorder, match)
+    report = auditing.audit_match(recorder, match_id, head)
+    signed = audit_match_ledger(recorder, match_id)  # signed checkpoints (docs/audit.md)
     attach([report], signed)
     return {**report, "clean": report["clean"] and signed["clean"], "checkpoints": signed}
 

@@ -92,7 +92,7 @@ def audit(ctx, match, everything, head, against, key_files, as_json, store):
         reports = auditing.audit_all(recorder)["matches"]
     else:
         reports = [auditing.audit_match(recorder, auditing.find_match(recorder, match), head)]
-    signed = audit_checkpoints(recorder, reports, against, key_files)  # signed checkpoints
+    signed = audit_checkpoints(recorder, reports, against, key_files, everything)
     clean = all(report["clean"] for report in reports) and signed["clean"]
     if as_json:
         echo_json({"clean": clean, "matches": reports, "checkpoints": signed} if everything

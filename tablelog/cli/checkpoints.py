@@ -15,6 +15,7 @@ import json
 import textwrap
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import click
 
@@ -253,12 +254,18 @@ def read_heads(location: str) -> list[dict[str, Any]]:
 
 
 def audit_checkpoints(recorder: Any, reports: list[dict[str, Any]], against: str | None,
-                      key_files: tuple[Any, ...]) -> dict[str, Any]:
-    """The checkpoint audit, its findings about each match added to that match's report."""
+                      key_files: tuple[Any, ...], everything: bool) -> dict[str, Any]:
+    """The checkpoint audit (of the whole log, or of one match by inclusion proofs), its
+    findings about each match added to that match's report."""
     from tablelog.domain.audit_ledger import attach, audit_ledger
+    from tablelog.domain.audit_match_ledger import audit_match_ledger
 
     heads = read_heads(against) if against else []
-    report = audit_ledger(recorder, heads, read_keys(key_files))
+    if everything:
+        report = audit_ledger(recorder, heads, read_keys(key_files))
+    else:
+        report = audit_match_ledger(recorder, UUID(reports[0]["match"]), heads,
+                                    read_keys(key_files))
     attach(reports, report)
     return report
 
