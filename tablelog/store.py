@@ -16,6 +16,8 @@ import platformdirs
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.recorder import Recorder
+from tablelog.domain.signed import SigningRecorder
+from tablelog.keys import load_signer
 
 DEFAULT_STORE = platformdirs.user_data_path("tablelog") / "tablelog.sqlite"
 
@@ -139,7 +141,8 @@ def open_recorder(store: str | None = None) -> Recorder:
     location = store_location(store)
     try:
         with schema_lock(location):
-            return Recorder(env=store_env(location))
+            # Signs a checkpoint on end, claim, dispute and resolve when it has a key (keys.py).
+            return SigningRecorder(env=store_env(location), key_source=load_signer)
     except Refused:
         raise
     except Exception as err:  # the driver's own words, on one line

@@ -10,6 +10,7 @@ from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import boards, replay
+from tablelog.dashboard.checkpoint import checkpoint_state
 from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, grid, live, names
 from tablelog.dashboard.figures import match as figures
 from tablelog.dashboard.figures.style import empty
@@ -156,6 +157,7 @@ def match_view(source, match_id: str) -> dict:
     summary = (f"{match.game}, {len(match.seats)} players ({', '.join(match.seats)}); "
                f"{status}; {len(match.moves)} effective moves, {len(match.undos)} undone; "
                f"{steps} steps" + (f"; the log shows the newest {len(log)}" if first else ""))
+    summary += checkpoint_state(source.recorder, match.id)  # who signed it, verified or not
     return {"log": log, "steps": steps, "marks": marks, "claims": claims, "audit": audit_text,
             "summary": summary, "values": replay.solved_values(match) if whole else None}
 

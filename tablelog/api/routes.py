@@ -23,6 +23,9 @@ from tablelog.domain import views
 from tablelog.domain.games import GAMES
 from tablelog.domain.match import RUNNING, Match
 from tablelog.domain.recorder import Recorder
+from tablelog.domain.audit_ledger import attach
+from tablelog.domain.audit_match_ledger import audit_match_ledger
+from tablelog.domain.signed import with_receipt
 
 from .errors import ApiError
 from .schemas import Schema
@@ -101,13 +104,13 @@ class Service:
         return self.recorder.find(text)
 
     def get(self, text: str, at: int | None = None) -> Match:
-        return self.recorder.get(self.match_id(text), at)
+        return with_receipt(self.recorder, self.recorder.get(self.match_id(text), at))
 
     def write(self, text: str, version: int | None, command: str, *args: Any) -> Match:
         """Run one recorder command (`record`, `undo`, ... `abandon`) on the match named by
         `text`; with `version`, only if the match is still at that version."""
-        return getattr(self.recorder, command)(self.match_id(text), *args,
-                                               expected_version=version)
+        return with_receipt(self.recorder, getattr(self.recorder, command)(
+            self.match_id(text), *args, expected_version=version))
 
     def tables(self) -> Any:
         """The projection, brought up to date."""
@@ -153,7 +156,8 @@ def _finite(value: Any) -> Any:
 
 def match_state(match: Match, step: int | None = None) -> dict[str, Any]:
     return {**views.state_view(match, step), "version": match.version,
-            "receipt": match.head_hash}
+            "receipt": match.head_hash,
+            "signed_receipt": getattr(match, "signed_receipt", None)}
 
 
 def _step(match: Match) -> int:
@@ -349,8 +353,11 @@ def get_audit(service: Service, match: str, head: str | None, moves_from: int | 
     """Replay the match from its stored rows, verify the hash chain, recompute every score and
     compare the claims, as `tablelog audit --json` does."""
     recorder = service.recorder
-    return auditing.audit_match(recorder, auditing.find_match(recorder, match), head,
-                                moves_from)
+    match_id = auditing.find_match(recorder, match)
+    report = auditing.audit_match(recorder, match_id, head, moves_from)
+    signed = audit_match_ledger(recorder, match_id)  # signed checkpoints (docs/audit.md)
+    attach([report], signed)
+    return {**report, "clean": report["clean"] and signed["clean"], "checkpoints": signed}
 
 
 # ---- entries -------------------------------------------------------------------------------------

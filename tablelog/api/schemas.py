@@ -154,6 +154,28 @@ SUMMARY_FIELDS: dict[str, Schema] = {
     "outcome": ref("Outcome"),
 }
 
+# Signed checkpoints (docs/audit.md): a signed tree head, and a receipt (a head with the
+# inclusion proof of one event of a match).
+SIGNED_HEAD: Schema = documented({
+    "format": {"const": "tablelog-head/1"}, "size": COUNT,
+    "root": HASH_TEXT, "time": TIME_TEXT,
+    "key": {"type": "string", "pattern": "^[0-9a-f]{16}$"},
+    "signature": {"type": "string", "description": "Ed25519, base64, over the head's "
+                                                   "canonical JSON without its signature."},
+}, ("format", "size", "root", "time", "key", "signature"))
+SIGNED_RECEIPT: Schema = {
+    **documented({
+        "format": {"const": "tablelog-receipt/1"}, "match": UUID_TEXT,
+        "event": {"type": "integer", "minimum": 1}, "hash": HASH_TEXT, "leaf": COUNT,
+        "head": SIGNED_HEAD,
+        "proof": {"type": ["array", "null"], "items": HASH_TEXT},
+    }, ("format", "match", "event", "hash", "leaf", "head", "proof")),
+    "type": ["object", "null"],
+    "description": "The signed receipt of the match's newest event a checkpoint covers "
+                   "(`tablelog verify` checks it); null when the store is not signed or no "
+                   "checkpoint covers the match yet.",
+}
+
 STATE_FIELDS: dict[str, Schema] = {
     **SUMMARY_FIELDS,
     "step": {**COUNT, "description": "Events after the start shown here (0 = the start)."},
@@ -162,6 +184,7 @@ STATE_FIELDS: dict[str, Schema] = {
                                "to write only if nobody else wrote first."},
     "receipt": {**HASH_TEXT, "description": "The hash of the newest event shown (keep it to "
                                             "check the log later: GET .../audit?head=)."},
+    "signed_receipt": SIGNED_RECEIPT,
     "rules_version": TEXT,
     "options": ANY_OBJECT,
     "to_move": {**NAMES, "description": "Whose input the rules await (every seat, when play is "
@@ -226,6 +249,9 @@ RESPONSES: dict[str, Schema] = {
                        "played with: name, sha256, content (null: none, or a match stored by "
                        "release 0.1)."},
         "played_at": {"type": ["string", "null"]}, "started_at": TIME_TEXT, "hash": HASH_TEXT,
+        "receipt": {**SIGNED_RECEIPT, "type": "object", "description": "Only when a signed "
+                    "checkpoint covers the match: the receipt of its newest signed event, so "
+                    "the record verifies without the store (docs/records.md)."},
         "events": {"type": "array", "items": {"oneOf": [
             _entry("move", {"seat": TEXT, "move": ANY_OBJECT}),
             _entry("undo", {"by": TEXT, "reason": TEXT}),
@@ -247,6 +273,8 @@ RESPONSES: dict[str, Schema] = {
             "event": {"type": ["integer", "null"]}, "kind": TEXT, "message": TEXT,
         }, ("event", "kind", "message"))},
         "notes": {"type": "array", "items": TEXT},
+        "checkpoints": {**ANY_OBJECT, "description": "The audit of the store's signed "
+                        "checkpoints: findings, notes, every checkpoint verified or not."},
     }, ("match", "clean", "status", "events", "findings", "notes")),
     "Game": documented({
         "id": TEXT, "name": TEXT, "rules_version": TEXT,

@@ -11,6 +11,7 @@ from tablelog.domain.match import Match
 from tablelog.store import open_recorder
 
 from . import main
+from .checkpoints import audit_checkpoints, echo_signed, ledger_text
 from .options import echo_json, json_option, parse_json, store_option
 
 
@@ -36,6 +37,7 @@ def claim(match, scores_json, by, store):
     done = recorder.claim(recorder.find(match), by, scores)
     written = ", ".join(f"{name} {points}" for name, points in scores.items())
     _recorded(done, f"{by} claims {written} (after move {len(done.moves)})")
+    echo_signed(recorder, done)
 
 
 @main.command()
@@ -48,6 +50,7 @@ def dispute(match, by, about, store):
     recorder = open_recorder(store)
     done = recorder.dispute(recorder.find(match), by, about)
     _recorded(done, f"dispute raised by {by}: {about}")
+    echo_signed(recorder, done)
 
 
 @main.command()
@@ -60,6 +63,7 @@ def resolve(match, by, ruling, store):
     recorder = open_recorder(store)
     done = recorder.resolve(recorder.find(match), by, ruling)
     _recorded(done, f"dispute ruled by {by}: {ruling}")
+    echo_signed(recorder, done)
 
 
 @main.command()
@@ -70,10 +74,16 @@ def resolve(match, by, ruling, store):
 @click.option("--moves-from", type=click.IntRange(min=1), metavar="N",
               help="List the running scores from move N (JSON `moves`, 1,000 at a time; "
                    "default: the newest 1,000). Every move is checked either way.")
+@click.option("--against", metavar="HEADS", type=click.Path(exists=True),
+              help="Signed heads kept outside the store (a folder of `checkpoint --publish` "
+                   "files, or one file): check the store is consistent with every one.")
+@click.option("--key", "key_files", type=click.File("r"), multiple=True, metavar="PEM",
+              help="Trust only this public key for checkpoints (repeatable); default: the "
+                   "keys the store lists.")
 @json_option
 @store_option
 @click.pass_context
-def audit(ctx, match, everything, head, moves_from, as_json, store):
+def audit(ctx, match, everything, head, moves_from, against, key_files, as_json, store):
     """Replay a match, recompute every score, verify the hash chain, compare claims with the
     rules, and list undos and disputes. Exit status 0 when clean, 1 when anything is wrong."""
     if bool(match) == everything:
@@ -86,12 +96,15 @@ def audit(ctx, match, everything, head, moves_from, as_json, store):
     else:
         reports = [auditing.audit_match(recorder, auditing.find_match(recorder, match), head,
                                         moves_from)]
-    clean = all(report["clean"] for report in reports)
+    signed = audit_checkpoints(recorder, reports, against, key_files, everything)
+    clean = all(report["clean"] for report in reports) and signed["clean"]
     if as_json:
-        echo_json({"clean": clean, "matches": reports} if everything else reports[0])
+        echo_json({"clean": clean, "matches": reports, "checkpoints": signed} if everything
+                  else {**reports[0], "checkpoints": signed})
     else:
         for report in reports:
             click.echo(text_report(report))
+        click.echo(ledger_text(signed), nl=False)
         if everything:
             failing = [r["match"][:8] for r in reports if not r["clean"]]
             click.echo(f"{len(reports)} match{'es' if len(reports) != 1 else ''} audited: "

@@ -16,6 +16,7 @@ from . import main
 
 # A step number the store can look up (its positions are 64-bit integers), as the API bounds it.
 AT = click.IntRange(0, 1_000_000_000)
+from .checkpoints import echo_signed
 from .options import (echo_json, json_option, parse_json, parse_options, read_text,
                       store_option)
 
@@ -186,6 +187,7 @@ def end(match, agreed_draw, store):
                f"({outcome['reason']})")
     click.echo(f"receipt: {done.head_hash}  (keep it: `tablelog audit {str(done.id)[:8]} "
                f"--head {done.head_hash[:12]}` proves the log was not cut short)")
+    echo_signed(recorder, done)
 
 
 @main.command()

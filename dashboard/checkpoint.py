@@ -1,0 +1,30 @@
+"""The Match page's line about signed checkpoints: which checkpoint covers the match, signed by
+whom and when, and whether its receipt verifies against the store now (docs/audit.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tablelog.domain.checkpoints import NotVerified
+from tablelog.domain.signed import SigningRecorder
+
+
+def checkpoint_state(recorder: Any, match_id: Any) -> str:
+    """'' for a store nobody signs; else one sentence, verified or not."""
+    from tablelog.domain.verify import against_store
+
+    if not isinstance(recorder, SigningRecorder) or not recorder.ledger.heads_exist():
+        return ""
+    receipt = recorder.receipt(match_id)
+    if receipt is None:
+        return ". Signed checkpoints: none covers this match yet."
+    head = receipt["head"]
+    labels = {row["key"]: row["label"] for row in recorder.ledger.key_rows()}
+    who = f"key {head['key']} ({labels.get(head['key'], 'a key the store does not trust')})"
+    try:
+        against_store(recorder, receipt)
+        verdict = "verified: the store still holds what it signed"
+    except NotVerified as err:
+        verdict = f"NOT VERIFIED: {err}"
+    return (f". Signed: event {receipt['event']} is in the checkpoint of {head['size']} events "
+            f"signed {head['time'].replace('T', ' ')} by {who}; {verdict}.")

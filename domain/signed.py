@@ -1,0 +1,103 @@
+"""The recorder that signs: a checkpoint after every `end`, `claim`, `dispute` and `resolve`,
+and on demand.
+
+The key is loaded and checked against the keys the store trusts BEFORE the command runs, so a
+missing, unreadable or untrusted key refuses the command with nothing stored. The checkpoint is
+signed after the command's events are saved (it signs what the store holds, so it must see them
+committed): if signing then fails (a damaged store), the events stay stored, the match carries
+`checkpoint_error`, and the caller reports the entry as stored but unsigned.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any
+
+from .checkpoints import Signer
+from .errors import Refused
+from .ledger import Ledger
+from .match import Match
+from .recorder import Recorder
+
+
+class SigningRecorder(Recorder):
+    name = "tablelog"  # the library names a subclass's tables after it otherwise: same store
+
+    def __init__(self, *args: Any, key_source: Callable[[], Signer | None] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.key_source = key_source or (lambda: None)
+
+    @cached_property
+    def ledger(self) -> Ledger:
+        return Ledger(self)
+
+    def signer(self) -> Signer | None:
+        """This recorder's key, checked to be one the store trusts; None when the recorder has
+        no key or the store trusts none (it is not signed)."""
+        signer = self.key_source()
+        if signer is None:
+            return None
+        trusted = self.ledger.trusted_keys()
+        if not trusted:
+            return None  # a store nobody set up for signing (`keys init` trusts a first key)
+        if signer.key_id not in trusted:
+            raise Refused(f"this recorder's key {signer.key_id} is not one the store trusts: "
+                          "`tablelog keys trust` it there (or `tablelog keys init` on a new "
+                          "store); nothing was stored")
+        return signer
+
+    def checkpoint(self) -> dict[str, Any]:
+        """Sign a head over everything stored now (the latest, if nothing is new)."""
+        signer = self.signer()
+        if signer is None:
+            raise Refused("nothing to sign with: this recorder has no key, or the store trusts "
+                          "none (`tablelog keys init` makes a key and trusts it here)")
+        return self.ledger.sign(signer)
+
+    def _signed(self, command: Callable[..., Match], *args: Any, **kwargs: Any) -> Match:
+        signer = self.signer()
+        done = command(*args, **kwargs)
+        done.checkpoint, done.checkpoint_error = None, None
+        if signer is not None:
+            try:
+                done.checkpoint = self.ledger.sign(signer)
+            except Refused as err:
+                done.checkpoint_error = str(err)
+        return done
+
+    def claim(self, *args: Any, **kwargs: Any) -> Match:
+        return self._signed(super().claim, *args, **kwargs)
+
+    def dispute(self, *args: Any, **kwargs: Any) -> Match:
+        return self._signed(super().dispute, *args, **kwargs)
+
+    def resolve(self, *args: Any, **kwargs: Any) -> Match:
+        return self._signed(super().resolve, *args, **kwargs)
+
+    def end(self, *args: Any, **kwargs: Any) -> Match:
+        return self._signed(super().end, *args, **kwargs)
+
+    def receipt(self, match_id: Any, proof: bool = True) -> dict[str, Any] | None:
+        """The signed receipt of the match's newest event a checkpoint covers."""
+        return self.ledger.receipt(match_id, proof)
+
+    def export(self, match_id: Any) -> dict[str, Any]:
+        """The record, carrying the receipt of its newest signed event when a checkpoint covers
+        it, so it verifies without the store (docs/records.md, `receipt`)."""
+        record = super().export(match_id)
+        receipt = self.ledger.receipt(match_id) if self.ledger.heads_exist() else None
+        if receipt is not None:
+            record["receipt"] = receipt
+        return record
+
+
+def with_receipt(recorder: Any, match: Match) -> Match:
+    """The match, carrying `signed_receipt`: the receipt of its newest signed event (with its
+    proof), or None where nothing signs this store or no checkpoint covers the match yet."""
+    receipt = None
+    if isinstance(recorder, SigningRecorder) and recorder.ledger.heads_exist():
+        receipt = recorder.receipt(match.id)
+    match.signed_receipt = receipt
+    return match

@@ -1,0 +1,291 @@
+"""Signing keys, signed checkpoints, receipts and their verification (docs/audit.md).
+
+    tablelog keys init|show|rotate|trust      this recorder's key pair, the store's trusted keys
+    tablelog checkpoint [--publish DIR]       sign a head over the store now (and write it out)
+    tablelog receipt MATCH [--json|--qr PNG]  the match's signed receipt
+    tablelog verify RECEIPT [--store|--record FILE --key PEM]
+
+`verify` exits 0 when the receipt verifies, 1 when it does not, 2 when something given cannot be
+read (a malformed receipt, a wrong key file).
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+from typing import Any
+from uuid import UUID
+
+import click
+
+from tablelog import keys as keyfiles
+from tablelog.domain.checkpoints import (BadReceipt, NotVerified, check_head_shape, key_id,
+                                         public_pem, public_raw_from_text)
+from tablelog.domain import receipt_text
+from tablelog.store import open_recorder
+
+from . import main
+from .options import echo_json, json_option, store_option
+
+
+@main.group()
+def keys() -> None:
+    """This recorder's Ed25519 signing key (kept outside the store) and the keys a store trusts."""
+
+
+@keys.command()
+@click.option("--label", metavar="TEXT", help="Who holds the key, as the store shows it "
+              "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.")
+@store_option
+def init(label, store):
+    """Make a key pair, trust its public key in the store, and sign a first checkpoint."""
+    recorder = open_recorder(store)
+    signer, _ = keyfiles.create_key()
+    recorder.ledger.trust(signer.key_id, signer.public_raw, label or keyfiles.label())
+    head = recorder.checkpoint()
+    click.echo(f"key {signer.key_id} written to {keyfiles.key_path()} (mode 0600: keep it "
+               "there, never in the store)")
+    click.echo(f"the store trusts it; checkpoint 1 signs its {head['size']} events")
+    click.echo(public_pem(signer.public_raw), nl=False)
+
+
+@keys.command()
+@click.option("--public", "public_only", is_flag=True,
+              help="Print only this recorder's public key (PEM), to hand to verifiers.")
+@store_option
+def show(public_only, store):
+    """This recorder's key id and public key, and the keys the store trusts."""
+    signer = keyfiles.load_signer()
+    if public_only:
+        if signer is None:
+            raise BadReceipt(f"no signing key at {keyfiles.key_path()} (`tablelog keys init`)")
+        click.echo(public_pem(signer.public_raw), nl=False)
+        return
+    click.echo(f"this recorder: key {signer.key_id} ({keyfiles.key_path()})" if signer else
+               f"this recorder: no key ({keyfiles.key_path()} does not exist)")
+    if signer:
+        click.echo(public_pem(signer.public_raw), nl=False)
+    rows = open_recorder(store).ledger.key_rows()
+    click.echo("the store trusts: " + ("nothing yet" if not rows else ""))
+    for row in rows:
+        click.echo(f"  {row['key']}  {row['label']}")
+
+
+@keys.command()
+@click.option("--label", metavar="TEXT", help="Who holds the key, as the store shows it "
+              "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.")
+@store_option
+def rotate(label, store):
+    """Replace this recorder's key with a new one (the old file is kept beside it), trust the
+    new one in the store and sign a checkpoint with it; old checkpoints keep verifying."""
+    recorder = open_recorder(store)
+    recorder.signer()  # the old key must be one the store trusts, or nothing changes
+    signer, kept = keyfiles.create_key(replace=True)
+    recorder.ledger.trust(signer.key_id, signer.public_raw, label or keyfiles.label())
+    head = recorder.checkpoint()
+    click.echo(f"new key {signer.key_id}; the old one is kept in {kept}")
+    click.echo(f"checkpoint of {head['size']} events signed with the new key")
+    click.echo(public_pem(signer.public_raw), nl=False)
+
+
+@keys.command()
+@click.argument("public_key", type=click.File("r"), required=False)
+@click.option("--label", metavar="TEXT", help="Who holds the key, as the store shows it "
+              "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.")
+@store_option
+def trust(public_key, label, store):
+    """Trust another recorder's public key (a PEM file from `keys show --public`) in the store;
+    without a file, this recorder's own."""
+    recorder = open_recorder(store)
+    if public_key is None:
+        signer = keyfiles.load_signer()
+        if signer is None:
+            raise BadReceipt("this recorder has no key: give a PUBLIC_KEY file")
+        raw = signer.public_raw
+    else:
+        raw = public_raw_from_text(public_key.read(), public_key.name)
+    added = recorder.ledger.trust(key_id(raw), raw, label or keyfiles.label())
+    click.echo(f"the store {'now trusts' if added else 'already trusted'} key {key_id(raw)}")
+
+
+@main.command()
+@click.option("--publish", "directory", type=click.Path(file_okay=False), metavar="DIR",
+              help="Also write the head to DIR as head-<size>.json (a folder the club mails "
+                   "around or commits to a git repository).")
+@json_option
+@store_option
+def checkpoint(directory, as_json, store):
+    """Sign a tree head over every event stored now (the latest head if nothing is new)."""
+    recorder = open_recorder(store)
+    head = recorder.checkpoint()
+    if directory:
+        path = Path(directory) / f"head-{head['size']:012d}.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(head, indent=2) + "\n", encoding="utf-8")
+    if as_json:
+        echo_json(head)
+        return
+    click.echo(f"checkpoint: {head['size']} events, root {head['root']}")
+    click.echo(f"signed {head['time']} by key {head['key']}"
+               + (f"; written to {path}" if directory else ""))
+
+
+@main.command()
+@click.argument("match")
+@click.option("--qr", "qr_file", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also write the short receipt as a QR code (.png or .svg).")
+@click.option("--short", is_flag=True, help="Leave the proof out (a store supplies it).")
+@json_option
+@store_option
+def receipt(match, qr_file, short, as_json, store):
+    """The match's signed receipt: the newest signed head and the proof that the match's newest
+    signed event is in it. Keep it (text, JSON or a photo); `tablelog verify` checks it."""
+    recorder = open_recorder(store)
+    match_id = recorder.find(match)
+    found = recorder.receipt(match_id, proof=not short)
+    if found is None:
+        raise BadReceipt(f"no checkpoint covers match {str(match_id)[:8]} yet "
+                         "(`tablelog checkpoint` signs one)")
+    if qr_file:
+        import segno
+        segno.make(receipt_text.to_text(found), error="m").save(qr_file, scale=4)
+    if as_json:
+        echo_json(found)
+    else:
+        click.echo(receipt_text.to_text(found, proof=not short), nl=False)
+
+
+def read_receipt(text: str) -> dict[str, Any]:
+    """A receipt file's content: JSON, or the text `receipt` prints."""
+    if text.lstrip().startswith("{"):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as err:
+            raise BadReceipt(f"the receipt is not valid JSON ({err.msg})") from None
+    return receipt_text.from_text(text)
+
+
+def read_keys(files: tuple[Any, ...]) -> dict[str, bytes] | None:
+    if not files:
+        return None
+    raws = [public_raw_from_text(f.read(), f.name) for f in files]
+    return {key_id(raw): raw for raw in raws}
+
+
+@main.command()
+@click.argument("receipt_file", type=click.File("r"), required=False, metavar="RECEIPT")
+@click.option("--record", "record_file", type=click.File("r"), metavar="FILE",
+              help="Verify against an exported match record instead of a store (needs --key).")
+@click.option("--key", "key_files", type=click.File("r"), multiple=True, metavar="PEM",
+              help="Trust only this public key (repeatable); default: the store's keys.")
+@store_option
+@click.pass_context
+def verify(ctx, receipt_file, record_file, key_files, store):
+    """Check a receipt: the head's signature, the inclusion proof, and that the store (or an
+    exported record) still holds the events it signed. Exit 0 verified, 1 not."""
+    from tablelog.domain import verify as verifying
+
+    given = read_receipt(receipt_file.read()) if receipt_file else None
+    trusted = read_keys(key_files)
+    try:
+        if record_file is not None:
+            if trusted is None:
+                raise BadReceipt("verifying against a record needs the recorder's public key "
+                                 "(--key PEM)")
+            record = _one_record(record_file.read())
+            checked = verifying.against_record(record, given, trusted)
+        else:
+            if given is None:
+                raise BadReceipt("give a RECEIPT file (or --record FILE)")
+            checked = verifying.against_store(open_recorder(store), given, trusted)
+    except NotVerified as err:
+        click.echo(f"NOT VERIFIED: {err}")
+        ctx.exit(1)
+    click.echo("VERIFIED")
+    for line in checked:
+        click.echo(f"  {line}")
+
+
+def _one_record(text: str) -> dict[str, Any]:
+    lines = [line for line in text.splitlines() if line.strip()]
+    try:
+        value = json.loads(text) if len(lines) != 1 else json.loads(lines[0])
+    except json.JSONDecodeError as err:
+        raise BadReceipt(f"the record is not valid JSON ({err.msg}); give one exported "
+                         "match") from None
+    if not isinstance(value, dict):
+        raise BadReceipt("give one exported match record (a JSON object)")
+    return value
+
+
+# ---- what other commands print -------------------------------------------------------------------
+
+def echo_signed(recorder: Any, done: Any) -> None:
+    """After end, claim, dispute, resolve: the short signed receipt, or why there is none."""
+    if getattr(done, "checkpoint_error", None):
+        click.echo(f"tablelog: stored, but NOT signed: {done.checkpoint_error}", err=True)
+        return
+    if getattr(done, "checkpoint", None) is None:
+        return
+    found = recorder.receipt(done.id, proof=False)
+    click.echo("signed receipt (keep it, or `tablelog receipt` it later; `tablelog verify` "
+               "checks it):")
+    click.echo(textwrap.indent(receipt_text.to_text(found), "  "), nl=False)
+
+
+def read_heads(location: str) -> list[dict[str, Any]]:
+    """Heads kept elsewhere: a directory of head files, or one file (a head, a JSON list of
+    heads, or JSON Lines)."""
+    path = Path(location)
+    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+    heads: list[Any] = []
+    for file in files:
+        text = file.read_text(encoding="utf-8")
+        try:
+            value = json.loads(text)
+            heads.extend(value if isinstance(value, list) else [value])
+        except json.JSONDecodeError:
+            try:
+                heads.extend(json.loads(line) for line in text.splitlines() if line.strip())
+            except json.JSONDecodeError as err:
+                raise BadReceipt(f"{file}: not a signed head ({err.msg})") from None
+    return [check_head_shape(head) for head in heads]
+
+
+def audit_checkpoints(recorder: Any, reports: list[dict[str, Any]], against: str | None,
+                      key_files: tuple[Any, ...], everything: bool) -> dict[str, Any]:
+    """The checkpoint audit (of the whole log, or of one match by inclusion proofs), its
+    findings about each match added to that match's report."""
+    from tablelog.domain.audit_ledger import attach, audit_ledger
+    from tablelog.domain.audit_match_ledger import audit_match_ledger
+
+    heads = read_heads(against) if against else []
+    if everything:
+        report = audit_ledger(recorder, heads, read_keys(key_files))
+    else:
+        report = audit_match_ledger(recorder, UUID(reports[0]["match"]), heads,
+                                    read_keys(key_files))
+    attach(reports, report)
+    return report
+
+
+def against_given(report: dict[str, Any]) -> bool:
+    return any(note.startswith("consistent with") for note in report["notes"])
+
+
+def ledger_text(report: dict[str, Any]) -> str:
+    checkpoints = report["checkpoints"]
+    if not checkpoints and not report["findings"] and not against_given(report):
+        return ""  # a store nobody signs: the audit reads as it always did
+    newest = (f" (newest: {checkpoints[-1]['size']} events, signed {checkpoints[-1]['time']} "
+              f"by key {checkpoints[-1]['key']})" if checkpoints else "")
+    verdict = ("CLEAN" if report["clean"] else
+               f"FAILS: {len(report['findings'])} finding"
+               f"{'s' if len(report['findings']) > 1 else ''}")
+    lines = [f"signed checkpoints: {len(checkpoints)}{newest}: {verdict}"]
+    lines += [f"  ! {finding['message']}" + (f" (match {finding['match'][:8]})"
+                                             if finding.get("match") else "")
+              for finding in report["findings"]]
+    lines += [f"  note: {note}" for note in report["notes"]]
+    return "\n".join(lines) + "\n"
