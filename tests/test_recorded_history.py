@@ -12,18 +12,21 @@ The fixture `tests/fixtures/release-0.1-geoshapes-total-landscaping.jsonl` is th
 store filled by the version-1 engines (`tablelog simulate` with random and greedy bots, then
 `tablelog export --all`): GeoShapes at 2, 3 and 4 players and on the half board, with games that
 ran the deck out and games where players chose not to place, and Total Landscaping matches with
-hoes. Each record ends with an `end` entry holding the outcome the store recorded, which the
-import checks against the replay.
+hoes (in the last three a hoe meets a card's effect; in the last two that changes what follows).
+Each record ends with an `end` entry holding the outcome the store recorded, which the import
+checks against the replay;
+FINGERPRINTS pins every position of every record as the version-1 engines computed it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 import pytest
 
-from tablelog.domain.games import get_rules
+from tablelog.domain.games import IllegalMove, get_rules
 from tablelog.domain.records import check_all
 
 ROOT = Path(__file__).parents[1]
@@ -87,3 +90,55 @@ def test_a_version_1_store_replays_to_the_outcomes_it_recorded():
     for record, match in zip(records, matches):
         assert match.status == "ended"
         assert match.outcome == record["events"][-1]["outcome"]
+
+
+# Recorded history: per fixture record, a digest of every position along the replay, computed
+# with the version-1 engines (commit 14beb6f) from the fields both versions share.
+FINGERPRINTS = [
+    "018c632b355d5019", "fdc4146e416ea9eb", "f3ad04d0fd227951", "82bb259c712a2709",
+    "cb247cac0e4d8c54", "be13ceec0481707d", "84bfde8d369ae00a", "a27032e2adc08aa2",
+    "19631ded1dab0803", "01f5fdab9923537f", "d18d02195c504d02", "92bf0ff3bb13f3ba",
+    "a3c74c319ffbd471", "8f280600f11f13f4", "ccce681942bbc25f", "cbe45dd4b25133cc",
+    "408c1f772e4b4332", "7f77996d07660b3a", "1d354f98c317e822", "5ee3e0896285e344",
+]
+
+
+def _position(game: str, state) -> list:
+    if game == "geoshapes":
+        return [[list(p.hand) for p in state.players], [list(x) for x in state.placed],
+                [list(x) for x in state.stacks], list(state.cards_up), state.turn, state.stage,
+                state.winner, state.deck_out]
+    return [state.bout, state.round, [list(g) for g in state.gardens],
+            [list(h) for h in state.hands], state.blocked,
+            [[b.winner, b.round, b.condition] for b in state.bouts]]
+
+
+def _fingerprint(record: dict, options: dict) -> str:
+    rules = get_rules(record["game"])
+    state = rules.start(len(record["seats"]), options, record["setup"])
+    trail = [_position(record["game"], state)]
+    for entry in record["events"]:
+        if entry["type"] == "move":
+            state = rules.apply(state, entry["move"])
+            trail.append(_position(record["game"], state))
+    return hashlib.sha256(json.dumps(trail).encode()).hexdigest()[:16]
+
+
+def test_every_position_of_the_version_1_store_replays_as_recorded():
+    records = _fixture()
+    replayed = [_fingerprint(r, get_rules(r["game"]).replay_options("1", r["options"]))
+                for r in records]
+    assert replayed == FINGERPRINTS
+
+
+def test_the_fixture_would_not_replay_the_same_under_version_2s_readings():
+    """What the version pins is real: read as version 2, the GeoShapes games where a player
+    kept every shape off the board are refused, and the hoes change the hands."""
+    records = _fixture()
+    hoed = records[-2:]
+    assert all(r["game"] == "total-landscaping" for r in hoed)
+    for record in hoed:
+        current = get_rules(record["game"]).options(record["options"])
+        assert _fingerprint(record, current) != FINGERPRINTS[records.index(record)]
+    with pytest.raises(IllegalMove, match="placing is compulsory"):
+        _fingerprint(records[0], get_rules("geoshapes").options(records[0]["options"]))
