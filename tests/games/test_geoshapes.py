@@ -86,7 +86,7 @@ def test_four_cards_each_are_dealt_face_up_and_the_dealers_left_plays_first():
 
 
 def test_a_simulated_deal_gives_every_card_once():
-    setup = RULES.deal(4, RULES.options({}), random.Random(3))
+    setup = RULES.deal(4, RULES.options({"manifest": "geoshapes"}), random.Random(3))
     cards = [s for h in setup["hands"] for s in h] + setup["deck"]
     assert [len(h) for h in setup["hands"]] == [4, 4, 4, 4]
     assert len(cards) == 53 and cards.count("Equilateral Triangle") == 1
