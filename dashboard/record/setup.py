@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from tablelog.domain.games.geoshapes import DEFAULT_MANIFEST as GEOSHAPES_BOARD
 from tablelog.domain.games.manifests import load_manifest
 
 from .picking import DONE, Option, Picks, Question, Ready, Step, answer, answers
@@ -76,7 +77,7 @@ def total_landscaping(players: int, picks: Picks) -> Step:
 
 
 def geoshapes(players: int, picks: Picks) -> Step:
-    manifest = load_manifest("geoshapes")
+    manifest = load_manifest(GEOSHAPES_BOARD)  # the board a new match is played on
     if players == 2 and answer(picks, "half_board") is None:
         return Question("half_board", "Play on the half board (two quadrants each)?", YES_NO)
     half = bool(answer(picks, "half_board"))

@@ -13,12 +13,21 @@ Rules as RULES.md reads them; the board and deck are a manifest (`geoshapes_boar
     traded   after an accepted trade: place as above, then end the play without a discard.
 - A shape goes only where the completed place needs it; the Wild fills any slot. Placing on a
   figure needs the quadrant's other figure empty: switching returns its shapes to the hand.
+- Placing is compulsory (version 2): after a draw or a pick-up, a player who can place a shape
+  places at least one before discarding. Option `placing_optional` (the seed's "challenging
+  option") lifts this.
 - The player who ends a play with one figure and the circle complete in every own quadrant, and
   who had a shape in hand to discard (or still holds one after a trade), wins: 25 points plus
   the value of the hand; everyone else loses the value of theirs.
-- (ours) The deck is never reshuffled (one piece per card: a card drawn again could name a
-  shape in someone's hand). Once the last card is drawn the round is finished (up to the
-  dealer); if nobody has won by then the game ends with no winner and every hand is a penalty.
+- The empty deck (version 2, RULES.md): when the last card is drawn, the discards go back: the
+  card DISCARDS are shuffled into a new deck, and (ours) the SHAPE DISCARDS stacks return to the
+  supply, since there is one piece per card and a card drawn again needs a piece to give. A card
+  whose every piece is in play (in a hand or on the board) gives nothing. The new order is
+  unknown at a table (each draw is checked against what the deck can still hold); a simulated
+  setup deals the new orders too (`reshuffled`), used in turn and again from the first.
+  Option `empty_deck=end` keeps version 1's reading: once the last card is drawn the round is
+  finished (up to the dealer); if nobody has won by then the game ends with no winner.
+- Version 1's matches replay with `placing_optional` and `empty_deck=end` (`replay_options`).
 """
 
 from __future__ import annotations
@@ -34,7 +43,11 @@ from .geoshapes_board import Board, Place, fits, is_complete, load_board, missin
 from .geoshapes_moves import (Action, Discard, Draw, EndPlay, Item, PickUp, PlaceShape, Switch,
                               Trade, parse)
 
-DEFAULT_MANIFEST = "geoshapes"
+DEFAULT_MANIFEST = "geoshapes-v2"
+V1_MANIFEST = "geoshapes"  # the default board of rules version 1: its matches name it
+RESHUFFLE, END = "reshuffle", "end"
+EMPTY_DECK = (RESHUFFLE, END)
+RESHUFFLES_DEALT = 3  # new deck orders a simulated deal records; they are used in turn
 WIN_BONUS = 25
 MAX_TRADE = 3
 DEALT = {False: 4, True: 8}  # cards per player: full board, half board
@@ -70,6 +83,11 @@ class GeoShapesState:
     played_on: tuple[str, ...] = ()  # figures placed on during this play
     winner: int | None = None
     deck_out: bool = False          # the round after the last draw ended with nobody winning
+    placing_optional: bool = False  # the seed's challenging option
+    empty_deck: str = RESHUFFLE     # or END: version 1's reading
+    placements: int = 0             # shapes placed during this play
+    reshuffled: tuple[tuple[str, ...], ...] = ()  # dealt orders of the new decks (simulations)
+    reshuffles: int = 0             # how often the discards became a new deck
 
     @property
     def over(self) -> bool:
@@ -80,8 +98,16 @@ class GeoShapesState:
         return self.board.cards - len(self.cards_up)
 
     def deck_can_hold(self) -> Counter[str]:
-        """What the unseen cards may be: the manifest's deck minus every card turned up."""
+        """What the unseen cards may be: the manifest's deck minus every card turned up (since
+        the last reshuffle: the card DISCARDS then went back into the deck)."""
         return Counter(self.board.deck) - Counter(self.cards_up)
+
+    def supply(self) -> Counter[str]:
+        """The pieces nobody holds: not in a hand, on the board or in a discard stack. Before
+        any reshuffle this is exactly what the deck can hold (each card gave its piece)."""
+        in_play = Counter(s for p in self.players for s in p.hand)
+        in_play.update(s for shapes in self.placed + self.stacks for s in shapes)
+        return Counter(self.board.deck) - in_play
 
     def on(self, place: str) -> tuple[str, ...]:
         return self.placed[self.board.index(place)]
@@ -105,10 +131,19 @@ def _names(shapes: Sequence[str]) -> str:
     return ", ".join(shapes) if shapes else "nothing"
 
 
+def _yes_no(value: Any, option: str) -> bool:
+    """A true/false option, also as the command line's words (yes/no, on/off, 1/0)."""
+    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+        value = value.strip().lower() in TRUE_WORDS
+    if value not in (True, False):
+        raise InvalidSetup(f"option {option} must be true or false, got {value!r}")
+    return bool(value)
+
+
 class GeoShapes(GameRules[GeoShapesState]):
     id = "geoshapes"
     name = "GeoShapes"
-    version = "1"
+    version = "2"
     default_manifest = DEFAULT_MANIFEST
     min_players = 2
     max_players = 4
@@ -119,20 +154,31 @@ class GeoShapes(GameRules[GeoShapesState]):
     # ---- setting up -------------------------------------------------------------------------
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - {"manifest", "half_board"}
+        unknown = set(options) - {"manifest", "half_board", "placing_optional", "empty_deck"}
         if unknown:
-            raise InvalidSetup(f"GeoShapes options are manifest and half_board, not "
-                               f"{sorted(unknown)}")
+            raise InvalidSetup(f"GeoShapes options are manifest, half_board, placing_optional "
+                               f"and empty_deck, not {sorted(unknown)}")
         manifest = options.get("manifest", DEFAULT_MANIFEST)
         if not isinstance(manifest, str) or not manifest.strip():
             raise InvalidSetup(f"option manifest names a manifest, got {manifest!r}")
         load_board(manifest)  # a bad manifest is refused here, before any match starts
-        half = options.get("half_board", False)
-        if isinstance(half, str) and half.strip().lower() in TRUE_WORDS | FALSE_WORDS:
-            half = half.strip().lower() in TRUE_WORDS
-        if half not in (True, False):
-            raise InvalidSetup(f"option half_board must be true or false, got {half!r}")
-        return {"manifest": manifest, "half_board": bool(half)}
+        empty_deck = options.get("empty_deck", RESHUFFLE)
+        if empty_deck not in EMPTY_DECK:
+            raise InvalidSetup(f"option empty_deck must be {' or '.join(EMPTY_DECK)}, got "
+                               f"{empty_deck!r}")
+        return {"manifest": manifest,
+                "half_board": _yes_no(options.get("half_board", False), "half_board"),
+                "placing_optional": _yes_no(options.get("placing_optional", False),
+                                            "placing_optional"),
+                "empty_deck": empty_deck}
+
+    def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Version 1 placed at will, ended the game when the deck ran out, and named its board
+        (the default then was `geoshapes`, so its records name it)."""
+        if rules_version == "1":
+            return {**options, "manifest": options.get("manifest", V1_MANIFEST),
+                    "placing_optional": True, "empty_deck": END}
+        return super().replay_options(rules_version, options)
 
     def _seats_fit(self, seats: int, half: bool) -> None:
         if not self.min_players <= seats <= self.max_players:
@@ -154,8 +200,12 @@ class GeoShapes(GameRules[GeoShapesState]):
         dealt = seats * DEALT[opts["half_board"]]
         # One card at a time to the left, as the dealer does.
         hands = [cards[seat:dealt:seats] for seat in range(seats)]
-        return {"quadrants": self._default_quadrants(board, seats, opts["half_board"]),
-                "hands": hands, "deck": cards[dealt:]}
+        setup = {"quadrants": self._default_quadrants(board, seats, opts["half_board"]),
+                 "hands": hands, "deck": cards[dealt:]}
+        if opts["empty_deck"] == RESHUFFLE:
+            # The new decks' orders, dealt now: `apply` draws no random numbers.
+            setup["reshuffled"] = [rng.sample(cards, len(cards)) for _ in range(RESHUFFLES_DEALT)]
+        return setup
 
     def start(self, seats: int, options: Mapping[str, Any],
               setup: Mapping[str, Any]) -> GeoShapesState:
@@ -165,28 +215,44 @@ class GeoShapes(GameRules[GeoShapesState]):
         board = load_board(opts["manifest"])
         if not isinstance(setup, Mapping) or "hands" not in setup:
             raise InvalidSetup('a GeoShapes setup records the deal: {"hands": [[SHAPE, ...], '
-                               '...], "quadrants": optional, "deck": optional draw order}')
-        extra = set(setup) - {"hands", "quadrants", "deck"}
+                               '...], "quadrants": optional, "deck": optional draw order, '
+                               '"reshuffled": optional orders of the new decks}')
+        extra = set(setup) - {"hands", "quadrants", "deck", "reshuffled"}
         if extra:
-            raise InvalidSetup(f"a GeoShapes setup holds hands, quadrants and deck, not "
-                               f"{sorted(extra)}")
+            raise InvalidSetup(f"a GeoShapes setup holds hands, quadrants, deck and "
+                               f"reshuffled, not {sorted(extra)}")
         quadrants = self._setup_quadrants(board, seats, half, setup.get("quadrants"))
         hands = self._setup_hands(board, seats, half, setup["hands"])
         dealt = [shape for hand in hands for shape in hand]
         deck = setup.get("deck")
         if deck is not None:
-            deck = self._shape_list(board, deck, "the deck order")
-            unseen = Counter(board.deck) - Counter(dealt)
-            if Counter(deck) != unseen:
-                raise InvalidSetup(
-                    f"the deck order must hold exactly the cards not dealt; missing "
-                    f"{sorted((unseen - Counter(deck)).elements())}, extra "
-                    f"{sorted((Counter(deck) - unseen).elements())}")
+            deck = self._order(board, deck, Counter(board.deck) - Counter(dealt),
+                               "the deck order", "the cards not dealt")
+        reshuffled = setup.get("reshuffled", [])
+        if not isinstance(reshuffled, list) or opts["empty_deck"] == END and reshuffled:
+            raise InvalidSetup("reshuffled lists the orders of the new decks (a list of lists), "
+                               "and only when the empty deck is reshuffled")
+        orders = tuple(tuple(self._order(board, order, Counter(board.deck), "a reshuffled "
+                                         "deck order", "every card of the deck"))
+                       for order in reshuffled)
         return GeoShapesState(
             board=board, half_board=half,
             players=tuple(Player(tuple(q), tuple(sorted(h))) for q, h in zip(quadrants, hands)),
             placed=((),) * len(board.places), stacks=((),) * len(board.quadrants),
-            cards_up=tuple(dealt), deck=None if deck is None else tuple(deck))
+            cards_up=tuple(dealt), deck=None if deck is None else tuple(deck),
+            placing_optional=opts["placing_optional"], empty_deck=opts["empty_deck"],
+            reshuffled=orders)
+
+    def _order(self, board: Board, raw: Any, expected: Counter[str], what: str,
+               holding: str) -> list[str]:
+        """A recorded deck order, which must hold exactly the `expected` cards."""
+        order = self._shape_list(board, raw, what)
+        if Counter(order) != expected:
+            raise InvalidSetup(
+                f"{what} must hold exactly {holding}; missing "
+                f"{sorted((expected - Counter(order)).elements())}, extra "
+                f"{sorted((Counter(order) - expected).elements())}")
+        return order
 
     @staticmethod
     def _shape_list(board: Board, raw: Any, what: str) -> list[str]:
@@ -355,6 +421,8 @@ class GeoShapes(GameRules[GeoShapesState]):
                     'shape: add "to": QUADRANT')
         if action.to is not None and action.to not in player.quadrants:
             return f"discards go to the player's own SHAPE DISCARDS, not the {action.to}'s"
+        if error := self._unplaced_error(state):
+            return error
         if player.hand:
             if action.source is not None:
                 return ("the hand still holds shapes: a shape comes off the board only when "
@@ -370,6 +438,27 @@ class GeoShapes(GameRules[GeoShapesState]):
             return error
         if action.shape not in state.on(place.name):
             return f"the {place.name} holds no {action.shape}"
+        return None
+
+    def _unplaced_error(self, state: GeoShapesState) -> str | None:
+        """Placing is compulsory in the standard game: a play after a draw or a pick-up that
+        placed nothing may not end while a shape of the hand fits (the seed: "As a challenging
+        option, players are not required to play any GeoShapes on the board")."""
+        if state.placing_optional or state.placements:
+            return None
+        fit = self.placeable(state)
+        if fit is None:
+            return None
+        return (f"placing is compulsory: the {fit['on']} takes {_a(fit['place'])}, so place "
+                "at least one shape before the discard (the challenging option "
+                "placing_optional lifts this)")
+
+    def placeable(self, state: GeoShapesState) -> dict[str, str] | None:
+        """A placement the player to move could make now (switching aside), or None."""
+        for shape in sorted(set(state.players[state.turn].hand)):
+            for place in state.own_places(state.turn):
+                if self._place_error(state, PlaceShape(shape, place.name)) is None:
+                    return {"place": shape, "on": place.name}
         return None
 
     def _end_play_error(self, state: GeoShapesState, action: EndPlay) -> str | None:
@@ -405,57 +494,87 @@ class GeoShapes(GameRules[GeoShapesState]):
         return tuple(players)
 
     def _do(self, state: GeoShapesState, action: Action) -> GeoShapesState:
-        seat, hand = state.turn, state.players[state.turn].hand
-        board = state.board
-        if isinstance(action, Draw):
-            return dataclasses.replace(
-                state, players=self._with_hand(state, seat, hand + (action.shape,)),
-                cards_up=state.cards_up + (action.shape,), stage=PLAY,
-                deck=None if state.deck is None else state.deck[1:])
-        if isinstance(action, PickUp):
-            quads = state.players[action.seat].quadrants
-            taken = tuple(s for q in quads for s in self._stack(state, q))
-            stacks = tuple(() if q in quads else stack
-                           for q, stack in zip(board.quadrants, state.stacks))
-            return dataclasses.replace(
-                state, players=self._with_hand(state, seat, hand + taken), stacks=stacks,
-                stage=PLAY)
         if isinstance(action, Trade):
             if not action.accepted:
                 return dataclasses.replace(state, stage=REFUSED)
             return self._exchange(state, action)
-        placed = list(state.placed)
-        if isinstance(action, PlaceShape):
-            index = board.index(action.on)
-            placed[index] += (action.shape,)
-            played = state.played_on
-            if not board.places[index].is_circle and action.on not in played:
-                played += (action.on,)
-            return dataclasses.replace(
-                state, players=self._with_hand(state, seat, _without(hand, [action.shape])),
-                placed=tuple(placed), played_on=played)
-        if isinstance(action, Switch):
-            quadrant = board.places[board.index(action.figure)].quadrant
-            back: tuple[str, ...] = ()
-            for figure in board.figures(quadrant):
-                back += placed[board.index(figure.name)]
-                placed[board.index(figure.name)] = ()
-            return dataclasses.replace(
-                state, players=self._with_hand(state, seat, hand + back), placed=tuple(placed))
-        if isinstance(action, Discard):
-            players = state.players
-            if action.source is None:
-                players = self._with_hand(state, seat, _without(hand, [action.shape]))
-            else:
-                index = board.index(action.source)
-                placed[index] = _without(placed[index], [action.shape])
-            target = board.quadrants.index(action.to or state.players[seat].quadrants[0])
-            stacks = list(state.stacks)
-            stacks[target] += (action.shape,)
-            after = dataclasses.replace(state, players=players, placed=tuple(placed),
-                                        stacks=tuple(stacks))
-            return self._end_turn(after, spare=action.source is None)
-        return self._end_turn(state, spare=bool(hand))  # EndPlay after a trade
+        if isinstance(action, EndPlay):  # after a trade
+            return self._end_turn(state, spare=bool(state.players[state.turn].hand))
+        do = {Draw: self._do_draw, PickUp: self._do_pick_up, PlaceShape: self._do_place,
+              Switch: self._do_switch, Discard: self._do_discard}[type(action)]
+        return do(state, action)
+
+    def _do_draw(self, state: GeoShapesState, action: Draw) -> GeoShapesState:
+        """The card goes face up and the player takes its piece (from the supply: after a
+        reshuffle the piece may be in play, and then the card gives nothing)."""
+        seat, hand = state.turn, state.players[state.turn].hand
+        gained = (action.shape,) if state.supply()[action.shape] else ()
+        drawn = dataclasses.replace(
+            state, players=self._with_hand(state, seat, hand + gained),
+            cards_up=state.cards_up + (action.shape,), stage=PLAY,
+            deck=None if state.deck is None else state.deck[1:])
+        if drawn.deck_left == 0 and drawn.empty_deck == RESHUFFLE:
+            return self._reshuffle(drawn)
+        return drawn
+
+    @staticmethod
+    def _reshuffle(state: GeoShapesState) -> GeoShapesState:
+        """The last card is drawn: the card DISCARDS become a new deck, in the next dealt order
+        (simulations; the dealt orders are used in turn) or an unknown one (a table), and the
+        SHAPE DISCARDS go back to the supply, so that the cards have pieces to give."""
+        orders = state.reshuffled
+        deck = orders[state.reshuffles % len(orders)] if orders else None
+        return dataclasses.replace(state, cards_up=(), deck=deck,
+                                   stacks=((),) * len(state.board.quadrants),
+                                   reshuffles=state.reshuffles + 1)
+
+    def _do_pick_up(self, state: GeoShapesState, action: PickUp) -> GeoShapesState:
+        quads = state.players[action.seat].quadrants
+        taken = tuple(s for q in quads for s in self._stack(state, q))
+        stacks = tuple(() if q in quads else stack
+                       for q, stack in zip(state.board.quadrants, state.stacks))
+        hand = state.players[state.turn].hand
+        return dataclasses.replace(
+            state, players=self._with_hand(state, state.turn, hand + taken), stacks=stacks,
+            stage=PLAY)
+
+    def _do_place(self, state: GeoShapesState, action: PlaceShape) -> GeoShapesState:
+        board, placed = state.board, list(state.placed)
+        index = board.index(action.on)
+        placed[index] += (action.shape,)
+        played = state.played_on
+        if not board.places[index].is_circle and action.on not in played:
+            played += (action.on,)
+        hand = _without(state.players[state.turn].hand, [action.shape])
+        return dataclasses.replace(
+            state, players=self._with_hand(state, state.turn, hand), placed=tuple(placed),
+            played_on=played, placements=state.placements + 1)
+
+    def _do_switch(self, state: GeoShapesState, action: Switch) -> GeoShapesState:
+        board, placed = state.board, list(state.placed)
+        quadrant = board.places[board.index(action.figure)].quadrant
+        back: tuple[str, ...] = ()
+        for figure in board.figures(quadrant):
+            back += placed[board.index(figure.name)]
+            placed[board.index(figure.name)] = ()
+        hand = state.players[state.turn].hand + back
+        return dataclasses.replace(
+            state, players=self._with_hand(state, state.turn, hand), placed=tuple(placed))
+
+    def _do_discard(self, state: GeoShapesState, action: Discard) -> GeoShapesState:
+        seat, board = state.turn, state.board
+        players, placed = state.players, list(state.placed)
+        if action.source is None:
+            players = self._with_hand(state, seat, _without(players[seat].hand, [action.shape]))
+        else:
+            index = board.index(action.source)
+            placed[index] = _without(placed[index], [action.shape])
+        target = board.quadrants.index(action.to or players[seat].quadrants[0])
+        stacks = list(state.stacks)
+        stacks[target] += (action.shape,)
+        after = dataclasses.replace(state, players=players, placed=tuple(placed),
+                                    stacks=tuple(stacks))
+        return self._end_turn(after, spare=action.source is None)
 
     def _exchange(self, state: GeoShapesState, action: Trade) -> GeoShapesState:
         placed = list(state.placed)
@@ -477,10 +596,13 @@ class GeoShapes(GameRules[GeoShapesState]):
     def _end_turn(self, state: GeoShapesState, spare: bool) -> GeoShapesState:
         """The play is over: the win is checked, then the turn passes to the left."""
         if spare and self._complete(state, state.turn):
-            return dataclasses.replace(state, winner=state.turn, stage=ACT, played_on=())
+            return dataclasses.replace(state, winner=state.turn, stage=ACT, played_on=(),
+                                       placements=0)
         following = (state.turn + 1) % len(state.players)
-        # The deck is out: the round is finished up to the dealer, then the game ends.
+        # empty_deck=end: the deck is out, the round is finished up to the dealer, then the
+        # game ends (with a reshuffle the deck is never empty between turns).
         return dataclasses.replace(state, turn=following, stage=ACT, played_on=(),
+                                   placements=0,
                                    deck_out=state.deck_left == 0 and following == 0)
 
     def _complete(self, state: GeoShapesState, seat: int) -> bool:
@@ -644,7 +766,9 @@ class GeoShapes(GameRules[GeoShapesState]):
         board = state.board
         owner = {q: seat for seat, p in enumerate(state.players) for q in p.quadrants}
         lines = [f"{board.name}: {state.deck_left} cards to draw, "
-                 f"{len(state.cards_up)} turned up"]
+                 f"{len(state.cards_up)} turned up"
+                 + (f", the discards reshuffled {state.reshuffles} times" if state.reshuffles
+                    else "")]
         for quadrant, stack in zip(board.quadrants, state.stacks):
             seat = owner.get(quadrant)
             lines.append("")

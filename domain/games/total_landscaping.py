@@ -15,7 +15,10 @@ vocabulary is in docs/games/total-landscaping.md). A round resolves in this orde
    empty tile, Purple turns a named adjacent flower purple, Orange exchanges the hands;
 4. withering, all at once: a flower beside a flower of the colour that withers it is removed,
    unless it grows on grass;
-5. hoeing clears its two tiles, whatever was planted there this round included;
+5. hoeing clears its two tiles, whatever was planted there this round included; an opponent's
+   card whose effect involves a hoed tile (its planting tile, Yellow's spread tile, Purple's
+   recoloured flower) did not trigger in step 3 (version 2; option `hoeing=after-effects` is
+   version 1's reading, where every effect triggered and the hoe only cleared);
 6. the bout-end check, then empty hands are refilled and an Orange exchange takes place (at
    the start of the next round; nothing happens in between).
 
@@ -35,10 +38,11 @@ from . import total_landscaping_moves as moves
 from . import total_landscaping_rounds as rounds
 from .base import GameRules, IllegalMove, InvalidSetup, Move, Outcome, seat_score
 from .total_landscaping_moves import MOVE_SHAPE, Choice, Hoe, Play
-from .total_landscaping_state import (BLUE_ROUND, BLUE_TIE_WINNER, BOUTS_TO_WIN, CONDITIONS,
-                                      FLOWERS_ROUND, GARDEN, GRASS, LETTER, PATCH_ROUND,
-                                      RED_DISCARDS, ROLE, ROUNDS, SEATS, SIX_COLOURS_UNTIL,
-                                      LandscapingState, flower, new_bout)
+from .total_landscaping_state import (AFTER_EFFECTS, BLUE_ROUND, BLUE_TIE_WINNER, BOUTS_TO_WIN,
+                                      CONDITIONS, FLOWERS_ROUND, GARDEN, GRASS, HOEING, LETTER,
+                                      PATCH_ROUND, RED_DISCARDS, ROLE, ROUNDS, SEATS,
+                                      SIX_COLOURS_UNTIL, STOPS_EFFECTS, LandscapingState, flower,
+                                      new_bout, where)
 # The game's vocabulary, importable from here as before (tests and the dashboard do).
 from .total_landscaping_state import (CARDS, COLOUR_OF, EMPTY_GARDEN, LEVEL_STARTS,  # noqa: F401
                                       NEGATABLE, PARAMETER, SHORT, WITHERS, BoutResult,
@@ -48,7 +52,7 @@ from .total_landscaping_state import (CARDS, COLOUR_OF, EMPTY_GARDEN, LEVEL_STAR
 class TotalLandscaping(GameRules[LandscapingState]):
     id = "total-landscaping"
     name = "Total Landscaping"
-    version = "1"
+    version = "2"
     min_players = max_players = 2
     move_cap = 500  # simulated matches take 32-66 moves (docs/games)
     state_type = LandscapingState
@@ -56,20 +60,36 @@ class TotalLandscaping(GameRules[LandscapingState]):
 
     # ---- setting up -------------------------------------------------------------------------
 
+    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = set(options) - {"hoeing"}
+        if unknown:
+            raise InvalidSetup(f"Total Landscaping's one option is hoeing, not {sorted(unknown)}")
+        hoeing = options.get("hoeing", STOPS_EFFECTS)
+        if hoeing not in HOEING:
+            raise InvalidSetup(f"option hoeing must be {' or '.join(HOEING)}, got {hoeing!r}")
+        return {"hoeing": hoeing}
+
+    def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Version 1 let every card's effect trigger and hoed only afterwards."""
+        if rules_version == "1":
+            return {**options, "hoeing": AFTER_EFFECTS}
+        return super().replay_options(rules_version, options)
+
     def start(self, seats: int, options: Mapping[str, Any],
               setup: Mapping[str, Any]) -> LandscapingState:
         if seats != 2:
             raise InvalidSetup("Total Landscaping is for 2 players (the Elimination Candidate and "
                                f"the Death Match Opponent), not {seats}")
-        self.options(options)
+        hoeing = self.options(options)["hoeing"]
         if setup:
             raise InvalidSetup("Total Landscaping starts with empty gardens and full hands: "
                                "it takes no setup")
-        return new_bout(1)
+        return new_bout(1, hoeing=hoeing)
 
     # ---- the round's rules (total_landscaping_rounds) ---------------------------------------
 
     negated = staticmethod(rounds.negated)
+    hoed_off = staticmethod(rounds.hoed_off)
     clash_winner = staticmethod(rounds.clash_winner)
     withered = staticmethod(rounds.withered)
     figures = staticmethod(rounds.figures)
@@ -87,9 +107,11 @@ class TotalLandscaping(GameRules[LandscapingState]):
             raise IllegalMove(MOVE_SHAPE + f"; got {move!r}")
         choices = (moves.parse_choice(state, 0, move["east"]),
                    moves.parse_choice(state, 1, move["west"]))
-        # Parameters a triggered effect needs; a negated effect may leave them out.
-        for choice, negated in zip(choices, self.negated(choices)):
-            if not isinstance(choice, Play) or negated:
+        # Parameters a triggered effect needs; an effect that fails (negated, or stopped by the
+        # hoe, which both players see before naming them) may leave them out.
+        failing = zip(self.negated(choices), self.hoed_off(choices, state.hoeing))
+        for choice, fails in zip(choices, [negated or hoed for negated, hoed in failing]):
+            if not isinstance(choice, Play) or fails:
                 continue
             rest = len(state.hands[choice.seat]) - 1
             if choice.card == "Red" and choice.remove is None and rest:
@@ -104,16 +126,20 @@ class TotalLandscaping(GameRules[LandscapingState]):
 
     def apply(self, state: LandscapingState, move: Mapping[str, Any]) -> LandscapingState:
         choices = self._parse_round(state, move)
-        negated = self.negated(choices)
+        negated, hoed = self.negated(choices), self.hoed_off(choices, state.hoeing)
         log = [self.describe(move)] + [f"{SEATS[c.seat].title()}'s {c.card} effect is negated"
                                        for c, off in zip(choices, negated) if off]
+        log += [f"{SEATS[c.seat].title()}'s {c.card} effect does not trigger: it involves "
+                f"{', '.join(sorted(where(*t) for t in rounds.effect_tiles(c)))}, hoed this round"
+                for c, off in zip(choices, hoed) if off]
+        failing = (negated[0] or hoed[0], negated[1] or hoed[1])
         # The round works on fresh copies; the state itself is never touched.
         gardens = [list(state.gardens[0]), list(state.gardens[1])]
         hands = [[card for card in state.hands[seat]
                   if not (isinstance(choices[seat], Play) and card == choices[seat].card)]
                  for seat in (0, 1)]
         blocked = rounds.plant(gardens, choices, log)
-        exchange = rounds.trigger(gardens, hands, choices, negated, log)
+        exchange = rounds.trigger(gardens, hands, choices, failing, log)
         rounds.wither(gardens, log)
         for choice in choices:  # hoeing, strictly last
             if isinstance(choice, Hoe):

@@ -12,11 +12,12 @@ import functools
 from collections.abc import Sequence
 
 from . import hexgarden as hexes
-from .total_landscaping_moves import Choice, Play
+from .total_landscaping_moves import Choice, Hoe, Play
 from .total_landscaping_state import (BLUE_ROUND, BLUE_TIE_WINNER, CARDS, CONDITIONS,
                                       FLOWERS_ROUND, GRASS, LETTER, NEGATABLE, PATCH_ROUND, ROLE,
-                                      SEATS, SIX_COLOURS_UNTIL, WITHERS, BoutResult,
-                                      GardenFigures, LandscapingState, flower, new_bout, where)
+                                      SEATS, SIX_COLOURS_UNTIL, STOPS_EFFECTS, WITHERS,
+                                      BoutResult, GardenFigures, LandscapingState, flower,
+                                      new_bout, where)
 
 # ---- the round's rules --------------------------------------------------------------------
 
@@ -29,6 +30,26 @@ def negated(choices: tuple[Choice, Choice]) -> tuple[bool, bool]:
             result.append(False)
         else:
             result.append(theirs.card == "White" or WITHERS.get(theirs.card) == mine.card)
+    return result[0], result[1]
+
+
+def effect_tiles(play: Play) -> set[tuple[int, int]]:
+    """The (garden, tile)s a card's effect involves: where it is planted, and the tile its
+    effect acts on (Yellow's spread tile, Purple's recoloured flower)."""
+    acted_on = [t for t in (play.spread, play.recolour) if t is not None]
+    return {(play.garden, tile) for tile in [play.tile, *acted_on]}
+
+
+def hoed_off(choices: tuple[Choice, Choice], hoeing: str) -> tuple[bool, bool]:
+    """Per seat: does the opponent's hoe stop its card's effect? The seed: "the flower will
+    always be planted and its effect will always trigger, unless it involves the tiles selected
+    by the hoe". Only a card with an effect that can fail (Red, Orange, Yellow, Purple) is
+    touched: its flower is still planted, and then hoed as usual."""
+    result = []
+    for mine, theirs in (choices, choices[::-1]):
+        result.append(hoeing == STOPS_EFFECTS and isinstance(mine, Play)
+                      and isinstance(theirs, Hoe) and mine.card in NEGATABLE
+                      and bool(effect_tiles(mine) & {(theirs.seat, t) for t in theirs.tiles}))
     return result[0], result[1]
 
 
@@ -120,7 +141,8 @@ def plant(gardens: list[list[str]], choices: tuple[Choice, Choice],
 def trigger(gardens: list[list[str]], hands: list[list[str]],
             choices: tuple[Choice, Choice], negated: tuple[bool, bool],
             log: list[str]) -> bool:
-    """The effects that were not negated; returns whether an Orange exchanges the hands.
+    """The effects that were not negated (nor stopped by a hoe); returns whether an Orange
+    exchanges the hands.
     A card that lost its tile in a clash keeps its effect: only negation stops one (reading)."""
     exchange = False
     for play, off in zip(choices, negated):
@@ -171,7 +193,7 @@ def end_round(state: LandscapingState, gardens: tuple[tuple[str, ...], ...],
                    f"{state.round}: {condition}")
         ended = dataclasses.replace(state, bouts=state.bouts + (result,), last_round=tuple(log))
         if not ended.over:  # a blocked tile or a pending exchange lapses (reading)
-            return new_bout(state.bout + 1, ended.bouts, ended.last_round)
+            return new_bout(state.bout + 1, ended.bouts, ended.last_round, state.hoeing)
         # The match is over: the deciding gardens stay on show.
         return dataclasses.replace(ended, gardens=gardens, blocked=None,
                                    hands=(tuple(hands[0]), tuple(hands[1])))

@@ -41,6 +41,12 @@ CONDITIONS = ("six colours connected", "biggest patch", "most flowers", "most Bl
 
 EMPTY_GARDEN = ("",) * len(hexes.TILES)
 
+# How a hoe meets the opponent's card (option `hoeing`). Version 2 reads the seed: the card's
+# "effect will always trigger, unless it involves the tiles selected by the hoe". Version 1 let
+# every effect trigger and only then hoed; its matches replay with AFTER_EFFECTS.
+STOPS_EFFECTS, AFTER_EFFECTS = "stops-effects", "after-effects"
+HOEING = (STOPS_EFFECTS, AFTER_EFFECTS)
+
 
 def level_of(round_no: int) -> int:
     return max(level for level, first in LEVEL_STARTS.items() if round_no >= first)
@@ -98,6 +104,7 @@ class LandscapingState:
     blocked: tuple[int, int] | None = None         # (garden, tile) nobody may choose this round
     bouts: tuple[BoutResult, ...] = ()
     last_round: tuple[str, ...] = ()               # what happened in the previous round
+    hoeing: str = STOPS_EFFECTS                    # the match's option: one of HOEING
 
     def wins(self, seat: int) -> int:
         return sum(result.winner == seat for result in self.bouts)
@@ -117,6 +124,7 @@ class LandscapingState:
 
 
 def new_bout(bout: int, bouts: tuple[BoutResult, ...] = (),
-             last_round: tuple[str, ...] = ()) -> LandscapingState:
+             last_round: tuple[str, ...] = (), hoeing: str = STOPS_EFFECTS) -> LandscapingState:
     return LandscapingState(bout=bout, round=1, gardens=(EMPTY_GARDEN, EMPTY_GARDEN),
-                            hands=(CARDS, CARDS), bouts=bouts, last_round=last_round)
+                            hands=(CARDS, CARDS), bouts=bouts, last_round=last_round,
+                            hoeing=hoeing)

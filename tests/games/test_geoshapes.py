@@ -1,8 +1,10 @@
-"""GeoShapes' rules on the default board (data/manifests/geoshapes.json): the deal, the three turn
-actions, placing, the fit restriction, the Wild, switching, the discard, the win, the deck running
-out, and every way to break them.
+"""GeoShapes' rules on the version-1 default board (data/manifests/geoshapes.json, which stays a
+board any match may name): the deal, the three turn actions, placing, the fit restriction, the
+Wild, switching, the discard, the win, the deck running out, and every way to break them. What
+version 2 changed (compulsory placing, the reshuffled deck, the new default board) is tested in
+test_geoshapes_v2.py.
 
-The default board's north half, used throughout (values in brackets):
+That board's north half, used throughout (values in brackets):
   North-West  Sailboat = Trapezoid [6], Right Triangle x2 [2], Rectangle [4]
               House    = Square x2 [4], Isosceles Triangle [3], Rectangle
               circle   = Semicircle x2 [3]
@@ -29,8 +31,8 @@ ANN_DEAL = ["Trapezoid", "Right Triangle", "Right Triangle", "Square"]
 BEN_DEAL = ["Semicircle", "Semicircle", "Isosceles Triangle", "Hexagon"]
 
 
-def table(hands=(ANN_DEAL, BEN_DEAL), half=False, **setup) -> GeoShapesState:
-    options = RULES.options({"half_board": half})
+def table(hands=(ANN_DEAL, BEN_DEAL), half=False, options=None, **setup) -> GeoShapesState:
+    options = RULES.options({"half_board": half, "manifest": "geoshapes", **(options or {})})
     return RULES.start(len(hands), options, {"hands": [list(h) for h in hands], **setup})
 
 
@@ -83,7 +85,7 @@ def test_four_cards_each_are_dealt_face_up_and_the_dealers_left_plays_first():
 
 
 def test_a_simulated_deal_gives_every_card_once():
-    setup = RULES.deal(4, RULES.options({}), random.Random(3))
+    setup = RULES.deal(4, RULES.options({"manifest": "geoshapes"}), random.Random(3))
     cards = [s for h in setup["hands"] for s in h] + setup["deck"]
     assert [len(h) for h in setup["hands"]] == [4, 4, 4, 4]
     assert len(cards) == 53 and cards.count("Equilateral Triangle") == 1
@@ -126,8 +128,9 @@ def test_the_half_board_option_reads_command_line_words(given, expected):
 
 
 @pytest.mark.parametrize(("options", "words"), [({"half_board": "maybe"}, "true or false"),
-                                                ({"colours": 3}, "manifest and half_board"),
-                                                ({"manifest": "nowhere/club.json"}, "a manifest is named by")])
+                                                ({"colours": 3}, "manifest, half_board"),
+                                                ({"manifest": "nowhere/club.json"},
+                                                 "a manifest is named by")])
 def test_bad_options_are_refused(options, words):
     with pytest.raises(InvalidSetup, match=words):
         RULES.options(options)
@@ -306,7 +309,7 @@ def test_the_seeds_wild_example_the_wild_stands_in_for_the_one_equilateral_trian
 # ---- the discard ------------------------------------------------------------------------------
 
 def test_a_play_after_a_draw_or_pick_up_ends_with_a_discard_to_the_players_stack():
-    state = drawn()
+    state = drawn(state=table(options={"placing_optional": True}))
     refused(state, {"end_play": True}, "ends with a discard")
     after = RULES.apply(state, {"discard": "Square"})
     assert after.stacks[0] == ("Square",)  # North-West's SHAPE DISCARDS
@@ -329,7 +332,8 @@ def test_an_empty_hand_discards_from_the_board_and_only_then():
 
 def test_a_half_board_player_names_which_stack_takes_the_discard():
     eight = ANN_DEAL + ["Rectangle", "Semicircle", "Square", "Rhombus"]
-    state = RULES.apply(table((eight, BEN_DEAL * 2), half=True), {"draw": "Hexagon"})
+    state = RULES.apply(table((eight, BEN_DEAL * 2), half=True,
+                              options={"placing_optional": True}), {"draw": "Hexagon"})
     refused(state, {"discard": "Hexagon"}, 'add "to": QUADRANT')
     after = RULES.apply(state, {"discard": "Hexagon", "to": "North-East"})
     assert after.stacks == ((), ("Hexagon",), (), ())
@@ -402,8 +406,9 @@ def last_card(state):
     return dataclasses.replace(state, cards_up=tuple(rest.elements()))
 
 
-def test_after_the_last_card_the_round_is_finished_and_nobody_wins():
-    state = position(last_card(table()), hands={ANN: ["Square"], BEN: ["Rectangle"]})
+def test_with_empty_deck_end_after_the_last_card_the_round_is_finished_and_nobody_wins():
+    state = position(last_card(table(options={"empty_deck": "end", "placing_optional": True})),
+                     hands={ANN: ["Square"], BEN: ["Rectangle"]})
     after = play(state, {"draw": "Square"}, {"discard": "Square"})
     assert after.deck_left == 0 and RULES.outcome(after) is None  # Ben, the dealer, plays on
     refused(after, {"draw": "Square"}, "the draw deck is empty")
