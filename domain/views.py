@@ -49,7 +49,7 @@ def state_view(match: Match, step: int | None = None) -> dict[str, Any]:
         return {**summary(match), "step": match.version - Match.INITIAL_VERSION
                 if step is None else step, "rules_version": match.rules_version,
                 "options": match.options, "to_move": [], "kind": SHEET, "sheet": match.sheet,
-                "rules_outcome": None, "state": None}
+                "rules_outcome": None, "state": None, "move_cap": None, "draw_offered": False}
     rules, state = match.rules, match.state
     outcome = rules.outcome(state)
     return {
