@@ -15,6 +15,7 @@ statsmodels, the bootstrap, Welch's t-test and the binomial test from scipy.
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Any
 
 import numpy as np
@@ -151,7 +152,10 @@ def _two_means(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     result = bootstrap((y, x), lambda u, v, axis=-1: u.mean(axis) - v.mean(axis),
                        confidence_level=CONFIDENCE, method="percentile",
                        n_resamples=RESAMPLES, random_state=np.random.default_rng(SEED))
-    p = ttest_ind(y, x, equal_var=False).pvalue
+    with warnings.catch_warnings():
+        # Nearly constant arms make scipy warn of precision; the p-value is still the answer.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p = ttest_ind(y, x, equal_var=False).pvalue
     interval = result.confidence_interval
     return float(interval.low), float(interval.high), 1.0 if math.isnan(p) else float(p)
 

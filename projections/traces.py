@@ -20,6 +20,7 @@ import dataclasses
 import json
 import math
 import random
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -27,7 +28,8 @@ import pandas as pd
 
 from tablelog.domain.games import UnknownInformation, get_rules
 
-BOT_SEAT = ("random-", "greedy-", "mcts-")  # seat names the simulator and the lab give bots
+# Seat names the simulator ("greedy-1") and the lab ("mcts-16+never-play-red-2") give bots.
+BOT_SEAT = re.compile(r"(random|greedy|mcts-[0-9]+)(\+[a-z0-9-]+)?-[0-9]+")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -128,4 +130,4 @@ def with_branching(traces: Sequence[Trace], replay: Callable[[str], Any], sample
 
 
 def is_bot_match(seats: Iterable[str]) -> bool:
-    return all(str(name).startswith(BOT_SEAT) for name in seats)
+    return all(BOT_SEAT.fullmatch(str(name)) for name in seats)
