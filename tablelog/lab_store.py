@@ -27,6 +27,7 @@ COLUMNS = ("id", "created", "game", "kind", "status", "definition", "match_ids",
 
 class LabStore:
     def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder  # kept: the application closes its connections when collected
         self.datastore = recorder.recorder.datastore
         postgres = type(self.datastore).__module__.startswith("eventsourcing.postgres")
         self.mark = "%s" if postgres else "?"
