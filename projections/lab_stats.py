@@ -135,8 +135,9 @@ def _two_shares(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
                                               test_proportions_2indep)
 
     counts = (int(y.sum()), len(y), int(x.sum()), len(x))
-    low, high = confint_proportions_2indep(*counts, method="newcomb",
-                                           alpha=1 - CONFIDENCE)
+    with np.errstate(divide="ignore", invalid="ignore"):  # its ratio and odds of a 0 share
+        low, high = confint_proportions_2indep(*counts, method="newcomb",
+                                               alpha=1 - CONFIDENCE)
     if counts[0] + counts[2] in (0, counts[1] + counts[3]):
         return float(low), float(high), 1.0  # the same certainty in both arms: no difference
     p = test_proportions_2indep(*counts, method="score").pvalue

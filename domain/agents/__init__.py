@@ -24,9 +24,9 @@ MCTS_SPEC = re.compile(r"mcts-([1-9][0-9]{0,5})")
 
 def make_agent(game: str, spec: str) -> Bot:
     """The bot an agent spec names for `game`, or a one-line Refused saying what is wrong."""
-    name, _, restriction = spec.strip().partition("+")
+    name, plus, restriction = spec.strip().partition("+")
     bot = _base(name)
-    return restricted(bot, get_restriction(game, restriction)) if restriction else bot
+    return restricted(bot, get_restriction(game, restriction)) if plus else bot
 
 
 def _base(name: str) -> Bot:
