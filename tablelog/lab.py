@@ -28,6 +28,7 @@ from tablelog.domain.games import get_rules
 
 KINDS = ("variants", "restriction", "skill")
 MAX_MATCHES = 100_000
+MAX_BUDGET = 100_000
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,8 +112,9 @@ def skill(game: str, budgets: Sequence[int], players: int | None = None, matches
     """MCTS at each budget against MCTS at the budget before it (1 vs 2, 2 vs 4, ...)."""
     players = _checked(game, players, matches)
     budgets = sorted(set(int(b) for b in budgets))
-    if len(budgets) < 2 or budgets[0] < 1:
-        raise Refused("a skill trace needs two budgets or more, each 1 or more (e.g. 1,2,4,8)")
+    if len(budgets) < 2 or budgets[0] < 1 or budgets[-1] > MAX_BUDGET:
+        raise Refused("a skill trace needs two budgets or more, each 1 to "
+                      f"{MAX_BUDGET} (e.g. 1,2,4,8)")
     checked = get_rules(game).options(dict(options or {}))
     arms = tuple(Arm(f"mcts-{strong} vs mcts-{weak}", checked,
                      (f"mcts-{strong}",) + (f"mcts-{weak}",) * (players - 1), rotate=True)
