@@ -9,25 +9,23 @@ tl() { local name=$1; shift; nice -n 15 .venv/bin/tablelog experiment "$@" --qui
        --store "$store" > "$out/$name.json"; echo "$(date -u +%T) $name done"; }
 case $chain in
 chain-a)
-  tl topitop-variants-mcts variants topitop --a small=4 --a large=4 --b small=3 --b large=3 --agent mcts-32 -n 60
   for t in polyhedron pom-pom spiral pyramid t-rex swan whale elephant; do
-    tl "topiary-greedy-never-place-$t" restriction topiary "never-place-$t" --agent greedy -n 200
+    tl "topiary-random-never-place-$t" restriction topiary "never-place-$t" -n 150
   done
-  tl topiary-variants-greedy variants topiary --a last_player_chooses=false --b last_player_chooses=true --agent greedy -n 200
-  tl topas-variants-greedy variants topas --a expert=false --b expert=true --agent greedy -n 200
-  tl topas-greedy-never-play-red restriction topas never-play-red --agent greedy -n 200
-  tl tl-greedy-never-play-red restriction total-landscaping never-play-red --agent greedy -n 100
-  tl geoshapes-greedy-never-trade restriction geoshapes never-trade --agent greedy -n 60
-  tl geoshapes-variants-random variants geoshapes --a half_board=false --b half_board=true --agent random -n 60
+  tl topitop-variants-mcts variants topitop --a small=4 --a large=4 --b small=3 --b large=3 --agent mcts-8 -n 30
+  tl topas-variants-greedy variants topas --a expert=false --b expert=true --agent greedy -n 100
+  tl tl-greedy-never-play-red restriction total-landscaping never-play-red --agent greedy -n 40
+  tl geoshapes-random-never-trade restriction geoshapes never-trade -n 40
+  tl topiary-variants-greedy variants topiary --a last_player_chooses=false --b last_player_chooses=true --agent greedy -n 100
+  for t in polyhedron pom-pom spiral pyramid t-rex swan whale elephant; do
+    tl "topiary-greedy-never-place-$t" restriction topiary "never-place-$t" --agent greedy -n 100
+  done
   ;;
 chain-b)
-  tl topitop-skill skill topitop --up-to 64 -n 30
-  tl topiary-skill skill topiary --up-to 32 -n 20
-  tl topas-skill skill topas --up-to 32 -n 20
-  for t in polyhedron pom-pom spiral pyramid t-rex swan whale elephant; do
-    tl "topiary-mcts-never-place-$t" restriction topiary "never-place-$t" --agent mcts-8 -n 60
-  done
-  tl tl-skill skill total-landscaping --up-to 8 -n 10
-  tl geoshapes-skill skill geoshapes --budgets 1,2,4 -n 6
+  tl topitop-skill skill topitop --up-to 16 -n 16
+  tl topiary-skill skill topiary --up-to 16 -n 12
+  tl topas-skill skill topas --up-to 16 -n 12
+  tl tl-skill skill total-landscaping --budgets 1,2,4 -n 6
+  tl geoshapes-skill skill geoshapes --budgets 1,2 -n 4
   ;;
 esac
