@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+import weakref
 from collections.abc import Mapping
 from typing import Any
 
@@ -109,3 +110,20 @@ def _options(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise Refused('options are a JSON object, e.g. {"expert": true}')
     return value
+
+
+# One service per served store, shared by the Lab page and the API (so one experiment runs at a
+# time whichever door started it). Only `tablelog serve` opens the lab for starting experiments:
+# the API mounted alone reads experiments but does not start them.
+_SERVED: weakref.WeakKeyDictionary[Recorder, LabService] = weakref.WeakKeyDictionary()
+
+
+def serve_lab(recorder: Recorder) -> LabService:
+    service = _SERVED.get(recorder)
+    if service is None:
+        service = _SERVED[recorder] = LabService(recorder)
+    return service
+
+
+def served_lab(recorder: Recorder) -> LabService | None:
+    return _SERVED.get(recorder)
