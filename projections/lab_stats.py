@@ -140,7 +140,8 @@ def _two_shares(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
                                                alpha=1 - CONFIDENCE)
     if counts[0] + counts[2] in (0, counts[1] + counts[3]):
         return float(low), float(high), 1.0  # the same certainty in both arms: no difference
-    p = test_proportions_2indep(*counts, method="score").pvalue
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = test_proportions_2indep(*counts, method="score").pvalue
     return float(low), float(high), float(p)
 
 

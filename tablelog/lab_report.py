@@ -124,9 +124,16 @@ def _skill_words(definition: Definition, report: dict[str, Any]) -> list[str]:
                          f"{h['draws']} drawn, p = {h['p']:.3g} against {h['fair']:.0%}).")
         else:
             words.append(f"{arm['name']}: no decided match ({h['draws']} drawn).")
-    above = [a for a in report["arms"]
-             if a["head_to_head"]["decided"] and a["head_to_head"]["low"] > a["head_to_head"]["fair"]]
-    words.append(f"The stronger agent wins more than its fair share at {len(above)} of "
-                 f"{len(report['arms'])} doublings: "
-                 + ("skill pays here." if above else "no sign of skill at these budgets and n."))
+    decided = [a["head_to_head"] for a in report["arms"] if a["head_to_head"]["decided"]]
+    if decided:
+        pooled = head_to_head(sum(h["wins"] for h in decided), sum(h["losses"] for h in decided),
+                              sum(h["draws"] for h in decided), definition.players)
+        above = sum(h["low"] > h["fair"] for h in decided)
+        verdict = ("skill pays: the stronger search wins more than its fair share"
+                   if pooled["p"] < definition.alpha and pooled["difference"] > 0 else
+                   "no evidence at this n that a stronger search wins more")
+        words.append(f"Over every doubling the stronger won {pooled['rate']:.0%} of "
+                     f"{pooled['decided']} decided matches (95% CI {pooled['low']:.0%}-"
+                     f"{pooled['high']:.0%}, p = {pooled['p']:.3g}); its interval lies above "
+                     f"fair at {above} of {len(report['arms'])} doublings: {verdict}.")
     return words
