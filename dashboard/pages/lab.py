@@ -73,7 +73,12 @@ def _new_experiment() -> html.Div:
 def register(app: dash.Dash, source) -> None:
     def service():
         return app.server.extensions.get(LAB)
+    _register_views(app, service)
+    _register_runs(app, service)
 
+
+def _register_views(app: dash.Dash, service) -> None:
+    """Choosing a game and an experiment, and drawing it."""
     @app.callback(Output("lab-experiment", "options"), Output("lab-experiment", "value"),
                   Input("lab-game", "value"), Input("lab-finished", "data"),
                   State("lab-experiment", "value"))
@@ -105,6 +110,9 @@ def register(app: dash.Dash, source) -> None:
         names = list(declared(game)) if game in GAMES else []
         return options(names), (names or [None])[0]
 
+
+def _register_runs(app: dash.Dash, service) -> None:
+    """Starting an experiment (under the app's write policy) and following its progress."""
     @app.callback(Output("lab-progress", "children", allow_duplicate=True),
                   Input("lab-start", "n_clicks"),
                   State("lab-game", "value"), State("lab-kind", "value"),
