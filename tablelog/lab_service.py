@@ -38,6 +38,13 @@ class LabService:
     def experiment(self, experiment_id: str) -> dict[str, Any]:
         return self.store.get(experiment_id)
 
+    def humans(self, game: str) -> dict[str, Any]:
+        """Humans against bots from the projection tables only (no replay: branching is left
+        out), for the Lab page; `tablelog experiment humans` also samples branching."""
+        from .lab_humans import humans_vs_bots
+
+        return humans_vs_bots(self.recorder, game, sample=0)
+
     def start(self, request: Mapping[str, Any]) -> lab.Definition:
         """Check the request (`definition_of`), then run it in a thread; Refused if one runs."""
         definition = definition_of(request)

@@ -24,7 +24,9 @@ def forest(report: dict[str, Any] | None) -> go.Figure:
     title = "Every metric, per arm"
     if not report:
         return empty(title, "pick an experiment")
-    arms = report["arms"]
+    arms = [arm for arm in report["arms"] if arm["metrics"]]
+    if not arms:
+        return empty(title, "no matches behind any arm")
     metrics = [m["metric"] for m in arms[0]["metrics"]
                if any(_metric(arm, m["metric"])["n"] for arm in arms)]
     if not metrics:
@@ -43,7 +45,7 @@ def forest(report: dict[str, Any] | None) -> go.Figure:
 
 
 def _metric(arm: dict[str, Any], name: str) -> dict[str, Any]:
-    return next(m for m in arm["metrics"] if m["metric"] == name)
+    return next((m for m in arm["metrics"] if m["metric"] == name), {"n": 0, "estimate": None})
 
 
 def _dot(figure: go.Figure, arm: dict[str, Any], m: dict[str, Any], row: int,

@@ -26,6 +26,7 @@ dash.register_page(__name__, path="/lab", name="Lab", order=5, title="Tablelog: 
 KINDS = {"variants": "variant against variant", "restriction": "restricted play",
          "skill": "skill trace (MCTS budgets)"}
 LAB = "tablelog-lab"
+HUMANS = "humans"  # the experiment list's entry for humans against bots
 
 
 def layout(game: str | None = None, **_query):
@@ -85,17 +86,19 @@ def _register_views(app: dash.Dash, service) -> None:
     def experiments(game, finished, chosen):
         lab = service()
         found = lab.experiments(game) if lab else []
-        ids = [e["id"] for e in found]
-        labels = [_label(e) for e in found]
-        value = finished if finished in ids else chosen if chosen in ids else (ids or [None])[0]
+        ids = [e["id"] for e in found] + ([HUMANS] if lab else [])
+        labels = [_label(e) for e in found] + ["humans against bots: the recorded matches"]
+        stored = [e["id"] for e in found]  # humans against bots only when asked for
+        value = finished if finished in ids else chosen if chosen in ids else \
+            (stored or [None])[0]
         return options(ids, labels), value
 
     @app.callback(Output("lab-words", "children"), Output("lab-forest", "figure"),
                   Output("lab-skill", "figure"), Output("lab-h2h", "figure"),
-                  Input("lab-experiment", "value"))
-    def show(experiment_id):
+                  Input("lab-experiment", "value"), State("lab-game", "value"))
+    def show(experiment_id, game):
         lab = service()
-        report = lab.experiment(experiment_id)["report"] if lab and experiment_id else None
+        report = _report(lab, game, experiment_id)
         words = (report or {}).get("words") or ([
             "No experiment for this game yet: start one below, or with `tablelog experiment`."
         ] if lab else ["The lab is not available in this app (tablelog serve provides it)."])
@@ -152,6 +155,17 @@ def _register_runs(app: dash.Dash, service) -> None:
             raise PreventUpdate
         return (f"Done: {state['total']} matches stored, experiment {state['id'][:8]}",
                 state["id"])
+
+
+def _report(lab, game: str | None, experiment_id: str | None) -> dict | None:
+    if lab is None or not experiment_id:
+        return None
+    if experiment_id != HUMANS:
+        return lab.experiment(experiment_id)["report"]
+    try:
+        return lab.humans(game)
+    except Refused as err:
+        return {"kind": "humans", "arms": [], "words": [str(err)]}
 
 
 def _label(e: dict) -> str:

@@ -10,10 +10,13 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from . import main
 from .options import echo_json, json_option, parse_options, store_option
+from .simulate import INTERRUPTED
 
 common = [
     click.option("--agent", default="random", show_default=True, metavar="AGENT",
@@ -54,10 +57,15 @@ def _run(definition, workers, quiet, as_json, store) -> None:
 
     recorder = open_recorder(store)
     total = len(definition.arms) * definition.matches
-    with tqdm(total=total, desc=f"{definition.kind} {definition.game}", unit="match",
-              disable=quiet, leave=False) as bar:
-        experiment_id, report = run(recorder, definition, workers,
-                                    lambda done, _: bar.update(done - bar.n))
+    try:
+        with tqdm(total=total, desc=f"{definition.kind} {definition.game}", unit="match",
+                  disable=quiet, leave=False) as bar:
+            experiment_id, report = run(recorder, definition, workers,
+                                        lambda done, _: bar.update(done - bar.n))
+    except KeyboardInterrupt:
+        click.echo("interrupted: the matches stored so far are whole and listed; the "
+                   "experiment is marked interrupted (tablelog experiment list)", err=True)
+        sys.exit(INTERRUPTED)
     if as_json:
         echo_json({"id": experiment_id, "definition": definition.to_json(), "report": report})
         return

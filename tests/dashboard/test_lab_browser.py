@@ -78,6 +78,18 @@ def test_a_stored_skill_experiment_is_shown(served, page):
     assert page.errors == []
 
 
+def test_humans_against_bots_from_the_recorded_matches(served, page):
+    page.goto(served + "/lab")
+    wait_for_traces(page, "lab-skill", 2)
+    page.click("#lab-experiment")
+    page.locator(".dash-dropdown-option", has_text="humans against bots").click()
+    page.wait_for_function("document.querySelector('#lab-words').innerText"
+                           ".includes('recorded human matches beside')", timeout=WAIT)
+    assert "0 recorded human matches" in page.inner_text("#lab-words")  # bots only here
+    wait_for_traces(page, "lab-forest", 10)  # the bots' arm is drawn
+    assert page.errors == []
+
+
 def test_an_experiment_started_from_the_page_is_stored_and_shown(served, page):
     page.goto(served + "/lab")
     wait_for_traces(page, "lab-skill", 2)
