@@ -48,7 +48,7 @@ def _wilson(successes: float, n: int) -> tuple[float, float]:
     if n == 0:
         return math.nan, math.nan
     low, high = proportion_confint(successes, n, alpha=1 - CONFIDENCE, method="wilson")
-    return float(low), float(high)
+    return max(0.0, float(low)), min(1.0, float(high))  # rounding can stray past 0 or 1
 
 
 def summary(rows: pd.DataFrame) -> pd.DataFrame:
