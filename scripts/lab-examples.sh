@@ -28,4 +28,7 @@ chain-b)
   tl tl-skill skill total-landscaping --budgets 1,2,4 -n 6
   tl geoshapes-skill skill geoshapes --budgets 1,2 -n 4
   ;;
+chain-c)
+  tl topitop-variants-mcts32 variants topitop --a small=4 --a large=4 --b small=3 --b large=3 --agent mcts-32 -n 40
+  ;;
 esac

@@ -85,13 +85,13 @@ def list_experiments(service: Service, game: str | None) -> Any:
           params=(Param("experiment", "path", {"type": "string"},
                         "The experiment's id, or 4 or more of its first characters."),),
           ok=Answer(200, "Experiment", "Its definition, matches and report."),
-          refusals=(Answer(404, "Error", "No such experiment (`experiment-not-found`)."),))
+          refusals=(Answer(404, "Error", "No such experiment (`not-found`)."),))
 def get_experiment(service: Service, experiment: str) -> Any:
     """One experiment, by id or unique prefix."""
     store = LabStore(service.recorder)
     found = [e for e in store.all() if e["id"].startswith(experiment.strip().lower())]
     if len(found) != 1 or len(experiment.strip()) < 4:
-        raise ApiError(404, "experiment-not-found", f"no single experiment {experiment!r}")
+        raise ApiError(404, "not-found", f"no single experiment {experiment!r}")
     return found[0]
 
 
