@@ -31,4 +31,11 @@ chain-b)
 chain-c)
   tl topitop-variants-mcts32 variants topitop --a small=4 --a large=4 --b small=3 --b large=3 --agent mcts-32 -n 40
   ;;
+chain-d)
+  # A second look, with a new seed and more matches, at the types chain-a found costliest and
+  # cheapest to give up.
+  for t in pom-pom spiral pyramid; do
+    tl "topiary-greedy-seed1-never-place-$t" restriction topiary "never-place-$t" --agent greedy -n 300 --seed 1
+  done
+  ;;
 esac
