@@ -38,4 +38,7 @@ chain-d)
     tl "topiary-greedy-seed1-never-place-$t" restriction topiary "never-place-$t" --agent greedy -n 300 --seed 1
   done
   ;;
+chain-e)
+  tl geoshapes-variants-random variants geoshapes --a half_board=false --b half_board=true -n 40
+  ;;
 esac
