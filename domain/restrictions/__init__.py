@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from tablelog.domain.games import GameRules, get_rules
