@@ -41,4 +41,7 @@ chain-d)
 chain-e)
   tl geoshapes-variants-random variants geoshapes --a half_board=false --b half_board=true -n 40
   ;;
+chain-f)
+  tl tl-skill-2-8 skill total-landscaping --budgets 2,4,8 -n 10
+  ;;
 esac
