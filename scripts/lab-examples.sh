@@ -44,4 +44,10 @@ chain-e)
 chain-f)
   tl tl-skill-2-8 skill total-landscaping --budgets 2,4,8 -n 10
   ;;
+chain-g)
+  tl topitop-skill-16-64 skill topitop --budgets 16,32,64 -n 16
+  ;;
+chain-h)
+  tl topas-skill-16-64 skill topas --budgets 16,32,64 -n 12
+  ;;
 esac
