@@ -6,10 +6,15 @@ each position. Traces come from three places:
 
 - `trace_of_match`: a `Match` in memory (an experiment's match, or one replayed from the store):
   the states are all there, so branching is counted at every position;
-- `traces_from_tables`: the projection tables `matches` and `moves` (what the designer's store
-  already holds, no replay): running totals from each move's `score_change`; no branching;
-- `with_branching`: adds branching to table traces by replaying a seeded sample of the matches
-  (replaying thousands of matches on a request would be slow; the sample size is reported).
+- `traces_from_tables`: the projection tables `matches`, `moves` and `scores` (what the store
+  already holds, no replay). Running totals are summed from each move's `score_change`, which is
+  the MOVER's change only; in games where a move changes another seat's score too (a Topiary
+  tile turned face up changes what every visitor sees) that sum is not the score, so the totals
+  are kept only where they end at the final totals of the `scores` table, and left out (None)
+  otherwise. No branching;
+- `with_replay`: replays a seeded sample of table traces' matches and takes their exact running
+  totals and branching from the states (replaying thousands of matches on a request would be
+  slow; the sample size is reported).
 
 Seats are indices 0..n-1 here (seat 1 of the tables is 0).
 """
@@ -79,12 +84,23 @@ def _branching(rules: Any, state: Any) -> int:
     return len(rules.legal_moves(state))
 
 
-def traces_from_tables(matches: pd.DataFrame, moves: pd.DataFrame) -> list[Trace]:
+def traces_from_tables(matches: pd.DataFrame, moves: pd.DataFrame,
+                       scores: pd.DataFrame | None = None) -> list[Trace]:
     """Traces of the ended matches in the projection tables, without replaying anything."""
     ended = matches[matches["status"] == "ended"]
     effective = moves[~moves["undone"].astype(bool)].sort_values(["match_id", "number"])
     by_match = {key: frame for key, frame in effective.groupby("match_id", sort=False)}
-    return [_table_trace(row, by_match.get(row.match_id)) for row in ended.itertuples()]
+    finals = {} if scores is None else {
+        key: tuple(frame.sort_values("seat")["total"].astype(float))
+        for key, frame in scores.groupby("match_id", sort=False)}
+    traces = [_table_trace(row, by_match.get(row.match_id)) for row in ended.itertuples()]
+    return [t if t.totals is None or _adds_up(t.totals[-1], finals.get(t.match_id))
+            else dataclasses.replace(t, totals=None) for t in traces]
+
+
+def _adds_up(running: Sequence[float], final: Sequence[float] | None) -> bool:
+    return final is not None and len(final) == len(running) and all(
+        math.isclose(a, b, abs_tol=1e-9) for a, b in zip(running, final))
 
 
 def _table_trace(row: Any, moves: pd.DataFrame | None) -> Trace:
@@ -114,17 +130,19 @@ def _minutes(row: Any, seats: Sequence[str]) -> float:
     return (row.ended - row.started).total_seconds() / 60
 
 
-def with_branching(traces: Sequence[Trace], replay: Callable[[str], Any], sample: int,
-                   seed: int = 0) -> tuple[list[Trace], int]:
-    """`traces` with branching counted in a seeded sample of at most `sample` of them, replayed
-    with `replay(match_id) -> Match`; returns the traces and how many were replayed."""
+def with_replay(traces: Sequence[Trace], replay: Callable[[str], Any], sample: int,
+                seed: int = 0) -> tuple[list[Trace], int]:
+    """`traces` with a seeded sample of at most `sample` of them replayed with
+    `replay(match_id) -> Match`: exact running totals and branching from the states. Returns the
+    traces and how many were replayed."""
     chosen = set(random.Random(seed).sample(range(len(traces)), min(sample, len(traces))))
     out = []
     for i, trace in enumerate(traces):
         if i in chosen:
             match = replay(trace.match_id)
             trace = dataclasses.replace(
-                trace, branching=tuple(_branching(match.rules, s) for s in match.states[:-1]))
+                trace, totals=_totals(match.rules, match.states[1:]),
+                branching=tuple(_branching(match.rules, s) for s in match.states[:-1]))
         out.append(trace)
     return out, len(chosen)
 

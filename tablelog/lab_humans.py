@@ -3,8 +3,10 @@ over its bot-played matches of the same player count and variant, and the differ
 
 Which is which: a match all of whose seats carry the names the simulator and the lab give bots
 ("greedy-1", "mcts-16-2", "random+never-take-1") is a bot match; every other ended match is a
-human one. Both come from the projection tables (no replay), except branching, counted by
-replaying a seeded sample of each side (`sample` matches; the report says how many).
+human one. Both come from the projection tables (no replay), except what the tables cannot
+give: branching, and the running scores of games where a move changes another seat's score
+(Topiary), which come from replaying a seeded sample of each side (`sample` matches; the report
+says how many, `replayed`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from tablelog.domain.recorder import Recorder
 from tablelog.projections.lab_stats import compare, summary
 from tablelog.projections.load import load_tables
 from tablelog.projections.metrics import per_match
-from tablelog.projections.traces import is_bot_match, traces_from_tables, with_branching
+from tablelog.projections.traces import is_bot_match, traces_from_tables, with_replay
 
 from .lab_report import records
 
@@ -28,7 +30,7 @@ from .lab_report import records
 def humans_vs_bots(recorder: Recorder, game: str, players: int | None = None,
                    variant: str | None = None, sample: int = 30,
                    alpha: float = 0.05) -> dict[str, Any]:
-    tables = load_tables(recorder, names=("matches", "moves"))
+    tables = load_tables(recorder, names=("matches", "moves", "scores"))
     matches = tables["matches"]
     ended = matches[(matches["game"] == game) & (matches["status"] == "ended")]
     if ended.empty:
@@ -41,10 +43,10 @@ def humans_vs_bots(recorder: Recorder, game: str, players: int | None = None,
     sides = {"bots": chosen[bots.loc[chosen.index]], "humans": chosen[~bots.loc[chosen.index]]}
     arms, rows = [], {}
     for name, frame in sides.items():
-        traces = traces_from_tables(frame, tables["moves"])
-        traces, replayed = with_branching(traces, lambda i: recorder.get(UUID(i)), sample)
+        traces = traces_from_tables(frame, tables["moves"], tables["scores"])
+        traces, replayed = with_replay(traces, lambda i: recorder.get(UUID(i)), sample)
         rows[name] = per_match(traces)
-        arms.append({"name": name, "matches": len(traces), "branching_replayed": replayed,
+        arms.append({"name": name, "matches": len(traces), "replayed": replayed,
                      "metrics": records(summary(rows[name])) if traces else []})
     report = {"kind": "humans", "game": game, "players": players, "variant": variant,
               "alpha": alpha, "arms": arms}

@@ -64,7 +64,7 @@ def test_humans_against_bots(client, recorder):
     report = client.get("/api/v1/lab/humans/topitop?sample=2").get_json()
     arms = {arm["name"]: arm for arm in report["arms"]}
     assert arms["humans"]["matches"] == 3 and arms["bots"]["matches"] == 6
-    assert arms["bots"]["branching_replayed"] == 2
+    assert arms["bots"]["replayed"] == 2
     drawn = next(m for m in arms["humans"]["metrics"] if m["metric"] == "drawishness")
     assert drawn["estimate"] == 1 and drawn["n"] == 3
     assert client.get("/api/v1/lab/humans/chess").status_code == 404
