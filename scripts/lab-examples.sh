@@ -50,4 +50,9 @@ chain-g)
 chain-h)
   tl topas-skill-16-64 skill topas --budgets 16,32,64 -n 12
   ;;
+chain-i)
+  for c in orange yellow green blue purple white; do
+    tl "tl-greedy-never-play-$c" restriction total-landscaping "never-play-$c" --agent greedy -n 40
+  done
+  ;;
 esac
