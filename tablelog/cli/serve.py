@@ -59,6 +59,8 @@ def build_app(location: str, policy, refresh: float | None = None):
     guard(app.server, policy)
     register_api(app.server, app.server.extensions["tablelog"].recorder, policy)
     app.server.extensions["tablelog-write-policy"] = policy  # the Record page reads it here
+    from tablelog.lab_service import EXTENSION, serve_lab
+    app.server.extensions[EXTENSION] = serve_lab(app.server.extensions["tablelog"].recorder)
     return app
 
 

@@ -1,0 +1,87 @@
+"""Determinisation: a position as one seat might imagine it, the unseen components drawn anew.
+
+An agent that searched the recorded state itself would cheat: in a simulation the state holds the
+whole deal (every face-down tile, every hand, the order of the pile). Before each search
+iteration the MCTS agent redraws what its seat cannot see, from what that seat cannot tell
+apart, so it plans against every deal it cannot rule out (Cowling, Powley & Whitehouse 2012,
+"Information Set Monte Carlo Tree Search").
+
+Declared here, keyed by game id, from outside the engines: each function only shuffles fields of
+the engine's own frozen state with `dataclasses.replace`. What each seat cannot see:
+
+- topiary: the face-down garden tiles, the other seats' hands, and the tiles the last player put
+  back in the box (unless it is that player);
+- topas: the pile's order and the other seats' hands;
+- geoshapes: the order of the draw deck (every hand is public);
+- total-landscaping and topitop: nothing; Total Landscaping's hidden part is the other seat's
+  choice this round, which the agent draws at random instead.
+
+The redraw keeps counts where they are (a hand keeps its size, a face-down cell stays face down).
+The tiles that went back to the box unseen at the start are not in the state, so the Topiary draw
+is among the recorded unknowns only: an approximation, said here rather than hidden.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from tablelog.domain.games import GameRules
+
+
+def _topiary(state: Any, seat: int, rng: random.Random) -> Any:
+    hidden_cells = [i for i, tile in enumerate(state.tiles)
+                    if tile is not None and not state.face_up[i]]
+    other_hands = [s for s in range(len(state.hands)) if s != seat]
+    last = len(state.hands) - 1
+    pool = [state.tiles[i] for i in hidden_cells]
+    pool += [t for s in other_hands for t in state.hands[s] if t is not None]
+    box_hidden = seat != last
+    if box_hidden:
+        pool += list(state.box)
+    rng.shuffle(pool)
+    tiles = list(state.tiles)
+    for i in hidden_cells:
+        tiles[i] = pool.pop()
+    hands = list(state.hands)
+    for s in other_hands:
+        known = sum(t is not None for t in hands[s])
+        drawn = sorted(pool.pop() for _ in range(known))
+        hands[s] = tuple(drawn) + (None,) * (len(hands[s]) - known)
+    box = tuple(sorted(pool)) if box_hidden else state.box
+    return dataclasses.replace(state, tiles=tuple(tiles), hands=tuple(hands), box=box)
+
+
+def _topas(state: Any, seat: int, rng: random.Random) -> Any:
+    if state.hands is None or state.pile is None:
+        return state  # a logged game: nothing recorded to redraw
+    others = [s for s in range(len(state.hands)) if s != seat]
+    pool = list(state.pile) + [c for s in others for c in state.hands[s]]
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    for s in others:
+        hands[s], pool = tuple(pool[:len(hands[s])]), pool[len(hands[s]):]
+    return dataclasses.replace(state, hands=tuple(hands), pile=tuple(pool))
+
+
+def _geoshapes(state: Any, seat: int, rng: random.Random) -> Any:
+    if not state.deck:
+        return state
+    deck = list(state.deck)
+    rng.shuffle(deck)
+    return dataclasses.replace(state, deck=tuple(deck))
+
+
+DETERMINISERS: Mapping[str, Callable[[Any, int, random.Random], Any]] = {
+    "topiary": _topiary,
+    "topas": _topas,
+    "geoshapes": _geoshapes,
+}
+
+
+def determinise(rules: GameRules, state: Any, seat: int, rng: random.Random) -> Any:
+    """`state` with what `seat` cannot see redrawn (the state itself in open games)."""
+    redraw = DETERMINISERS.get(rules.id)
+    return state if redraw is None else redraw(state, seat, rng)

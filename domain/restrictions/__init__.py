@@ -1,0 +1,114 @@
+"""Restricted play (Jaffe, Miller, Andersen, Liu, Karlin & Popovic, "Evaluating Competitive Game
+Balance with Restricted Play", AIIDE 2012): a player who never does one thing, played against
+the standard player. If the restricted player wins about as often, the thing it gives up is not
+worth much; if it loses badly, the thing is strong; if it wins MORE, the thing is a trap.
+
+Each game declares its restrictions in a module of this package (`topiary.py`, ...), from outside
+its engine and keyed by game id: a `Restriction` is a name in the game's words, a sentence, and a
+filter over the legal moves of the restricted seat. When a filter would leave nothing (every legal
+move is one the player swore off) the restricted seat plays any legal move: the rules oblige it
+to move, and the experiment counts how often that happened nowhere else but here, in the docs.
+
+`restricted(bot, restriction)` makes any bot (random, greedy, MCTS) play under the restriction:
+it sees the rules through `RestrictedRules`, which offers the restricted seat only the allowed
+moves, in its own decisions and in its search's rollouts of its own turns alike.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from tablelog.domain.games import GameRules, get_rules
+from tablelog.domain.games.base import Move
+
+Filter = Callable[[Sequence[Move]], list[Move]]
+
+# game id -> the module of this package that declares its restrictions
+MODULES = {"topiary": "topiary", "total-landscaping": "total_landscaping", "topas": "topas",
+           "geoshapes": "geoshapes", "topitop": "topitop"}
+
+
+@dataclasses.dataclass(frozen=True)
+class Restriction:
+    name: str          # e.g. "never-place-swan"
+    description: str   # e.g. "never puts a Swan face up into the garden"
+    keep: Filter
+
+    def allowed(self, moves: Sequence[Move]) -> list[Move]:
+        kept = self.keep(moves)
+        return kept if kept else list(moves)
+
+
+def never(name: str, description: str, refuses: Callable[[Move], bool]) -> Restriction:
+    return Restriction(name, description, lambda moves: [m for m in moves if not refuses(m)])
+
+
+FIRST_LEGAL = Restriction("first-legal", "always plays the first legal move the engine lists "
+                          "(a player who does not think)", lambda moves: list(moves[:1]))
+
+
+def restrictions(game: str) -> dict[str, Restriction]:
+    """The restrictions `game` declares, by name (every game has `first-legal`)."""
+    get_rules(game)  # an unknown game is refused in the usual words
+    module = importlib.import_module(f"{__name__}.{MODULES[game]}")
+    declared = [*module.RESTRICTIONS, FIRST_LEGAL]
+    return {r.name: r for r in declared}
+
+
+def get_restriction(game: str, name: str) -> Restriction:
+    from tablelog.domain.errors import Refused
+
+    known = restrictions(game)
+    if name not in known:
+        raise Refused(f"{get_rules(game).name} declares no restriction {name!r}; it declares "
+                      f"{', '.join(known)}")
+    return known[name]
+
+
+class RestrictedRules:
+    """The rules as the restricted seat sees them: everything delegated, except that its own
+    moves are filtered (choices, legal moves and random moves alike)."""
+
+    def __init__(self, rules: GameRules, restriction: Restriction, seat: int) -> None:
+        self._rules, self._restriction, self._seat = rules, restriction, seat
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._rules, name)
+
+    def choices(self, state: Any, seat: int) -> list[Move]:
+        moves = self._rules.choices(state, seat)
+        return self._restriction.allowed(moves) if seat == self._seat else moves
+
+    def legal_moves(self, state: Any) -> list[Move]:
+        moves = self._rules.legal_moves(state)
+        mine = self._rules.to_move(state)[:1] == (self._seat,)
+        return self._restriction.allowed(moves) if mine and moves else moves
+
+    def random_choice(self, state: Any, seat: int, rng: random.Random) -> Move:
+        if seat != self._seat:
+            return self._rules.random_choice(state, seat, rng)
+        return rng.choice(self.choices(state, seat))
+
+    def random_move(self, state: Any, rng: random.Random) -> Move:
+        if self.simultaneous:
+            return self.combine(state, {seat: self.random_choice(state, seat, rng)
+                                        for seat in self.to_move(state)})
+        return self.random_choice(state, self.to_move(state)[0], rng)
+
+
+Bot = Callable[[GameRules, Any, int, random.Random], Move]
+
+
+def restricted(bot: Bot, restriction: Restriction) -> Bot:
+    """`bot`, playing its seat under `restriction`."""
+    def play(rules: GameRules, state: Any, seat: int, rng: random.Random) -> Move:
+        return bot(RestrictedRules(rules, restriction, seat), state, seat, rng)  # type: ignore
+    return play
+
+
+__all__ = ["FIRST_LEGAL", "Restriction", "RestrictedRules", "get_restriction", "never",
+           "restricted", "restrictions"]

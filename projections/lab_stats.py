@@ -1,0 +1,185 @@
+"""Estimates, intervals and tests for the lab's metrics (`projections.metrics` rows in).
+
+- `summary(rows)`: per metric its n, estimate and 95% interval; per seat its win rate; Ludii's
+  Balance.
+- `compare(a, b)`: arm B minus arm A on every metric, with a 95% interval of the difference, a
+  p-value and the Holm-adjusted p-value over all the metrics compared (statsmodels'
+  `multipletests`), and whether the difference is real at the chosen level after that adjustment.
+- `head_to_head(...)`: one agent against another with seats rotated: its win rate among decided
+  matches, the difference from the fair rate, its interval and an exact binomial test.
+
+Nothing here is hand-rolled: Wilson and Newcombe intervals and the two-proportion test come from
+statsmodels, the bootstrap, Welch's t-test and the binomial test from scipy.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from .metrics import CONFIDENCE, METRICS, RESAMPLES, SEED
+
+ALPHA = 0.05
+
+
+def _bootstrap(values: np.ndarray, statistic: Any = np.mean) -> tuple[float, float]:
+    """Percentile bootstrap interval of `statistic` over `values` (rows: matches)."""
+    from scipy.stats import bootstrap
+
+    if len(values) < 2:
+        return math.nan, math.nan
+    if np.all(values == values[0]):
+        value = float(statistic(values))  # no spread: the interval is the point
+        return value, value
+    # Resample match numbers, so one code path serves a column of values and a table of seats.
+    result = bootstrap((np.arange(len(values)),), lambda rows: statistic(values[rows]),
+                       confidence_level=CONFIDENCE, method="percentile", vectorized=False,
+                       n_resamples=RESAMPLES, random_state=np.random.default_rng(SEED))
+    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def _wilson(successes: float, n: int) -> tuple[float, float]:
+    from statsmodels.stats.proportion import proportion_confint
+
+    if n == 0:
+        return math.nan, math.nan
+    low, high = proportion_confint(successes, n, alpha=1 - CONFIDENCE, method="wilson")
+    return max(0.0, float(low)), min(1.0, float(high))  # rounding can stray past 0 or 1
+
+
+def summary(rows: pd.DataFrame) -> pd.DataFrame:
+    """metric, label, n, estimate, low, high, interval (the method) for every metric, every
+    seat's win rate and the balance."""
+    out = []
+    for metric, (label, kind) in METRICS.items():
+        values = rows[metric].dropna().to_numpy(float) if metric in rows else np.array([])
+        out.append(_estimate(metric, label, kind, values))
+    seats = sorted(c for c in rows.columns if c.startswith("won_"))
+    for column in seats:
+        values = rows[column].dropna().to_numpy(float)
+        out.append(_estimate(column, f"seat {column[4:]} win rate", "share", values))
+    out.append(_balance(rows, seats))
+    return pd.DataFrame(out)
+
+
+def _estimate(metric: str, label: str, kind: str, values: np.ndarray) -> dict[str, Any]:
+    n = len(values)
+    estimate = float(values.mean()) if n else math.nan
+    if kind == "share":
+        low, high = _wilson(values.sum(), n)
+        method = "Wilson"
+    else:
+        low, high = _bootstrap(values)
+        method = "bootstrap"
+    return {"metric": metric, "label": label, "n": n, "estimate": estimate, "low": low,
+            "high": high, "interval": method}
+
+
+def balance_of(won: np.ndarray) -> float:
+    """Ludii's Balance: 1 minus the spread between the best and worst seat's win rate."""
+    rates = won.mean(axis=0)
+    return float(1 - (rates.max() - rates.min()))
+
+
+def _balance(rows: pd.DataFrame, seats: list[str]) -> dict[str, Any]:
+    won = rows[seats].dropna().to_numpy(float) if seats else np.empty((0, 0))
+    n = len(won)
+    if n == 0 or len(seats) < 2:
+        return {"metric": "balance", "label": "balance (1 - spread of seat win rates)", "n": n,
+                "estimate": math.nan, "low": math.nan, "high": math.nan,
+                "interval": "bootstrap"}
+    low, high = _bootstrap(won, balance_of)
+    return {"metric": "balance", "label": "balance (1 - spread of seat win rates)", "n": n,
+            "estimate": balance_of(won), "low": low, "high": high, "interval": "bootstrap"}
+
+
+# ---- arm against arm ------------------------------------------------------------------------
+
+
+def compare(a: pd.DataFrame, b: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+    """Arm B minus arm A on every metric both arms measured: difference, 95% interval, p-value
+    and Holm-adjusted p-value (over the metrics compared), and `real` at level `alpha`."""
+    from statsmodels.stats.multitest import multipletests
+
+    rows = []
+    for metric, (label, kind) in METRICS.items():
+        x = a[metric].dropna().to_numpy(float) if metric in a else np.array([])
+        y = b[metric].dropna().to_numpy(float) if metric in b else np.array([])
+        if len(x) < 2 or len(y) < 2:
+            continue
+        low, high, p = (_two_shares(x, y) if kind == "share" else _two_means(x, y))
+        rows.append({"metric": metric, "label": label, "n_a": len(x), "n_b": len(y),
+                     "a": x.mean(), "b": y.mean(), "difference": y.mean() - x.mean(),
+                     "low": low, "high": high, "p": p})
+    frame = pd.DataFrame(rows)
+    if frame.empty:
+        return frame
+    tested = frame["p"].notna()
+    frame["p_holm"] = math.nan
+    frame["real"] = False
+    if tested.any():
+        reject, adjusted, _, _ = multipletests(frame.loc[tested, "p"], alpha=alpha,
+                                               method="holm")
+        frame.loc[tested, "p_holm"] = adjusted
+        frame.loc[tested, "real"] = reject
+    return frame
+
+
+def _two_shares(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    """Newcombe's interval of p_b - p_a and the two-proportion score test (statsmodels)."""
+    from statsmodels.stats.proportion import (confint_proportions_2indep,
+                                              test_proportions_2indep)
+
+    counts = (int(y.sum()), len(y), int(x.sum()), len(x))
+    with np.errstate(divide="ignore", invalid="ignore"):  # its ratio and odds of a 0 share
+        low, high = confint_proportions_2indep(*counts, method="newcomb",
+                                               alpha=1 - CONFIDENCE)
+    if counts[0] + counts[2] in (0, counts[1] + counts[3]):
+        return float(low), float(high), 1.0  # the same certainty in both arms: no difference
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = test_proportions_2indep(*counts, method="score").pvalue
+    return float(low), float(high), float(p)
+
+
+def _two_means(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    """Bootstrap interval of mean(y) - mean(x) and Welch's t-test (scipy)."""
+    from scipy.stats import bootstrap, ttest_ind
+
+    if np.ptp(np.concatenate([x, y])) == 0:
+        return 0.0, 0.0, 1.0  # every match of both arms the same value
+    result = bootstrap((y, x), lambda u, v, axis=-1: u.mean(axis) - v.mean(axis),
+                       confidence_level=CONFIDENCE, method="percentile",
+                       n_resamples=RESAMPLES, random_state=np.random.default_rng(SEED))
+    with warnings.catch_warnings():
+        # Nearly constant arms make scipy warn of precision; the p-value is still the answer.
+        warnings.simplefilter("ignore", RuntimeWarning)
+        p = ttest_ind(y, x, equal_var=False).pvalue
+    interval = result.confidence_interval
+    return float(interval.low), float(interval.high), 1.0 if math.isnan(p) else float(p)
+
+
+# ---- agent against agent --------------------------------------------------------------------
+
+
+def head_to_head(wins: int, losses: int, draws: int, players: int) -> dict[str, Any]:
+    """The focal agent's win rate among decided matches (a draw decides nothing; in a
+    many-player match any other seat's win is a loss), against the fair rate 1/players: the
+    difference, its 95% Wilson interval shifted by the fair rate, and scipy's exact binomial
+    test."""
+    from scipy.stats import binomtest
+
+    decided = wins + losses
+    fair = 1.0 / players
+    if decided == 0:
+        return {"wins": wins, "losses": losses, "draws": draws, "decided": 0, "rate": math.nan,
+                "low": math.nan, "high": math.nan, "fair": fair, "difference": math.nan,
+                "p": math.nan}
+    low, high = _wilson(wins, decided)
+    return {"wins": wins, "losses": losses, "draws": draws, "decided": decided,
+            "rate": wins / decided, "low": low, "high": high, "fair": fair,
+            "difference": wins / decided - fair, "diff_low": low - fair,
+            "diff_high": high - fair, "p": float(binomtest(wins, decided, fair).pvalue)}

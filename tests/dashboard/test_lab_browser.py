@@ -1,0 +1,105 @@
+"""The Lab page in real headless Chromium: a stored skill experiment shows its forest plot, its
+skill trace and its findings; another game shows that it has none; an experiment started from
+the page shows its progress, is stored, and is then shown. Screenshots go to test-artifacts/."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from tablelog import lab
+from tablelog.access import WritePolicy
+from tablelog.cli.serve import build_app
+from tablelog.lab_run import run
+from tablelog.store import open_recorder
+
+from tests.conftest import open_page
+
+pytestmark = pytest.mark.browser
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+WAIT = 30_000
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    path = str(tmp_path_factory.mktemp("lab") / "store.sqlite")
+    recorder = open_recorder(path)
+    run(recorder, lab.skill("topitop", [1, 2, 4], matches=4, seed=1))
+    recorder.close()
+    app = build_app(path, WritePolicy.for_bind("127.0.0.1"), refresh=0.5)
+    server = make_server("127.0.0.1", 0, app.server, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    app.server.extensions["tablelog-refresher"].stop()
+
+
+@pytest.fixture
+def page(browser):
+    page = open_page(browser, 1280, 1000)
+    yield page
+    page.close()
+
+
+def plot(page, graph_id: str) -> dict | None:
+    return page.evaluate("""id => {
+        const plot = document.querySelector('#' + id + ' .js-plotly-plot');
+        if (!plot || !plot._fullLayout) return null;
+        return {traces: plot.data.length, title: (plot.layout.title || {}).text || '',
+                x: plot.data.map(t => Array.from(t.x || []).map(Number))};
+    }""", graph_id)
+
+
+def wait_for_traces(page, graph_id: str, at_least: int) -> None:
+    page.wait_for_function("""([id, n]) => {
+        const plot = document.querySelector('#' + id + ' .js-plotly-plot');
+        return plot && plot.data && plot.data.length >= n;
+    }""", arg=[graph_id, at_least], timeout=WAIT)
+
+
+def test_a_stored_skill_experiment_is_shown(served, page):
+    page.goto(served + "/lab")
+    wait_for_traces(page, "lab-skill", 2)
+    skill = plot(page, "lab-skill")
+    assert skill["x"][1] == [2, 4]  # the stronger budget of each doubling
+    wait_for_traces(page, "lab-forest", 2)
+    assert plot(page, "lab-forest")["traces"] >= 2 * 10  # two arms, ten metrics or more
+    assert "stronger won" in page.inner_text("#lab-words")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "dashboard-lab.png"), full_page=True)
+    page.click("#lab-game")
+    page.locator(".dash-dropdown-option", has_text="topiary").click()
+    page.wait_for_function("document.querySelector('#lab-words').innerText"
+                           ".includes('No experiment for this game')", timeout=WAIT)
+    assert page.errors == []
+
+
+def test_humans_against_bots_from_the_recorded_matches(served, page):
+    page.goto(served + "/lab")
+    wait_for_traces(page, "lab-skill", 2)
+    page.click("#lab-experiment")
+    page.locator(".dash-dropdown-option", has_text="humans against bots").click()
+    page.wait_for_function("document.querySelector('#lab-words').innerText"
+                           ".includes('recorded human matches beside')", timeout=WAIT)
+    assert "0 recorded human matches" in page.inner_text("#lab-words")  # bots only here
+    wait_for_traces(page, "lab-forest", 10)  # the bots' arm is drawn
+    assert page.errors == []
+
+
+def test_an_experiment_started_from_the_page_is_stored_and_shown(served, page):
+    page.goto(served + "/lab")
+    wait_for_traces(page, "lab-skill", 2)
+    page.click("#lab-kind")
+    page.locator(".dash-dropdown-option", has_text="restricted play").click()
+    page.fill("#lab-matches", "4")
+    page.click("#lab-start")
+    page.wait_for_function("document.querySelector('#lab-progress').innerText"
+                           ".includes('Done')", timeout=WAIT)
+    wait_for_traces(page, "lab-h2h", 1)
+    assert "never places a sand pile" in page.inner_text("#lab-words")
+    page.screenshot(path=str(ARTIFACTS / "dashboard-lab-started.png"), full_page=True)
+    assert page.errors == []
