@@ -28,9 +28,10 @@ import pytest
 
 from tablelog.domain.games import IllegalMove, get_rules
 from tablelog.domain.records import check_all
+from tests.packaged import data_path
 
 ROOT = Path(__file__).parents[1]
-EXAMPLES = ROOT / "data" / "examples"
+EXAMPLES = data_path("examples")
 FIXTURE = ROOT / "tests" / "fixtures" / "release-0.1-geoshapes-total-landscaping.jsonl"
 
 # Recorded history (version-1 engines, before issue 27): outcome and score totals per seat.

@@ -30,7 +30,7 @@ import pytest
 from tablelog.domain.games import InvalidSetup
 from tablelog.domain.games.geoshapes import PLAY, RULES
 from tablelog.domain.games.geoshapes_board import load_board
-from tablelog.domain.games.manifests import DATA_DIR
+from tests.packaged import data_path
 
 from .test_geoshapes import ANN, BEN, hand, play, position, refused, table
 
@@ -206,7 +206,7 @@ def test_version_1_matches_replay_with_its_readings_on_the_board_they_name():
 
 def test_version_1s_board_file_is_never_edited():
     # Stored matches name "geoshapes" and replay with this file's content.
-    content = (DATA_DIR / "manifests" / "geoshapes.json").read_bytes()
+    content = data_path("manifests", "geoshapes.json").read_bytes()
     assert hashlib.sha256(content).hexdigest() == (
         "98f685234bb6f06c73ec17f1d3f5cbaa0c09b975b7dd6858df1e6ba7f5e2b096")
 
