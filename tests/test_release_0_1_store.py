@@ -26,12 +26,14 @@ def as_json(value):
 
 
 def same_state(match, then: dict) -> bool:
-    """The state release 0.1 computed, but that a state now names its manifest by the content's
-    hash (`sha256:...`, the components embedded in the match), not by a file name."""
+    """The state release 0.1 computed, every field of it: a state now names its manifest by the
+    content's hash (`sha256:...`, the components embedded in the match), not by a file name, and
+    may hold fields later rules versions added (they say which readings the match keeps, e.g.
+    Total Landscaping's `hoeing: after-effects`)."""
     now = as_json(match.rules.encode(match.state))
     if "manifest" in then:
         then = {**then, "manifest": "sha256:" + match.components["sha256"]}
-    return now == then
+    return {key: now.get(key) for key in then} == then
 
 
 def receipt_verifies(store: str, match_id: str, head: str) -> bool:
