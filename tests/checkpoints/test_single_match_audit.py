@@ -7,17 +7,7 @@ import pytest
 
 from tablelog.domain.audit_match_ledger import audit_match_ledger
 from tablelog.store import open_recorder
-from tests.audit.helpers import played_with_everything
 from tests.checkpoints import surgery
-from tests.checkpoints.helpers import new_signer, signing
-
-
-@pytest.fixture
-def signed(any_store):
-    recorder = signing(any_store, new_signer())
-    matches = [played_with_everything(recorder) for _ in range(3)]
-    recorder.close()
-    return any_store, matches
 
 
 def findings(location, match_id):

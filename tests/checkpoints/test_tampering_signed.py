@@ -8,19 +8,10 @@ The match of `played_with_everything` stores: 1 start, 2-6 moves 1-5, 7 an undo,
 
 from __future__ import annotations
 
-import pytest
 
-from tests.audit.helpers import OPENING, play, played_with_everything
+from tests.audit.helpers import OPENING, play
 from tests.checkpoints import surgery
 from tests.checkpoints.helpers import audited, new_signer, signed_findings, signing
-
-
-@pytest.fixture
-def signed(any_store):
-    recorder = signing(any_store, new_signer())
-    matches = [played_with_everything(recorder) for _ in range(3)]
-    recorder.close()
-    return any_store, matches
 
 
 def only_middle(location, matches):
