@@ -17,7 +17,7 @@ import time
 import uuid
 from collections.abc import Iterator
 
-from .bench_recorder import GAME, build, moves_at_the_table, replays, scripts, simulated
+from .bench_recorder import build, moves_at_the_table, replays, scripts, simulated
 from .harness import Result, best_of
 
 SERVER = os.environ.get("TABLELOG_BENCH_PG", "postgresql://postgres@127.0.0.1:5432")

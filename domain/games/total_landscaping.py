@@ -46,7 +46,7 @@ from .total_landscaping_state import (AFTER_EFFECTS, BLUE_ROUND, BLUE_TIE_WINNER
 # The game's vocabulary, importable from here as before (tests and the dashboard do).
 from .total_landscaping_state import (CARDS, COLOUR_OF, EMPTY_GARDEN, LEVEL_STARTS,  # noqa: F401
                                       NEGATABLE, PARAMETER, SHORT, WITHERS, BoutResult,
-                                      GardenFigures, in_garden, level_of, where)
+                                      GardenFigures, in_garden, level_of)
 
 
 class TotalLandscaping(GameRules[LandscapingState]):
