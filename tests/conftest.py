@@ -11,7 +11,10 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -98,6 +101,23 @@ def browser():
                                               args=FLAGS)
         yield launched
         launched.close()
+
+
+@contextmanager
+def serving(app) -> Iterator[str]:
+    """A Dash app's Flask server on a free loopback port, in a thread, as a browser test meets
+    it: its URL; afterwards the server is shut down and the app's refresher, if any, stopped."""
+    from werkzeug.serving import make_server
+
+    server = make_server("127.0.0.1", 0, app.server, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        refresher = app.server.extensions.get("tablelog-refresher")
+        if refresher is not None:
+            refresher.stop()
 
 
 def open_page(browser, width: int, height: int):

@@ -4,14 +4,13 @@ And the match page of a score sheet: its scores, no board."""
 
 from __future__ import annotations
 
-import threading
 
 import pytest
-from werkzeug.serving import make_server
 
 from tablelog.dashboard.app import create_app
 from tablelog.simulate import make_plan, simulate
 from tablelog.store import open_recorder
+from tests.conftest import serving
 
 from .test_browser import WAIT, page, shot, wait_for_title  # noqa: F401 - page: a fixture
 
@@ -27,11 +26,8 @@ def served(tmp_path_factory):
     for winner in ("Ann", "Ben", "Ann"):
         recorder.start_sheet("topitop", ["Ann", "Ben"], {"winners": [winner]})
     recorder.close()
-    app = create_app(path, refresh_every=None)
-    server = make_server("127.0.0.1", 0, app.server, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield {"url": f"http://127.0.0.1:{server.server_port}", "store": path}
-    server.shutdown()
+    with serving(create_app(path, refresh_every=None)) as url:
+        yield {"url": url, "store": path}
 
 
 def seat_counts(page) -> list[str]:

@@ -5,17 +5,15 @@ to test-artifacts/ (gitignored) for a person to look at."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from tablelog.dashboard.app import create_app
 from tablelog.simulate import make_plan, simulate
 from tablelog.store import open_recorder
 
-from tests.conftest import open_page
+from tests.conftest import open_page, serving
 
 from .conftest import EVE
 
@@ -28,13 +26,8 @@ WAIT = 20_000  # ms: the longest a page may take to show what a test waits for
 @pytest.fixture(scope="module")
 def served(filled_store):
     path, eve_match = filled_store
-    app = create_app(path, refresh_every=0.5)
-    server = make_server("127.0.0.1", 0, app.server, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield {"url": f"http://127.0.0.1:{server.server_port}", "store": path, "eve": eve_match}
-    server.shutdown()
-    app.server.extensions["tablelog-refresher"].stop()
+    with serving(create_app(path, refresh_every=0.5)) as url:
+        yield {"url": url, "store": path, "eve": eve_match}
 
 
 @pytest.fixture

@@ -4,11 +4,9 @@ the page shows its progress, is stored, and is then shown. Screenshots go to tes
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from tablelog import lab
 from tablelog.access import WritePolicy
@@ -16,7 +14,7 @@ from tablelog.cli.serve import build_app
 from tablelog.lab_run import run
 from tablelog.store import open_recorder
 
-from tests.conftest import open_page
+from tests.conftest import open_page, serving
 
 pytestmark = pytest.mark.browser
 
@@ -30,12 +28,8 @@ def served(tmp_path_factory):
     recorder = open_recorder(path)
     run(recorder, lab.skill("topitop", [1, 2, 4], matches=4, seed=1))
     recorder.close()
-    app = build_app(path, WritePolicy.for_bind("127.0.0.1"), refresh=0.5)
-    server = make_server("127.0.0.1", 0, app.server, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    app.server.extensions["tablelog-refresher"].stop()
+    with serving(build_app(path, WritePolicy.for_bind("127.0.0.1"), refresh=0.5)) as url:
+        yield url
 
 
 @pytest.fixture
