@@ -8,6 +8,8 @@ offer can be recorded.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from tablelog.domain.errors import Conflict, Refused
@@ -117,3 +119,84 @@ def end(recorder: Recorder, match_id: str, version: int | None,
 
 
 REFUSALS = (Refusal, Refused, RulesError)
+
+
+class _Keep:
+    """The page keeps what it shows (Dash's no_update, said without Dash)."""
+
+    def __repr__(self) -> str:
+        return "KEEP"
+
+
+KEEP: Any = _Keep()
+
+
+@dataclasses.dataclass(frozen=True)
+class Form:
+    """What the page holds when a write button is tapped."""
+
+    token: str | None = None
+    match_id: str | None = None
+    version: int | None = None
+    picks: list | None = None
+    undo_by: str | None = None
+    reason: str | None = None
+    claimed: list = dataclasses.field(default_factory=list)   # the claim's numbers, seat by seat
+    claim_by: list = dataclasses.field(default_factory=list)  # the claim form's choice, if shown
+    setup_picks: list | None = None
+    players: str | None = None
+    played_at: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Written:
+    """What the page shows after a write: the message, and what it holds from then on."""
+
+    message: str
+    version: Any = KEEP
+    picks: Any = KEEP
+    match_id: Any = KEEP
+    search: Any = KEEP   # the address's query: a started match's own
+
+
+def write(matches: Any, action: str, form: Form, policy: Any, host: str | None) -> Written:
+    """Every write of the page, one door: the policy first, then one recorder call.
+    `matches` is the page's `matches.Matches` (the recorder and the matches shown)."""
+    refused = write_refusal(policy, form.token, host)
+    if refused:
+        return Written(refused)
+    try:
+        if action == "start":
+            return _start(matches.recorder, form)
+        if not form.match_id:
+            raise Refusal("no match is shown")
+        done, said = WRITES[action](matches, form.match_id, form)
+    except Conflict:
+        return Written(RELOADED, version=matches.now(form.match_id), picks=[])
+    except REFUSALS as err:
+        return Written(f"refused: {err}")
+    matches.put(done)
+    return Written(said, version=done.version, picks=[])
+
+
+def _start(recorder: Recorder, form: Form) -> Written:
+    picks = form.setup_picks or []
+    game = next((value for key, value in picks if key == "game"), None)
+    match_id, said = start(recorder, game, form.players, picks[1:], form.played_at)
+    return Written(said, version=None, picks=[], match_id=match_id, search=f"?match={match_id}")
+
+
+def _claim(matches: Any, match_id: str, form: Form) -> tuple[Any, str]:
+    seats = list(matches.get(match_id, form.version).seats)
+    return claim(matches.recorder, match_id, form.version, (form.claim_by or [None])[0],
+                 dict(zip(seats, form.claimed)))
+
+
+# Each write but the start, by its button's action: (matches, match id, form) -> (done, said).
+WRITES: dict[str, Callable[[Any, str, Form], tuple[Any, str]]] = {
+    "commit": lambda m, match_id, f: record(m.recorder, match_id, f.version, f.picks or []),
+    "undo": lambda m, match_id, f: undo(m.recorder, match_id, f.version, f.undo_by, f.reason),
+    "claim": _claim,
+    "end": lambda m, match_id, f: end(m.recorder, match_id, f.version),
+    "draw": lambda m, match_id, f: end(m.recorder, match_id, f.version, agreed_draw=True),
+}

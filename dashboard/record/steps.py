@@ -1,0 +1,246 @@
+"""The Record page's decisions, without Dash: each callback of the page reads its inputs, calls
+one function here and draws what comes back (`panels`). Given the match (or a way to load it),
+every function is a function of plain values: tests call them as the page does, no browser.
+
+Taps arrive as the tapped button's id and its click count (0 or None: the button was drawn
+afresh, not tapped); a function answers None when the page should stay as it is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from typing import Any
+
+from tablelog.domain import views
+from tablelog.domain.errors import Conflict, MatchNotFound
+from tablelog.domain.games import GAMES, RulesError
+
+from . import menu
+from . import setup as setups
+from .picking import Question, Ready, StalePicks
+
+FOLLOWED = "the match changed on another device; reloaded"
+TOKEN_KEPT = "A token is kept for this browser session."
+TOKEN_NEEDED = "This server records only with its write token; pages stay open to read."
+TOKEN_SAVED = "The token is kept for this browser session; it is checked with every write."
+NO_TOKEN = "No token given."
+
+Load = Callable[[str, int | None], Any]  # (match id, version shown) -> the match, or raises
+
+
+# The write token -----------------------------------------------------------------------------
+
+def token_box(policy: Any, token: str | None) -> str | None:
+    """What the token box says; None when the server needs no token (the box stays hidden)."""
+    if policy is None or policy.open:
+        return None
+    return TOKEN_KEPT if token else TOKEN_NEEDED
+
+
+def saved_token(typed: str | None) -> tuple[str | None, str]:
+    """The token the browser session keeps (None: none), and what the page says about it."""
+    token = (typed or "").strip()
+    return token or None, TOKEN_SAVED if token else NO_TOKEN
+
+
+# Following other devices ---------------------------------------------------------------------
+
+def followed(match_id: str | None, shown: int | None,
+             now: Callable[[str], int | None]) -> tuple[int, list, str] | None:
+    """When the match moved on since the page showed version `shown`: (its version now, no
+    picks, the message). `now(match_id)` reads the version from the store (None: no match)."""
+    if not match_id or shown is None:
+        return None
+    version = now(match_id)
+    if version is None or version == shown:
+        return None
+    return version, [], FOLLOWED
+
+
+# Taps ----------------------------------------------------------------------------------------
+
+def tapped(picks: list | None, button: dict | None, clicks: int | None) -> list | None:
+    """The picks after a tap: an option adds its answer, a chip takes answers back from its
+    own on."""
+    if not button or not clicks:
+        return None
+    picks = list(picks or [])
+    if "index" in button:
+        return picks[:button["index"]]
+    return [*picks, [button["key"], json.loads(button["value"])]]
+
+
+def setup_tapped(picks: list | None, button: dict | None, clicks: int | None) -> list | None:
+    """As `tapped`, for the start form, whose game buttons begin the setup afresh."""
+    if button and clicks and button.get("type") == "record-game":
+        return [["game", button["game"]]]
+    return tapped(picks, button, clicks)
+
+
+def pick_label(key: str, value: Any) -> str:
+    """A chip: the answer as the player gave it ('piece: a1', 'east.card: Red')."""
+    shown = value if not isinstance(value, list) else ", ".join(map(str, value))
+    if isinstance(shown, str) and shown.startswith(("supply:", "hand:")):
+        shown = shown.split(":", 1)[1]
+    return f"{key.split('.')[-1]}: {shown if shown != '' else 'none'}"
+
+
+# The questions -------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Asked:
+    """Where a series of questions stands: the answers so far and what comes next."""
+
+    picks: list
+    question: Question | None = None
+    ready: str | None = None  # every question is answered: the move (or setup) in words
+    stale: str | None = None  # an answer no longer fits: why
+
+
+@dataclasses.dataclass(frozen=True)
+class SettingUp:
+    head: str   # the game and the number of players
+    asked: Asked
+
+
+def chosen_game(picks: list | None) -> str | None:
+    return next((value for key, value in picks or [] if key == "game"), None)
+
+
+def players(typed: str | None) -> list[str]:
+    return [name.strip() for name in (typed or "").split(",") if name.strip()]
+
+
+def setting_up(picks: list | None, typed_players: str | None) -> SettingUp | None:
+    """The start form's next setup question; None until a game is chosen."""
+    picks = picks or []
+    game = chosen_game(picks)
+    if game is None:
+        return None
+    count, rules = len(players(typed_players)), GAMES[game]
+    head = f"{rules.name}, {count} player(s)"
+    try:
+        step = setups.menu(game, max(count, rules.min_players), picks[1:])
+    except StalePicks as err:
+        return SettingUp(head, Asked(picks, stale=str(err)))
+    if isinstance(step, Ready):
+        return SettingUp(head, Asked(picks, ready="The setup is complete."))
+    return SettingUp(head, Asked(picks, question=step))
+
+
+def asking(load: Load, match_id: str | None, version: int | None,
+           picks: list | None) -> Asked | None:
+    """The next question of the move being entered; None when no move is awaited (or the
+    match cannot be shown)."""
+    if not match_id or version is None:
+        return None
+    try:
+        match = load(match_id, version)
+    except (MatchNotFound, Conflict):
+        return None
+    if match.kind == "sheet":  # logged from its sheet: no moves to pick
+        return None
+    awaited = match.rules.to_move(match.state)
+    if match.status != "running" or not awaited:
+        return None
+    picks = picks or []
+    try:
+        step = menu(match.game, match.rules, match.state, awaited[0], picks, list(match.seats))
+    except StalePicks as err:
+        return Asked(picks, stale=f"{err}: take an answer back")
+    if isinstance(step, Question):
+        return Asked(picks, question=step)
+    who = " and ".join(match.seats[s] for s in awaited)
+    return Asked(picks, ready=f"{who} {match.rules.describe(step.move)}")
+
+
+# The match as it stands ----------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Shown:
+    """The play area for one match at one version."""
+
+    summary: str
+    replay: str
+    to_move: str
+    seats: list[str]
+    board: tuple[str, Any] | None = None    # (game, encoded state) to draw; None: no board
+    scores: list[dict] | None = None        # per seat: {"total", "categories"}
+    score_note: str = ""                    # why there is no score yet
+    sheet: str | None = None                # a logged sheet, as text (instead of a score)
+    verdict: str | None = None              # the game is over by the rules: the result
+    totals: list | None = None              # the recomputed totals, to claim
+    undo_by: str | None = None
+    running: bool = False                   # undo and draw are offered
+
+
+def showing(load: Load, match_id: str | None, version: int | None,
+            undo_by: str | None) -> Shown | str | None:
+    """The match to show (None: no match; a string: why it cannot be shown)."""
+    if not match_id:
+        return None
+    try:
+        match = load(match_id, version)
+    except (MatchNotFound, Conflict) as err:
+        return str(err)
+    if match.kind == "sheet":
+        return shown_sheet(match)
+    return shown_match(match, undo_by)
+
+
+def shown_sheet(match: Any) -> Shown:
+    """A match logged from its sheet: no board, no moves: the sheet and its result."""
+    seats = list(match.seats)
+    return Shown(f"{match.rules.name} · {', '.join(seats)} · {status(match)} · score sheet · "
+                 f"match {str(match.id)[:8]}", f"/match?id={match.id}",
+                 f"The match has {match.status}: {result(match)}", seats,
+                 sheet=views.sheet_text(match))
+
+
+def shown_match(match: Any, undo_by: str | None) -> Shown:
+    seats, rules = list(match.seats), match.rules
+    scores, totals, note = None, None, ""
+    try:
+        scores = rules.score(match.state)
+        totals = [entry["total"] for entry in scores]
+    except RulesError as err:  # a hidden tile the score needs is not revealed yet
+        note = str(err)
+    running = match.status == "running"
+    over = match.rules_outcome() if running else None
+    return Shown(
+        f"{rules.name} · {', '.join(seats)} · {status(match)} · move {len(match.moves)} · "
+        f"match {str(match.id)[:8]}", f"/match?id={match.id}", to_move(match), seats,
+        board=(match.game, rules.encode(match.state)), scores=scores, score_note=note,
+        verdict=None if over is None else f"By the rules: {winners_said(match, over.winners)}"
+        f" ({over.reason}).", totals=totals,
+        undo_by=undo_by if undo_by in seats else seats[0], running=running)
+
+
+def status(match: Any) -> str:
+    return "disputed" if match.open_disputes else match.status
+
+
+def to_move(match: Any) -> str:
+    if match.status != "running":
+        return f"The match has {match.status}" + (f": {result(match)}" if match.outcome
+                                                 else ".")
+    if match.rules.outcome(match.state) is not None:
+        return "The game is over by the rules."
+    awaited = match.rules.to_move(match.state)
+    return "To move: " + " and ".join(match.seats[s] for s in awaited)
+
+
+def winners_said(match: Any, winners: Any) -> str:
+    names = [match.seats[s] for s in winners]
+    if not names:
+        return "no winner"
+    return f"{' and '.join(names)} {'win' if len(names) > 1 else 'wins'}"
+
+
+def result(match: Any) -> str:
+    """The recorded outcome: 'won by Ann (...)'."""
+    names = [match.seats[s] for s in match.outcome["winners"]]
+    return (f"won by {' and '.join(names)}" if names else "no winner") + (
+        f" ({match.outcome['reason']})")

@@ -1,0 +1,292 @@
+"""The Record page's decisions without a browser (`dashboard/record/steps.py`, `actions.write`),
+called as the page's callbacks call them: the taps, the token box, following another device,
+what the play area shows, the next question, and the one door every write goes through."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from dash import no_update
+
+from tablelog.access import WritePolicy
+from tablelog.dashboard.record import actions, panels, steps
+from tablelog.dashboard.record.matches import Matches
+from tests.conftest import stored_rows
+from tests.packaged import example
+
+OPEN, GUARDED = WritePolicy.for_bind("127.0.0.1"), WritePolicy.for_bind("0.0.0.0", "s3cret")
+HOST = "127.0.0.1:8050"
+TOPITOP = [["game", "topitop"], ["small", 4], ["large", 4]]
+
+
+@pytest.fixture
+def matches(recorder):
+    return Matches(recorder)
+
+
+def started(matches, players: str = "Ann, Ben") -> str:
+    done = actions.write(matches, "start", actions.Form(setup_picks=TOPITOP, players=players),
+                         OPEN, HOST)
+    return done.match_id
+
+
+def topitop_to_its_end(recorder) -> str:
+    """The example Topitop game (Ann wins), every move recorded: the game is over by the rules,
+    the match still running until it is ended."""
+    record = example("topitop")
+    match_id = recorder.start("topitop", record["seats"], record["options"], record["setup"])
+    for entry in record["events"]:
+        if entry["type"] == "move":
+            recorder.record(match_id, entry["seat"], entry["move"])
+    return str(match_id)
+
+
+def option(key: str, value) -> dict:
+    return {"type": "record-option", "key": key, "value": json.dumps(value)}
+
+
+# Taps ----------------------------------------------------------------------------------------
+
+def test_a_tapped_option_adds_its_answer_and_a_chip_takes_answers_back_from_its_own_on():
+    picks = steps.tapped([], option("piece", "supply:large"), 1)
+    picks = steps.tapped(picks, option("to", "b2"), 1)
+    assert picks == [["piece", "supply:large"], ["to", "b2"]]
+    assert steps.tapped(picks, {"type": "record-back", "index": 1}, 1) == [
+        ["piece", "supply:large"]]
+    assert steps.tapped(picks, {"type": "record-back", "index": 0}, 1) == []
+
+
+def test_a_button_drawn_afresh_is_not_a_tap():
+    assert steps.tapped([["to", "b2"]], option("to", "a1"), 0) is None
+    assert steps.tapped([["to", "b2"]], None, None) is None
+    assert steps.setup_tapped([], {"type": "record-game", "game": "topas"}, 0) is None
+
+
+def test_tapping_a_game_begins_the_setup_afresh():
+    picks = [["game", "topitop"], ["small", 4]]
+    assert steps.setup_tapped(picks, {"type": "record-game", "game": "topas"}, 2) == [
+        ["game", "topas"]]
+    assert steps.setup_tapped(picks, {"type": "record-setup-back", "index": 1}, 1) == [
+        ["game", "topitop"]]
+
+
+def test_a_chip_says_the_answer_as_the_player_gave_it():
+    assert steps.pick_label("piece", "supply:large") == "piece: large"
+    assert steps.pick_label("east.card", "Red") == "card: Red"
+    assert steps.pick_label("tile", "") == "tile: none"
+    assert steps.pick_label("offer", ["Circle", "Square"]) == "offer: Circle, Square"
+
+
+# The write token -----------------------------------------------------------------------------
+
+def test_the_token_box_shows_only_where_the_server_needs_a_token():
+    assert steps.token_box(None, None) is None
+    assert steps.token_box(OPEN, None) is None
+    assert "only with its write token" in steps.token_box(GUARDED, None)
+    assert "is kept for this browser session" in steps.token_box(GUARDED, "s3cret")
+    assert panels.token_box(None) == ({"display": "none"}, "")
+
+
+def test_a_saved_token_is_trimmed_and_a_blank_one_is_none():
+    assert steps.saved_token("  s3cret ")[0] == "s3cret"
+    assert steps.saved_token("   ") == (None, "No token given.")
+
+
+# Following another device --------------------------------------------------------------------
+
+def test_the_page_follows_a_match_another_device_moved_on(matches, recorder):
+    match_id = started(matches)
+    shown = matches.loaded(match_id)
+    assert steps.followed(match_id, shown, matches.now) is None  # nothing new
+    recorder.record(match_id, "Ann", {"place": "large", "to": "b2"})
+    version, picks, said = steps.followed(match_id, shown, matches.now)
+    assert version == recorder.get(match_id).version and picks == [] and "reloaded" in said
+
+
+def test_nothing_is_read_while_no_match_is_shown():
+    def now(_match_id):
+        raise AssertionError("the store was read")
+    assert steps.followed(None, 3, now) is None
+    assert steps.followed("some id", None, now) is None
+    assert steps.followed("gone", 3, lambda _match_id: None) is None  # no such match
+
+
+def test_an_unknown_match_has_no_version(matches):
+    assert matches.now("not-a-match-id") is None
+    assert matches.now("00000000-0000-0000-0000-000000000000") is None
+    assert matches.loaded("00000000-0000-0000-0000-000000000000") is None
+
+
+# The questions -------------------------------------------------------------------------------
+
+def test_the_setup_asks_its_questions_once_a_game_is_chosen():
+    assert steps.setting_up([], "Ann, Ben") is None
+    asked = steps.setting_up([["game", "topitop"]], "Ann, Ben")
+    assert asked.head == "Topitop, 2 player(s)"
+    assert asked.asked.question.key == "small"
+    done = steps.setting_up(TOPITOP, " Ann ,, Ben ")
+    assert done.asked.question is None and "complete" in done.asked.ready
+    assert done.asked.picks == TOPITOP
+
+
+def test_answers_that_no_longer_fit_are_drawn_as_a_warning_beside_their_chips():
+    drawn = panels.setup(steps.SettingUp("Topas, 1 player(s)",
+                                         steps.Asked([["game", "topas"]], stale="gone")))
+    assert [part.className for part in drawn[1:]] == ["record-answers", "warning"]
+    assert panels.picker(steps.Asked([["to", "b2"]], stale="gone")).className == "warning"
+
+
+def test_a_move_is_asked_question_by_question_then_said_in_words(matches):
+    match_id = started(matches)
+    version = matches.loaded(match_id)
+    first = steps.asking(matches.get, match_id, version, [])
+    assert first.question is not None and first.picks == []
+    ready = steps.asking(matches.get, match_id, version,
+                         [["piece", "supply:large"], ["to", "b2"]])
+    assert ready.question is None and ready.ready.startswith("Ann ") and "b2" in ready.ready
+
+
+def test_an_answer_that_no_longer_fits_says_so(matches):
+    match_id = started(matches)
+    asked = steps.asking(matches.get, match_id, matches.loaded(match_id),
+                         [["piece", "supply:nothing"]])
+    assert asked.stale.endswith("take an answer back") and asked.question is None
+
+
+def test_no_question_without_a_match_at_the_version_shown_or_a_move_awaited(matches, recorder):
+    assert steps.asking(matches.get, None, None, []) is None
+    assert steps.asking(matches.get, "00000000-0000-0000-0000-000000000000", 1, []) is None
+    match_id = started(matches)
+    shown = matches.loaded(match_id)
+    recorder.record(match_id, "Ann", {"place": "large", "to": "b2"})
+    fresh = Matches(recorder).get  # nothing remembered: the store is read
+    assert steps.asking(fresh, match_id, shown, []) is None  # another device moved
+    over = topitop_to_its_end(recorder)
+    assert steps.asking(matches.get, over, matches.loaded(over), []) is None
+
+
+# The match as it stands ----------------------------------------------------------------------
+
+def test_a_running_match_shows_who_is_to_move_and_its_score(matches):
+    match_id = started(matches)
+    shown = steps.showing(matches.get, match_id, matches.loaded(match_id), "Nobody")
+    assert shown.summary.startswith("Topitop · Ann, Ben · running · move 0 · match ")
+    assert shown.replay == f"/match?id={match_id}"
+    assert shown.to_move == "To move: Ann"
+    assert shown.undo_by == "Ann"  # who takes back: a seat of this match
+    assert shown.running and shown.verdict is None and shown.board[0] == "topitop"
+    assert [entry["total"] for entry in shown.scores] == shown.totals == [0, 0]
+    assert steps.showing(matches.get, match_id, None, "Ben").undo_by == "Ben"
+
+
+def test_a_game_over_by_the_rules_offers_the_claim_until_it_is_ended(matches, recorder):
+    match_id = topitop_to_its_end(recorder)
+    shown = steps.showing(matches.get, match_id, matches.loaded(match_id), None)
+    assert shown.to_move == "The game is over by the rules."
+    assert shown.verdict.startswith("By the rules: Ann wins (")
+    assert len(shown.totals) == 2 and shown.running
+    recorder.claim(match_id, "Ann", {"Ann": 2, "Ben": 0})
+    recorder.end(match_id)
+    ended = steps.showing(matches.get, match_id, matches.loaded(match_id), "Ben")
+    assert ended.to_move.startswith("The match has ended: won by Ann (")
+    assert ended.verdict is None and not ended.running
+    assert panels.play(ended)[-1] == {"display": "none"}  # no undo after the end
+
+
+def test_a_sheet_shows_its_result_and_scores_without_a_board(matches, recorder):
+    match_id = recorder.start_sheet("topitop", ["Ann", "Ben"], {"winners": ["Ben"]})
+    shown = steps.showing(matches.get, str(match_id), None, None)
+    assert "score sheet" in shown.summary and shown.board is None
+    assert shown.to_move.startswith("The match has ended: won by Ben")
+    assert shown.sheet is not None
+    assert steps.asking(matches.get, str(match_id), matches.loaded(str(match_id)), []) is None
+
+
+def test_a_match_that_cannot_be_shown_says_why(matches, recorder):
+    assert steps.showing(matches.get, None, None, None) is None
+    assert "no match" in steps.showing(matches.get, "00000000-0000-0000-0000-000000000000",
+                                       None, None)
+    match_id = started(matches)
+    shown = matches.loaded(match_id)
+    recorder.record(match_id, "Ann", {"place": "large", "to": "b2"})
+    assert "reloaded" in steps.showing(Matches(recorder).get, match_id, shown, None)
+    # A version once shown stays what it was: the page shows it until it follows the store.
+    assert steps.showing(matches.get, match_id, shown, None).summary.count("move 0") == 1
+    outputs = panels.play("why")  # the start form stays, the play area hides, the reason shows
+    assert outputs[1:3] == ({"display": "none"}, "why")
+    assert all(value is no_update for value in outputs[3:])
+
+
+# Writes --------------------------------------------------------------------------------------
+
+def test_a_write_the_policy_refuses_stores_nothing(matches, store):
+    form = actions.Form(setup_picks=TOPITOP, players="Ann, Ben")
+    done = actions.write(matches, "start", form, GUARDED, "192.168.1.5:8050")
+    assert "write token" in done.message and done.match_id is actions.KEEP
+    assert stored_rows(store) == []
+    assert panels.written(done)[1:] == (no_update,) * 4
+
+
+def test_a_start_opens_the_match_at_its_own_address(matches, recorder):
+    done = actions.write(matches, "start", actions.Form(setup_picks=TOPITOP, players="Ann, Ben"),
+                         OPEN, HOST)
+    assert done.search == f"?match={done.match_id}" and done.picks == []
+    assert done.version is None  # loaded afresh from the new address
+    assert list(recorder.get(done.match_id).seats) == ["Ann", "Ben"]
+    refused = actions.write(matches, "start", actions.Form(setup_picks=TOPITOP, players="Ann"),
+                            OPEN, HOST)
+    assert refused.message.startswith("refused: Topitop is for 2 players")
+
+
+def test_a_move_recorded_clears_the_picks_and_shows_the_new_version(matches, recorder):
+    match_id = started(matches)
+    form = actions.Form(match_id=match_id, version=matches.loaded(match_id),
+                        picks=[["piece", "supply:large"], ["to", "b2"]])
+    done = actions.write(matches, "commit", form, OPEN, HOST)
+    assert done.message.startswith("recorded: Ann ")
+    assert done.version == recorder.get(match_id).version and done.picks == []
+
+
+def test_a_write_from_a_stale_page_reloads_and_stores_nothing(matches, recorder, store):
+    match_id = started(matches)
+    shown = matches.loaded(match_id)
+    recorder.record(match_id, "Ann", {"place": "large", "to": "b2"})
+    before = stored_rows(store)
+    for action in ("commit", "undo", "claim", "end", "draw"):
+        form = actions.Form(match_id=match_id, version=shown, undo_by="Ben", reason="slip",
+                            picks=[["piece", "supply:small"], ["to", "a1"]],
+                            claimed=[1, 0], claim_by=["Ann"])
+        done = actions.write(matches, action, form, OPEN, HOST)
+        assert done.message == actions.RELOADED, action
+        assert done.version == recorder.get(match_id).version and done.picks == []
+    assert stored_rows(store) == before
+
+
+def test_a_claim_needs_every_score_and_an_end_needs_a_finished_game(matches, recorder, store):
+    match_id = topitop_to_its_end(recorder)
+    version = matches.loaded(match_id)
+    before = stored_rows(store)
+    blank = actions.Form(match_id=match_id, version=version, claimed=[2, None],
+                         claim_by=["Ann"])
+    assert actions.write(matches, "claim", blank, OPEN, HOST).message == (
+        "refused: give Ben's score (a number) to claim the result")
+    assert stored_rows(store) == before
+    claim = actions.Form(match_id=match_id, version=version, claimed=[2, 0], claim_by=["Ann"])
+    claimed = actions.write(matches, "claim", claim, OPEN, HOST)
+    assert claimed.message == "claimed: Ann 2, Ben 0"
+    ended = actions.write(matches, "end", actions.Form(match_id=match_id,
+                                                       version=claimed.version), OPEN, HOST)
+    assert ended.message.startswith("the match has ended: won by Ann")
+    assert recorder.get(match_id).status == "ended"
+
+
+def test_a_write_without_a_match_is_refused(matches, store):
+    done = actions.write(matches, "commit", actions.Form(), OPEN, HOST)
+    assert done.message == "refused: no match is shown"
+    assert stored_rows(store) == []
+
+
+def test_an_unknown_match_is_refused_not_reloaded(matches):
+    form = actions.Form(match_id="00000000-0000-0000-0000-000000000000", version=1)
+    assert actions.write(matches, "end", form, OPEN, HOST).message.startswith("refused: no match")
