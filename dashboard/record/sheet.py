@@ -6,12 +6,18 @@ names the seat and field."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
 import dash
 import flask
 from dash import ALL, Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
 from tablelog.domain.games import GAMES
+from tablelog.domain.recorder import Recorder
 from tablelog.domain.sheets import SHEETS
 from tablelog.domain.times import local_unless_zoned
 
@@ -92,7 +98,49 @@ def sheet_of(names: list[str], totals: list, categories: list, ids: list, winner
             "duration_min": duration, "location": location or None}
 
 
-def register(app: dash.Dash, recorder, policy) -> None:
+@dataclasses.dataclass(frozen=True)
+class SheetForm:
+    """The sheet form as the page holds it when **Log this score sheet** is tapped."""
+
+    token: str | None = None
+    game: str | None = None
+    players: str | None = None
+    totals: list = dataclasses.field(default_factory=list)
+    categories: list = dataclasses.field(default_factory=list)  # the category fields' values
+    ids: list = dataclasses.field(default_factory=list)         # ... and their ids, in order
+    winners: list | None = None
+    first: str | None = None
+    played_at: str | None = None
+    duration: Any = None
+    location: str | None = None
+
+
+def log(recorder: Recorder, form: SheetForm, policy: Any, host: str | None) -> str | UUID:
+    """Log the sheet after the policy's word: the new match's id, or why nothing was stored."""
+    refused = actions.write_refusal(policy, form.token, host)
+    if refused:
+        return refused
+    if form.game is None:
+        return "refused: choose the game first"
+    names = _names(form.players)
+    sheet = sheet_of(names, form.totals, form.categories, form.ids, form.winners, form.first,
+                     form.duration, form.location)
+    try:
+        return recorder.start_sheet(form.game, names, sheet,
+                                    played_at=local_unless_zoned(form.played_at))
+    except actions.REFUSALS as err:
+        return f"refused: {err}"
+
+
+def logged(game: str | None, done: str | UUID) -> Any:
+    """What the form says after a tap: the refusal, or the logged match with a link to it."""
+    if isinstance(done, str) or game is None:
+        return done
+    return html.Span([f"logged: {GAMES[game].name} score sheet, match {str(done)[:8]} ",
+                      html.A("(see it)", href=f"/record?match={done}")])
+
+
+def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], Any]) -> None:
     @app.callback(Output("record-sheet-seats", "children"),
                   Input("record-sheet-game", "value"), Input("record-sheet-players", "value"))
     def seats(game, players):
@@ -108,22 +156,9 @@ def register(app: dash.Dash, recorder, policy) -> None:
                   State("record-sheet-played-at", "value"),
                   State("record-sheet-duration", "value"),
                   State("record-sheet-location", "value"), prevent_initial_call=True)
-    def save(clicks, token, game, players, totals, categories, winners, first, played_at,
-             duration, location):
+    def save(clicks, token, game, players, totals, categories, *rest):
         if not clicks:
             raise PreventUpdate
-        refused = actions.write_refusal(policy(), token, flask.request.host)
-        if refused:
-            return refused
-        if game is None:
-            return "refused: choose the game first"
-        names = _names(players)
         ids = [item["id"] for item in ctx.states_list[4]]  # the category fields, in order
-        sheet = sheet_of(names, totals, categories, ids, winners, first, duration, location)
-        try:
-            match_id = recorder.start_sheet(game, names, sheet,
-                                            played_at=local_unless_zoned(played_at))
-        except actions.REFUSALS as err:
-            return f"refused: {err}"
-        return html.Span([f"logged: {GAMES[game].name} score sheet, match {str(match_id)[:8]} ",
-                          html.A("(see it)", href=f"/record?match={match_id}")])
+        form = SheetForm(token, game, players, totals, categories, ids, *rest)
+        return logged(game, log(recorder, form, policy(), flask.request.host))

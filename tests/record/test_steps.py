@@ -11,6 +11,7 @@ from dash import no_update
 
 from tablelog.access import WritePolicy
 from tablelog.dashboard.record import actions, panels, steps
+from tablelog.dashboard.record import sheet as sheets
 from tablelog.dashboard.record.matches import Matches
 from tests.conftest import stored_rows
 from tests.packaged import example
@@ -290,3 +291,27 @@ def test_a_write_without_a_match_is_refused(matches, store):
 def test_an_unknown_match_is_refused_not_reloaded(matches):
     form = actions.Form(match_id="00000000-0000-0000-0000-000000000000", version=1)
     assert actions.write(matches, "end", form, OPEN, HOST).message.startswith("refused: no match")
+
+
+# The score-sheet form ------------------------------------------------------------------------
+
+def test_a_sheet_is_logged_through_the_same_door(recorder, store):
+    form = sheets.SheetForm(game="topitop", players="Ann, Ben", totals=[None, None],
+                            winners=["Ben"], first="Ann")
+    assert "write token" in sheets.log(recorder, form, GUARDED, "192.168.1.5:8050")
+    assert sheets.log(recorder, sheets.SheetForm(players="Ann, Ben"), OPEN, HOST) == (
+        "refused: choose the game first")
+    assert stored_rows(store) == []
+    match_id = sheets.log(recorder, form, OPEN, HOST)
+    match = recorder.get(match_id)
+    assert match.kind == "sheet" and match.outcome["winners"] == [1]
+    link = sheets.logged("topitop", match_id).children[1]
+    assert link.href == f"/record?match={match_id}"
+
+
+def test_a_sheet_the_rules_refuse_says_why_and_stores_nothing(recorder, store):
+    form = sheets.SheetForm(game="topitop", players="Ann, Ben", winners=["Eve"])
+    said = sheets.log(recorder, form, OPEN, HOST)
+    assert said.startswith("refused: ") and "Eve" in said
+    assert sheets.logged("topitop", said) == said
+    assert stored_rows(store) == []
