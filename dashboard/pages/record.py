@@ -25,7 +25,7 @@ from dash.exceptions import PreventUpdate
 from tablelog.dashboard.record import actions, panels, steps
 from tablelog.dashboard.record import sheet as sheets
 from tablelog.dashboard.record.matches import Matches
-from tablelog.dashboard.record.panels import WRITE
+from tablelog.dashboard.record.panels import write_id
 from tablelog.dashboard.record.widgets import BUTTON, FIELD, HIDDEN, PRIMARY, QUIET, ROW, SECTION
 from tablelog.domain.games import GAMES
 
@@ -78,7 +78,7 @@ def start_form() -> list:
                    htmlFor="record-played-at", style={"display": "block", "marginTop": "10px"}),
         dcc.Input(id="record-played-at", type="datetime-local",  # type: ignore[arg-type]
                   style=FIELD),  # Dash's stubs lack the HTML input types it renders
-        html.Button("Start the match", id=WRITE("start"), n_clicks=0, style=PRIMARY),
+        html.Button("Start the match", id=write_id("start"), n_clicks=0, style=PRIMARY),
     ]
 
 
@@ -101,9 +101,9 @@ def play_area() -> list:
                            labelStyle={"padding": "8px 12px 8px 0"}),
             dcc.Input(id="record-undo-reason", type="text", style=FIELD,
                       placeholder="why (e.g. wrong cell entered)"),
-            html.Div(html.Button("Undo the last move", id=WRITE("undo"), n_clicks=0,
+            html.Div(html.Button("Undo the last move", id=write_id("undo"), n_clicks=0,
                                  style=QUIET), style=ROW),
-            html.Button("End now as a draw by agreement", id=WRITE("draw"), n_clicks=0,
+            html.Button("End now as a draw by agreement", id=write_id("draw"), n_clicks=0,
                         style=QUIET),
         ], id="record-more", style={"marginTop": "12px"}),
     ]
@@ -207,7 +207,7 @@ def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
                   Output("record-version", "data", allow_duplicate=True),
                   Output("record-picks", "data", allow_duplicate=True),
                   Output("record-match", "data"), Output("record-url", "search"),
-                  Input(WRITE(ALL), "n_clicks"),
+                  Input(write_id(ALL), "n_clicks"),
                   State("record-token", "data"), State("record-match", "data"),
                   State("record-version", "data"), State("record-picks", "data"),
                   State("record-undo-by", "value"), State("record-undo-reason", "value"),

@@ -19,6 +19,7 @@ from tablelog.domain.times import local_unless_zoned
 
 from . import build, setup
 from .picking import Ready, StalePicks
+from .steps import result
 
 POLICY = "tablelog-write-policy"  # app.server.extensions key: a tablelog.access.WritePolicy
 NO_POLICY = ("recording is off on this server: it was started without a write policy "
@@ -113,9 +114,7 @@ def claim(recorder: Recorder, match_id: str, version: int | None, by: str | None
 def end(recorder: Recorder, match_id: str, version: int | None,
         agreed_draw: bool = False) -> tuple[Any, str]:
     done = recorder.end(match_id, agreed_draw=agreed_draw, expected_version=version)
-    winners = [done.seats[s] for s in done.outcome["winners"]]
-    result = f"won by {' and '.join(winners)}" if winners else "no winner"
-    return done, f"the match has ended: {result} ({done.outcome['reason']})"
+    return done, f"the match has ended: {result(done)}"
 
 
 REFUSALS = (Refusal, Refused, RulesError)

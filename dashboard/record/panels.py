@@ -20,7 +20,7 @@ CHOICE: dict[str, Any] = {"inputStyle": {"width": "22px", "height": "22px"},
           "labelStyle": {"padding": "8px 12px 8px 0"}}
 
 
-def WRITE(action: Any) -> dict:  # noqa: N802 - reads as the id it makes
+def write_id(action: Any) -> dict:
     """The id of a button that writes: one callback takes every one of them."""
     return {"type": "record-write", "action": action}
 
@@ -59,7 +59,7 @@ def picker(asked: Asked | None) -> list | html.Div:
     if asked.question is not None:
         return [given, question(asked.question, "record-option")]
     return [given, html.Div(asked.ready, className="record-ready", style=READY),
-            html.Button("Record this move", id=WRITE("commit"), n_clicks=0, style=PRIMARY)]
+            html.Button("Record this move", id=write_id("commit"), n_clicks=0, style=PRIMARY)]
 
 
 def play(shown: Shown | str | None) -> tuple:
@@ -112,8 +112,8 @@ def end_form(shown: Shown) -> list:
         dcc.RadioItems(id={"type": "record-claim-by", "form": "end"},
                        options=[{"label": n, "value": n} for n in seats], value=seats[0],
                        inline=True, **CHOICE),
-        html.Div([html.Button("Claim this result", id=WRITE("claim"), n_clicks=0, style=QUIET),
-                  html.Button("End the match", id=WRITE("end"), n_clicks=0, style=PRIMARY)],
+        html.Div([html.Button("Claim this result", id=write_id("claim"), n_clicks=0, style=QUIET),
+                  html.Button("End the match", id=write_id("end"), n_clicks=0, style=PRIMARY)],
                  style=ROW),
     ]
 

@@ -24,8 +24,9 @@ from tablelog.domain.times import local_unless_zoned
 from . import actions
 from .widgets import FIELD, PRIMARY, ROW, SECTION
 
+LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
 SMALL = {**FIELD, "width": "96px"}
-CHOICE = {"inputStyle": {"width": "22px", "height": "22px"},
+CHOICE: dict[str, Any] = {"inputStyle": {"width": "22px", "height": "22px"},
           "labelStyle": {"padding": "8px 12px 8px 0"}}
 
 
@@ -41,7 +42,8 @@ def form() -> html.Details:
         dcc.Input(id="record-sheet-players", type="text", style=FIELD, placeholder="Ann, Ben"),
         html.Div(id="record-sheet-seats"),
         html.Label("Played at (server time; empty: now)", htmlFor="record-sheet-played-at"),
-        dcc.Input(id="record-sheet-played-at", type="datetime-local", style=FIELD),
+        dcc.Input(id="record-sheet-played-at", type="datetime-local",  # type: ignore[arg-type]
+                  style=FIELD),  # Dash's stubs lack the HTML input types it renders
         html.Div([html.Div([html.Label("Minutes", htmlFor="record-sheet-duration"),
                             dcc.Input(id="record-sheet-duration", type="number", min=0,
                                       style=SMALL)]),
@@ -49,7 +51,7 @@ def form() -> html.Details:
                             dcc.Input(id="record-sheet-location", type="text", style=FIELD)],
                            style={"flex": "1"})], style=ROW),
         html.Button("Log this score sheet", id="record-sheet-save", n_clicks=0, style=PRIMARY),
-        html.Div(id="record-sheet-message", role="status", **{"aria-live": "polite"},
+        html.Div(id="record-sheet-message", role="status", **LIVE,
                  style={"minHeight": "1.4em", "margin": "6px 0"}),
     ], id="record-sheet", style=SECTION)
 
@@ -65,7 +67,7 @@ def seats_form(game: str | None, players: str | None) -> list:
     if game is None or not names:
         return [html.Div("Choose the game and name the players.", className="note")]
     categories = SHEETS[game].categories({}, None, len(names))
-    rows = []
+    rows: list[Any] = []
     for seat, name in enumerate(names):
         fields = [html.Div([html.Label("total", htmlFor=f"record-sheet-total-{seat}"),
                             dcc.Input(id={"type": "record-sheet-total", "seat": seat},
@@ -82,7 +84,7 @@ def seats_form(game: str | None, players: str | None) -> list:
                                                        value=names[0], inline=True, **CHOICE)]
 
 
-def sheet_of(names: list[str], totals: list, categories: list, ids: list, winners: list,
+def sheet_of(names: list[str], totals: list, categories: list, ids: list, winners: list | None,
              first: str | None, duration, location: str | None) -> dict:
     """The form's answers as a sheet (docs/interop.md); blank fields are left out."""
     entries: list[dict | None] = [None] * len(names)
