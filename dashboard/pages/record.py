@@ -1,6 +1,6 @@
 """Record: log a match at the table by tapping. Start a match (game, players, variant, the setup
 the table sees), then for the seat to move tap the move: only legal moves are offered, grouped
-the way a player thinks (`dashboard/record/<game>.py`). Undo (who and why), the live score, the
+the way a player thinks (`dashboard/games/<game>.py`). Undo (who and why), the live score, the
 claimed result and the end of the match, and a link to the match's replay.
 
 The URL carries the match (`/record?match=ID`), so a reload or a second device continues it; a

@@ -7,7 +7,7 @@ from typing import Any
 
 from dash import dcc, html, no_update
 
-from tablelog.dashboard import boards
+from tablelog.dashboard import games
 
 from .actions import KEEP, Written
 from .steps import Asked, SettingUp, Shown, pick_label
@@ -82,7 +82,7 @@ def board(shown: Shown) -> Any:
     if shown.board is None:
         return {}
     game, encoded = shown.board
-    figure = boards.draw(game, encoded, shown.seats)
+    figure = games.draw(game, encoded, shown.seats)
     figure.update_layout(height=380, margin={"l": 4, "r": 4, "t": 40, "b": 4})
     return figure
 

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from tablelog.dashboard import boards
-from tablelog.dashboard.boards import geoshapes, topas, topiary, topitop, total_landscaping
+from tablelog.dashboard import games as boards
+from tablelog.dashboard.games import geoshapes, topas, topiary, topitop, total_landscaping
 from tablelog.dashboard.figures.style import seat_colour
 from tablelog.domain.games import GAMES, get_rules
 

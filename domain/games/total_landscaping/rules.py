@@ -33,26 +33,64 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..base import (
+    Component,
+    GameRules,
+    IllegalMove,
+    InvalidSetup,
+    Move,
+    Moves,
+    Outcome,
+    seat_score,
+)
 from . import hexgarden as hexes
-from . import total_landscaping_moves as moves
-from . import total_landscaping_rounds as rounds
-from .base import GameRules, IllegalMove, InvalidSetup, Move, Outcome, seat_score
-from .total_landscaping_moves import MOVE_SHAPE, Choice, Hoe, Play
-from .total_landscaping_state import (AFTER_EFFECTS, BLUE_ROUND, BLUE_TIE_WINNER, BOUTS_TO_WIN,
-                                      CONDITIONS, FLOWERS_ROUND, GARDEN, GRASS, HOEING, LETTER,
-                                      PATCH_ROUND, RED_DISCARDS, ROLE, ROUNDS, SEATS,
-                                      SIX_COLOURS_UNTIL, STOPS_EFFECTS, LandscapingState, flower,
-                                      new_bout, where)
+from . import moves, rounds
+from .components import components as component_rows
+from .moves import MOVE_SHAPE, Choice, Hoe, Play
+
 # The game's vocabulary, importable from here as before (tests and the dashboard do).
-from .total_landscaping_state import (CARDS, COLOUR_OF, EMPTY_GARDEN, LEVEL_STARTS,  # noqa: F401
-                                      NEGATABLE, PARAMETER, SHORT, WITHERS, BoutResult,
-                                      GardenFigures, in_garden, level_of)
+from .state import (  # noqa: F401
+    AFTER_EFFECTS,
+    BLUE_ROUND,
+    BLUE_TIE_WINNER,
+    BOUTS_TO_WIN,
+    CARDS,
+    COLOUR_OF,
+    CONDITIONS,
+    EMPTY_GARDEN,
+    FLOWERS_ROUND,
+    GARDEN,
+    GRASS,
+    HOEING,
+    LETTER,
+    LEVEL_STARTS,
+    NEGATABLE,
+    PARAMETER,
+    PATCH_ROUND,
+    RED_DISCARDS,
+    ROLE,
+    ROUNDS,
+    SEATS,
+    SHORT,
+    SIX_COLOURS_UNTIL,
+    STOPS_EFFECTS,
+    WITHERS,
+    BoutResult,
+    GardenFigures,
+    LandscapingState,
+    flower,
+    in_garden,
+    level_of,
+    new_bout,
+    where,
+)
 
 
 class TotalLandscaping(GameRules[LandscapingState]):
     id = "total-landscaping"
     name = "Total Landscaping"
     version = "2"
+    components_read_moves = True  # what was drawn or played is gone from the end position
     min_players = max_players = 2
     move_cap = 500  # simulated matches take 32-66 moves (docs/games)
     state_type = LandscapingState
@@ -307,6 +345,10 @@ class TotalLandscaping(GameRules[LandscapingState]):
         else:
             lines.append(f"this bout is decided by: {_next_check(state.round)}")
         return "\n".join(lines)
+
+    def components(self, state: LandscapingState, scores: list[dict[str, Any]],
+                   moves: Moves) -> list[list[Component]]:
+        return component_rows(state, scores, moves)
 
 
 def _symbol(tile: str) -> str:

@@ -29,11 +29,28 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from .base import (GameRules, IllegalMove, InvalidSetup, Move, Outcome, UnknownInformation,
-                   seat_score)
-from .manifests import load_manifest
-from .topiary_garden import (CELLS, CENTRE, SIGHT_LINES, SIZE, draw_garden, parse_garden_cell,
-                             parse_spot)
+from ..base import (
+    Component,
+    GameRules,
+    IllegalMove,
+    InvalidSetup,
+    Move,
+    Moves,
+    Outcome,
+    UnknownInformation,
+    seat_score,
+)
+from ..manifests import load_manifest
+from .components import components as component_rows
+from .garden import (
+    CELLS,
+    CENTRE,
+    SIGHT_LINES,
+    SIZE,
+    draw_garden,
+    parse_garden_cell,
+    parse_spot,
+)
 
 HAND = 3
 VISITORS = {2: 8, 3: 6, 4: 5}      # visitors per player, by player count
@@ -592,6 +609,10 @@ class Topiary(GameRules[TopiaryState]):
             return f"every visitor is placed; awaiting {seats[seat]}'s hand to be revealed"
         result = self.outcome(state)
         return f"game over: {seats[result.winners[0]]} wins ({result.reason})"
+
+    def components(self, state: TopiaryState, scores: list[dict[str, Any]],
+                   moves: Moves) -> list[list[Component]]:
+        return component_rows(state, scores, moves)
 
 
 def _hand(known: Sequence[str | None], size: int) -> tuple[str | None, ...]:

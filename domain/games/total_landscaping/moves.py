@@ -11,10 +11,21 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any, Union
 
+from ..base import IllegalMove, Move
 from . import hexgarden as hexes
-from .base import IllegalMove, Move
-from .total_landscaping_state import (CARDS, GARDEN, GRASS, PARAMETER, RED_DISCARDS, ROLE, SEATS,
-                                      LandscapingState, describe_tile, flower, in_garden)
+from .state import (
+    CARDS,
+    GARDEN,
+    GRASS,
+    PARAMETER,
+    RED_DISCARDS,
+    ROLE,
+    SEATS,
+    LandscapingState,
+    describe_tile,
+    flower,
+    in_garden,
+)
 
 # ---- a seat's choice, parsed --------------------------------------------------------------
 
