@@ -19,7 +19,7 @@ from tablelog.domain.times import local_unless_zoned
 
 from . import build, setup
 from .picking import Ready, StalePicks
-from .steps import result
+from .steps import chosen_game, named, result
 
 POLICY = "tablelog-write-policy"  # app.server.extensions key: a tablelog.access.WritePolicy
 NO_POLICY = ("recording is off on this server: it was started without a write policy "
@@ -62,7 +62,7 @@ def start(recorder: Recorder, game: str | None, players: str | None,
     time, the server's local time) says when a game logged afterwards was played."""
     if not game:
         raise Refusal("choose the game first")
-    seats = [name.strip() for name in (players or "").split(",") if name.strip()]
+    seats = named(players)
     rules = get_rules(game)
     if not rules.min_players <= len(seats) <= rules.max_players:
         wanted = (f"{rules.min_players}" if rules.min_players == rules.max_players
@@ -180,8 +180,7 @@ def write(matches: Any, action: str, form: Form, policy: Any, host: str | None) 
 
 def _start(recorder: Recorder, form: Form) -> Written:
     picks = form.setup_picks or []
-    game = next((value for key, value in picks if key == "game"), None)
-    match_id, said = start(recorder, game, form.players, picks[1:], form.played_at)
+    match_id, said = start(recorder, chosen_game(picks), form.players, picks[1:], form.played_at)
     return Written(said, version=None, picks=[], match_id=match_id, search=f"?match={match_id}")
 
 

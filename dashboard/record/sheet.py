@@ -22,6 +22,7 @@ from tablelog.domain.sheets import SHEETS
 from tablelog.domain.times import local_unless_zoned
 
 from . import actions
+from .steps import named
 from .widgets import FIELD, PRIMARY, ROW, SECTION
 
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
@@ -56,14 +57,10 @@ def form() -> html.Details:
     ], id="record-sheet", style=SECTION)
 
 
-def _names(players: str | None) -> list[str]:
-    return [n.strip() for n in (players or "").split(",") if n.strip()]
-
-
 def seats_form(game: str | None, players: str | None) -> list:
     """Per seat: the total and the game's categories (all optional: a sheet may have totals
     only, or nothing but the winner); then winners and who started."""
-    names = _names(players)
+    names = named(players)
     if game is None or not names:
         return [html.Div("Choose the game and name the players.", className="note")]
     categories = SHEETS[game].categories({}, None, len(names))
@@ -124,7 +121,7 @@ def log(recorder: Recorder, form: SheetForm, policy: Any, host: str | None) -> s
         return refused
     if form.game is None:
         return "refused: choose the game first"
-    names = _names(form.players)
+    names = named(form.players)
     sheet = sheet_of(names, form.totals, form.categories, form.ids, form.winners, form.first,
                      form.duration, form.location)
     try:

@@ -109,7 +109,8 @@ def chosen_game(picks: list | None) -> str | None:
     return next((value for key, value in picks or [] if key == "game"), None)
 
 
-def players(typed: str | None) -> list[str]:
+def named(typed: str | None) -> list[str]:
+    """The players typed in turn order, separated by commas."""
     return [name.strip() for name in (typed or "").split(",") if name.strip()]
 
 
@@ -119,7 +120,7 @@ def setting_up(picks: list | None, typed_players: str | None) -> SettingUp | Non
     game = chosen_game(picks)
     if game is None:
         return None
-    count, rules = len(players(typed_players)), GAMES[game]
+    count, rules = len(named(typed_players)), GAMES[game]
     head = f"{rules.name}, {count} player(s)"
     try:
         step = setups.menu(game, max(count, rules.min_players), picks[1:])
