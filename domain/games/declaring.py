@@ -66,7 +66,8 @@ def manifest_name(value: object) -> str:
 
 def _literal(value: object, literal: Any) -> Any:
     allowed = typing.get_args(literal)
-    if isinstance(value, bool) or value not in allowed:
+    # 1 == True in Python, not in JSON: the value's type must be one of the allowed ones.
+    if value not in allowed or type(value) not in {type(a) for a in allowed}:
         raise OptionValueError(f"must be {' or '.join(map(str, allowed))}")
     return value
 
