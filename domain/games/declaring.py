@@ -77,7 +77,7 @@ SCHEMAS: dict[Any, Schema] = {
                      {"type": "string", "enum": [*TRUE_WORDS, *FALSE_WORDS],
                       "description": "in any case"}]},
     WholeNumber: {"anyOf": [{"type": "integer"},
-                            {"type": "string", "pattern": r"^\s*[+-]?\d+\s*$"}]},
+                            {"type": "string", "description": "a whole number written out"}]},
     ManifestName: {"type": "string", "minLength": 1},
     str: {"type": "string"}, int: {"type": "integer"}, float: {"type": "number"},
     bool: {"type": "boolean"}, type(None): {"type": "null"}, Any: {},
