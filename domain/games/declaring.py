@@ -13,6 +13,7 @@ Python words).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -95,12 +96,15 @@ def json_key(field: dataclasses.Field) -> str:
     return field.metadata.get("key") or field.name
 
 
+# Cached: every `apply` tells its move's shape by these.
+@functools.cache
 def required_keys(cls: type) -> frozenset[str]:
     return frozenset(json_key(f) for f in dataclasses.fields(cls)
                      if f.default is dataclasses.MISSING
                      and f.default_factory is dataclasses.MISSING)
 
 
+@functools.cache
 def all_keys(cls: type) -> frozenset[str]:
     return frozenset(json_key(f) for f in dataclasses.fields(cls))
 

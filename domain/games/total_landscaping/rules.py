@@ -137,7 +137,7 @@ class TotalLandscaping(GameRules[LandscapingState]):
     def _parse_round(self, state: LandscapingState, move: object) -> tuple[Choice, Choice]:
         if state.over:
             raise IllegalMove(f"the match is over: {self._match_result(state)}")
-        if GAME_INFO.move_shape(move) is not declared.Round:
+        if not isinstance(move, Mapping) or GAME_INFO.move_shape(move) is not declared.Round:
             raise IllegalMove(MOVE_SHAPE + f"; got {move!r}")
         choices = (moves.parse_choice(state, 0, move["east"]),
                    moves.parse_choice(state, 1, move["west"]))
