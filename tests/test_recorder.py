@@ -67,16 +67,6 @@ def test_a_bad_start_stores_nothing(any_recorder, any_store):
     assert stored_rows(any_store) == []
 
 
-def test_an_unknown_match_is_reported(any_recorder):
-    with pytest.raises(MatchNotFound, match="no match"):
-        any_recorder.find("0123456789abcdef0123456789abcdef")
-    with pytest.raises(MatchNotFound, match="too short"):
-        any_recorder.find("ab")
-    match_id = play(any_recorder, [])
-    assert any_recorder.find(match_id.hex[:6]) == match_id
-    assert any_recorder.find(str(match_id).upper()) == match_id
-
-
 def test_undo_withdraws_the_latest_move_and_keeps_it_in_the_log(any_recorder):
     match_id = play(any_recorder, OPENING)
     before_last = any_recorder.get(match_id, step=3).state

@@ -30,6 +30,21 @@ def projection_of(store: str | None, rebuild: bool = False):
     return projection
 
 
+def open_queries(store: str | None):
+    """The store's read side (`projections.queries.Queries`): its tables are caught up before
+    each read that needs them, with a progress bar on stderr when much is behind."""
+    from tablelog.projections.queries import Queries
+
+    return Queries(open_recorder(store), catch_up=_catch_up)
+
+
+def open_match(store: str | None, text: str):
+    """The store's recorder and the id of the match `text` names (its id, or a unique prefix:
+    a match started by the previous command is found too)."""
+    queries = open_queries(store)
+    return queries.recorder, queries.find(text)
+
+
 def warn_damaged(damaged: list[dict]) -> None:
     """One line on stderr per quarantined match: it is left out, and why."""
     for row in damaged:
@@ -73,16 +88,12 @@ def project(rebuild, store):
 def stats(game, players, variant, kind, as_json, store):
     """Balance statistics: seat win rates, score distributions, component strength, length."""
     from tablelog.domain.games import get_rules
-    from tablelog.projections import stats as balance
-    from tablelog.projections.load import read_table
-    from tablelog.projections.tables import TABLES
 
     if game is not None:
         get_rules(game)  # an unknown game is refused with the list of known ones
-    projection = projection_of(store)
-    tables = {name: read_table(projection, name) for name in TABLES if name != "moves"}
-    report = balance.report(tables, game, players, variant,
-                            None if kind == "all" else kind)
+    queries = open_queries(store)
+    report = queries.report(game, players, variant, None if kind == "all" else kind)
+    warn_damaged(queries.damaged())
     if as_json:
         echo_json(report)
         return
