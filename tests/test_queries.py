@@ -7,7 +7,6 @@ from types import SimpleNamespace
 from uuid import UUID
 
 import pytest
-
 from tablelog.dashboard.policy import set_write_policy, write_policy
 from tablelog.domain.errors import Conflict, MatchNotFound
 from tablelog.domain.games import IllegalMove, get_rules
@@ -15,6 +14,7 @@ from tablelog.domain.match import start_match
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.wording import outcome_text, player_count_refusal, winners_text
 from tablelog.projections.queries import Queries
+
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 from tests.test_recorder import OPENING, WIN, play
@@ -169,8 +169,7 @@ def test_a_wrong_player_count_is_worded_one_way():
 
 
 def test_cell_names_on_the_dashboard_are_the_rules_own():
-    from tablelog.dashboard.boards.topitop import cell_name
-    from tablelog.dashboard.record.topitop import cell_index
+    from tablelog.dashboard.games.topitop import cell_index, cell_name
 
     assert [cell_name(i) for i in (0, 2, 3, 8)] == ["a1", "c1", "a2", "c3"]
     assert [cell_index(name) for name in ("a1", "c1", "a2", "c3")] == [0, 2, 3, 8]

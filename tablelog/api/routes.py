@@ -18,11 +18,11 @@ from uuid import UUID
 
 from tablelog.domain import audit as auditing
 from tablelog.domain import views
+from tablelog.domain.audit_ledger import attach
+from tablelog.domain.audit_match_ledger import audit_match_ledger
 from tablelog.domain.games import GAMES
 from tablelog.domain.match import RUNNING, Match
 from tablelog.domain.recorder import Recorder
-from tablelog.domain.audit_ledger import attach
-from tablelog.domain.audit_match_ledger import audit_match_ledger
 from tablelog.domain.signed import with_receipt
 from tablelog.projections.queries import Queries
 

@@ -3,6 +3,9 @@ them. Each first processes whatever events are new (with a progress bar when the
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+from uuid import UUID
+
 import click
 
 from tablelog.domain.errors import Refused
@@ -10,6 +13,10 @@ from tablelog.store import open_recorder
 
 from . import main
 from .options import echo_json, json_option, store_option
+
+if TYPE_CHECKING:
+    from tablelog.domain.recorder import Recorder
+    from tablelog.projections.queries import Queries
 
 SHOW_PROGRESS_FROM = 20_000  # events behind; fewer take under a second or so
 
@@ -30,7 +37,7 @@ def projection_of(store: str | None, rebuild: bool = False):
     return projection
 
 
-def open_queries(store: str | None):
+def open_queries(store: str | None) -> Queries:
     """The store's read side (`projections.queries.Queries`): its tables are caught up before
     each read that needs them, with a progress bar on stderr when much is behind."""
     from tablelog.projections.queries import Queries
@@ -38,7 +45,7 @@ def open_queries(store: str | None):
     return Queries(open_recorder(store), catch_up=_catch_up)
 
 
-def open_match(store: str | None, text: str):
+def open_match(store: str | None, text: str) -> tuple[Recorder, UUID]:
     """The store's recorder and the id of the match `text` names (its id, or a unique prefix:
     a match started by the previous command is found too)."""
     queries = open_queries(store)
