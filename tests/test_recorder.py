@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tablelog.domain.errors import Conflict, MatchClosed, MatchNotFound, NotYourTurn, Refused
+from tablelog.domain.errors import Conflict, MatchClosed, NotYourTurn, Refused
 from tablelog.domain.games import IllegalMove, InvalidSetup
 from tablelog.domain.match import event_hash
 from tests.conftest import stored_rows
