@@ -24,6 +24,7 @@ from .eventsourcing_internals import LeanAggregate
 from .games import GameRules, Outcome, get_rules, manifests
 from .times import parse_time
 from .values import stored_text, stored_value
+from .wording import player_count_refusal
 
 RUNNING, ENDED, ABANDONED = "running", "ended", "abandoned"
 
@@ -407,10 +408,9 @@ def _checked_seats(rules: GameRules, seats: Any) -> list[str]:
         raise Refused("seats are the players' names in turn order, none empty")
     if len(set(seats)) != len(seats):
         raise Refused("two seats have the same name; give each player a distinct name")
-    if not rules.min_players <= len(seats) <= rules.max_players:
-        players = (f"{rules.min_players}" if rules.min_players == rules.max_players
-                   else f"{rules.min_players}-{rules.max_players}")
-        raise Refused(f"{rules.name} is for {players} players, not {len(seats)}")
+    wrong_count = player_count_refusal(rules, len(seats))
+    if wrong_count:
+        raise Refused(wrong_count)
     return seats
 
 

@@ -22,6 +22,7 @@ from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import games
+from tablelog.dashboard.policy import write_policy
 from tablelog.dashboard.record import Question, Ready, StalePicks, actions, menu
 from tablelog.dashboard.record import setup as setups
 from tablelog.dashboard.record import sheet as sheets
@@ -117,13 +118,10 @@ def play_area() -> list:
 
 def end_form(match, seats: list[str], totals: list | None) -> list:
     """When the rules say the game is over: the result, the claim, the end."""
-    outcome = match.rules_outcome()
-    winners = [seats[s] for s in outcome.winners]
-    said = (f"{' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'}" if winners
-            else "no winner")
+    said = views.said_outcome(match, match.rules_outcome().to_json())
     return [
         html.H3("The game is over", style={"margin": "10px 0 4px"}),
-        html.Div(f"By the rules: {said} ({outcome.reason})."),
+        html.Div(f"By the rules: {said}."),
         html.Div("What does the table claim?", style={"marginTop": "8px"}),
         html.Div([html.Div([html.Label(name, htmlFor=f"record-claim-{i}"),
                             dcc.Input(id={"type": "record-claim", "seat": i}, type="number",
@@ -156,9 +154,7 @@ class Matches:
             if (match_id, version) in self._cache:
                 self._cache.move_to_end((match_id, version))
                 return self._cache[(match_id, version)]
-        match = self.recorder.get(match_id)
-        if version is not None and match.version != version:
-            raise Conflict(actions.RELOADED)
+        match = actions.current(self.recorder, match_id, version)
         self.put(match)
         return match
 
@@ -170,11 +166,7 @@ class Matches:
 
     def version(self, match_id: str) -> int:
         """The match's version now, read from its last stored event only."""
-        from tablelog.domain.recorder import _as_uuid
-        last = self.recorder.recorder.select_events(_as_uuid(match_id), desc=True, limit=1)
-        if not last:
-            raise MatchNotFound(f"no match {match_id} in this store")
-        return last[0].originator_version
+        return self.recorder.version(match_id)
 
 
 def pick_label(key: str, value) -> str:
@@ -190,7 +182,7 @@ def register(app: dash.Dash, source) -> None:
     recorder = source.recorder
 
     def policy():
-        return app.server.extensions.get(actions.POLICY)
+        return write_policy(app.server)
 
     sheets.register(app, recorder, policy)
 
@@ -423,6 +415,4 @@ def _now(matches: Matches, match_id: str) -> int | None:
 
 
 def _result(match) -> str:
-    winners = [match.seats[s] for s in match.outcome["winners"]]
-    return (f"won by {' and '.join(winners)}" if winners else "no winner") + (
-        f" ({match.outcome['reason']})")
+    return views.said_outcome(match, match.outcome)
