@@ -94,7 +94,7 @@ def storing_only(matches: int) -> list[Result]:
             recorder.save(*built)
         else:
             rows = [recorder.mapper.to_stored_event(e) for m in built for e in m.collect_events()]
-            recorder.recorder.insert_events(rows)
+            recorder.save_mapped(rows)
         seconds[way] = time.perf_counter() - start
         recorder.close()
     ddl, rows = stored_rows(store)

@@ -30,6 +30,7 @@ from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
 from tablelog.projections import stats
 from tablelog.projections.load import frame
+from tablelog.projections.queries import Queries
 from tablelog.projections.runner import TablesProjection
 from tablelog.projections.tables import TABLES
 
@@ -42,6 +43,9 @@ class Source:
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
         self.projection = TablesProjection(recorder)
+        # The read side the pages share with the CLI and the API; it catches these tables up
+        # through `refresh`, so one thread at a time folds events into them.
+        self.queries = Queries(recorder, self.projection, catch_up=lambda _: self.refresh())
         self._refreshing = threading.Lock()
         self._cache: OrderedDict[tuple, tuple[int, Any]] = OrderedDict()
         self._cache_lock = threading.Lock()
@@ -121,14 +125,6 @@ class Source:
         rows = self.projection.view.fetch(sql, [x for v in where.values()
                                                 for x in (v if isinstance(v, tuple) else (v,))])
         return frame(chosen, rows)
-
-    def match_ids(self, prefix: str) -> list[str]:
-        """Ids of matches starting with `prefix` (at most 20), from the matches table."""
-        prefix = prefix.strip().lower()
-        sql = (f"SELECT match_id FROM {TABLES['matches'].sql_name} WHERE match_id LIKE ? "
-               "ORDER BY played DESC LIMIT 20")
-        found = self.projection.view.fetch(sql, (prefix.replace("%", "").replace("_", "") + "%",))
-        return [row[0] for row in found]
 
     def damaged(self) -> list[dict[str, Any]]:
         """The quarantined matches (match_id, event, finding): the banner names them."""

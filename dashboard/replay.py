@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from tablelog.domain.games import GameRules
+from tablelog.domain.wording import outcome_text
 
 
 def event_log(events: Sequence[Any], rules: GameRules | None, seats: Sequence[str] = (),
@@ -59,8 +60,7 @@ def event_log(events: Sequence[Any], rules: GameRules | None, seats: Sequence[st
                 f" ({event.outcome.get('reason', '')})")
         elif kind == "Ended":
             winners = [seats[s] for s in event.outcome.get("winners", []) if s < len(seats)]
-            row["what"] = (("won by " + ", ".join(winners)) if winners else "no winner") + (
-                f" ({event.outcome['reason']})" if event.outcome.get("reason") else "")
+            row["what"] = outcome_text({**event.outcome, "winners": winners})
         elif kind == "Abandoned":
             row["who"], row["what"] = event.by, event.reason
         rows.append(row)

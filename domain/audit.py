@@ -39,23 +39,6 @@ def match_ids(recorder: Recorder) -> list[UUID]:
     return recorder.match_ids()
 
 
-def find_match(recorder: Recorder, text: str) -> UUID:
-    """Like `Recorder.find`, but still finds a match by prefix when its start row is damaged."""
-    try:
-        return recorder.find(text)
-    except MatchNotFound:
-        if len(text.strip()) < 4:
-            raise
-    except Exception:  # noqa: BLE001 - a tampered start row may fail to decode in any way
-        pass
-    prefix = text.strip().lower().replace("-", "")
-    found = [i for i in match_ids(recorder) if i.hex.startswith(prefix)]
-    if len(found) != 1:
-        raise MatchNotFound(f"no match whose id starts with {text!r} in this store" if not found
-                            else f"{len(found)} matches have ids starting with {text!r}")
-    return found[0]
-
-
 # ---- the audit ---------------------------------------------------------------------------------
 
 def audit_all(recorder: Recorder) -> dict[str, Any]:

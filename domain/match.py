@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any
 from uuid import UUID
 
@@ -18,11 +19,12 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.utils import get_topic
 
 from . import LEGACY_PACKAGE
-
 from .errors import MatchClosed, NotYourTurn, Refused
+from .eventsourcing_internals import LeanAggregate
 from .games import GameRules, Outcome, get_rules, manifests
 from .times import parse_time
 from .values import stored_text, stored_value
+from .wording import player_count_refusal
 
 RUNNING, ENDED, ABANDONED = "running", "ended", "abandoned"
 
@@ -55,7 +57,7 @@ def plain_json(value: Any, what: str) -> Any:
     return stored_value(value, what)
 
 
-class Match(Aggregate):
+class Match(LeanAggregate, Aggregate):
     class Event(Aggregate.Event):
         prev_hash: str
         # Every field but the timestamp is plain JSON (see plain_json): stored the lean way.
@@ -96,10 +98,8 @@ class Match(Aggregate):
             state["components"] = None
             state["played_at"] = None
 
-    @classmethod
-    def _create(cls, event_class, *, id=None, **kwargs):  # noqa: A002 - the library's name
-        # The first event of a match has no predecessor: its chain starts from "".
-        return super()._create(event_class, id=id, prev_hash="", **kwargs)
+    # The first event of a match has no predecessor: its chain starts from "".
+    created_fields = MappingProxyType({"prev_hash": ""})
 
     def trigger_event(self, event_class, **kwargs):
         # An imported entry keeps the time it was recorded at (`at`); anything else is now.
@@ -182,11 +182,6 @@ class Match(Aggregate):
     def _abandoned(self, by: str, reason: str) -> None:
         self.status = ABANDONED
         self.abandoned = {"by": by, "reason": reason}
-
-    def collect_events(self) -> list[Event]:
-        # The library pops pending events one at a time from the front of the list.
-        collected, self._pending_events = self._pending_events, []
-        return collected
 
     # ---- reading ----------------------------------------------------------------------------
 
@@ -393,10 +388,10 @@ def start_match(id: UUID, game: str, seats: list[str], options: Any = None,  # n
         initial_state(rules, len(seats), rules_version, options, setup,
                       components_of(options, embedded))
     when = None if played_at is None else parse_time(played_at, "played_at").isoformat()
-    match = Match._create(Match.Started, id=id, timestamp=at, game=game,
-                          rules_version=rules_version, options=options, seats=seats, setup=setup,
-                          components=embedded, played_at=when,
-                          **({} if kind is None else {"kind": kind}))
+    match = Match.created_by(Match.Started, id=id, timestamp=at, game=game,
+                             rules_version=rules_version, options=options, seats=seats,
+                             setup=setup, components=embedded, played_at=when,
+                             **({} if kind is None else {"kind": kind}))
     if originator_topic not in (None, *AGGREGATE_TOPICS):
         raise Refused(f"originator_topic is one of {', '.join(AGGREGATE_TOPICS)}")
     if originator_topic is not None:
@@ -413,10 +408,9 @@ def _checked_seats(rules: GameRules, seats: Any) -> list[str]:
         raise Refused("seats are the players' names in turn order, none empty")
     if len(set(seats)) != len(seats):
         raise Refused("two seats have the same name; give each player a distinct name")
-    if not rules.min_players <= len(seats) <= rules.max_players:
-        players = (f"{rules.min_players}" if rules.min_players == rules.max_players
-                   else f"{rules.min_players}-{rules.max_players}")
-        raise Refused(f"{rules.name} is for {players} players, not {len(seats)}")
+    wrong_count = player_count_refusal(rules, len(seats))
+    if wrong_count:
+        raise Refused(wrong_count)
     return seats
 
 

@@ -7,11 +7,10 @@ the recorder's module stays about recording.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import ProcessingEvent
 from eventsourcing.persistence import PersistenceError
 
 from .match import Match, event_hash
@@ -22,7 +21,7 @@ class Snapshotting:
     """Reads and snapshots for a Match application (`events`, `snapshots` are the library's)."""
 
     # A snapshots table beside the events (domain.snapshots); snapshots are taken by
-    # `_take_snapshots` below, not at the library's fixed versions.
+    # `snapshot_saved` below, not at the library's fixed versions.
     is_snapshotting_enabled = True
     # A save that takes a match past a multiple of `snapshot_every` events snapshots it (so a
     # read replays at most about this many events); a read that replayed `read_through` events
@@ -88,14 +87,14 @@ class Snapshotting:
         self._put_snapshots([s for s in taken if s is not None])
         return match
 
-    def _take_snapshots(self, processing_event: ProcessingEvent[UUID]) -> None:
+    def snapshot_saved(self, events: Sequence[Any], aggregates: dict[UUID, Match]) -> None:
         """Snapshot each saved match whose version this save took past a multiple of
         `snapshot_every`: from the match in memory, which is the match as just recorded."""
         first: dict[UUID, int] = {}
         every = self.snapshot_every
-        for stored in processing_event.events:
+        for stored in events:
             first.setdefault(stored.originator_id, stored.originator_version)
-        taken = [_snapshot_of(match) for match_id, match in processing_event.aggregates.items()
+        taken = [_snapshot_of(match) for match_id, match in aggregates.items()
                  if match_id in first and
                  match.version // every > (first[match_id] - 1) // every]
         self._put_snapshots([s for s in taken if s is not None])

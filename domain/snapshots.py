@@ -27,6 +27,7 @@ from typing import Any
 from eventsourcing.domain import Snapshot
 from eventsourcing.utils import get_topic
 
+from .eventsourcing_internals import AGGREGATE_FIELDS, bare_aggregate
 from .games import get_rules
 from .match import Match
 
@@ -35,8 +36,7 @@ from .match import Match
 FORMAT = 1
 TAIL = 10  # the recent states and moves a snapshot keeps: undos are usually of the last few
 # Aggregate attributes a snapshot rebuilds itself rather than copying.
-_OWN = {"_id", "_version", "_pending_events", "_created_on", "_modified_on", "_head_event",
-        "_head_hash", "_checked", "states", "moves"}
+_OWN = AGGREGATE_FIELDS | {"_head_event", "_head_hash", "_checked", "states", "moves"}
 
 Fetch = Callable[[], tuple[list[Any], list[dict[str, Any]]]]
 """Every state and every effective move of the match as it was when its snapshot was taken."""
@@ -169,13 +169,12 @@ def restore(match_id: Any, version: int, state: dict[str, Any]) -> Match:
     """The Match a compact snapshot describes; its earlier history is fetched on demand once
     `attach` has told its trails where from."""
     rules = get_rules(state["fields"]["game"])
-    match = object.__new__(Match)
+    match = bare_aggregate(Match, match_id, version,
+                           datetime.fromisoformat(state["created_on"]),
+                           datetime.fromisoformat(state["modified_on"]))
     dropped = state["dropped"]
     match.__dict__.update(state["fields"])
     match.__dict__.update({
-        "_id": match_id, "_version": version, "_pending_events": [],
-        "_created_on": datetime.fromisoformat(state["created_on"]),
-        "_modified_on": datetime.fromisoformat(state["modified_on"]),
         "_head_event": None, "_head_hash": state["head_hash"],
         "states": Trail([rules.decode(s) for s in state["states"]], dropped),
         "moves": Trail(list(state["moves"]), dropped),

@@ -6,6 +6,11 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .match import SHEET, Match
+from .wording import outcome_text, player_count_refusal, winners_text
+
+__all__ = ["named_outcome", "said_outcome", "outcome_text", "winners_text",
+           "player_count_refusal", "summary", "status", "played", "draw_offered", "state_view",
+           "score_view", "sheet_score_view", "sheet_text"]
 
 
 def named_outcome(match: Match, outcome: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -17,16 +22,29 @@ def named_outcome(match: Match, outcome: dict[str, Any] | None) -> dict[str, Any
             "reason": outcome["reason"]}
 
 
+def said_outcome(match: Match, outcome: dict[str, Any] | None,
+                 undecided: str = "the game is still running") -> str:
+    """An outcome by seat numbers (`Match.outcome`, `Outcome.to_json()`) in the words every
+    front end shows: 'Ann and Ben win (reason)', 'no winner (reason)'."""
+    return outcome_text(named_outcome(match, outcome), undecided)
+
+
 def summary(match: Match) -> dict[str, Any]:
     """One line of `list`: who, what, how far, how it stands."""
-    outcome = match.outcome or (match.rules_outcome() or None) and match.rules_outcome().to_json()
+    decided = match.rules_outcome()
+    outcome = match.outcome or (decided.to_json() if decided else None)
     return {
         "id": str(match.id), "game": match.game, "seats": list(match.seats),
-        "status": "disputed" if match.open_disputes else match.status,
+        "status": status(match),
         "moves": len(match.moves), "started": match.created_on.isoformat(),
         "played": played(match),
         "outcome": named_outcome(match, outcome),
     }
+
+
+def status(match: Match) -> str:
+    """The match's status as every list shows it: "disputed" while a dispute is open."""
+    return "disputed" if match.open_disputes else match.status
 
 
 def played(match: Match) -> str:
@@ -58,7 +76,7 @@ def state_view(match: Match, step: int | None = None) -> dict[str, Any]:
         "rules_version": match.rules_version,
         "options": match.options,
         "to_move": [match.seats[s] for s in rules.to_move(state)],
-        "rules_outcome": named_outcome(match, outcome and outcome.to_json()),
+        "rules_outcome": named_outcome(match, outcome.to_json() if outcome else None),
         "state": rules.encode(state),
         "move_cap": rules.move_cap, "draw_offered": draw_offered(match),
     }
@@ -75,7 +93,7 @@ def score_view(match: Match) -> dict[str, Any]:
     return {
         "id": str(match.id), "game": match.game,
         "seats": [{"seat": name, **entry} for name, entry in zip(match.seats, scores)],
-        "outcome": named_outcome(match, outcome and outcome.to_json()),
+        "outcome": named_outcome(match, outcome.to_json() if outcome else None),
     }
 
 

@@ -27,6 +27,8 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteTrackingRecorder
 
+from tablelog.domain.eventsourcing_internals import insert_tracking, max_tracking_id
+
 from .tables import PREFIX, SCHEMA_VERSION, STORED, Table
 
 Rows = Mapping[str, Iterable[Mapping[str, Any]]]
@@ -38,8 +40,9 @@ SCHEMA_TABLE = PREFIX + "schema"
 class TablesView(TrackingRecorder, abc.ABC):
     """What the projector needs of a store for its tables.
 
-    Subclasses are also a library tracking recorder (they give `datastore`, `_insert_tracking`
-    and `_max_tracking_id`) and set `placeholder` and `_upserts`."""
+    Subclasses are also a library tracking recorder (they give `datastore`, and the tracking
+    row written inside a transaction: `domain.eventsourcing_internals`) and set `placeholder`
+    and `_upserts`."""
 
     placeholder = "?"
     """The driver's parameter marker, for SQL written against these tables (the dashboard's)."""
@@ -58,12 +61,12 @@ class TablesView(TrackingRecorder, abc.ABC):
                               [self._values(name, tuple(row[n] for n in names))
                                for row in table_rows])
             if since is not None:
-                stored = self._max_tracking_id(tracking.application_name, c) or 0
+                stored = max_tracking_id(self, c, tracking.application_name) or 0
                 if stored != since:
                     raise IntegrityError(
                         f"the tables moved on to event {stored} while this batch was folded "
                         f"from event {since} (another process projected them)")
-            self._insert_tracking(c, tracking)
+            insert_tracking(self, c, tracking)
 
     def _serialise(self, cursor: Any) -> None:
         """Make concurrent writes of the tables take turns (SQLite's write lock already does)."""

@@ -11,8 +11,9 @@ same matches, apart from ids and timestamps.
 
 Storing: each finished match's pending events (validated, hash-chained, exactly what `save`
 would take from the aggregate) are turned into rows by the recorder's own mapper, the step
-`save` takes next, and a batch of matches' rows is inserted in one transaction (what `save`
-does). With worker processes (both cores by default) the workers play and map, so the mapping
+`save` takes next, and a batch of matches' rows is stored in one transaction by
+`Recorder.save_mapped` (the rest of what `save` does, but taking no snapshots: they are a
+cache, and a simulated match is read from its events). With worker processes (both cores by default) the workers play and map, so the mapping
 runs on both cores, and only the rows cross to the main process, which inserts them in match
 order.
 
@@ -217,7 +218,7 @@ def simulate_all(recorder: Recorder, plans: Sequence[Plan], workers: int | None 
 
     def store() -> None:
         # One transaction: every row of every match in the batch, or none.
-        recorder.recorder.insert_events([row for _, match in batch for row in match.rows])
+        recorder.save_mapped([row for _, match in batch for row in match.rows])
         for which, match in batch:
             reports[which].count(match)
         batch.clear()

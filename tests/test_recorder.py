@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tablelog.domain.errors import Conflict, MatchClosed, MatchNotFound, NotYourTurn, Refused
+from tablelog.domain.errors import Conflict, MatchClosed, NotYourTurn, Refused
 from tablelog.domain.games import IllegalMove, InvalidSetup
 from tablelog.domain.match import event_hash
 from tests.conftest import stored_rows
@@ -65,16 +65,6 @@ def test_a_bad_start_stores_nothing(any_recorder, any_store):
         with pytest.raises(error):
             any_recorder.start(game, seats, options)
     assert stored_rows(any_store) == []
-
-
-def test_an_unknown_match_is_reported(any_recorder):
-    with pytest.raises(MatchNotFound, match="no match"):
-        any_recorder.find("0123456789abcdef0123456789abcdef")
-    with pytest.raises(MatchNotFound, match="too short"):
-        any_recorder.find("ab")
-    match_id = play(any_recorder, [])
-    assert any_recorder.find(match_id.hex[:6]) == match_id
-    assert any_recorder.find(str(match_id).upper()) == match_id
 
 
 def test_undo_withdraws_the_latest_move_and_keeps_it_in_the_log(any_recorder):

@@ -30,6 +30,7 @@ from tablelog.dashboard.record.picking import (
     narrow,
 )
 from tablelog.domain.games import RulesError
+from tablelog.domain.games.cells import parse_cell
 
 from .drawing import Sketch, board_figure, label, rect
 
@@ -47,7 +48,7 @@ def spot_position(spot: str) -> tuple[float, float]:
     """Where a visitor on `spot` ("c1:S") stands, in plot units: just outside its first tile,
     against the direction it looks (x to the east, y up, tile a1 at (0, 0))."""
     cell, direction = spot.split(":")
-    col, row = ord(cell[0]) - ord("a"), int(cell[1:]) - 1
+    col, row = parse_cell(cell, SIZE, SIZE)
     dc, dr = DIRECTIONS[direction]
     return col - 0.72 * dc, -(row - 0.72 * dr)
 

@@ -20,6 +20,7 @@ from tablelog.dashboard.record.picking import (
     legal_moves,
     walk,
 )
+from tablelog.domain.games import cells
 
 from .drawing import Sketch, board_figure, label, rect
 
@@ -33,7 +34,7 @@ BUCKET = (0.3, 0.22)
 
 
 def cell_name(index: int) -> str:
-    return "abc"[index % SIZE] + str(index // SIZE + 1)
+    return cells.cell_name(index % SIZE, index // SIZE)
 
 
 def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
@@ -102,7 +103,8 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
 
 
 def cell_index(cell: str) -> int:
-    return "abc".index(cell[0]) + 3 * (int(cell[1]) - 1)
+    col, row = cells.parse_cell(cell, SIZE, SIZE)
+    return col + SIZE * row
 
 
 def stack_words(stack: str) -> str:

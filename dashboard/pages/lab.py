@@ -17,6 +17,7 @@ from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard.components import control, graph, options
 from tablelog.dashboard.figures import lab as figures
+from tablelog.dashboard.policy import write_policy
 from tablelog.dashboard.record import actions
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES, RulesError
@@ -127,7 +128,7 @@ def _register_runs(app: dash.Dash, service) -> None:
         if not clicks:
             raise PreventUpdate
         lab = service()
-        refused = actions.write_refusal(app.server.extensions.get(actions.POLICY), None,
+        refused = actions.write_refusal(write_policy(app.server), None,
                                         flask.request.host)
         if lab is None or refused:
             return refused or "The lab is not available in this app."

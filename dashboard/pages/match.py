@@ -14,7 +14,8 @@ from tablelog.dashboard.checkpoint import checkpoint_state
 from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, grid, live, names
 from tablelog.dashboard.figures import match as figures
 from tablelog.dashboard.figures.style import empty
-from tablelog.domain.errors import Refused
+from tablelog.domain import views
+from tablelog.domain.errors import MatchNotFound, Refused
 from tablelog.domain.games import RulesError, get_rules
 from tablelog.domain.match import Match
 
@@ -87,7 +88,10 @@ def register(app: dash.Dash, source) -> None:
     def pick(search, value):
         matches = source.table("matches", order="started DESC", limit=RECENT)
         if search and len(search.strip()) >= 4:
-            found = source.match_ids(search)
+            try:
+                found = source.queries.candidates(search, limit=RECENT)
+            except MatchNotFound:  # not the start of an id: nothing to offer
+                found = []
             matches = pd.concat([source.table("matches", match_id=m) for m in found]) \
                 if found else matches.iloc[0:0]
         if value and value not in set(matches["match_id"]):
@@ -153,7 +157,7 @@ def match_view(source, match_id: str) -> dict:
     marks = {0: "start", **{int(k): v for k, v in marks.items()}, steps: "now"}
     whole = steps < WHOLE_UP_TO
     claims, audit_text = claims_section(source, match, audit=whole)
-    status = "disputed" if match.open_disputes else match.status
+    status = views.status(match)
     summary = (f"{match.game}, {len(match.seats)} players ({', '.join(match.seats)}); "
                f"{status}; {len(match.moves)} effective moves, {len(match.undos)} undone; "
                f"{steps} steps" + (f"; the log shows the newest {len(log)}" if first else ""))
@@ -196,8 +200,7 @@ def claims_section(source, match, audit: bool = True) -> tuple[list[dict], str]:
         findings = "; ".join(f["message"] for f in report["findings"]) if report[
             "findings"] else "no findings: the hash chain is intact and every claim agrees"
         rules = (report.get("outcome") or {}).get("rules")
-        outcome = (f"The rules give: {', '.join(rules['winners']) or 'no winner'}"
-                   f" ({rules['reason']}). ") if rules else ""
+        outcome = f"By the rules: {views.outcome_text(rules)}. " if rules else ""
         return replay.claims_against_rules(report), f"{outcome}Audit: {findings}."
     try:
         totals = [entry["total"] for entry in match.rules.score(match.state)]
@@ -211,11 +214,9 @@ def claims_section(source, match, audit: bool = True) -> tuple[list[dict], str]:
 def sheet_figures(match, title: str):
     """A score-sheet match's figures: no board; each seat's categories, or its total alone
     where the sheet has no categories (docs/interop.md)."""
-    from tablelog.domain.views import sheet_score_view
-
     entries = [{**e, "categories": e["categories"] or ({} if e["total"] is None
                                                        else {"total": e["total"]})}
-               for e in sheet_score_view(match)["seats"]]
+               for e in views.sheet_score_view(match)["seats"]]
     totals = {n: float(e["total"]) for n, e in enumerate(entries, start=1)
               if e["total"] is not None}
     return (empty("Board", "logged from its score sheet: no board"),

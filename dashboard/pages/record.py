@@ -22,6 +22,7 @@ import flask
 from dash import ALL, Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
+from tablelog.dashboard.policy import write_policy
 from tablelog.dashboard.record import actions, panels, steps
 from tablelog.dashboard.record import sheet as sheets
 from tablelog.dashboard.record.matches import Matches
@@ -113,7 +114,7 @@ def register(app: dash.Dash, source: Any) -> None:
     matches = Matches(source.recorder)
 
     def policy() -> Any:
-        return app.server.extensions.get(actions.POLICY)
+        return write_policy(app.server)
 
     sheets.register(app, source.recorder, policy)
     _token(app, policy)

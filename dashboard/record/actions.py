@@ -15,13 +15,17 @@ from typing import Any
 from tablelog.domain.errors import Conflict, Refused
 from tablelog.domain.games import RulesError, get_rules
 from tablelog.domain.recorder import Recorder
+from tablelog.domain.views import said_outcome
 from tablelog.domain.times import local_unless_zoned
+from tablelog.domain.wording import player_count_refusal
+
+from ..policy import WRITE_POLICY
 
 from . import build, setup
 from .picking import Ready, StalePicks
-from .steps import chosen_game, named, result
+from .steps import chosen_game, named
 
-POLICY = "tablelog-write-policy"  # app.server.extensions key: a tablelog.access.WritePolicy
+POLICY = WRITE_POLICY  # where the app keeps its write policy (dashboard/policy.py)
 NO_POLICY = ("recording is off on this server: it was started without a write policy "
              "(start it with `tablelog serve`)")
 NEED_TOKEN = ("this server takes records only with its write token (shown when it started): "
@@ -50,10 +54,10 @@ def write_refusal(policy: Any, token: str | None, host: str | None) -> str | Non
 
 def current(recorder: Recorder, match_id: str, version: int | None):
     """The match now, or Conflict when it is no longer at the version the page showed."""
-    match = recorder.get(match_id)
-    if version is not None and match.version != version:
-        raise Conflict(RELOADED)
-    return match
+    try:
+        return recorder.current(match_id, version)
+    except Conflict:
+        raise Conflict(RELOADED) from None
 
 
 def start(recorder: Recorder, game: str | None, players: str | None,
@@ -64,11 +68,9 @@ def start(recorder: Recorder, game: str | None, players: str | None,
         raise Refusal("choose the game first")
     seats = named(players)
     rules = get_rules(game)
-    if not rules.min_players <= len(seats) <= rules.max_players:
-        wanted = (f"{rules.min_players}" if rules.min_players == rules.max_players
-                  else f"{rules.min_players} to {rules.max_players}")
-        raise Refusal(f"{rules.name} is for {wanted} players: give their names in turn order, "
-                      "separated by commas")
+    wrong_count = player_count_refusal(rules, len(seats))
+    if wrong_count:
+        raise Refusal(f"{wrong_count}: give their names in turn order, separated by commas")
     step = setup.menu(game, len(seats), picks)
     if not isinstance(step, Ready):
         raise Refusal(f"the setup is not complete: {step.prompt}")
@@ -114,7 +116,7 @@ def claim(recorder: Recorder, match_id: str, version: int | None, by: str | None
 def end(recorder: Recorder, match_id: str, version: int | None,
         agreed_draw: bool = False) -> tuple[Any, str]:
     done = recorder.end(match_id, agreed_draw=agreed_draw, expected_version=version)
-    return done, f"the match has ended: {result(done)}"
+    return done, f"the match has ended: {said_outcome(done, done.outcome)}"
 
 
 REFUSALS = (Refusal, Refused, RulesError)

@@ -6,10 +6,10 @@ from collections import OrderedDict
 from threading import Lock
 from typing import Any
 
-from tablelog.domain.errors import Conflict, MatchNotFound
+from tablelog.domain.errors import MatchNotFound
 from tablelog.domain.recorder import Recorder
 
-from .actions import RELOADED
+from .actions import current
 
 CACHED = 16
 
@@ -29,9 +29,7 @@ class Matches:
             if version is not None and (match_id, version) in self._cache:
                 self._cache.move_to_end((match_id, version))
                 return self._cache[(match_id, version)]
-        match = self.recorder.get(match_id)
-        if version is not None and match.version != version:
-            raise Conflict(RELOADED)
+        match = current(self.recorder, match_id, version)
         self.put(match)
         return match
 
@@ -52,16 +50,6 @@ class Matches:
         """The match's version now, read from its last stored event only; None when the store
         has no such match."""
         try:
-            return last_version(self.recorder, match_id)
+            return self.recorder.version(match_id)
         except MatchNotFound:
             return None
-
-
-def last_version(recorder: Recorder, match_id: str) -> int:
-    """The version of the match's last stored event (MatchNotFound when it has none)."""
-    # The one private read of the page, kept here until the recorder has a public one.
-    from tablelog.domain.recorder import _as_uuid
-    last = recorder.recorder.select_events(_as_uuid(match_id), desc=True, limit=1)
-    if not last:
-        raise MatchNotFound(f"no match {match_id} in this store")
-    return last[0].originator_version

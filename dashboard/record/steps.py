@@ -194,10 +194,9 @@ def showing(load: Load, match_id: str | None, version: int | None,
 def shown_sheet(match: Any) -> Shown:
     """A match logged from its sheet: no board, no moves: the sheet and its result."""
     seats = list(match.seats)
-    return Shown(f"{match.rules.name} · {', '.join(seats)} · {status(match)} · score sheet · "
-                 f"match {str(match.id)[:8]}", f"/match?id={match.id}",
-                 f"The match has {match.status}: {result(match)}", seats,
-                 sheet=views.sheet_text(match))
+    return Shown(f"{line(match)} · score sheet · match {str(match.id)[:8]}",
+                 f"/match?id={match.id}", f"The match has {match.status}: {result(match)}",
+                 seats, sheet=views.sheet_text(match))
 
 
 def shown_match(match: Any, undo_by: str | None) -> Shown:
@@ -211,16 +210,16 @@ def shown_match(match: Any, undo_by: str | None) -> Shown:
     running = match.status == "running"
     over = match.rules_outcome() if running else None
     return Shown(
-        f"{rules.name} · {', '.join(seats)} · {status(match)} · move {len(match.moves)} · "
-        f"match {str(match.id)[:8]}", f"/match?id={match.id}", to_move(match), seats,
+        f"{line(match)} · move {len(match.moves)} · match {str(match.id)[:8]}",
+        f"/match?id={match.id}", to_move(match), seats,
         board=(match.game, rules.encode(match.state)), scores=scores, score_note=note,
-        verdict=None if over is None else f"By the rules: {winners_said(match, over.winners)}"
-        f" ({over.reason}).", totals=totals,
-        undo_by=undo_by if undo_by in seats else seats[0], running=running)
+        verdict=None if over is None else f"By the rules: {verdict(match, over)}.",
+        totals=totals, undo_by=undo_by if undo_by in seats else seats[0], running=running)
 
 
-def status(match: Any) -> str:
-    return "disputed" if match.open_disputes else match.status
+def line(match: Any) -> str:
+    """The start of the match line: 'Topitop · Ann, Ben · running'."""
+    return f"{match.rules.name} · {', '.join(match.seats)} · {views.status(match)}"
 
 
 def to_move(match: Any) -> str:
@@ -233,15 +232,11 @@ def to_move(match: Any) -> str:
     return "To move: " + " and ".join(match.seats[s] for s in awaited)
 
 
-def winners_said(match: Any, winners: Any) -> str:
-    names = [match.seats[s] for s in winners]
-    if not names:
-        return "no winner"
-    return f"{' and '.join(names)} {'win' if len(names) > 1 else 'wins'}"
+def verdict(match: Any, outcome: Any) -> str:
+    """The outcome the rules give (an `Outcome`), in words: 'Ann wins (...)'."""
+    return views.said_outcome(match, outcome.to_json())
 
 
 def result(match: Any) -> str:
-    """The recorded outcome: 'won by Ann (...)'."""
-    names = [match.seats[s] for s in match.outcome["winners"]]
-    return (f"won by {' and '.join(names)}" if names else "no winner") + (
-        f" ({match.outcome['reason']})")
+    """The recorded outcome: 'Ann wins (...)'."""
+    return views.said_outcome(match, match.outcome)

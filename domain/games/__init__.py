@@ -17,9 +17,10 @@ from .base import (
     RulesError,
     UnknownInformation,
 )
+from .declaring import GameInfo
 
 __all__ = ["GAMES", "GameRules", "IllegalMove", "InvalidSetup", "Outcome", "RulesError",
-           "UnknownInformation", "get_rules"]
+           "UnknownInformation", "declarations", "get_rules"]
 
 
 def _discover() -> dict[str, GameRules]:
@@ -40,3 +41,10 @@ def get_rules(game: str) -> GameRules:
         return GAMES[game]
     except KeyError:
         raise InvalidSetup(f"unknown game {game!r}; known games: {', '.join(GAMES)}") from None
+
+
+def declarations() -> dict[str, GameInfo]:
+    """Each registered game's declaration (`<game>/declaration.py`: metadata, options and move
+    classes), by game id."""
+    return {game: importlib.import_module(f"{__name__}.{game.replace('-', '_')}.declaration")
+            .GAME_INFO for game in GAMES}

@@ -95,7 +95,8 @@ def seat_score(total: float, categories: Mapping[str, float], **details: Any) ->
 class GameRules(ABC, Generic[S]):
     """Base of the engines. Subclasses set the class attributes and implement the abstract
     methods (a missing one fails at import, when the registry instantiates `RULES`); the defaults
-    below fit most games. `docs/adding-a-game.md` lists everything else a game provides.
+    below fit most games. The game's `declaration.py` declares its options and the shapes of its
+    moves as typed classes (`declaring.py`); `docs/adding-a-game.md` lists everything else.
 
     Conventions every engine keeps:
     - `apply` validates first and raises `IllegalMove(reason)` before building anything;

@@ -10,9 +10,7 @@ refusals; `errors.py` turns them into answers.
 
 from __future__ import annotations
 
-import json
 import math
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,12 +18,13 @@ from uuid import UUID
 
 from tablelog.domain import audit as auditing
 from tablelog.domain import views
+from tablelog.domain.audit_ledger import attach
+from tablelog.domain.audit_match_ledger import audit_match_ledger
 from tablelog.domain.games import GAMES
 from tablelog.domain.match import RUNNING, Match
 from tablelog.domain.recorder import Recorder
-from tablelog.domain.audit_ledger import attach
-from tablelog.domain.audit_match_ledger import audit_match_ledger
 from tablelog.domain.signed import with_receipt
+from tablelog.projections.queries import Queries
 
 from .errors import ApiError
 from .schemas import Schema
@@ -92,16 +91,15 @@ def endpoint(method: str, path: str, tag: str, summary: str, *, ok: Answer,
 # ---- what the handlers share ---------------------------------------------------------------------
 
 class Service:
-    """One store's recorder, and its projection tables for the listing and the statistics."""
+    """One store's recorder (the write side) and its query service (the read side: finding a
+    match by prefix, the list and the statistics, from the projection tables)."""
 
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
-        self._projection: Any = None
-        self._projection_lock = threading.Lock()
-        self._stats: dict[tuple, Any] = {}
+        self.queries = Queries(recorder)
 
     def match_id(self, text: str) -> UUID:
-        return self.recorder.find(text)
+        return self.queries.find(text)
 
     def get(self, text: str, at: int | None = None) -> Match:
         return with_receipt(self.recorder, self.recorder.get(self.match_id(text), at))
@@ -112,35 +110,9 @@ class Service:
         return with_receipt(self.recorder, getattr(self.recorder, command)(
             self.match_id(text), *args, expected_version=version))
 
-    def tables(self) -> Any:
-        """The projection, brought up to date."""
-        from tablelog.projections.runner import TablesProjection
-
-        with self._projection_lock:
-            if self._projection is None:
-                self._projection = TablesProjection(self.recorder)
-            self._projection.catch_up()
-            return self._projection
-
     def stats(self, game: str, players: int | None, variant: str | None,
               kind: str | None = None) -> dict[str, Any]:
-        from tablelog.projections import stats as balance
-        from tablelog.projections.load import read_table
-        from tablelog.projections.tables import TABLES
-
-        projection = self.tables()
-        key = (projection.position(), game, players, variant, kind)
-        if key not in self._stats:
-            tables = {name: read_table(projection, name) for name in TABLES if name != "moves"}
-            report = balance.report(tables, game, players, variant, kind).get(game)
-            self._stats = {key: _finite(report or _no_matches())}  # only the newest position
-        return {"game": game, **self._stats[key]}
-
-
-def _no_matches() -> dict[str, Any]:
-    return {"matches": 0, "recorded": 0, "by_status": {}, "shared_wins": 0, "draws": 0,
-            "small": True, "seats": [], "scores": [], "components": [], "length": [],
-            "behind": {}}
+        return {"game": game, **_finite(self.queries.game_report(game, players, variant, kind))}
 
 
 def _finite(value: Any) -> Any:
@@ -230,28 +202,10 @@ def game_stats(service: Service, game: str, players: int | None, variant: str | 
 def list_matches(service: Service, game: str | None, offset: int | None,
                  limit: int | None) -> Any:
     """The matches in the store, oldest first, as `tablelog list --json` prints them."""
-    projection = service.tables()
-    if projection is None:  # no tables on this store: replay every match
-        rows = [views.summary(service.recorder.get(s.originator_id))
-                for s in service.recorder.started(game)]
-    else:
-        found = projection.view.select("matches", {"game": game} if game is not None else None)
-        # A quarantined match is left out (GET /matches/{id} names its damage).
-        rows = [_listed(row) for row in sorted(found, key=lambda r: r["played"])
-                if row["status"] != "damaged"]
+    rows = service.queries.matches(game)  # a quarantined match is left out (GET names it)
     start = offset or 0
     end = None if limit is None else start + limit
     return {"count": len(rows), "matches": rows[start:end]}
-
-
-def _listed(row: dict[str, Any]) -> dict[str, Any]:
-    ended = row["ranking"] != "[]"
-    return {"id": row["match_id"], "game": row["game"], "seats": json.loads(row["seats"]),
-            "status": row["status"], "moves": row["moves"], "started": row["started"],
-            "played": row["played"],
-            "outcome": {"winners": json.loads(row["winners"]),
-                        "ranking": json.loads(row["ranking"]),
-                        "reason": row["reason"]} if ended else None}
 
 
 @endpoint("POST", "/matches", "matches", "Start a match", body="NewMatch",
@@ -353,7 +307,7 @@ def get_audit(service: Service, match: str, head: str | None, moves_from: int | 
     """Replay the match from its stored rows, verify the hash chain, recompute every score and
     compare the claims, as `tablelog audit --json` does."""
     recorder = service.recorder
-    match_id = auditing.find_match(recorder, match)
+    match_id = service.match_id(match)  # named through the tables even if its start is damaged
     report = auditing.audit_match(recorder, match_id, head, moves_from)
     signed = audit_match_ledger(recorder, match_id)  # signed checkpoints (docs/audit.md)
     attach([report], signed)

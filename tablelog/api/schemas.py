@@ -5,11 +5,20 @@ OpenAPI document publishes them, so the document cannot drift from what is check
 the SHAPE of a request (types, required fields, no unknown fields): a shape error is a 400. What
 the values MEAN (a known game, a legal move, a seat of this match) is for the recorder and the
 rules, exactly as at the command line: those refusals are 422 with the command line's reason.
+
+A move and a match's options are in the game's own vocabulary: the document publishes each
+game's schemas (`TopitopMove`, `TopitopOptions`...), generated from the game's declaration
+(`domain/games/<game>/declaration.py`), and the request bodies name them. The server checks
+only that they are JSON objects and leaves the rest to the rules, which know the match's game
+and word the refusal (422).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from tablelog.domain.games import declarations
+from tablelog.domain.games.declaring import move_schema, options_schema
 
 Schema = dict[str, Any]
 
@@ -301,4 +310,44 @@ RESPONSES: dict[str, Schema] = {
         "scores", "components", "length")),
 }
 
-COMPONENTS: dict[str, Schema] = {**REQUESTS, **RESPONSES}
+# ---- the games' vocabularies --------------------------------------------------------------------
+
+DECLARED = declarations()
+
+
+def game_schema_name(game: str, what: str) -> str:
+    """`TotalLandscapingMove`: the component of a game's moves (or "Options")."""
+    return DECLARED[game].name.replace(" ", "") + what
+
+
+GAME_SCHEMAS: dict[str, Schema] = {
+    game_schema_name(game, what): make(info)
+    for game, info in DECLARED.items()
+    for what, make in (("Move", move_schema), ("Options", options_schema))}
+
+
+def one_of_the_games(what: str, description: str) -> Schema:
+    """A move or options: an object in one game's vocabulary (the match's game decides which)."""
+    return {"type": "object", "description": description,
+            "anyOf": [ref(game_schema_name(game, what)) for game in DECLARED]}
+
+
+PUBLISHED_FIELDS = {
+    ("NewMatch", "options"): one_of_the_games("Options", "Game options (the game's Options "
+                                              "schema); missing ones take their defaults."),
+    ("NewSheet", "options"): one_of_the_games("Options", "Game options (the variant played)."),
+    ("NewMove", "move"): one_of_the_games("Move", "The move in the game's own vocabulary (the "
+                                          "game's Move schema; docs/games/<game>.md)."),
+}
+
+
+def published(requests: dict[str, Schema]) -> dict[str, Schema]:
+    """The request schemas as the document publishes them: with each game's vocabulary."""
+    result = dict(requests)
+    for (name, field), schema in PUBLISHED_FIELDS.items():
+        result[name] = {**requests[name],
+                        "properties": {**requests[name]["properties"], field: schema}}
+    return result
+
+
+COMPONENTS: dict[str, Schema] = {**published(REQUESTS), **RESPONSES, **GAME_SCHEMAS}

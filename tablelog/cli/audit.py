@@ -8,11 +8,13 @@ import click
 
 from tablelog.domain import audit as auditing
 from tablelog.domain.match import Match
+from tablelog.domain.wording import outcome_text
 from tablelog.store import open_recorder
 
 from . import main
 from .checkpoints import audit_checkpoints, echo_signed, ledger_text
 from .options import echo_json, json_option, parse_json, store_option
+from .stats import open_match, open_queries
 
 
 def _recorded(done: Match, what: str) -> None:
@@ -32,9 +34,9 @@ def claim(match, scores_json, by, store):
 
     A claim is pinned to the move it follows: claims entered after every round form a score
     sheet that lets the audit name the move where the table and the rules parted."""
-    recorder = open_recorder(store)
     scores = parse_json(scores_json, "the claimed scores")
-    done = recorder.claim(recorder.find(match), by, scores)
+    recorder, match_id = open_match(store, match)
+    done = recorder.claim(match_id, by, scores)
     written = ", ".join(f"{name} {points}" for name, points in scores.items())
     _recorded(done, f"{by} claims {written} (after move {len(done.moves)})")
     echo_signed(recorder, done)
@@ -47,8 +49,8 @@ def claim(match, scores_json, by, store):
 @store_option
 def dispute(match, by, about, store):
     """Record a dispute about the match; it stays open until resolved."""
-    recorder = open_recorder(store)
-    done = recorder.dispute(recorder.find(match), by, about)
+    recorder, match_id = open_match(store, match)
+    done = recorder.dispute(match_id, by, about)
     _recorded(done, f"dispute raised by {by}: {about}")
     echo_signed(recorder, done)
 
@@ -60,8 +62,8 @@ def dispute(match, by, about, store):
 @store_option
 def resolve(match, by, ruling, store):
     """Record the ruling on the oldest open dispute."""
-    recorder = open_recorder(store)
-    done = recorder.resolve(recorder.find(match), by, ruling)
+    recorder, match_id = open_match(store, match)
+    done = recorder.resolve(match_id, by, ruling)
     _recorded(done, f"dispute ruled by {by}: {ruling}")
     echo_signed(recorder, done)
 
@@ -94,7 +96,8 @@ def audit(ctx, match, everything, head, moves_from, against, key_files, as_json,
     if everything:
         reports = auditing.audit_all(recorder)["matches"]
     else:
-        reports = [auditing.audit_match(recorder, auditing.find_match(recorder, match), head,
+        # found through the tables, where a match whose start row is damaged is still named
+        reports = [auditing.audit_match(recorder, open_queries(store).find(match), head,
                                         moves_from)]
     signed = audit_checkpoints(recorder, reports, against, key_files, everything)
     clean = all(report["clean"] for report in reports) and signed["clean"]
@@ -150,9 +153,9 @@ def _result_lines(report: dict[str, Any]) -> list[str]:
         lines.append(f"  scores cannot be recomputed: {scores['unknown']}")
     outcome = report["outcome"]
     if outcome["rules"]:
-        lines.append(f"  result by the rules: {_outcome(outcome['rules'])}")
+        lines.append(f"  result by the rules: {outcome_text(outcome['rules'])}")
     if outcome["recorded"]:
-        lines.append(f"  result recorded at the end: {_outcome(outcome['recorded'])}")
+        lines.append(f"  result recorded at the end: {outcome_text(outcome['recorded'])}")
     return lines
 
 
@@ -186,11 +189,6 @@ def _dispute_line(dispute: dict[str, Any]) -> str:
             f"(event {dispute['resolved_event']}): {dispute['ruling']}")
 
 
-def _outcome(outcome: dict[str, Any]) -> str:
-    winners = outcome["winners"]
-    who = (f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}" if winners
-           else "no winner")
-    return f"{who} ({outcome['reason']})"
 
 
 def _time(iso: str) -> str:

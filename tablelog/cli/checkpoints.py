@@ -27,6 +27,7 @@ from tablelog.store import open_recorder
 
 from . import main
 from .options import echo_json, json_option, store_option
+from .stats import open_match
 
 
 @main.group()
@@ -141,8 +142,7 @@ def checkpoint(directory, as_json, store):
 def receipt(match, qr_file, short, as_json, store):
     """The match's signed receipt: the newest signed head and the proof that the match's newest
     signed event is in it. Keep it (text, JSON or a photo); `tablelog verify` checks it."""
-    recorder = open_recorder(store)
-    match_id = recorder.find(match)
+    recorder, match_id = open_match(store, match)
     found = recorder.receipt(match_id, proof=not short)
     if found is None:
         raise BadReceipt(f"no checkpoint covers match {str(match_id)[:8]} yet "

@@ -19,6 +19,7 @@ AT = click.IntRange(0, 1_000_000_000)
 from .checkpoints import echo_signed
 from .options import (echo_json, json_option, parse_json, parse_options, read_text,
                       store_option)
+from .stats import open_match, open_queries, warn_damaged
 
 
 @main.command()
@@ -59,9 +60,9 @@ def new(game, players, option_pairs, setup_file, manifest_file, played_at, store
 @store_option
 def move(match, move_json, seat, store):
     """Record one move, checked against the rules; a refused move stores nothing."""
-    recorder = open_recorder(store)
     move_value = parse_json(move_json, "the move")
-    done = recorder.record(recorder.find(match), seat, move_value)
+    recorder, match_id = open_match(store, match)
+    done = recorder.record(match_id, seat, move_value)
     rules = done.rules
     waiting = ", ".join(done.seats[s] for s in rules.to_move(done.state))
     outcome = rules.outcome(done.state)
@@ -83,8 +84,8 @@ def _draw_offer(match: Match) -> str:
 @store_option
 def undo(match, by, reason, store):
     """Withdraw the most recent effective move (recorded as an event; nothing is deleted)."""
-    recorder = open_recorder(store)
-    done = recorder.undo(recorder.find(match), by, reason)
+    recorder, match_id = open_match(store, match)
+    done = recorder.undo(match_id, by, reason)
     withdrawn = done.undos[-1]["move"]
     click.echo(f"withdrew move {len(done.moves) + 1}: {done.seats[withdrawn['seat']]} "
                f"{done.rules.describe(withdrawn['move'])}")
@@ -98,14 +99,14 @@ def undo(match, by, reason, store):
 @store_option
 def show(match, step, as_json, store):
     """Draw the board (or print the state as JSON), now or at step N."""
-    recorder = open_recorder(store)
-    found = recorder.get(recorder.find(match), step)
+    recorder, match_id = open_match(store, match)
+    found = recorder.get(match_id, step)
     view = views.state_view(found, step)
     if as_json:
         echo_json(view)
         return
     click.echo(f"{found.rules.name} match {found.id}  [{view['status']}]  step {view['step']}"
-               f" of {recorder.get(found.id).version - Match.INITIAL_VERSION}")
+               f" of {recorder.version(found.id) - Match.INITIAL_VERSION}")
     click.echo("seats: " + ", ".join(found.seats))
     click.echo("")
     click.echo(views.sheet_text(found) if found.kind == "sheet"
@@ -121,8 +122,8 @@ def show(match, step, as_json, store):
 @store_option
 def score(match, step, as_json, store):
     """Score per seat and per category, and the outcome by the rules."""
-    recorder = open_recorder(store)
-    view = views.score_view(recorder.get(recorder.find(match), step))
+    recorder, match_id = open_match(store, match)
+    view = views.score_view(recorder.get(match_id, step))
     if as_json:
         echo_json(view)
         return
@@ -130,13 +131,7 @@ def score(match, step, as_json, store):
         click.echo(f"{entry['seat']}: {entry['total']}")
         for category, points in entry["categories"].items():
             click.echo(f"    {category}: {points}")
-    outcome = view["outcome"]
-    if outcome is None:
-        click.echo("outcome: the game is still running")
-    else:
-        winners = " and ".join(outcome["winners"]) or "nobody"
-        click.echo(f"outcome: {winners} {'win' if len(outcome['winners']) > 1 else 'wins'}"
-                   f" ({outcome['reason']})")
+    click.echo(f"outcome: {views.outcome_text(view['outcome'])}")
 
 
 @main.command(name="list")
@@ -146,24 +141,9 @@ def score(match, step, as_json, store):
 def list_matches(game, as_json, store):
     """List the matches in the store by when they were played, oldest first (from the
     projection's matches table)."""
-    import json
-
-    from .stats import projection_of
-
-    projection = projection_of(store)  # names any damaged match on stderr: it is left out
-    found = projection.view.select("matches", {"game": game} if game else None)
-    rows = []
-    for row in sorted(found, key=lambda r: r["played"]):
-        if row["status"] == "damaged":
-            continue
-        seats = json.loads(row["seats"])
-        ended = row["ranking"] != "[]"
-        rows.append({"id": row["match_id"], "game": row["game"], "seats": seats,
-                     "status": row["status"], "moves": row["moves"], "kind": row["kind"],
-                     "started": row["started"], "played": row["played"],
-                     "outcome": {"winners": json.loads(row["winners"]),
-                                 "ranking": json.loads(row["ranking"]),
-                                 "reason": row["reason"]} if ended else None})
+    queries = open_queries(store)
+    rows = queries.matches(game)
+    warn_damaged(queries.damaged())  # a quarantined match is left out: say so on stderr
     if as_json:
         echo_json(rows)
         return
@@ -180,11 +160,9 @@ def list_matches(game, as_json, store):
 @store_option
 def end(match, agreed_draw, store):
     """Close a match whose game is over (or agree a draw)."""
-    recorder = open_recorder(store)
-    done = recorder.end(recorder.find(match), agreed_draw)
-    outcome = views.named_outcome(done, done.outcome)
-    click.echo(f"ended: {' and '.join(outcome['winners']) or 'nobody'} "
-               f"({outcome['reason']})")
+    recorder, match_id = open_match(store, match)
+    done = recorder.end(match_id, agreed_draw)
+    click.echo(f"ended: {views.said_outcome(done, done.outcome)}")
     click.echo(f"receipt: {done.head_hash}  (keep it: `tablelog audit {str(done.id)[:8]} "
                f"--head {done.head_hash[:12]}` proves the log was not cut short)")
     echo_signed(recorder, done)
@@ -197,6 +175,6 @@ def end(match, agreed_draw, store):
 @store_option
 def abandon(match, by, reason, store):
     """Close an unfinished match without a result."""
-    recorder = open_recorder(store)
-    recorder.abandon(recorder.find(match), by, reason)
+    recorder, match_id = open_match(store, match)
+    recorder.abandon(match_id, by, reason)
     click.echo("abandoned")

@@ -14,6 +14,7 @@ from tablelog.store import open_recorder
 
 from . import main
 from .options import store_option
+from .stats import open_queries
 
 
 @main.command()
@@ -41,7 +42,7 @@ def export(match, everything, output, tool, game, since, until, zone, store):
 
         ids = select(recorder, game, since, until)
     elif not everything:
-        ids = [recorder.find(match)]
+        ids = [open_queries(store).find(match)]
     else:
         ids = recorder.match_ids()  # from the raw log: a match with a damaged start is named too
     if tool != "tablelog":

@@ -6,10 +6,10 @@ from __future__ import annotations
 import click
 
 from tablelog.domain.errors import Refused
-from tablelog.store import open_recorder
 
 from . import main
 from .options import echo_json, json_option, parse_options, store_option
+from .stats import open_match
 
 
 def _counts(options: dict) -> tuple[int, int]:
@@ -64,8 +64,8 @@ def analyse(match, as_json, store):
     from tablelog.domain.solvers.topitop import analyse as analyse_moves
     from tablelog.solved import solved_table
 
-    recorder = open_recorder(store)
-    found = recorder.get(recorder.find(match))
+    recorder, match_id = open_match(store, match)
+    found = recorder.get(match_id)
     if found.game != "topitop":
         raise Refused(f"only Topitop is solved; this match is {found.rules.name}")
     if found.kind == "sheet":

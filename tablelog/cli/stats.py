@@ -3,6 +3,9 @@ them. Each first processes whatever events are new (with a progress bar when the
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+from uuid import UUID
+
 import click
 
 from tablelog.domain.errors import Refused
@@ -10,6 +13,10 @@ from tablelog.store import open_recorder
 
 from . import main
 from .options import echo_json, json_option, store_option
+
+if TYPE_CHECKING:
+    from tablelog.domain.recorder import Recorder
+    from tablelog.projections.queries import Queries
 
 SHOW_PROGRESS_FROM = 20_000  # events behind; fewer take under a second or so
 
@@ -28,6 +35,21 @@ def projection_of(store: str | None, rebuild: bool = False):
     _catch_up(projection)
     warn_damaged(projection.damaged())
     return projection
+
+
+def open_queries(store: str | None) -> Queries:
+    """The store's read side (`projections.queries.Queries`): its tables are caught up before
+    each read that needs them, with a progress bar on stderr when much is behind."""
+    from tablelog.projections.queries import Queries
+
+    return Queries(open_recorder(store), catch_up=_catch_up)
+
+
+def open_match(store: str | None, text: str) -> tuple[Recorder, UUID]:
+    """The store's recorder and the id of the match `text` names (its id, or a unique prefix:
+    a match started by the previous command is found too)."""
+    queries = open_queries(store)
+    return queries.recorder, queries.find(text)
 
 
 def warn_damaged(damaged: list[dict]) -> None:
@@ -73,16 +95,12 @@ def project(rebuild, store):
 def stats(game, players, variant, kind, as_json, store):
     """Balance statistics: seat win rates, score distributions, component strength, length."""
     from tablelog.domain.games import get_rules
-    from tablelog.projections import stats as balance
-    from tablelog.projections.load import read_table
-    from tablelog.projections.tables import TABLES
 
     if game is not None:
         get_rules(game)  # an unknown game is refused with the list of known ones
-    projection = projection_of(store)
-    tables = {name: read_table(projection, name) for name in TABLES if name != "moves"}
-    report = balance.report(tables, game, players, variant,
-                            None if kind == "all" else kind)
+    queries = open_queries(store)
+    report = queries.report(game, players, variant, None if kind == "all" else kind)
+    warn_damaged(queries.damaged())
     if as_json:
         echo_json(report)
         return

@@ -14,6 +14,7 @@ import json
 import pytest
 
 from tablelog.domain.audit import audit_match
+from tablelog.projections.queries import Queries
 from tests.test_cli import run
 
 from .conftest import GAME_IDS, example, new_match
@@ -109,7 +110,7 @@ def test_a_whole_match_stores_the_same_events_as_the_command_line(
     if "outcome" in recorded_end:
         assert api_events[-1][1]["outcome"] == recorded_end["outcome"]
     for match_id in (by_api, by_cli):
-        assert audit_match(recorder, recorder.find(match_id))["clean"]
+        assert audit_match(recorder, Queries(recorder).find(match_id))["clean"]
 
 
 @pytest.mark.parametrize("game", GAME_IDS)
@@ -117,6 +118,6 @@ def test_the_event_log_endpoint_is_the_exported_record(game, client, recorder):
     record = example(game)
     match_id = through_api(client, record)
     served = client.get(f"/api/v1/matches/{match_id[:8]}/events").get_json()
-    assert served == recorder.export(recorder.find(match_id))
+    assert served == recorder.export(Queries(recorder).find(match_id))
     assert [e["type"] for e in served["events"]] == [e["type"] for e in script(record)]
     assert served["setup"] == record.get("setup", {})

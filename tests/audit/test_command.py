@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 
+from tablelog.projections.queries import Queries
 from tablelog.store import open_recorder
 from tests.audit.helpers import OPENING, WIN, delete, play, played_with_everything
 from tests.conftest import stored_rows
@@ -72,7 +73,7 @@ def test_a_clean_store_audits_clean_with_exit_0(store):
 
 def test_a_tampered_store_exits_1_naming_the_match_and_the_event(store):
     ids = clean_store(store)
-    delete(store, open_recorder(store).find(ids[1]), 12)
+    delete(store, Queries(open_recorder(store)).find(ids[1]), 12)
     result = run(store, "audit", "--all")
     assert result.returncode == 1
     assert f"4 matches audited: 3 clean, 1 with findings ({ids[1][:8]})" in result.stdout

@@ -25,7 +25,7 @@ def test_tables_are_read_by_filter_and_reread_only_when_events_arrive(store):
     assert source.table("matches", game="topitop") is matches  # not projected yet
     source.refresh()
     assert set(source.table("matches", game="topitop")["match_id"]) == {str(first), str(second)}
-    assert source.match_ids(str(second)[:6]) == [str(second)]
+    assert source.queries.candidates(str(second)[:6]) == [str(second)]
     assert list(source.table("matches", columns=["game"]).columns) == ["game"]
 
 

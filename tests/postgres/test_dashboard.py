@@ -29,7 +29,7 @@ def test_the_data_layer_reads_the_tables_from_postgresql(postgres_store):
     assert matches.iloc[0].status == "disputed" and json.loads(matches.iloc[0].seats)[0] == EVE
     assert str(matches["started"].dtype) == "datetime64[us, UTC]"
     assert source.table("matches", game="topitop") is matches  # nothing new: the same frame
-    assert source.match_ids(str(first)[:6]) == [str(first)]
+    assert source.queries.candidates(str(first)[:6]) == [str(first)]
     moves = source.table("moves", match_id=str(first))
     assert list(moves["undone"]) == [False] * 5 + [True, False]
     assert moves["score_change"].dtype == "float64"

@@ -123,7 +123,7 @@ def test_a_failed_write_leaves_tables_and_position_as_they_were(recorder, store,
 
 def test_an_undone_move_stays_listed_as_withdrawn_and_its_number_is_reused(recorder):
     match_id = play(recorder, WIN[:9])  # move 9 puts Ann's first bucket on a castle: +1
-    recorder.undo(recorder.find(str(match_id)), "Ann", "meant the other bucket")
+    recorder.undo(match_id, "Ann", "meant the other bucket")
     recorder.record(match_id, "Ann", {"place": "small", "to": "b1"})
     projection = TablesProjection(recorder)
     projection.catch_up()

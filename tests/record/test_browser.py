@@ -96,7 +96,7 @@ def test_a_topitop_game_to_a_win_by_tapping_equals_the_command_line(serve, phone
     phone.get_by_role("button", name="Claim this result").click()
     phone.wait_for_selector("#record-message:has-text('claimed: Ann 2, Ben 0')")
     phone.get_by_role("button", name="End the match").click()
-    phone.wait_for_selector("#record-message:has-text('the match has ended: won by Ann')")
+    phone.wait_for_selector("#record-message:has-text('the match has ended: Ann wins')")
     assert phone.get_attribute("#record-replay", "href") == f"/match?id={match_id}"
     assert not phone.errors
 
@@ -151,7 +151,7 @@ def test_a_topiary_game_by_tapping_equals_the_command_line(serve, phone, tmp_pat
     phone.get_by_role("button", name="Claim this result").click()
     phone.wait_for_selector("#record-message:has-text('claimed: Ann 65, Ben 65')")
     phone.get_by_role("button", name="End the match").click()
-    phone.wait_for_selector("#record-message:has-text('won by Ann')")
+    phone.wait_for_selector("#record-message:has-text('Ann wins')")
     shot(phone, "topiary-ended")
     assert not phone.errors
 

@@ -61,7 +61,7 @@ def test_a_topiary_sheet_logged_on_a_phone_is_stored_as_checked(serve, phone):
     # The link shows the logged sheet: its result and scores, no board to tap moves on.
     phone.get_by_role("link", name="(see it)").click()
     phone.wait_for_selector("#record-summary:has-text('score sheet')")
-    assert "won by Ben" in phone.inner_text("#record-to-move")
+    assert "Ben wins" in phone.inner_text("#record-to-move")
     assert "Ann: 40 = visitors 37, type bonus 0, hand 3" in phone.inner_text("#record-score")
     shot(phone, "sheet-shown")
     assert not phone.errors

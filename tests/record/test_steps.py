@@ -190,7 +190,7 @@ def test_a_game_over_by_the_rules_offers_the_claim_until_it_is_ended(matches, re
     recorder.claim(match_id, "Ann", {"Ann": 2, "Ben": 0})
     recorder.end(match_id)
     ended = steps.showing(matches.get, match_id, matches.loaded(match_id), "Ben")
-    assert ended.to_move.startswith("The match has ended: won by Ann (")
+    assert ended.to_move.startswith("The match has ended: Ann wins (")
     assert ended.verdict is None and not ended.running
     assert panels.play(ended)[-1] == {"display": "none"}  # no undo after the end
 
@@ -199,7 +199,7 @@ def test_a_sheet_shows_its_result_and_scores_without_a_board(matches, recorder):
     match_id = recorder.start_sheet("topitop", ["Ann", "Ben"], {"winners": ["Ben"]})
     shown = steps.showing(matches.get, str(match_id), None, None)
     assert "score sheet" in shown.summary and shown.board is None
-    assert shown.to_move.startswith("The match has ended: won by Ben")
+    assert shown.to_move.startswith("The match has ended: Ben wins")
     assert shown.sheet is not None
     assert steps.asking(matches.get, str(match_id), matches.loaded(str(match_id)), []) is None
 
@@ -278,7 +278,7 @@ def test_a_claim_needs_every_score_and_an_end_needs_a_finished_game(matches, rec
     assert claimed.message == "claimed: Ann 2, Ben 0"
     ended = actions.write(matches, "end", actions.Form(match_id=match_id,
                                                        version=claimed.version), OPEN, HOST)
-    assert ended.message.startswith("the match has ended: won by Ann")
+    assert ended.message.startswith("the match has ended: Ann wins")
     assert recorder.get(match_id).status == "ended"
 
 

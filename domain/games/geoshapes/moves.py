@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..base import IllegalMove
+from . import declaration as declared
+from .declaration import GAME_INFO
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,23 +73,23 @@ def parse(move: Any, shapes: Sequence[str], seats: int) -> Action:
     """The typed action of `move`, checked for shape: known shapes, real seats, names as text."""
     if not isinstance(move, Mapping):
         raise IllegalMove(f"a GeoShapes move is a JSON object: {VOCABULARY}")
-    keys = set(move)
-    if keys == {"draw"}:
+    keys, shape = set(move), GAME_INFO.move_shape(move)
+    if shape is declared.Draw:
         return Draw(_shape(move["draw"], shapes))
-    if keys == {"pick_up"}:
+    if shape is declared.PickUp:
         return PickUp(_seat(move["pick_up"], seats))
-    if keys == {"trade"}:
+    if shape is declared.Trade:
         return _trade(move["trade"], shapes, seats)
-    if keys == {"place", "on"}:
+    if shape is declared.Place:
         return PlaceShape(_shape(move["place"], shapes), _name(move["on"], "a place"))
-    if keys == {"switch"}:
+    if shape is declared.Switch:
         return Switch(_name(move["switch"], "a figure"))
-    if "discard" in keys and keys <= {"discard", "from", "to"}:
+    if shape is declared.Discard:
         source, to = move.get("from"), move.get("to")
         return Discard(_shape(move["discard"], shapes),
                        None if source is None else _name(source, "a place"),
                        None if to is None else _name(to, "a quadrant"))
-    if keys == {"end_play"} and move["end_play"] is True:
+    if shape is declared.EndPlay and move["end_play"] is True:
         return EndPlay()
     raise IllegalMove(f"a GeoShapes move is one of {VOCABULARY}; got {sorted(keys)}")
 

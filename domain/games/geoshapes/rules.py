@@ -50,6 +50,7 @@ from ..base import (
 )
 from .board import Board, Place, fits, is_complete, load_board, missing
 from .components import components as component_rows
+from .declaration import GAME_INFO
 from .moves import (
     Action,
     Discard,
@@ -80,7 +81,6 @@ STAGE_HINT = {
     PLAY: "place shapes or switch figures, then discard one shape",
     TRADED: "place shapes or switch figures, then end the play (no discard after a trade)",
 }
-TRUE_WORDS, FALSE_WORDS = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -151,15 +151,6 @@ def _names(shapes: Sequence[str]) -> str:
     return ", ".join(shapes) if shapes else "nothing"
 
 
-def _yes_no(value: Any, option: str) -> bool:
-    """A true/false option, also as the command line's words (yes/no, on/off, 1/0)."""
-    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
-        value = value.strip().lower() in TRUE_WORDS
-    if value not in (True, False):
-        raise InvalidSetup(f"option {option} must be true or false, got {value!r}")
-    return bool(value)
-
-
 class GeoShapes(GameRules[GeoShapesState]):
     id = "geoshapes"
     name = "GeoShapes"
@@ -175,23 +166,11 @@ class GeoShapes(GameRules[GeoShapesState]):
     # ---- setting up -------------------------------------------------------------------------
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - {"manifest", "half_board", "placing_optional", "empty_deck"}
-        if unknown:
-            raise InvalidSetup(f"GeoShapes options are manifest, half_board, placing_optional "
-                               f"and empty_deck, not {sorted(unknown)}")
-        manifest = options.get("manifest", DEFAULT_MANIFEST)
-        if not isinstance(manifest, str) or not manifest.strip():
-            raise InvalidSetup(f"option manifest names a manifest, got {manifest!r}")
-        load_board(manifest)  # a bad manifest is refused here, before any match starts
-        empty_deck = options.get("empty_deck", RESHUFFLE)
-        if empty_deck not in EMPTY_DECK:
-            raise InvalidSetup(f"option empty_deck must be {' or '.join(EMPTY_DECK)}, got "
-                               f"{empty_deck!r}")
-        return {"manifest": manifest,
-                "half_board": _yes_no(options.get("half_board", False), "half_board"),
-                "placing_optional": _yes_no(options.get("placing_optional", False),
-                                            "placing_optional"),
-                "empty_deck": empty_deck}
+        # The engine's default board is filled in here (the declared default documents it).
+        chosen = GAME_INFO.structure_options({"manifest": DEFAULT_MANIFEST, **options})
+        load_board(chosen.manifest)  # a bad manifest is refused here, before any match starts
+        return {"manifest": chosen.manifest, "half_board": chosen.half_board,
+                "placing_optional": chosen.placing_optional, "empty_deck": chosen.empty_deck}
 
     def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
         """Version 1 placed at will, ended the game when the deck ran out, and named its board

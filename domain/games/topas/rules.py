@@ -45,6 +45,7 @@ from ..base import (
 )
 from ..manifests import load_manifest
 from .components import components as component_rows
+from .declaration import GAME_INFO, Place, StartColumn
 from .table import STEPS, Cell, Half, Line, Table, cell_text, direction, step
 
 ROUNDS = 7          # cards each player places; in solitaire, cards placed per column
@@ -57,7 +58,6 @@ CARD_NAME = re.compile(r"([A-Za-z])([1-9])-([A-Za-z])([1-9])")
 MOVE_FORMS = ('a Topas move is {"card": "R2-B1", "at": [x, y], "dir": "N"|"E"|"S"|"W"} '
               '(the first named half at x,y, the second one step in dir), or in a logged '
               'solitaire game {"start": CARD} to turn up a new column\'s start card')
-TRUE, FALSE = {"true", "yes", "on", "1"}, {"false", "no", "off", "0"}
 
 
 # ---- the deck ---------------------------------------------------------------------------------
@@ -223,19 +223,9 @@ class Topas(GameRules[TopasState]):
     # ---- setting up -------------------------------------------------------------------------
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - {"expert", "manifest"}
-        if unknown:
-            raise InvalidSetup(f"Topas options are expert and manifest, not {sorted(unknown)}")
-        expert = options.get("expert", False)
-        if isinstance(expert, str) and expert.lower() in TRUE | FALSE:
-            expert = expert.lower() in TRUE
-        if expert not in (True, False):  # 0 and 1 pass too
-            raise InvalidSetup(f"option expert must be true or false, got {expert!r}")
-        manifest = options.get("manifest", "topas")
-        if not isinstance(manifest, str):
-            raise InvalidSetup(f"option manifest names a manifest, got {manifest!r}")
-        load_deck(manifest)
-        return {"expert": bool(expert), "manifest": manifest}
+        declared = GAME_INFO.structure_options(options)
+        load_deck(declared.manifest)
+        return {"expert": declared.expert, "manifest": declared.manifest}
 
     def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         cards = list(load_deck(self.options(options)["manifest"]).cards)
@@ -346,9 +336,10 @@ class Topas(GameRules[TopasState]):
                                  else f"every player has placed {ROUNDS} cards"))
         if not isinstance(move, Mapping):
             raise IllegalMove(f"{MOVE_FORMS}; got {move!r}")
-        if set(move) == {"start"}:
+        shape = GAME_INFO.move_shape(move)
+        if shape is StartColumn:
             return self._turn_up(state, move["start"])
-        if set(move) == {"card", "at", "dir"}:
+        if shape is Place:
             return self._place(state, move)
         raise IllegalMove(f"{MOVE_FORMS}; got the keys {sorted(map(str, move))}")
 

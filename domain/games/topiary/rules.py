@@ -41,6 +41,7 @@ from ..base import (
     seat_score,
 )
 from ..manifests import load_manifest
+from . import declaration as declared
 from .components import components as component_rows
 from .garden import (
     CELLS,
@@ -55,7 +56,6 @@ from .garden import (
 HAND = 3
 VISITORS = {2: 8, 3: 6, 4: 5}      # visitors per player, by player count
 REMOVES_A_TYPE = {2, 3}            # player counts that play without one sculpture type
-OPTIONS = ("last_player_chooses", "manifest")
 KEEP, VISIT, REVEAL, OVER = "keep", "visit", "reveal", "over"
 
 
@@ -168,14 +168,14 @@ def _tile_list(sculptures: Sculptures, value: object, what: str) -> tuple[str, .
 def parse_move(sculptures: Sculptures, move: object) -> Keep | Visit | Reveal:
     if not isinstance(move, Mapping):
         raise IllegalMove(f"a Topiary move is a JSON object: {MOVE_FORMS}; got {move!r}")
-    keys = set(move)
-    if keys == {"keep"}:
+    keys, shape = set(move), declared.GAME_INFO.move_shape(move)
+    if shape is declared.Keep:
         return Keep(_tile_list(sculptures, move["keep"], "keep"))
-    if keys == {"reveal"}:
+    if shape is declared.Reveal:
         return Reveal(_tile_list(sculptures, move["reveal"], "reveal"))
-    if keys == {"visitor"}:
+    if shape is declared.Visit:
         return Visit(parse_spot(move["visitor"]))
-    if keys in ({"visitor", "take", "place"}, {"visitor", "take", "place", "took"}):
+    if shape is declared.VisitAndTake:
         took = move.get("took")
         return Visit(parse_spot(move["visitor"]), parse_garden_cell(move["take"]),
                      sculptures.parse(move["place"]),
@@ -205,16 +205,6 @@ def _check_players(seats: int) -> None:
         raise InvalidSetup(f"Topiary is for 2 to 4 players, not {seats}")
 
 
-def _flag(name: str, value: object) -> bool:
-    if isinstance(value, bool):
-        return value
-    words = {"true": True, "yes": True, "1": True, "on": True,
-             "false": False, "no": False, "0": False, "off": False}
-    if isinstance(value, str) and value.lower() in words:
-        return words[value.lower()]
-    raise InvalidSetup(f"option {name} is true or false, got {value!r}")
-
-
 class Topiary(GameRules[TopiaryState]):
     id = "topiary"
     name = "Topiary"
@@ -227,16 +217,9 @@ class Topiary(GameRules[TopiaryState]):
     # ---- setting up -----------------------------------------------------------------------
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - set(OPTIONS)
-        if unknown:
-            raise InvalidSetup(f"Topiary options are {', '.join(OPTIONS)}, not {sorted(unknown)}")
-        manifest = options.get("manifest", "topiary")
-        if not isinstance(manifest, str) or not manifest:
-            raise InvalidSetup(f"option manifest names a manifest, got {manifest!r}")
-        _components(manifest)
-        return {"last_player_chooses": _flag("last_player_chooses",
-                                             options.get("last_player_chooses", False)),
-                "manifest": manifest}
+        chosen = declared.GAME_INFO.structure_options(options)
+        _components(chosen.manifest)
+        return {"last_player_chooses": chosen.last_player_chooses, "manifest": chosen.manifest}
 
     def _dealt(self, seats: int, options: Mapping[str, Any], tiles: int) -> list[int]:
         """How many tiles each seat is dealt (the last player gets the rest when choosing)."""

@@ -33,6 +33,8 @@ from ..base import (
     seat_score,
 )
 from ..cells import KING_STEPS, cell_name, parse_cell
+from ..declaring import unstructure
+from .declaration import GAME_INFO, Pass, Place, Slide
 
 SIZE = 3
 COLOURS = ("Blue", "Red")
@@ -102,19 +104,11 @@ class Topitop(GameRules[TopitopState]):
     playout_cap = 200  # simulations end loops as a draw by agreement after this many actions
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - {"small", "large"}
-        if unknown:
-            raise InvalidSetup(f"Topitop options are small and large, not {sorted(unknown)}")
-        result = {"small": 4, "large": 4}
-        for key, value in options.items():
-            try:
-                count = int(value)
-            except (TypeError, ValueError):
-                raise InvalidSetup(f"option {key} must be a whole number, got {value!r}") from None
+        declared = GAME_INFO.structure_options(options)
+        for name, count in dataclasses.asdict(declared).items():
             if not 0 <= count <= SIZE * SIZE:
-                raise InvalidSetup(f"option {key} must be between 0 and 9, got {count}")
-            result[key] = count
-        return result
+                raise InvalidSetup(f"option {name} must be between 0 and 9, got {count}")
+        return unstructure(declared)
 
     def start(self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> TopitopState:
         if seats != 2:
@@ -158,15 +152,15 @@ class Topitop(GameRules[TopitopState]):
     def _parse(self, state: TopitopState, move: Mapping[str, Any]) -> tuple:
         if not isinstance(move, Mapping):
             raise IllegalMove(f"a Topitop move is a JSON object, got {move!r}")
-        keys = set(move)
-        if keys == {"place", "to"}:
+        keys, shape = set(move), GAME_INFO.move_shape(move)
+        if shape is Place:
             # A list or object is no piece (and no key of PIECES: unhashable, it would raise).
             if not isinstance(move["place"], str) or move["place"] not in PIECES:
                 raise IllegalMove(f"place must be bucket, small or large, not {move['place']!r}")
             return ("place", move["place"], _cell(move["to"]))
-        if keys == {"from", "to"}:
+        if shape is Slide:
             return ("slide", _cell(move["from"]), _cell(move["to"]))
-        if keys == {"pass"} and move["pass"] is True:
+        if shape is Pass and move["pass"] is True:
             return ("pass",)
         raise IllegalMove('a Topitop move is {"place": "bucket"|"small"|"large", "to": CELL}, '
                           '{"from": CELL, "to": CELL} or {"pass": true}, '

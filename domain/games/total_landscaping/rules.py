@@ -43,9 +43,11 @@ from ..base import (
     Outcome,
     seat_score,
 )
+from . import declaration as declared
 from . import hexgarden as hexes
 from . import moves, rounds
 from .components import components as component_rows
+from .declaration import GAME_INFO
 from .moves import MOVE_SHAPE, Choice, Hoe, Play
 
 # The game's vocabulary, importable from here as before (tests and the dashboard do).
@@ -99,13 +101,7 @@ class TotalLandscaping(GameRules[LandscapingState]):
     # ---- setting up -------------------------------------------------------------------------
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        unknown = set(options) - {"hoeing"}
-        if unknown:
-            raise InvalidSetup(f"Total Landscaping's one option is hoeing, not {sorted(unknown)}")
-        hoeing = options.get("hoeing", STOPS_EFFECTS)
-        if hoeing not in HOEING:
-            raise InvalidSetup(f"option hoeing must be {' or '.join(HOEING)}, got {hoeing!r}")
-        return {"hoeing": hoeing}
+        return {"hoeing": GAME_INFO.structure_options(options).hoeing}
 
     def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
         """Version 1 let every card's effect trigger and hoed only afterwards."""
@@ -141,7 +137,7 @@ class TotalLandscaping(GameRules[LandscapingState]):
     def _parse_round(self, state: LandscapingState, move: object) -> tuple[Choice, Choice]:
         if state.over:
             raise IllegalMove(f"the match is over: {self._match_result(state)}")
-        if not isinstance(move, Mapping) or set(move) != set(SEATS):
+        if not isinstance(move, Mapping) or GAME_INFO.move_shape(move) is not declared.Round:
             raise IllegalMove(MOVE_SHAPE + f"; got {move!r}")
         choices = (moves.parse_choice(state, 0, move["east"]),
                    moves.parse_choice(state, 1, move["west"]))

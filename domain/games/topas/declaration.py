@@ -1,0 +1,54 @@
+"""Topas declared: what the game is, its options and its moves (`declaring.py`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..declaring import Flag, GameInfo, ManifestName, key
+
+CARD = {"pattern": "^[A-Za-z][1-9]-[A-Za-z][1-9]$"}
+CARD_DOC = "a card named by its halves, colour letter and gems (R2-B1), in any case"
+
+
+@dataclass(frozen=True)
+class Options:
+    expert: Flag = field(
+        default=Flag(False),
+        metadata=key(doc="the expert variant: a line scores the product of its gems"),
+    )
+    manifest: ManifestName = field(
+        default=ManifestName("topas"), metadata=key(doc="the deck (a manifest name)")
+    )
+
+
+@dataclass(frozen=True)
+class Place:
+    """Place a card: its first named half on `at`, its second one step in `dir`."""
+
+    card: str = field(metadata=key(doc=CARD_DOC, schema=CARD))
+    at: tuple[int, int] = field(metadata=key(doc="the cell [x, y] of the first named half"))
+    dir: str = field(
+        metadata=key(
+            doc="where the second half lies: N, E, S or W", schema={"pattern": "^[NESWnesw]$"}
+        )
+    )
+
+
+@dataclass(frozen=True)
+class StartColumn:
+    """In a logged solitaire game: turn up the next column's start card."""
+
+    start: str = field(metadata=key(doc=CARD_DOC, schema=CARD))
+
+
+GAME_INFO = GameInfo(
+    id="topas",
+    name="Topas",
+    min_players=1,
+    max_players=4,
+    simultaneous=False,
+    hidden_information=True,  # hands and the pile order, unless the whole deal is recorded
+    scoring=("red", "green", "yellow", "blue", "column 1", "column 2", "column 3", "column 4"),
+    options=Options,
+    moves=(Place, StartColumn),
+)
