@@ -1,12 +1,14 @@
-"""Where the dashboard finds its write policy: the composition root (`tablelog serve`) sets it
-on the app's Flask server with `set_write_policy`, and the pages that write (Record, Lab) read
-it with `write_policy`. One named key, so the two sides cannot drift apart."""
+"""Where the dashboard finds what the composition root (`tablelog serve`) hands it: the write
+policy (`set_write_policy`, read by the pages that write, Record and Lab, with `write_policy`)
+and the Lab's experiment service (`set_lab_service` / `lab_service`). Named keys on the app's
+Flask server, so the two sides cannot drift apart."""
 
 from __future__ import annotations
 
 from typing import Any
 
 WRITE_POLICY = "tablelog-write-policy"  # Flask `extensions` key: a tablelog.access.WritePolicy
+LAB_SERVICE = "tablelog-lab"  # Flask `extensions` key: a tablelog.lab_service.LabService
 
 
 def set_write_policy(server: Any, policy: Any) -> None:
@@ -17,3 +19,13 @@ def set_write_policy(server: Any, policy: Any) -> None:
 def write_policy(server: Any) -> Any:
     """The write policy set on `server`; None when none was (recording is then off)."""
     return server.extensions.get(WRITE_POLICY)
+
+
+def set_lab_service(server: Any, service: Any) -> None:
+    """Give the Lab page of the app on `server` the service that runs and stores experiments."""
+    server.extensions[LAB_SERVICE] = service
+
+
+def lab_service(server: Any) -> Any:
+    """The Lab's service set on `server`; None when none was (the page then says so)."""
+    return server.extensions.get(LAB_SERVICE)

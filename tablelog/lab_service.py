@@ -3,7 +3,7 @@ one in a background thread whose progress can be asked for.
 
 One experiment runs at a time per service (a second start is refused with the reason): an
 experiment is minutes of CPU, and the store's writer is shared with people recording matches.
-The composition root (`tablelog serve`) puts one in `app.server.extensions["tablelog-lab"]`;
+The composition root (`tablelog serve`) hands one to the dashboard (`dashboard.policy`);
 the Lab page and the API routes find it there, so the dashboard imports nothing of `tablelog`.
 """
 
@@ -21,7 +21,6 @@ from tablelog.domain.recorder import Recorder
 from . import lab
 from .lab_store import LabStore
 
-EXTENSION = "tablelog-lab"
 PAGE_LIMIT = 400  # matches per arm a start from the page or the API may ask for
 
 

@@ -44,6 +44,7 @@ from tablelog.domain.errors import Refused
 from tablelog.domain.games import get_rules
 from tablelog.domain.match import Match, start_match
 from tablelog.domain.recorder import Recorder
+from tablelog.domain.wording import player_count_refusal
 
 # Every game ends by its rules, except where bots can go round in circles: Topitop declares its
 # cap (`playout_cap`, 200 actions); any other game still running after RUNAWAY moves is also
@@ -95,10 +96,9 @@ def make_plan(game: str, matches: int, seed: int, players: int | None = None,
     if players is None:
         players = len(names) if len(names) > 1 else min(max(2, rules.min_players),
                                                           rules.max_players)
-    if not rules.min_players <= players <= rules.max_players:
-        counts = (f"{rules.min_players}" if rules.min_players == rules.max_players
-                  else f"{rules.min_players}-{rules.max_players}")
-        raise SimulationError(f"{rules.name} is for {counts} players, not {players}")
+    refusal = player_count_refusal(rules, players)
+    if refusal:
+        raise SimulationError(refusal)
     if len(names) == 1:
         names *= players
     if len(names) != players:

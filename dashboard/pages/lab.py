@@ -3,7 +3,7 @@ as a forest plot (estimate and 95% interval per arm), the skill trace, the restr
 result and the findings in plain words; or start a new one and watch its progress.
 
 Experiments come from the lab service the composition root puts in the app
-(`app.server.extensions["tablelog-lab"]`, see tablelog/lab_service.py): its stored reports,
+(`dashboard.policy.lab_service`, see tablelog/lab_service.py): its stored reports,
 never a replay on a request. Starting one writes matches, so it obeys the app's write policy
 like the Record page.
 """
@@ -17,7 +17,7 @@ from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard.components import control, graph, options
 from tablelog.dashboard.figures import lab as figures
-from tablelog.dashboard.policy import write_policy
+from tablelog.dashboard.policy import lab_service, write_policy
 from tablelog.dashboard.record import actions
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES, RulesError
@@ -26,7 +26,6 @@ dash.register_page(__name__, path="/lab", name="Lab", order=5, title="Tablelog: 
 
 KINDS = {"variants": "variant against variant", "restriction": "restricted play",
          "skill": "skill trace (MCTS budgets)"}
-LAB = "tablelog-lab"
 HUMANS = "humans"  # the experiment list's entry for humans against bots
 
 
@@ -74,7 +73,7 @@ def _new_experiment() -> html.Div:
 
 def register(app: dash.Dash, source) -> None:
     def service():
-        return app.server.extensions.get(LAB)
+        return lab_service(app.server)
     _register_views(app, service)
     _register_runs(app, service)
 

@@ -53,15 +53,15 @@ def build_app(location: str, policy, refresh: float | None = None):
     request (the body limit; Host checks where writes are open). Tests serve this very app."""
     from tablelog.api import register_api
     from tablelog.dashboard.app import create_app
-    from tablelog.dashboard.policy import set_write_policy
+    from tablelog.dashboard.policy import set_lab_service, set_write_policy
     from tablelog.guard import guard
 
     app = create_app(location, refresh_every=refresh or None)
     guard(app.server, policy)
     register_api(app.server, app.server.extensions["tablelog"].recorder, policy)
     set_write_policy(app.server, policy)  # the Record and Lab pages read it there
-    from tablelog.lab_service import EXTENSION, serve_lab
-    app.server.extensions[EXTENSION] = serve_lab(app.server.extensions["tablelog"].recorder)
+    from tablelog.lab_service import serve_lab
+    set_lab_service(app.server, serve_lab(app.server.extensions["tablelog"].recorder))
     return app
 
 
