@@ -97,7 +97,7 @@ class Replay(Findings):
     def replaying(self) -> bool:
         return self.rules is not None and self.replay_stopped_at is None
 
-    def _on_Started(self, position: int, event: Any) -> None:  # noqa: N802 - event class names
+    def _on_Started(self, position: int, event: Any) -> None:  # named after the event classes
         if self.started is not None:
             self.find(position, "replay", f"event {position} starts the match a second time")
             return
@@ -121,10 +121,10 @@ class Replay(Findings):
         self.rules = rules
         self.line = [self._scored(Step(0, position, None, None, None, state))]
 
-    def _on_SheetRecorded(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_SheetRecorded(self, position: int, event: Any) -> None:
         audit_sheet.recorded(self, position, event)
 
-    def _on_MoveRecorded(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_MoveRecorded(self, position: int, event: Any) -> None:
         if self.sheet is not None:
             self.find(position, "replay", f"event {position} records a move in a score-sheet "
                       "match")
@@ -155,7 +155,7 @@ class Replay(Findings):
         self.line.append(self._scored(Step(number, position, self.seats[seat], event.move,
                                             rules.describe(event.move), after)))
 
-    def _on_MoveUndone(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_MoveUndone(self, position: int, event: Any) -> None:
         undo = {"event": position, "by": event.by, "at": when(event), "reason": event.reason,
                 "withdrew": None}
         self.undos.append(undo)
@@ -171,7 +171,7 @@ class Replay(Findings):
         undo["withdrew"] = {"move": withdrawn.move, "event": withdrawn.event,
                             "seat": withdrawn.seat, "described": withdrawn.described}
 
-    def _on_ResultClaimed(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_ResultClaimed(self, position: int, event: Any) -> None:
         if self.status == ABANDONED:
             self.find(position, "replay", f"event {position} claims a result for an abandoned "
                       "match")
@@ -179,14 +179,14 @@ class Replay(Findings):
         self.claims.append(Claim(position, event.by, when(event), dict(event.scores),
                                   list(self.line) if self.replaying else [], over))
 
-    def _on_DisputeRaised(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_DisputeRaised(self, position: int, event: Any) -> None:
         self.disputes.append({"event": position, "by": event.by, "at": when(event),
                               "about": event.about,
                               "after_move": len(self.line) - 1 if self.replaying else None,
                               "ruling": None, "resolved_by": None, "resolved_at": None,
                               "resolved_event": None})
 
-    def _on_DisputeResolved(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_DisputeResolved(self, position: int, event: Any) -> None:
         dispute = next((d for d in self.disputes if d["ruling"] is None), None)
         if dispute is None:
             self.find(position, "replay", f"event {position} resolves a dispute, but none was "
@@ -195,7 +195,7 @@ class Replay(Findings):
         dispute.update(ruling=event.ruling, resolved_by=event.by, resolved_at=when(event),
                        resolved_event=position)
 
-    def _on_Ended(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_Ended(self, position: int, event: Any) -> None:
         if self.status != RUNNING:
             self.find(position, "replay", f"event {position} ends a match already {self.status}")
         self.status = ENDED
@@ -217,7 +217,7 @@ class Replay(Findings):
             self.find(position, "outcome", f"event {position} ends the match with {said}; by "
                       f"the rules {rules_say}")
 
-    def _on_Abandoned(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_Abandoned(self, position: int, event: Any) -> None:
         if self.status != RUNNING:
             self.find(position, "replay", f"event {position} abandons a match already "
                       f"{self.status}")

@@ -16,9 +16,9 @@ from typing import Any
 from .audit_findings import Findings
 from .checkpoints import NotVerified, check_head_shape, verify_head
 from .ledger import Ledger
-from .stored_tree import NODE_LEVEL
 from .match import event_hash
 from .merkle import ProofError, Tree, leaf_hash, verify_consistency
+from .stored_tree import NODE_LEVEL
 
 
 def audit_ledger(recorder: Any, against: Sequence[Mapping[str, Any]] = (),

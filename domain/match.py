@@ -18,7 +18,6 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.utils import get_topic
 
 from . import LEGACY_PACKAGE
-
 from .errors import MatchClosed, NotYourTurn, Refused
 from .games import GameRules, Outcome, get_rules, manifests
 from .times import parse_time
@@ -97,7 +96,7 @@ class Match(Aggregate):
             state["played_at"] = None
 
     @classmethod
-    def _create(cls, event_class, *, id=None, **kwargs):  # noqa: A002 - the library's name
+    def _create(cls, event_class, *, id=None, **kwargs):  # `id`: the library's name
         # The first event of a match has no predecessor: its chain starts from "".
         return super()._create(event_class, id=id, prev_hash="", **kwargs)
 
@@ -352,7 +351,7 @@ def initial_state(rules: GameRules, seats: int, rules_version: str, options: dic
     return rules.start(seats, played, setup)
 
 
-def start_match(id: UUID, game: str, seats: list[str], options: Any = None,  # noqa: A002
+def start_match(id: UUID, game: str, seats: list[str], options: Any = None,
                 setup: Any = None, *, rules_version: str | None = None,
                 components: Any = None, played_at: datetime | str | None = None,
                 at: datetime | None = None, as_recorded: bool = False,

@@ -22,14 +22,13 @@ from eventsourcing.application import (
 from eventsourcing.persistence import IntegrityError, Mapper, Transcoder
 from eventsourcing.utils import get_topic
 
+from . import LEGACY_PACKAGE
 from .errors import BadRecord, Conflict, MatchNotFound, Refused
-from .quarantine import damaged
 from .match import Match, event_hash, start_match
+from .quarantine import damaged
 from .records import to_record
 from .snapshot_reads import Snapshotting
 from .transcoding import LeanMapper, LeanTranscoder
-
-from . import LEGACY_PACKAGE
 
 # Started events stored by release 0.1 carry the topic of the package's old top-level name.
 STARTED_TOPICS = [get_topic(Match.Started),

@@ -161,7 +161,7 @@ def usable(state: dict[str, Any]) -> bool:
     try:
         return (state.get("format") == FORMAT
                 and get_rules(state["fields"]["game"]).version == state["state_rules"])
-    except Exception:  # a snapshot this code cannot read is simply not used
+    except Exception:  # noqa: BLE001 - a snapshot this code cannot read is simply not used
         return False
 
 

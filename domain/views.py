@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from .match import SHEET, Match
@@ -19,7 +19,7 @@ def named_outcome(match: Match, outcome: dict[str, Any] | None) -> dict[str, Any
 
 def summary(match: Match) -> dict[str, Any]:
     """One line of `list`: who, what, how far, how it stands."""
-    outcome = match.outcome or (match.rules_outcome() or None) and match.rules_outcome().to_json()
+    outcome = match.outcome or ((match.rules_outcome() or None) and match.rules_outcome().to_json())
     return {
         "id": str(match.id), "game": match.game, "seats": list(match.seats),
         "status": "disputed" if match.open_disputes else match.status,
@@ -33,7 +33,7 @@ def played(match: Match) -> str:
     """When the game was played: the time given when it was logged afterwards, else its start,
     in UTC as every other time here."""
     if match.played_at:
-        return datetime.fromisoformat(match.played_at).astimezone(timezone.utc).isoformat()
+        return datetime.fromisoformat(match.played_at).astimezone(UTC).isoformat()
     return match.created_on.isoformat()
 
 

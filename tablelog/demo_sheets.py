@@ -6,14 +6,14 @@ same every time. Players are named like the bots, so the demo's players pages jo
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from uuid import UUID, uuid5
 
 from tablelog.domain.match import Match
 from tablelog.domain.sheet_matches import sheet_match
 
 NAMESPACE = UUID("5d0f7c1e-8a2b-5c4d-9e6f-0a1b2c3d4e5f")
-FIRST_DAY = datetime(2024, 1, 6, 19, 0, tzinfo=timezone.utc)
+FIRST_DAY = datetime(2024, 1, 6, 19, 0, tzinfo=UTC)
 CONDITIONS = ("six colours connected", "biggest patch", "most flowers", "most Blue")
 PLAN = (("topiary", 2, 4), ("topiary", 3, 3), ("topas", 2, 4), ("total-landscaping", 2, 4),
         ("geoshapes", 2, 3), ("topitop", 2, 4))

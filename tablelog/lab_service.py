@@ -65,7 +65,7 @@ class LabService:
         try:
             experiment_id, _ = run(self.recorder, definition, progress=advance)
             self.progress = {**self.progress, "state": "done", "id": experiment_id}
-        except Exception as err:  # shown to the person who started it, not swallowed
+        except Exception as err:  # noqa: BLE001 - shown to the person who started it, not swallowed
             self.progress = {**self.progress, "state": "failed", "error": str(err)}
 
 

@@ -145,5 +145,5 @@ def open_recorder(store: str | None = None) -> Recorder:
             return SigningRecorder(env=store_env(location), key_source=load_signer)
     except Refused:
         raise
-    except Exception as err:  # the driver's own words, on one line
+    except Exception as err:  # noqa: BLE001 - the driver's own words, on one line
         raise Refused(f"cannot open the store {location}: {err}".splitlines()[0]) from None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from uuid import uuid4
 
 from eventsourcing.application import Application
@@ -15,7 +15,7 @@ from tablelog.domain.transcoding import LeanMapper, LeanTranscoder
 
 LIBRARY = Application(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}).construct_transcoder()
 LEAN = LeanTranscoder(fallback=LIBRARY)
-BODY = {"timestamp": datetime(2026, 11, 30, 1, 2, 3, 456789, tzinfo=timezone.utc),
+BODY = {"timestamp": datetime(2026, 11, 30, 1, 2, 3, 456789, tzinfo=UTC),
         "prev_hash": "ab" * 32, "seat": 1, "move": {"from": "a1", "to": "b2", "n": [1, 2.5]},
         "scores": {"Ann": 43, "Zoë": -3}}
 
@@ -24,7 +24,7 @@ PLAIN = st.recursive(
     st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
     max_leaves=12)
-UTC_TIMES = st.datetimes(min_value=datetime(1, 1, 1), timezones=st.just(timezone.utc))
+UTC_TIMES = st.datetimes(min_value=datetime(1, 1, 1), timezones=st.just(UTC))
 
 
 def test_the_stored_bytes_are_the_librarys():

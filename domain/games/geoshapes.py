@@ -40,8 +40,18 @@ from typing import Any
 
 from .base import GameRules, IllegalMove, InvalidSetup, Move, Outcome, seat_score
 from .geoshapes_board import Board, Place, fits, is_complete, load_board, missing
-from .geoshapes_moves import (Action, Discard, Draw, EndPlay, Item, PickUp, PlaceShape, Switch,
-                              Trade, parse)
+from .geoshapes_moves import (
+    Action,
+    Discard,
+    Draw,
+    EndPlay,
+    Item,
+    PickUp,
+    PlaceShape,
+    Switch,
+    Trade,
+    parse,
+)
 
 DEFAULT_MANIFEST = "geoshapes-v2"
 V1_MANIFEST = "geoshapes"  # the default board of rules version 1: its matches name it
@@ -229,7 +239,7 @@ class GeoShapes(GameRules[GeoShapesState]):
             deck = self._order(board, deck, Counter(board.deck) - Counter(dealt),
                                "the deck order", "the cards not dealt")
         reshuffled = setup.get("reshuffled", [])
-        if not isinstance(reshuffled, list) or opts["empty_deck"] == END and reshuffled:
+        if not isinstance(reshuffled, list) or (opts["empty_deck"] == END and reshuffled):
             raise InvalidSetup("reshuffled lists the orders of the new decks (a list of lists), "
                                "and only when the empty deck is reshuffled")
         orders = tuple(tuple(self._order(board, order, Counter(board.deck), "a reshuffled "

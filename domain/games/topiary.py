@@ -26,14 +26,28 @@ import dataclasses
 import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
-from .base import (GameRules, IllegalMove, InvalidSetup, Move, Outcome, UnknownInformation,
-                   seat_score)
+from .base import (
+    GameRules,
+    IllegalMove,
+    InvalidSetup,
+    Move,
+    Outcome,
+    UnknownInformation,
+    seat_score,
+)
 from .manifests import load_manifest
-from .topiary_garden import (CELLS, CENTRE, SIGHT_LINES, SIZE, draw_garden, parse_garden_cell,
-                             parse_spot)
+from .topiary_garden import (
+    CELLS,
+    CENTRE,
+    SIGHT_LINES,
+    SIZE,
+    draw_garden,
+    parse_garden_cell,
+    parse_spot,
+)
 
 HAND = 3
 VISITORS = {2: 8, 3: 6, 4: 5}      # visitors per player, by player count
@@ -46,7 +60,7 @@ def tile_type(tile: str) -> str:
     return tile.rsplit(" ", 1)[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def tile_value(tile: str) -> int:
     return int(tile.rsplit(" ", 1)[1])
 

@@ -38,15 +38,43 @@ from . import total_landscaping_moves as moves
 from . import total_landscaping_rounds as rounds
 from .base import GameRules, IllegalMove, InvalidSetup, Move, Outcome, seat_score
 from .total_landscaping_moves import MOVE_SHAPE, Choice, Hoe, Play
-from .total_landscaping_state import (AFTER_EFFECTS, BLUE_ROUND, BLUE_TIE_WINNER, BOUTS_TO_WIN,
-                                      CONDITIONS, FLOWERS_ROUND, GARDEN, GRASS, HOEING, LETTER,
-                                      PATCH_ROUND, RED_DISCARDS, ROLE, ROUNDS, SEATS,
-                                      SIX_COLOURS_UNTIL, STOPS_EFFECTS, LandscapingState, flower,
-                                      new_bout, where)
+
 # The game's vocabulary, importable from here as before (tests and the dashboard do).
-from .total_landscaping_state import (CARDS, COLOUR_OF, EMPTY_GARDEN, LEVEL_STARTS,  # noqa: F401
-                                      NEGATABLE, PARAMETER, SHORT, WITHERS, BoutResult,
-                                      GardenFigures, in_garden, level_of)
+from .total_landscaping_state import (  # noqa: F401
+    AFTER_EFFECTS,
+    BLUE_ROUND,
+    BLUE_TIE_WINNER,
+    BOUTS_TO_WIN,
+    CARDS,
+    COLOUR_OF,
+    CONDITIONS,
+    EMPTY_GARDEN,
+    FLOWERS_ROUND,
+    GARDEN,
+    GRASS,
+    HOEING,
+    LETTER,
+    LEVEL_STARTS,
+    NEGATABLE,
+    PARAMETER,
+    PATCH_ROUND,
+    RED_DISCARDS,
+    ROLE,
+    ROUNDS,
+    SEATS,
+    SHORT,
+    SIX_COLOURS_UNTIL,
+    STOPS_EFFECTS,
+    WITHERS,
+    BoutResult,
+    GardenFigures,
+    LandscapingState,
+    flower,
+    in_garden,
+    level_of,
+    new_bout,
+    where,
+)
 
 
 class TotalLandscaping(GameRules[LandscapingState]):

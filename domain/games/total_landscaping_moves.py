@@ -13,8 +13,19 @@ from typing import Any, Union
 
 from . import hexgarden as hexes
 from .base import IllegalMove, Move
-from .total_landscaping_state import (CARDS, GARDEN, GRASS, PARAMETER, RED_DISCARDS, ROLE, SEATS,
-                                      LandscapingState, describe_tile, flower, in_garden)
+from .total_landscaping_state import (
+    CARDS,
+    GARDEN,
+    GRASS,
+    PARAMETER,
+    RED_DISCARDS,
+    ROLE,
+    SEATS,
+    LandscapingState,
+    describe_tile,
+    flower,
+    in_garden,
+)
 
 # ---- a seat's choice, parsed --------------------------------------------------------------
 

@@ -13,11 +13,28 @@ from collections.abc import Sequence
 
 from . import hexgarden as hexes
 from .total_landscaping_moves import Choice, Hoe, Play
-from .total_landscaping_state import (BLUE_ROUND, BLUE_TIE_WINNER, CARDS, CONDITIONS,
-                                      FLOWERS_ROUND, GRASS, LETTER, NEGATABLE, PATCH_ROUND, ROLE,
-                                      SEATS, SIX_COLOURS_UNTIL, STOPS_EFFECTS, WITHERS,
-                                      BoutResult, GardenFigures, LandscapingState, flower,
-                                      new_bout, where)
+from .total_landscaping_state import (
+    BLUE_ROUND,
+    BLUE_TIE_WINNER,
+    CARDS,
+    CONDITIONS,
+    FLOWERS_ROUND,
+    GRASS,
+    LETTER,
+    NEGATABLE,
+    PATCH_ROUND,
+    ROLE,
+    SEATS,
+    SIX_COLOURS_UNTIL,
+    STOPS_EFFECTS,
+    WITHERS,
+    BoutResult,
+    GardenFigures,
+    LandscapingState,
+    flower,
+    new_bout,
+    where,
+)
 
 # ---- the round's rules --------------------------------------------------------------------
 

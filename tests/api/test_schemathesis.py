@@ -25,11 +25,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 
+from tablelog.access import WritePolicy
+from tablelog.api import create_app
 from tablelog.domain.audit import audit_all
 from tablelog.domain.games import GAMES
 from tablelog.domain.records import from_record
-from tablelog.access import WritePolicy
-from tablelog.api import create_app
 from tests.test_recorder import OPENING, play
 
 from .conftest import GAME_IDS, TOKEN, example

@@ -8,7 +8,6 @@ The match of `played_with_everything` stores: 1 start, 2-6 moves 1-5, 7 an undo,
 
 from __future__ import annotations
 
-
 from tests.audit.helpers import OPENING, play
 from tests.checkpoints import surgery
 from tests.checkpoints.helpers import audited, new_signer, signed_findings, signing

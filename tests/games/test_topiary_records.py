@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablelog.domain.games import GAMES, IllegalMove, UnknownInformation
+from tests.packaged import data_path
 
 from .test_topiary import DEAL_2P, refused
-from tests.packaged import data_path
 
 RULES = GAMES["topiary"]
 EXAMPLE = data_path("examples", "topiary.json")

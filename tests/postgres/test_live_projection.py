@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import contextlib
 import math
-import random
 import os
+import random
 import subprocess
 import sys
 import threading
@@ -18,7 +18,7 @@ from eventsourcing.persistence import IntegrityError, Tracking
 from tablelog.projections.postgres import LiveTables, PostgresTablesView, follow
 from tablelog.projections.runner import TablesProjection
 from tablelog.store import open_recorder
-from tests.projections.test_projection import assert_same_tables, some_matches, snapshot
+from tests.projections.test_projection import assert_same_tables, snapshot, some_matches
 from tests.test_recorder import OPENING, WIN, play
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
+from tablelog.access import WritePolicy
 from tablelog.dashboard.app import create_app
 from tablelog.dashboard.record import menu
 from tablelog.dashboard.record import setup as setups
 from tablelog.dashboard.record.actions import POLICY
-from tablelog.access import WritePolicy
 from tablelog.store import open_recorder
 from tests.conftest import open_page
 

@@ -6,9 +6,9 @@ from datetime import datetime
 
 import pytest
 
+from tablelog.access import WritePolicy
 from tablelog.dashboard.record import actions
 from tablelog.domain.errors import Conflict, Refused
-from tablelog.access import WritePolicy
 from tests.conftest import stored_rows
 
 OPEN, GUARDED = WritePolicy.for_bind("127.0.0.1"), WritePolicy.for_bind("0.0.0.0", "s3cret")

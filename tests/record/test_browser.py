@@ -16,9 +16,9 @@ import pytest
 from tablelog.access import WritePolicy
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
+from tests.packaged import data_path
 
 from .conftest import enter_move, shot, start_match
-from tests.packaged import data_path
 
 pytestmark = pytest.mark.browser
 

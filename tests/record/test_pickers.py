@@ -14,9 +14,9 @@ from tablelog.dashboard.record import setup as setups
 from tablelog.dashboard.record.picking import DONE
 from tablelog.domain.games import GAMES, get_rules
 from tablelog.domain.records import from_record
+from tests.packaged import data_path
 
 from .entering import picks_for
-from tests.packaged import data_path
 
 EXAMPLES = data_path("examples")
 ENTERED_AS_RECORDED = ["topitop", "topiary", "topas", "geoshapes"]

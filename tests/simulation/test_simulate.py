@@ -7,7 +7,14 @@ import pytest
 from tablelog.domain.games import GAMES
 from tablelog.domain.records import from_record
 from tablelog.simulate import (
-    RUNAWAY, Plan, make_plan, match_rng, move_cap, play_match, simulate, simulate_all,
+    RUNAWAY,
+    Plan,
+    make_plan,
+    match_rng,
+    move_cap,
+    play_match,
+    simulate,
+    simulate_all,
 )
 from tablelog.store import open_recorder
 
