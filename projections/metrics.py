@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -105,7 +106,7 @@ def _leaders(t: Trace) -> list[int | None] | None:
 def lead_changes(leaders: Sequence[int | None]) -> int:
     """How often the sole leader becomes another seat (ties in between do not count)."""
     sole = [s for s in leaders if s is not None]
-    return sum(a != b for a, b in zip(sole, sole[1:]))
+    return sum(a != b for a, b in pairwise(sole))
 
 
 def decisiveness(leaders: Sequence[int | None], winner: int) -> float:

@@ -113,7 +113,8 @@ def _options(value: Any) -> dict[str, Any]:
         try:
             value = json.loads(value)
         except json.JSONDecodeError as err:
-            raise Refused(f"options are a JSON object, e.g. {{\"expert\": true}} ({err.msg})")
+            raise Refused(
+                f"options are a JSON object, e.g. {{\"expert\": true}} ({err.msg})") from None
     if not isinstance(value, dict):
         raise Refused('options are a JSON object, e.g. {"expert": true}')
     return value

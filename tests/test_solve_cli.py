@@ -72,7 +72,8 @@ def test_analyse_flags_the_move_that_threw_away_a_win(solved, data_home, store):
     match = run(data_home, store, "new", "topitop", "--players", "Ann,Ben", *MINI).stdout.strip()
     for number, move in enumerate(moves + [blunder]):
         seat = "1" if number % 2 == 0 else "2"
-        assert run(data_home, store, "move", match, "--seat", seat, json.dumps(move)).returncode == 0
+        moved = run(data_home, store, "move", match, "--seat", seat, json.dumps(move))
+        assert moved.returncode == 0
     report = json.loads(run(data_home, store, "analyse", match, "--json").stdout)
     assert report["blunders"][-1] == len(moves) + 1
     last = report["moves"][-1]

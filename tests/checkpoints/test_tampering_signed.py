@@ -21,7 +21,7 @@ def only_middle(location, matches):
 
 
 def test_an_untouched_signed_store_audits_clean(signed):
-    location, matches = signed
+    location, _matches = signed
     reports, ledger = audited(location)
     assert ledger["clean"] and len(ledger["checkpoints"]) == 12
     assert all(c["verified"] for c in ledger["checkpoints"]) and ledger["uncovered"] == 0

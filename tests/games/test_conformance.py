@@ -123,7 +123,7 @@ def test_engine_describes_itself(game):
     rules = GAMES[game]
     assert rules.id == game and rules.name and rules.version
     assert 1 <= rules.min_players <= rules.max_players
-    _, start, moves, states = playout(rules, rules.min_players, 2, cap=5)
+    _, _start, moves, states = playout(rules, rules.min_players, 2, cap=5)
     seats = [f"P{i}" for i in range(rules.min_players)]
     for state in states:
         assert rules.render(state, seats).strip()

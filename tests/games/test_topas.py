@@ -430,7 +430,7 @@ def test_a_clubs_own_deck_is_read_from_its_manifest(club_manifests):
     small = club_manifests("small", {"colours": {"R": "red", "G": "green", "Y": "yellow",
                                                  "B": "blue"}, "cards": cards})
     options = RULES.options({"manifest": small})
-    with pytest.raises(InvalidSetup, match="2 player.* need 15 cards, the deck has 9"):
+    with pytest.raises(InvalidSetup, match=r"2 player.* need 15 cards, the deck has 9"):
         RULES.start(2, options, {"start": "R2-B1"})
     bad = club_manifests("bad", {"colours": {"R": "red"}, "cards": ["R1-R2"]})
     with pytest.raises(InvalidSetup, match="not a card of two colours"):

@@ -155,7 +155,7 @@ def test_several_dashboards_and_commands_keep_one_set_of_tables_at_once(postgres
         for thread in threads:
             thread.start()
         for command in commands:
-            out, err = command.communicate(timeout=120)
+            _out, err = command.communicate(timeout=120)
             assert command.returncode == 0, err
         stop.wait(4)
         stop.set()

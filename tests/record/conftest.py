@@ -101,7 +101,7 @@ def enter_move(page, recorder, match_id: str, move: dict) -> None:
     seat = rules.to_move(state)[0]
     picks = picks_for(match.game, rules, state, seat, move, seats)
     answered(page, "#record-picker", 0)
-    for number, (key, value) in enumerate(picks):
+    for number, (_key, value) in enumerate(picks):
         step = menu(match.game, rules, state, seat, picks[:number], seats)
         tap(page, "#record-picker", next(o.label for o in step.options if o.value == value))
         answered(page, "#record-picker", number + 1)

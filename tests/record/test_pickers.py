@@ -47,7 +47,7 @@ def test_any_series_of_taps_ends_in_a_move_the_engine_accepts(game):
             for _turn in range(30):
                 if not rules.to_move(state):
                     break
-                move, picks = tap_at_random(game, rules, state, rng)
+                move, _picks = tap_at_random(game, rules, state, rng)
                 state = rules.apply(state, move)  # raises IllegalMove if a menu lied
 
 
