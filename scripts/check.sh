@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# The static gate: lint, format and types. .ci/run runs it before the tests.
+# The static gate: lint, format and types (all three run; any finding fails it). .ci/run runs it
+# before the tests.
 # Usage: scripts/check.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh
 ensure_venv -e ".[test]"
 
-.venv/bin/ruff check .
-.venv/bin/ruff format --check .
+failed=0
+.venv/bin/ruff check . || failed=1
+.venv/bin/ruff format --check . || failed=1
 
 # mypy resolves imports by folder, but the folders domain/, projections/, dashboard/ and data/
 # are installed as tablelog.domain, ... (pyproject's package-dir). So check a link tree laid out
@@ -18,4 +20,6 @@ for entry in tablelog/* domain projections dashboard data; do
     ln -s "$PWD/$entry" "$tree/tablelog/$(basename "$entry")"
 done
 .venv/bin/mypy "$tree/tablelog" tests benchmarks \
-    | sed -E "s#^$tree/tablelog/(domain|projections|dashboard|data)/#\1/#; s#^$tree/##"
+    | sed -E "s#^$tree/tablelog/(domain|projections|dashboard|data)/#\1/#; s#^$tree/##" \
+    || failed=1
+exit $failed

@@ -21,7 +21,6 @@ import secrets
 from dataclasses import dataclass
 
 LOOPBACK_NAMES = frozenset({"localhost", "localhost.", "ip6-localhost"})
-TOKEN_ENV = "TABLELOG_WRITE_TOKEN"
 
 
 def is_loopback(host: str) -> bool:

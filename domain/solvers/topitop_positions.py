@@ -27,10 +27,11 @@ import numpy as np
 from tablelog.domain.games.topitop import BUCKET, NEIGHBOURS, SIZE, TopitopState
 
 CELLS = SIZE * SIZE
-(EMPTY, LARGE, SMALL, OWN, OPP, CASTLE,
- OWN_ON_SMALL, OPP_ON_SMALL, OWN_ON_CASTLE, OPP_ON_CASTLE) = range(10)
-# The engine's stack strings for Blue to move; Red to move swaps the bucket letters.
+# The engine's stack strings for Blue to move; Red to move swaps the bucket letters. A cell's
+# digit is its stack's index here.
 STACKS = ("", "L", "S", "B", "R", "LS", "SB", "SR", "LSB", "LSR")
+(EMPTY, LARGE, SMALL, OWN, CASTLE, OWN_ON_SMALL, OWN_ON_CASTLE, OPP_ON_CASTLE) = (
+    STACKS.index(stack) for stack in ("", "L", "S", "B", "LS", "SB", "LSB", "LSR"))
 KINDS = len(STACKS)
 HAS_LARGE = np.array([s.count("L") for s in STACKS], np.int64)
 HAS_SMALL = np.array([s.count("S") for s in STACKS], np.int64)
