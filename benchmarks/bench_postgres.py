@@ -156,9 +156,9 @@ def bench_projection(quick: bool) -> list[Result]:
     from tablelog.projections.postgres import LiveTables, follow
     from tablelog.projections.runner import TablesProjection
     from tablelog.store import open_recorder
-    from tests.projections.matches import random_match
 
     from .bench_projections import BATCH, GAMES
+    from .matches import random_match
 
     wanted = 20_000 if quick else 100_000
     with database() as url:
