@@ -55,18 +55,22 @@ def plain_json(value: Any, what: str) -> Any:
 
 
 class Match(Aggregate):
+    _head_event: Match.Event
+    _head_hash: str | None
+
     class Event(Aggregate.Event):
         prev_hash: str
         # Every field but the timestamp is plain JSON (see plain_json): stored the lean way.
         plain_json_fields = True
 
-        def mutate(self, aggregate: Match | None) -> Match | None:
-            aggregate = super().mutate(aggregate)
+        def mutate(self, aggregate: Any) -> Any:
+            match = super().mutate(aggregate)
+            assert isinstance(match, Match)
             # Only the newest event's hash is ever needed (to chain the next one), so replay
             # keeps the event and hashes it on demand rather than hashing every event.
-            aggregate._head_event = self
-            aggregate._head_hash = None
-            return aggregate
+            match._head_event = self
+            match._head_hash = None
+            return match
 
     class Created(Event, Aggregate.Created):
         pass
@@ -182,7 +186,7 @@ class Match(Aggregate):
         self.status = ABANDONED
         self.abandoned = {"by": by, "reason": reason}
 
-    def collect_events(self) -> list[Event]:
+    def collect_events(self) -> list[Any]:
         # The library pops pending events one at a time from the front of the list.
         collected, self._pending_events = self._pending_events, []
         return collected
@@ -378,6 +382,7 @@ def start_match(id: UUID, game: str, seats: list[str], options: Any = None,
         # A record written by hand, naming no manifest: it embeds today's default, so that a
         # later default never changes it.
         embedded = _components_for(rules, options, None)
+        assert embedded is not None  # the game has a default manifest
         options = {**options, "manifest": embedded["name"]}
     checked = rules.options(options if embedded is None
                             else {**options, "manifest": manifests.register(embedded)})

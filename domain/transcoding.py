@@ -70,6 +70,8 @@ class LeanMapper(Mapper):
     orjson write the whole body without calling back into Python for the timestamp.
     """
 
+    transcoder: LeanTranscoder
+
     def __init__(self, transcoder: LeanTranscoder, **kwargs: Any) -> None:
         super().__init__(transcoder=transcoder, **kwargs)
         # event class -> (topic, encoder), for the classes this mapper stores the lean way

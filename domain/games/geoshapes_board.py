@@ -70,6 +70,13 @@ class Board:
     def index(self, name: str) -> int | None:
         return next((i for i, place in enumerate(self.places) if place.name == name), None)
 
+    def where(self, name: str) -> int:
+        """The index of a place the rules already found on this board."""
+        index = self.index(name)
+        if index is None:
+            raise KeyError(f"{name!r} is not a place of {self.name}")
+        return index
+
     def places_of(self, quadrants: Iterable[str]) -> list[Place]:
         wanted = set(quadrants)
         return [place for place in self.places if place.quadrant in wanted]
