@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tablelog.domain.games.topitop import RULES
+from tablelog.domain.games.topitop.rules import RULES
 from tablelog.domain.solvers.topitop import load, solve
 
 from .__main__ import machine

@@ -100,7 +100,7 @@ class OpenMatch:
         self.totals: list[list[float] | None] = [self.score_totals(start)]
         self.moves: list[dict[str, Any]] = []  # the effective moves' rows, in order
         self.count = 0  # effective moves (more than `moves` holds once trimmed)
-        self.trimmable = self.game not in components.FROM_MOVES
+        self.trimmable = not components.reads_moves(self.game)
         self.open_disputes = 0
         self.claim: dict[str, Any] | None = None
         self.base_status = "running"
@@ -215,7 +215,7 @@ class Projector:
             match = self._recall(event.match_id, event.version)
         finally:
             self._untrimmed = False
-        match.trimmable = match.game not in components.FROM_MOVES  # from its next move on
+        match.trimmable = not components.reads_moves(match.game)  # from its next move on
         match.version = event.version
         return match
 

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from tablelog.domain.games.topitop import RULES
+from tablelog.domain.games.topitop.rules import RULES
 
 MINI = ["--option", "small=2", "--option", "large=2"]
 

@@ -9,7 +9,7 @@ import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
-from tablelog.dashboard import boards, replay
+from tablelog.dashboard import games, replay
 from tablelog.dashboard.checkpoint import checkpoint_state
 from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, grid, live, names
 from tablelog.dashboard.figures import match as figures
@@ -231,7 +231,7 @@ def step_figures(source, match_id: str, step: int):
         return sheet_figures(match, title)
     try:
         state = match.rules.encode(match.state)
-        board = boards.draw(match.game, state, match.seats)
+        board = games.draw(match.game, state, match.seats)
     except RulesError as err:
         board = empty("Board", str(err))
     try:

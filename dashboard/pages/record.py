@@ -1,6 +1,6 @@
 """Record: log a match at the table by tapping. Start a match (game, players, variant, the setup
 the table sees), then for the seat to move tap the move: only legal moves are offered, grouped
-the way a player thinks (`dashboard/record/<game>.py`). Undo (who and why), the live score, the
+the way a player thinks (`dashboard/games/<game>.py`). Undo (who and why), the live score, the
 claimed result and the end of the match, and a link to the match's replay.
 
 The URL carries the match (`/record?match=ID`), so a reload or a second device continues it; a
@@ -21,7 +21,7 @@ import flask
 from dash import ALL, Input, Output, State, ctx, dcc, html, no_update
 from dash.exceptions import PreventUpdate
 
-from tablelog.dashboard import boards
+from tablelog.dashboard import games
 from tablelog.dashboard.record import Question, Ready, StalePicks, actions, menu
 from tablelog.dashboard.record import setup as setups
 from tablelog.dashboard.record import sheet as sheets
@@ -263,7 +263,7 @@ def register(app: dash.Dash, source) -> None:
                     html.Pre(views.sheet_text(match)), [], [], None, HIDDEN)
         summary = (f"{rules.name} · {', '.join(seats)} · {status} · move {len(match.moves)}"
                    f" · match {str(match.id)[:8]}")
-        board = boards.draw(match.game, rules.encode(match.state), seats)
+        board = games.draw(match.game, rules.encode(match.state), seats)
         board.update_layout(height=380, margin={"l": 4, "r": 4, "t": 40, "b": 4})
         totals, score = None, None
         try:

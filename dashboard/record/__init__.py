@@ -1,23 +1,26 @@
 """Entering a match at the table by tapping (the Record page's logic, without the page).
 
 `menu(game, rules, state, seat, picks, names)` is the next question for the seat to move (or
-the finished move), read off the engine's legal moves by the game's own module in this package;
+the finished move), read off the engine's legal moves by the game's picker (its module in
+`tablelog.dashboard.games`, beside its board);
 `build(...)` is the move a complete set of picks names. `setup` holds the questions that start a
 match. All of it is pure: no Dash, no store.
 """
 
 from __future__ import annotations
 
-import importlib
+from types import ModuleType
 from typing import Any
+
+from tablelog.dashboard import games
 
 from .picking import Option, Picks, Question, Ready, StalePicks, Step
 
 __all__ = ["Option", "Question", "Ready", "StalePicks", "Step", "build", "menu"]
 
 
-def picker(game: str):
-    return importlib.import_module(f"{__name__}.{game.replace('-', '_')}")
+def picker(game: str) -> ModuleType:
+    return games.module(game)
 
 
 def menu(game: str, rules: Any, state: Any, seat: int, picks: Picks,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from tablelog.domain.games.geoshapes import DEFAULT_MANIFEST as GEOSHAPES_BOARD
+from tablelog.domain.games.geoshapes.rules import DEFAULT_MANIFEST as GEOSHAPES_BOARD
 from tablelog.domain.games.manifests import load_manifest
 
 from .picking import DONE, Option, Picks, Question, Ready, Step, answer, answers

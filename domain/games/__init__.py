@@ -1,6 +1,7 @@
 """The registry of rules engines: every module in this package that defines `RULES`.
 
-Discovery (rather than a hand-kept list) lets each game live in one module and nothing else.
+Discovery (rather than a hand-kept list) lets each game live in its own package, its plugin
+(`docs/adding-a-game.md`), and nothing else.
 """
 
 from __future__ import annotations
@@ -8,7 +9,14 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from .base import GameRules, IllegalMove, InvalidSetup, Outcome, RulesError, UnknownInformation
+from .base import (
+    GameRules,
+    IllegalMove,
+    InvalidSetup,
+    Outcome,
+    RulesError,
+    UnknownInformation,
+)
 
 __all__ = ["GAMES", "GameRules", "IllegalMove", "InvalidSetup", "Outcome", "RulesError",
            "UnknownInformation", "get_rules"]

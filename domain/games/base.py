@@ -11,8 +11,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from cattrs.preconf.json import make_converter
 
@@ -20,6 +21,22 @@ Move = dict[str, Any]
 """A move in the game's own vocabulary, as plain JSON (what is stored in MoveRecorded)."""
 
 S = TypeVar("S")
+
+Moves = Sequence[tuple[int, dict[str, Any]]]
+"""A match's effective moves in order: (seat index, move)."""
+
+NAN = float("nan")
+
+
+class Component(NamedTuple):
+    """One row of component strength: what a seat did with one kind of component in a match
+    (`kind` "gem colour", `component` "Red": `count` lines scoring `points` gems). `points` is
+    NaN where a component scores nothing by itself."""
+
+    kind: str
+    component: str
+    count: int
+    points: float
 
 _converter = make_converter()
 
@@ -75,9 +92,10 @@ def seat_score(total: float, categories: Mapping[str, float], **details: Any) ->
     return {"total": total, "categories": dict(categories), "details": details}
 
 
-class GameRules(Generic[S]):
-    """Base of the five engines. Subclasses set the class attributes and implement the methods
-    marked 'must'; the defaults below fit most games.
+class GameRules(ABC, Generic[S]):
+    """Base of the engines. Subclasses set the class attributes and implement the abstract
+    methods (a missing one fails at import, when the registry instantiates `RULES`); the defaults
+    below fit most games. `docs/adding-a-game.md` lists everything else a game provides.
 
     Conventions every engine keeps:
     - `apply` validates first and raises `IllegalMove(reason)` before building anything;
@@ -130,22 +148,22 @@ class GameRules(Generic[S]):
         """A complete random setup (for simulations and tests). Default: nothing to deal."""
         return {}
 
+    @abstractmethod
     def start(self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> S:
         """The state before the first move. Must."""
-        raise NotImplementedError
 
     # ---- playing ----------------------------------------------------------------------------
 
+    @abstractmethod
     def apply(self, state: S, move: Mapping[str, Any]) -> S:
         """The state after `move`, or IllegalMove. Must."""
-        raise NotImplementedError
 
+    @abstractmethod
     def legal_moves(self, state: S) -> list[Move]:
         """The moves `apply` accepts now (empty once the game is over); each one offered must be
         accepted. Must. Where the full list is too large to offer (GeoShapes' trades of up to
         three shapes each way), the engine offers a documented subset and `apply` still takes
         every legal move."""
-        raise NotImplementedError
 
     def choices(self, state: S, seat: int) -> list[Move]:
         """The legal choices of one seat. Simultaneous games must override this (their
@@ -169,17 +187,17 @@ class GameRules(Generic[S]):
                                         for seat in self.to_move(state)})
         return self.random_choice(state, self.to_move(state)[0], rng)
 
+    @abstractmethod
     def to_move(self, state: S) -> tuple[int, ...]:
         """The seats whose input is awaited (all of them when play is simultaneous). Must."""
-        raise NotImplementedError
 
+    @abstractmethod
     def score(self, state: S) -> list[dict[str, Any]]:
         """Per seat (in seat order) a `seat_score(...)`: total, categories, details. Must."""
-        raise NotImplementedError
 
+    @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """None while the game runs. Must."""
-        raise NotImplementedError
 
     def evaluate(self, state: S, seat: int) -> float:
         """How good the position looks for `seat` (higher is better), for the greedy bot.
@@ -199,9 +217,21 @@ class GameRules(Generic[S]):
         """A one-line human reading of a move."""
         return json.dumps(move, sort_keys=True)
 
+    @abstractmethod
     def render(self, state: S, seats: Sequence[str]) -> str:
         """The position drawn as text for `tablelog show`. Must."""
-        raise NotImplementedError
+
+    # ---- measuring --------------------------------------------------------------------------
+
+    # True where `components` reads the effective moves (the final position has forgotten what
+    # it needs), so the projector keeps a match's moves until it ends.
+    components_read_moves: ClassVar[bool] = False
+
+    @abstractmethod
+    def components(self, state: S, scores: list[dict[str, Any]],
+                   moves: Moves) -> list[list[Component]]:
+        """Per seat, the component-strength rows of a scored final position (`docs/metrics.md`);
+        a game with nothing to measure returns an empty list per seat. Must."""
 
     # ---- serialising ------------------------------------------------------------------------
 

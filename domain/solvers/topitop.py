@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from tablelog.domain.games.topitop import TopitopState
+from tablelog.domain.games.topitop.rules import TopitopState
 
 from .topitop_graph import Progress, TopitopGraph
 from .topitop_positions import Layout, Numbering, digits_state, fits, state_digits

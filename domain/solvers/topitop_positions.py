@@ -24,7 +24,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from tablelog.domain.games.topitop import BUCKET, NEIGHBOURS, SIZE, TopitopState
+from tablelog.domain.games.topitop.rules import BUCKET, NEIGHBOURS, SIZE, TopitopState
 
 CELLS = SIZE * SIZE
 # The engine's stack strings for Blue to move; Red to move swaps the bucket letters. A cell's

@@ -13,7 +13,7 @@ from .options import echo_json, json_option, parse_options, store_option
 
 
 def _counts(options: dict) -> tuple[int, int]:
-    from tablelog.domain.games.topitop import RULES
+    from tablelog.domain.games.topitop.rules import RULES
 
     checked = RULES.options(options)
     return checked["small"], checked["large"]

@@ -23,7 +23,7 @@ from collections import Counter
 import pytest
 
 from tablelog.domain.games import IllegalMove, InvalidSetup
-from tablelog.domain.games.geoshapes import ACT, PLAY, REFUSED, RULES, TRADED, GeoShapesState
+from tablelog.domain.games.geoshapes.rules import ACT, PLAY, REFUSED, RULES, TRADED, GeoShapesState
 from tests.packaged import example
 
 ANN, BEN = 0, 1

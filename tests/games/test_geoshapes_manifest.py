@@ -10,7 +10,7 @@ import json
 import pytest
 
 from tablelog.domain.games import InvalidSetup
-from tablelog.domain.games.geoshapes import RULES
+from tablelog.domain.games.geoshapes.rules import RULES
 from tests.packaged import data_path
 
 DEFAULT = json.loads(data_path("manifests", "geoshapes.json").read_text(encoding="utf-8"))

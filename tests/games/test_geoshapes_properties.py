@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablelog.domain.games import IllegalMove
-from tablelog.domain.games.geoshapes import RULES
-from tablelog.domain.games.geoshapes_board import load_board
+from tablelog.domain.games.geoshapes.board import load_board
+from tablelog.domain.games.geoshapes.rules import RULES
 
 SHAPES = list(load_board("geoshapes").values)
 

@@ -12,8 +12,8 @@ import random
 import pytest
 
 from tablelog.domain.games import IllegalMove, InvalidSetup
-from tablelog.domain.games.topas import RULES, load_deck
-from tablelog.domain.games.topas_table import direction
+from tablelog.domain.games.topas.rules import RULES, load_deck
+from tablelog.domain.games.topas.table import direction
 from tests.packaged import example
 
 DECK = load_deck("topas").cards

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablelog.domain.games import IllegalMove
-from tablelog.domain.games.topas import RULES
-from tablelog.domain.games.topas_table import AXES, direction
+from tablelog.domain.games.topas.rules import RULES
+from tablelog.domain.games.topas.table import AXES, direction
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False)

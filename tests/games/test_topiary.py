@@ -14,8 +14,8 @@ import random
 import pytest
 
 from tablelog.domain.games import GAMES, IllegalMove, InvalidSetup
-from tablelog.domain.games.topiary import Visitor
-from tablelog.domain.games.topiary_garden import CELLS, SIGHT_LINES, parse_spot
+from tablelog.domain.games.topiary.garden import CELLS, SIGHT_LINES, parse_spot
+from tablelog.domain.games.topiary.rules import Visitor
 
 RULES = GAMES["topiary"]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tablelog.domain.games import IllegalMove, InvalidSetup
-from tablelog.domain.games.topitop import RULES, TopitopState
+from tablelog.domain.games.topitop.rules import RULES, TopitopState
 
 BLUE, RED = 0, 1
 

@@ -12,8 +12,8 @@ import dataclasses
 import pytest
 
 from tablelog.domain.games import IllegalMove
-from tablelog.domain.games.hexgarden import INDEX, TILES
-from tablelog.domain.games.total_landscaping import CARDS, RULES, GardenFigures, new_bout
+from tablelog.domain.games.total_landscaping.hexgarden import INDEX, TILES
+from tablelog.domain.games.total_landscaping.rules import CARDS, RULES, GardenFigures, new_bout
 
 EMPTY = ("",) * len(TILES)
 

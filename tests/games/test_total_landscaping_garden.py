@@ -10,8 +10,14 @@ import json
 
 import pytest
 
-from tablelog.domain.games.hexgarden import INDEX, NEIGHBOURS, TILES, TILES_AT_LEVEL, adjacent
-from tablelog.domain.games.total_landscaping import RULES, new_bout
+from tablelog.domain.games.total_landscaping.hexgarden import (
+    INDEX,
+    NEIGHBOURS,
+    TILES,
+    TILES_AT_LEVEL,
+    adjacent,
+)
+from tablelog.domain.games.total_landscaping.rules import RULES, new_bout
 from tests.packaged import data_path
 
 EXAMPLE = data_path("examples", "total-landscaping.json")

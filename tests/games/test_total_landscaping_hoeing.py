@@ -17,7 +17,7 @@ from __future__ import annotations
 import pytest
 
 from tablelog.domain.games import InvalidSetup
-from tablelog.domain.games.total_landscaping import CARDS, RULES
+from tablelog.domain.games.total_landscaping.rules import CARDS, RULES
 
 from .test_total_landscaping import card, garden, hoe, play, position, refused, tile
 

@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablelog.domain.games import IllegalMove
-from tablelog.domain.games.hexgarden import NEIGHBOURS, TILES, TILES_AT_LEVEL
-from tablelog.domain.games.total_landscaping import CARDS, RULES, WITHERS, flower
+from tablelog.domain.games.total_landscaping.hexgarden import NEIGHBOURS, TILES, TILES_AT_LEVEL
+from tablelog.domain.games.total_landscaping.rules import CARDS, RULES, WITHERS, flower
 
 
 def _unprotected_withering(garden) -> list[str]:

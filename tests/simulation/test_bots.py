@@ -9,7 +9,7 @@ import pytest
 
 from tablelog.domain.bots import BOTS, greedy_bot, next_move, random_bot
 from tablelog.domain.games import GAMES
-from tablelog.domain.games.topitop import TopitopState
+from tablelog.domain.games.topitop.rules import TopitopState
 from tablelog.simulate import make_plan, play_match
 
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablelog.domain.games.topitop import RULES, TopitopState
+from tablelog.domain.games.topitop.rules import RULES, TopitopState
 from tablelog.domain.solvers.topitop import SolvedTopitop, TopitopGraph, analyse, load, solve
 
 BLUE, RED = 0, 1

@@ -8,7 +8,7 @@ import dataclasses
 from collections.abc import Collection, Mapping
 from typing import Any
 
-from .base import IllegalMove
+from ..base import IllegalMove
 
 
 @dataclasses.dataclass(frozen=True)

@@ -11,9 +11,9 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..base import IllegalMove, Move
 from . import hexgarden as hexes
-from .base import IllegalMove, Move
-from .total_landscaping_state import (
+from .state import (
     CARDS,
     GARDEN,
     GRASS,

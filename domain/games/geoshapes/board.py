@@ -26,8 +26,8 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from .base import InvalidSetup
-from .manifests import load_manifest
+from ..base import InvalidSetup
+from ..manifests import load_manifest
 
 FORMAT = "geoshapes-manifest/1"
 QUADRANTS = 4

@@ -33,14 +33,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..base import (
+    Component,
+    GameRules,
+    IllegalMove,
+    InvalidSetup,
+    Move,
+    Moves,
+    Outcome,
+    seat_score,
+)
 from . import hexgarden as hexes
-from . import total_landscaping_moves as moves
-from . import total_landscaping_rounds as rounds
-from .base import GameRules, IllegalMove, InvalidSetup, Move, Outcome, seat_score
-from .total_landscaping_moves import MOVE_SHAPE, Choice, Hoe, Play
+from . import moves, rounds
+from .components import components as component_rows
+from .moves import MOVE_SHAPE, Choice, Hoe, Play
 
 # The game's vocabulary, importable from here as before (tests and the dashboard do).
-from .total_landscaping_state import (  # noqa: F401
+from .state import (  # noqa: F401
     AFTER_EFFECTS,
     BLUE_ROUND,
     BLUE_TIE_WINNER,
@@ -81,6 +90,7 @@ class TotalLandscaping(GameRules[LandscapingState]):
     id = "total-landscaping"
     name = "Total Landscaping"
     version = "2"
+    components_read_moves = True  # what was drawn or played is gone from the end position
     min_players = max_players = 2
     move_cap = 500  # simulated matches take 32-66 moves (docs/games)
     state_type = LandscapingState
@@ -336,6 +346,10 @@ class TotalLandscaping(GameRules[LandscapingState]):
         else:
             lines.append(f"this bout is decided by: {_next_check(state.round)}")
         return "\n".join(lines)
+
+    def components(self, state: LandscapingState, scores: list[dict[str, Any]],
+                   moves: Moves) -> list[list[Component]]:
+        return component_rows(state, scores, moves)
 
 
 def _symbol(tile: str) -> str:

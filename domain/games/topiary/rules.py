@@ -29,17 +29,20 @@ from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
-from .base import (
+from ..base import (
+    Component,
     GameRules,
     IllegalMove,
     InvalidSetup,
     Move,
+    Moves,
     Outcome,
     UnknownInformation,
     seat_score,
 )
-from .manifests import load_manifest
-from .topiary_garden import (
+from ..manifests import load_manifest
+from .components import components as component_rows
+from .garden import (
     CELLS,
     CENTRE,
     SIGHT_LINES,
@@ -610,6 +613,10 @@ class Topiary(GameRules[TopiaryState]):
             number = sum(v.seat == seat for v in state.visitors) + 1
             return f"to move: {seats[seat]}, visitor {number} of {state.visitors_each}"
         return f"every visitor is placed; awaiting {seats[seat]}'s hand to be revealed"
+
+    def components(self, state: TopiaryState, scores: list[dict[str, Any]],
+                   moves: Moves) -> list[list[Component]]:
+        return component_rows(state, scores, moves)
 
 
 def _hand(known: Sequence[str | None], size: int) -> tuple[str | None, ...]:

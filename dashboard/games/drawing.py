@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import plotly.graph_objects as go
-
 from tablelog.dashboard.figures.style import FONT, INK
 
 

@@ -22,8 +22,17 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .base import GameRules, IllegalMove, InvalidSetup, Move, Outcome, seat_score
-from .cells import KING_STEPS, cell_name, parse_cell
+from ..base import (
+    Component,
+    GameRules,
+    IllegalMove,
+    InvalidSetup,
+    Move,
+    Moves,
+    Outcome,
+    seat_score,
+)
+from ..cells import KING_STEPS, cell_name, parse_cell
 
 SIZE = 3
 COLOURS = ("Blue", "Red")
@@ -265,6 +274,11 @@ class Topitop(GameRules[TopitopState]):
                 src, dst = state.no_return
                 lines.append(f"may not slide {NAMES[src]} back to {NAMES[dst]} this turn")
         return "\n".join(lines)
+
+    def components(self, state: TopitopState, scores: list[dict[str, Any]],
+                   moves: Moves) -> list[list[Component]]:
+        """Nothing to measure: two buckets each, no scored components."""
+        return [[] for _ in scores]
 
 
 RULES = Topitop()

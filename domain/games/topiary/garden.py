@@ -9,8 +9,8 @@ garden. That gives 5 per side looking straight in (20) and both ends of every di
 
 from __future__ import annotations
 
-from .base import IllegalMove
-from .cells import cell_name, parse_cell
+from ..base import IllegalMove
+from ..cells import cell_name, parse_cell
 
 SIZE = 5
 CELLS = tuple(cell_name(i % SIZE, i // SIZE) for i in range(SIZE * SIZE))  # a1 b1 .. e1 a2 ..

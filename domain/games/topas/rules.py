@@ -33,9 +33,19 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from .base import GameRules, IllegalMove, InvalidSetup, Move, Outcome, seat_score
-from .manifests import load_manifest
-from .topas_table import STEPS, Cell, Half, Line, Table, cell_text, direction, step
+from ..base import (
+    Component,
+    GameRules,
+    IllegalMove,
+    InvalidSetup,
+    Move,
+    Moves,
+    Outcome,
+    seat_score,
+)
+from ..manifests import load_manifest
+from .components import components as component_rows
+from .table import STEPS, Cell, Half, Line, Table, cell_text, direction, step
 
 ROUNDS = 7          # cards each player places; in solitaire, cards placed per column
 HAND = 3            # cards in hand with 2-4 players
@@ -532,6 +542,10 @@ class Topas(GameRules[TopasState]):
         else:
             lines.append(f"to move: {seats[state.seat]}")
         return "\n".join(lines)
+
+    def components(self, state: TopasState, scores: list[dict[str, Any]],
+                   moves: Moves) -> list[list[Component]]:
+        return component_rows(state, scores, moves)
 
 
 RULES = Topas()

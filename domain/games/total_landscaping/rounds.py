@@ -12,8 +12,8 @@ import functools
 from collections.abc import Sequence
 
 from . import hexgarden as hexes
-from .total_landscaping_moves import Choice, Hoe, Play
-from .total_landscaping_state import (
+from .moves import Choice, Hoe, Play
+from .state import (
     BLUE_ROUND,
     BLUE_TIE_WINNER,
     CARDS,

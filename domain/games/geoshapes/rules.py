@@ -38,9 +38,19 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .base import GameRules, IllegalMove, InvalidSetup, Move, Outcome, seat_score
-from .geoshapes_board import Board, Place, fits, is_complete, load_board, missing
-from .geoshapes_moves import (
+from ..base import (
+    Component,
+    GameRules,
+    IllegalMove,
+    InvalidSetup,
+    Move,
+    Moves,
+    Outcome,
+    seat_score,
+)
+from .board import Board, Place, fits, is_complete, load_board, missing
+from .components import components as component_rows
+from .moves import (
     Action,
     Discard,
     Draw,
@@ -154,6 +164,7 @@ class GeoShapes(GameRules[GeoShapesState]):
     id = "geoshapes"
     name = "GeoShapes"
     version = "2"
+    components_read_moves = True  # what was drawn or played is gone from the end position
     default_manifest = DEFAULT_MANIFEST
     min_players = 2
     max_players = 4
@@ -815,5 +826,10 @@ class GeoShapes(GameRules[GeoShapesState]):
         marks += [f"[W] {shape}" for shape in gaps[:wilds]]
         marks += [f"[ ] {shape}" for shape in gaps[wilds:]]
         return "  ".join(marks)
+
+    def components(self, state: GeoShapesState, scores: list[dict[str, Any]],
+                   moves: Moves) -> list[list[Component]]:
+        return component_rows(state, scores, moves)
+
 
 RULES = GeoShapes()

@@ -1,0 +1,127 @@
+"""Topas: the cards on the table, each half a cell in its gem colour with its gem count, each card
+outlined in the colour of the player who laid it (the start card in black, the latest card
+thicker).
+
+The picker (the Record page's questions): the card (a logged game names every card as it is
+played), then the cell of its first half and the way the second half points. Cells are offered
+with the half they touch, so a player finds them on the table without counting coordinates.
+Solitaire's next column starts with the start card turned up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import plotly.graph_objects as go
+from tablelog.dashboard.figures.style import seat_colour, text
+from tablelog.dashboard.record.picking import Facet, Picks, Step, legal_moves, walk
+
+from .drawing import Sketch, board_figure, label, rect
+
+# ---- the board: draw(state, seats) --------------------------------------------------------------
+
+GEMS = {"R": ("#e15759", "red"), "G": ("#59a14f", "green"), "Y": ("#edc948", "yellow"),
+        "B": ("#4e79a7", "blue")}
+
+
+def halves(card: str) -> list[str]:
+    """A card's two halves in name order: "G3-Y2" -> ["G3", "Y2"]."""
+    return card.split("-")
+
+
+def table(state: dict[str, Any]) -> list[tuple[str, list[tuple[int, int]], int | None]]:
+    """The cards on the table now (card, cells of its halves, seat or None for the start card):
+    the current column's start card and placements (solitaire clears the table per column)."""
+    column = len(state["starts"]) - 1
+    if column < 0:
+        return []
+    cards = [(state["starts"][column], [(0, 0), (1, 0)], None)]
+    cards += [(p["card"], [tuple(c) for c in p["cells"]], p["seat"])
+              for p in state["placements"] if p["column"] == column]
+    return cards
+
+
+def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
+    cards = table(state)
+    cells = [cell for _, where, _ in cards for cell in where] or [(0, 0)]
+    xs, ys = [x for x, _ in cells], [y for _, y in cells]
+    title = "Topas: " + ", ".join(f"<span style='color:{seat_colour(i + 1)}'>{text(n)}</span>"
+                                  for i, n in enumerate(seats))
+    figure = board_figure(title, (min(xs) - 0.7, max(xs) + 0.7), (-max(ys) - 0.7, -min(ys) + 0.7),
+                          height=480)
+    sketch = Sketch()
+    for number, (card, where, seat) in enumerate(cards):
+        for half, (x, y) in zip(halves(card), where):
+            colour, _ = GEMS.get(half[0], ("#ccc", half[0]))
+            rect(sketch, f"half {x},{y}:{half}", x - 0.45, -y - 0.45, x + 0.45, -y + 0.45,
+                 colour, "white")
+            label(sketch, x, -y, f"<b>{text(half[1:])}</b>", 14, "white")
+        (x0, y0), (x1, y1) = where
+        latest = number == len(cards) - 1 and seat is not None
+        rect(sketch, f"card {card}", min(x0, x1) - 0.49, -max(y0, y1) - 0.49,
+             max(x0, x1) + 0.49, -min(y0, y1) + 0.49, "rgba(0,0,0,0)",
+             "black" if seat is None else seat_colour(seat + 1), 5 if latest else 2.5)
+    return sketch.onto(figure)
+
+
+# ---- the picker: menu(rules, state, seat, picks, names) -----------------------------------------
+
+STEPS = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+WORDS = {"N": "above", "E": "right of", "S": "below", "W": "left of"}
+POINTS = {"N": "up", "E": "right", "S": "down", "W": "left"}
+
+
+def on_table(encoded: dict[str, Any]) -> dict[tuple[int, int], str]:
+    """The halves on the table now (the current column in solitaire), by cell."""
+    column = len(encoded["starts"]) - 1
+    if column < 0:
+        return {}
+    first, second = encoded["starts"][column].split("-")
+    halves = {(0, 0): first, (1, 0): second}
+    for placement in encoded["placements"]:
+        if placement["column"] == column:
+            for cell, half in zip(placement["cells"], placement["card"].split("-")):
+                halves[tuple(cell)] = half
+    return halves
+
+
+def beside(halves: dict[tuple[int, int], str], cell: tuple[int, int]) -> str:
+    """Where `cell` is, said by a half it touches: 'below R2 (0,0)'."""
+    x, y = cell
+    for direction, (dx, dy) in STEPS.items():
+        neighbour = (x - dx, y - dy)
+        if neighbour in halves:
+            return f"{WORDS[direction]} {halves[neighbour]} ({neighbour[0]},{neighbour[1]})"
+    return "next to the card below"
+
+
+def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
+    moves = legal_moves(rules, state)
+    halves = on_table(rules.encode(state))
+    card = next((p[1] for p in picks if p[0] == "card"), None)
+    first, second = card.split("-") if card else ("", "")
+
+    def at_label(cell: tuple[int, int]) -> str:
+        return f"({cell[0]},{cell[1]}) {beside(halves, cell)}"
+
+    def dir_label(direction: str) -> str:
+        return f"{second} points {POINTS[direction]}"
+
+    facets = [
+        Facet("start", "Which card starts the next column?", lambda m: m.get("start"),
+              group=colours, sort=str),
+        Facet("card", "Which card was played?", lambda m: m.get("card"), group=colours,
+              sort=str),
+        Facet("at", f"Where does its {first} half lie?",
+              lambda m: tuple(m["at"]) if "at" in m else None, at_label,
+              sort=lambda cell: (cell[1], cell[0])),
+        Facet("dir", f"And its {second} half?", lambda m: m.get("dir"), dir_label),
+    ]
+    return walk(moves, facets, picks)
+
+
+def colours(card: str) -> str:
+    """'R1-G2' -> 'red and green': cards are grouped by their two gem colours."""
+    names = {"R": "red", "G": "green", "Y": "yellow", "B": "blue"}
+    first, second = card.split("-")
+    return f"{names.get(first[0], first[0])} and {names.get(second[0], second[0])}"

@@ -1,0 +1,10 @@
+"""Total Landscaping: two gardeners plant flowers in two growing hexagonal gardens.
+
+The game as one plugin: `rules.py` is the engine (`RULES`, found by `tablelog.domain.games`),
+`components.py` what component strength measures; `docs/adding-a-game.md` lists the rest
+(docs page, example match, manifest, and the board and picker in `tablelog.dashboard.games`).
+"""
+
+from .rules import RULES
+
+__all__ = ["RULES"]
