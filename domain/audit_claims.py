@@ -97,6 +97,13 @@ class Replay(Findings):
     def replaying(self) -> bool:
         return self.rules is not None and self.replay_stopped_at is None
 
+    @property
+    def started_rules(self) -> GameRules:
+        """The rules of the replay, which only ever runs after the match's start."""
+        if self.rules is None:
+            raise ValueError("the replay has not started: no start event was read")
+        return self.rules
+
     def _on_Started(self, position: int, event: Any) -> None:  # named after the event classes
         if self.started is not None:
             self.find(position, "replay", f"event {position} starts the match a second time")
@@ -135,7 +142,7 @@ class Replay(Findings):
                       f"{self.status}")
         if not self.replaying:
             return
-        rules, state = self.rules, self.line[-1].state
+        rules, state = self.started_rules, self.line[-1].state
         seat = event.seat
         if type(seat) is not int or not 0 <= seat < len(self.seats):
             self._stop(position, f"event {position}: move {number} is by seat {seat!r}, "
@@ -203,7 +210,7 @@ class Replay(Findings):
         if not self.replaying:
             return
         try:
-            outcome = self.rules.outcome(self.line[-1].state)
+            outcome = self.started_rules.outcome(self.line[-1].state)
         except UnknownInformation as err:
             self.notes.append(f"the recorded outcome cannot be checked: {err}")
             return
@@ -229,14 +236,14 @@ class Replay(Findings):
         """The rules' outcome at this point of the replay (None also when hidden information
         keeps it from being known)."""
         try:
-            outcome = self.rules.outcome(self.line[-1].state)
+            outcome = self.started_rules.outcome(self.line[-1].state)
         except UnknownInformation:
             return None
-        return outcome and outcome.to_json()
+        return outcome.to_json() if outcome else None
 
     def _scored(self, step: Step) -> Step:
         try:
-            step.totals = [entry["total"] for entry in self.rules.score(step.state)]
+            step.totals = [entry["total"] for entry in self.started_rules.score(step.state)]
         except UnknownInformation as err:
             step.unknown = str(err)
         return step
@@ -317,8 +324,8 @@ class Replay(Findings):
             return None
         best = max(claim.scores.values())
         leaders = [name for name in self.seats if claim.scores[name] == best]
-        outcome = self.rules.outcome(claim.line[-1].state).to_json()
-        winners = [seat_name(self.seats, s) for s in outcome["winners"]]
+        outcome = self.started_rules.outcome(claim.line[-1].state)
+        winners = [seat_name(self.seats, s) for s in (outcome.winners if outcome else ())]
         if sorted(leaders) == sorted(winners):
             return "The claimed scores still give the winner the rules give"
         return (f"The claimed scores put {' and '.join(leaders)} ahead; by the rules "

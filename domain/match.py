@@ -57,6 +57,10 @@ def plain_json(value: Any, what: str) -> Any:
 class Match(Aggregate):
     _head_event: Match.Event
     _head_hash: str | None
+    # Set on the match a signing recorder hands back (domain.signed), never stored.
+    checkpoint: Any
+    checkpoint_error: str | None
+    signed_receipt: Any
 
     class Event(Aggregate.Event):
         prev_hash: str

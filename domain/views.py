@@ -19,7 +19,8 @@ def named_outcome(match: Match, outcome: dict[str, Any] | None) -> dict[str, Any
 
 def summary(match: Match) -> dict[str, Any]:
     """One line of `list`: who, what, how far, how it stands."""
-    outcome = match.outcome or ((match.rules_outcome() or None) and match.rules_outcome().to_json())
+    by_rules = match.rules_outcome()
+    outcome = match.outcome or (by_rules.to_json() if by_rules else None)
     return {
         "id": str(match.id), "game": match.game, "seats": list(match.seats),
         "status": "disputed" if match.open_disputes else match.status,
@@ -58,7 +59,7 @@ def state_view(match: Match, step: int | None = None) -> dict[str, Any]:
         "rules_version": match.rules_version,
         "options": match.options,
         "to_move": [match.seats[s] for s in rules.to_move(state)],
-        "rules_outcome": named_outcome(match, outcome and outcome.to_json()),
+        "rules_outcome": named_outcome(match, outcome.to_json() if outcome else None),
         "state": rules.encode(state),
         "move_cap": rules.move_cap, "draw_offered": draw_offered(match),
     }
@@ -75,7 +76,7 @@ def score_view(match: Match) -> dict[str, Any]:
     return {
         "id": str(match.id), "game": match.game,
         "seats": [{"seat": name, **entry} for name, entry in zip(match.seats, scores)],
-        "outcome": named_outcome(match, outcome and outcome.to_json()),
+        "outcome": named_outcome(match, outcome.to_json() if outcome else None),
     }
 
 
