@@ -61,7 +61,7 @@ def build(path: str, total: int, real: dict[str, int]) -> None:
         rows = {n: [dict(r) for r in db.execute(f"SELECT * FROM {TABLES[n].sql_name}")]
                 for n in names}
         templates = [m for m in rows["matches"] if m["status"] == "ended"]
-        by_match = {n: {} for n in names[1:]}
+        by_match: dict[str, dict] = {n: {} for n in names[1:]}
         for name in names[1:]:
             for row in rows[name]:
                 by_match[name].setdefault(row["match_id"], []).append(row)

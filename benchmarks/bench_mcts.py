@@ -26,7 +26,7 @@ def positions(rules, count: int) -> list:
         rng = random.Random(seed)
         options = rules.options({})
         state = rules.start(2, options, rules.deal(2, options, rng))
-        played = []
+        played: list[object] = []
         while rules.outcome(state) is None and len(played) < 400:
             played.append(state)
             state = rules.apply(state, rules.random_move(state, rng))

@@ -168,7 +168,7 @@ def bench_projection(quick: bool) -> list[Result]:
             batch = [random_match(*GAMES[n % len(GAMES)], rng, cap=120) for n in range(BATCH)]
             recorder.save_new(batch)
             stored += sum(m.version for m in batch)
-        events = recorder.recorder.max_notification_id()
+        events = recorder.recorder.max_notification_id() or 0
         raw_s = best_of(3, lambda: raw_read(url))
 
         projection = TablesProjection(recorder)

@@ -110,7 +110,7 @@ def run(quick: bool) -> list[Result]:
         path = str(work / "store.sqlite")
         shutil.copy(source, path)
         recorder = open_recorder(path)
-        events = recorder.recorder.max_notification_id()
+        events = recorder.recorder.max_notification_id() or 0
 
         projection = TablesProjection(recorder)
         projection.reset()

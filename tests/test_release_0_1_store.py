@@ -71,6 +71,7 @@ def test_release_0_1_matches_embed_the_packaged_components_they_were_played_with
     topas = next(UUID(i) for i, m in EXPECTED.items()
                  if m["game"] == "topas" and UUID(i) != CLUB_MATCH)
     components = recorder.get(topas).components
+    assert components is not None
     assert components["name"] == "topas" and len(components["content"]["cards"]) == 36
 
 

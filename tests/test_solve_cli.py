@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -52,7 +53,8 @@ def blunder_line(table):
     """A line of play to a position where the mover can win, then a move that throws it away."""
     rng = random.Random(5)
     for _ in range(200):
-        state, moves = RULES.start(2, RULES.options({"small": 2, "large": 2}), {}), []
+        state = RULES.start(2, RULES.options({"small": 2, "large": 2}), {})
+        moves: list[dict[str, Any]] = []
         for _ in range(30):
             if RULES.outcome(state):
                 break

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from uuid import uuid4
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import Mapper
+from eventsourcing.persistence import JSONTranscoder, Mapper
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,6 +14,7 @@ from tablelog.domain.match import start_match
 from tablelog.domain.transcoding import LeanMapper, LeanTranscoder
 
 LIBRARY = Application(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}).construct_transcoder()
+assert isinstance(LIBRARY, JSONTranscoder)
 LEAN = LeanTranscoder(fallback=LIBRARY)
 BODY = {"timestamp": datetime(2026, 11, 30, 1, 2, 3, 456789, tzinfo=UTC),
         "prev_hash": "ab" * 32, "seat": 1, "move": {"from": "a1", "to": "b2", "n": [1, 2.5]},

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ def playout(rules, players, seed, cap=None):
     options = rules.options({})
     setup = rules.deal(players, options, rng)
     state = rules.start(players, options, json.loads(json.dumps(setup)))
-    start, moves, states = state, [], [state]
+    start, moves, states = state, list[dict[str, Any]](), [state]
     cap = cap or rules.playout_cap or 10_000
     while rules.outcome(state) is None and len(moves) < cap:
         move = rules.random_move(state, rng)

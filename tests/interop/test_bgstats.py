@@ -24,7 +24,7 @@ def sheets_of(store: str) -> dict[str, dict]:
     found = {}
     for started in recorder.started():
         match = recorder.get(started.originator_id)
-        assert is_sheet(started)
+        assert is_sheet(started) and match.sheet is not None
         found[match.sheet["source"]["id"] if match.sheet["source"] else str(match.id)] = {
             "game": match.game, "seats": match.seats, "played_at": match.played_at,
             "totals": [(e or {}).get("total") for e in match.sheet["scores"]],

@@ -38,7 +38,8 @@ def covered(writes, start: int) -> list[int]:
     """The positions the writes covered, in order: each write takes up where the one before
     ended (its `since`), beginning at `start`; how many events each write held is left to the
     runner's timing."""
-    positions, at = [], start
+    positions: list[int] = []
+    at = start
     for since, position in writes:
         assert since == at and position > at, f"a write from {since} to {position} after {at}"
         positions += range(at + 1, position + 1)
@@ -108,7 +109,7 @@ def test_catching_up_writes_a_batch_per_transaction_not_an_event(postgres_store,
                                                                    monkeypatch):
     recorder = open_recorder(postgres_store)
     recorder.save_new(some_matches(random.Random(3), games=("topitop", "topiary")))
-    events = recorder.recorder.max_notification_id()
+    events = recorder.recorder.max_notification_id() or 0
     monkeypatch.setattr(LiveTables, "batch", 50)
     with follow(recorder) as runner:
         caught_up(runner, recorder)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,7 @@ def positions(game: str, players: int, seed: int, every: int = 5):
     rules, rng = GAMES[game], random.Random(seed)
     options = rules.options({})
     state = rules.start(players, options, rules.deal(players, options, rng))
-    found = []
+    found: list[Any] = []
     while rules.outcome(state) is None and len(found) < 40:
         found.append(state)
         for _ in range(every):
