@@ -49,7 +49,8 @@ class Snapshotting:
         if self.snapshots is None:
             return None
         try:
-            found = list(self.snapshots.get(match_id, desc=True, limit=1, lte=version))
+            found = [cast(MatchSnapshot, snapshot)
+                     for snapshot in self.snapshots.get(match_id, desc=True, limit=1, lte=version)]
         except Exception:  # noqa: BLE001 - a snapshot row that does not decode is not used
             return None
         return found[0] if found and usable(found[0].state) else None

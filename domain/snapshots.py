@@ -127,7 +127,7 @@ class MatchSnapshot(Snapshot):
     plain_json_fields = True  # stored the lean way (domain.transcoding)
 
     @classmethod
-    def take(cls, match: Match) -> MatchSnapshot:
+    def take(cls, match: Match) -> MatchSnapshot:  # type: ignore[override]  # Matches only
         return cls(originator_id=match.id, originator_version=match.version,
                    timestamp=cls.create_timestamp(), topic=get_topic(Match),
                    state=compact(match))

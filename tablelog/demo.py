@@ -148,7 +148,7 @@ def build_demo_store(location: str | os.PathLike, progress: bool = True,
         _close(recorder)
     if target is not None:
         os.replace(building, target)
-    summary = {
+    summary: dict[str, Any] = {
         "store": location,
         "matches": sum(r.matches for r in reports) + len(featured),
         "events": sum(r.events for r in reports) + sum(m.version for m in featured),

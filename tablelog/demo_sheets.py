@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from uuid import UUID, uuid5
 
 from tablelog.domain.match import Match
@@ -20,7 +21,7 @@ PLAN = (("topiary", 2, 4), ("topiary", 3, 3), ("topas", 2, 4), ("total-landscapi
 
 
 def _topiary(rng: random.Random, seats: list[str]) -> dict:
-    entries = []
+    entries: list[dict[str, Any]] = []
     for _ in seats:
         parts = {"visitors": rng.randint(20, 60), "type bonus": rng.randint(0, 8),
                  "hand": rng.randint(0, 6)}
