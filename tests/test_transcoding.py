@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import JSONTranscoder, Mapper
@@ -78,6 +78,6 @@ def test_the_mapper_stores_every_match_event_as_the_librarys_mapper_does():
     match.record("Ann", {"place": "small", "to": "b1"})
     match.claim("Ann", {"Ann": 1, "Ben": 0})
     match.abandon("Ben", "rain")
-    lean, library = LeanMapper(transcoder=LEAN), Mapper(transcoder=LIBRARY)
+    lean, library = LeanMapper(transcoder=LEAN), Mapper[UUID](transcoder=LIBRARY)
     for event in match.collect_events():
         assert lean.to_stored_event(event) == library.to_stored_event(event)
