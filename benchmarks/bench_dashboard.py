@@ -29,6 +29,7 @@ import random
 import sqlite3
 import sys
 from pathlib import Path
+from typing import Any
 from uuid import uuid4
 
 from .harness import Result, best_of
@@ -60,7 +61,7 @@ def build(path: str, total: int, real: dict[str, int]) -> None:
         rows = {n: [dict(r) for r in db.execute(f"SELECT * FROM {TABLES[n].sql_name}")]
                 for n in names}
         templates = [m for m in rows["matches"] if m["status"] == "ended"]
-        by_match = {n: {} for n in names[1:]}
+        by_match: dict[str, dict] = {n: {} for n in names[1:]}
         for name in names[1:]:
             for row in rows[name]:
                 by_match[name].setdefault(row["match_id"], []).append(row)
@@ -221,8 +222,6 @@ def first_visit(path: str, page: str, match_id: str) -> float:
 
 
 def run(quick: bool) -> list[Result]:
-    import pandas as pd
-
     from tablelog.dashboard.app import create_app
 
     path = store(quick)
@@ -234,35 +233,12 @@ def run(quick: bool) -> list[Result]:
     repeats, firsts = (3, 1) if quick else (5, 3)
     total = db.execute("SELECT COUNT(*) FROM projection_matches").fetchone()[0]
     note = f"{total:,} matches"
-
-    def read_sql(sql: str, *params) -> object:
-        return pd.read_sql(sql, db, params=params)
-
-    # The largest group (Balance opens on it) and its game (Players opens on the game with the
-    # most rated players' rows; Balance on the game with most matches: the same here).
-    game, players, variant = db.execute(
-        "SELECT game, players, variant FROM projection_matches GROUP BY game, players, variant "
-        "ORDER BY COUNT(*) DESC LIMIT 1").fetchone()
-    pick = "WHERE game = ? AND players = ? AND variant = ?"
     # A real Topiary match (copies have no stored events); its last step is shown on opening.
     match_id, moves = db.execute(
         "SELECT m.match_id, m.moves FROM projection_matches m JOIN projection_moves v "
         "ON v.match_id = m.match_id WHERE m.game = 'topiary' LIMIT 1").fetchone()
-    uuid_hex = match_id.replace("-", "")
-    baselines = {
-        "overview": (lambda: read_sql("SELECT * FROM projection_matches"), "the matches table"),
-        "balance": (lambda: [read_sql(f"SELECT * FROM projection_{t} {pick}", game, players,
-                                      variant)
-                             for t in ("matches", "scores", "score_categories", "components")],
-                    f"the {game} rows of matches, scores, score_categories, components"),
-        "players": (lambda: [read_sql(f"SELECT * FROM projection_{t} WHERE game = ?", game)
-                             for t in ("scores", "ratings")],
-                    f"the {game} rows of scores and ratings"),
-        "match": (lambda: read_sql("SELECT * FROM stored_events WHERE originator_id = ?",
-                                   uuid_hex), "the match's stored events"),
-    }
     results = []
-    for page, (baseline, what) in baselines.items():
+    for page, (baseline, what) in _baselines(db, match_id).items():
         base_ms = 1000 * best_of(repeats, baseline)
         first = min(first_visit(path, page, match_id) for _ in range(firsts))
         results.append(Result(f"dashboard {page}: first visit", 1000 * first, "ms", base_ms,
@@ -280,23 +256,55 @@ def run(quick: bool) -> list[Result]:
         results.append(Result(f"dashboard {page}: repeat", 1000 * best_of(
             repeats, lambda page=page: visit(client, page, position, match_id)), "ms", base_ms,
             f"{note}; no new events since the last visit"))
+    new_step = _slider(client, match_id, moves, position)
+    results.append(Result("dashboard match: slider to a new step", 1000 * best_of(
+        repeats, new_step), "ms", results[-1].baseline,
+        f"{note}; a Topiary match of {moves} moves: replay, board and score"))
+    db.close()
+    return results
 
-    # Moving the Match page's slider: a step not shown before (a replay to it, the board, the
-    # score), as a person stepping through a match meets it.
+
+def _baselines(db: sqlite3.Connection, match_id: str) -> dict[str, tuple[Any, str]]:
+    """Each page's baseline: pandas reading the rows the page shows, and what they are."""
+    import pandas as pd
+
+    def read_sql(sql: str, *params) -> object:
+        return pd.read_sql(sql, db, params=params)
+
+    # The largest group (Balance opens on it) and its game (Players opens on the game with the
+    # most rated players' rows; Balance on the game with most matches: the same here).
+    game, players, variant = db.execute(
+        "SELECT game, players, variant FROM projection_matches GROUP BY game, players, variant "
+        "ORDER BY COUNT(*) DESC LIMIT 1").fetchone()
+    pick = "WHERE game = ? AND players = ? AND variant = ?"
+    uuid_hex = match_id.replace("-", "")
+    return {
+        "overview": (lambda: read_sql("SELECT * FROM projection_matches"), "the matches table"),
+        "balance": (lambda: [read_sql(f"SELECT * FROM projection_{t} {pick}", game, players,
+                                      variant)
+                             for t in ("matches", "scores", "score_categories", "components")],
+                    f"the {game} rows of matches, scores, score_categories, components"),
+        "players": (lambda: [read_sql(f"SELECT * FROM projection_{t} WHERE game = ?", game)
+                             for t in ("scores", "ratings")],
+                    f"the {game} rows of scores and ratings"),
+        "match": (lambda: read_sql("SELECT * FROM stored_events WHERE originator_id = ?",
+                                   uuid_hex), "the match's stored events"),
+    }
+
+
+def _slider(client: Any, match_id: str, moves: int, position: int) -> Any:
+    """Moving the Match page's slider: a step not shown before (a replay to it, the board, the
+    score), as a person stepping through a match meets it."""
     steps = iter(range(1, 10_000))
+    log = callback(client, MATCH_LOAD, [
+        ("match-pick", "value", match_id), ("match-position", "data", position),
+        ("match-back", "n_clicks", None), ("match-forward", "n_clicks", None)],
+        [("match-step", "value", None), ("match-step", "max", None),
+         ("match-log-data", "data", None)])["match-log-data"]["data"]
 
     def new_step():
         callback(client, [("match-board", "figure"), ("match-score", "figure"),
                           ("match-caption", "children")],
                  [("match-step", "value", 1 + next(steps) % max(1, moves))],
                  [("match-pick", "value", match_id), ("match-log-data", "data", log)])
-    log = callback(client, MATCH_LOAD, [
-        ("match-pick", "value", match_id), ("match-position", "data", position),
-        ("match-back", "n_clicks", None), ("match-forward", "n_clicks", None)],
-        [("match-step", "value", None), ("match-step", "max", None),
-         ("match-log-data", "data", None)])["match-log-data"]["data"]
-    results.append(Result("dashboard match: slider to a new step", 1000 * best_of(
-        repeats, new_step), "ms", results[-1].baseline,
-        f"{note}; a Topiary match of {moves} moves: replay, board and score"))
-    db.close()
-    return results
+    return new_step

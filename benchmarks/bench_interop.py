@@ -13,7 +13,7 @@ import json
 import random
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from tablelog.interop import bgstats
 from tablelog.store import open_recorder
@@ -46,9 +46,9 @@ def bgstats_file(plays: int, seed: int = 23) -> str:
         players = 2 if GAMES[game] in ("Total Landscaping", "Topitop") else rng.randint(2, 4)
         who = rng.sample(range(len(NAMES)), players)
         totals, winner = _scores(rng, GAMES[game], players)
-        day = datetime(2015, 1, 1, 19, tzinfo=timezone.utc).timestamp() + n * 8 * 3600
+        day = datetime(2015, 1, 1, 19, tzinfo=UTC).timestamp() + n * 8 * 3600
         out.append({"uuid": f"BENCH-{n:08d}", "gameRefId": game + 1, "durationMin": 30,
-                    "playDate": datetime.fromtimestamp(day, timezone.utc).strftime(
+                    "playDate": datetime.fromtimestamp(day, UTC).strftime(
                         bgstats.DATE), "locationRefId": 1, "ignored": False, "board": "",
                     "playerScores": [{"playerRefId": p + 1, "score": totals[i],
                                       "winner": i == winner, "startPlayer": i == 0,
@@ -73,7 +73,7 @@ def parse_only(text: str) -> int:
 
 def import_file(text: str) -> int:
     recorder = open_recorder(tempfile.mktemp(suffix=".sqlite"))
-    imported = bgstats.read(text, {}, timezone.utc)
+    imported = bgstats.read(text, {}, UTC)
     stored, _ = recorder.save_imported(imported.matches)
     recorder.close()
     return stored

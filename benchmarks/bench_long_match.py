@@ -23,9 +23,9 @@ from pathlib import Path
 from tablelog.domain.match import start_match
 from tablelog.domain.snapshot_reads import _fold
 from tablelog.store import open_recorder
-from tests.long_matches import shuffled_moves
 
 from .harness import Result, best_of
+from .matches import shuffled_moves
 
 ROOT = str(Path(__file__).resolve().parent.parent)
 SHORT = 100

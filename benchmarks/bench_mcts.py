@@ -26,7 +26,7 @@ def positions(rules, count: int) -> list:
         rng = random.Random(seed)
         options = rules.options({})
         state = rules.start(2, options, rules.deal(2, options, rng))
-        played = []
+        played: list[object] = []
         while rules.outcome(state) is None and len(played) < 400:
             played.append(state)
             state = rules.apply(state, rules.random_move(state, rng))
@@ -52,13 +52,14 @@ def run(quick: bool) -> list[Result]:
         states = positions(rules, POSITIONS)
         agent = MCTS(budget)
 
-        def search() -> None:
+        def search(agent=agent, rules=rules, states=states) -> None:
             rng = random.Random(0)
             for state in states:
                 agent(rules, state, rules.to_move(state)[0], rng)
         iterations = budget * len(states)
         took = best_of(1 if quick else 2, search)
-        baseline = best_of(1 if quick else 2, lambda: playouts(rules, states, budget))
+        baseline = best_of(1 if quick else 2,
+                           lambda rules=rules, states=states: playouts(rules, states, budget))
         results.append(Result(f"mcts iterations {game}", iterations / took, "iterations/s",
                               iterations / baseline,
                               f"budget {budget} at {len(states)} positions; baseline: as "

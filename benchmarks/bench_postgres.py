@@ -156,9 +156,9 @@ def bench_projection(quick: bool) -> list[Result]:
     from tablelog.projections.postgres import LiveTables, follow
     from tablelog.projections.runner import TablesProjection
     from tablelog.store import open_recorder
-    from tests.projections.matches import random_match
 
     from .bench_projections import BATCH, GAMES
+    from .matches import random_match
 
     wanted = 20_000 if quick else 100_000
     with database() as url:
@@ -168,7 +168,7 @@ def bench_projection(quick: bool) -> list[Result]:
             batch = [random_match(*GAMES[n % len(GAMES)], rng, cap=120) for n in range(BATCH)]
             recorder.save_new(batch)
             stored += sum(m.version for m in batch)
-        events = recorder.recorder.max_notification_id()
+        events = recorder.recorder.max_notification_id() or 0
         raw_s = best_of(3, lambda: raw_read(url))
 
         projection = TablesProjection(recorder)
@@ -209,7 +209,7 @@ def bench_projection(quick: bool) -> list[Result]:
 def run(quick: bool) -> list[Result]:
     try:
         _admin().close()
-    except Exception as err:
+    except Exception as err:  # noqa: BLE001 - whatever stops the connection, say it
         print(f"  bench_postgres: no PostgreSQL server answers at {SERVER} ({err}); skipped",
               file=sys.stderr)
         return []

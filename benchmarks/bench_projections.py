@@ -36,7 +36,8 @@ def _cache_path(events: int) -> Path:
 def _generate(path: str, events: int, seed: int) -> None:
     """One worker: save random matches until this worker's share of events is stored."""
     from tablelog.store import open_recorder
-    from tests.projections.matches import random_match
+
+    from .matches import random_match
 
     recorder = open_recorder(path)
     rng, made = random.Random(seed), 0
@@ -99,7 +100,8 @@ def raw_read(path: str, after: int = 0) -> int:
 def run(quick: bool) -> list[Result]:
     from tablelog.projections.runner import TablesProjection
     from tablelog.store import open_recorder
-    from tests.test_recorder import WIN
+
+    from .matches import WIN
 
     size = 20_000 if quick else 1_000_000
     source = store_with(size)
@@ -108,7 +110,7 @@ def run(quick: bool) -> list[Result]:
         path = str(work / "store.sqlite")
         shutil.copy(source, path)
         recorder = open_recorder(path)
-        events = recorder.recorder.max_notification_id()
+        events = recorder.recorder.max_notification_id() or 0
 
         projection = TablesProjection(recorder)
         projection.reset()

@@ -26,7 +26,6 @@ from .theme import INDEX
 
 # Dash Pages imports the page modules from a folder: the installed package's own.
 PAGES = Path(str(resources.files("tablelog.dashboard.pages")))
-NAVIGATION = ("Overview", "Balance", "Players", "Match")
 
 
 def create_app(store: str | Recorder | None = None, refresh_every: float | None = 2.0) -> Dash:

@@ -23,8 +23,14 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from .audit_chain import (Stored, check_before_start, check_chain, check_positions,
-                          check_receipt, decode)
+from .audit_chain import (
+    Stored,
+    check_before_start,
+    check_chain,
+    check_positions,
+    check_receipt,
+    decode,
+)
 from .audit_claims import Replay
 from .audit_text import named, when
 from .errors import MatchNotFound

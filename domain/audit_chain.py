@@ -33,8 +33,8 @@ def decode(found: Findings, recorder: Recorder, rows: Sequence[Any]) -> list[Sto
                 raise TypeError(f"{row.topic} is not an event of a match")
             stored = Stored(row.originator_version, event, event_hash(event))
         except Exception as err:  # noqa: BLE001 - a tampered row may fail in any way
-            err = err.__cause__ or err  # the mapper wraps the decoder's own words
-            reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+            cause = err.__cause__ or err  # the mapper wraps the decoder's own words
+            reason = str(cause).splitlines()[0] if str(cause) else type(cause).__name__
             found.find(row.originator_version, "undecodable",
                        f"event {row.originator_version} no longer decodes ({reason}): "
                        "its stored bytes were changed", topic=row.topic)
@@ -105,6 +105,7 @@ def _report_broken_run(found: Findings, run: list[tuple[Stored, Stored | None]],
         if not run:
             return
         first, before = run[0]
+    assert before is not None  # only the first event stored has no predecessor
     if len(run) == 1:
         position, later = before.position, first.position
         if later == last:

@@ -97,7 +97,14 @@ class Replay(Findings):
     def replaying(self) -> bool:
         return self.rules is not None and self.replay_stopped_at is None
 
-    def _on_Started(self, position: int, event: Any) -> None:  # noqa: N802 - event class names
+    @property
+    def started_rules(self) -> GameRules:
+        """The rules of the replay, which only ever runs after the match's start."""
+        if self.rules is None:
+            raise ValueError("the replay has not started: no start event was read")
+        return self.rules
+
+    def _on_Started(self, position: int, event: Any) -> None:  # named after the event classes
         if self.started is not None:
             self.find(position, "replay", f"event {position} starts the match a second time")
             return
@@ -121,10 +128,10 @@ class Replay(Findings):
         self.rules = rules
         self.line = [self._scored(Step(0, position, None, None, None, state))]
 
-    def _on_SheetRecorded(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_SheetRecorded(self, position: int, event: Any) -> None:
         audit_sheet.recorded(self, position, event)
 
-    def _on_MoveRecorded(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_MoveRecorded(self, position: int, event: Any) -> None:
         if self.sheet is not None:
             self.find(position, "replay", f"event {position} records a move in a score-sheet "
                       "match")
@@ -135,7 +142,7 @@ class Replay(Findings):
                       f"{self.status}")
         if not self.replaying:
             return
-        rules, state = self.rules, self.line[-1].state
+        rules, state = self.started_rules, self.line[-1].state
         seat = event.seat
         if type(seat) is not int or not 0 <= seat < len(self.seats):
             self._stop(position, f"event {position}: move {number} is by seat {seat!r}, "
@@ -155,7 +162,7 @@ class Replay(Findings):
         self.line.append(self._scored(Step(number, position, self.seats[seat], event.move,
                                             rules.describe(event.move), after)))
 
-    def _on_MoveUndone(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_MoveUndone(self, position: int, event: Any) -> None:
         undo = {"event": position, "by": event.by, "at": when(event), "reason": event.reason,
                 "withdrew": None}
         self.undos.append(undo)
@@ -171,7 +178,7 @@ class Replay(Findings):
         undo["withdrew"] = {"move": withdrawn.move, "event": withdrawn.event,
                             "seat": withdrawn.seat, "described": withdrawn.described}
 
-    def _on_ResultClaimed(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_ResultClaimed(self, position: int, event: Any) -> None:
         if self.status == ABANDONED:
             self.find(position, "replay", f"event {position} claims a result for an abandoned "
                       "match")
@@ -179,14 +186,14 @@ class Replay(Findings):
         self.claims.append(Claim(position, event.by, when(event), dict(event.scores),
                                   list(self.line) if self.replaying else [], over))
 
-    def _on_DisputeRaised(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_DisputeRaised(self, position: int, event: Any) -> None:
         self.disputes.append({"event": position, "by": event.by, "at": when(event),
                               "about": event.about,
                               "after_move": len(self.line) - 1 if self.replaying else None,
                               "ruling": None, "resolved_by": None, "resolved_at": None,
                               "resolved_event": None})
 
-    def _on_DisputeResolved(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_DisputeResolved(self, position: int, event: Any) -> None:
         dispute = next((d for d in self.disputes if d["ruling"] is None), None)
         if dispute is None:
             self.find(position, "replay", f"event {position} resolves a dispute, but none was "
@@ -195,7 +202,7 @@ class Replay(Findings):
         dispute.update(ruling=event.ruling, resolved_by=event.by, resolved_at=when(event),
                        resolved_event=position)
 
-    def _on_Ended(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_Ended(self, position: int, event: Any) -> None:
         if self.status != RUNNING:
             self.find(position, "replay", f"event {position} ends a match already {self.status}")
         self.status = ENDED
@@ -203,7 +210,7 @@ class Replay(Findings):
         if not self.replaying:
             return
         try:
-            outcome = self.rules.outcome(self.line[-1].state)
+            outcome = self.started_rules.outcome(self.line[-1].state)
         except UnknownInformation as err:
             self.notes.append(f"the recorded outcome cannot be checked: {err}")
             return
@@ -217,7 +224,7 @@ class Replay(Findings):
             self.find(position, "outcome", f"event {position} ends the match with {said}; by "
                       f"the rules {rules_say}")
 
-    def _on_Abandoned(self, position: int, event: Any) -> None:  # noqa: N802
+    def _on_Abandoned(self, position: int, event: Any) -> None:
         if self.status != RUNNING:
             self.find(position, "replay", f"event {position} abandons a match already "
                       f"{self.status}")
@@ -229,14 +236,14 @@ class Replay(Findings):
         """The rules' outcome at this point of the replay (None also when hidden information
         keeps it from being known)."""
         try:
-            outcome = self.rules.outcome(self.line[-1].state)
+            outcome = self.started_rules.outcome(self.line[-1].state)
         except UnknownInformation:
             return None
-        return outcome and outcome.to_json()
+        return outcome.to_json() if outcome else None
 
     def _scored(self, step: Step) -> Step:
         try:
-            step.totals = [entry["total"] for entry in self.rules.score(step.state)]
+            step.totals = [entry["total"] for entry in self.started_rules.score(step.state)]
         except UnknownInformation as err:
             step.unknown = str(err)
         return step
@@ -317,8 +324,8 @@ class Replay(Findings):
             return None
         best = max(claim.scores.values())
         leaders = [name for name in self.seats if claim.scores[name] == best]
-        outcome = self.rules.outcome(claim.line[-1].state).to_json()
-        winners = [seat_name(self.seats, s) for s in outcome["winners"]]
+        outcome = self.started_rules.outcome(claim.line[-1].state)
+        winners = [seat_name(self.seats, s) for s in (outcome.winners if outcome else ())]
         if sorted(leaders) == sorted(winners):
             return "The claimed scores still give the winner the rules give"
         return (f"The claimed scores put {' and '.join(leaders)} ahead; by the rules "

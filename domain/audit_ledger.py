@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
 from .audit_findings import Findings
 from .checkpoints import NotVerified, check_head_shape, verify_head
 from .ledger import Ledger
-from .stored_tree import NODE_LEVEL
 from .match import event_hash
 from .merkle import ProofError, Tree, leaf_hash, verify_consistency
+from .stored_tree import NODE_LEVEL
 
 
 def audit_ledger(recorder: Any, against: Sequence[Mapping[str, Any]] = (),
@@ -77,7 +78,7 @@ def _check_consistency(found: Findings, heads: list[dict[str, Any]], tree: Tree)
     """Each head against the one before it: a consistency proof built from the stored leaves
     must join the two signed roots, or the newer one signs a history that is not an extension
     of the older one's."""
-    for seq, (old, new) in enumerate(zip(heads, heads[1:]), 2):
+    for seq, (old, new) in enumerate(pairwise(heads), 2):
         try:
             if new["size"] < old["size"] or new["size"] > tree.size:
                 raise ProofError("sizes out of order")

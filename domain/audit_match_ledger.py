@@ -29,7 +29,7 @@ def audit_match_ledger(recorder: Any, match_id: UUID, against: Sequence[Mapping]
     keys = dict(ledger.trusted_keys() if keys is None else keys)
     found = Findings()
     latest = ledger.latest()
-    report = {"keys": sorted(keys), "uncovered": None, "checkpoints": []}
+    report: dict[str, Any] = {"keys": sorted(keys), "uncovered": None, "checkpoints": []}
     if latest is None:
         if keys:
             found.find(None, "checkpoint", "the store trusts signing keys but holds no "

@@ -19,7 +19,7 @@ import base64
 import hashlib
 import re
 from collections.abc import Mapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from cryptography.exceptions import InvalidSignature
@@ -82,7 +82,7 @@ class Signer:
         self.key_id = key_id(self.public_raw)
 
     def sign_head(self, size: int, root: bytes, when: datetime | None = None) -> dict[str, Any]:
-        when = when or datetime.now(timezone.utc)
+        when = when or datetime.now(UTC)
         head = {"format": HEAD_FORMAT, "size": size, "root": root.hex(),
                 "time": when.isoformat(timespec="seconds"), "key": self.key_id}
         signature = self.private_key.sign(head_message(head))

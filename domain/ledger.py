@@ -20,7 +20,7 @@ import random
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
@@ -61,7 +61,7 @@ class Ledger:
                     for statement in TABLES:
                         self._run(c, statement)
                 break
-            except Exception:  # noqa: BLE001 - the catalog race; the third try tells
+            except Exception:  # the catalog race; the third try tells
                 if attempt == 2:
                     raise
 
@@ -102,7 +102,7 @@ class Ledger:
         with self._tx(commit=True) as c:
             self._run(c, "INSERT INTO tablelog_keys (key_id, public_key, added_at, label) "
                       "VALUES (?, ?, ?, ?)", (key, base64.b64encode(public_raw).decode(),
-                                              datetime.now(timezone.utc).isoformat(), label))
+                                              datetime.now(UTC).isoformat(), label))
         return True
 
     # ---- checkpoints -------------------------------------------------------------------------

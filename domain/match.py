@@ -58,18 +58,26 @@ def plain_json(value: Any, what: str) -> Any:
 
 
 class Match(LeanAggregate, Aggregate):
+    _head_event: Match.Event
+    _head_hash: str | None
+    # Set on the match a signing recorder hands back (domain.signed), never stored.
+    checkpoint: Any
+    checkpoint_error: str | None
+    signed_receipt: Any
+
     class Event(Aggregate.Event):
         prev_hash: str
         # Every field but the timestamp is plain JSON (see plain_json): stored the lean way.
         plain_json_fields = True
 
-        def mutate(self, aggregate: Match | None) -> Match | None:
-            aggregate = super().mutate(aggregate)
+        def mutate(self, aggregate: Any) -> Any:
+            match = super().mutate(aggregate)
+            assert isinstance(match, Match)
             # Only the newest event's hash is ever needed (to chain the next one), so replay
             # keeps the event and hashes it on demand rather than hashing every event.
-            aggregate._head_event = self
-            aggregate._head_hash = None
-            return aggregate
+            match._head_event = self
+            match._head_hash = None
+            return match
 
     class Created(Event, Aggregate.Created):
         pass
@@ -347,7 +355,7 @@ def initial_state(rules: GameRules, seats: int, rules_version: str, options: dic
     return rules.start(seats, played, setup)
 
 
-def start_match(id: UUID, game: str, seats: list[str], options: Any = None,  # noqa: A002
+def start_match(id: UUID, game: str, seats: list[str], options: Any = None,
                 setup: Any = None, *, rules_version: str | None = None,
                 components: Any = None, played_at: datetime | str | None = None,
                 at: datetime | None = None, as_recorded: bool = False,
@@ -374,6 +382,7 @@ def start_match(id: UUID, game: str, seats: list[str], options: Any = None,  # n
         # A record written by hand, naming no manifest: it embeds today's default, so that a
         # later default never changes it.
         embedded = _components_for(rules, options, None)
+        assert embedded is not None  # the game has a default manifest
         options = {**options, "manifest": embedded["name"]}
     checked = rules.options(options if embedded is None
                             else {**options, "manifest": manifests.register(embedded)})

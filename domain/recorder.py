@@ -17,15 +17,14 @@ from uuid import UUID, uuid4
 from eventsourcing.persistence import IntegrityError, Mapper, Transcoder
 from eventsourcing.utils import get_topic
 
+from . import LEGACY_PACKAGE
 from .errors import BadRecord, Conflict, MatchNotFound, Refused
 from .eventsourcing_internals import LeanApplication
-from .quarantine import damaged
 from .match import Match, event_hash, start_match
+from .quarantine import damaged
 from .records import to_record
 from .snapshot_reads import Snapshotting
 from .transcoding import LeanMapper, LeanTranscoder
-
-from . import LEGACY_PACKAGE
 
 # Started events stored by release 0.1 carry the topic of the package's old top-level name.
 STARTED_TOPICS = [get_topic(Match.Started),
@@ -40,8 +39,10 @@ class Recorder(Snapshotting, LeanApplication):
 
     name = "tablelog"
 
-    def construct_transcoder(self) -> Transcoder:
-        return LeanTranscoder(fallback=super().construct_transcoder())
+    def construct_transcoder(self) -> LeanTranscoder:
+        fallback = super().construct_transcoder()
+        assert isinstance(fallback, JSONTranscoder)  # the library's, with its transcodings
+        return LeanTranscoder(fallback=fallback)
 
     def construct_mapper(self) -> Mapper:
         return LeanMapper(transcoder=self.construct_transcoder())

@@ -70,25 +70,31 @@ def to_record(events: Iterable[Any]) -> dict[str, Any]:
     return record
 
 
+def _field(entry: Mapping[str, Any], name: str) -> Any:
+    """A field of a record's entry; a missing one is None, which the Match command it is
+    handed to refuses in its own words."""
+    return entry.get(name)
+
+
 def _apply_entry(match: Match, entry: Mapping[str, Any]) -> None:
     kind = entry.get("type")
     if kind == "move":
-        match.record(entry.get("seat"), entry.get("move"))
+        match.record(_field(entry, "seat"), _field(entry, "move"))
     elif kind == "undo":
-        match.undo(entry.get("by"), entry.get("reason"))
+        match.undo(_field(entry, "by"), _field(entry, "reason"))
     elif kind == "claim":
-        match.claim(entry.get("by"), entry.get("scores"))
+        match.claim(_field(entry, "by"), _field(entry, "scores"))
     elif kind == "dispute":
-        match.dispute(entry.get("by"), entry.get("about"))
+        match.dispute(_field(entry, "by"), _field(entry, "about"))
     elif kind == "resolve":
-        match.resolve(entry.get("by"), entry.get("ruling"))
+        match.resolve(_field(entry, "by"), _field(entry, "ruling"))
     elif kind == "end":
-        match.end(agreed_draw=bool(entry.get("agreed_draw")))
+        match.end(agreed_draw=bool(_field(entry, "agreed_draw")))
         if "outcome" in entry and entry["outcome"] != match.outcome:
             raise Refused(f"the record says the match ended {entry['outcome']}, "
                           f"the rules say {match.outcome}")
     elif kind == "abandon":
-        match.abandon(entry.get("by"), entry.get("reason"))
+        match.abandon(_field(entry, "by"), _field(entry, "reason"))
     elif kind == "sheet":
         match.record_sheet(entry.get("sheet"))
         if "outcome" in entry and entry["outcome"] != match.outcome:

@@ -8,10 +8,10 @@ the recorder's module stays about recording.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 from uuid import UUID
 
-from eventsourcing.persistence import PersistenceError
+from eventsourcing.persistence import ApplicationRecorder, EventStore, PersistenceError
 
 from .match import Match, event_hash
 from .snapshots import MatchSnapshot, attach, usable
@@ -19,6 +19,11 @@ from .snapshots import MatchSnapshot, attach, usable
 
 class Snapshotting:
     """Reads and snapshots for a Match application (`events`, `snapshots` are the library's)."""
+
+    # What the library's Application, the other base, provides.
+    events: EventStore[UUID]
+    snapshots: EventStore[UUID] | None
+    recorder: ApplicationRecorder
 
     # A snapshots table beside the events (domain.snapshots); snapshots are taken by
     # `snapshot_saved` below, not at the library's fixed versions.
@@ -43,7 +48,8 @@ class Snapshotting:
         if self.snapshots is None:
             return None
         try:
-            found = list(self.snapshots.get(match_id, desc=True, limit=1, lte=version))
+            found = [cast(MatchSnapshot, snapshot)
+                     for snapshot in self.snapshots.get(match_id, desc=True, limit=1, lte=version)]
         except Exception:  # noqa: BLE001 - a snapshot row that does not decode is not used
             return None
         return found[0] if found and usable(found[0].state) else None
@@ -72,6 +78,7 @@ class Snapshotting:
     def _history(self, match_id: UUID, version: int) -> tuple[list[Any], list[dict[str, Any]]]:
         """Every state and effective move of the match at `version`, from all its events."""
         match = _fold(None, self.events.get(match_id, lte=version))
+        assert match is not None  # only a match read before is ever attached
         return list(match.states), list(match.moves)
 
     def _fold_reading(self, match: Match | None, events: Iterable[Any]) -> Match | None:
@@ -94,7 +101,7 @@ class Snapshotting:
         every = self.snapshot_every
         for stored in events:
             first.setdefault(stored.originator_id, stored.originator_version)
-        taken = [_snapshot_of(match) for match_id, match in aggregates.items()
+        taken = [_snapshot_of(cast(Match, match)) for match_id, match in aggregates.items()
                  if match_id in first and
                  match.version // every > (first[match_id] - 1) // every]
         self._put_snapshots([s for s in taken if s is not None])

@@ -127,7 +127,7 @@ class MatchSnapshot(Snapshot):
     plain_json_fields = True  # stored the lean way (domain.transcoding)
 
     @classmethod
-    def take(cls, match: Match) -> MatchSnapshot:
+    def take(cls, match: Match) -> MatchSnapshot:  # type: ignore[override]  # Matches only
         return cls(originator_id=match.id, originator_version=match.version,
                    timestamp=cls.create_timestamp(), topic=get_topic(Match),
                    state=compact(match))
@@ -161,7 +161,7 @@ def usable(state: dict[str, Any]) -> bool:
     try:
         return (state.get("format") == FORMAT
                 and get_rules(state["fields"]["game"]).version == state["state_rules"])
-    except Exception:  # a snapshot this code cannot read is simply not used
+    except Exception:  # noqa: BLE001 - a snapshot this code cannot read is simply not used
         return False
 
 

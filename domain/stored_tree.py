@@ -18,7 +18,7 @@ class StoredTree(Tree):
     from tablelog_nodes, smaller ones hashed from the leaves of their block of 2**NODE_LEVEL. The
     audit never uses it: it rebuilds the tree from the leaves (and checks these nodes)."""
 
-    def __init__(self, ledger: Any, size: int) -> None:  # noqa: D107 - no levels built
+    def __init__(self, ledger: Any, size: int) -> None:  # no levels built
         self.ledger, self._size = ledger, size
         self.nodes = ledger.nodes()
         self.blocks: dict[int, Tree] = {}

@@ -7,7 +7,7 @@ line reads a zoneless `--played-at` as the machine's local time before it gets h
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .errors import Refused
@@ -31,7 +31,7 @@ def parse_time(text: Any, what: str, now: datetime | None = None) -> datetime:
     if when.tzinfo is None or when.utcoffset() is None:
         raise Refused(f"{what} has no zone: write it like 2026-11-28T19:30:00+01:00 or "
                       f"...Z, got {_shown(text)}")
-    if when > (now or datetime.now(timezone.utc)) + CLOCK_SKEW:
+    if when > (now or datetime.now(UTC)) + CLOCK_SKEW:
         raise Refused(f"{what} lies in the future: {when.isoformat()}")
     return when
 

@@ -13,7 +13,7 @@ tagged value comes back as the plain dict it was.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import orjson
@@ -46,7 +46,7 @@ class LeanTranscoder(Transcoder):
         timestamp: the timestamp is tagged in place and orjson spells it, with no call back into
         Python (orjson writes a UTC datetime as isoformat() does: tested)."""
         stamp = state.get("timestamp")
-        if type(stamp) is not datetime or stamp.tzinfo is not timezone.utc:
+        if type(stamp) is not datetime or stamp.tzinfo is not UTC:
             return self.encode(state)
         state["timestamp"] = {"_type_": DATETIME, "_data_": stamp}
         try:

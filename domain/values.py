@@ -52,11 +52,11 @@ _FAST = orjson.OPT_STRICT_INTEGER | orjson.OPT_PASSTHROUGH_DATETIME | \
 
 def _plain_at_once(value: Any) -> Any:
     """The common case in C, as every move is checked (measured: 2.5 us for a move; the walk
-    below takes 15-19 us, twice the recorder's own cost of storing an event): orjson itself refuses integers past 53 bits
-    (OPT_STRICT_INTEGER), lone surrogates, keys that are not text and anything not JSON. What it
-    cannot tell is left to the walk, erring on the side of asking: a `null` (orjson writes NaN
-    as null), an escaped NUL, more containers than MAX_DEPTH (which bounds the depth), or a
-    value over the size limit. _UNSURE when the walk must decide."""
+    below takes 15-19 us, twice the recorder's own cost of storing an event): orjson itself
+    refuses integers past 53 bits (OPT_STRICT_INTEGER), lone surrogates, keys that are not text
+    and anything not JSON. What it cannot tell is left to the walk, erring on the side of
+    asking: a `null` (orjson writes NaN as null), an escaped NUL, more containers than MAX_DEPTH
+    (which bounds the depth), or a value over the size limit. _UNSURE when the walk must decide."""
     try:
         data = orjson.dumps(value, option=_FAST)
     except orjson.JSONEncodeError:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from .match import SHEET, Match
@@ -51,7 +51,7 @@ def played(match: Match) -> str:
     """When the game was played: the time given when it was logged afterwards, else its start,
     in UTC as every other time here."""
     if match.played_at:
-        return datetime.fromisoformat(match.played_at).astimezone(timezone.utc).isoformat()
+        return datetime.fromisoformat(match.played_at).astimezone(UTC).isoformat()
     return match.created_on.isoformat()
 
 

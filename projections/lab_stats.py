@@ -131,8 +131,7 @@ def compare(a: pd.DataFrame, b: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFr
 
 def _two_shares(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     """Newcombe's interval of p_b - p_a and the two-proportion score test (statsmodels)."""
-    from statsmodels.stats.proportion import (confint_proportions_2indep,
-                                              test_proportions_2indep)
+    from statsmodels.stats.proportion import confint_proportions_2indep, test_proportions_2indep
 
     counts = (int(y.sum()), len(y), int(x.sum()), len(x))
     with np.errstate(divide="ignore", invalid="ignore"):  # its ratio and odds of a 0 share

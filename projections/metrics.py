@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -61,14 +62,17 @@ def _row(t: Trace) -> dict[str, Any]:
     row["duration_rounds"] = float(rounds(t))
     row["duration_minutes"] = t.minutes
     leaders = _leaders(t)
-    decided = t.totals is not None and len(t.winners) == 1 and t.moves > 0
-    row["decisiveness"] = decisiveness(leaders, t.winners[0]) if decided else math.nan
+    totals = t.totals
+    decided = totals is not None and len(t.winners) == 1 and t.moves > 0
+    row["decisiveness"] = (decisiveness(leaders, t.winners[0])
+                           if decided and leaders is not None else math.nan)
     row["lead_changes"] = float(lead_changes(leaders)) if leaders is not None else math.nan
-    row["drama"] = drama(t.totals, t.winners[0]) if decided else math.nan
+    row["drama"] = drama(totals, t.winners[0]) if decided and totals is not None else math.nan
     counts = t.branching
     row["branching"] = float(np.mean(counts)) if counts else math.nan
     row["decision_moves"] = float(np.mean([c > 1 for c in counts])) if counts else math.nan
-    row["score_margin"] = margin(t.totals[-1], t.winners) if decided else math.nan
+    row["score_margin"] = (margin(totals[-1], t.winners)
+                           if decided and totals is not None else math.nan)
     for seat in range(t.players):
         row[f"won_{seat + 1}"] = float(seat in t.winners)
     return row
@@ -105,7 +109,7 @@ def _leaders(t: Trace) -> list[int | None] | None:
 def lead_changes(leaders: Sequence[int | None]) -> int:
     """How often the sole leader becomes another seat (ties in between do not count)."""
     sole = [s for s in leaders if s is not None]
-    return sum(a != b for a, b in zip(sole, sole[1:]))
+    return sum(a != b for a, b in pairwise(sole))
 
 
 def decisiveness(leaders: Sequence[int | None], winner: int) -> float:

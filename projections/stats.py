@@ -328,7 +328,7 @@ def _plain(value: Any) -> Any:
 
 
 def _records(frame: pd.DataFrame, drop: tuple[str, ...] = ("game",)) -> list[dict[str, Any]]:
-    return [{k: _plain(v) for k, v in row.items() if k not in drop}
+    return [{str(k): _plain(v) for k, v in row.items() if k not in drop}
             for row in frame.to_dict("records")]
 
 
@@ -337,12 +337,13 @@ def report(tables: dict[str, pd.DataFrame], game: str | None = None,
            kind: str | None = None) -> dict[str, Any]:
     """Every statistic, per game: JSON-ready (NaN as None). `kind`: see `of_kind`; each
     section says how many matches of each kind stand behind it (`behind`)."""
-    pick = {"game": game, "players": players, "variant": variant}
-    matches = of_kind(filtered(tables["matches"], **pick), kind)
-    seats = seat_win_rates(filtered(tables["scores"], **pick), matches)
-    distributions = score_distributions(filtered(tables["score_categories"], **pick),
-                                        filtered(tables["scores"], **pick), matches)
-    strength = component_strength(filtered(tables["components"], **pick), matches)
+
+    def pick(table: str) -> pd.DataFrame:
+        return filtered(tables[table], game, players, variant)
+    matches = of_kind(pick("matches"), kind)
+    seats = seat_win_rates(pick("scores"), matches)
+    distributions = score_distributions(pick("score_categories"), pick("scores"), matches)
+    strength = component_strength(pick("components"), matches)
     length = match_length(matches)
     result: dict[str, Any] = {}
     for name in sorted(matches["game"].unique()):

@@ -5,10 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/venv.sh
 
-# Debian packages: Chromium and its driver for the browser tests, PostgreSQL for the store tests.
+# Debian packages: Chromium for the browser tests (Playwright drives it), PostgreSQL for the
+# store tests.
 need=()
 command -v chromium >/dev/null || need+=(chromium)
-command -v chromedriver >/dev/null || need+=(chromium-driver)
 command -v pg_ctlcluster >/dev/null || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
     echo "installing ${need[*]}"

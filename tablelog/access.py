@@ -21,7 +21,6 @@ import secrets
 from dataclasses import dataclass
 
 LOOPBACK_NAMES = frozenset({"localhost", "localhost.", "ip6-localhost"})
-TOKEN_ENV = "TABLELOG_WRITE_TOKEN"
 
 
 def is_loopback(host: str) -> bool:
@@ -72,7 +71,7 @@ class WritePolicy:
         """None when a write with these request headers may go ahead; otherwise the HTTP status
         (401: no or wrong token; 403: an open server reached under a non-loopback name) and the
         reason, in one line."""
-        if self.open:
+        if self.token is None:  # open
             if host_header and not is_loopback(host_without_port(host_header)):
                 return 403, (f"writes on this server are open to this machine only, and this "
                              f"request came for host {host_without_port(host_header)!r}")

@@ -3,9 +3,10 @@
 Every registered game, a few hundred simulated matches in all with mixed bots and player counts,
 and a handful of matches that show every status a logged match can have: one still running, one
 abandoned, one with a withdrawn move, claimed results (one matching the rules, one not) and
-disputes (one resolved, one open); and a couple of dozen matches logged from score sheets. Everything goes through the recorder's commands, so the demo
-is exactly as checked as a logged game. `tablelog demo` builds it; `tablelog serve` calls
-`build_demo_store` when the default store does not exist yet.
+disputes (one resolved, one open); and a couple of dozen matches logged from score sheets.
+Everything goes through the recorder's commands, so the demo is exactly as checked as a logged
+game. `tablelog demo` builds it; `tablelog serve` calls `build_demo_store` when the default store
+does not exist yet.
 """
 
 from __future__ import annotations
@@ -147,7 +148,7 @@ def build_demo_store(location: str | os.PathLike, progress: bool = True,
         _close(recorder)
     if target is not None:
         os.replace(building, target)
-    summary = {
+    summary: dict[str, Any] = {
         "store": location,
         "matches": sum(r.matches for r in reports) + len(featured),
         "events": sum(r.events for r in reports) + sum(m.version for m in featured),

@@ -6,21 +6,22 @@ same every time. Players are named like the bots, so the demo's players pages jo
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
+from typing import Any
 from uuid import UUID, uuid5
 
 from tablelog.domain.match import Match
 from tablelog.domain.sheet_matches import sheet_match
 
 NAMESPACE = UUID("5d0f7c1e-8a2b-5c4d-9e6f-0a1b2c3d4e5f")
-FIRST_DAY = datetime(2024, 1, 6, 19, 0, tzinfo=timezone.utc)
+FIRST_DAY = datetime(2024, 1, 6, 19, 0, tzinfo=UTC)
 CONDITIONS = ("six colours connected", "biggest patch", "most flowers", "most Blue")
 PLAN = (("topiary", 2, 4), ("topiary", 3, 3), ("topas", 2, 4), ("total-landscaping", 2, 4),
         ("geoshapes", 2, 3), ("topitop", 2, 4))
 
 
 def _topiary(rng: random.Random, seats: list[str]) -> dict:
-    entries = []
+    entries: list[dict[str, Any]] = []
     for _ in seats:
         parts = {"visitors": rng.randint(20, 60), "type bonus": rng.randint(0, 8),
                  "hand": rng.randint(0, 6)}

@@ -10,7 +10,7 @@ stored.
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import platformdirs
@@ -88,4 +88,4 @@ def create_key(replace: bool = False) -> tuple[Signer, Path | None]:
 def label() -> str:
     """How the store remembers who added a key: the user and the day."""
     who = os.environ.get("USER") or "unknown"
-    return f"added by {who} on {datetime.now(timezone.utc).date().isoformat()}"
+    return f"added by {who} on {datetime.now(UTC).date().isoformat()}"

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 from typing import Any
 
 from tablelog.domain.agents import check_agent
@@ -118,7 +119,7 @@ def skill(game: str, budgets: Sequence[int], players: int | None = None, matches
     checked = get_rules(game).options(dict(options or {}))
     arms = tuple(Arm(f"mcts-{strong} vs mcts-{weak}", checked,
                      (f"mcts-{strong}",) + (f"mcts-{weak}",) * (players - 1), rotate=True)
-                 for weak, strong in zip(budgets, budgets[1:]))
+                 for weak, strong in pairwise(budgets))
     return Definition("skill", game, players, matches, seed, arms, alpha)
 
 

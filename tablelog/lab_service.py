@@ -64,7 +64,7 @@ class LabService:
         try:
             experiment_id, _ = run(self.recorder, definition, progress=advance)
             self.progress = {**self.progress, "state": "done", "id": experiment_id}
-        except Exception as err:  # shown to the person who started it, not swallowed
+        except Exception as err:  # noqa: BLE001 - shown to the person who started it, not swallowed
             self.progress = {**self.progress, "state": "failed", "error": str(err)}
 
 
@@ -112,7 +112,8 @@ def _options(value: Any) -> dict[str, Any]:
         try:
             value = json.loads(value)
         except json.JSONDecodeError as err:
-            raise Refused(f"options are a JSON object, e.g. {{\"expert\": true}} ({err.msg})")
+            raise Refused(
+                f"options are a JSON object, e.g. {{\"expert\": true}} ({err.msg})") from None
     if not isinstance(value, dict):
         raise Refused('options are a JSON object, e.g. {"expert": true}')
     return value

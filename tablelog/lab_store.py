@@ -15,7 +15,7 @@ The SQL is portable (SQLite and PostgreSQL); only the placeholder differs.
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from tablelog.domain.errors import Refused
@@ -43,7 +43,7 @@ class LabStore:
             return list(cursor.fetchall()) if statement.startswith("SELECT") else []
 
     def create(self, experiment_id: str, definition: dict[str, Any]) -> None:
-        created = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        created = datetime.now(UTC).isoformat(timespec="seconds")
         self._run(f"INSERT INTO {TABLE} ({', '.join(COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                   (experiment_id, created, definition["game"], definition["kind"], "running",
                    json.dumps(definition), "{}", None))

@@ -15,7 +15,6 @@ from urllib.parse import unquote, urlparse
 import platformdirs
 
 from tablelog.domain.errors import Refused
-from tablelog.domain.recorder import Recorder
 from tablelog.domain.signed import SigningRecorder
 from tablelog.keys import load_signer
 
@@ -137,7 +136,7 @@ def schema_lock(location: str) -> Iterator[None]:
             lock.execute("SELECT pg_advisory_unlock(%s)", (SCHEMA_LOCK,))
 
 
-def open_recorder(store: str | None = None) -> Recorder:
+def open_recorder(store: str | None = None) -> SigningRecorder:
     location = store_location(store)
     try:
         with schema_lock(location):
@@ -145,5 +144,5 @@ def open_recorder(store: str | None = None) -> Recorder:
             return SigningRecorder(env=store_env(location), key_source=load_signer)
     except Refused:
         raise
-    except Exception as err:  # the driver's own words, on one line
+    except Exception as err:  # noqa: BLE001 - the driver's own words, on one line
         raise Refused(f"cannot open the store {location}: {err}".splitlines()[0]) from None

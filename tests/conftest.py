@@ -34,7 +34,7 @@ def postgres_server():
     """The server URL, or a skip saying why there is none."""
     try:
         _pg_admin().close()
-    except Exception as err:
+    except Exception as err:  # noqa: BLE001 - whatever stops the connection, say it
         if os.environ.get("TABLELOG_REQUIRE_POSTGRES") == "1":
             pytest.fail(f"PostgreSQL is required here but {PG_SERVER} did not answer: {err}")
         pytest.skip(f"no PostgreSQL server answers at {PG_SERVER}: {err}")
@@ -101,6 +101,14 @@ def browser():
                                               args=FLAGS)
         yield launched
         launched.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A 1280x900 page of the module's browser (a test module may define its own size)."""
+    page = open_page(browser, 1280, 900)
+    yield page
+    page.close()
 
 
 @contextmanager

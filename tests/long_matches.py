@@ -1,4 +1,4 @@
-"""Long legal Topitop matches for the snapshot and quarantine tests and the benchmarks."""
+"""Long legal Topitop matches for the snapshot and quarantine tests."""
 
 from __future__ import annotations
 

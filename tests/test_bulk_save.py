@@ -20,7 +20,8 @@ def enough_matches(events: int, seed: int) -> list:
     """Finished Topitop matches played in memory by simulation's random bots (not stored),
     together holding at least `events` events."""
     plan = make_plan("topitop", matches=10**6, seed=seed)
-    matches, held = [], 0
+    matches: list[object] = []
+    held = 0
     while held < events:
         matches.append(play_match(plan, len(matches)))
         held += matches[-1].version

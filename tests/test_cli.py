@@ -71,7 +71,8 @@ def test_a_whole_game_from_the_command_line(any_store):
     match_id = run(store, "new", "topitop", "--players", "Ann,Ben").stdout.strip()
     for seat, move in WIN:
         assert run(store, "move", match_id, "--seat", seat, json.dumps(move)).returncode == 0
-    assert "Ann wins (Blue has both buckets on sand castles)" in run(store, "score", match_id).stdout
+    score = run(store, "score", match_id).stdout
+    assert "Ann wins (Blue has both buckets on sand castles)" in score
     assert "ended: Ann" in run(store, "end", match_id).stdout
     listed = json.loads(run(store, "list", "--json").stdout)
     assert listed[0]["status"] == "ended" and listed[0]["moves"] == len(WIN)
@@ -91,8 +92,9 @@ def test_export_then_import_into_an_empty_store(store, match, tmp_path):
     assert result.returncode == 0 and "imported 1 match" in result.stdout
     assert run(other, "export", match).stdout.count('"type": "move"') == len(OPENING)
     for step in range(len(OPENING) + 1):
-        assert (json.loads(run(other, "show", match, "--at", str(step), "--json").stdout)["state"]
-                == json.loads(run(store, "show", match, "--at", str(step), "--json").stdout)["state"])
+        shown = [json.loads(run(where, "show", match, "--at", str(step), "--json").stdout)
+                 for where in (other, store)]
+        assert shown[0]["state"] == shown[1]["state"]
 
 
 def test_a_bad_import_names_the_line_and_move_and_keeps_nothing(store, match, tmp_path):

@@ -9,8 +9,8 @@ import sqlite3
 
 import pytest
 
-from tablelog.api import create_app
 from tablelog.access import WritePolicy
+from tablelog.api import create_app
 from tablelog.domain.games import GAMES
 from tablelog.domain.games.manifests import content_hash
 from tablelog.store import open_recorder

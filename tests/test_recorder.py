@@ -3,6 +3,7 @@ the hash chain, and the closing events."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -104,7 +105,7 @@ def test_each_event_carries_the_hash_of_the_one_before(any_recorder):
     any_recorder.undo(match_id, "Ann", "typo")
     events = any_recorder.stored_events(match_id)
     assert events[0].prev_hash == ""
-    for previous, current in zip(events, events[1:]):
+    for previous, current in itertools.pairwise(events):
         assert current.prev_hash == event_hash(previous)
     assert any_recorder.get(match_id).head_hash == event_hash(events[-1])
 

@@ -32,7 +32,9 @@ def small_intervals(monkeypatch):
 
 
 def full_replay(recorder: Recorder, match_id, version=None) -> Match:
-    return _fold(None, recorder.events.get(match_id, lte=version))
+    match = _fold(None, recorder.events.get(match_id, lte=version))
+    assert match is not None, f"no events of {match_id}"
+    return match
 
 
 def assert_same(read: Match, replayed: Match) -> None:
@@ -162,6 +164,7 @@ def test_a_damaged_or_foreign_snapshot_is_not_used(any_recorder, any_store, smal
              "UPDATE {snapshots} SET state = convert_to(replace(convert_from(state, 'UTF8'), "
              "'\"format\":1', '\"format\":99'), 'UTF8')")
     reader = open_recorder(any_store)
+    assert reader.snapshots is not None
     older = next(iter(reader.snapshots.get(match_id, desc=True, limit=1)))
     assert older.state["format"] == 99 and not usable(older.state)
     assert_same(reader.get(match_id), before)

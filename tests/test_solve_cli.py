@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 
@@ -52,7 +53,8 @@ def blunder_line(table):
     """A line of play to a position where the mover can win, then a move that throws it away."""
     rng = random.Random(5)
     for _ in range(200):
-        state, moves = RULES.start(2, RULES.options({"small": 2, "large": 2}), {}), []
+        state = RULES.start(2, RULES.options({"small": 2, "large": 2}), {})
+        moves: list[dict[str, Any]] = []
         for _ in range(30):
             if RULES.outcome(state):
                 break
@@ -72,7 +74,8 @@ def test_analyse_flags_the_move_that_threw_away_a_win(solved, data_home, store):
     match = run(data_home, store, "new", "topitop", "--players", "Ann,Ben", *MINI).stdout.strip()
     for number, move in enumerate(moves + [blunder]):
         seat = "1" if number % 2 == 0 else "2"
-        assert run(data_home, store, "move", match, "--seat", seat, json.dumps(move)).returncode == 0
+        moved = run(data_home, store, "move", match, "--seat", seat, json.dumps(move))
+        assert moved.returncode == 0
     report = json.loads(run(data_home, store, "analyse", match, "--json").stdout)
     assert report["blunders"][-1] == len(moves) + 1
     last = report["moves"][-1]

@@ -5,7 +5,7 @@ it was played."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -106,7 +106,7 @@ def test_a_zoneless_played_at_is_the_machines_local_time(store):
     match_id = run(store, "new", "topitop", "--players", "Ann,Ben", "--played-at",
                    typed).stdout.strip()
     played = json.loads(run(store, "show", match_id, "--json").stdout)["played"]
-    local = datetime.fromisoformat(typed).astimezone().astimezone(timezone.utc)
+    local = datetime.fromisoformat(typed).astimezone().astimezone(UTC)
     assert played == local.isoformat()
 
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-from uuid import uuid4
+from datetime import UTC, datetime, timedelta, timezone
+from uuid import UUID, uuid4
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import Mapper
+from eventsourcing.persistence import JSONTranscoder, Mapper
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +14,9 @@ from tablelog.domain.match import start_match
 from tablelog.domain.transcoding import LeanMapper, LeanTranscoder
 
 LIBRARY = Application(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}).construct_transcoder()
+assert isinstance(LIBRARY, JSONTranscoder)
 LEAN = LeanTranscoder(fallback=LIBRARY)
-BODY = {"timestamp": datetime(2026, 11, 30, 1, 2, 3, 456789, tzinfo=timezone.utc),
+BODY = {"timestamp": datetime(2026, 11, 30, 1, 2, 3, 456789, tzinfo=UTC),
         "prev_hash": "ab" * 32, "seat": 1, "move": {"from": "a1", "to": "b2", "n": [1, 2.5]},
         "scores": {"Ann": 43, "Zoë": -3}}
 
@@ -24,7 +25,7 @@ PLAIN = st.recursive(
     st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
     max_leaves=12)
-UTC_TIMES = st.datetimes(min_value=datetime(1, 1, 1), timezones=st.just(timezone.utc))
+UTC_TIMES = st.datetimes(min_value=datetime(1, 1, 1), timezones=st.just(UTC))
 
 
 def test_the_stored_bytes_are_the_librarys():
@@ -77,6 +78,6 @@ def test_the_mapper_stores_every_match_event_as_the_librarys_mapper_does():
     match.record("Ann", {"place": "small", "to": "b1"})
     match.claim("Ann", {"Ann": 1, "Ben": 0})
     match.abandon("Ben", "rain")
-    lean, library = LeanMapper(transcoder=LEAN), Mapper(transcoder=LIBRARY)
+    lean, library = LeanMapper(transcoder=LEAN), Mapper[UUID](transcoder=LIBRARY)
     for event in match.collect_events():
         assert lean.to_stored_event(event) == library.to_stored_event(event)

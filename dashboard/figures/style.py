@@ -4,7 +4,6 @@ escaping of any text a person typed (plotly reads `<b>`, `<a href>`... in labels
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
 
 import plotly.graph_objects as go
 
@@ -26,10 +25,6 @@ def seat_colour(seat: int) -> str:
 def text(value: object) -> str:
     """User text made safe for a plotly label: shown as typed, never read as markup."""
     return html.escape(str(value), quote=False)
-
-
-def texts(values: Iterable[object]) -> list[str]:
-    return [text(v) for v in values]
 
 
 def base(title: str, height: int = 380, subtitle: str = "") -> go.Figure:

@@ -70,7 +70,7 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
         tiles = state["gardens"][garden][:size]
         for index, tile in enumerate(tiles):
             x, y = centre(index)
-            fill, border, flower = looks(tile)
+            fill, border, _flower = looks(tile)
             is_blocked = blocked == (garden, index)
             sketch.shapes.append({
                 "type": "path", "path": hexagon(x + offset, y), "fillcolor": fill,

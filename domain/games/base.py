@@ -173,7 +173,7 @@ class GameRules(ABC, Generic[S]):
 
     def combine(self, state: S, choices: Mapping[int, Move]) -> Move:
         """Simultaneous games: the one recorded move made of each awaited seat's choice."""
-        (seat, choice), = choices.items()
+        (_seat, choice), = choices.items()
         return dict(choice)
 
     def random_choice(self, state: S, seat: int, rng: random.Random) -> Move:

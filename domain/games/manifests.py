@@ -124,7 +124,8 @@ def load_manifest(reference: str) -> Any:
         try:
             return _registered[reference.removeprefix(REF_PREFIX)]
         except KeyError:
-            raise InvalidSetup(f"manifest {reference} has not been loaded in this process") from None
+            raise InvalidSetup(
+                f"manifest {reference} has not been loaded in this process") from None
     return find(reference)
 
 

@@ -110,5 +110,12 @@ def restricted(bot: Bot, restriction: Restriction) -> Bot:
     return play
 
 
-__all__ = ["FIRST_LEGAL", "Restriction", "RestrictedRules", "get_restriction", "never",
-           "restricted", "restrictions"]
+__all__ = [
+    "FIRST_LEGAL",
+    "RestrictedRules",
+    "Restriction",
+    "get_restriction",
+    "never",
+    "restricted",
+    "restrictions",
+]

@@ -100,7 +100,7 @@ def _seat(entry: Any, where: str) -> dict[str, Any] | None:
             "colour": text(entry.get("colour"), f"{where}: colour"), "new": new}
 
 
-def _source(source: Any) -> dict[str, str] | None:
+def _source(source: Any) -> dict[str, str | None] | None:
     """Where an imported sheet came from ({"from": "bgstats", "id": play uuid}): provenance."""
     if source is None:
         return None
@@ -136,7 +136,7 @@ def outcome_of(rules: SheetRules, sheet: dict[str, Any], seats: Sequence[str]) -
     winners = [seats.index(name) for name in sheet["winners"]]
     rest = [i for i in range(len(seats)) if i not in winners]
     totals = {i: (e or {}).get("total") for i, e in enumerate(sheet["scores"])}
-    known = sorted({totals[i] for i in rest if totals[i] is not None}, reverse=True)
+    known = sorted({t for i in rest if (t := totals[i]) is not None}, reverse=True)
     groups = [[i for i in rest if totals[i] == t] for t in known]
     unknown = [i for i in rest if totals[i] is None]
     ranking = ([winners] if winners else []) + groups + ([unknown] if unknown else [])

@@ -55,8 +55,9 @@ class SheetRules:
     def check_winners(self, sheet: dict[str, Any], seats: Sequence[str]) -> None:
         """Default (RULES.md): the highest total wins, a tie is a shared win. Checked only
         where every seat has a total."""
-        totals = [entry["total"] if entry else None for entry in sheet["scores"]]
-        if any(t is None for t in totals):
+        totals = [entry["total"] for entry in sheet["scores"]
+                  if entry and entry["total"] is not None]
+        if len(totals) < len(sheet["scores"]):
             return
         best = max(totals)
         expected = [name for name, t in zip(seats, totals) if t == best]

@@ -60,8 +60,9 @@ class TopiarySheet(SheetRules):
         tied = [i for i, e in enumerate(entries) if e["total"] == best]
         hands = [(entries[i]["categories"] or {}).get("hand") for i in tied]
         basis = "totals"
-        if len(tied) > 1 and all(h is not None for h in hands):
-            most = max(hands)
+        known = [h for h in hands if h is not None]
+        if len(tied) > 1 and len(known) == len(hands):
+            most = max(known)
             tied = [i for i, h in zip(tied, hands) if h == most]
             expected, basis = [seats[tied[-1]]], "totals and hand points"  # later in turn order
         else:

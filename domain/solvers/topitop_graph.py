@@ -19,9 +19,19 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .topitop_positions import (PAIRS, SWAP_COLOURS, SYM_FROM, SYM_PAIR, Layout, Numbering,
-                                board_moves, canonical_pair, is_over, restriction_mask,
-                                restriction_slot)
+from .topitop_positions import (
+    PAIRS,
+    SWAP_COLOURS,
+    SYM_FROM,
+    SYM_PAIR,
+    Layout,
+    Numbering,
+    board_moves,
+    canonical_pair,
+    is_over,
+    restriction_mask,
+    restriction_slot,
+)
 
 Progress = Callable[[str, int, int], None]
 """progress(phase, done, total); the phases, in order: "boards", "moves", "retrograde",

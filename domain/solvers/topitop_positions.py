@@ -27,10 +27,11 @@ import numpy as np
 from tablelog.domain.games.topitop.rules import BUCKET, NEIGHBOURS, SIZE, TopitopState
 
 CELLS = SIZE * SIZE
-(EMPTY, LARGE, SMALL, OWN, OPP, CASTLE,
- OWN_ON_SMALL, OPP_ON_SMALL, OWN_ON_CASTLE, OPP_ON_CASTLE) = range(10)
-# The engine's stack strings for Blue to move; Red to move swaps the bucket letters.
+# The engine's stack strings for Blue to move; Red to move swaps the bucket letters. A cell's
+# digit is its stack's index here.
 STACKS = ("", "L", "S", "B", "R", "LS", "SB", "SR", "LSB", "LSR")
+(EMPTY, LARGE, SMALL, OWN, CASTLE, OWN_ON_SMALL, OWN_ON_CASTLE, OPP_ON_CASTLE) = (
+    STACKS.index(stack) for stack in ("", "L", "S", "B", "LS", "SB", "LSB", "LSR"))
 KINDS = len(STACKS)
 HAS_LARGE = np.array([s.count("L") for s in STACKS], np.int64)
 HAS_SMALL = np.array([s.count("S") for s in STACKS], np.int64)
@@ -245,7 +246,8 @@ def state_digits(state: TopitopState) -> tuple[np.ndarray, int]:
         raise ValueError(f"not a Topitop board: {state.cells}") from None
     if state.no_return is None:
         return digits, -1
-    pair = PAIR_INDEX.get(tuple(state.no_return), -1)
+    src, dst = state.no_return  # a list, when the state was read from JSON
+    pair = PAIR_INDEX.get((src, dst), -1)
     if pair < 0 or not (restriction_mask(digits[:, None])[0] >> np.uint64(pair)) & np.uint64(1):
         raise ValueError(f"no_return {state.no_return} is not a slide of a neutral piece to an "
                          "empty cell that could just have been made on this board")
@@ -299,7 +301,7 @@ class Numbering:
                 if board[a] in _NEUTRAL_KINDS and board[b] == EMPTY
                 and min(self._sym_pair[g][p] for g in fixing) == p]
 
-    def position(self, digits: Sequence[int], pair: int) -> int:
+    def position(self, digits: Sequence[int] | np.ndarray, pair: int) -> int:
         """The number of one position: a board (digits (9,)) and restriction (-1: none)."""
         images = self._images([int(d) for d in digits])
         smallest = min(rank for rank, _ in images)

@@ -90,8 +90,9 @@ def _play(imported: Imported, number: int, label: str, play: ET.Element,
 
 def _play_id(play: ET.Element) -> str:
     """BGG's play id; a play written without one (id 0) is known by its content instead."""
-    if (play.get("id") or "0") != "0":
-        return play.get("id")
+    play_id = play.get("id")
+    if play_id and play_id != "0":
+        return play_id
     return "sha256:" + hashlib.sha256(ET.tostring(play)).hexdigest()[:32]
 
 
@@ -113,7 +114,7 @@ def _sheet(players: list[ET.Element], label: str) -> tuple[list[str], dict]:
     positions = [p.get("startposition") or "" for p in players]
     rows = list(zip(names, players))
     if all(pos.isdigit() for pos in positions) and len(set(positions)) == len(positions):
-        rows.sort(key=lambda row: int(row[1].get("startposition")))
+        rows.sort(key=lambda row: int(row[1].get("startposition", "")))
     seats = [name for name, _ in rows]
     totals = [score_of(p.get("score"), f"{name}'s score") for name, p in rows]
     winners = [name for name, p in rows if p.get("win") == "1"]

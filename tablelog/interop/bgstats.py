@@ -17,7 +17,7 @@ from uuid import uuid5
 
 from tablelog.domain.games import get_rules
 
-from .common import UNUSABLE, NAMESPACE, Imported, Skip, bad, build, game_of, score_of
+from .common import NAMESPACE, UNUSABLE, Imported, Skip, bad, build, game_of, score_of
 from .ours import Sheet, score_text
 
 DATE = "%Y-%m-%d %H:%M:%S"

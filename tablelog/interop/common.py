@@ -61,7 +61,9 @@ def match_id(tool: str, play_id: str) -> UUID:
 def zone_of(name: str | None) -> tzinfo:
     """Both tools write local times without a zone: the zone they are read in."""
     if name is None:
-        return datetime.now().astimezone().tzinfo
+        here = datetime.now().astimezone().tzinfo
+        assert here is not None  # astimezone() always gives the local zone
+        return here
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):

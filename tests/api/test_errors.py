@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tablelog.domain.errors import BadRecord
 from tablelog.api.errors import from_refusal
+from tablelog.domain.errors import BadRecord
 from tests.conftest import stored_rows
 from tests.test_recorder import OPENING, WIN, play
 

@@ -55,7 +55,7 @@ def test_the_served_api_starts_one_and_reports_it(served):
 
 def test_humans_against_bots(client, recorder):
     simulate(recorder, make_plan("topitop", 6, seed=3), workers=1, progress=False)
-    for n in range(3):
+    for _n in range(3):
         match_id = recorder.start("topitop", ["Ann", "Ben"])
         match = recorder.get(match_id)
         for move in ({"place": "large", "to": "a1"}, {"place": "large", "to": "c3"}):

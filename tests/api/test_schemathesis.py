@@ -25,11 +25,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 
+from tablelog.access import WritePolicy
+from tablelog.api import create_app
 from tablelog.domain.audit import audit_all
 from tablelog.domain.games import GAMES
 from tablelog.domain.records import from_record
-from tablelog.access import WritePolicy
-from tablelog.api import create_app
 from tests.test_recorder import OPENING, play
 
 from .conftest import GAME_IDS, TOKEN, example
@@ -92,30 +92,37 @@ def fuzz(schema, recorder, ids: list[str]) -> int:
         free, pinned = strategies[:2], strategies[2:]
         cases = st.one_of(*free) if not pinned else st.one_of(st.one_of(*free),
                                                               st.one_of(*pinned))
-        legal = operation.path.endswith("/moves") and operation.method.upper() == "POST"
-        start = operation.path.endswith("/matches") and operation.method.upper() == "POST"
+        calls += fuzz_operation(operation, cases, recorder, ids)
+    return calls
 
-        @SETTINGS
-        @given(case=cases, data=st.data())
-        def run(case, data):
-            nonlocal calls
-            if legal and data.draw(st.booleans(), label="legal move"):
-                # The legal moves depend on what earlier examples recorded: draw an index, not
-                # from the list, so that every example draws the same way (Hypothesis checks).
-                pick = data.draw(st.integers(0, 1000), label="entry")
-                choices = legal_entries(recorder, ids)
-                if choices:
-                    match_id, body = choices[pick % len(choices)]
-                    case = data.draw(operation.as_strategy(
-                        GenerationMode.POSITIVE, path_parameters={"match": match_id},
-                        body=body))
-            if start and data.draw(st.booleans(), label="valid new match"):
+
+def fuzz_operation(operation, cases, recorder, ids: list[str]) -> int:
+    """One operation's examples; how many calls were made."""
+    legal = operation.path.endswith("/moves") and operation.method.upper() == "POST"
+    start = operation.path.endswith("/matches") and operation.method.upper() == "POST"
+    calls = 0
+
+    @SETTINGS
+    @given(case=cases, data=st.data())
+    def run(case, data):
+        nonlocal calls
+        if legal and data.draw(st.booleans(), label="legal move"):
+            # The legal moves depend on what earlier examples recorded: draw an index, not
+            # from the list, so that every example draws the same way (Hypothesis checks).
+            pick = data.draw(st.integers(0, 1000), label="entry")
+            choices = legal_entries(recorder, ids)
+            if choices:
+                match_id, body = choices[pick % len(choices)]
                 case = data.draw(operation.as_strategy(
-                    GenerationMode.POSITIVE, body=data.draw(st.sampled_from(new_matches()))))
-            case.call_and_validate()
-            calls += 1
+                    GenerationMode.POSITIVE, path_parameters={"match": match_id},
+                    body=body))
+        if start and data.draw(st.booleans(), label="valid new match"):
+            case = data.draw(operation.as_strategy(
+                GenerationMode.POSITIVE, body=data.draw(st.sampled_from(new_matches()))))
+        case.call_and_validate()
+        calls += 1
 
-        run()
+    run()
     return calls
 
 

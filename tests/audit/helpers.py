@@ -7,8 +7,17 @@ from uuid import UUID
 
 from tests.test_recorder import OPENING, WIN, play
 
-__all__ = ["OPENING", "WIN", "play", "played_with_everything", "rows", "update_state",
-           "delete", "swap_states", "insert_copy"]
+__all__ = [
+    "OPENING",
+    "WIN",
+    "delete",
+    "insert_copy",
+    "play",
+    "played_with_everything",
+    "rows",
+    "swap_states",
+    "update_state",
+]
 
 
 def played_with_everything(recorder) -> UUID:

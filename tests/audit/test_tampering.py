@@ -12,8 +12,14 @@ import pytest
 
 from tablelog.domain.audit import audit_all, audit_match
 from tablelog.store import open_recorder
-from tests.audit.helpers import (delete, insert_copy, played_with_everything, rows,
-                                 swap_states, update_state)
+from tests.audit.helpers import (
+    delete,
+    insert_copy,
+    played_with_everything,
+    rows,
+    swap_states,
+    update_state,
+)
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ def test_two_recorders_claiming_at_once_leave_a_consistent_signed_log(any_store)
 
     def table(recorder, name):
         try:
-            for round_ in range(4):
+            for _round in range(4):
                 match_id = play(recorder, OPENING)
                 done = recorder.claim(match_id, name, {"Ann": 0, "Ben": 0})
                 assert done.checkpoint_error is None

@@ -11,8 +11,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablelog.domain.merkle import (EMPTY_ROOT, Frontier, ProofError, Tree, leaf_hash,
-                                    verify_consistency, verify_inclusion)
+from tablelog.domain.merkle import (
+    EMPTY_ROOT,
+    Frontier,
+    ProofError,
+    Tree,
+    leaf_hash,
+    verify_consistency,
+    verify_inclusion,
+)
 
 LEAVES = [bytes.fromhex(h) for h in ["", "00", "10", "2021", "3031", "40414243",
                                      "5051525354555657", "606162636465666768696a6b6c6d6e6f"]]

@@ -8,7 +8,6 @@ The match of `played_with_everything` stores: 1 start, 2-6 moves 1-5, 7 an undo,
 
 from __future__ import annotations
 
-
 from tests.audit.helpers import OPENING, play
 from tests.checkpoints import surgery
 from tests.checkpoints.helpers import audited, new_signer, signed_findings, signing
@@ -22,7 +21,7 @@ def only_middle(location, matches):
 
 
 def test_an_untouched_signed_store_audits_clean(signed):
-    location, matches = signed
+    location, _matches = signed
     reports, ledger = audited(location)
     assert ledger["clean"] and len(ledger["checkpoints"]) == 12
     assert all(c["verified"] for c in ledger["checkpoints"]) and ledger["uncovered"] == 0

@@ -4,7 +4,6 @@ And the match page of a score sheet: its scores, no board."""
 
 from __future__ import annotations
 
-
 import pytest
 
 from tablelog.dashboard.app import create_app
@@ -12,7 +11,7 @@ from tablelog.simulate import make_plan, simulate
 from tablelog.store import open_recorder
 from tests.conftest import serving
 
-from .test_browser import WAIT, page, shot, wait_for_title  # noqa: F401 - page: a fixture
+from .test_browser import WAIT, shot, wait_for_title
 
 pytestmark = pytest.mark.browser
 

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from tablelog.dashboard import games as boards
-from tablelog.dashboard.games import geoshapes, topas, topiary, topitop, total_landscaping
 from tablelog.dashboard.figures.style import seat_colour
+from tablelog.dashboard.games import geoshapes, topas, topiary, topitop, total_landscaping
 from tablelog.domain.games import GAMES, get_rules
 
 

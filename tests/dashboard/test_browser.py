@@ -12,8 +12,7 @@ import pytest
 from tablelog.dashboard.app import create_app
 from tablelog.simulate import make_plan, simulate
 from tablelog.store import open_recorder
-
-from tests.conftest import open_page, serving
+from tests.conftest import serving
 
 from .conftest import EVE
 
@@ -28,13 +27,6 @@ def served(filled_store):
     path, eve_match = filled_store
     with serving(create_app(path, refresh_every=0.5)) as url:
         yield {"url": url, "store": path, "eve": eve_match}
-
-
-@pytest.fixture
-def page(browser):
-    page = open_page(browser, 1280, 900)
-    yield page
-    page.close()
 
 
 def shot(page, name: str) -> None:

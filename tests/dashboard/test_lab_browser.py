@@ -13,7 +13,6 @@ from tablelog.access import WritePolicy
 from tablelog.cli.serve import build_app
 from tablelog.lab_run import run
 from tablelog.store import open_recorder
-
 from tests.conftest import open_page, serving
 
 pytestmark = pytest.mark.browser

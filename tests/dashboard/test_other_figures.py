@@ -19,7 +19,7 @@ def test_matches_by_game_stacks_statuses_biggest_game_first():
     assert list(bars["ended"].y) == [2, 1]
     assert list(bars["running"].y) == [0, 1]
     assert bars["disputed"].marker.color == STATUS_COLOURS["disputed"]
-    totals = [t for t in figure.data if t.type == "scatter"][0]
+    totals = next(t for t in figure.data if t.type == "scatter")
     assert list(totals.text) == ["3", "2"]
 
 

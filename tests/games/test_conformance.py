@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -24,7 +25,7 @@ def playout(rules, players, seed, cap=None):
     options = rules.options({})
     setup = rules.deal(players, options, rng)
     state = rules.start(players, options, json.loads(json.dumps(setup)))
-    start, moves, states = state, [], [state]
+    start, moves, states = state, list[dict[str, Any]](), [state]
     cap = cap or rules.playout_cap or 10_000
     while rules.outcome(state) is None and len(moves) < cap:
         move = rules.random_move(state, rng)
@@ -123,7 +124,7 @@ def test_engine_describes_itself(game):
     rules = GAMES[game]
     assert rules.id == game and rules.name and rules.version
     assert 1 <= rules.min_players <= rules.max_players
-    _, start, moves, states = playout(rules, rules.min_players, 2, cap=5)
+    _, _start, moves, states = playout(rules, rules.min_players, 2, cap=5)
     seats = [f"P{i}" for i in range(rules.min_players)]
     for state in states:
         assert rules.render(state, seats).strip()

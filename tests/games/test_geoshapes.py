@@ -354,6 +354,7 @@ def test_completing_a_figure_and_the_circle_with_a_shape_to_discard_wins():
                  {"place": "Rectangle", "on": "Sailboat"}, {"discard": "Square"})
     assert state.winner == ANN
     outcome = RULES.outcome(state)
+    assert outcome is not None
     assert outcome.winners == (ANN,) and outcome.ranking == ((ANN,), (BEN,))
     ann, ben = RULES.score(state)
     assert ann["categories"] == {"win": 25, "hand": 8}  # 25 + the Hexagon left in hand
@@ -414,6 +415,7 @@ def test_with_empty_deck_end_after_the_last_card_the_round_is_finished_and_nobod
     refused(after, {"draw": "Square"}, "the draw deck is empty")
     over = play(after, {"pick_up": ANN}, {"discard": "Square"})
     outcome = RULES.outcome(over)
+    assert outcome is not None
     assert outcome.winners == () and "deck ran out" in outcome.reason
     # Ann holds a Square (4), Ben a Rectangle (4): equal penalties share the place.
     assert [s["total"] for s in RULES.score(over)] == [-4, -4]

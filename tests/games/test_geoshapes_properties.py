@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablelog.domain.games import IllegalMove
-from tablelog.domain.games.geoshapes.rules import RULES
 from tablelog.domain.games.geoshapes.board import load_board
+from tablelog.domain.games.geoshapes.rules import RULES
 
 SHAPES = list(load_board("geoshapes").values)
 
@@ -25,7 +26,7 @@ def random_game(seed: int, players: int, half: bool, steps: int):
         # A table's record: the draw order is unknown, and so is every reshuffled order.
         del setup["deck"], setup["reshuffled"]
     state = RULES.start(players, options, setup)
-    states, moves = [state], []
+    states, moves = [state], list[dict[str, Any]]()
     while RULES.outcome(state) is None and len(moves) < steps:
         move = RULES.random_move(state, rng)
         state = RULES.apply(state, move)
@@ -44,7 +45,7 @@ def test_no_piece_is_made_and_until_a_reshuffle_every_card_turned_up_gave_its_pi
     seed, (players, half), steps = game
     *_, states = random_game(seed, players, half, steps)
     for state in states:
-        where = Counter()
+        where = Counter[str]()
         for player in state.players:
             where.update(player.hand)
         for shapes in state.placed + state.stacks:

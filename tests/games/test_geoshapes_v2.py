@@ -28,8 +28,8 @@ from collections import Counter
 import pytest
 
 from tablelog.domain.games import InvalidSetup
-from tablelog.domain.games.geoshapes.rules import PLAY, RULES
 from tablelog.domain.games.geoshapes.board import load_board
+from tablelog.domain.games.geoshapes.rules import PLAY, RULES
 from tests.packaged import data_path
 
 from .test_geoshapes import ANN, BEN, hand, play, position, refused, table

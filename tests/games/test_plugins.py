@@ -121,7 +121,7 @@ def test_an_engine_missing_a_rule_method_cannot_be_made():
         def outcome(self, state):
             return None
 
-    with pytest.raises(TypeError, match="components.*render|render.*components"):
+    with pytest.raises(TypeError, match=r"components.*render|render.*components"):
         Halfway()
 
 

@@ -288,6 +288,7 @@ def test_equal_totals_share_the_win():
     while RULES.outcome(state) is None:
         state = RULES.apply(state, scoring_nothing(state, RULES.legal_moves(state)))
     outcome = RULES.outcome(state)
+    assert outcome is not None
     assert outcome.winners == (0, 1) and outcome.shared and outcome.ranking == ((0, 1),)
     assert "shared win" in outcome.reason
     assert [entry["total"] for entry in RULES.score(state)] == [3, 3]
@@ -298,6 +299,7 @@ def test_the_highest_total_wins_alone():
     while RULES.outcome(state) is None:
         state = RULES.apply(state, scoring_nothing(state, RULES.legal_moves(state)))
     outcome = RULES.outcome(state)
+    assert outcome is not None
     assert outcome.winners == (0,) and outcome.ranking == ((0,), (1,))
 
 
@@ -343,6 +345,7 @@ def test_logged_solitaire_turns_up_each_start_card_and_scores_the_lowest_column(
     assert entry["total"] == 3
     assert entry["categories"]["column 3"] == 7
     outcome = RULES.outcome(state)
+    assert outcome is not None
     assert outcome.winners == (0,) and "lowest of the four columns (3, 5, 7, 4)" in outcome.reason
 
 
@@ -430,7 +433,7 @@ def test_a_clubs_own_deck_is_read_from_its_manifest(club_manifests):
     small = club_manifests("small", {"colours": {"R": "red", "G": "green", "Y": "yellow",
                                                  "B": "blue"}, "cards": cards})
     options = RULES.options({"manifest": small})
-    with pytest.raises(InvalidSetup, match="2 player.* need 15 cards, the deck has 9"):
+    with pytest.raises(InvalidSetup, match=r"2 player.* need 15 cards, the deck has 9"):
         RULES.start(2, options, {"start": "R2-B1"})
     bad = club_manifests("bad", {"colours": {"R": "red"}, "cards": ["R1-R2"]})
     with pytest.raises(InvalidSetup, match="not a card of two colours"):

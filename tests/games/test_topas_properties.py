@@ -56,7 +56,7 @@ def test_no_line_on_the_table_ever_holds_more_than_seven_gems(seed, players, exp
     for state in states[1:]:
         table = RULES.table(state)
         for cell, half in table.halves.items():
-            for axis, (dx, dy) in AXES.items():
+            for _axis, (dx, dy) in AXES.items():
                 gems, x, y = 0, *cell
                 while table.halves.get((x, y), ("", 0))[0] == half[0]:
                     gems += table.halves[(x, y)][1]

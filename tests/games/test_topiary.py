@@ -14,8 +14,8 @@ import random
 import pytest
 
 from tablelog.domain.games import GAMES, IllegalMove, InvalidSetup
-from tablelog.domain.games.topiary.rules import Visitor
 from tablelog.domain.games.topiary.garden import CELLS, SIGHT_LINES, parse_spot
+from tablelog.domain.games.topiary.rules import Visitor
 
 RULES = GAMES["topiary"]
 
@@ -368,6 +368,7 @@ def finished(ann, ben, hands=HANDS_2P, face_up=()):
 def test_the_highest_total_wins():
     state = finished(THROUGH_C3[:3], THROUGH_C3[3:])
     outcome = RULES.outcome(state)
+    assert outcome is not None
     assert outcome.winners == (0,) and outcome.ranking == ((0,), (1,))
     assert "highest total, 12 points" in outcome.reason
 
@@ -381,6 +382,7 @@ def test_a_tie_on_points_goes_to_more_hand_points():
     totals = [(s["total"], s["categories"]["hand"]) for s in RULES.score(state)]
     assert totals == [(11, 3), (11, 0)]
     outcome = RULES.outcome(state)
+    assert outcome is not None
     assert outcome.winners == (0,) and "hand points" in outcome.reason
 
 
@@ -388,6 +390,7 @@ def test_a_tie_on_points_and_hand_points_goes_to_the_later_player():
     state = finished(["c1:S", "c5:N"], ["a3:E", "e3:W"])
     assert [s["total"] for s in RULES.score(state)] == [8, 8]
     outcome = RULES.outcome(state)
+    assert outcome is not None
     assert outcome.winners == (1,) and outcome.ranking == ((1,), (0,))
     assert "later in turn order" in outcome.reason
 

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablelog.domain.games import GAMES, IllegalMove, UnknownInformation
+from tests.packaged import data_path
 
 from .test_topiary import DEAL_2P, refused
-from tests.packaged import data_path
 
 RULES = GAMES["topiary"]
 EXAMPLE = data_path("examples", "topiary.json")
@@ -57,6 +57,7 @@ def test_the_example_match_replays_to_the_scores_worked_out_by_hand():
     claimed = next(e["scores"] for e in record["events"] if e["type"] == "claim")
     assert claimed == {"Ann": ann["total"], "Ben": ben["total"]} == {"Ann": 65, "Ben": 65}
     outcome = RULES.outcome(state)
+    assert outcome is not None
     assert outcome.winners == (0,) and "hand points (8 to 6)" in outcome.reason
     assert RULES.to_move(state) == () and RULES.legal_moves(state) == []
 

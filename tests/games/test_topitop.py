@@ -192,6 +192,7 @@ def test_both_buckets_on_castles_wins():
     state = position("LSB SB L / . . . / . . .")
     won = RULES.apply(state, {"from": "b1", "to": "c1"})
     outcome = RULES.outcome(won)
+    assert outcome is not None
     assert outcome.winners == (BLUE,) and outcome.ranking == ((BLUE,), (RED,))
     assert "both buckets on sand castles" in outcome.reason
     assert RULES.legal_moves(won) == [] and RULES.to_move(won) == ()

@@ -397,6 +397,7 @@ def test_two_bouts_win_the_match_and_the_score_shows_why():
     state = dataclasses.replace(state, gardens=(garden(**RING), EMPTY), round=2)
     state = play(state, card("Blue", "E:B6"), QUIET)               # bout 3 to East
     outcome = RULES.outcome(state)
+    assert outcome is not None
     assert outcome.winners == (0,) and outcome.ranking == ((0,), (1,))
     assert "2-1" in outcome.reason
     assert RULES.to_move(state) == () and RULES.choices(state, 0) == []

@@ -10,7 +10,13 @@ import json
 
 import pytest
 
-from tablelog.domain.games.total_landscaping.hexgarden import INDEX, NEIGHBOURS, TILES, TILES_AT_LEVEL, adjacent
+from tablelog.domain.games.total_landscaping.hexgarden import (
+    INDEX,
+    NEIGHBOURS,
+    TILES,
+    TILES_AT_LEVEL,
+    adjacent,
+)
 from tablelog.domain.games.total_landscaping.rules import RULES, new_bout
 from tests.packaged import data_path
 

@@ -24,7 +24,7 @@ def sheets_of(store: str) -> dict[str, dict]:
     found = {}
     for started in recorder.started():
         match = recorder.get(started.originator_id)
-        assert is_sheet(started)
+        assert is_sheet(started) and match.sheet is not None
         found[match.sheet["source"]["id"] if match.sheet["source"] else str(match.id)] = {
             "game": match.game, "seats": match.seats, "played_at": match.played_at,
             "totals": [(e or {}).get("total") for e in match.sheet["scores"]],
@@ -108,7 +108,7 @@ def test_a_bad_file_is_one_line_exit_2_and_nothing_stored(any_store, tmp_path, c
     before = stored_rows(any_store)
     bad = tmp_path / "bad.json"
     bad.write_text(content(BGSTATS.read_text()))
-    code, out, err = tablelog(any_store, "import", "--from", "bgstats", str(bad), *ZONE)
+    code, _out, err = tablelog(any_store, "import", "--from", "bgstats", str(bad), *ZONE)
     assert code == 2 and words in err, err
     assert len(err.strip().splitlines()) == 1 and "nothing was imported" in err
     assert stored_rows(any_store) == before

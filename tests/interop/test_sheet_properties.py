@@ -32,7 +32,7 @@ def test_a_topiary_sheet_has_exactly_the_winner_the_rules_give(parts, data):
     scores = [{"total": sum(p.values()), "categories": p} for p in parts]
     winner = rules_winner(parts)
     match = sheet_match(uuid4(), "topiary", seats, {"scores": scores, "winners": [seats[winner]]})
-    assert match.outcome["winners"] == [winner]
+    assert match.outcome is not None and match.outcome["winners"] == [winner]
     other = data.draw(st.sampled_from([i for i in range(len(seats)) if i != winner]))
     with pytest.raises(Refused, match="winners"):
         sheet_match(uuid4(), "topiary", seats, {"scores": scores, "winners": [seats[other]]})
@@ -45,6 +45,7 @@ def test_a_topas_sheet_is_won_by_every_seat_with_the_highest_total(totals):
     best = [name for name, total in zip(seats, totals) if total == max(totals)]
     scores = [{"total": t} for t in totals]
     match = sheet_match(uuid4(), "topas", seats, {"scores": scores, "winners": best})
+    assert match.outcome is not None
     assert [seats[i] for i in match.outcome["winners"]] == best
     assert match.outcome["ranking"][0] == match.outcome["winners"]
     if len(best) < len(seats):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-import pandas as pd
 import pytest
 
 from tablelog.projections.lab_stats import compare, head_to_head, summary

@@ -19,7 +19,7 @@ def positions(game: str, count: int = 6):
     rules, rng = get_rules(game), random.Random(4)
     options = rules.options({})
     state = rules.start(2, options, rules.deal(2, options, rng))
-    found = []
+    found: list[object] = []
     while rules.outcome(state) is None and len(found) < count:
         found.append(state)
         for _ in range(rng.randrange(1, 6)):

@@ -8,9 +8,9 @@ import json
 import pytest
 
 from tests.audit.test_command import clean_store
+from tests.conftest import stored_rows
 from tests.simulation.helpers import exports, without_ids_and_times
 from tests.simulation.helpers import run as run_quietly
-from tests.conftest import stored_rows
 from tests.test_cli import run
 from tests.test_recorder import OPENING, WIN
 

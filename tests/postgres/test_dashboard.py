@@ -15,7 +15,7 @@ from tablelog.dashboard.data import Source
 from tablelog.simulate import make_plan, simulate
 from tablelog.store import open_recorder
 from tests.dashboard.conftest import EVE, hand_logged_match
-from tests.dashboard.test_browser import page, wait_for_title  # noqa: F401 (a fixture)
+from tests.dashboard.test_browser import wait_for_title
 from tests.test_recorder import WIN, play
 
 

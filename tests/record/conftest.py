@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from werkzeug.serving import make_server
 
+from tablelog.access import WritePolicy
 from tablelog.dashboard.app import create_app
-from tablelog.dashboard.record import menu
+from tablelog.dashboard.record import Question, menu
 from tablelog.dashboard.record import setup as setups
 from tablelog.dashboard.record.actions import POLICY
-from tablelog.access import WritePolicy
 from tablelog.store import open_recorder
 from tests.conftest import open_page
 
@@ -43,7 +44,7 @@ class Served:
 @pytest.fixture
 def serve(tmp_path):
     """serve(policy) -> Served; loopback (open) by default."""
-    started = []
+    started: list[Any] = []
 
     def serve(policy: WritePolicy | None = None) -> Served:
         served = Served(str(tmp_path / f"store{len(started)}.sqlite"),
@@ -87,6 +88,7 @@ def start_match(page, url: str, game: str, name: str, players: str, setup_picks:
     count = len([p for p in players.split(",") if p.strip()])
     for number, (key, value) in enumerate(setup_picks):
         step = setups.menu(game, count, setup_picks[:number])
+        assert isinstance(step, Question), f"the setup is complete before {key}"
         assert step.key == key, f"the setup asks {step.key}, not {key}"
         tap(page, "#record-setup", next(o.label for o in step.options if o.value == value))
         answered(page, "#record-setup", number + 2)
@@ -101,8 +103,9 @@ def enter_move(page, recorder, match_id: str, move: dict) -> None:
     seat = rules.to_move(state)[0]
     picks = picks_for(match.game, rules, state, seat, move, seats)
     answered(page, "#record-picker", 0)
-    for number, (key, value) in enumerate(picks):
+    for number, (_key, value) in enumerate(picks):
         step = menu(match.game, rules, state, seat, picks[:number], seats)
+        assert isinstance(step, Question), f"the move is complete before {_key}"
         tap(page, "#record-picker", next(o.label for o in step.options if o.value == value))
         answered(page, "#record-picker", number + 1)
     page.get_by_role("button", name="Record this move").click()

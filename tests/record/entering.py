@@ -14,7 +14,7 @@ NEUTRAL = ("", DONE, True, False)
 
 
 def _mentioned(value: Any, text: str) -> bool:
-    if value in NEUTRAL and not isinstance(value, int | float) or isinstance(value, bool):
+    if (value in NEUTRAL and not isinstance(value, int | float)) or isinstance(value, bool):
         return True
     if isinstance(value, list):
         return all(_mentioned(v, text) for v in value)

@@ -16,9 +16,9 @@ import pytest
 from tablelog.access import WritePolicy
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
+from tests.packaged import data_path
 
 from .conftest import enter_move, shot, start_match
-from tests.packaged import data_path
 
 pytestmark = pytest.mark.browser
 
@@ -70,7 +70,7 @@ def example_moves(game: str) -> tuple[dict, list[dict]]:
 
 def test_a_topitop_game_to_a_win_by_tapping_equals_the_command_line(serve, phone, tmp_path):
     served = serve()
-    record, moves = example_moves("topitop")
+    _record, moves = example_moves("topitop")
     cli_store = str(tmp_path / "cli.sqlite")
     by_cli = cli_game(cli_store, ["topitop", "--players", "Ann,Ben"], [
         ["move", "ID", "--seat", "Ann", '{"place": "small", "to": "b2"}'],

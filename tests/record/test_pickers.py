@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
@@ -14,9 +15,9 @@ from tablelog.dashboard.record import setup as setups
 from tablelog.dashboard.record.picking import DONE
 from tablelog.domain.games import GAMES, get_rules
 from tablelog.domain.records import from_record
+from tests.packaged import data_path
 
 from .entering import picks_for
-from tests.packaged import data_path
 
 EXAMPLES = data_path("examples")
 ENTERED_AS_RECORDED = ["topitop", "topiary", "topas", "geoshapes"]
@@ -26,9 +27,22 @@ def example(game: str):
     return from_record(json.loads((EXAMPLES / f"{game}.json").read_text()))
 
 
+def question(*args) -> Question:
+    """The Record page's next question for a move (not yet a complete move)."""
+    step = menu(*args)
+    assert isinstance(step, Question), f"a complete move, not a question: {step}"
+    return step
+
+
+def setup_question(*args) -> Question:
+    step = setups.menu(*args)
+    assert isinstance(step, Question), f"a complete setup, not a question: {step}"
+    return step
+
+
 def tap_at_random(game, rules, state, rng, names=None):
     """A player tapping any offered answer until the move is complete; the move."""
-    seat, picks = rules.to_move(state)[0], []
+    seat, picks = rules.to_move(state)[0], list[list[Any]]()
     for _ in range(40):
         step = menu(game, rules, state, seat, picks, names)
         if isinstance(step, Ready):
@@ -47,13 +61,13 @@ def test_any_series_of_taps_ends_in_a_move_the_engine_accepts(game):
             for _turn in range(30):
                 if not rules.to_move(state):
                     break
-                move, picks = tap_at_random(game, rules, state, rng)
+                move, _picks = tap_at_random(game, rules, state, rng)
                 state = rules.apply(state, move)  # raises IllegalMove if a menu lied
 
 
 def _table_setup(game: str, players: int) -> dict:
     """What a table sees at the start (hidden parts unknown), from the setup questions."""
-    picks, rng = [], random.Random(players)
+    picks, rng = list[list[Any]](), random.Random(players)
     while True:
         step = setups.menu(game, players, picks)
         if isinstance(step, Ready):
@@ -75,12 +89,12 @@ def test_every_move_of_the_example_game_can_be_tapped_in(game):
 def test_topitop_asks_for_the_piece_then_the_target():
     rules = get_rules("topitop")
     state = rules.apply(rules.start(2, rules.options({}), {}), {"place": "large", "to": "b2"})
-    step = menu("topitop", rules, state, 1, [], ["Ann", "Ben"])
+    step = question("topitop", rules, state, 1, [], ["Ann", "Ben"])
     labels = {o.value: o.label for o in step.options}
     assert step.key == "piece"
     assert labels["supply:bucket"] == "Ben's bucket from the supply"
     assert labels["b2"] == "b2: large pile"  # a neutral pile may be slid by either player
-    step = menu("topitop", rules, state, 1, [["piece", "b2"]])
+    step = question("topitop", rules, state, 1, [["piece", "b2"]])
     # b2 slides to any of its 8 neighbours (all empty); a1 first, in reading order
     assert [o.value for o in step.options] == ["a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"]
     ready = menu("topitop", rules, state, 1, [["piece", "b2"], ["to", "c3"]])
@@ -100,9 +114,9 @@ def test_topiary_offers_spot_then_take_then_the_tile_placed():
     rules = get_rules("topiary")
     state = rules.start(2, rules.options({}), {"removed": "Elephant",
                                                "garden": {"c3": "Pom Pom 4"}})
-    step = menu("topiary", rules, state, 0, [])
+    step = question("topiary", rules, state, 0, [])
     assert step.key == "visitor" and len(step.options) == 56
-    step = menu("topiary", rules, state, 0, [["visitor", "c1:S"]])
+    step = question("topiary", rules, state, 0, [["visitor", "c1:S"]])
     # c1:S looks down column c: c1, c2, c4, c5 are face down; c3 is face up (not taken)
     assert [o.value for o in step.options] == ["", "c1", "c2", "c4", "c5"]
     assert menu("topiary", rules, state, 0, [["visitor", "c1:S"], ["take", ""]]) == \
@@ -115,14 +129,14 @@ def test_topiary_took_offers_only_unseen_tiles_and_then_places_it():
                                                "garden": {"c3": "Pom Pom 4"},
                                                "hands": [["Swan 4"], []]})
     picks = [["visitor", "c1:S"], ["take", "c1"]]
-    step = menu("topiary", rules, state, 0, picks)
+    step = question("topiary", rules, state, 0, picks)
     offered = [o.value for o in step.options]
     assert step.key == "took" and offered[0] == ""  # "not shown to the table"
     # 35 tiles in play; Pom Pom 4 is face up and Swan 4 in Ann's hand: 33 may be under c1
     assert len(offered) == 1 + 33
     assert "Pom Pom 4" not in offered and "Swan 4" not in offered
     assert not any(t.startswith("Elephant") for t in offered)
-    step = menu("topiary", rules, state, 0, [*picks, ["took", "Whale 5"]])
+    step = question("topiary", rules, state, 0, [*picks, ["took", "Whale 5"]])
     places = [o.value for o in step.options]
     # Ann's hand: Swan 4 and two unseen tiles, plus the Whale 5 just taken
     assert places[:2] == ["Swan 4", "Whale 5"] and "Pom Pom 4" not in places
@@ -134,10 +148,10 @@ def test_topiary_took_offers_only_unseen_tiles_and_then_places_it():
 def test_topiary_reveal_is_picked_tile_by_tile_from_what_nobody_has_seen():
     match = example("topiary")
     before_reveal = match.states[16]
-    step = menu("topiary", match.rules, before_reveal, 0, [])
+    step = question("topiary", match.rules, before_reveal, 0, [])
     assert step.key == "reveal" and step.several
     picks = [["reveal", "Pyramid 4"], ["reveal", "Swan 3"]]
-    step = menu("topiary", match.rules, before_reveal, 0, picks)
+    step = question("topiary", match.rules, before_reveal, 0, picks)
     assert "Pyramid 4" not in [o.value for o in step.options]  # one tile of each
     assert menu("topiary", match.rules, before_reveal, 0, [*picks, ["reveal", "Whale 1"]]) == \
         Ready({"reveal": ["Pyramid 4", "Swan 3", "Whale 1"]})
@@ -146,13 +160,13 @@ def test_topiary_reveal_is_picked_tile_by_tile_from_what_nobody_has_seen():
 def test_topas_asks_card_then_the_first_halfs_cell_then_where_the_second_points():
     rules = get_rules("topas")
     state = rules.start(1, rules.options({}), {"start": "R2-B1"})
-    step = menu("topas", rules, state, 0, [])
+    step = question("topas", rules, state, 0, [])
     assert step.key == "card" and "R2-B1" not in [o.value for o in step.options]
     assert len(step.options) == 35
-    step = menu("topas", rules, state, 0, [["card", "R1-G2"]])
+    step = question("topas", rules, state, 0, [["card", "R1-G2"]])
     labels = {tuple(o.value): o.label for o in step.options}
     assert labels[(0, 1)] == "(0,1) below R2 (0,0)"
-    step = menu("topas", rules, state, 0, [["card", "R1-G2"], ["at", [0, 1]]])
+    step = question("topas", rules, state, 0, [["card", "R1-G2"], ["at", [0, 1]]])
     # from (0,1) G2 may point down or left; right is free too; up is the start card
     assert {o.value for o in step.options} == {"S", "W", "E"}
     assert menu("topas", rules, state, 0, [["card", "R1-G2"], ["at", [0, 1]], ["dir", "S"]]) \
@@ -164,7 +178,7 @@ def test_total_landscaping_takes_both_players_choices_then_combines_them():
     state = rules.start(2, {}, {})
     east = [["east.card", "Red"], ["east.garden", "west"], ["east.tile", "B3"],
             ["east.remove", "White"], ["east.remove", "Blue"]]
-    step = menu("total-landscaping", rules, state, 0, east, ["Ann", "Ben"])
+    step = question("total-landscaping", rules, state, 0, east, ["Ann", "Ben"])
     assert step.key == "west.card" and step.prompt.startswith("Ben (West)")
     west = [["west.card", "Green"], ["west.garden", "west"], ["west.tile", "A"]]
     move = build("total-landscaping", rules, state, 0, [*east, *west])
@@ -177,14 +191,15 @@ def test_total_landscaping_takes_both_players_choices_then_combines_them():
 def test_geoshapes_trade_is_built_from_what_the_players_hold():
     match = example("geoshapes")
     state, rules = match.states[0], match.rules
-    step = menu("geoshapes", rules, state, 0, [["action", "trade"], ["with", 1]])
+    step = question("geoshapes", rules, state, 0, [["action", "trade"], ["with", 1]])
     assert step.key == "give"
     # Ann holds Trapezoid, Right Triangle x2, Hexagon and nothing on the board yet
     assert [o.value for o in step.options] == ["hand:Hexagon", "hand:Right Triangle",
                                                "hand:Trapezoid"]
-    picks = [["action", "trade"], ["with", 1], ["give", "hand:Hexagon"], ["give", DONE],
-             ["get", "hand:Semicircle"], ["get", "hand:Semicircle"]]
-    step = menu("geoshapes", rules, state, 0, picks)
+    picks: list[list[Any]] = [
+        ["action", "trade"], ["with", 1], ["give", "hand:Hexagon"], ["give", DONE],
+        ["get", "hand:Semicircle"], ["get", "hand:Semicircle"]]
+    step = question("geoshapes", rules, state, 0, picks)
     # Ben held two Semicircles: both are asked for, none is left to offer
     assert "hand:Semicircle" not in [o.value for o in step.options]
     picks += [["get", "hand:Square"], ["accepted", True]]  # the third ends the asking
@@ -195,7 +210,7 @@ def test_geoshapes_trade_is_built_from_what_the_players_hold():
 def test_the_setup_questions_make_a_setup_the_engine_starts_from(game):
     rules = get_rules(game)
     for players in range(rules.min_players, rules.max_players + 1):
-        picks = []
+        picks: list[list[Any]] = []
         while not isinstance(step := setups.menu(game, players, picks), Ready):
             assert isinstance(step, Question) and step.options
             choice = next((o for o in step.options if o.value != DONE), step.options[0])
@@ -204,8 +219,8 @@ def test_the_setup_questions_make_a_setup_the_engine_starts_from(game):
 
 
 def test_the_topiary_setup_asks_for_the_removed_type_only_with_two_or_three_players():
-    asked = setups.menu("topiary", 4, [["last_player_chooses", False]])
+    asked = setup_question("topiary", 4, [["last_player_chooses", False]])
     assert asked.key == "c3"
-    assert setups.menu("topiary", 2, [["last_player_chooses", False]]).key == "removed"
-    step = setups.menu("topiary", 2, [["last_player_chooses", False], ["removed", "Swan"]])
+    assert setup_question("topiary", 2, [["last_player_chooses", False]]).key == "removed"
+    step = setup_question("topiary", 2, [["last_player_chooses", False], ["removed", "Swan"]])
     assert not any(o.value.startswith("Swan") for o in step.options)

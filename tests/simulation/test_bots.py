@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -13,12 +14,18 @@ from tablelog.domain.games.topitop.rules import TopitopState
 from tablelog.simulate import make_plan, play_match
 
 
+def outcome_of(match) -> dict[str, Any]:
+    """A simulated match's outcome: every simulated match is ended."""
+    assert match.outcome is not None, "a simulated match was left running"
+    return match.outcome
+
+
 def positions(game: str, players: int, seed: int, every: int = 5):
     """Positions of a random playout of `game` (every `every`-th one)."""
     rules, rng = GAMES[game], random.Random(seed)
     options = rules.options({})
     state = rules.start(players, options, rules.deal(players, options, rng))
-    found = []
+    found: list[Any] = []
     while rules.outcome(state) is None and len(found) < 40:
         found.append(state)
         for _ in range(every):
@@ -90,12 +97,12 @@ def test_greedy_breaks_ties_at_random_when_no_move_changes_the_count():
 def test_greedy_beats_random_at_topitop_from_either_seat():
     # A player who always takes a win in one beats one who moves at random: over 40 matches
     # from each seat (seeded, so the count is fixed) greedy must win at least twice as often.
-    wins = Counter()
+    wins = Counter[str]()
     for bots in ("greedy,random", "random,greedy"):
         plan = make_plan("topitop", 40, seed=11, bots=bots)
         greedy_seat = plan.bots.index("greedy")
         for number in range(plan.matches):
-            winners = play_match(plan, number).outcome["winners"]
+            winners = outcome_of(play_match(plan, number))["winners"]
             wins["greedy" if greedy_seat in winners else "random" if winners else "draw"] += 1
     assert wins["greedy"] > 0.6 * 80
     assert wins["greedy"] > 2 * wins["random"]
@@ -103,5 +110,5 @@ def test_greedy_beats_random_at_topitop_from_either_seat():
 
 def test_greedy_beats_random_at_topiary_where_points_are_counted_every_move():
     plan = make_plan("topiary", 20, seed=12, bots="greedy,random")
-    won = sum(0 in play_match(plan, n).outcome["winners"] for n in range(plan.matches))
+    won = sum(0 in outcome_of(play_match(plan, n))["winners"] for n in range(plan.matches))
     assert won >= 15

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from tablelog.demo import build_demo_store
 from tablelog.domain.games import GAMES
 from tablelog.domain.records import from_record
-from tablelog.demo import build_demo_store
 
 from .helpers import exports, run, without_ids_and_times
 

@@ -7,7 +7,14 @@ import pytest
 from tablelog.domain.games import GAMES
 from tablelog.domain.records import from_record
 from tablelog.simulate import (
-    RUNAWAY, Plan, make_plan, match_rng, move_cap, play_match, simulate, simulate_all,
+    RUNAWAY,
+    Plan,
+    make_plan,
+    match_rng,
+    move_cap,
+    play_match,
+    simulate,
+    simulate_all,
 )
 from tablelog.store import open_recorder
 
@@ -58,7 +65,7 @@ def test_every_simulated_match_replays_and_rescores_equal(store, game):
         outcome = rules.outcome(stored.state)
         if outcome is None:  # only at the move cap, and then as a draw by agreement
             assert len(stored.moves) == move_cap(game)
-            assert stored.outcome["reason"] == "draw by agreement"
+            assert stored.outcome is not None and stored.outcome["reason"] == "draw by agreement"
         else:
             assert stored.outcome == outcome.to_json()
         assert chain_is_whole(recorder.stored_events(stored.id))
@@ -81,7 +88,7 @@ def test_greedy_bots_finish_games_that_end_by_their_rules(game):
     plan = make_plan(game, 6, seed=30, bots="greedy")
     for number in range(plan.matches):
         match = play_match(plan, number)
-        assert match.outcome["reason"] != "draw by agreement"
+        assert match.outcome is not None and match.outcome["reason"] != "draw by agreement"
         assert len(match.moves) < RUNAWAY
 
 
@@ -93,7 +100,8 @@ def test_a_match_that_reaches_the_cap_is_drawn_by_agreement_and_replays(store, m
     for record in exports(store):
         assert len([e for e in record["events"] if e["type"] == "move"]) == 6
         assert record["events"][-1]["type"] == "end" and record["events"][-1]["agreed_draw"]
-        assert from_record(record).outcome["reason"] == "draw by agreement"
+        outcome = from_record(record).outcome
+        assert outcome is not None and outcome["reason"] == "draw by agreement"
 
 
 def test_the_report_counts_what_was_stored(store):

@@ -70,6 +70,13 @@ class Board:
     def index(self, name: str) -> int | None:
         return next((i for i, place in enumerate(self.places) if place.name == name), None)
 
+    def where(self, name: str) -> int:
+        """The index of a place the rules already found on this board."""
+        index = self.index(name)
+        if index is None:
+            raise KeyError(f"{name!r} is not a place of {self.name}")
+        return index
+
     def places_of(self, quadrants: Iterable[str]) -> list[Place]:
         wanted = set(quadrants)
         return [place for place in self.places if place.quadrant in wanted]
@@ -137,6 +144,25 @@ def _counts(raw: Any, what: str, source: str, shapes: Mapping[str, int] | None,
 
 def parse_board(data: Any, source: str) -> Board:
     """The Board a manifest describes, or InvalidSetup saying what is wrong with it."""
+    _check_entries(data, source)
+    shapes = _shape_values(data["shapes"], source)
+    wild = data["wild"]
+    if wild not in shapes:
+        raise _fail(source, f"the wild shape {wild!r} is not among the shapes")
+    deck = _counts(data["deck"], "the deck", source, shapes)
+    if sum(deck.values()) <= LARGEST_DEAL:
+        raise _fail(source, f"the deck holds {sum(deck.values())} cards; it must hold more than "
+                            f"{LARGEST_DEAL} (four players dealt four) to leave a card to draw")
+    names, places = _quadrants(data["quadrants"], source, shapes, wild)
+    every_name = names + [place.name for place in places]
+    repeated = sorted(name for name, n in Counter(every_name).items() if n > 1)
+    if repeated:
+        raise _fail(source, f"quadrant and figure names must differ; repeated: {repeated}")
+    return Board(name=str(data.get("name", source)), wild=wild, values=dict(shapes), deck=deck,
+                 quadrants=tuple(names), places=tuple(places))
+
+
+def _check_entries(data: Any, source: str) -> None:
     if not isinstance(data, Mapping):
         raise _fail(source, "must be a JSON object")
     missing_keys = {"wild", "shapes", "deck", "quadrants"} - set(data)
@@ -148,22 +174,21 @@ def parse_board(data: Any, source: str) -> Board:
     if data.get("format", FORMAT) != FORMAT:
         raise _fail(source, f"format must be {FORMAT!r}, got {data['format']!r}")
 
-    shapes = data["shapes"]
+
+def _shape_values(shapes: Any, source: str) -> Mapping[str, int]:
     if not isinstance(shapes, Mapping) or not shapes:
         raise _fail(source, "shapes must be a non-empty object of shape: point value")
     for shape, value in shapes.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise _fail(source, f"the point value of {shape!r} must be a whole number of at "
                                 f"least 0, got {value!r}")
-    wild = data["wild"]
-    if wild not in shapes:
-        raise _fail(source, f"the wild shape {wild!r} is not among the shapes")
-    deck = _counts(data["deck"], "the deck", source, shapes)
-    if sum(deck.values()) <= LARGEST_DEAL:
-        raise _fail(source, f"the deck holds {sum(deck.values())} cards; it must hold more than "
-                            f"{LARGEST_DEAL} (four players dealt four) to leave a card to draw")
+    return shapes
 
-    quadrants = data["quadrants"]
+
+def _quadrants(quadrants: Any, source: str, shapes: Mapping[str, int],
+               wild: str) -> tuple[list[str], list[Place]]:
+    """The quadrants' names, clockwise, and their places: each quadrant's figures, then its
+    circle."""
     if not isinstance(quadrants, list) or len(quadrants) != QUADRANTS:
         raise _fail(source, f"the board has {QUADRANTS} quadrants, listed clockwise")
     names: list[str] = []
@@ -185,12 +210,7 @@ def parse_board(data: Any, source: str) -> Board:
                             _counts(quadrant["circle"], f"the {qname} circle", source, shapes,
                                     wild)))
         names.append(qname)
-    every_name = names + [place.name for place in places]
-    repeated = sorted(name for name, n in Counter(every_name).items() if n > 1)
-    if repeated:
-        raise _fail(source, f"quadrant and figure names must differ; repeated: {repeated}")
-    return Board(name=str(data.get("name", source)), wild=wild, values=dict(shapes), deck=deck,
-                 quadrants=tuple(names), places=tuple(places))
+    return names, places
 
 
 @lru_cache(maxsize=32)

@@ -5,7 +5,7 @@ IllegalMove naming what is malformed. Whether the action is legal is the rules' 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from ..base import IllegalMove
@@ -69,7 +69,7 @@ VOCABULARY = ('{"draw": SHAPE}, {"pick_up": SEAT}, {"trade": {"with": SEAT, "giv
 
 
 
-def parse(move: Any, shapes: Sequence[str], seats: int) -> Action:
+def parse(move: Any, shapes: Collection[str], seats: int) -> Action:
     """The typed action of `move`, checked for shape: known shapes, real seats, names as text."""
     if not isinstance(move, Mapping):
         raise IllegalMove(f"a GeoShapes move is a JSON object: {VOCABULARY}")
@@ -94,7 +94,7 @@ def parse(move: Any, shapes: Sequence[str], seats: int) -> Action:
     raise IllegalMove(f"a GeoShapes move is one of {VOCABULARY}; got {sorted(keys)}")
 
 
-def _shape(raw: Any, shapes: Sequence[str]) -> str:
+def _shape(raw: Any, shapes: Collection[str]) -> str:
     if not isinstance(raw, str) or raw not in shapes:
         raise IllegalMove(f"{raw!r} is not one of the shapes: {', '.join(shapes)}")
     return raw
@@ -112,7 +112,7 @@ def _name(raw: Any, what: str) -> str:
     return raw
 
 
-def _item(raw: Any, shapes: Sequence[str]) -> Item:
+def _item(raw: Any, shapes: Collection[str]) -> Item:
     if isinstance(raw, Mapping) and set(raw) == {"shape", "from"}:
         return Item(_shape(raw["shape"], shapes), _name(raw["from"], "a place"))
     if isinstance(raw, str):
@@ -121,7 +121,7 @@ def _item(raw: Any, shapes: Sequence[str]) -> Item:
                       f'"from": PLACE}} (off the board), got {raw!r}')
 
 
-def _trade(raw: Any, shapes: Sequence[str], seats: int) -> Trade:
+def _trade(raw: Any, shapes: Collection[str], seats: int) -> Trade:
     if not isinstance(raw, Mapping) or set(raw) != {"with", "give", "get", "accepted"}:
         raise IllegalMove('a trade is {"with": SEAT, "give": [...], "get": [...], '
                           '"accepted": true|false}')

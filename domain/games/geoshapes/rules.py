@@ -35,7 +35,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..base import (
@@ -130,7 +130,7 @@ class GeoShapesState:
         return Counter(self.board.deck) - in_play
 
     def on(self, place: str) -> tuple[str, ...]:
-        return self.placed[self.board.index(place)]
+        return self.placed[self.board.where(place)]
 
     def own_places(self, seat: int) -> list[Place]:
         return self.board.places_of(self.players[seat].quadrants)
@@ -229,7 +229,7 @@ class GeoShapes(GameRules[GeoShapesState]):
             deck = self._order(board, deck, Counter(board.deck) - Counter(dealt),
                                "the deck order", "the cards not dealt")
         reshuffled = setup.get("reshuffled", [])
-        if not isinstance(reshuffled, list) or opts["empty_deck"] == END and reshuffled:
+        if not isinstance(reshuffled, list) or (opts["empty_deck"] == END and reshuffled):
             raise InvalidSetup("reshuffled lists the orders of the new decks (a list of lists), "
                                "and only when the empty deck is reshuffled")
         orders = tuple(tuple(self._order(board, order, Counter(board.deck), "a reshuffled "
@@ -311,14 +311,15 @@ class GeoShapes(GameRules[GeoShapesState]):
             return None
         return f"no {doing} at this point of the turn: {STAGE_HINT[state.stage]}"
 
-    def _own_place(self, state: GeoShapesState, name: str) -> tuple[Place | None, str | None]:
+    def _own_place(self, state: GeoShapesState, name: str) -> Place | str:
+        """The player's own place of that name, or what is wrong with it."""
         index = state.board.index(name)
         if index is None:
-            return None, f"{name!r} is not a figure or circle of {state.board.name}"
+            return f"{name!r} is not a figure or circle of {state.board.name}"
         place = state.board.places[index]
         if place.quadrant not in state.players[state.turn].quadrants:
-            return None, f"the {name} is in the {place.quadrant} quadrant, not the player's own"
-        return place, None
+            return f"the {name} is in the {place.quadrant} quadrant, not the player's own"
+        return place
 
     def _holds_error(self, state: GeoShapesState, seat: int, items: Sequence[Item]) -> str | None:
         """Whether a player holds the traded shapes, in hand or on their own board."""
@@ -372,9 +373,9 @@ class GeoShapes(GameRules[GeoShapesState]):
             return error
         if action.shape not in state.players[state.turn].hand:
             return f"the hand holds no {action.shape} to place"
-        place, error = self._own_place(state, action.on)
-        if error:
-            return error
+        place = self._own_place(state, action.on)
+        if isinstance(place, str):
+            return place
         if not place.is_circle:
             others = [f for f in state.board.figures(place.quadrant) if f.name != place.name]
             done = [f.name for f in others if f.name in state.played_on]
@@ -399,9 +400,9 @@ class GeoShapes(GameRules[GeoShapesState]):
     def _switch_error(self, state: GeoShapesState, action: Switch) -> str | None:
         if error := self._stage_error(state, (PLAY, TRADED), "switching"):
             return error
-        place, error = self._own_place(state, action.figure)
-        if error:
-            return error
+        place = self._own_place(state, action.figure)
+        if isinstance(place, str):
+            return place
         if place.is_circle:
             return "figures are switched, not circles: name the figure to switch to"
         if not any(state.on(f.name) for f in state.board.figures(place.quadrant)
@@ -433,9 +434,9 @@ class GeoShapes(GameRules[GeoShapesState]):
         if action.source is None:
             return ("the hand is empty: discard a shape from a figure or circle of your "
                     'quadrant, naming it with "from": PLACE')
-        place, error = self._own_place(state, action.source)
-        if error:
-            return error
+        place = self._own_place(state, action.source)
+        if isinstance(place, str):
+            return place
         if action.shape not in state.on(place.name):
             return f"the {place.name} holds no {action.shape}"
         return None
@@ -467,9 +468,11 @@ class GeoShapes(GameRules[GeoShapesState]):
         return self._stage_error(state, (TRADED,), "ending the play")
 
     def _error(self, state: GeoShapesState, action: Action) -> str | None:
-        check = {Draw: self._draw_error, PickUp: self._pick_up_error, Trade: self._trade_error,
-                 PlaceShape: self._place_error, Switch: self._switch_error,
-                 Discard: self._discard_error, EndPlay: self._end_play_error}[type(action)]
+        checks: dict[type, Callable[[GeoShapesState, Any], str | None]] = {
+            Draw: self._draw_error, PickUp: self._pick_up_error, Trade: self._trade_error,
+            PlaceShape: self._place_error, Switch: self._switch_error,
+            Discard: self._discard_error, EndPlay: self._end_play_error}
+        check = checks[type(action)]
         return check(state, action)
 
     # ---- applying ---------------------------------------------------------------------------
@@ -500,8 +503,10 @@ class GeoShapes(GameRules[GeoShapesState]):
             return self._exchange(state, action)
         if isinstance(action, EndPlay):  # after a trade
             return self._end_turn(state, spare=bool(state.players[state.turn].hand))
-        do = {Draw: self._do_draw, PickUp: self._do_pick_up, PlaceShape: self._do_place,
-              Switch: self._do_switch, Discard: self._do_discard}[type(action)]
+        steps: dict[type, Callable[[GeoShapesState, Any], GeoShapesState]] = {
+            Draw: self._do_draw, PickUp: self._do_pick_up, PlaceShape: self._do_place,
+            Switch: self._do_switch, Discard: self._do_discard}
+        do = steps[type(action)]
         return do(state, action)
 
     def _do_draw(self, state: GeoShapesState, action: Draw) -> GeoShapesState:
@@ -540,7 +545,7 @@ class GeoShapes(GameRules[GeoShapesState]):
 
     def _do_place(self, state: GeoShapesState, action: PlaceShape) -> GeoShapesState:
         board, placed = state.board, list(state.placed)
-        index = board.index(action.on)
+        index = board.where(action.on)
         placed[index] += (action.shape,)
         played = state.played_on
         if not board.places[index].is_circle and action.on not in played:
@@ -552,11 +557,11 @@ class GeoShapes(GameRules[GeoShapesState]):
 
     def _do_switch(self, state: GeoShapesState, action: Switch) -> GeoShapesState:
         board, placed = state.board, list(state.placed)
-        quadrant = board.places[board.index(action.figure)].quadrant
+        quadrant = board.places[board.where(action.figure)].quadrant
         back: tuple[str, ...] = ()
         for figure in board.figures(quadrant):
-            back += placed[board.index(figure.name)]
-            placed[board.index(figure.name)] = ()
+            back += placed[board.where(figure.name)]
+            placed[board.where(figure.name)] = ()
         hand = state.players[state.turn].hand + back
         return dataclasses.replace(
             state, players=self._with_hand(state, state.turn, hand), placed=tuple(placed))
@@ -567,7 +572,7 @@ class GeoShapes(GameRules[GeoShapesState]):
         if action.source is None:
             players = self._with_hand(state, seat, _without(players[seat].hand, [action.shape]))
         else:
-            index = board.index(action.source)
+            index = board.where(action.source)
             placed[index] = _without(placed[index], [action.shape])
         target = board.quadrants.index(action.to or players[seat].quadrants[0])
         stacks = list(state.stacks)
@@ -586,7 +591,7 @@ class GeoShapes(GameRules[GeoShapesState]):
                     players[giver] = dataclasses.replace(
                         players[giver], hand=_without(players[giver].hand, [item.shape]))
                 else:
-                    index = state.board.index(item.place)
+                    index = state.board.where(item.place)
                     placed[index] = _without(placed[index], [item.shape])
                 players[taker] = dataclasses.replace(
                     players[taker], hand=tuple(sorted(players[taker].hand + (item.shape,))))
@@ -625,7 +630,7 @@ class GeoShapes(GameRules[GeoShapesState]):
         if state.stage in (ACT, REFUSED):
             draws = ([state.deck[0]] if state.deck is not None and state.deck_left
                      else sorted(state.deck_can_hold()))
-            moves = [{"draw": shape} for shape in draws]
+            moves: list[Move] = [{"draw": shape} for shape in draws]
             moves += [{"pick_up": other} for other in range(len(state.players))]
             if state.stage == ACT:
                 moves += [{"trade": {"with": other, "give": [mine], "get": [theirs],
@@ -708,9 +713,9 @@ class GeoShapes(GameRules[GeoShapesState]):
         total = 0
         for quadrant in state.players[seat].quadrants:
             circle = board.circle(quadrant)
-            best = None
+            costs = []
             for figure in board.figures(quadrant):
-                gaps = Counter()
+                gaps: Counter[str] = Counter()
                 for place in (figure, circle):
                     placed = state.on(place.name)
                     open_slots = missing(place, placed, board.wild)
@@ -719,8 +724,8 @@ class GeoShapes(GameRules[GeoShapesState]):
                 uncovered = sum(max(0, n - hand[shape]) for shape, n in gaps.items())
                 uncovered = max(0, uncovered - wilds)
                 cost = sum(gaps.values()) + uncovered
-                best = cost if best is None else min(best, cost)
-            total += best
+                costs.append(cost)
+            total += min(costs)
         return total
 
     def evaluate(self, state: GeoShapesState, seat: int) -> float:

@@ -509,7 +509,8 @@ class Topas(GameRules[TopasState]):
         if state.placements:
             last, index = state.placements[-1], len(state.placements) - 1
             operator = " x " if state.expert else " + "
-            lines_text = operator.join(f"{deck.colour(l.colour)} {l.gems}" for l in last.lines)
+            lines_text = operator.join(f"{deck.colour(line.colour)} {line.gems}"
+                                       for line in last.lines)
             scored = f"{lines_text} = {last.points}" if last.lines else "no line, 0"
             when = (f"column {last.column + 1}, card {state.round_of(index)}" if state.solitaire
                     else f"round {state.round_of(index)}")

@@ -83,7 +83,7 @@ class Table:
         """Every ordered pair of free edge-adjacent cells (first half, second half) of which at
         least one touches the table: all the places a card may go, colours aside."""
         frontier = {n for cell in self.halves for n in neighbours(cell) if n not in self.halves}
-        pairs = set()
+        pairs: set[tuple[Cell, Cell]] = set()
         for a in frontier:
             for b in neighbours(a):
                 if b not in self.halves:

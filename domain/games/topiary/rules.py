@@ -26,7 +26,7 @@ import dataclasses
 import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from ..base import (
@@ -63,7 +63,7 @@ def tile_type(tile: str) -> str:
     return tile.rsplit(" ", 1)[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def tile_value(tile: str) -> int:
     return int(tile.rsplit(" ", 1)[1])
 
@@ -389,6 +389,7 @@ class Topiary(GameRules[TopiaryState]):
         visitors = state.visitors + (Visitor(visit.spot, seat),)
         if visit.take is None:
             return dataclasses.replace(state, visitors=visitors)
+        assert visit.place is not None  # the move's parser gives take and place together
         cell, line = visit.take, SIGHT_LINES[visit.spot]
         if cell not in line:
             raise IllegalMove(f"{CELLS[cell]} is not in the sight line of {visit.spot} "
@@ -465,16 +466,18 @@ class Topiary(GameRules[TopiaryState]):
 
     def sight(self, state: TopiaryState, spot: str) -> list[str]:
         """The sculptures a visitor at `spot` sees, nearest first."""
-        seen, tallest = [], 0
+        seen: list[str] = []
+        tallest = 0
         for cell in SIGHT_LINES[spot]:
-            if state.face_up[cell] and tile_value(state.tiles[cell]) > tallest:
-                seen.append(state.tiles[cell])
-                tallest = tile_value(state.tiles[cell])
+            tile = state.tiles[cell]
+            if state.face_up[cell] and tile is not None and tile_value(tile) > tallest:
+                seen.append(tile)
+                tallest = tile_value(tile)
         return seen
 
     def _tally(self, state: TopiaryState, seat: int) -> dict[str, Any]:
         """A seat's categories and details; unseen hand tiles count nothing here."""
-        views = []
+        views: list[dict[str, Any]] = []
         for visitor in state.visitors:
             if visitor.seat == seat:
                 seen = self.sight(state, visitor.spot)
@@ -584,14 +587,15 @@ class Topiary(GameRules[TopiaryState]):
         phase = self.phase(state)
         if phase == KEEP:
             return f"to move: {seats[-1]} keeps {HAND} of the tiles dealt (last_player_chooses)"
-        seat = self._seat(state, phase) if phase != OVER else None
+        if phase == OVER:
+            result = self.outcome(state)
+            assert result is not None  # every hand is revealed: the game is over
+            return f"game over: {seats[result.winners[0]]} wins ({result.reason})"
+        seat = self._seat(state, phase)
         if phase == VISIT:
             number = sum(v.seat == seat for v in state.visitors) + 1
             return f"to move: {seats[seat]}, visitor {number} of {state.visitors_each}"
-        if phase == REVEAL:
-            return f"every visitor is placed; awaiting {seats[seat]}'s hand to be revealed"
-        result = self.outcome(state)
-        return f"game over: {seats[result.winners[0]]} wins ({result.reason})"
+        return f"every visitor is placed; awaiting {seats[seat]}'s hand to be revealed"
 
     def components(self, state: TopiaryState, scores: list[dict[str, Any]],
                    moves: Moves) -> list[list[Component]]:

@@ -110,7 +110,8 @@ class Topitop(GameRules[TopitopState]):
                 raise InvalidSetup(f"option {name} must be between 0 and 9, got {count}")
         return unstructure(declared)
 
-    def start(self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> TopitopState:
+    def start(self, seats: int, options: Mapping[str, Any],
+              setup: Mapping[str, Any]) -> TopitopState:
         if seats != 2:
             raise InvalidSetup(f"Topitop is for 2 players (Blue and Red), not {seats}")
         if setup:
@@ -243,7 +244,8 @@ class Topitop(GameRules[TopitopState]):
 
     def describe(self, move: Mapping[str, Any]) -> str:
         if "place" in move:
-            return f"places a {move['place']} {'sand pile ' if move['place'] != 'bucket' else ''}on {move['to']}"
+            pile = "sand pile " if move["place"] != "bucket" else ""
+            return f"places a {move['place']} {pile}on {move['to']}"
         if "pass" in move:
             return "passes (no legal move)"
         return f"moves {move['from']} to {move['to']}"
@@ -254,7 +256,8 @@ class Topitop(GameRules[TopitopState]):
             row = [state.cells[r * SIZE + c] or "." for c in range(SIZE)]
             lines.append(f"  {r + 1}  " + "".join(f"{stack:^7}" for stack in row))
         lines.append("")
-        lines.append("L large pile, S small pile, B Blue bucket, R Red bucket (stacks bottom to top)")
+        lines.append("L large pile, S small pile, B Blue bucket, R Red bucket "
+                     "(stacks bottom to top)")
         lines.append(f"supply: small {state.supply('S')}, large {state.supply('L')}, "
                      f"Blue buckets {state.supply('B')}, Red buckets {state.supply('R')}")
         if state.winner is not None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any, Union
+from typing import Any
 
 from ..base import IllegalMove, Move
 from . import hexgarden as hexes
@@ -47,7 +47,7 @@ class Hoe:
     tiles: tuple[int, int]
 
 
-Choice = Union[Play, Hoe]
+Choice = Play | Hoe
 
 MOVE_SHAPE = ('a Total Landscaping move is one round: {"east": CHOICE, "west": CHOICE}, a CHOICE '
               'being {"card": COLOUR, "garden": "east"|"west", "tile": TILE, ...parameters} '

@@ -196,7 +196,7 @@ def wither(gardens: list[list[str]], log: list[str]) -> None:
             garden[tile] = ""
 
 
-def end_round(state: LandscapingState, gardens: tuple[tuple[str, ...], ...],
+def end_round(state: LandscapingState, gardens: tuple[tuple[str, ...], tuple[str, ...]],
               hands: list[list[str]], blocked: tuple[int, int] | None, exchange: bool,
               log: list[str]) -> LandscapingState:
     """The bout-end check; then the next bout, the end of the match, or the next round
@@ -223,4 +223,8 @@ def end_round(state: LandscapingState, gardens: tuple[tuple[str, ...], ...],
         log.append("Orange: the hands are exchanged")
     return dataclasses.replace(
         state, round=state.round + 1, gardens=gardens, blocked=blocked,
-        hands=tuple(tuple(sorted(h, key=CARDS.index)) for h in hands), last_round=tuple(log))
+        hands=(_sorted_hand(hands[0]), _sorted_hand(hands[1])), last_round=tuple(log))
+
+
+def _sorted_hand(hand: list[str]) -> tuple[str, ...]:
+    return tuple(sorted(hand, key=CARDS.index))

@@ -162,16 +162,17 @@ class TotalLandscaping(GameRules[LandscapingState]):
         choices = self._parse_round(state, move)
         negated, hoed = self.negated(choices), self.hoed_off(choices, state.hoeing)
         log = [self.describe(move)] + [f"{SEATS[c.seat].title()}'s {c.card} effect is negated"
-                                       for c, off in zip(choices, negated) if off]
+                                       for c, off in zip(choices, negated)
+                                       if off and isinstance(c, Play)]
         log += [f"{SEATS[c.seat].title()}'s {c.card} effect does not trigger: it involves "
                 f"{', '.join(sorted(where(*t) for t in rounds.effect_tiles(c)))}, hoed this round"
-                for c, off in zip(choices, hoed) if off]
+                for c, off in zip(choices, hoed) if off and isinstance(c, Play)]
         failing = (negated[0] or hoed[0], negated[1] or hoed[1])
         # The round works on fresh copies; the state itself is never touched.
         gardens = [list(state.gardens[0]), list(state.gardens[1])]
         hands = [[card for card in state.hands[seat]
-                  if not (isinstance(choices[seat], Play) and card == choices[seat].card)]
-                 for seat in (0, 1)]
+                  if not (isinstance(choice, Play) and card == choice.card)]
+                 for seat, choice in zip((0, 1), choices)]
         blocked = rounds.plant(gardens, choices, log)
         exchange = rounds.trigger(gardens, hands, choices, failing, log)
         rounds.wither(gardens, log)
