@@ -16,9 +16,16 @@ from .harness import Result
 
 
 def machine() -> str:
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text()
-                .splitlines() if line.startswith("model name")), platform.processor())
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
     import os
+
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
 
 
@@ -37,17 +44,28 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument("--only", action="append", default=[], help="run only bench_NAME")
     args = parser.parse_args()
-    modules = [m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)])
-               if m.name.startswith("bench_")
-               and (not args.only or m.name.removeprefix("bench_") in args.only)]
+    modules = [
+        m.name
+        for m in pkgutil.iter_modules([str(Path(__file__).parent)])
+        if m.name.startswith("bench_")
+        and (not args.only or m.name.removeprefix("bench_") in args.only)
+    ]
     results: list[Result] = []
     started = time.time()
     for name in sorted(modules):
         print(f"running {name}...", file=sys.stderr, flush=True)
         results.extend(importlib.import_module(f"benchmarks.{name}").run(args.quick))
     if args.json:
-        print(json.dumps({"machine": machine(), "seconds": round(time.time() - started),
-                          "results": [r.to_json() for r in results]}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "machine": machine(),
+                    "seconds": round(time.time() - started),
+                    "results": [r.to_json() for r in results],
+                },
+                indent=2,
+            )
+        )
     else:
         print(f"machine: {machine()}; {round(time.time() - started)} s\n")
         print(table(results))

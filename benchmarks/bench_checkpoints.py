@@ -37,8 +37,9 @@ def raw_hash_rows(store: str, after_rowid: int) -> tuple[float, int]:
     """Seconds to read and SHA-256 every stored row after `after_rowid`, and how many."""
     start = time.perf_counter()
     with sqlite3.connect(store) as db:
-        rows = db.execute("SELECT state FROM stored_events WHERE rowid > ? ORDER BY rowid",
-                          (after_rowid,)).fetchall()
+        rows = db.execute(
+            "SELECT state FROM stored_events WHERE rowid > ? ORDER BY rowid", (after_rowid,)
+        ).fetchall()
     for (state,) in rows:
         hashlib.sha256(state).digest()
     return time.perf_counter() - start, len(rows)
@@ -62,9 +63,16 @@ def bench_signing(store: str, recorder, signer: Signer, label: str) -> list[Resu
     head = recorder.ledger.sign(signer)
     first = time.perf_counter() - start
     base, count = raw_hash_rows(store, 0)
-    results = [Result("checkpoint: first signature of a whole store", head["size"] / first,
-                      "events/s", count / base, f"{label}: every event decoded and hashed once, "
-                      "its leaf stored; baseline: raw read + sha256 of every row")]
+    results = [
+        Result(
+            "checkpoint: first signature of a whole store",
+            head["size"] / first,
+            "events/s",
+            count / base,
+            f"{label}: every event decoded and hashed once, "
+            "its leaf stored; baseline: raw read + sha256 of every row",
+        )
+    ]
     ours, raw, seed = [], [], 7000
     for _ in range(3):
         before = max_rowid(store)
@@ -78,16 +86,24 @@ def bench_signing(store: str, recorder, signer: Signer, label: str) -> list[Resu
         ours.append((time.perf_counter() - start) * 1000 / events)
         seconds, rows = raw_hash_rows(store, before)
         raw.append(seconds * 1000 / rows)
-    results.append(Result("checkpoint: sign 1,000 new events", min(ours) * 1000, "ms",
-                          min(raw) * 1000, f"{label}; best of 3 batches; baseline: raw read + "
-                          "sha256 of the same new rows"))
+    results.append(
+        Result(
+            "checkpoint: sign 1,000 new events",
+            min(ours) * 1000,
+            "ms",
+            min(raw) * 1000,
+            f"{label}; best of 3 batches; baseline: raw read + sha256 of the same new rows",
+        )
+    )
     return results
 
 
 def bench_receipts(store: str, recorder, signer: Signer, label: str) -> list[Result]:
     with sqlite3.connect(store) as db:  # a match from the middle of the log
-        (middle,) = db.execute("SELECT match_id FROM tablelog_leaves WHERE leaf = "
-                               "(SELECT COUNT(*) / 2 FROM tablelog_leaves)").fetchone()
+        (middle,) = db.execute(
+            "SELECT match_id FROM tablelog_leaves WHERE leaf = "
+            "(SELECT COUNT(*) / 2 FROM tablelog_leaves)"
+        ).fetchone()
     receipt = recorder.receipt(middle)
     keys = {signer.key_id: signer.public_raw}
     proof = receipt["proof"]
@@ -100,6 +116,7 @@ def bench_receipts(store: str, recorder, signer: Signer, label: str) -> list[Res
         for _ in range(len(proof) + 1):
             hashlib.sha256(node).digest()
         public.verify(signature, b"head")
+
     base = best_of(200, raw_check)
     against = best_of(3, lambda: against_store(recorder, dict(receipt)))
 
@@ -107,19 +124,35 @@ def bench_receipts(store: str, recorder, signer: Signer, label: str) -> list[Res
         with sqlite3.connect(store) as db:
             for (hashed,) in db.execute("SELECT hash FROM tablelog_leaves ORDER BY leaf"):
                 hashlib.sha256(b"\x00" + bytes.fromhex(hashed)).digest()
+
     leaves = best_of(3, raw_leaves)
     single = best_of(3, lambda: audit_match_ledger(recorder, UUID(middle)))
     return [
-        Result("receipt: verify from its proof (signature + inclusion)", ours * 1e6, "µs",
-               base * 1e6, f"{label}; a proof of {len(proof)} nodes; baseline: as many raw "
-               "sha256 + one Ed25519 verify"),
-        Result("receipt: verify against the store", against * 1000, "ms", leaves * 1000,
-               f"{label}; proof nodes from the kept subtrees and a block of leaves, the "
-               "match's chain audited, consistency with the newest head; baseline: raw read "
-               "+ sha256 of every signed leaf (rebuilding the tree)"),
-        Result("audit MATCH: the match's signed events by inclusion proofs", single * 1000,
-               "ms", leaves * 1000, f"{label}; the newest head's signature, one proof per "
-               "signed event, each compared with the stored event; same baseline"),
+        Result(
+            "receipt: verify from its proof (signature + inclusion)",
+            ours * 1e6,
+            "µs",
+            base * 1e6,
+            f"{label}; a proof of {len(proof)} nodes; baseline: as many raw "
+            "sha256 + one Ed25519 verify",
+        ),
+        Result(
+            "receipt: verify against the store",
+            against * 1000,
+            "ms",
+            leaves * 1000,
+            f"{label}; proof nodes from the kept subtrees and a block of leaves, the "
+            "match's chain audited, consistency with the newest head; baseline: raw read "
+            "+ sha256 of every signed leaf (rebuilding the tree)",
+        ),
+        Result(
+            "audit MATCH: the match's signed events by inclusion proofs",
+            single * 1000,
+            "ms",
+            leaves * 1000,
+            f"{label}; the newest head's signature, one proof per "
+            "signed event, each compared with the stored event; same baseline",
+        ),
     ]
 
 

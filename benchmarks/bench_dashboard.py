@@ -37,8 +37,7 @@ from .harness import Result, best_of
 STORE = "/tmp/tablelog-bench-dashboard-{n}.sqlite"
 BUILT = "bench_dashboard_built"  # written last: the store is complete
 REAL = {"topitop": 120, "topiary": 120, "topas": 120, "total-landscaping": 30, "geoshapes": 6}
-REAL_QUICK = {"topitop": 40, "topiary": 40, "topas": 40, "total-landscaping": 10,
-              "geoshapes": 2}
+REAL_QUICK = {"topitop": 40, "topiary": 40, "topas": 40, "total-landscaping": 10, "geoshapes": 2}
 PLAYERS_PER_GAME = 300
 
 
@@ -58,8 +57,9 @@ def build(path: str, total: int, real: dict[str, int]) -> None:
     names = ["matches", "scores", "score_categories", "components", "ratings"]
     with sqlite3.connect(path) as db:
         db.row_factory = sqlite3.Row
-        rows = {n: [dict(r) for r in db.execute(f"SELECT * FROM {TABLES[n].sql_name}")]
-                for n in names}
+        rows = {
+            n: [dict(r) for r in db.execute(f"SELECT * FROM {TABLES[n].sql_name}")] for n in names
+        }
         templates = [m for m in rows["matches"] if m["status"] == "ended"]
         by_match: dict[str, dict] = {n: {} for n in names[1:]}
         for name in names[1:]:
@@ -78,16 +78,24 @@ def build(path: str, total: int, real: dict[str, int]) -> None:
             seats = json.loads(template["seats"])
             pool = [f"{template['game']}-player-{k:03d}" for k in range(PLAYERS_PER_GAME)]
             rename = dict(zip(seats, rng.sample(pool, len(seats))))
-            out["matches"].append({**template, "match_id": new_id,
-                                   "seats": json.dumps([rename[s] for s in seats]),
-                                   "winners": json.dumps([rename[w] for w in json.loads(
-                                       template["winners"])]),
-                                   "ranking": json.dumps([[rename[p] for p in group] for group in
-                                                          json.loads(template["ranking"])])})
+            out["matches"].append(
+                {
+                    **template,
+                    "match_id": new_id,
+                    "seats": json.dumps([rename[s] for s in seats]),
+                    "winners": json.dumps([rename[w] for w in json.loads(template["winners"])]),
+                    "ranking": json.dumps(
+                        [[rename[p] for p in group] for group in json.loads(template["ranking"])]
+                    ),
+                }
+            )
             for name in names[1:]:
                 for row in by_match[name].get(old_id, []):
-                    copy = {**row, "match_id": new_id, "player": rename.get(row["player"],
-                                                                            row["player"])}
+                    copy = {
+                        **row,
+                        "match_id": new_id,
+                        "player": rename.get(row["player"], row["player"]),
+                    }
                     if name == "ratings":
                         key = (copy["game"], copy["player"])
                         played[key] = played.get(key, 0) + 1
@@ -95,8 +103,9 @@ def build(path: str, total: int, real: dict[str, int]) -> None:
                     out[name].append(copy)
         for name in names:
             table = TABLES[name]
-            db.executemany(upsert_statement(table, "?"),
-                           [tuple(r[c] for c in table.names) for r in out[name]])
+            db.executemany(
+                upsert_statement(table, "?"), [tuple(r[c] for c in table.names) for r in out[name]]
+            )
 
 
 def store(quick: bool) -> str:
@@ -104,8 +113,11 @@ def store(quick: bool) -> str:
     total = 2_000 if quick else 100_000
     path = STORE.format(n=total)
     if not _complete(path):
-        print(f"building the dashboard benchmark store ({total:,} matches) at {path}",
-              file=sys.stderr, flush=True)
+        print(
+            f"building the dashboard benchmark store ({total:,} matches) at {path}",
+            file=sys.stderr,
+            flush=True,
+        )
         for leftover in (path, path + "-wal", path + "-shm"):
             Path(leftover).unlink(missing_ok=True)
         build(path, total, REAL_QUICK if quick else REAL)
@@ -120,24 +132,31 @@ def _complete(path: str) -> bool:
     if not Path(path).exists():
         return False
     with sqlite3.connect(path) as db:
-        return db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (BUILT,)).fetchone() \
+        return (
+            db.execute("SELECT 1 FROM sqlite_master WHERE name = ?", (BUILT,)).fetchone()
             is not None
+        )
 
 
 # ---- visiting pages through the app's HTTP callback route ----------------------------------------
+
 
 def callback(client, outputs, inputs, state=()):
     """POST one Dash callback: `outputs` as (id, property), `inputs` and `state` as (id,
     property, value). The response's values by output id, or {} when the callback did not
     update (PreventUpdate)."""
     multi = len(outputs) > 1
-    body = {"output": (".." + "...".join(f"{i}.{p}" for i, p in outputs) + "..") if multi
-            else f"{outputs[0][0]}.{outputs[0][1]}",
-            "outputs": [{"id": i, "property": p} for i, p in outputs] if multi
-            else {"id": outputs[0][0], "property": outputs[0][1]},
-            "inputs": [{"id": i, "property": p, "value": v} for i, p, v in inputs],
-            "changedPropIds": [f"{i}.{p}" for i, p, _ in inputs],
-            "state": [{"id": i, "property": p, "value": v} for i, p, v in state]}
+    body = {
+        "output": (".." + "...".join(f"{i}.{p}" for i, p in outputs) + "..")
+        if multi
+        else f"{outputs[0][0]}.{outputs[0][1]}",
+        "outputs": [{"id": i, "property": p} for i, p in outputs]
+        if multi
+        else {"id": outputs[0][0], "property": outputs[0][1]},
+        "inputs": [{"id": i, "property": p, "value": v} for i, p, v in inputs],
+        "changedPropIds": [f"{i}.{p}" for i, p, _ in inputs],
+        "state": [{"id": i, "property": p, "value": v} for i, p, v in state],
+    }
     response = client.post("/_dash-update-component", json=body)
     if response.status_code == 204:
         return {}
@@ -149,54 +168,120 @@ def callback(client, outputs, inputs, state=()):
 def visit(client, page: str, position: int, match_id: str = "", step: int = 0) -> None:
     """Every callback a page fires when it opens, in order, each fed the one before."""
     if page == "overview":
-        callback(client, [("overview-stats", "children"), ("overview-games", "figure"),
-                          ("overview-recent", "rowData")],
-                 [("overview-position", "data", position)])
+        callback(
+            client,
+            [
+                ("overview-stats", "children"),
+                ("overview-games", "figure"),
+                ("overview-recent", "rowData"),
+            ],
+            [("overview-position", "data", position)],
+        )
     elif page == "balance":
-        game = callback(client, [("balance-game", "options"), ("balance-game", "value")],
-                        [("balance-position", "data", position)],
-                        [("balance-game", "value", None)])["balance-game"]["value"]
-        players = callback(client, [("balance-players", "options"), ("balance-players", "value")],
-                           [("balance-game", "value", game), ("balance-players", "value", None)]
-                           )["balance-players"]["value"]
-        variant = callback(client, [("balance-variant", "options"), ("balance-variant", "value")],
-                           [("balance-game", "value", game), ("balance-players", "value", players),
-                            ("balance-variant", "value", None)])["balance-variant"]["value"]
-        callback(client, [("balance-summary", "children"), ("balance-seats", "figure"),
-                          ("balance-scores", "figure"), ("balance-components", "figure"),
-                          ("balance-length", "figure")],
-                 [("balance-game", "value", game), ("balance-players", "value", players),
-                  ("balance-variant", "value", variant), ("balance-position", "data", position)])
+        game = callback(
+            client,
+            [("balance-game", "options"), ("balance-game", "value")],
+            [("balance-position", "data", position)],
+            [("balance-game", "value", None)],
+        )["balance-game"]["value"]
+        players = callback(
+            client,
+            [("balance-players", "options"), ("balance-players", "value")],
+            [("balance-game", "value", game), ("balance-players", "value", None)],
+        )["balance-players"]["value"]
+        variant = callback(
+            client,
+            [("balance-variant", "options"), ("balance-variant", "value")],
+            [
+                ("balance-game", "value", game),
+                ("balance-players", "value", players),
+                ("balance-variant", "value", None),
+            ],
+        )["balance-variant"]["value"]
+        callback(
+            client,
+            [
+                ("balance-summary", "children"),
+                ("balance-seats", "figure"),
+                ("balance-scores", "figure"),
+                ("balance-components", "figure"),
+                ("balance-length", "figure"),
+            ],
+            [
+                ("balance-game", "value", game),
+                ("balance-players", "value", players),
+                ("balance-variant", "value", variant),
+                ("balance-position", "data", position),
+            ],
+        )
     elif page == "players":
-        game = callback(client, [("players-game", "options"), ("players-game", "value")],
-                        [("players-position", "data", position)],
-                        [("players-game", "value", None)])["players-game"]["value"]
-        chosen = callback(client, [("players-table", "rowData"), ("players-chosen", "options"),
-                                   ("players-chosen", "value")],
-                          [("players-game", "value", game), ("players-position", "data", position)],
-                          [("players-chosen", "value", None)])["players-chosen"]["value"]
-        callback(client, [("players-ratings", "figure")],
-                 [("players-game", "value", game), ("players-chosen", "value", chosen),
-                  ("players-position", "data", position)])
+        game = callback(
+            client,
+            [("players-game", "options"), ("players-game", "value")],
+            [("players-position", "data", position)],
+            [("players-game", "value", None)],
+        )["players-game"]["value"]
+        chosen = callback(
+            client,
+            [
+                ("players-table", "rowData"),
+                ("players-chosen", "options"),
+                ("players-chosen", "value"),
+            ],
+            [("players-game", "value", game), ("players-position", "data", position)],
+            [("players-chosen", "value", None)],
+        )["players-chosen"]["value"]
+        callback(
+            client,
+            [("players-ratings", "figure")],
+            [
+                ("players-game", "value", game),
+                ("players-chosen", "value", chosen),
+                ("players-position", "data", position),
+            ],
+        )
     elif page == "match":
-        callback(client, [("match-pick", "options"), ("match-pick", "value")],
-                 [("match-pick", "search_value", None)], [("match-pick", "value", match_id)])
-        loaded = callback(client, [(i, p) for i, p in MATCH_LOAD],
-                          [("match-pick", "value", match_id), ("match-position", "data", position),
-                           ("match-back", "n_clicks", None), ("match-forward", "n_clicks", None)],
-                          [("match-step", "value", None), ("match-step", "max", None),
-                           ("match-log-data", "data", None)])
+        callback(
+            client,
+            [("match-pick", "options"), ("match-pick", "value")],
+            [("match-pick", "search_value", None)],
+            [("match-pick", "value", match_id)],
+        )
+        loaded = callback(
+            client,
+            [(i, p) for i, p in MATCH_LOAD],
+            [
+                ("match-pick", "value", match_id),
+                ("match-position", "data", position),
+                ("match-back", "n_clicks", None),
+                ("match-forward", "n_clicks", None),
+            ],
+            [
+                ("match-step", "value", None),
+                ("match-step", "max", None),
+                ("match-log-data", "data", None),
+            ],
+        )
         log = loaded["match-log-data"]["data"]
-        callback(client, [("match-board", "figure"), ("match-score", "figure"),
-                          ("match-caption", "children")],
-                 [("match-step", "value", step if step else len(log) - 1)],
-                 [("match-pick", "value", match_id), ("match-log-data", "data", log)])
+        callback(
+            client,
+            [("match-board", "figure"), ("match-score", "figure"), ("match-caption", "children")],
+            [("match-step", "value", step if step else len(log) - 1)],
+            [("match-pick", "value", match_id), ("match-log-data", "data", log)],
+        )
 
 
-MATCH_LOAD = [("match-step", "max"), ("match-step", "value"), ("match-step", "marks"),
-              ("match-log", "rowData"), ("match-log-data", "data"), ("match-claims", "rowData"),
-              ("match-audit", "children"), ("match-summary", "children"),
-              ("match-values", "children")]
+MATCH_LOAD = [
+    ("match-step", "max"),
+    ("match-step", "value"),
+    ("match-step", "marks"),
+    ("match-log", "rowData"),
+    ("match-log-data", "data"),
+    ("match-claims", "rowData"),
+    ("match-audit", "children"),
+    ("match-summary", "children"),
+    ("match-values", "children"),
+]
 
 FIRST_VISIT = """
 import sys, time
@@ -216,8 +301,13 @@ def first_visit(path: str, page: str, match_id: str) -> float:
     import subprocess
 
     root = str(Path(__file__).resolve().parent.parent)
-    done = subprocess.run([sys.executable, "-c", FIRST_VISIT, path, page, match_id], cwd=root,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_VISIT, path, page, match_id],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return float(done.stdout.strip().splitlines()[-1])
 
 
@@ -236,30 +326,57 @@ def run(quick: bool) -> list[Result]:
     # A real Topiary match (copies have no stored events); its last step is shown on opening.
     match_id, moves = db.execute(
         "SELECT m.match_id, m.moves FROM projection_matches m JOIN projection_moves v "
-        "ON v.match_id = m.match_id WHERE m.game = 'topiary' LIMIT 1").fetchone()
+        "ON v.match_id = m.match_id WHERE m.game = 'topiary' LIMIT 1"
+    ).fetchone()
     results = []
     for page, (baseline, what) in _baselines(db, match_id).items():
         base_ms = 1000 * best_of(repeats, baseline)
         first = min(first_visit(path, page, match_id) for _ in range(firsts))
-        results.append(Result(f"dashboard {page}: first visit", 1000 * first, "ms", base_ms,
-                              f"{note}; fresh process right after create_app; every callback "
-                              f"the page fires on opening, over HTTP; baseline: "
-                              f"pandas.read_sql of {what}"))
+        results.append(
+            Result(
+                f"dashboard {page}: first visit",
+                1000 * first,
+                "ms",
+                base_ms,
+                f"{note}; fresh process right after create_app; every callback "
+                f"the page fires on opening, over HTTP; baseline: "
+                f"pandas.read_sql of {what}",
+            )
+        )
 
         def again(page=page):
             source.forget()
             visit(client, page, position, match_id)
-        results.append(Result(f"dashboard {page}: after new events", 1000 * best_of(
-            repeats, again), "ms", base_ms, f"{note}; remembered reads and figures dropped, "
-                                            "warm process"))
+
+        results.append(
+            Result(
+                f"dashboard {page}: after new events",
+                1000 * best_of(repeats, again),
+                "ms",
+                base_ms,
+                f"{note}; remembered reads and figures dropped, warm process",
+            )
+        )
         visit(client, page, position, match_id)
-        results.append(Result(f"dashboard {page}: repeat", 1000 * best_of(
-            repeats, lambda page=page: visit(client, page, position, match_id)), "ms", base_ms,
-            f"{note}; no new events since the last visit"))
+        results.append(
+            Result(
+                f"dashboard {page}: repeat",
+                1000 * best_of(repeats, lambda page=page: visit(client, page, position, match_id)),
+                "ms",
+                base_ms,
+                f"{note}; no new events since the last visit",
+            )
+        )
     new_step = _slider(client, match_id, moves, position)
-    results.append(Result("dashboard match: slider to a new step", 1000 * best_of(
-        repeats, new_step), "ms", results[-1].baseline,
-        f"{note}; a Topiary match of {moves} moves: replay, board and score"))
+    results.append(
+        Result(
+            "dashboard match: slider to a new step",
+            1000 * best_of(repeats, new_step),
+            "ms",
+            results[-1].baseline,
+            f"{note}; a Topiary match of {moves} moves: replay, board and score",
+        )
+    )
     db.close()
     return results
 
@@ -275,20 +392,30 @@ def _baselines(db: sqlite3.Connection, match_id: str) -> dict[str, tuple[Any, st
     # most rated players' rows; Balance on the game with most matches: the same here).
     game, players, variant = db.execute(
         "SELECT game, players, variant FROM projection_matches GROUP BY game, players, variant "
-        "ORDER BY COUNT(*) DESC LIMIT 1").fetchone()
+        "ORDER BY COUNT(*) DESC LIMIT 1"
+    ).fetchone()
     pick = "WHERE game = ? AND players = ? AND variant = ?"
     uuid_hex = match_id.replace("-", "")
     return {
         "overview": (lambda: read_sql("SELECT * FROM projection_matches"), "the matches table"),
-        "balance": (lambda: [read_sql(f"SELECT * FROM projection_{t} {pick}", game, players,
-                                      variant)
-                             for t in ("matches", "scores", "score_categories", "components")],
-                    f"the {game} rows of matches, scores, score_categories, components"),
-        "players": (lambda: [read_sql(f"SELECT * FROM projection_{t} WHERE game = ?", game)
-                             for t in ("scores", "ratings")],
-                    f"the {game} rows of scores and ratings"),
-        "match": (lambda: read_sql("SELECT * FROM stored_events WHERE originator_id = ?",
-                                   uuid_hex), "the match's stored events"),
+        "balance": (
+            lambda: [
+                read_sql(f"SELECT * FROM projection_{t} {pick}", game, players, variant)
+                for t in ("matches", "scores", "score_categories", "components")
+            ],
+            f"the {game} rows of matches, scores, score_categories, components",
+        ),
+        "players": (
+            lambda: [
+                read_sql(f"SELECT * FROM projection_{t} WHERE game = ?", game)
+                for t in ("scores", "ratings")
+            ],
+            f"the {game} rows of scores and ratings",
+        ),
+        "match": (
+            lambda: read_sql("SELECT * FROM stored_events WHERE originator_id = ?", uuid_hex),
+            "the match's stored events",
+        ),
     }
 
 
@@ -296,15 +423,28 @@ def _slider(client: Any, match_id: str, moves: int, position: int) -> Any:
     """Moving the Match page's slider: a step not shown before (a replay to it, the board, the
     score), as a person stepping through a match meets it."""
     steps = iter(range(1, 10_000))
-    log = callback(client, MATCH_LOAD, [
-        ("match-pick", "value", match_id), ("match-position", "data", position),
-        ("match-back", "n_clicks", None), ("match-forward", "n_clicks", None)],
-        [("match-step", "value", None), ("match-step", "max", None),
-         ("match-log-data", "data", None)])["match-log-data"]["data"]
+    log = callback(
+        client,
+        MATCH_LOAD,
+        [
+            ("match-pick", "value", match_id),
+            ("match-position", "data", position),
+            ("match-back", "n_clicks", None),
+            ("match-forward", "n_clicks", None),
+        ],
+        [
+            ("match-step", "value", None),
+            ("match-step", "max", None),
+            ("match-log-data", "data", None),
+        ],
+    )["match-log-data"]["data"]
 
     def new_step():
-        callback(client, [("match-board", "figure"), ("match-score", "figure"),
-                          ("match-caption", "children")],
-                 [("match-step", "value", 1 + next(steps) % max(1, moves))],
-                 [("match-pick", "value", match_id), ("match-log-data", "data", log)])
+        callback(
+            client,
+            [("match-board", "figure"), ("match-score", "figure"), ("match-caption", "children")],
+            [("match-step", "value", 1 + next(steps) % max(1, moves))],
+            [("match-pick", "value", match_id), ("match-log-data", "data", log)],
+        )
+
     return new_step

@@ -32,8 +32,10 @@ def _scores(rng: random.Random, game: str, players: int) -> tuple[list, int]:
     if game == "Total Landscaping":
         return [str(2 if i == winner else rng.randint(0, 1)) for i in range(2)], winner
     if game == "GeoShapes":
-        return [str(25 + rng.randint(1, 10) if i == winner else -rng.randint(1, 10))
-                for i in range(players)], winner
+        return [
+            str(25 + rng.randint(1, 10) if i == winner else -rng.randint(1, 10))
+            for i in range(players)
+        ], winner
     totals = rng.sample(range(20, 60), players)  # distinct: the highest is the one winner
     return [str(t) for t in totals], totals.index(max(totals))
 
@@ -47,18 +49,41 @@ def bgstats_file(plays: int, seed: int = 23) -> str:
         who = rng.sample(range(len(NAMES)), players)
         totals, winner = _scores(rng, GAMES[game], players)
         day = datetime(2015, 1, 1, 19, tzinfo=UTC).timestamp() + n * 8 * 3600
-        out.append({"uuid": f"BENCH-{n:08d}", "gameRefId": game + 1, "durationMin": 30,
-                    "playDate": datetime.fromtimestamp(day, UTC).strftime(
-                        bgstats.DATE), "locationRefId": 1, "ignored": False, "board": "",
-                    "playerScores": [{"playerRefId": p + 1, "score": totals[i],
-                                      "winner": i == winner, "startPlayer": i == 0,
-                                      "seatOrder": i + 1, "rank": 0, "newPlayer": False,
-                                      "team": "", "role": ""} for i, p in enumerate(who)]})
-    return json.dumps({"about": {}, "userInfo": {},
-                       "games": [{"id": i + 1, "name": g, "bggId": 0} for i, g in
-                                 enumerate(GAMES)],
-                       "players": [{"id": i + 1, "name": n} for i, n in enumerate(NAMES)],
-                       "locations": [{"id": 1, "name": "Club"}], "plays": out})
+        out.append(
+            {
+                "uuid": f"BENCH-{n:08d}",
+                "gameRefId": game + 1,
+                "durationMin": 30,
+                "playDate": datetime.fromtimestamp(day, UTC).strftime(bgstats.DATE),
+                "locationRefId": 1,
+                "ignored": False,
+                "board": "",
+                "playerScores": [
+                    {
+                        "playerRefId": p + 1,
+                        "score": totals[i],
+                        "winner": i == winner,
+                        "startPlayer": i == 0,
+                        "seatOrder": i + 1,
+                        "rank": 0,
+                        "newPlayer": False,
+                        "team": "",
+                        "role": "",
+                    }
+                    for i, p in enumerate(who)
+                ],
+            }
+        )
+    return json.dumps(
+        {
+            "about": {},
+            "userInfo": {},
+            "games": [{"id": i + 1, "name": g, "bggId": 0} for i, g in enumerate(GAMES)],
+            "players": [{"id": i + 1, "name": n} for i, n in enumerate(NAMES)],
+            "locations": [{"id": 1, "name": "Club"}],
+            "plays": out,
+        }
+    )
 
 
 def parse_only(text: str) -> int:
@@ -87,6 +112,12 @@ def run(quick: bool) -> list[Result]:
     stored = import_file(text)
     elapsed = time.perf_counter() - start
     assert stored == plays, f"{stored} of {plays} plays stored"
-    return [Result(f"import a {plays:,}-play BG Stats file (score-sheet matches, one "
-                   "transaction)", plays / elapsed, "plays/s", plays / baseline,
-                   f"{elapsed:.1f} s; baseline: read and parse the same file")]
+    return [
+        Result(
+            f"import a {plays:,}-play BG Stats file (score-sheet matches, one transaction)",
+            plays / elapsed,
+            "plays/s",
+            plays / baseline,
+            f"{elapsed:.1f} s; baseline: read and parse the same file",
+        )
+    ]

@@ -56,8 +56,12 @@ def built(recorder, moves: int) -> uuid.UUID:
 
 def cli_seconds(path: str, *args: str) -> float:
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "tablelog", *args, "--store", path], cwd=ROOT,
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "tablelog", *args, "--store", path],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     return time.perf_counter() - start
 
 
@@ -80,8 +84,13 @@ def next_move(recorder, match_id) -> tuple[str, str]:
 
 def page_visit(path: str, match_id: uuid.UUID) -> tuple[float, float]:
     """(seconds, peak MB) of the Match page's opening callbacks in a fresh server process."""
-    done = subprocess.run([sys.executable, "-c", PAGE_VISIT, path, str(match_id)], cwd=ROOT,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", PAGE_VISIT, path, str(match_id)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     seconds, peak_kb = done.stdout.split()[-2:]
     return float(seconds), float(peak_kb) / 1024
 
@@ -91,9 +100,12 @@ def snapshot_bytes(path: str, match_id: uuid.UUID) -> tuple[int, int, int]:
     with sqlite3.connect(path) as db:
         largest, together = db.execute(
             "SELECT max(length(state)), sum(length(state)) FROM stored_snapshots WHERE "
-            "originator_id = ?", [match_id.hex]).fetchone()
-        events = db.execute("SELECT sum(length(state)) FROM stored_events WHERE "
-                            "originator_id = ?", [match_id.hex]).fetchone()[0]
+            "originator_id = ?",
+            [match_id.hex],
+        ).fetchone()
+        events = db.execute(
+            "SELECT sum(length(state)) FROM stored_events WHERE originator_id = ?", [match_id.hex]
+        ).fetchone()[0]
     return largest or 0, together or 0, events
 
 
@@ -104,23 +116,43 @@ def run(quick: bool) -> list[Result]:
     recorder = open_recorder(path)
     print(f"  storing a {long_moves:,}-move match", file=sys.stderr, flush=True)
     short, long = built(recorder, SHORT), built(recorder, long_moves)
-    subprocess.run([sys.executable, "-m", "tablelog", "project", "--store", path], cwd=ROOT,
-                   check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "tablelog", "project", "--store", path],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
     note = f"Topitop, {long_moves:,} moves vs {SHORT}; baseline: the {SHORT}-move match"
     results = []
     for label in ("show", "show --at half"):
+
         def show(match_id, moves, label=label):
-            args = ("show", str(match_id)) + (("--at", str(moves // 2)) if "--at" in label
-                                               else ())
+            args = ("show", str(match_id)) + (("--at", str(moves // 2)) if "--at" in label else ())
             return cli_seconds(path, *args)
+
         long_s, short_s = paired(lambda: show(long, long_moves), lambda: show(short, SHORT))
-        results.append(Result(f"long match: tablelog {label}", 1000 * long_s, "ms",
-                              1000 * short_s, f"{note}; a fresh process each, best of 5"))
+        results.append(
+            Result(
+                f"long match: tablelog {label}",
+                1000 * long_s,
+                "ms",
+                1000 * short_s,
+                f"{note}; a fresh process each, best of 5",
+            )
+        )
     long_s, short_s = paired(
         lambda: cli_seconds(path, "move", str(long), "--seat", *next_move(recorder, long)),
-        lambda: cli_seconds(path, "move", str(short), "--seat", *next_move(recorder, short)))
-    results.append(Result("long match: tablelog move", 1000 * long_s, "ms", 1000 * short_s,
-                          f"{note}; a fresh process each, best of 5"))
+        lambda: cli_seconds(path, "move", str(short), "--seat", *next_move(recorder, short)),
+    )
+    results.append(
+        Result(
+            "long match: tablelog move",
+            1000 * long_s,
+            "ms",
+            1000 * short_s,
+            f"{note}; a fresh process each, best of 5",
+        )
+    )
     results += reads(recorder, short, long, note)
     results += pages(path, short, long, note)
     results += sizes(path, short, long, long_moves)
@@ -134,29 +166,65 @@ def reads(recorder, short, long, note) -> list[Result]:
     now_short = best_of(5, lambda: fresh.get(short))
     now_long = best_of(5, lambda: fresh.get(long))
     replay = best_of(1, lambda: _fold(None, fresh.events.get(long)))
-    return [Result("long match: read now, in process", 1000 * now_long, "ms", 1000 * now_short,
-                   f"{note}; Recorder.get: the newest snapshot and the events after it"),
-            Result("long match: read now without snapshots", 1000 * replay, "ms",
-                   1000 * now_long, "every event replayed, as before snapshots; baseline: the "
-                                    "same read from its snapshot")]
+    return [
+        Result(
+            "long match: read now, in process",
+            1000 * now_long,
+            "ms",
+            1000 * now_short,
+            f"{note}; Recorder.get: the newest snapshot and the events after it",
+        ),
+        Result(
+            "long match: read now without snapshots",
+            1000 * replay,
+            "ms",
+            1000 * now_long,
+            "every event replayed, as before snapshots; baseline: the same read from its snapshot",
+        ),
+    ]
 
 
 def pages(path, short, long, note) -> list[Result]:
-    (short_s, short_mb), (long_s, long_mb) = (min(page_visit(path, m) for _ in range(2))
-                                              for m in (short, long))
-    return [Result("long match: Match page first load", 1000 * long_s, "ms", 1000 * short_s,
-                   f"{note}; every callback the page fires on opening, fresh server process "
-                   "(the short match also gets its audit and solved values: the long one's "
-                   "page leaves those to `tablelog audit` and `analyse`)"),
-            Result("long match: Match page server peak memory", long_mb, "MB", short_mb,
-                   f"{note}; peak RSS of the server process that served the page")]
+    (short_s, short_mb), (long_s, long_mb) = (
+        min(page_visit(path, m) for _ in range(2)) for m in (short, long)
+    )
+    return [
+        Result(
+            "long match: Match page first load",
+            1000 * long_s,
+            "ms",
+            1000 * short_s,
+            f"{note}; every callback the page fires on opening, fresh server process "
+            "(the short match also gets its audit and solved values: the long one's "
+            "page leaves those to `tablelog audit` and `analyse`)",
+        ),
+        Result(
+            "long match: Match page server peak memory",
+            long_mb,
+            "MB",
+            short_mb,
+            f"{note}; peak RSS of the server process that served the page",
+        ),
+    ]
 
 
 def sizes(path, short, long, long_moves) -> list[Result]:
     largest_long, all_long, events_long = snapshot_bytes(path, long)
     largest_short, _, _ = snapshot_bytes(path, short)
-    return [Result("long match: largest snapshot", largest_long / 1024, "KB",
-                   largest_short / 1024, f"{long_moves:,} moves vs {SHORT}: a snapshot holds "
-                   "the state and the last 10 moves, whatever the length"),
-            Result("long match: all its snapshots", all_long / 1024, "KB", events_long / 1024,
-                   "baseline: the match's stored events")]
+    return [
+        Result(
+            "long match: largest snapshot",
+            largest_long / 1024,
+            "KB",
+            largest_short / 1024,
+            f"{long_moves:,} moves vs {SHORT}: a snapshot holds "
+            "the state and the last 10 moves, whatever the length",
+        ),
+        Result(
+            "long match: all its snapshots",
+            all_long / 1024,
+            "KB",
+            events_long / 1024,
+            "baseline: the match's stored events",
+        ),
+    ]

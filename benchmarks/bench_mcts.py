@@ -56,12 +56,20 @@ def run(quick: bool) -> list[Result]:
             rng = random.Random(0)
             for state in states:
                 agent(rules, state, rules.to_move(state)[0], rng)
+
         iterations = budget * len(states)
         took = best_of(1 if quick else 2, search)
-        baseline = best_of(1 if quick else 2,
-                           lambda rules=rules, states=states: playouts(rules, states, budget))
-        results.append(Result(f"mcts iterations {game}", iterations / took, "iterations/s",
-                              iterations / baseline,
-                              f"budget {budget} at {len(states)} positions; baseline: as "
-                              "many random playouts in a plain loop"))
+        baseline = best_of(
+            1 if quick else 2, lambda rules=rules, states=states: playouts(rules, states, budget)
+        )
+        results.append(
+            Result(
+                f"mcts iterations {game}",
+                iterations / took,
+                "iterations/s",
+                iterations / baseline,
+                f"budget {budget} at {len(states)} positions; baseline: as "
+                "many random playouts in a plain loop",
+            )
+        )
     return results

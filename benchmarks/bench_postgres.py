@@ -26,6 +26,7 @@ PAGE = 5000
 
 def _admin():
     import psycopg
+
     return psycopg.connect(f"{SERVER}/postgres", autocommit=True, connect_timeout=3)
 
 
@@ -44,16 +45,21 @@ def database() -> Iterator[str]:
 
 def _raw_table(db, name: str) -> None:
     """A table shaped as eventsourcing's PostgreSQL events table."""
-    db.execute(f"CREATE TABLE {name} (originator_id uuid NOT NULL, originator_version bigint "
-               "NOT NULL, topic text, state bytea, notification_id bigserial, "
-               "PRIMARY KEY (originator_id, originator_version))")
+    db.execute(
+        f"CREATE TABLE {name} (originator_id uuid NOT NULL, originator_version bigint "
+        "NOT NULL, topic text, state bytea, notification_id bigserial, "
+        "PRIMARY KEY (originator_id, originator_version))"
+    )
 
 
 def _rows(url: str) -> list[tuple]:
     import psycopg
+
     with psycopg.connect(url) as db:
-        return db.execute("SELECT originator_id, originator_version, topic, state "
-                          "FROM tablelog_events ORDER BY notification_id").fetchall()
+        return db.execute(
+            "SELECT originator_id, originator_version, topic, state "
+            "FROM tablelog_events ORDER BY notification_id"
+        ).fetchall()
 
 
 def bench_bulk_record(quick: bool) -> list[Result]:
@@ -71,25 +77,36 @@ def bench_bulk_record(quick: bool) -> list[Result]:
             recorder.save(*warm_up)
             start = time.perf_counter()
             for i in range(0, len(matches), 500):
-                recorder.save(*matches[i:i + 500])
+                recorder.save(*matches[i : i + 500])
             saving = min(saving, time.perf_counter() - start)
             recorder.close()
-            rows = _rows(url)[sum(m.version for m in warm_up):]
+            rows = _rows(url)[sum(m.version for m in warm_up) :]
             with psycopg.connect(url) as db:
                 _raw_table(db, "raw_events")
                 db.commit()
                 start = time.perf_counter()
-                with db.cursor() as cursor, cursor.copy(
+                with (
+                    db.cursor() as cursor,
+                    cursor.copy(
                         "COPY raw_events (originator_id, originator_version, topic, state) "
-                        "FROM STDIN") as copy:
+                        "FROM STDIN"
+                    ) as copy,
+                ):
                     for row in rows:
                         copy.write_row(row)
                 db.commit()
                 baseline = min(baseline, time.perf_counter() - start)
     events = sum(m.version for m in matches)
-    return [Result("PostgreSQL bulk record: store checked matches", events / saving, "events/s",
-                   events / baseline, f"{events} events, 500 matches per transaction; "
-                   "baseline: one psycopg COPY of the same rows")]
+    return [
+        Result(
+            "PostgreSQL bulk record: store checked matches",
+            events / saving,
+            "events/s",
+            events / baseline,
+            f"{events} events, 500 matches per transaction; "
+            "baseline: one psycopg COPY of the same rows",
+        )
+    ]
 
 
 def bench_replay(quick: bool) -> list[Result]:
@@ -99,9 +116,14 @@ def bench_replay(quick: bool) -> list[Result]:
 
     with database() as url:
         recorder = open_recorder(url)
-        result = replays(recorder, 200 if quick else 1000, lambda: psycopg.connect(url),
-                         "SELECT topic, state FROM tablelog_events WHERE originator_id=%s "
-                         "ORDER BY originator_version", lambda match_id: match_id)
+        result = replays(
+            recorder,
+            200 if quick else 1000,
+            lambda: psycopg.connect(url),
+            "SELECT topic, state FROM tablelog_events WHERE originator_id=%s "
+            "ORDER BY originator_version",
+            lambda match_id: match_id,
+        )
         recorder.close()
     result.name = f"PostgreSQL {result.name}"
     result.note += "; baseline: psycopg select + json + rules fold per match"
@@ -123,14 +145,23 @@ def bench_move_latency(quick: bool) -> list[Result]:
             stored += sum(m.version for m in batch)
             seed += 1
         with psycopg.connect(url, autocommit=True) as db:
-            results = moves_at_the_table(recorder, lambda match_id: [row[0] for row in db.execute(
-                "SELECT state FROM tablelog_events WHERE originator_id=%s "
-                "ORDER BY originator_version", (match_id,))])
+            results = moves_at_the_table(
+                recorder,
+                lambda match_id: [
+                    row[0]
+                    for row in db.execute(
+                        "SELECT state FROM tablelog_events WHERE originator_id=%s "
+                        "ORDER BY originator_version",
+                        (match_id,),
+                    )
+                ],
+            )
         recorder.close()
     for result in results:
         result.name = f"PostgreSQL {result.name}"
-    results[0].note = (f"store of {stored:,} events; baseline: psycopg select of the match + "
-                       "rules fold")
+    results[0].note = (
+        f"store of {stored:,} events; baseline: psycopg select of the match + rules fold"
+    )
     return results
 
 
@@ -141,9 +172,12 @@ def raw_read(url: str) -> int:
     rows, position = 0, 0
     with psycopg.connect(url) as db:
         while True:
-            page = db.execute("SELECT notification_id, originator_id, originator_version, topic, "
-                              "state FROM tablelog_events WHERE notification_id > %s "
-                              "ORDER BY notification_id LIMIT %s", (position, PAGE)).fetchall()
+            page = db.execute(
+                "SELECT notification_id, originator_id, originator_version, topic, "
+                "state FROM tablelog_events WHERE notification_id > %s "
+                "ORDER BY notification_id LIMIT %s",
+                (position, PAGE),
+            ).fetchall()
             if not page:
                 return rows
             for row in page:
@@ -196,13 +230,27 @@ def bench_projection(quick: bool) -> list[Result]:
         recorder.close()
     note = f"{events:,} events (Topitop, Topiary, Topas); baseline: raw paged psycopg read + json"
     return [
-        Result("PostgreSQL projection catch-up (polling, 5,000 per page)", events / polling_s,
-               "events/s", events / raw_s, note),
-        Result(f"PostgreSQL projection catch-up (library runner, {default} per write)",
-               runner_rate, "events/s", events / raw_s, ""),
-        Result("PostgreSQL projection catch-up (library runner, 1 per write)",
-               one_by_one, "events/s", events / raw_s,
-               f"one transaction per event (its first {some:,} events): what batching saves"),
+        Result(
+            "PostgreSQL projection catch-up (polling, 5,000 per page)",
+            events / polling_s,
+            "events/s",
+            events / raw_s,
+            note,
+        ),
+        Result(
+            f"PostgreSQL projection catch-up (library runner, {default} per write)",
+            runner_rate,
+            "events/s",
+            events / raw_s,
+            "",
+        ),
+        Result(
+            "PostgreSQL projection catch-up (library runner, 1 per write)",
+            one_by_one,
+            "events/s",
+            events / raw_s,
+            f"one transaction per event (its first {some:,} events): what batching saves",
+        ),
     ]
 
 
@@ -210,8 +258,14 @@ def run(quick: bool) -> list[Result]:
     try:
         _admin().close()
     except Exception as err:  # noqa: BLE001 - whatever stops the connection, say it
-        print(f"  bench_postgres: no PostgreSQL server answers at {SERVER} ({err}); skipped",
-              file=sys.stderr)
+        print(
+            f"  bench_postgres: no PostgreSQL server answers at {SERVER} ({err}); skipped",
+            file=sys.stderr,
+        )
         return []
-    return (bench_bulk_record(quick) + bench_replay(quick) + bench_move_latency(quick)
-            + bench_projection(quick))
+    return (
+        bench_bulk_record(quick)
+        + bench_replay(quick)
+        + bench_move_latency(quick)
+        + bench_projection(quick)
+    )

@@ -21,14 +21,18 @@ from pathlib import Path
 
 from .harness import Result, best_of
 
-GAMES = (("topitop", ["Ann", "Ben"]), ("topiary", ["Ann", "Ben", "Cat"]),
-         ("topas", ["Ann", "Ben", "Cat"]))
+GAMES = (
+    ("topitop", ["Ann", "Ben"]),
+    ("topiary", ["Ann", "Ben", "Cat"]),
+    ("topas", ["Ann", "Ben", "Cat"]),
+)
 BATCH = 300  # matches per save: one transaction each
 PAGE = 5000
 
 
 def _cache_path(events: int) -> Path:
     from tablelog.domain.games import GAMES as RULES
+
     versions = "-".join(f"{game}{RULES[game].version}" for game, _ in GAMES)
     return Path(tempfile.gettempdir()) / f"tablelog-bench-projections-{events}-{versions}.sqlite"
 
@@ -60,10 +64,15 @@ def store_with(events: int) -> str:
         if os.path.exists(leftover):
             os.remove(leftover)
     from tablelog.store import open_recorder
+
     open_recorder(partial).close()  # create the tables before the workers race to
     print(f"  generating {events:,} events into {path} (once)...", file=sys.stderr, flush=True)
-    workers = [multiprocessing.get_context("spawn").Process(
-        target=_generate, args=(partial, events // 2, seed)) for seed in (1, 2)]
+    workers = [
+        multiprocessing.get_context("spawn").Process(
+            target=_generate, args=(partial, events // 2, seed)
+        )
+        for seed in (1, 2)
+    ]
     for worker in workers:
         worker.start()
     for worker in workers:
@@ -84,9 +93,11 @@ def raw_read(path: str, after: int = 0) -> int:
     try:
         position = after
         while True:
-            page = db.execute("SELECT rowid, originator_id, originator_version, topic, state "
-                              "FROM stored_events WHERE rowid > ? ORDER BY rowid LIMIT ?",
-                              (position, PAGE)).fetchall()
+            page = db.execute(
+                "SELECT rowid, originator_id, originator_version, topic, state "
+                "FROM stored_events WHERE rowid > ? ORDER BY rowid LIMIT ?",
+                (position, PAGE),
+            ).fetchall()
             if not page:
                 return rows
             for row in page:
@@ -142,11 +153,20 @@ def run(quick: bool) -> list[Result]:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     return [
-        Result("projection catch-up", events / catch_up_s, "events/s",
-               baseline=events / raw_s,
-               note=f"{events:,} events (Topitop, Topiary, Topas) in {catch_up_s:.1f} s; "
-                    "baseline: raw paged sqlite3 read + json.loads of the same rows"),
-        Result("projection of one new match", projected * 1000, "ms", baseline=baseline * 1000,
-               note=f"17 events (15 moves + start + end) into a store of {events:,}; baseline: "
-                    "raw read + decode of the same 17 rows"),
+        Result(
+            "projection catch-up",
+            events / catch_up_s,
+            "events/s",
+            baseline=events / raw_s,
+            note=f"{events:,} events (Topitop, Topiary, Topas) in {catch_up_s:.1f} s; "
+            "baseline: raw paged sqlite3 read + json.loads of the same rows",
+        ),
+        Result(
+            "projection of one new match",
+            projected * 1000,
+            "ms",
+            baseline=baseline * 1000,
+            note=f"17 events (15 moves + start + end) into a store of {events:,}; baseline: "
+            "raw read + decode of the same 17 rows",
+        ),
     ]

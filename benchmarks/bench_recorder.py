@@ -45,8 +45,10 @@ def simulated(count: int, seed: int, length: int = 40) -> list:
 
 def raw_rows(store: str) -> list[tuple]:
     with sqlite3.connect(store) as db:
-        return db.execute("SELECT originator_id, originator_version, topic, state "
-                          "FROM stored_events ORDER BY rowid").fetchall()
+        return db.execute(
+            "SELECT originator_id, originator_version, topic, state "
+            "FROM stored_events ORDER BY rowid"
+        ).fetchall()
 
 
 def raw_insert(rows: list[tuple]) -> float:
@@ -56,8 +58,10 @@ def raw_insert(rows: list[tuple]) -> float:
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
-    db.execute("CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, "
-               "topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))")
+    db.execute(
+        "CREATE TABLE stored_events (originator_id TEXT, originator_version INTEGER, "
+        "topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))"
+    )
     db.execute("INSERT INTO stored_events VALUES ('warm-up', 1, 't', x'00')")
     start = time.perf_counter()
     db.execute("BEGIN")
@@ -75,7 +79,7 @@ def timed_save(matches: list) -> tuple[float, str]:
     recorder.save(*simulated(2, seed=99))  # warm-up: connection, tables, topics
     start = time.perf_counter()
     for i in range(0, len(matches), 500):
-        recorder.save(*matches[i:i + 500])
+        recorder.save(*matches[i : i + 500])
     elapsed = time.perf_counter() - start
     recorder.close()
     return elapsed, store
@@ -83,8 +87,10 @@ def timed_save(matches: list) -> tuple[float, str]:
 
 def scripts(count: int, seed: int, length: int = 40) -> list[tuple]:
     """(seats, moves) of `count` random Topitop games, for rebuilding matches on the clock."""
-    return [(m.seats, [(move["seat"], move["move"]) for move in m.moves])
-            for m in simulated(count, seed, length)]
+    return [
+        (m.seats, [(move["seat"], move["move"]) for move in m.moves])
+        for m in simulated(count, seed, length)
+    ]
 
 
 def build(games: list[tuple]) -> list:
@@ -109,10 +115,20 @@ def bench_bulk_record(quick: bool) -> list[Result]:
         baseline = min(baseline, raw_insert(raw_rows(store)))
     events = sum(m.version for m in matches)
     return [
-        Result("bulk record: store checked matches", events / saving, "events/s",
-               events / baseline, f"{events} events, 500 matches per transaction"),
-        Result("bulk record: check every move, then store", events / (saving + checking),
-               "events/s", events / baseline, "the rules re-check each move as it is recorded"),
+        Result(
+            "bulk record: store checked matches",
+            events / saving,
+            "events/s",
+            events / baseline,
+            f"{events} events, 500 matches per transaction",
+        ),
+        Result(
+            "bulk record: check every move, then store",
+            events / (saving + checking),
+            "events/s",
+            events / baseline,
+            "the rules re-check each move as it is recorded",
+        ),
     ]
 
 
@@ -147,16 +163,27 @@ def replays(recorder, count: int, connect, select: str, spell) -> Result:
                 fold(rules, db.execute(select, (spell(match_id),)))
 
     ours, base = best_of(3, replay), best_of(3, plain_loop)
-    return Result("replay all matches", events / ours, "events/s", events / base,
-                  f"{count} matches, {events} events")
+    return Result(
+        "replay all matches",
+        events / ours,
+        "events/s",
+        events / base,
+        f"{count} matches, {events} events",
+    )
 
 
 def bench_replay(quick: bool) -> list[Result]:
     store = tempfile.mktemp(suffix=".sqlite")
-    return [replays(open_recorder(store), 200 if quick else 1000,
-                    lambda: sqlite3.connect(store),
-                    "SELECT topic, state FROM stored_events WHERE originator_id=? "
-                    "ORDER BY originator_version", lambda match_id: match_id.hex)]
+    return [
+        replays(
+            open_recorder(store),
+            200 if quick else 1000,
+            lambda: sqlite3.connect(store),
+            "SELECT topic, state FROM stored_events WHERE originator_id=? "
+            "ORDER BY originator_version",
+            lambda match_id: match_id.hex,
+        )
+    ]
 
 
 def big_store(events_wanted: int) -> str:
@@ -209,8 +236,12 @@ def moves_at_the_table(recorder, stored_bodies: Callable[[UUID], list]) -> list[
     return [
         Result("one move at the table, p50", pct(ours, 0.5), "ms", pct(base, 0.5)),
         Result("one move at the table, p99", pct(ours, 0.99), "ms", pct(base, 0.99)),
-        Result("one move at the table, mean", statistics.mean(ours) * 1000, "ms",
-               statistics.mean(base) * 1000),
+        Result(
+            "one move at the table, mean",
+            statistics.mean(ours) * 1000,
+            "ms",
+            statistics.mean(base) * 1000,
+        ),
     ]
 
 
@@ -218,9 +249,17 @@ def bench_move_latency(quick: bool) -> list[Result]:
     store = big_store(50_000 if quick else 1_000_000)
     recorder = open_recorder(store)
     with sqlite3.connect(store) as db:
-        p50, p99, mean = moves_at_the_table(recorder, lambda match_id: [
-            row[0] for row in db.execute("SELECT state FROM stored_events WHERE originator_id=? "
-                                         "ORDER BY originator_version", (match_id.hex,))])
+        p50, p99, mean = moves_at_the_table(
+            recorder,
+            lambda match_id: [
+                row[0]
+                for row in db.execute(
+                    "SELECT state FROM stored_events WHERE originator_id=? "
+                    "ORDER BY originator_version",
+                    (match_id.hex,),
+                )
+            ],
+        )
     size = Path(store).stat().st_size // 2**20
     p50.note = f"store of {'50k' if quick else '1M'} events ({size} MiB)"
     p99.note = "baseline: raw select of the match + rules fold"

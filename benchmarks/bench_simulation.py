@@ -37,10 +37,16 @@ def fresh_store() -> str:
 def stored_rows(store: str) -> tuple[list[str], list[tuple]]:
     """The store's table DDL and its rows, as stored."""
     with sqlite3.connect(store) as db:
-        ddl = [sql for (sql,) in db.execute(
-            "SELECT sql FROM sqlite_master WHERE tbl_name = 'stored_events' AND sql IS NOT NULL")]
-        rows = db.execute("SELECT originator_id, originator_version, topic, state "
-                          "FROM stored_events ORDER BY rowid").fetchall()
+        ddl = [
+            sql
+            for (sql,) in db.execute(
+                "SELECT sql FROM sqlite_master WHERE tbl_name = 'stored_events' AND sql IS NOT NULL"
+            )
+        ]
+        rows = db.execute(
+            "SELECT originator_id, originator_version, topic, state "
+            "FROM stored_events ORDER BY rowid"
+        ).fetchall()
     return ddl, rows
 
 
@@ -73,10 +79,20 @@ def per_game(game: str, matches: int) -> list[Result]:
     raw = raw_insert_seconds(ddl, rows)
     note = f"{report.matches} matches, {report.events} events, random bots, {report.plan.players}p"
     return [
-        Result(f"simulate {game}: matches", report.matches / report.seconds, "matches/s",
-               report.matches / raw, note),
-        Result(f"simulate {game}: events recorded", report.events / report.seconds,
-               "events/s", report.events / raw, note),
+        Result(
+            f"simulate {game}: matches",
+            report.matches / report.seconds,
+            "matches/s",
+            report.matches / raw,
+            note,
+        ),
+        Result(
+            f"simulate {game}: events recorded",
+            report.events / report.seconds,
+            "events/s",
+            report.events / raw,
+            note,
+        ),
     ]
 
 
@@ -100,9 +116,15 @@ def storing_only(matches: int) -> list[Result]:
     ddl, rows = stored_rows(store)
     raw = raw_insert_seconds(ddl, rows)
     for way, spent in seconds.items():
-        results.append(Result(f"store played topitop matches via {way}", len(rows) / spent,
-                              "events/s", len(rows) / raw,
-                              f"{matches} matches, {len(rows)} events, one transaction"))
+        results.append(
+            Result(
+                f"store played topitop matches via {way}",
+                len(rows) / spent,
+                "events/s",
+                len(rows) / raw,
+                f"{matches} matches, {len(rows)} events, one transaction",
+            )
+        )
     return results
 
 
@@ -110,17 +132,28 @@ def both_cores(matches: int) -> Result:
     rates = {}
     for workers in (1, 2):
         recorder = open_recorder(fresh_store())
-        report = simulate(recorder, make_plan("topitop", matches, SEED), workers=workers,
-                          progress=False)
+        report = simulate(
+            recorder, make_plan("topitop", matches, SEED), workers=workers, progress=False
+        )
         recorder.close()
         rates[workers] = report.matches / report.seconds
-    return Result("simulate topitop: 2 workers (baseline: 1)", rates[2], "matches/s", rates[1],
-                  f"{matches} matches; ratio < 1 means the second core helps")
+    return Result(
+        "simulate topitop: 2 workers (baseline: 1)",
+        rates[2],
+        "matches/s",
+        rates[1],
+        f"{matches} matches; ratio < 1 means the second core helps",
+    )
 
 
 def run(quick: bool) -> list[Result]:
-    sizes = {"topitop": 400, "topiary": 300, "topas": 200, "total-landscaping": 100,
-             "geoshapes": 60}
+    sizes = {
+        "topitop": 400,
+        "topiary": 300,
+        "topas": 200,
+        "total-landscaping": 100,
+        "geoshapes": 60,
+    }
     scale = 0.1 if quick else 1.0
     results = []
     for game in GAMES:

@@ -30,8 +30,14 @@ class Result:
         return self.value / self.baseline
 
     def to_json(self) -> dict:
-        return {"name": self.name, "value": self.value, "unit": self.unit,
-                "baseline": self.baseline, "ratio": self.ratio, "note": self.note}
+        return {
+            "name": self.name,
+            "value": self.value,
+            "unit": self.unit,
+            "baseline": self.baseline,
+            "ratio": self.ratio,
+            "note": self.note,
+        }
 
 
 def best_of(repeats: int, work: Callable[[], object]) -> float:

@@ -22,8 +22,7 @@ from .__main__ import machine
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m benchmarks.solve_topitop",
-                                     description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.solve_topitop", description=__doc__)
     parser.add_argument("--small", type=int, default=4)
     parser.add_argument("--large", type=int, default=4)
     parser.add_argument("--out", type=Path, help="where to keep the table (default: a temp file)")
@@ -48,7 +47,7 @@ def main() -> None:
         load_seconds = time.perf_counter() - began
     start = RULES.start(2, {"small": args.small, "large": args.large}, {})
     assert loaded.lookup(start) == (table.start_value, table.start_remoteness)
-    peak = usage.ru_maxrss / 1024 ** 2
+    peak = usage.ru_maxrss / 1024**2
     d = table.details
     total = sum(table.counts.values())
     remoteness = "" if table.start_remoteness is None else f" in {table.start_remoteness}"
@@ -62,15 +61,15 @@ Machine: {machine()}. Reproduce: `python -m benchmarks.solve_topitop --small {ar
 - Solve time: **{table.seconds:.0f} s** wall clock ({cpu:.0f} s of CPU; machine load average
   {load_average:.1f} over the last 5 minutes), peak memory {peak:.1f} GB; target < 15 min.
 - Reachable positions (cells, seat to move, no-reversal restriction; symmetric copies counted):
-  {total:,}: win {table.counts['win']:,}, lose {table.counts['lose']:,},
-  draw {table.counts['draw']:,} (for the player to move).
-- Table: {d['table_positions']:,} positions up to the 8 symmetries of the square and colour,
-  of which {d['reachable_table_positions']:,} reachable; all of them solved: win
-  {d['table_counts']['win']:,}, lose {d['table_counts']['lose']:,}, draw
-  {d['table_counts']['draw']:,}. {d['boards']:,} boards fit the pieces,
-  {d['representative_boards']:,} up to symmetry; {d['moves']:,} moves;
-  {d['passing_positions']:,} positions where the player to move must pass; longest win or
-  loss: {d['longest_remoteness']} moves.
+  {total:,}: win {table.counts["win"]:,}, lose {table.counts["lose"]:,},
+  draw {table.counts["draw"]:,} (for the player to move).
+- Table: {d["table_positions"]:,} positions up to the 8 symmetries of the square and colour,
+  of which {d["reachable_table_positions"]:,} reachable; all of them solved: win
+  {d["table_counts"]["win"]:,}, lose {d["table_counts"]["lose"]:,}, draw
+  {d["table_counts"]["draw"]:,}. {d["boards"]:,} boards fit the pieces,
+  {d["representative_boards"]:,} up to symmetry; {d["moves"]:,} moves;
+  {d["passing_positions"]:,} positions where the player to move must pass; longest win or
+  loss: {d["longest_remoteness"]} moves.
 - Stored table: {size / 1e6:.1f} MB (`np.savez_compressed`), loads in {load_seconds:.2f} s.""")
 
 

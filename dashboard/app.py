@@ -37,24 +37,35 @@ def create_app(store: str | Recorder | None = None, refresh_every: float | None 
         recorder = store
     else:
         from tablelog.store import open_recorder
+
         recorder = open_recorder(store)
     source = Source(recorder)
     source.refresh()
     _warm_up()
-    app = Dash("tablelog.dashboard", use_pages=True, pages_folder=str(PAGES), title="Tablelog",
-               suppress_callback_exceptions=True, update_title=None,
-               meta_tags=[{"name": "viewport",
-                           "content": "width=device-width, initial-scale=1"}])
+    app = Dash(
+        "tablelog.dashboard",
+        use_pages=True,
+        pages_folder=str(PAGES),
+        title="Tablelog",
+        suppress_callback_exceptions=True,
+        update_title=None,
+        meta_tags=[{"name": "viewport", "content": "width=device-width, initial-scale=1"}],
+    )
     app.index_string = INDEX
-    links = [dcc.Link(page["name"], href=page["relative_path"], className="nav-link")
-             for page in _pages()]
+    links = [
+        dcc.Link(page["name"], href=page["relative_path"], className="nav-link")
+        for page in _pages()
+    ]
     # A function: Dash builds the layout on every page load, so the banner is current.
-    app.layout = lambda: html.Div([
-        html.Header([html.A("Tablelog", href="/", className="brand"), html.Nav(links)],
-                    className="top"),
-        damaged_banner(source.damaged()),
-        html.Main(dash.page_container, className="content"),
-    ])
+    app.layout = lambda: html.Div(
+        [
+            html.Header(
+                [html.A("Tablelog", href="/", className="brand"), html.Nav(links)], className="top"
+            ),
+            damaged_banner(source.damaged()),
+            html.Main(dash.page_container, className="content"),
+        ]
+    )
     for page in _pages():
         module = sys.modules[page["module"]]
         module.register(app, source)
@@ -78,12 +89,18 @@ def damaged_banner(damaged: list[dict]) -> html.Div:
     if not damaged:
         return html.Div(id="damaged-banner", hidden=True)
     count = len(damaged)
-    return html.Div([
-        html.Strong(f"{count} damaged match{'es' if count > 1 else ''} left out: "),
-        "; ".join(f"{row['match_id'][:8]} (event {row['event']}: {row['finding']})"
-                  for row in damaged),
-        ". `tablelog audit MATCH` names every finding.",
-    ], id="damaged-banner", role="alert", className="warning card")
+    return html.Div(
+        [
+            html.Strong(f"{count} damaged match{'es' if count > 1 else ''} left out: "),
+            "; ".join(
+                f"{row['match_id'][:8]} (event {row['event']}: {row['finding']})" for row in damaged
+            ),
+            ". `tablelog audit MATCH` names every finding.",
+        ],
+        id="damaged-banner",
+        role="alert",
+        className="warning card",
+    )
 
 
 def _warm_up() -> None:
@@ -99,5 +116,7 @@ def _warm_up() -> None:
 
 def _pages() -> list[dict]:
     """This app's pages in menu order (the registry is Dash's; ours are those in PAGES)."""
-    ours = [p for p in dash.page_registry.values() if p["module"].startswith("tablelog.dashboard.pages")]
+    ours = [
+        p for p in dash.page_registry.values() if p["module"].startswith("tablelog.dashboard.pages")
+    ]
     return sorted(ours, key=lambda p: p.get("order", 99))

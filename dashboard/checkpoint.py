@@ -26,5 +26,7 @@ def checkpoint_state(recorder: Any, match_id: Any) -> str:
         verdict = "verified: the store still holds what it signed"
     except NotVerified as err:
         verdict = f"NOT VERIFIED: {err}"
-    return (f". Signed: event {receipt['event']} is in the checkpoint of {head['size']} events "
-            f"signed {head['time'].replace('T', ' ')} by {who}; {verdict}.")
+    return (
+        f". Signed: event {receipt['event']} is in the checkpoint of {head['size']} events "
+        f"signed {head['time'].replace('T', ' ')} by {who}; {verdict}."
+    )

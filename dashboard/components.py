@@ -15,28 +15,39 @@ LIVE_INTERVAL_MS = 3000  # how often a live page asks whether the tables moved o
 
 
 def graph(id: str, **extra: Any) -> html.Div:
-    return html.Div(dcc.Graph(id=id, config={"displaylogo": False, "responsive": True},
-                              **extra), className="card")
+    return html.Div(
+        dcc.Graph(id=id, config={"displaylogo": False, "responsive": True}, **extra),
+        className="card",
+    )
 
 
 def stat(value: Any, what: str, colour: str = "#23324a") -> html.Div:
-    return html.Div([html.Div(f"{value:,}" if isinstance(value, int) else str(value),
-                              className="value"), html.Div(what, className="what")],
-                    className="stat", style={"borderTopColor": colour})
+    return html.Div(
+        [
+            html.Div(f"{value:,}" if isinstance(value, int) else str(value), className="value"),
+            html.Div(what, className="what"),
+        ],
+        className="stat",
+        style={"borderTopColor": colour},
+    )
 
 
 def control(label: str, component: Any, wide: bool = False) -> html.Div:
-    return html.Div([html.Label(label), component],
-                    className="control wide" if wide else "control")
+    return html.Div([html.Label(label), component], className="control wide" if wide else "control")
 
 
 def grid(id: str, columns: Sequence[dict[str, Any]], height: int = 420) -> dag.AgGrid:
     """An AG Grid whose cells are plain text (names are never read as markup)."""
-    return dag.AgGrid(id=id, columnDefs=list(columns), rowData=[],
-                      defaultColDef={"sortable": True, "resizable": True, "filter": True},
-                      dashGridOptions={"domLayout": "normal", "animateRows": False},
-                      columnSize="responsiveSizeToFit", style={"height": height},
-                      className="ag-theme-alpine")
+    return dag.AgGrid(
+        id=id,
+        columnDefs=list(columns),
+        rowData=[],
+        defaultColDef={"sortable": True, "resizable": True, "filter": True},
+        dashGridOptions={"domLayout": "normal", "animateRows": False},
+        columnSize="responsiveSizeToFit",
+        style={"height": height},
+        className="ag-theme-alpine",
+    )
 
 
 def names(seats_json: str) -> str:
@@ -55,16 +66,22 @@ def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def options(values: Sequence[Any], labels: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    return [{"label": label, "value": value}
-            for value, label in zip(values, labels or [str(v) for v in values])]
+    return [
+        {"label": label, "value": value}
+        for value, label in zip(values, labels or [str(v) for v in values])
+    ]
 
 
 def live(app: Any, source: Any, page: str) -> None:
     """`<page>-position` follows the tables' tracked position, polled by `<page>-tick`, and
     changes only when new events were projected: a page's callbacks take it as their input, so
     they run again only when there is something new to show."""
-    @app.callback(Output(f"{page}-position", "data"), Input(f"{page}-tick", "n_intervals"),
-                  State(f"{page}-position", "data"))
+
+    @app.callback(
+        Output(f"{page}-position", "data"),
+        Input(f"{page}-tick", "n_intervals"),
+        State(f"{page}-position", "data"),
+    )
     def follow(_tick, seen):
         position = source.position()
         if position == seen:

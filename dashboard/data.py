@@ -84,30 +84,52 @@ class Source:
                 self._cache.popitem(last=False)
         return value
 
-    def table(self, name: str, columns: Sequence[str] | None = None, order: str = "",
-              limit: int | None = None, **where: Any) -> pd.DataFrame:
+    def table(
+        self,
+        name: str,
+        columns: Sequence[str] | None = None,
+        order: str = "",
+        limit: int | None = None,
+        **where: Any,
+    ) -> pd.DataFrame:
         """Rows of projection table `name` whose columns equal `where` (None values ignored; a
         list or tuple value: any of them), typed as `projections.tables` says; `columns` picks
         some columns only."""
-        where = {k: tuple(v) if isinstance(v, (list, tuple)) else v
-                 for k, v in where.items() if v is not None}
+        where = {
+            k: tuple(v) if isinstance(v, (list, tuple)) else v
+            for k, v in where.items()
+            if v is not None
+        }
         key = ("table", name, tuple(columns or ()), order, limit, tuple(sorted(where.items())))
         return self.remember(key, lambda: self._read(name, columns, order, limit, where))
 
-    def query(self, sql: str, params: Sequence[Any] = (), columns: Sequence[str] = (),
-              table: str | None = None) -> pd.DataFrame:
+    def query(
+        self,
+        sql: str,
+        params: Sequence[Any] = (),
+        columns: Sequence[str] = (),
+        table: str | None = None,
+    ) -> pd.DataFrame:
         """The rows of a query over the projection tables (an aggregate, or a few rows), as a
         DataFrame with `columns`; with `table`, the columns are that table's and are typed as
         the contract says. Remembered per position like the rest."""
+
         def read() -> pd.DataFrame:
             rows = self.projection.view.fetch(sql, params)
             if table is not None:
                 return frame(_subset(TABLES[table], columns), rows)
             return pd.DataFrame.from_records(rows, columns=list(columns))
+
         return self.remember(("query", sql, tuple(params), tuple(columns)), read)
 
-    def _read(self, name: str, columns: Sequence[str] | None, order: str, limit: int | None,
-              where: dict[str, Any]) -> pd.DataFrame:
+    def _read(
+        self,
+        name: str,
+        columns: Sequence[str] | None,
+        order: str,
+        limit: int | None,
+        where: dict[str, Any],
+    ) -> pd.DataFrame:
         table = TABLES[name]
         chosen = table if not columns else _subset(table, columns)
         for column in [*where, *order.replace(" DESC", "").split(",")]:
@@ -117,13 +139,17 @@ class Source:
         if where:
             sql += " WHERE " + " AND ".join(
                 (f"{c} IN ({', '.join('?' * len(v))})" if v else "1 = 0")  # IN () is SQLite's
-                if isinstance(v, tuple) else f"{c} = ?" for c, v in where.items())
+                if isinstance(v, tuple)
+                else f"{c} = ?"
+                for c, v in where.items()
+            )
         if order:
             sql += f" ORDER BY {order}"
         if limit:
             sql += f" LIMIT {int(limit)}"
-        rows = self.projection.view.fetch(sql, [x for v in where.values()
-                                                for x in (v if isinstance(v, tuple) else (v,))])
+        rows = self.projection.view.fetch(
+            sql, [x for v in where.values() for x in (v if isinstance(v, tuple) else (v,))]
+        )
         return frame(chosen, rows)
 
     def damaged(self) -> list[dict[str, Any]]:
@@ -136,12 +162,14 @@ class Source:
         """The match as it was after `step` events following its start (None: now)."""
         return self.recorder.get(match_id, step)
 
-    def events(self, match_id: str | UUID, first_step: int = 0,
-               last_step: int | None = None) -> list[Any]:
+    def events(
+        self, match_id: str | UUID, first_step: int = 0, last_step: int | None = None
+    ) -> list[Any]:
         """The match's events from step `first_step` (0 = its start) to `last_step` (None: the
         newest): a long match is read a page at a time, never whole."""
         return self.recorder.stored_events(
-            match_id, gt=first_step or None, lte=None if last_step is None else last_step + 1)
+            match_id, gt=first_step or None, lte=None if last_step is None else last_step + 1
+        )
 
 
 def _subset(table, columns: Sequence[str]):
@@ -160,18 +188,29 @@ def _subset(table, columns: Sequence[str]):
 # needs, and what comes back is a few rows, whatever the store holds. The tallies have exactly
 # the columns of `projections.stats`' own (pandas) tallies, so the statistics are the same code.
 
+
 def _sql(table: str) -> str:
     return TABLES[table].sql_name
 
 
-def _typed(data: pd.DataFrame, bools: Sequence[str] = (), ints: Sequence[str] = (),
-           floats: Sequence[str] = ()) -> pd.DataFrame:
+def _typed(
+    data: pd.DataFrame,
+    bools: Sequence[str] = (),
+    ints: Sequence[str] = (),
+    floats: Sequence[str] = (),
+) -> pd.DataFrame:
     """Typed as `projections.stats`' tallies (SQLite gives 0/1 for booleans; text is the
     contract's "string")."""
-    types = {**{c: bool for c in bools}, **{c: "int64" for c in ints},
-             **{c: "float64" for c in floats}}
-    text = {c: "string" for c in data.columns
-            if c not in types and pd.api.types.is_string_dtype(data[c])}
+    types = {
+        **{c: bool for c in bools},
+        **{c: "int64" for c in ints},
+        **{c: "float64" for c in floats},
+    }
+    text = {
+        c: "string"
+        for c in data.columns
+        if c not in types and pd.api.types.is_string_dtype(data[c])
+    }
     return data.astype({**types, **text})
 
 
@@ -195,8 +234,10 @@ GROUP_WHERE = "game = ? AND players = ? AND variant = ?"
 # `stats.counted` for the seat tables: leave out the rows of the group's matches that are not
 # "ended" (only disputed ones have such rows). Asked as NOT IN because that list is short: an
 # IN over every ended match costs a lookup in a list of all of them for each row.
-COUNTED = (f"match_id NOT IN (SELECT match_id FROM {_sql('matches')} "
-           f"WHERE status <> 'ended' AND {GROUP_WHERE})")
+COUNTED = (
+    f"match_id NOT IN (SELECT match_id FROM {_sql('matches')} "
+    f"WHERE status <> 'ended' AND {GROUP_WHERE})"
+)
 # The kind filter (all / moves logged / sheets only) leaves out the other kind's matches too;
 # the SQL is one of these fixed texts, never built from what a visitor sends.
 OTHER_KIND = {None: "", "moves": " OR kind <> 'moves'", "sheet": " OR kind <> 'sheet'"}
@@ -206,8 +247,9 @@ def counted_sql(kind: str | None) -> str:
     return COUNTED.replace("status <> 'ended'", f"(status <> 'ended'{OTHER_KIND[kind]})")
 
 
-def _group_query(source: Source, sql: str, repeats: int, pick: tuple[str, int, str],
-                 columns: Sequence[str]) -> pd.DataFrame:
+def _group_query(
+    source: Source, sql: str, repeats: int, pick: tuple[str, int, str], columns: Sequence[str]
+) -> pd.DataFrame:
     """Run a query on one group (its WHERE fixes game, players and variant, so they are not
     grouped on: comparing the long variant text on every row is what such a sort would cost)
     and put them back as columns, as the tallies have them."""
@@ -216,55 +258,68 @@ def _group_query(source: Source, sql: str, repeats: int, pick: tuple[str, int, s
     return data.assign(**fixed)[list(columns)]
 
 
-def seat_tallies(source: Source, game: str, players: int, variant: str,
-                 kind: str | None = None) -> pd.DataFrame:
+def seat_tallies(
+    source: Source, game: str, players: int, variant: str, kind: str | None = None
+) -> pd.DataFrame:
     """`stats.seat_tallies` of one group: counted matches and wins per seat."""
-    sql = (f"SELECT seat, COUNT(*), SUM(won) FROM {_sql('scores')} "
-           f"WHERE {GROUP_WHERE} AND {counted_sql(kind)} GROUP BY seat")
+    sql = (
+        f"SELECT seat, COUNT(*), SUM(won) FROM {_sql('scores')} "
+        f"WHERE {GROUP_WHERE} AND {counted_sql(kind)} GROUP BY seat"
+    )
     data = _group_query(source, sql, 2, (game, players, variant), stats.SEAT_TALLY)
     return _typed(data, ints=["players", "seat", "matches", "wins"])
 
 
-def score_tallies(source: Source, game: str, players: int, variant: str,
-                 kind: str | None = None) -> pd.DataFrame:
+def score_tallies(
+    source: Source, game: str, players: int, variant: str, kind: str | None = None
+) -> pd.DataFrame:
     """`stats.score_tallies` of one group: seats per category, won and points, the total
     included (as category 'total')."""
-    sql = (f"SELECT category, won, points, COUNT(*) FROM {_sql('score_categories')} "
-           f"WHERE {GROUP_WHERE} AND {counted_sql(kind)} GROUP BY category, won, points "
-           f"UNION ALL SELECT 'total', won, total, COUNT(*) FROM {_sql('scores')} "
-           f"WHERE {GROUP_WHERE} AND {counted_sql(kind)} AND total IS NOT NULL "
-           "GROUP BY won, total")  # a sheet may give no total
+    sql = (
+        f"SELECT category, won, points, COUNT(*) FROM {_sql('score_categories')} "
+        f"WHERE {GROUP_WHERE} AND {counted_sql(kind)} GROUP BY category, won, points "
+        f"UNION ALL SELECT 'total', won, total, COUNT(*) FROM {_sql('scores')} "
+        f"WHERE {GROUP_WHERE} AND {counted_sql(kind)} AND total IS NOT NULL "
+        "GROUP BY won, total"
+    )  # a sheet may give no total
     data = _group_query(source, sql, 4, (game, players, variant), stats.SCORE_TALLY)
     return _typed(data, bools=["won"], ints=["players", "seats"], floats=["points"])
 
 
-def component_tallies(source: Source, game: str, players: int, variant: str,
-                 kind: str | None = None) -> pd.DataFrame:
+def component_tallies(
+    source: Source, game: str, players: int, variant: str, kind: str | None = None
+) -> pd.DataFrame:
     """`stats.component_tallies` of one group: seats, counts and points per kind, component,
     won and had (count > 0)."""
-    sql = (f"SELECT kind, component, won, count > 0, COUNT(*), SUM(count), "
-           f"COALESCE(SUM(points), 0), COUNT(points) FROM {_sql('components')} "
-           f"WHERE {GROUP_WHERE} AND {counted_sql(kind)} "
-           "GROUP BY kind, component, won, count > 0")
+    sql = (
+        f"SELECT kind, component, won, count > 0, COUNT(*), SUM(count), "
+        f"COALESCE(SUM(points), 0), COUNT(points) FROM {_sql('components')} "
+        f"WHERE {GROUP_WHERE} AND {counted_sql(kind)} "
+        "GROUP BY kind, component, won, count > 0"
+    )
     data = _group_query(source, sql, 2, (game, players, variant), stats.COMPONENT_TALLY)
-    return _typed(data, bools=["won", "had"], ints=["seats", "count", "scored"],
-                  floats=["points"])
+    return _typed(data, bools=["won", "had"], ints=["seats", "count", "scored"], floats=["points"])
 
 
-def length_tallies(source: Source, game: str, players: int, variant: str,
-                   kind: str | None = None) -> pd.DataFrame:
+def length_tallies(
+    source: Source, game: str, players: int, variant: str, kind: str | None = None
+) -> pd.DataFrame:
     """`stats.length_tallies` of one group: counted matches per number of effective moves
     (score sheets have no moves: never counted here, whatever `kind`)."""
-    sql = (f"SELECT moves, COUNT(*) FROM {_sql('matches')} "
-           f"WHERE status = 'ended' AND kind = 'moves' AND {GROUP_WHERE} GROUP BY moves")
+    sql = (
+        f"SELECT moves, COUNT(*) FROM {_sql('matches')} "
+        f"WHERE status = 'ended' AND kind = 'moves' AND {GROUP_WHERE} GROUP BY moves"
+    )
     data = _group_query(source, sql, 1, (game, players, variant), stats.LENGTH_TALLY)
     return _typed(data, ints=["players", "moves", "matches"])
 
 
 def player_results(source: Source, game: str) -> pd.DataFrame:
     """Per player of one game: scored matches, wins and mean total (every scores row)."""
-    sql = (f"SELECT player, COUNT(*), SUM(won), AVG(total) FROM {_sql('scores')} "
-           "WHERE game = ? GROUP BY player")
+    sql = (
+        f"SELECT player, COUNT(*), SUM(won), AVG(total) FROM {_sql('scores')} "
+        "WHERE game = ? GROUP BY player"
+    )
     data = source.query(sql, (game,), ["player", "matches", "wins", "mean_total"])
     return _typed(data, ints=["matches", "wins"], floats=["mean_total"])
 
@@ -272,12 +327,18 @@ def player_results(source: Source, game: str) -> pd.DataFrame:
 def latest_ratings(source: Source, game: str) -> pd.DataFrame:
     """Each player's latest `ratings` row in one game (the key's index finds it)."""
     ratings = _sql("ratings")
-    sql = (f"SELECT r.player, r.after_match, r.mu, r.sigma, r.ordinal, r.played "
-           f"FROM {ratings} r JOIN (SELECT player, MAX(after_match) AS last FROM {ratings} "
-           "WHERE game = ? GROUP BY player) l ON l.player = r.player AND l.last = r.after_match "
-           "WHERE r.game = ?")
-    return source.query(sql, (game, game), ["player", "after_match", "mu", "sigma", "ordinal",
-                                            "played"], table="ratings")
+    sql = (
+        f"SELECT r.player, r.after_match, r.mu, r.sigma, r.ordinal, r.played "
+        f"FROM {ratings} r JOIN (SELECT player, MAX(after_match) AS last FROM {ratings} "
+        "WHERE game = ? GROUP BY player) l ON l.player = r.player AND l.last = r.after_match "
+        "WHERE r.game = ?"
+    )
+    return source.query(
+        sql,
+        (game, game),
+        ["player", "after_match", "mu", "sigma", "ordinal", "played"],
+        table="ratings",
+    )
 
 
 class Refresher(threading.Thread):
@@ -305,7 +366,7 @@ class Refresher(threading.Thread):
                 else:
                     self.source.refresh()
                     self.error = None
-            except Exception as err:  # keep serving what is there; the page shows the error
+            except Exception as err:  # noqa: BLE001 - keep serving what is there; the page shows it
                 self.error = f"{type(err).__name__}: {err}"
             self.stopped.wait(self.interval)
 

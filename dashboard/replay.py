@@ -11,8 +11,9 @@ from tablelog.domain.games import GameRules
 from tablelog.domain.wording import outcome_text
 
 
-def event_log(events: Sequence[Any], rules: GameRules | None, seats: Sequence[str] = (),
-              first_step: int = 0) -> list[dict[str, Any]]:
+def event_log(
+    events: Sequence[Any], rules: GameRules | None, seats: Sequence[str] = (), first_step: int = 0
+) -> list[dict[str, Any]]:
     """One row per event: step (0 = the start), when, what kind, who, what it says, and a flag:
     'withdrawn' for a move a later undo took back, 'open' for a dispute never resolved.
 
@@ -21,12 +22,18 @@ def event_log(events: Sequence[Any], rules: GameRules | None, seats: Sequence[st
     of a move before the tail says only why."""
     seats = list(seats)
     rows: list[dict[str, Any]] = []
-    moves: list[dict[str, Any]] = []   # rows of the effective moves so far
+    moves: list[dict[str, Any]] = []  # rows of the effective moves so far
     disputes: list[dict[str, Any]] = []
     for step, event in enumerate(events, start=first_step):
         kind = type(event).__name__
-        row = {"step": step, "when": event.timestamp.strftime("%Y-%m-%d %H:%M:%S"),
-               "event": kind, "who": "", "what": "", "flag": ""}
+        row = {
+            "step": step,
+            "when": event.timestamp.strftime("%Y-%m-%d %H:%M:%S"),
+            "event": kind,
+            "who": "",
+            "what": "",
+            "flag": "",
+        }
         if kind == "Started":
             seats = list(event.seats)
             row["what"] = f"{event.game} for {', '.join(seats)}"
@@ -36,15 +43,17 @@ def event_log(events: Sequence[Any], rules: GameRules | None, seats: Sequence[st
             moves.append(row)
         elif kind == "MoveUndone":
             row["who"], withdrawn = event.by, moves.pop() if moves else None
-            row["what"] = (f"withdrew step {withdrawn['step']} ({withdrawn['what']}): "
-                           if withdrawn else "") + event.reason
+            row["what"] = (
+                f"withdrew step {withdrawn['step']} ({withdrawn['what']}): " if withdrawn else ""
+            ) + event.reason
             if withdrawn:
                 withdrawn["flag"] = "withdrawn"
         elif kind == "ResultClaimed":
             row["who"] = event.by
-            row["what"] = ", ".join(f"{name} {points:g}" if isinstance(points, (int, float))
-                                    else f"{name} {points}" for name, points in
-                                    event.scores.items())
+            row["what"] = ", ".join(
+                f"{name} {points:g}" if isinstance(points, (int, float)) else f"{name} {points}"
+                for name, points in event.scores.items()
+            )
         elif kind == "DisputeRaised":
             row["who"], row["what"], row["flag"] = event.by, event.about, "open"
             disputes.append(row)
@@ -55,9 +64,9 @@ def event_log(events: Sequence[Any], rules: GameRules | None, seats: Sequence[st
                 open_[0]["flag"] = f"resolved at step {step}"
         elif kind == "SheetRecorded":  # a score sheet: its totals and the result it gives
             totals = [(e or {}).get("total") for e in event.sheet.get("scores") or []]
-            row["what"] = ", ".join(f"{name} {'-' if t is None else t}"
-                                    for name, t in zip(seats, totals)) + (
-                f" ({event.outcome.get('reason', '')})")
+            row["what"] = ", ".join(
+                f"{name} {'-' if t is None else t}" for name, t in zip(seats, totals)
+            ) + (f" ({event.outcome.get('reason', '')})")
         elif kind == "Ended":
             winners = [seats[s] for s in event.outcome.get("winners", []) if s < len(seats)]
             row["what"] = outcome_text({**event.outcome, "winners": winners})
@@ -72,7 +81,7 @@ def _describe(rules: GameRules | None, move: dict[str, Any]) -> str:
         return str(move)
     try:
         return rules.describe(move)
-    except Exception:  # an old or odd move is still listed, as recorded
+    except Exception:  # noqa: BLE001 - an old or odd move is still listed, as recorded
         return str(move)
 
 
@@ -91,22 +100,37 @@ def claims_against_rules(report: dict[str, Any]) -> list[dict[str, Any]]:
         recomputed = claim.get("recomputed") or {}
         for name, claimed in claim["scores"].items():
             again = recomputed.get(name)
-            rows.append({"step": claim["event"] - 1, "by": claim["by"], "seat": name,
-                         "claimed": claimed, "recomputed": again,
-                         "agrees": None if again is None else claimed == again})
+            rows.append(
+                {
+                    "step": claim["event"] - 1,
+                    "by": claim["by"],
+                    "seat": name,
+                    "claimed": claimed,
+                    "recomputed": again,
+                    "agrees": None if again is None else claimed == again,
+                }
+            )
     return rows
 
 
-def claims_without_audit(claims: Sequence[dict[str, Any]], seats: Sequence[str],
-                         totals: Sequence[float] | None) -> list[dict[str, Any]]:
+def claims_without_audit(
+    claims: Sequence[dict[str, Any]], seats: Sequence[str], totals: Sequence[float] | None
+) -> list[dict[str, Any]]:
     """The same rows from the match's own claims and the rules' totals now (no audit)."""
     rows = []
     for claim in claims:
         for name, claimed in claim["scores"].items():
             again = totals[list(seats).index(name)] if totals and name in seats else None
-            rows.append({"step": claim["version"] - 1, "by": claim["by"], "seat": name,
-                         "claimed": claimed, "recomputed": again,
-                         "agrees": None if again is None else claimed == again})
+            rows.append(
+                {
+                    "step": claim["version"] - 1,
+                    "by": claim["by"],
+                    "seat": name,
+                    "claimed": claimed,
+                    "recomputed": again,
+                    "agrees": None if again is None else claimed == again,
+                }
+            )
     return rows
 
 

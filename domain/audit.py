@@ -39,6 +39,7 @@ from .recorder import Recorder
 
 # ---- which matches -----------------------------------------------------------------------------
 
+
 def match_ids(recorder: Recorder) -> list[UUID]:
     """Every match with at least one stored row, in the order they were first stored. Read from
     the raw notification log, so a match whose start was deleted or mangled is still found."""
@@ -46,6 +47,7 @@ def match_ids(recorder: Recorder) -> list[UUID]:
 
 
 # ---- the audit ---------------------------------------------------------------------------------
+
 
 def audit_all(recorder: Recorder) -> dict[str, Any]:
     reports = [audit_match(recorder, match_id) for match_id in match_ids(recorder)]
@@ -57,8 +59,9 @@ def audit_all(recorder: Recorder) -> dict[str, Any]:
 MOVES_PAGE = 1000
 
 
-def audit_match(recorder: Recorder, match_id: UUID, head: str | None = None,
-                moves_from: int | None = None) -> dict[str, Any]:
+def audit_match(
+    recorder: Recorder, match_id: UUID, head: str | None = None, moves_from: int | None = None
+) -> dict[str, Any]:
     """The audit report of one match; `head` is a receipt (a head hash, or a prefix of 8 or more
     of its characters) kept from an earlier audit or claim. The report's `moves` are the
     MOVES_PAGE moves from move `moves_from` (default: the newest ones); `moves_page` says which.
@@ -80,22 +83,34 @@ def audit_match(recorder: Recorder, match_id: UUID, head: str | None = None,
 
 # ---- the report --------------------------------------------------------------------------------
 
+
 def _moves_page(audit: Replay, moves_from: int | None) -> tuple[list[Any], dict[str, int]]:
     """The listed moves (`audit.line[0]` is the start) and which they are, numbered from 1."""
     total = len(audit.line) - 1
     first = max(1, total - MOVES_PAGE + 1) if moves_from is None else max(1, moves_from)
-    shown = audit.line[first:first + MOVES_PAGE]
-    return ([step.view(audit.seats) for step in shown],
-            {"first": first if shown else 0, "last": first + len(shown) - 1 if shown else 0,
-             "total": total, "page": MOVES_PAGE})
+    shown = audit.line[first : first + MOVES_PAGE]
+    return (
+        [step.view(audit.seats) for step in shown],
+        {
+            "first": first if shown else 0,
+            "last": first + len(shown) - 1 if shown else 0,
+            "total": total,
+            "page": MOVES_PAGE,
+        },
+    )
 
 
-def _report(audit: Replay, match_id: UUID, events: list[Stored],
-            moves_from: int | None = None) -> dict[str, Any]:
+def _report(
+    audit: Replay, match_id: UUID, events: list[Stored], moves_from: int | None = None
+) -> dict[str, Any]:
     for dispute in audit.disputes:
         if dispute["ruling"] is None:
-            audit.find(dispute["event"], "dispute", f"the dispute raised by {dispute['by']} "
-                       f"at event {dispute['event']} is still open: {dispute['about']}")
+            audit.find(
+                dispute["event"],
+                "dispute",
+                f"the dispute raised by {dispute['by']} "
+                f"at event {dispute['event']} is still open: {dispute['about']}",
+            )
     if audit.replaying and audit.status == RUNNING and audit.outcome_now() is not None:
         audit.notes.append("the game is over by the rules but the match was never ended")
     audit.findings.sort(key=lambda f: (f["event"] is None, f["event"] or 0))
@@ -103,15 +118,17 @@ def _report(audit: Replay, match_id: UUID, events: list[Stored],
     scores = None
     if audit.replaying:
         final = audit.line[-1]
-        scores = {"after_move": final.move, "totals": final.totals and dict(
-            zip(audit.seats, final.totals)), "unknown": final.unknown}
+        scores = {
+            "after_move": final.move,
+            "totals": final.totals and dict(zip(audit.seats, final.totals)),
+            "unknown": final.unknown,
+        }
     return {
         "match": str(match_id),
         "game": getattr(started, "game", None),
         "seats": audit.seats,
         "started_at": when(started) if started else None,
-        "status": "disputed" if any(d["ruling"] is None for d in audit.disputes)
-                  else audit.status,
+        "status": "disputed" if any(d["ruling"] is None for d in audit.disputes) else audit.status,
         "clean": not audit.findings,
         "events": len(events),
         "head": {"event": last.position, "hash": last.hash},
@@ -119,14 +136,24 @@ def _report(audit: Replay, match_id: UUID, events: list[Stored],
         "notes": audit.notes,
         **dict(zip(("moves", "moves_page"), _moves_page(audit, moves_from))),
         "scores": scores,
-        "claims": [{"event": c.event, "by": c.by, "at": c.at, "scores": c.scores,
-                    "after_move": c.line[-1].move if c.line else None, "over": c.over,
-                    **c.result} for c in audit.claims],
+        "claims": [
+            {
+                "event": c.event,
+                "by": c.by,
+                "at": c.at,
+                "scores": c.scores,
+                "after_move": c.line[-1].move if c.line else None,
+                "over": c.over,
+                **c.result,
+            }
+            for c in audit.claims
+        ],
         "undos": audit.undos,
         "disputes": audit.disputes,
-        "outcome": {"recorded": named(audit.seats, audit.recorded_outcome),
-                    "rules": named(audit.seats, audit.outcome_now())
-                    if audit.replaying else None},
+        "outcome": {
+            "recorded": named(audit.seats, audit.recorded_outcome),
+            "rules": named(audit.seats, audit.outcome_now()) if audit.replaying else None,
+        },
         "abandoned": audit.abandoned,
         "sheet": audit.sheet and audit.sheet["recorded"],  # a score-sheet match's sheet
     }

@@ -19,6 +19,7 @@ from .recorder import Recorder
 @dataclass
 class Stored:
     """One stored row: its position, the event decoded from it (None if it no longer decodes)."""
+
     position: int
     event: Any
     hash: str | None
@@ -35,9 +36,13 @@ def decode(found: Findings, recorder: Recorder, rows: Sequence[Any]) -> list[Sto
         except Exception as err:  # noqa: BLE001 - a tampered row may fail in any way
             cause = err.__cause__ or err  # the mapper wraps the decoder's own words
             reason = str(cause).splitlines()[0] if str(cause) else type(cause).__name__
-            found.find(row.originator_version, "undecodable",
-                       f"event {row.originator_version} no longer decodes ({reason}): "
-                       "its stored bytes were changed", topic=row.topic)
+            found.find(
+                row.originator_version,
+                "undecodable",
+                f"event {row.originator_version} no longer decodes ({reason}): "
+                "its stored bytes were changed",
+                topic=row.topic,
+            )
             stored = Stored(row.originator_version, None, None)
         events.append(stored)
     return events
@@ -53,9 +58,13 @@ def check_before_start(found: Findings, events: list[Stored]) -> list[Stored]:
             log.append(stored)
             continue
         what = f"a {type(stored.event).__name__} event" if stored.event is not None else "a row"
-        found.find(stored.position, "inserted", f"{what} was inserted at position "
-                   f"{stored.position}, before the match's start (event 1): a match's log "
-                   "begins at event 1, so it is no event of this match")
+        found.find(
+            stored.position,
+            "inserted",
+            f"{what} was inserted at position "
+            f"{stored.position}, before the match's start (event 1): a match's log "
+            "begins at event 1, so it is no event of this match",
+        )
     return log
 
 
@@ -65,10 +74,17 @@ def check_positions(found: Findings, events: list[Stored]) -> None:
     expected = Match.INITIAL_VERSION
     for stored in events:
         if stored.position > expected:
-            missing = (f"event {expected} is" if stored.position == expected + 1 else
-                       f"events {expected} to {stored.position - 1} are")
-            found.find(expected, "missing", f"{missing} missing: deleted from the store",
-                       missing=list(range(expected, stored.position)))
+            missing = (
+                f"event {expected} is"
+                if stored.position == expected + 1
+                else f"events {expected} to {stored.position - 1} are"
+            )
+            found.find(
+                expected,
+                "missing",
+                f"{missing} missing: deleted from the store",
+                missing=list(range(expected, stored.position)),
+            )
         expected = stored.position + 1
 
 
@@ -94,13 +110,17 @@ def check_chain(found: Findings, events: list[Stored]) -> None:
         _report_broken_run(found, run, last=events[-1].position)
 
 
-def _report_broken_run(found: Findings, run: list[tuple[Stored, Stored | None]],
-                       last: int) -> None:
+def _report_broken_run(found: Findings, run: list[tuple[Stored, Stored | None]], last: int) -> None:
     first, before = run[0]
     if before is None:  # the first event's seal is not "": it is not the match's start
-        found.find(first.position, "chain", f"event {first.position} claims a predecessor "
-                   "but is stored as the first event: events before it were removed, or it "
-                   "was edited", between=[first.position])
+        found.find(
+            first.position,
+            "chain",
+            f"event {first.position} claims a predecessor "
+            "but is stored as the first event: events before it were removed, or it "
+            "was edited",
+            between=[first.position],
+        )
         run = run[1:]
         if not run:
             return
@@ -109,23 +129,37 @@ def _report_broken_run(found: Findings, run: list[tuple[Stored, Stored | None]],
     if len(run) == 1:
         position, later = before.position, first.position
         if later == last:
-            message = (f"event {later}, the last, does not follow event {position}: event "
-                       f"{later} was appended or replaced, or event {position} was edited")
+            message = (
+                f"event {later}, the last, does not follow event {position}: event "
+                f"{later} was appended or replaced, or event {position} was edited"
+            )
         else:
-            message = (f"event {position} is not the event that event {later} sealed: it "
-                       "was edited after it was recorded")
+            message = (
+                f"event {position} is not the event that event {later} sealed: it "
+                "was edited after it was recorded"
+            )
         found.find(position, "chain", message, between=[position, later])
         return
     # Links into and out of `first` are broken: the events from `first` on are not what was
     # stored there, up to the one before `end` (or `end` itself when nothing follows it).
     end = run[-1][0].position
     through = end if end == last else end - 1
-    span = (f"event {first.position} is" if through == first.position
-            else f"events {first.position} to {through} are")
-    where = (f"after event {before.position}" if through == end
-             else f"between event {before.position} and event {end}")
-    found.find(first.position, "chain", f"{span} not what was recorded {where}: replaced, "
-               "inserted, moved or edited", between=[before.position, end])
+    span = (
+        f"event {first.position} is"
+        if through == first.position
+        else f"events {first.position} to {through} are"
+    )
+    where = (
+        f"after event {before.position}"
+        if through == end
+        else f"between event {before.position} and event {end}"
+    )
+    found.find(
+        first.position,
+        "chain",
+        f"{span} not what was recorded {where}: replaced, inserted, moved or edited",
+        between=[before.position, end],
+    )
 
 
 def check_receipt(found: Findings, events: list[Stored], head: str) -> None:
@@ -137,14 +171,20 @@ def check_receipt(found: Findings, events: list[Stored], head: str) -> None:
         if stored.hash and stored.hash.startswith(receipt):
             later = events[-1].position - stored.position
             if later:
-                found.notes.append(f"the receipt seals event {stored.position}; {later} "
-                                   f"event{'s were' if later > 1 else ' was'} recorded after "
-                                   "it (listed in the log): check they belong")
+                found.notes.append(
+                    f"the receipt seals event {stored.position}; {later} "
+                    f"event{'s were' if later > 1 else ' was'} recorded after "
+                    "it (listed in the log): check they belong"
+                )
             else:
                 found.notes.append(f"the receipt matches the last event ({stored.position})")
             return
-    found.find(None, "receipt", f"no event of this match hashes to the receipt {receipt}: the "
-               "event it sealed was deleted or changed")
+    found.find(
+        None,
+        "receipt",
+        f"no event of this match hashes to the receipt {receipt}: the "
+        "event it sealed was deleted or changed",
+    )
 
 
 def _seal(stored: Stored) -> Any:

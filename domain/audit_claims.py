@@ -26,6 +26,7 @@ AGREED_DRAW = "draw by agreement"
 @dataclass
 class Step:
     """The position after an effective move (move 0 is the start) and the score the rules give."""
+
     move: int
     event: int
     seat: str | None
@@ -36,9 +37,15 @@ class Step:
     unknown: str | None = None  # why the score cannot be recomputed here
 
     def view(self, seats: list[str]) -> dict[str, Any]:
-        return {"move": self.move, "event": self.event, "seat": self.seat, "entry": self.entry,
-                "described": self.described, "unknown": self.unknown,
-                "scores": None if self.totals is None else dict(zip(seats, self.totals))}
+        return {
+            "move": self.move,
+            "event": self.event,
+            "seat": self.seat,
+            "entry": self.entry,
+            "described": self.described,
+            "unknown": self.unknown,
+            "scores": None if self.totals is None else dict(zip(seats, self.totals)),
+        }
 
 
 @dataclass
@@ -75,8 +82,11 @@ class Replay(Findings):
     def replay(self, events: list[Stored]) -> None:
         decoded = [s for s in events if s.event is not None]
         if not decoded or type(decoded[0].event).__name__ != "Started" or decoded[0].position != 1:
-            self.find(1, "replay", "the match's start (event 1) is missing or damaged: nothing "
-                      "can be replayed")
+            self.find(
+                1,
+                "replay",
+                "the match's start (event 1) is missing or damaged: nothing can be replayed",
+            )
             return
         for stored in decoded:
             name = type(stored.event).__name__
@@ -86,8 +96,12 @@ class Replay(Findings):
             except (AttributeError, IndexError, KeyError, TypeError, ValueError) as err:
                 # Fields missing or of the wrong shape: the row decodes but is not an event
                 # the recorder could have written.
-                self.find(stored.position, "replay", f"event {stored.position} ({name}) cannot "
-                          f"be replayed: {type(err).__name__}: {err}")
+                self.find(
+                    stored.position,
+                    "replay",
+                    f"event {stored.position} ({name}) cannot "
+                    f"be replayed: {type(err).__name__}: {err}",
+                )
 
     def _stop(self, position: int, message: str) -> None:
         self.find(position, "replay", message)
@@ -120,8 +134,9 @@ class Replay(Findings):
             return
         try:
             components = components_of(event.options, event.components)
-            state = initial_state(rules, len(self.seats), event.rules_version, event.options,
-                                  event.setup, components)
+            state = initial_state(
+                rules, len(self.seats), event.rules_version, event.options, event.setup, components
+            )
         except RulesError as err:
             self._stop(position, f"the match cannot be replayed: {err}")
             return
@@ -133,74 +148,127 @@ class Replay(Findings):
 
     def _on_MoveRecorded(self, position: int, event: Any) -> None:
         if self.sheet is not None:
-            self.find(position, "replay", f"event {position} records a move in a score-sheet "
-                      "match")
+            self.find(position, "replay", f"event {position} records a move in a score-sheet match")
             return
         number = len(self.line)
         if self.status != RUNNING:
-            self.find(position, "replay", f"event {position} records a move in a match already "
-                      f"{self.status}")
+            self.find(
+                position,
+                "replay",
+                f"event {position} records a move in a match already {self.status}",
+            )
         if not self.replaying:
             return
         rules, state = self.started_rules, self.line[-1].state
         seat = event.seat
         if type(seat) is not int or not 0 <= seat < len(self.seats):
-            self._stop(position, f"event {position}: move {number} is by seat {seat!r}, "
-                       "which this match does not have")
+            self._stop(
+                position,
+                f"event {position}: move {number} is by seat {seat!r}, "
+                "which this match does not have",
+            )
             return
         if seat not in rules.to_move(state):
             waiting = " or ".join(self.seats[s] for s in rules.to_move(state)) or "nobody"
-            self._stop(position, f"event {position}: move {number} is by {self.seats[seat]}, "
-                       f"but it was not their turn (waiting for {waiting})")
+            self._stop(
+                position,
+                f"event {position}: move {number} is by {self.seats[seat]}, "
+                f"but it was not their turn (waiting for {waiting})",
+            )
             return
         try:
             after = rules.apply(state, event.move)
         except RulesError as err:
-            self._stop(position, f"event {position}: move {number} by {self.seats[seat]} "
-                       f"({event.move}) breaks the rules: {err}")
+            self._stop(
+                position,
+                f"event {position}: move {number} by {self.seats[seat]} "
+                f"({event.move}) breaks the rules: {err}",
+            )
             return
-        self.line.append(self._scored(Step(number, position, self.seats[seat], event.move,
-                                            rules.describe(event.move), after)))
+        self.line.append(
+            self._scored(
+                Step(
+                    number,
+                    position,
+                    self.seats[seat],
+                    event.move,
+                    rules.describe(event.move),
+                    after,
+                )
+            )
+        )
 
     def _on_MoveUndone(self, position: int, event: Any) -> None:
-        undo = {"event": position, "by": event.by, "at": when(event), "reason": event.reason,
-                "withdrew": None}
+        undo = {
+            "event": position,
+            "by": event.by,
+            "at": when(event),
+            "reason": event.reason,
+            "withdrew": None,
+        }
         self.undos.append(undo)
         if self.status != RUNNING:
-            self.find(position, "replay", f"event {position} undoes a move in a match already "
-                      f"{self.status}")
+            self.find(
+                position,
+                "replay",
+                f"event {position} undoes a move in a match already {self.status}",
+            )
         if not self.replaying:
             return
         if len(self.line) == 1:
             self._stop(position, f"event {position} undoes a move, but no move was left to undo")
             return
         withdrawn = self.line.pop()
-        undo["withdrew"] = {"move": withdrawn.move, "event": withdrawn.event,
-                            "seat": withdrawn.seat, "described": withdrawn.described}
+        undo["withdrew"] = {
+            "move": withdrawn.move,
+            "event": withdrawn.event,
+            "seat": withdrawn.seat,
+            "described": withdrawn.described,
+        }
 
     def _on_ResultClaimed(self, position: int, event: Any) -> None:
         if self.status == ABANDONED:
-            self.find(position, "replay", f"event {position} claims a result for an abandoned "
-                      "match")
+            self.find(
+                position, "replay", f"event {position} claims a result for an abandoned match"
+            )
         over = bool(self.replaying and self.outcome_now() is not None)
-        self.claims.append(Claim(position, event.by, when(event), dict(event.scores),
-                                  list(self.line) if self.replaying else [], over))
+        self.claims.append(
+            Claim(
+                position,
+                event.by,
+                when(event),
+                dict(event.scores),
+                list(self.line) if self.replaying else [],
+                over,
+            )
+        )
 
     def _on_DisputeRaised(self, position: int, event: Any) -> None:
-        self.disputes.append({"event": position, "by": event.by, "at": when(event),
-                              "about": event.about,
-                              "after_move": len(self.line) - 1 if self.replaying else None,
-                              "ruling": None, "resolved_by": None, "resolved_at": None,
-                              "resolved_event": None})
+        self.disputes.append(
+            {
+                "event": position,
+                "by": event.by,
+                "at": when(event),
+                "about": event.about,
+                "after_move": len(self.line) - 1 if self.replaying else None,
+                "ruling": None,
+                "resolved_by": None,
+                "resolved_at": None,
+                "resolved_event": None,
+            }
+        )
 
     def _on_DisputeResolved(self, position: int, event: Any) -> None:
         dispute = next((d for d in self.disputes if d["ruling"] is None), None)
         if dispute is None:
-            self.find(position, "replay", f"event {position} resolves a dispute, but none was "
-                      "open")
+            self.find(position, "replay", f"event {position} resolves a dispute, but none was open")
             return
-        dispute.update(ruling=event.ruling, resolved_by=event.by, resolved_at=when(event),
-                       resolved_event=position)
+        dispute.update(
+            ruling=event.ruling,
+            resolved_by=event.by,
+            resolved_at=when(event),
+            resolved_event=position,
+        )
 
     def _on_Ended(self, position: int, event: Any) -> None:
         if self.status != RUNNING:
@@ -219,18 +287,25 @@ class Replay(Findings):
             return
         if by_rules != event.outcome:
             said = outcome_text(self.seats, event.outcome)
-            rules_say = (outcome_text(self.seats, by_rules) if by_rules
-                         else "the game was not over")
-            self.find(position, "outcome", f"event {position} ends the match with {said}; by "
-                      f"the rules {rules_say}")
+            rules_say = outcome_text(self.seats, by_rules) if by_rules else "the game was not over"
+            self.find(
+                position,
+                "outcome",
+                f"event {position} ends the match with {said}; by the rules {rules_say}",
+            )
 
     def _on_Abandoned(self, position: int, event: Any) -> None:
         if self.status != RUNNING:
-            self.find(position, "replay", f"event {position} abandons a match already "
-                      f"{self.status}")
+            self.find(
+                position, "replay", f"event {position} abandons a match already {self.status}"
+            )
         self.status = ABANDONED
-        self.abandoned = {"event": position, "by": event.by, "at": when(event),
-                          "reason": event.reason}
+        self.abandoned = {
+            "event": position,
+            "by": event.by,
+            "at": when(event),
+            "reason": event.reason,
+        }
 
     def outcome_now(self) -> dict[str, Any] | None:
         """The rules' outcome at this point of the replay (None also when hidden information
@@ -263,57 +338,91 @@ class Replay(Findings):
 
     def _compare(self, claim: Claim, agreed_at: dict[str, Step]) -> None:
         after = claim.line[-1] if claim.line else None
-        claim.result = {"agrees": None, "differences": [], "diverging_move": None,
-                        "recomputed": None}
+        claim.result = {
+            "agrees": None,
+            "differences": [],
+            "diverging_move": None,
+            "recomputed": None,
+        }
         if after is None:
-            self.notes.append(f"the claim at event {claim.event} cannot be checked: the match "
-                              "could not be replayed up to it")
+            self.notes.append(
+                f"the claim at event {claim.event} cannot be checked: the match "
+                "could not be replayed up to it"
+            )
             return
         if after.totals is None:
-            self.notes.append(f"the claim at event {claim.event} cannot be checked: the score "
-                              f"after move {after.move} needs what the table never revealed "
-                              f"({after.unknown})")
+            self.notes.append(
+                f"the claim at event {claim.event} cannot be checked: the score "
+                f"after move {after.move} needs what the table never revealed "
+                f"({after.unknown})"
+            )
             return
         claim.result["recomputed"] = dict(zip(self.seats, after.totals))
         for name, claimed in claim.scores.items():
             seat = self.seats.index(name) if name in self.seats else None
             if seat is None:
-                self.find(claim.event, "claim", f"the claim at event {claim.event} scores "
-                          f"{name!r}, who has no seat in this match")
+                self.find(
+                    claim.event,
+                    "claim",
+                    f"the claim at event {claim.event} scores "
+                    f"{name!r}, who has no seat in this match",
+                )
                 continue
             if isinstance(claimed, bool) or not isinstance(claimed, (int, float)):
-                self.find(claim.event, "claim", f"the claim at event {claim.event} gives "
-                          f"{name} {claimed!r}, which is not a score")
+                self.find(
+                    claim.event,
+                    "claim",
+                    f"the claim at event {claim.event} gives "
+                    f"{name} {claimed!r}, which is not a score",
+                )
                 continue
             recomputed = after.totals[seat]
             if math.isclose(claimed, recomputed, abs_tol=1e-9):
                 agreed_at[name] = after
                 continue
-            claim.result["differences"].append({
-                "seat": name, "claimed": claimed, "recomputed": recomputed,
-                "difference": claimed - recomputed,
-                "diverging_move": diverging_move(claim.line, seat, name, claimed,
-                                                 _index(claim.line, agreed_at.get(name)))})
+            claim.result["differences"].append(
+                {
+                    "seat": name,
+                    "claimed": claimed,
+                    "recomputed": recomputed,
+                    "difference": claimed - recomputed,
+                    "diverging_move": diverging_move(
+                        claim.line, seat, name, claimed, _index(claim.line, agreed_at.get(name))
+                    ),
+                }
+            )
         differences = claim.result["differences"]
         claim.result["agrees"] = not differences
         if not differences:
             return
         placed = [d["diverging_move"] for d in differences if d["diverging_move"]["move"]]
         claim.result["diverging_move"] = min(placed, key=lambda d: d["move"]) if placed else None
-        self.find(claim.event, "claim", self._claim_message(claim), after_move=after.move,
-                  diverging_move=claim.result["diverging_move"])
+        self.find(
+            claim.event,
+            "claim",
+            self._claim_message(claim),
+            after_move=after.move,
+            diverging_move=claim.result["diverging_move"],
+        )
 
     def _claim_message(self, claim: Claim) -> str:
         after = claim.line[-1]
-        parts = [f"{d['seat']} claimed {num(d['claimed'])}, the rules give "
-                 f"{num(d['recomputed'])} ({num(abs(d['difference']))} too "
-                 f"{'many' if d['difference'] > 0 else 'few'})"
-                 for d in claim.result["differences"]]
-        text = (f"the claim by {claim.by} at event {claim.event} (after move {after.move}) "
-                f"differs: {'; '.join(parts)}")
+        parts = [
+            f"{d['seat']} claimed {num(d['claimed'])}, the rules give "
+            f"{num(d['recomputed'])} ({num(abs(d['difference']))} too "
+            f"{'many' if d['difference'] > 0 else 'few'})"
+            for d in claim.result["differences"]
+        ]
+        text = (
+            f"the claim by {claim.by} at event {claim.event} (after move {after.move}) "
+            f"differs: {'; '.join(parts)}"
+        )
         first = claim.result["diverging_move"]
-        text += (f". They diverge from move {first['move']}: {first['explanation']}" if first
-                 else ". " + claim.result["differences"][0]["diverging_move"]["explanation"])
+        text += (
+            f". They diverge from move {first['move']}: {first['explanation']}"
+            if first
+            else ". " + claim.result["differences"][0]["diverging_move"]["explanation"]
+        )
         winner = self._claimed_winner_change(claim)
         return text + (f". {winner}" if winner else "")
 
@@ -328,12 +437,15 @@ class Replay(Findings):
         winners = [seat_name(self.seats, s) for s in (outcome.winners if outcome else ())]
         if sorted(leaders) == sorted(winners):
             return "The claimed scores still give the winner the rules give"
-        return (f"The claimed scores put {' and '.join(leaders)} ahead; by the rules "
-                f"{' and '.join(winners) or 'nobody'} {'wins' if len(winners) == 1 else 'win'}")
+        return (
+            f"The claimed scores put {' and '.join(leaders)} ahead; by the rules "
+            f"{' and '.join(winners) or 'nobody'} {'wins' if len(winners) == 1 else 'win'}"
+        )
 
 
-def diverging_move(line: Sequence[Step], seat: int, name: str, claimed: float,
-                   start: int = 0) -> dict[str, Any]:
+def diverging_move(
+    line: Sequence[Step], seat: int, name: str, claimed: float, start: int = 0
+) -> dict[str, Any]:
     """The move from which the rules' running total of `seat` can no longer reach `claimed`.
 
     `line` runs from the start to the claim; the table and the rules are known to agree at move
@@ -352,21 +464,34 @@ def diverging_move(line: Sequence[Step], seat: int, name: str, claimed: float,
             made = f"move {step.move} ({step.seat} {step.described})"
             explanation = (
                 f"the rules gave {name} exactly the claimed {num(claimed)} until {made} made "
-                f"it {then}, and never again" if equal else
-                f"{made} took {name}'s score by the rules from {num(totals[t])} past the "
-                f"claimed {num(claimed)} to {then}, and it never came back")
-            return {"move": step.move, "event": step.event, "seat": step.seat,
-                    "described": step.described,
-                    "how": "left the claimed value" if equal else "passed the claimed value",
-                    "explanation": explanation}
-    changed = [{"move": line[t].move, "change": totals[t] - totals[t - 1]}
-               for t in range(start + 1, len(line)) if totals[t] != totals[t - 1]]
+                f"it {then}, and never again"
+                if equal
+                else f"{made} took {name}'s score by the rules from {num(totals[t])} past the "
+                f"claimed {num(claimed)} to {then}, and it never came back"
+            )
+            return {
+                "move": step.move,
+                "event": step.event,
+                "seat": step.seat,
+                "described": step.described,
+                "how": "left the claimed value" if equal else "passed the claimed value",
+                "explanation": explanation,
+            }
+    changed = [
+        {"move": line[t].move, "change": totals[t] - totals[t - 1]}
+        for t in range(start + 1, len(line))
+        if totals[t] != totals[t - 1]
+    ]
     listed = ", ".join(f"move {c['move']} ({signed(c['change'])})" for c in changed) or "none"
-    return {"move": None, "how": "never reached", "changed": changed,
-            "explanation": f"by the rules {name}'s score was never {num(claimed)} between move "
-            f"{start} and move {line[-1].move}, so the totals alone cannot name the move "
-            f"(moves that changed it there: {listed}); a claim entered after every round "
-            "narrows it down"}
+    return {
+        "move": None,
+        "how": "never reached",
+        "changed": changed,
+        "explanation": f"by the rules {name}'s score was never {num(claimed)} between move "
+        f"{start} and move {line[-1].move}, so the totals alone cannot name the move "
+        f"(moves that changed it there: {listed}); a claim entered after every round "
+        "narrows it down",
+    }
 
 
 def _index(line: Sequence[Step], step: Step | None) -> int:

@@ -23,8 +23,12 @@ from .match import event_hash
 from .merkle import ProofError, leaf_hash, verify_inclusion
 
 
-def audit_match_ledger(recorder: Any, match_id: UUID, against: Sequence[Mapping] = (),
-                       keys: Mapping[str, bytes] | None = None) -> dict[str, Any]:
+def audit_match_ledger(
+    recorder: Any,
+    match_id: UUID,
+    against: Sequence[Mapping] = (),
+    keys: Mapping[str, bytes] | None = None,
+) -> dict[str, Any]:
     ledger = Ledger(recorder)
     keys = dict(ledger.trusted_keys() if keys is None else keys)
     found = Findings()
@@ -32,14 +36,29 @@ def audit_match_ledger(recorder: Any, match_id: UUID, against: Sequence[Mapping]
     report: dict[str, Any] = {"keys": sorted(keys), "uncovered": None, "checkpoints": []}
     if latest is None:
         if keys:
-            found.find(None, "checkpoint", "the store trusts signing keys but holds no "
-                       "checkpoint: its checkpoints were deleted, or none was ever signed")
-        return {**report, "clean": not found.findings, "findings": found.findings,
-                "notes": found.notes}
+            found.find(
+                None,
+                "checkpoint",
+                "the store trusts signing keys but holds no "
+                "checkpoint: its checkpoints were deleted, or none was ever signed",
+            )
+        return {
+            **report,
+            "clean": not found.findings,
+            "findings": found.findings,
+            "notes": found.notes,
+        }
     seq, head, _ = latest
     verified = _newest_head(found, seq, head, keys)
-    report["checkpoints"] = [{"checkpoint": seq, "size": head["size"], "time": head["time"],
-                              "key": head["key"], "verified": verified}]
+    report["checkpoints"] = [
+        {
+            "checkpoint": seq,
+            "size": head["size"],
+            "time": head["time"],
+            "key": head["key"],
+            "verified": verified,
+        }
+    ]
     if verified:
         report["uncovered"] = _check_match(found, ledger, match_id, head, seq)
     for published in against:
@@ -48,16 +67,20 @@ def audit_match_ledger(recorder: Any, match_id: UUID, against: Sequence[Mapping]
         except Refused as err:  # the kept tree nodes were altered
             found.find(None, "published", str(err))
     if report["uncovered"]:
-        found.notes.append(f"{report['uncovered']} event(s) of this match stored after the "
-                           "newest checkpoint, not yet signed")
-    found.notes.append("checked against the newest checkpoint only: `tablelog audit --all` "
-                       "checks every checkpoint and their consistency")
-    return {**report, "clean": not found.findings, "findings": found.findings,
-            "notes": found.notes}
+        found.notes.append(
+            f"{report['uncovered']} event(s) of this match stored after the "
+            "newest checkpoint, not yet signed"
+        )
+    found.notes.append(
+        "checked against the newest checkpoint only: `tablelog audit --all` "
+        "checks every checkpoint and their consistency"
+    )
+    return {**report, "clean": not found.findings, "findings": found.findings, "notes": found.notes}
 
 
-def _newest_head(found: Findings, seq: int, head: dict[str, Any],
-                 keys: Mapping[str, bytes]) -> bool:
+def _newest_head(
+    found: Findings, seq: int, head: dict[str, Any], keys: Mapping[str, bytes]
+) -> bool:
     try:
         verify_head(head, keys)
     except (NotVerified, ValueError) as err:
@@ -66,12 +89,15 @@ def _newest_head(found: Findings, seq: int, head: dict[str, Any],
     return True
 
 
-def _check_match(found: Findings, ledger: Ledger, match_id: UUID, head: dict[str, Any],
-                 seq: int) -> int:
+def _check_match(
+    found: Findings, ledger: Ledger, match_id: UUID, head: dict[str, Any], seq: int
+) -> int:
     """Each signed leaf of the match: in the signed tree (its proof), and still the event the
     match holds at its position. Returns how many of the match's events are not yet signed."""
-    signed = ledger._select("SELECT leaf, position, hash FROM tablelog_leaves WHERE match_id = "
-                            "? ORDER BY leaf", (str(match_id),))
+    signed = ledger._select(
+        "SELECT leaf, position, hash FROM tablelog_leaves WHERE match_id = ? ORDER BY leaf",
+        (str(match_id),),
+    )
     now = {}
     for row in ledger.recorder.recorder.select_events(match_id):
         event = ledger.decoded(row)
@@ -81,19 +107,37 @@ def _check_match(found: Findings, ledger: Ledger, match_id: UUID, head: dict[str
     unproven = []
     for leaf, position, hashed in signed:
         try:
-            verify_inclusion(leaf_hash(bytes.fromhex(hashed)), leaf, head["size"],
-                             tree.inclusion_proof(leaf, head["size"]), root)
+            verify_inclusion(
+                leaf_hash(bytes.fromhex(hashed)),
+                leaf,
+                head["size"],
+                tree.inclusion_proof(leaf, head["size"]),
+                root,
+            )
         except (ProofError, Refused):
             unproven.append(position)  # an altered leaf spoils its neighbours' proofs too
             continue
         if position not in now:
-            found.find(position, "checkpoint", f"event {position}, signed by {by}, was deleted "
-                       "after it was signed", match=str(match_id))
+            found.find(
+                position,
+                "checkpoint",
+                f"event {position}, signed by {by}, was deleted after it was signed",
+                match=str(match_id),
+            )
         elif now[position] != hashed:
-            found.find(position, "checkpoint", f"event {position} is not the event {by} "
-                       "signed: changed after it was signed", match=str(match_id))
+            found.find(
+                position,
+                "checkpoint",
+                f"event {position} is not the event {by} signed: changed after it was signed",
+                match=str(match_id),
+            )
     if unproven:
-        found.find(unproven[0], "checkpoint", f"the checkpoint tables no longer prove events "
-                   f"{', '.join(map(str, unproven))} of this match in {by}: they were altered; "
-                   "`tablelog audit --all` names the leaves", match=str(match_id))
+        found.find(
+            unproven[0],
+            "checkpoint",
+            f"the checkpoint tables no longer prove events "
+            f"{', '.join(map(str, unproven))} of this match in {by}: they were altered; "
+            "`tablelog audit --all` names the leaves",
+            match=str(match_id),
+        )
     return len(set(now) - {position for _, position, _ in signed})

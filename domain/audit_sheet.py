@@ -20,65 +20,111 @@ def started(replay: Any, position: int, event: Any) -> None:
 
 def recorded(replay: Any, position: int, event: Any) -> None:
     if replay.sheet is None:
-        replay.find(position, "replay", f"event {position} records a score sheet in a match "
-                    "logged move by move")
+        replay.find(
+            position,
+            "replay",
+            f"event {position} records a score sheet in a match logged move by move",
+        )
         return
     if replay.status != RUNNING:
-        replay.find(position, "replay", f"event {position} records a score sheet in a match "
-                    f"already {replay.status}")
+        replay.find(
+            position,
+            "replay",
+            f"event {position} records a score sheet in a match already {replay.status}",
+        )
     replay.status = ENDED
     replay.recorded_outcome = dict(event.outcome)
     replay.sheet.update(event=position, recorded=event.sheet)
     begun = replay.started
     try:
-        sheet, outcome = check_sheet(begun.game, replay.seats, begun.options,
-                                     components_of(begun.options, begun.components), event.sheet)
+        sheet, outcome = check_sheet(
+            begun.game,
+            replay.seats,
+            begun.options,
+            components_of(begun.options, begun.components),
+            event.sheet,
+        )
     except (Refused, RulesError) as err:
-        replay.find(position, "sheet", f"event {position}: the score sheet breaks the game's "
-                    f"rules: {err}")
+        replay.find(
+            position, "sheet", f"event {position}: the score sheet breaks the game's rules: {err}"
+        )
         return
     if sheet != event.sheet:
-        replay.find(position, "sheet", f"event {position}: the score sheet is not as the "
-                    "recorder writes one (a field was changed or added)")
+        replay.find(
+            position,
+            "sheet",
+            f"event {position}: the score sheet is not as the "
+            "recorder writes one (a field was changed or added)",
+        )
     if outcome != event.outcome:
-        replay.find(position, "outcome", f"event {position} ends the match with "
-                    f"{event.outcome}; the sheet gives {outcome}")
+        replay.find(
+            position,
+            "outcome",
+            f"event {position} ends the match with {event.outcome}; the sheet gives {outcome}",
+        )
 
 
 def compare_claims(replay: Any) -> None:
     """Each claim beside the sheet's totals (seats the sheet gives no total are noted)."""
     recorded_sheet = replay.sheet["recorded"] if replay.sheet else None
     for claim in replay.claims:
-        claim.result = {"agrees": None, "differences": [], "diverging_move": None,
-                        "recomputed": None}
+        claim.result = {
+            "agrees": None,
+            "differences": [],
+            "diverging_move": None,
+            "recomputed": None,
+        }
         if not isinstance(recorded_sheet, dict):
-            replay.notes.append(f"the claim at event {claim.event} cannot be checked: the match "
-                                "has no score sheet")
+            replay.notes.append(
+                f"the claim at event {claim.event} cannot be checked: the match has no score sheet"
+            )
             continue
-        totals = {name: (entry or {}).get("total")
-                  for name, entry in zip(replay.seats, recorded_sheet.get("scores") or [])}
+        totals = {
+            name: (entry or {}).get("total")
+            for name, entry in zip(replay.seats, recorded_sheet.get("scores") or [])
+        }
         claim.result["recomputed"] = totals
         for name, claimed in claim.scores.items():
             _compare(replay, claim, name, claimed, totals)
         claim.result["agrees"] = not claim.result["differences"]
         if claim.result["differences"]:
-            parts = "; ".join(f"{d['seat']} claimed {num(d['claimed'])}, the sheet says "
-                              f"{num(d['recomputed'])}" for d in claim.result["differences"])
-            replay.find(claim.event, "claim", f"the claim by {claim.by} at event {claim.event} "
-                        f"differs from the score sheet: {parts}")
+            parts = "; ".join(
+                f"{d['seat']} claimed {num(d['claimed'])}, the sheet says {num(d['recomputed'])}"
+                for d in claim.result["differences"]
+            )
+            replay.find(
+                claim.event,
+                "claim",
+                f"the claim by {claim.by} at event {claim.event} "
+                f"differs from the score sheet: {parts}",
+            )
 
 
 def _compare(replay: Any, claim: Any, name: str, claimed: Any, totals: dict) -> None:
     if name not in totals:
-        replay.find(claim.event, "claim", f"the claim at event {claim.event} scores {name!r}, "
-                    "who has no seat in this match")
+        replay.find(
+            claim.event,
+            "claim",
+            f"the claim at event {claim.event} scores {name!r}, who has no seat in this match",
+        )
     elif isinstance(claimed, bool) or not isinstance(claimed, (int, float)):
-        replay.find(claim.event, "claim", f"the claim at event {claim.event} gives {name} "
-                    f"{claimed!r}, which is not a score")
+        replay.find(
+            claim.event,
+            "claim",
+            f"the claim at event {claim.event} gives {name} {claimed!r}, which is not a score",
+        )
     elif totals[name] is None:
-        replay.notes.append(f"the claim at event {claim.event} gives {name} {num(claimed)}; "
-                            "the score sheet has no total for them to compare")
+        replay.notes.append(
+            f"the claim at event {claim.event} gives {name} {num(claimed)}; "
+            "the score sheet has no total for them to compare"
+        )
     elif not math.isclose(claimed, totals[name], abs_tol=1e-9):
-        claim.result["differences"].append({
-            "seat": name, "claimed": claimed, "recomputed": totals[name],
-            "difference": claimed - totals[name], "diverging_move": None})
+        claim.result["differences"].append(
+            {
+                "seat": name,
+                "claimed": claimed,
+                "recomputed": totals[name],
+                "difference": claimed - totals[name],
+                "diverging_move": None,
+            }
+        )

@@ -22,10 +22,11 @@ def signed(value: float) -> str:
 def named(seats: list[str], outcome: dict[str, Any] | None) -> dict[str, Any] | None:
     if outcome is None:
         return None
-    return {"winners": [seat_name(seats, s) for s in outcome.get("winners", [])],
-            "ranking": [[seat_name(seats, s) for s in group]
-                        for group in outcome.get("ranking", [])],
-            "reason": outcome.get("reason")}
+    return {
+        "winners": [seat_name(seats, s) for s in outcome.get("winners", [])],
+        "ranking": [[seat_name(seats, s) for s in group] for group in outcome.get("ranking", [])],
+        "reason": outcome.get("reason"),
+    }
 
 
 def seat_name(seats: list[str], index: Any) -> str:

@@ -60,8 +60,9 @@ def greedy_bot(rules: GameRules, state: Any, seat: int, rng: random.Random) -> M
         move = candidate if guess is None else rules.combine(state, {**guess, seat: candidate})
         after = rules.apply(state, move)
         if agrees(rules, state, move, after):
-            weighed.append((rules.evaluate(after, seat), rules.to_move(after) != awaited,
-                            candidate))
+            weighed.append(
+                (rules.evaluate(after, seat), rules.to_move(after) != awaited, candidate)
+            )
     if not weighed:  # only moves others would refuse were sampled
         return random_bot(rules, state, seat, rng)
     if max(value for value, _, _ in weighed) <= rules.evaluate(state, seat):
@@ -74,11 +75,13 @@ def greedy_bot(rules: GameRules, state: Any, seat: int, rng: random.Random) -> M
     return rng.choice([candidate for value, _, candidate in weighed if value == best_value])
 
 
-def _guess_others(rules: GameRules, state: Any, seat: int,
-                  rng: random.Random) -> dict[int, Move]:
+def _guess_others(rules: GameRules, state: Any, seat: int, rng: random.Random) -> dict[int, Move]:
     """One random choice for every other awaited seat (what the greedy seat cannot see)."""
-    return {other: rules.random_choice(state, other, rng)
-            for other in rules.to_move(state) if other != seat}
+    return {
+        other: rules.random_choice(state, other, rng)
+        for other in rules.to_move(state)
+        if other != seat
+    }
 
 
 # ---- other players' consent -----------------------------------------------------------------
@@ -108,8 +111,9 @@ CONSENT: Mapping[str, Callable[[GameRules, Any, Move, Any], bool]] = {
 BOTS: Mapping[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
 
 
-def next_move(rules: GameRules, state: Any, bots: Sequence[Bot],
-              rng: random.Random) -> tuple[int, Move]:
+def next_move(
+    rules: GameRules, state: Any, bots: Sequence[Bot], rng: random.Random
+) -> tuple[int, Move]:
     """The seat that records the next move and the move, each awaited seat asking its own bot
     (`bots[i]` plays seat i). A simultaneous round is recorded by the first awaited seat."""
     awaited = rules.to_move(state)
@@ -117,6 +121,7 @@ def next_move(rules: GameRules, state: Any, bots: Sequence[Bot],
         raise ValueError("the game is over: no seat is awaited")
     if rules.simultaneous:
         return awaited[0], rules.combine(
-            state, {seat: bots[seat](rules, state, seat, rng) for seat in awaited})
+            state, {seat: bots[seat](rules, state, seat, rng) for seat in awaited}
+        )
     seat = awaited[0]
     return seat, bots[seat](rules, state, seat, rng)

@@ -50,8 +50,9 @@ def key_id(public_raw: bytes) -> str:
 
 def public_pem(public_raw: bytes) -> str:
     key = Ed25519PublicKey.from_public_bytes(public_raw)
-    return key.public_bytes(serialization.Encoding.PEM,
-                            serialization.PublicFormat.SubjectPublicKeyInfo).decode()
+    return key.public_bytes(
+        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
+    ).decode()
 
 
 def public_raw_from_text(text: str, what: str = "the public key") -> bytes:
@@ -68,8 +69,10 @@ def public_raw_from_text(text: str, what: str = "the public key") -> bytes:
             raise ValueError("not 32 bytes")
         return raw
     except ValueError as err:
-        raise BadReceipt(f"{what} is not an Ed25519 public key (PEM or base64): "
-                         f"{str(err).splitlines()[0] if str(err) else 'unreadable'}") from None
+        raise BadReceipt(
+            f"{what} is not an Ed25519 public key (PEM or base64): "
+            f"{str(err).splitlines()[0] if str(err) else 'unreadable'}"
+        ) from None
 
 
 class Signer:
@@ -78,13 +81,19 @@ class Signer:
     def __init__(self, private_key: Ed25519PrivateKey) -> None:
         self.private_key = private_key
         self.public_raw = private_key.public_key().public_bytes(
-            serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+            serialization.Encoding.Raw, serialization.PublicFormat.Raw
+        )
         self.key_id = key_id(self.public_raw)
 
     def sign_head(self, size: int, root: bytes, when: datetime | None = None) -> dict[str, Any]:
         when = when or datetime.now(UTC)
-        head = {"format": HEAD_FORMAT, "size": size, "root": root.hex(),
-                "time": when.isoformat(timespec="seconds"), "key": self.key_id}
+        head = {
+            "format": HEAD_FORMAT,
+            "size": size,
+            "root": root.hex(),
+            "time": when.isoformat(timespec="seconds"),
+            "key": self.key_id,
+        }
         signature = self.private_key.sign(head_message(head))
         return {**head, "signature": base64.b64encode(signature).decode()}
 
@@ -119,22 +128,28 @@ def verify_head(head: Mapping[str, Any], keys: Mapping[str, bytes]) -> None:
         signature = base64.b64decode(head["signature"], validate=True)
         Ed25519PublicKey.from_public_bytes(raw).verify(signature, head_message(head))
     except (InvalidSignature, ValueError):
-        raise NotVerified(f"the signature on the head of {head['size']} events does not "
-                          f"verify with key {head['key']}: the head was altered") from None
+        raise NotVerified(
+            f"the signature on the head of {head['size']} events does not "
+            f"verify with key {head['key']}: the head was altered"
+        ) from None
 
 
 def check_receipt_shape(receipt: Any) -> dict[str, Any]:
     if not isinstance(receipt, Mapping) or receipt.get("format") != RECEIPT_FORMAT:
-        raise BadReceipt(f"a receipt is a JSON object with format {RECEIPT_FORMAT!r}, or the "
-                         "text `tablelog receipt` prints")
+        raise BadReceipt(
+            f"a receipt is a JSON object with format {RECEIPT_FORMAT!r}, or the "
+            "text `tablelog receipt` prints"
+        )
     check_head_shape(receipt.get("head"))
     event, leaf, proof = receipt.get("event"), receipt.get("leaf"), receipt.get("proof")
     if type(event) is not int or type(leaf) is not int or event < 1 or leaf < 0:
         raise BadReceipt("a receipt's event and leaf are numbers")
     if not isinstance(receipt.get("hash"), str) or not HEX64.fullmatch(receipt["hash"]):
         raise BadReceipt("a receipt's hash is 64 hex digits")
-    if proof is not None and (not isinstance(proof, list) or not all(
-            isinstance(p, str) and HEX64.fullmatch(p) for p in proof)):
+    if proof is not None and (
+        not isinstance(proof, list)
+        or not all(isinstance(p, str) and HEX64.fullmatch(p) for p in proof)
+    ):
         raise BadReceipt("a receipt's proof is a list of 64-hex-digit hashes")
     if not isinstance(receipt.get("match"), str):
         raise BadReceipt("a receipt names its match")
@@ -148,12 +163,20 @@ def verify_receipt(receipt: Mapping[str, Any], keys: Mapping[str, bytes]) -> Non
     receipt = check_receipt_shape(receipt)
     verify_head(receipt["head"], keys)
     if receipt.get("proof") is None:
-        raise NotVerified("the receipt carries no inclusion proof: verify it against a store "
-                          "(--store), which supplies it")
+        raise NotVerified(
+            "the receipt carries no inclusion proof: verify it against a store "
+            "(--store), which supplies it"
+        )
     try:
-        verify_inclusion(leaf_hash(bytes.fromhex(receipt["hash"])), receipt["leaf"],
-                         receipt["head"]["size"], [bytes.fromhex(p) for p in receipt["proof"]],
-                         bytes.fromhex(receipt["head"]["root"]))
+        verify_inclusion(
+            leaf_hash(bytes.fromhex(receipt["hash"])),
+            receipt["leaf"],
+            receipt["head"]["size"],
+            [bytes.fromhex(p) for p in receipt["proof"]],
+            bytes.fromhex(receipt["head"]["root"]),
+        )
     except ProofError as err:
-        raise NotVerified(f"event {receipt['event']} of match {receipt['match']} is not leaf "
-                          f"{receipt['leaf']} of the signed tree: {err}") from None
+        raise NotVerified(
+            f"event {receipt['event']} of match {receipt['match']} is not leaf "
+            f"{receipt['leaf']} of the signed tree: {err}"
+        ) from None

@@ -37,5 +37,7 @@ class Damaged(Refused):
     def __init__(self, match_id: object, finding: str) -> None:
         self.match_id = str(match_id)
         self.finding = finding
-        super().__init__(f"match {self.match_id} is damaged: {finding} (`tablelog audit "
-                         f"{self.match_id[:8]}` names every finding)")
+        super().__init__(
+            f"match {self.match_id} is damaged: {finding} (`tablelog audit "
+            f"{self.match_id[:8]}` names every finding)"
+        )

@@ -48,8 +48,7 @@ class LeanAggregate:
     _pending_events: list[Any]
 
     @classmethod
-    def _create(cls, event_class: type[Any], *, id: Any = None,  # noqa: A002 - the library's
-                **kwargs: Any) -> Any:
+    def _create(cls, event_class: type[Any], *, id: Any = None, **kwargs: Any) -> Any:
         """Replaces `BaseAggregate._create`, through which every new aggregate is made
         (`Match(...)` and `created_by`), to add `created_fields` to the created event: a
         match's first event starts its hash chain (`prev_hash=""`) although `__init__` takes
@@ -71,34 +70,49 @@ class LeanAggregate:
         return collected
 
 
-AGGREGATE_FIELDS = frozenset({"_id", "_version", "_created_on", "_modified_on",
-                              "_pending_events"})
+AGGREGATE_FIELDS = frozenset({"_id", "_version", "_created_on", "_modified_on", "_pending_events"})
 """The attributes `BaseAggregate.__base_init__` gives every aggregate (the library's names)."""
 
 
-def bare_aggregate(cls: type[T], id: Any, version: int,  # noqa: A002 - the library's name
-                   created_on: datetime, modified_on: datetime) -> T:
+def bare_aggregate(
+    cls: type[T], id: Any, version: int, created_on: datetime, modified_on: datetime
+) -> T:
     """An aggregate of `cls` holding the library's own fields (`AGGREGATE_FIELDS`) and no
     others, without replaying any event: what a compact snapshot restores its fields onto
     (domain.snapshots)."""
     aggregate = object.__new__(cls)
-    aggregate.__dict__.update({"_id": id, "_version": version, "_created_on": created_on,
-                               "_modified_on": modified_on, "_pending_events": []})
+    aggregate.__dict__.update(
+        {
+            "_id": id,
+            "_version": version,
+            "_created_on": created_on,
+            "_modified_on": modified_on,
+            "_pending_events": [],
+        }
+    )
     return aggregate
 
 
 # ---- stored events (domain.transcoding) -----------------------------------------------------
 
 
-def stored_event(originator_id: Any, originator_version: int, topic: str,
-                 state: bytes) -> StoredEvent:
+def stored_event(
+    originator_id: Any, originator_version: int, topic: str, state: bytes
+) -> StoredEvent:
     """`StoredEvent(...)` without the frozen dataclass's four `object.__setattr__` calls
     (measured: 1.6 -> 1.0 us an event): relies on StoredEvent being a dataclass of exactly
     these four fields kept in its instance `__dict__` (no slots)."""
     stored = object.__new__(StoredEvent)
-    object.__setattr__(stored, "__dict__", {
-        "originator_id": originator_id, "originator_version": originator_version,
-        "topic": topic, "state": state})
+    object.__setattr__(
+        stored,
+        "__dict__",
+        {
+            "originator_id": originator_id,
+            "originator_version": originator_version,
+            "topic": topic,
+            "state": state,
+        },
+    )
     return stored
 
 
@@ -177,8 +191,9 @@ def replace_pool(datastore: SQLiteDatastore, pool_class: type[SQLiteConnectionPo
 class BatchedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
     """The library's SQLite application recorder, inserting a save's rows in one call."""
 
-    def _insert_events(self, c: SQLiteCursor, stored_events: Sequence[StoredEvent],
-                       **_: Any) -> Sequence[int] | None:
+    def _insert_events(
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any
+    ) -> Sequence[int] | None:
         """Replaces the library's insert (one `execute` per event, collecting each row's id)
         with one `executemany`, and returns no notification ids: nothing in Tablelog follows
         the application in-process (projections poll the notification log), so `EventStore.put`

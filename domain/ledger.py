@@ -87,22 +87,30 @@ class Ledger:
     # ---- keys --------------------------------------------------------------------------------
 
     def trusted_keys(self) -> dict[str, bytes]:
-        return {k: base64.b64decode(p) for k, p in
-                self._select("SELECT key_id, public_key FROM tablelog_keys")}
+        return {
+            k: base64.b64decode(p)
+            for k, p in self._select("SELECT key_id, public_key FROM tablelog_keys")
+        }
 
     def key_rows(self) -> list[dict[str, str]]:
-        return [{"key": k, "public_key": p, "added_at": a, "label": label} for k, p, a, label in
-                self._select("SELECT key_id, public_key, added_at, label FROM tablelog_keys "
-                             "ORDER BY added_at")]
+        return [
+            {"key": k, "public_key": p, "added_at": a, "label": label}
+            for k, p, a, label in self._select(
+                "SELECT key_id, public_key, added_at, label FROM tablelog_keys ORDER BY added_at"
+            )
+        ]
 
     def trust(self, key: str, public_raw: bytes, label: str) -> bool:
         """Add a public key to those the store trusts; False if it was there already."""
         if key in self.trusted_keys():
             return False
         with self._tx(commit=True) as c:
-            self._run(c, "INSERT INTO tablelog_keys (key_id, public_key, added_at, label) "
-                      "VALUES (?, ?, ?, ?)", (key, base64.b64encode(public_raw).decode(),
-                                              datetime.now(UTC).isoformat(), label))
+            self._run(
+                c,
+                "INSERT INTO tablelog_keys (key_id, public_key, added_at, label) "
+                "VALUES (?, ?, ?, ?)",
+                (key, base64.b64encode(public_raw).decode(), datetime.now(UTC).isoformat(), label),
+            )
         return True
 
     # ---- checkpoints -------------------------------------------------------------------------
@@ -112,12 +120,15 @@ class Ledger:
 
     def heads(self) -> list[dict[str, Any]]:
         """Every stored signed head, oldest first."""
-        return [json.loads(h) for (h,) in
-                self._select("SELECT head FROM tablelog_checkpoints ORDER BY seq")]
+        return [
+            json.loads(h)
+            for (h,) in self._select("SELECT head FROM tablelog_checkpoints ORDER BY seq")
+        ]
 
     def latest(self) -> tuple[int, dict[str, Any], Frontier] | None:
-        rows = self._select("SELECT seq, head, frontier FROM tablelog_checkpoints "
-                            "ORDER BY seq DESC LIMIT 1")
+        rows = self._select(
+            "SELECT seq, head, frontier FROM tablelog_checkpoints ORDER BY seq DESC LIMIT 1"
+        )
         if not rows:
             return None
         seq, head, frontier = rows[0]
@@ -126,8 +137,9 @@ class Ledger:
 
     def covered_until(self) -> int | None:
         """The notification id of the newest event a checkpoint covers."""
-        rows = self._select("SELECT notification_id FROM tablelog_leaves ORDER BY leaf DESC "
-                            "LIMIT 1")
+        rows = self._select(
+            "SELECT notification_id FROM tablelog_leaves ORDER BY leaf DESC LIMIT 1"
+        )
         return rows[0][0] if rows else None
 
     def sign(self, signer: Signer) -> dict[str, Any]:
@@ -137,10 +149,12 @@ class Ledger:
             try:
                 return self._sign_once(signer)
             except (IntegrityError, OperationalError):  # another recorder signed meanwhile
-                time.sleep(random.random() * 0.02 * 2 ** attempt)  # apart, not in lockstep
+                time.sleep(random.random() * 0.02 * 2**attempt)  # apart, not in lockstep
                 if attempt == 4:
-                    raise Refused("could not sign a checkpoint: other recorders kept signing "
-                                  "at the same time; try again") from None
+                    raise Refused(
+                        "could not sign a checkpoint: other recorders kept signing "
+                        "at the same time; try again"
+                    ) from None
         raise AssertionError("unreachable")
 
     def _sign_once(self, signer: Signer) -> dict[str, Any]:
@@ -153,26 +167,45 @@ class Ledger:
             return latest[1]
         nodes = []
         for row in new:
-            nodes += [n for n in frontier.append(leaf_hash(bytes.fromhex(row[3])))
-                      if n[0] >= NODE_LEVEL]
+            nodes += [
+                n for n in frontier.append(leaf_hash(bytes.fromhex(row[3]))) if n[0] >= NODE_LEVEL
+            ]
         head = signer.sign_head(frontier.size, frontier.root())
         with self._tx(commit=True) as c:
             # Take the write lock first: SQLite would refuse to turn a read that other writers
             # have since overtaken into a write ("database is locked") without waiting.
-            self._run(c, "LOCK TABLE tablelog_checkpoints IN EXCLUSIVE MODE" if self.postgres
-                      else "DELETE FROM tablelog_checkpoints WHERE seq < 0")
-            if self._run(c, "SELECT COUNT(*) FROM tablelog_checkpoints WHERE seq > ?",
-                         (seq,))[0][0]:
+            self._run(
+                c,
+                "LOCK TABLE tablelog_checkpoints IN EXCLUSIVE MODE"
+                if self.postgres
+                else "DELETE FROM tablelog_checkpoints WHERE seq < 0",
+            )
+            if self._run(c, "SELECT COUNT(*) FROM tablelog_checkpoints WHERE seq > ?", (seq,))[0][
+                0
+            ]:
                 raise IntegrityError("a newer checkpoint was signed meanwhile")
             first = frontier.size - len(new)
-            c.executemany(self._sql("INSERT INTO tablelog_leaves (leaf, notification_id, "
-                                    "match_id, position, hash) VALUES (?, ?, ?, ?, ?)"),
-                          [(first + i, *row) for i, row in enumerate(new)])
-            c.executemany(self._sql("INSERT INTO tablelog_nodes (level, idx, hash) VALUES "
-                                    "(?, ?, ?)"), [(lv, i, h.hex()) for lv, i, h in nodes])
-            self._run(c, "INSERT INTO tablelog_checkpoints (seq, size, head, frontier) "
-                      "VALUES (?, ?, ?, ?)", (seq + 1, head["size"], json.dumps(head),
-                                              json.dumps([h.hex() for h in frontier.hashes])))
+            c.executemany(
+                self._sql(
+                    "INSERT INTO tablelog_leaves (leaf, notification_id, "
+                    "match_id, position, hash) VALUES (?, ?, ?, ?, ?)"
+                ),
+                [(first + i, *row) for i, row in enumerate(new)],
+            )
+            c.executemany(
+                self._sql("INSERT INTO tablelog_nodes (level, idx, hash) VALUES (?, ?, ?)"),
+                [(lv, i, h.hex()) for lv, i, h in nodes],
+            )
+            self._run(
+                c,
+                "INSERT INTO tablelog_checkpoints (seq, size, head, frontier) VALUES (?, ?, ?, ?)",
+                (
+                    seq + 1,
+                    head["size"],
+                    json.dumps(head),
+                    json.dumps([h.hex() for h in frontier.hashes]),
+                ),
+            )
         return head
 
     def _sql(self, sql: str) -> str:
@@ -184,11 +217,15 @@ class Ledger:
         try:
             verify_head(head, self.trusted_keys())
         except NotVerified as err:
-            raise Refused(f"the latest checkpoint ({seq}) does not verify ({err}); run "
-                          "`tablelog audit --all` before signing again") from None
+            raise Refused(
+                f"the latest checkpoint ({seq}) does not verify ({err}); run "
+                "`tablelog audit --all` before signing again"
+            ) from None
         if frontier.root().hex() != head["root"]:
-            raise Refused(f"the stored tree no longer gives checkpoint {seq}'s root: the "
-                          "checkpoint tables were altered; run `tablelog audit --all`")
+            raise Refused(
+                f"the stored tree no longer gives checkpoint {seq}'s root: the "
+                "checkpoint tables were altered; run `tablelog audit --all`"
+            )
 
     def new_leaves(self, after: int | None) -> list[tuple[int, str, int, str]]:
         """(notification id, match, position, chain hash) of every event stored after the
@@ -198,18 +235,27 @@ class Ledger:
         for notification in self.notifications(after):
             event = self.decoded(notification)
             if event is None:
-                raise Refused(f"event {notification.originator_version} of match "
-                              f"{notification.originator_id} no longer decodes: the store was "
-                              "damaged; run `tablelog audit --all` (nothing was signed)")
-            rows.append((notification.id, str(notification.originator_id),
-                         notification.originator_version, event_hash(event)))
+                raise Refused(
+                    f"event {notification.originator_version} of match "
+                    f"{notification.originator_id} no longer decodes: the store was "
+                    "damaged; run `tablelog audit --all` (nothing was signed)"
+                )
+            rows.append(
+                (
+                    notification.id,
+                    str(notification.originator_id),
+                    notification.originator_version,
+                    event_hash(event),
+                )
+            )
         return rows
 
     def notifications(self, after: int | None) -> Iterator[Any]:
         position = after
         while True:
             page = self.recorder.recorder.select_notifications(
-                start=position, limit=PAGE, inclusive_of_start=position is None)
+                start=position, limit=PAGE, inclusive_of_start=position is None
+            )
             yield from page
             if len(page) < PAGE:
                 return
@@ -226,8 +272,10 @@ class Ledger:
 
     def leaves(self) -> list[tuple[int, int, str, int, str]]:
         """(leaf, notification id, match, position, hash) of every signed leaf, in order."""
-        return self._select("SELECT leaf, notification_id, match_id, position, hash FROM "
-                            "tablelog_leaves ORDER BY leaf")
+        return self._select(
+            "SELECT leaf, notification_id, match_id, position, hash FROM "
+            "tablelog_leaves ORDER BY leaf"
+        )
 
     def tree(self) -> Tree:
         """The tree of every signed leaf, read as proofs need it (`StoredTree`); kept while no
@@ -238,26 +286,40 @@ class Ledger:
         return self._tree
 
     def nodes(self) -> dict[tuple[int, int], bytes]:
-        return {(level, idx): bytes.fromhex(h) for level, idx, h in
-                self._select("SELECT level, idx, hash FROM tablelog_nodes")}
+        return {
+            (level, idx): bytes.fromhex(h)
+            for level, idx, h in self._select("SELECT level, idx, hash FROM tablelog_nodes")
+        }
 
     def leaf_block(self, lo: int, hi: int) -> list[bytes]:
-        return [leaf_hash(bytes.fromhex(h)) for (h,) in self._select(
-            "SELECT hash FROM tablelog_leaves WHERE leaf >= ? AND leaf < ? ORDER BY leaf",
-            (lo, hi))]
+        return [
+            leaf_hash(bytes.fromhex(h))
+            for (h,) in self._select(
+                "SELECT hash FROM tablelog_leaves WHERE leaf >= ? AND leaf < ? ORDER BY leaf",
+                (lo, hi),
+            )
+        ]
 
     def receipt(self, match_id: UUID, proof: bool = True) -> dict[str, Any] | None:
         """The receipt of the match's newest event the latest checkpoint covers (None when no
         checkpoint covers any of its events); without `proof`, the short one (no tree built)."""
         latest = self.latest()
-        found = self._select("SELECT leaf, position, hash FROM tablelog_leaves WHERE match_id = "
-                             "? ORDER BY leaf DESC LIMIT 1", (str(match_id),))
+        found = self._select(
+            "SELECT leaf, position, hash FROM tablelog_leaves WHERE match_id = "
+            "? ORDER BY leaf DESC LIMIT 1",
+            (str(match_id),),
+        )
         if latest is None or not found:
             return None
         leaf, position, hashed = found[0]
         head = latest[1]
-        path = ([p.hex() for p in self.tree().inclusion_proof(leaf, head["size"])] if proof
-                else None)
-        return {"format": RECEIPT_FORMAT, "match": str(match_id), "event": position,
-                "hash": hashed, "leaf": leaf, "head": head, "proof": path}
-
+        path = [p.hex() for p in self.tree().inclusion_proof(leaf, head["size"])] if proof else None
+        return {
+            "format": RECEIPT_FORMAT,
+            "match": str(match_id),
+            "event": position,
+            "hash": hashed,
+            "leaf": leaf,
+            "head": head,
+            "proof": path,
+        }

@@ -111,8 +111,12 @@ class Match(LeanAggregate, Aggregate):
 
     def trigger_event(self, event_class, **kwargs):
         # An imported entry keeps the time it was recorded at (`at`); anything else is now.
-        super().trigger_event(event_class, prev_hash=self.head_hash,
-                              timestamp=self.__dict__.pop("_at", None), **kwargs)
+        super().trigger_event(
+            event_class,
+            prev_hash=self.head_hash,
+            timestamp=self.__dict__.pop("_at", None),
+            **kwargs,
+        )
 
     def at(self, when: datetime | None) -> Match:
         """Give the next event this time instead of now (imports keep recorded times)."""
@@ -122,9 +126,18 @@ class Match(LeanAggregate, Aggregate):
     # ---- events (bodies apply, never check) -------------------------------------------------
 
     @event(Started)
-    def __init__(self, id: UUID, game: str, rules_version: str, options: dict,
-                 seats: list, setup: dict, components: dict | None = None,
-                 played_at: str | None = None, kind: str | None = None) -> None:
+    def __init__(
+        self,
+        id: UUID,
+        game: str,
+        rules_version: str,
+        options: dict,
+        seats: list,
+        setup: dict,
+        components: dict | None = None,
+        played_at: str | None = None,
+        kind: str | None = None,
+    ) -> None:
         self.game = game
         self.kind = kind
         self.sheet: dict[str, Any] | None = None
@@ -135,8 +148,13 @@ class Match(LeanAggregate, Aggregate):
         self.played_at = played_at
         self.components = components_of(options, components)
         # A score sheet has no moves, so no position: its setup is never dealt.
-        self.states = [None if kind == SHEET else initial_state(
-            self.rules, len(seats), rules_version, options, setup, self.components)]
+        self.states = [
+            None
+            if kind == SHEET
+            else initial_state(
+                self.rules, len(seats), rules_version, options, setup, self.components
+            )
+        ]
         self.moves: list[dict[str, Any]] = []  # the effective moves: seat, move, event version
         self.status = RUNNING
         self.outcome: dict[str, Any] | None = None
@@ -157,18 +175,27 @@ class Match(LeanAggregate, Aggregate):
     def _move_undone(self, by: str, reason: str) -> None:
         withdrawn = self.moves.pop()
         self.states.pop()
-        self.undos.append({"by": by, "reason": reason, "move": withdrawn,
-                           "version": self.version + 1})
+        self.undos.append(
+            {"by": by, "reason": reason, "move": withdrawn, "version": self.version + 1}
+        )
 
     @event("ResultClaimed")
     def _result_claimed(self, by: str, scores: dict) -> None:
-        self.claims.append({"by": by, "scores": scores, "moves": len(self.moves),
-                            "version": self.version + 1})
+        self.claims.append(
+            {"by": by, "scores": scores, "moves": len(self.moves), "version": self.version + 1}
+        )
 
     @event("DisputeRaised")
     def _dispute_raised(self, by: str, about: str) -> None:
-        self.disputes.append({"by": by, "about": about, "raised_version": self.version + 1,
-                              "ruling": None, "resolved_by": None})
+        self.disputes.append(
+            {
+                "by": by,
+                "about": about,
+                "raised_version": self.version + 1,
+                "ruling": None,
+                "resolved_by": None,
+            }
+        )
 
     @event("DisputeResolved")
     def _dispute_resolved(self, by: str, ruling: str) -> None:
@@ -224,8 +251,13 @@ class Match(LeanAggregate, Aggregate):
             return self.seats.index(seat)
         # ASCII digits only: str.isdigit() takes "²" (which int() refuses) and int() takes "١"
         # (Arabic-Indic one), neither of which anyone types to mean a seat number.
-        if (isinstance(seat, str) and seat.isascii() and seat.isdigit() and len(seat) <= 3
-                and 1 <= int(seat) <= len(self.seats)):
+        if (
+            isinstance(seat, str)
+            and seat.isascii()
+            and seat.isdigit()
+            and len(seat) <= 3
+            and 1 <= int(seat) <= len(self.seats)
+        ):
             return int(seat) - 1
         if type(seat) is int and 0 <= seat < len(self.seats):
             return seat
@@ -243,8 +275,10 @@ class Match(LeanAggregate, Aggregate):
         from .sheets import check_sheet  # the sheet rules import nothing of this module
 
         if self.kind != SHEET:
-            raise Refused("this match is logged move by move; a score sheet belongs to a match "
-                          "started as one (tablelog sheet)")
+            raise Refused(
+                "this match is logged move by move; a score sheet belongs to a match "
+                "started as one (tablelog sheet)"
+            )
         self._require(RUNNING)
         # check_sheet rebuilds the sheet from checked plain values only (see there).
         sheet, outcome = check_sheet(self.game, self.seats, self.options, self.components, sheet)
@@ -305,8 +339,9 @@ class Match(LeanAggregate, Aggregate):
         outcome = self.rules_outcome()
         if outcome is None:
             if not agreed_draw:
-                raise Refused("the game is not over by the rules; end it as a draw by agreement "
-                              "or abandon it")
+                raise Refused(
+                    "the game is not over by the rules; end it as a draw by agreement or abandon it"
+                )
             everyone = tuple(range(len(self.seats)))
             outcome = Outcome((), (everyone,), "draw by agreement")
         self._ended(outcome=outcome.to_json())
@@ -345,8 +380,14 @@ def components_of(options: Any, components: dict | None) -> dict | None:
     return None if name is None else manifests.legacy_components(name)
 
 
-def initial_state(rules: GameRules, seats: int, rules_version: str, options: dict,
-                  setup: Any, components: dict | None) -> Any:
+def initial_state(
+    rules: GameRules,
+    seats: int,
+    rules_version: str,
+    options: dict,
+    setup: Any,
+    components: dict | None,
+) -> Any:
     """The position before the first move, as the match's own record says: its rules version's
     readings, and the components embedded in it (never a file)."""
     played = rules.replay_options(rules_version, options)
@@ -355,11 +396,21 @@ def initial_state(rules: GameRules, seats: int, rules_version: str, options: dic
     return rules.start(seats, played, setup)
 
 
-def start_match(id: UUID, game: str, seats: list[str], options: Any = None,
-                setup: Any = None, *, rules_version: str | None = None,
-                components: Any = None, played_at: datetime | str | None = None,
-                at: datetime | None = None, as_recorded: bool = False,
-                originator_topic: str | None = None, kind: str | None = None) -> Match:
+def start_match(
+    id: UUID,
+    game: str,
+    seats: list[str],
+    options: Any = None,
+    setup: Any = None,
+    *,
+    rules_version: str | None = None,
+    components: Any = None,
+    played_at: datetime | str | None = None,
+    at: datetime | None = None,
+    as_recorded: bool = False,
+    originator_topic: str | None = None,
+    kind: str | None = None,
+) -> Match:
     """A new Match, after checking the seats, options and setup against the game's rules.
 
     `components` is a manifest handed over whole ({"name", "content"}); without it a game with
@@ -376,16 +427,20 @@ def start_match(id: UUID, game: str, seats: list[str], options: Any = None,
     if not isinstance(options, dict):
         raise Refused('options are a JSON object {"name": value, ...}')
     given = plain_json(components, "the manifest")
-    embedded = (_recorded_components(rules, options, given) if as_recorded
-                else _components_for(rules, options, given))
+    embedded = (
+        _recorded_components(rules, options, given)
+        if as_recorded
+        else _components_for(rules, options, given)
+    )
     if as_recorded and embedded is None and rules.default_manifest and "manifest" not in options:
         # A record written by hand, naming no manifest: it embeds today's default, so that a
         # later default never changes it.
         embedded = _components_for(rules, options, None)
         assert embedded is not None  # the game has a default manifest
         options = {**options, "manifest": embedded["name"]}
-    checked = rules.options(options if embedded is None
-                            else {**options, "manifest": manifests.register(embedded)})
+    checked = rules.options(
+        options if embedded is None else {**options, "manifest": manifests.register(embedded)}
+    )
     if not as_recorded:
         options = checked if embedded is None else {**checked, "manifest": embedded["name"]}
     setup = plain_json(setup or {}, "the setup")
@@ -394,13 +449,23 @@ def start_match(id: UUID, game: str, seats: list[str], options: Any = None,
     if kind == SHEET and setup:
         raise Refused("a score-sheet match has no setup")
     if kind is None:  # Raises InvalidSetup (an unknown version, a bad setup) before storing.
-        initial_state(rules, len(seats), rules_version, options, setup,
-                      components_of(options, embedded))
+        initial_state(
+            rules, len(seats), rules_version, options, setup, components_of(options, embedded)
+        )
     when = None if played_at is None else parse_time(played_at, "played_at").isoformat()
-    match = Match.created_by(Match.Started, id=id, timestamp=at, game=game,
-                             rules_version=rules_version, options=options, seats=seats,
-                             setup=setup, components=embedded, played_at=when,
-                             **({} if kind is None else {"kind": kind}))
+    match = Match.created_by(
+        Match.Started,
+        id=id,
+        timestamp=at,
+        game=game,
+        rules_version=rules_version,
+        options=options,
+        seats=seats,
+        setup=setup,
+        components=embedded,
+        played_at=when,
+        **({} if kind is None else {"kind": kind}),
+    )
     if originator_topic not in (None, *AGGREGATE_TOPICS):
         raise Refused(f"originator_topic is one of {', '.join(AGGREGATE_TOPICS)}")
     if originator_topic is not None:
@@ -429,9 +494,11 @@ def _recorded_components(rules: GameRules, options: dict, given: Any) -> dict | 
     if given is None:
         name = options.get("manifest")
         if name is not None and not manifests.NAME.fullmatch(str(name)):
-            raise Refused(f"the record names its manifest by the path {name!r}, not its content "
-                          "(a match Tablelog 0.1 stored with a club's file): a record must carry "
-                          "its components, and a path is never opened")
+            raise Refused(
+                f"the record names its manifest by the path {name!r}, not its content "
+                "(a match Tablelog 0.1 stored with a club's file): a record must carry "
+                "its components, and a path is never opened"
+            )
         return None
     if not isinstance(given, dict) or "sha256" not in given:
         raise Refused("a record's components are {name, sha256, content}")
@@ -449,13 +516,18 @@ def _components_for(rules: GameRules, options: dict, given: Any) -> dict | None:
     if rules.default_manifest is None:
         raise Refused(f"{rules.name} is played without a manifest")
     if not isinstance(given, dict) or not {"name", "content"} <= set(given) <= {
-            "name", "content", "sha256"}:
+        "name",
+        "content",
+        "sha256",
+    }:
         raise Refused('a manifest handed over is {"name": NAME, "content": {...}}')
     name = given["name"]
     if not isinstance(name, str) or not name.strip() or len(name) > 200:
         raise Refused("a manifest handed over needs a name (up to 200 characters)")
     embedded = manifests.embed(name.strip(), given["content"])
     if "sha256" in given and given["sha256"] != embedded["sha256"]:
-        raise Refused(f"the manifest {name!r} does not match its recorded hash: recorded "
-                      f"{given['sha256']}, content {embedded['sha256']}")
+        raise Refused(
+            f"the manifest {name!r} does not match its recorded hash: recorded "
+            f"{given['sha256']}, content {embedded['sha256']}"
+        )
     return embedded

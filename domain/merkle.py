@@ -44,8 +44,9 @@ class Tree:
         self.levels: list[list[bytes]] = [list(leaf_hashes)]
         while len(self.levels[-1]) > 1:
             below = self.levels[-1]
-            self.levels.append([node_hash(below[i], below[i + 1])
-                                for i in range(0, len(below) - 1, 2)])
+            self.levels.append(
+                [node_hash(below[i], below[i + 1]) for i in range(0, len(below) - 1, 2)]
+            )
 
     @property
     def size(self) -> int:
@@ -112,8 +113,9 @@ class Tree:
         return size
 
 
-def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes],
-                     root: bytes) -> None:
+def verify_inclusion(
+    leaf: bytes, index: int, size: int, proof: Sequence[bytes], root: bytes
+) -> None:
     """RFC 9162 section 2.1.3.2; raises ProofError unless `leaf` (a leaf hash) is leaf `index`
     of the tree of `size` leaves whose root is `root`."""
     if not 0 <= index < size:
@@ -135,8 +137,9 @@ def verify_inclusion(leaf: bytes, index: int, size: int, proof: Sequence[bytes],
         raise ProofError("the inclusion proof leads to another root")
 
 
-def verify_consistency(old: int, size: int, old_root: bytes, root: bytes,
-                       proof: Sequence[bytes]) -> None:
+def verify_consistency(
+    old: int, size: int, old_root: bytes, root: bytes, proof: Sequence[bytes]
+) -> None:
     """RFC 9162 section 2.1.4.2; raises ProofError unless the tree of `size` leaves with `root`
     extends the tree of `old` leaves with `old_root` (same first `old` leaves)."""
     if not 0 <= old <= size:

@@ -22,6 +22,7 @@ def finding_of(recorder: Any, match_id: UUID, error: BaseException | None = None
     itself cannot say, the error's own first line)."""
     try:
         from .audit import audit_match  # the audit reads through the recorder: import late
+
         findings = audit_match(recorder, match_id)["findings"]
     except Exception:  # noqa: BLE001 - the damage may defeat even the audit; say what we know
         findings = []

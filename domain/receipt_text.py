@@ -21,12 +21,14 @@ from .checkpoints import HEAD_FORMAT, RECEIPT_FORMAT, BadReceipt, check_receipt_
 
 def to_text(receipt: dict[str, Any], proof: bool = False) -> str:
     head = receipt["head"]
-    lines = [RECEIPT_FORMAT,
-             f"match {receipt['match']} event {receipt['event']}",
-             f"hash {receipt['hash']}",
-             f"leaf {receipt['leaf']} of {head['size']} root {head['root']}",
-             f"signed {head['time']} key {head['key']}",
-             f"sig {head['signature']}"]
+    lines = [
+        RECEIPT_FORMAT,
+        f"match {receipt['match']} event {receipt['event']}",
+        f"hash {receipt['hash']}",
+        f"leaf {receipt['leaf']} of {head['size']} root {head['root']}",
+        f"signed {head['time']} key {head['key']}",
+        f"sig {head['signature']}",
+    ]
     if proof and receipt.get("proof") is not None:
         lines.append("proof " + " ".join(receipt["proof"]))
     return "\n".join(lines) + "\n"
@@ -44,13 +46,22 @@ def from_text(text: str) -> dict[str, Any]:
         if line[0] == "proof":
             words["proof"] = line[1:]
     try:
-        receipt = {"format": RECEIPT_FORMAT, "match": words["match"][0],
-                   "event": int(words["event"][0]), "hash": words["hash"][0],
-                   "leaf": int(words["leaf"][0]),
-                   "head": {"format": HEAD_FORMAT, "size": int(words["of"][0]),
-                            "root": words["root"][0], "time": words["signed"][0],
-                            "key": words["key"][0], "signature": words["sig"][0]},
-                   "proof": words.get("proof")}
+        receipt = {
+            "format": RECEIPT_FORMAT,
+            "match": words["match"][0],
+            "event": int(words["event"][0]),
+            "hash": words["hash"][0],
+            "leaf": int(words["leaf"][0]),
+            "head": {
+                "format": HEAD_FORMAT,
+                "size": int(words["of"][0]),
+                "root": words["root"][0],
+                "time": words["signed"][0],
+                "key": words["key"][0],
+                "signature": words["sig"][0],
+            },
+            "proof": words.get("proof"),
+        }
     except (KeyError, ValueError) as err:
         raise BadReceipt(f"the receipt's text lacks or garbles {err}") from None
     return check_receipt_shape(receipt)

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid4
 
-from eventsourcing.persistence import IntegrityError, Mapper, Transcoder
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper
 from eventsourcing.utils import get_topic
 
 from . import LEGACY_PACKAGE
@@ -27,8 +27,10 @@ from .snapshot_reads import Snapshotting
 from .transcoding import LeanMapper, LeanTranscoder
 
 # Started events stored by release 0.1 carry the topic of the package's old top-level name.
-STARTED_TOPICS = [get_topic(Match.Started),
-                  get_topic(Match.Started).replace(__package__, LEGACY_PACKAGE, 1)]
+STARTED_TOPICS = [
+    get_topic(Match.Started),
+    get_topic(Match.Started).replace(__package__, LEGACY_PACKAGE, 1),
+]
 PAGE = 1000
 BULK = 1000  # events in one save from which the save counts as bulk
 
@@ -67,8 +69,9 @@ class Recorder(Snapshotting, LeanApplication):
             raise Refused(f"the match has only {match.version - 1} steps, not {step}")
         return match
 
-    def _act(self, match_id: UUID, action: Callable[[Match], None],
-             expected_version: int | None = None) -> Match:
+    def _act(
+        self, match_id: UUID, action: Callable[[Match], None], expected_version: int | None = None
+    ) -> Match:
         match = self.current(match_id, expected_version)
         action(match)
         self._save(match)
@@ -84,22 +87,40 @@ class Recorder(Snapshotting, LeanApplication):
             self.save(*matches)
         except IntegrityError:
             # The pending events are gone with the failed save: callers must get() again.
-            raise Conflict("the match changed while this entry was being recorded (another "
-                           "writer got there first); reload it and enter the move again") from None
+            raise Conflict(
+                "the match changed while this entry was being recorded (another "
+                "writer got there first); reload it and enter the move again"
+            ) from None
 
     # ---- commands ---------------------------------------------------------------------------
 
-    def start(self, game: str, seats: list[str], options: Any = None, setup: Any = None, *,
-              components: Any = None, played_at: datetime | str | None = None) -> UUID:
+    def start(
+        self,
+        game: str,
+        seats: list[str],
+        options: Any = None,
+        setup: Any = None,
+        *,
+        components: Any = None,
+        played_at: datetime | str | None = None,
+    ) -> UUID:
         """A new match; `components` is a manifest handed over whole ({"name", "content"}),
         `played_at` when a game logged afterwards was played (see `start_match`)."""
-        match = start_match(uuid4(), game, seats, options, setup, components=components,
-                            played_at=played_at)
+        match = start_match(
+            uuid4(), game, seats, options, setup, components=components, played_at=played_at
+        )
         self._save(match)
         return match.id
 
-    def start_sheet(self, game: str, seats: list[str], sheet: Any, options: Any = None, *,
-                    played_at: datetime | str | None = None) -> UUID:
+    def start_sheet(
+        self,
+        game: str,
+        seats: list[str],
+        sheet: Any,
+        options: Any = None,
+        *,
+        played_at: datetime | str | None = None,
+    ) -> UUID:
         """A match logged from its score sheet: its start and its sheet, checked, in one save."""
         from .sheet_matches import sheet_match
 
@@ -110,32 +131,39 @@ class Recorder(Snapshotting, LeanApplication):
     # Every command takes `expected_version`: the match version the entry was made against.
     # A match that moved on meanwhile is then a Conflict, not an entry on another board.
 
-    def record(self, match_id: UUID, seat: str | int, move: Any,
-               expected_version: int | None = None) -> Match:
+    def record(
+        self, match_id: UUID, seat: str | int, move: Any, expected_version: int | None = None
+    ) -> Match:
         return self._act(match_id, lambda m: m.record(seat, move), expected_version)
 
-    def undo(self, match_id: UUID, by: str, reason: str,
-               expected_version: int | None = None) -> Match:
+    def undo(
+        self, match_id: UUID, by: str, reason: str, expected_version: int | None = None
+    ) -> Match:
         return self._act(match_id, lambda m: m.undo(by, reason), expected_version)
 
-    def claim(self, match_id: UUID, by: str, scores: Any,
-               expected_version: int | None = None) -> Match:
+    def claim(
+        self, match_id: UUID, by: str, scores: Any, expected_version: int | None = None
+    ) -> Match:
         return self._act(match_id, lambda m: m.claim(by, scores), expected_version)
 
-    def dispute(self, match_id: UUID, by: str, about: str,
-               expected_version: int | None = None) -> Match:
+    def dispute(
+        self, match_id: UUID, by: str, about: str, expected_version: int | None = None
+    ) -> Match:
         return self._act(match_id, lambda m: m.dispute(by, about), expected_version)
 
-    def resolve(self, match_id: UUID, by: str, ruling: str,
-               expected_version: int | None = None) -> Match:
+    def resolve(
+        self, match_id: UUID, by: str, ruling: str, expected_version: int | None = None
+    ) -> Match:
         return self._act(match_id, lambda m: m.resolve(by, ruling), expected_version)
 
-    def end(self, match_id: UUID, agreed_draw: bool = False,
-            expected_version: int | None = None) -> Match:
+    def end(
+        self, match_id: UUID, agreed_draw: bool = False, expected_version: int | None = None
+    ) -> Match:
         return self._act(match_id, lambda m: m.end(agreed_draw), expected_version)
 
-    def abandon(self, match_id: UUID, by: str, reason: str,
-               expected_version: int | None = None) -> Match:
+    def abandon(
+        self, match_id: UUID, by: str, reason: str, expected_version: int | None = None
+    ) -> Match:
         return self._act(match_id, lambda m: m.abandon(by, reason), expected_version)
 
     def save_new(self, matches: Sequence[Match]) -> None:
@@ -159,9 +187,11 @@ class Recorder(Snapshotting, LeanApplication):
             ours = [event_hash(event) for event in match.pending_events]
             theirs = [event_hash(self.mapper.to_domain_event(row)) for row in stored]
             if ours != theirs:
-                raise BadRecord(f"line {line}: match {match.id} is already in this store with "
-                                f"other events ({len(theirs)} stored, {len(ours)} in the record"
-                                "); nothing was imported")
+                raise BadRecord(
+                    f"line {line}: match {match.id} is already in this store with "
+                    f"other events ({len(theirs)} stored, {len(ours)} in the record"
+                    "); nothing was imported"
+                )
         self._save(*new)
         return len(new), len(numbered) - len(new)
 
@@ -170,8 +200,9 @@ class Recorder(Snapshotting, LeanApplication):
     def _exists(self, match_id: UUID) -> bool:
         return bool(self.recorder.select_events(_as_uuid(match_id), limit=1))
 
-    def stored_events(self, match_id: UUID, gt: int | None = None,
-                      lte: int | None = None) -> list[Any]:
+    def stored_events(
+        self, match_id: UUID, gt: int | None = None, lte: int | None = None
+    ) -> list[Any]:
         """The match's stored events (those with versions in (gt, lte] when given: a long
         match's page of them)."""
         try:
@@ -198,7 +229,8 @@ class Recorder(Snapshotting, LeanApplication):
         position: int | None = None
         while True:
             page = self.recorder.select_notifications(
-                start=position, limit=PAGE, topics=STARTED_TOPICS, inclusive_of_start=False)
+                start=position, limit=PAGE, topics=STARTED_TOPICS, inclusive_of_start=False
+            )
             for notification in page:
                 try:
                     started = self.mapper.to_domain_event(notification)
@@ -216,8 +248,9 @@ class Recorder(Snapshotting, LeanApplication):
         seen: dict[UUID, None] = {}
         position: int | None = None
         while True:
-            page = self.recorder.select_notifications(start=position, limit=PAGE,
-                                                      inclusive_of_start=False)
+            page = self.recorder.select_notifications(
+                start=position, limit=PAGE, inclusive_of_start=False
+            )
             seen.update((_as_uuid(n.originator_id), None) for n in page)
             if len(page) < PAGE:
                 return list(seen)
@@ -249,8 +282,10 @@ def check_version(match: Match, expected_version: int | None) -> Match:
     """The one stale-version check: `match`, or Conflict when it is no longer at the version an
     entry was made against (None: any version)."""
     if expected_version is not None and match.version != expected_version:
-        raise Conflict(f"the match is at version {match.version}, not {expected_version} as "
-                       "this entry expected (another writer got there first); reload it")
+        raise Conflict(
+            f"the match is at version {match.version}, not {expected_version} as "
+            "this entry expected (another writer got there first); reload it"
+        )
     return match
 
 

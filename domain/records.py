@@ -45,11 +45,18 @@ def to_record(events: Iterable[Any]) -> dict[str, Any]:
     events = list(events)
     started = events[0]
     record: dict[str, Any] = {
-        "format": FORMAT, "id": str(started.originator_id), "game": started.game,
-        "rules_version": started.rules_version, "options": started.options,
-        "seats": list(started.seats), "setup": started.setup,
-        "components": started.components, "played_at": started.played_at,
-        "started_at": started.timestamp.isoformat(), "hash": event_hash(started), "events": [],
+        "format": FORMAT,
+        "id": str(started.originator_id),
+        "game": started.game,
+        "rules_version": started.rules_version,
+        "options": started.options,
+        "seats": list(started.seats),
+        "setup": started.setup,
+        "components": started.components,
+        "played_at": started.played_at,
+        "started_at": started.timestamp.isoformat(),
+        "hash": event_hash(started),
+        "events": [],
     }
     for stored in events[1:]:
         kind, fields = ENTRIES[type(stored).__name__]
@@ -91,15 +98,18 @@ def _apply_entry(match: Match, entry: Mapping[str, Any]) -> None:
     elif kind == "end":
         match.end(agreed_draw=bool(_field(entry, "agreed_draw")))
         if "outcome" in entry and entry["outcome"] != match.outcome:
-            raise Refused(f"the record says the match ended {entry['outcome']}, "
-                          f"the rules say {match.outcome}")
+            raise Refused(
+                f"the record says the match ended {entry['outcome']}, the rules say {match.outcome}"
+            )
     elif kind == "abandon":
         match.abandon(_field(entry, "by"), _field(entry, "reason"))
     elif kind == "sheet":
         match.record_sheet(entry.get("sheet"))
         if "outcome" in entry and entry["outcome"] != match.outcome:
-            raise Refused(f"the record says the sheet gives {entry['outcome']}, "
-                          f"the sheet rules say {match.outcome}")
+            raise Refused(
+                f"the record says the sheet gives {entry['outcome']}, "
+                f"the sheet rules say {match.outcome}"
+            )
     else:
         kinds = ", ".join(kind for kind, _ in ENTRIES.values())
         raise Refused(f"unknown entry type {kind!r} (one of {kinds})")
@@ -111,8 +121,9 @@ def from_record(record: Any, keep_id: bool = True, now: datetime | None = None) 
     if not isinstance(record, Mapping):
         raise BadRecord("a match record is a JSON object")
     if record.get("format") not in FORMATS:
-        raise BadRecord(f"format must be {FORMAT!r} (or {FORMATS[0]!r}), got "
-                        f"{record.get('format')!r}")
+        raise BadRecord(
+            f"format must be {FORMAT!r} (or {FORMATS[0]!r}), got {record.get('format')!r}"
+        )
     missing = {"game", "seats", "events"} - set(record)
     if missing:
         raise BadRecord(f"the record lacks {', '.join(sorted(missing))}")
@@ -125,13 +136,21 @@ def from_record(record: Any, keep_id: bool = True, now: datetime | None = None) 
     release_0_1 = record["format"] == FORMATS[0]
     try:
         started_at = _time(record.get("started_at"), "started_at", None, now)
-        match = start_match(match_id, record["game"], record["seats"], record.get("options"),
-                            record.get("setup"), rules_version=record.get("rules_version"),
-                            components=record.get("components"),
-                            played_at=record.get("played_at"), at=started_at, as_recorded=True,
-                            originator_topic=record.get("originator_topic") or (
-                                AGGREGATE_TOPICS[1] if release_0_1 else None),
-                            kind=record.get("kind"))
+        match = start_match(
+            match_id,
+            record["game"],
+            record["seats"],
+            record.get("options"),
+            record.get("setup"),
+            rules_version=record.get("rules_version"),
+            components=record.get("components"),
+            played_at=record.get("played_at"),
+            at=started_at,
+            as_recorded=True,
+            originator_topic=record.get("originator_topic")
+            or (AGGREGATE_TOPICS[1] if release_0_1 else None),
+            kind=record.get("kind"),
+        )
         _check_hash(match, record, keep_id, "the start")
     except (Refused, RulesError) as err:
         raise BadRecord(f"cannot start the match: {err}") from None
@@ -159,8 +178,10 @@ def _time(text: Any, what: str, match: Match | None, now: datetime | None) -> da
     when = parse_time(text, what, now)
     previous = match.pending_events[-1].timestamp if match and match.pending_events else None
     if previous is not None and when < previous:
-        raise Refused(f"{what} {when.isoformat()} is before the previous event's "
-                      f"{previous.isoformat()}: times never go backwards within a match")
+        raise Refused(
+            f"{what} {when.isoformat()} is before the previous event's "
+            f"{previous.isoformat()}: times never go backwards within a match"
+        )
     return when
 
 
@@ -172,9 +193,11 @@ def _check_hash(match: Match, entry: Mapping[str, Any], keep_id: bool, what: str
         return
     rebuilt = event_hash(match.pending_events[-1])
     if recorded != rebuilt:
-        raise Refused(f"{what} does not match the hash the record carries ({str(recorded)[:12]}"
-                      f"... recorded, {rebuilt[:12]}... rebuilt): the record was changed after "
-                      "it was exported")
+        raise Refused(
+            f"{what} does not match the hash the record carries ({str(recorded)[:12]}"
+            f"... recorded, {rebuilt[:12]}... rebuilt): the record was changed after "
+            "it was exported"
+        )
 
 
 def _describe_entry(match: Match, entry: Any) -> str:
@@ -183,8 +206,11 @@ def _describe_entry(match: Match, entry: Any) -> str:
     return f"{entry.get('type') if isinstance(entry, Mapping) else entry!r}"
 
 
-def check_all(records: Iterable[Any], on_each: Callable[[], None] | None = None,
-              lines: Iterable[int] | None = None) -> list[Match]:
+def check_all(
+    records: Iterable[Any],
+    on_each: Callable[[], None] | None = None,
+    lines: Iterable[int] | None = None,
+) -> list[Match]:
     """Rebuild every record; the first bad one raises BadRecord naming its line (`lines`: the
     file's line numbers of the records, else 1, 2, ...). Two records with one id are refused."""
     matches: list[Match] = []
@@ -197,8 +223,10 @@ def check_all(records: Iterable[Any], on_each: Callable[[], None] | None = None,
         except BadRecord as err:
             raise BadRecord(f"line {line}: {err}") from None
         if match.id in first_line:
-            raise BadRecord(f"line {line}: match {match.id} appears twice in this file (first "
-                            f"on line {first_line[match.id]})")
+            raise BadRecord(
+                f"line {line}: match {match.id} appears twice in this file (first "
+                f"on line {first_line[match.id]})"
+            )
         first_line[match.id] = line
         matches.append(match)
         if on_each:

@@ -10,9 +10,16 @@ from uuid import UUID
 from .match import SHEET, Match, start_match
 
 
-def sheet_match(match_id: UUID, game: str, seats: list[str], sheet: Any, options: Any = None, *,
-                played_at: datetime | str | None = None,
-                at: datetime | None = None) -> Match:
+def sheet_match(
+    match_id: UUID,
+    game: str,
+    seats: list[str],
+    sheet: Any,
+    options: Any = None,
+    *,
+    played_at: datetime | str | None = None,
+    at: datetime | None = None,
+) -> Match:
     """Refused (naming the seat and field) or a Match with both events pending; `at` gives
     both events one time (an import keeps the play's date as `played_at`, not as `at`)."""
     match = start_match(match_id, game, seats, options, played_at=played_at, at=at, kind=SHEET)

@@ -24,8 +24,9 @@ from .recorder import Recorder
 class SigningRecorder(Recorder):
     name = "tablelog"  # the library names a subclass's tables after it otherwise: same store
 
-    def __init__(self, *args: Any, key_source: Callable[[], Signer | None] | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, key_source: Callable[[], Signer | None] | None = None, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.key_source = key_source or (lambda: None)
 
@@ -43,17 +44,21 @@ class SigningRecorder(Recorder):
         if not trusted:
             return None  # a store nobody set up for signing (`keys init` trusts a first key)
         if signer.key_id not in trusted:
-            raise Refused(f"this recorder's key {signer.key_id} is not one the store trusts: "
-                          "`tablelog keys trust` it there (or `tablelog keys init` on a new "
-                          "store); nothing was stored")
+            raise Refused(
+                f"this recorder's key {signer.key_id} is not one the store trusts: "
+                "`tablelog keys trust` it there (or `tablelog keys init` on a new "
+                "store); nothing was stored"
+            )
         return signer
 
     def checkpoint(self) -> dict[str, Any]:
         """Sign a head over everything stored now (the latest, if nothing is new)."""
         signer = self.signer()
         if signer is None:
-            raise Refused("nothing to sign with: this recorder has no key, or the store trusts "
-                          "none (`tablelog keys init` makes a key and trusts it here)")
+            raise Refused(
+                "nothing to sign with: this recorder has no key, or the store trusts "
+                "none (`tablelog keys init` makes a key and trusts it here)"
+            )
         return self.ledger.sign(signer)
 
     def _signed(self, command: Callable[..., Match], *args: Any, **kwargs: Any) -> Match:

@@ -48,8 +48,10 @@ class Snapshotting:
         if self.snapshots is None:
             return None
         try:
-            found = [cast(MatchSnapshot, snapshot)
-                     for snapshot in self.snapshots.get(match_id, desc=True, limit=1, lte=version)]
+            found = [
+                cast(MatchSnapshot, snapshot)
+                for snapshot in self.snapshots.get(match_id, desc=True, limit=1, lte=version)
+            ]
         except Exception:  # noqa: BLE001 - a snapshot row that does not decode is not used
             return None
         return found[0] if found and usable(found[0].state) else None
@@ -60,8 +62,11 @@ class Snapshotting:
         at = snapshot.originator_version
         events = iter(self.events.get(snapshot.originator_id, gt=at - 1, lte=version))
         sealed = next(events, None)
-        if sealed is None or sealed.originator_version != at or \
-                event_hash(sealed) != snapshot.state["head_hash"]:
+        if (
+            sealed is None
+            or sealed.originator_version != at
+            or event_hash(sealed) != snapshot.state["head_hash"]
+        ):
             return None
         try:
             match = snapshot.mutate(None)
@@ -101,9 +106,11 @@ class Snapshotting:
         every = self.snapshot_every
         for stored in events:
             first.setdefault(stored.originator_id, stored.originator_version)
-        taken = [_snapshot_of(cast(Match, match)) for match_id, match in aggregates.items()
-                 if match_id in first and
-                 match.version // every > (first[match_id] - 1) // every]
+        taken = [
+            _snapshot_of(cast(Match, match))
+            for match_id, match in aggregates.items()
+            if match_id in first and match.version // every > (first[match_id] - 1) // every
+        ]
         self._put_snapshots([s for s in taken if s is not None])
 
     def _put_snapshots(self, snapshots: list[MatchSnapshot]) -> None:

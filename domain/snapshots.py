@@ -46,8 +46,9 @@ class Trail(MutableSequence):
     """A list of which only the last entries are held; the `dropped` earlier ones are fetched
     on first need (by `fetch_all`, which returns the whole list as it was when it was cut)."""
 
-    def __init__(self, tail: list[Any], dropped: int,
-                 fetch_all: Callable[[], list[Any]] | None = None) -> None:
+    def __init__(
+        self, tail: list[Any], dropped: int, fetch_all: Callable[[], list[Any]] | None = None
+    ) -> None:
         self.tail = tail
         self.dropped = dropped
         self.fetch_all = fetch_all
@@ -60,7 +61,7 @@ class Trail(MutableSequence):
         if self.dropped:
             if self.fetch_all is None:
                 raise LookupError("the earlier steps of this match were not loaded")
-            head = self.fetch_all()[:self.dropped]
+            head = self.fetch_all()[: self.dropped]
             self.tail, self.dropped = list(head) + self.tail, 0
 
     def _index(self, index: int) -> int:
@@ -79,7 +80,7 @@ class Trail(MutableSequence):
         if isinstance(index, slice):
             start, stop, step = index.indices(len(self))
             if step == 1 and start >= self.dropped:  # within the tail: nothing to fetch
-                return self.tail[start - self.dropped:max(start, stop) - self.dropped]
+                return self.tail[start - self.dropped : max(start, stop) - self.dropped]
             self._fill()
             return self.tail[index]
         return self.tail[self._index(index)]
@@ -128,9 +129,13 @@ class MatchSnapshot(Snapshot):
 
     @classmethod
     def take(cls, match: Match) -> MatchSnapshot:  # type: ignore[override]  # Matches only
-        return cls(originator_id=match.id, originator_version=match.version,
-                   timestamp=cls.create_timestamp(), topic=get_topic(Match),
-                   state=compact(match))
+        return cls(
+            originator_id=match.id,
+            originator_version=match.version,
+            timestamp=cls.create_timestamp(),
+            topic=get_topic(Match),
+            state=compact(match),
+        )
 
     def mutate(self, _: None) -> Match:
         return restore(self.originator_id, self.originator_version, self.state)
@@ -144,11 +149,15 @@ def compact(match: Match) -> dict[str, Any]:
     kept = min(TAIL, len(match.moves), _held(match.moves), _held(match.states) - 1)
     fields = {k: v for k, v in vars(match).items() if k not in _OWN}
     return {
-        "format": FORMAT, "state_rules": rules.version, "fields": fields,
-        "created_on": match.created_on.isoformat(), "modified_on": match.modified_on.isoformat(),
-        "head_hash": match.head_hash, "dropped": len(match.moves) - kept,
-        "states": [rules.encode(s) for s in match.states[len(match.states) - kept - 1:]],
-        "moves": list(match.moves[len(match.moves) - kept:]),
+        "format": FORMAT,
+        "state_rules": rules.version,
+        "fields": fields,
+        "created_on": match.created_on.isoformat(),
+        "modified_on": match.modified_on.isoformat(),
+        "head_hash": match.head_hash,
+        "dropped": len(match.moves) - kept,
+        "states": [rules.encode(s) for s in match.states[len(match.states) - kept - 1 :]],
+        "moves": list(match.moves[len(match.moves) - kept :]),
     }
 
 
@@ -159,8 +168,10 @@ def _held(entries: Any) -> int:
 def usable(state: dict[str, Any]) -> bool:
     """Whether this code can restore a snapshot: same layout, same rules code for the states."""
     try:
-        return (state.get("format") == FORMAT
-                and get_rules(state["fields"]["game"]).version == state["state_rules"])
+        return (
+            state.get("format") == FORMAT
+            and get_rules(state["fields"]["game"]).version == state["state_rules"]
+        )
     except Exception:  # noqa: BLE001 - a snapshot this code cannot read is simply not used
         return False
 
@@ -169,16 +180,23 @@ def restore(match_id: Any, version: int, state: dict[str, Any]) -> Match:
     """The Match a compact snapshot describes; its earlier history is fetched on demand once
     `attach` has told its trails where from."""
     rules = get_rules(state["fields"]["game"])
-    match = bare_aggregate(Match, match_id, version,
-                           datetime.fromisoformat(state["created_on"]),
-                           datetime.fromisoformat(state["modified_on"]))
+    match = bare_aggregate(
+        Match,
+        match_id,
+        version,
+        datetime.fromisoformat(state["created_on"]),
+        datetime.fromisoformat(state["modified_on"]),
+    )
     dropped = state["dropped"]
     match.__dict__.update(state["fields"])
-    match.__dict__.update({
-        "_head_event": None, "_head_hash": state["head_hash"],
-        "states": Trail([rules.decode(s) for s in state["states"]], dropped),
-        "moves": Trail(list(state["moves"]), dropped),
-    })
+    match.__dict__.update(
+        {
+            "_head_event": None,
+            "_head_hash": state["head_hash"],
+            "states": Trail([rules.decode(s) for s in state["states"]], dropped),
+            "moves": Trail(list(state["moves"]), dropped),
+        }
+    )
     return match
 
 

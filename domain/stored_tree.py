@@ -31,8 +31,10 @@ class StoredTree(Tree):
         if level >= NODE_LEVEL:
             found = self.nodes.get((level, index))
             if found is None:
-                raise Refused(f"the store lacks its tree node {level}/{index}: the checkpoint "
-                              "tables were altered; run `tablelog audit --all`")
+                raise Refused(
+                    f"the store lacks its tree node {level}/{index}: the checkpoint "
+                    "tables were altered; run `tablelog audit --all`"
+                )
             return found
         block = (index << level) >> NODE_LEVEL
         if block not in self.blocks:

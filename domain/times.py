@@ -26,11 +26,15 @@ def parse_time(text: Any, what: str, now: datetime | None = None) -> datetime:
         try:
             when = datetime.fromisoformat(text)
         except ValueError:
-            raise Refused(f"{what} must be an ISO 8601 time with a zone (like "
-                          f"2026-11-28T19:30:00+01:00), got {_shown(text)}") from None
+            raise Refused(
+                f"{what} must be an ISO 8601 time with a zone (like "
+                f"2026-11-28T19:30:00+01:00), got {_shown(text)}"
+            ) from None
     if when.tzinfo is None or when.utcoffset() is None:
-        raise Refused(f"{what} has no zone: write it like 2026-11-28T19:30:00+01:00 or "
-                      f"...Z, got {_shown(text)}")
+        raise Refused(
+            f"{what} has no zone: write it like 2026-11-28T19:30:00+01:00 or "
+            f"...Z, got {_shown(text)}"
+        )
     if when > (now or datetime.now(UTC)) + CLOCK_SKEW:
         raise Refused(f"{what} lies in the future: {when.isoformat()}")
     return when

@@ -86,8 +86,10 @@ class LeanMapper(Mapper):
             if getattr(cls, "class_version", 1) > 1 or self.compressor or self.cipher:
                 return super().to_stored_event(domain_event)
             plain = getattr(cls, "plain_json_fields", False)
-            lean = self._lean[cls] = (get_topic(cls), self.transcoder.encode_plain_event
-                                      if plain else self.transcoder.encode)
+            lean = self._lean[cls] = (
+                get_topic(cls),
+                self.transcoder.encode_plain_event if plain else self.transcoder.encode,
+            )
         topic, encode = lean
         state = domain_event.__dict__.copy()
         originator_id = state.pop("originator_id")

@@ -46,8 +46,12 @@ def stored_value(value: Any, what: str) -> Any:
 
 
 _UNSURE = object()
-_FAST = orjson.OPT_STRICT_INTEGER | orjson.OPT_PASSTHROUGH_DATETIME | \
-    orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_SUBCLASS
+_FAST = (
+    orjson.OPT_STRICT_INTEGER
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
 
 
 def _plain_at_once(value: Any) -> Any:
@@ -61,8 +65,12 @@ def _plain_at_once(value: Any) -> Any:
         data = orjson.dumps(value, option=_FAST)
     except orjson.JSONEncodeError:
         return _UNSURE
-    if (len(data) > MAX_BYTES or b"null" in data or b"\\u0000" in data
-            or data.count(b"[") + data.count(b"{") > MAX_DEPTH):
+    if (
+        len(data) > MAX_BYTES
+        or b"null" in data
+        or b"\\u0000" in data
+        or data.count(b"[") + data.count(b"{") > MAX_DEPTH
+    ):
         return _UNSURE
     return orjson.loads(data)
 
@@ -107,8 +115,7 @@ def _scalar(item: Any, what: str, path: str) -> Any:
     if isinstance(item, int):
         if -MAX_INT <= item <= MAX_INT:
             return int(item)
-        raise Refused(f"{what}{path}: an integer beyond +-{MAX_INT:,} cannot be stored "
-                      "exactly")
+        raise Refused(f"{what}{path}: an integer beyond +-{MAX_INT:,} cannot be stored exactly")
     if isinstance(item, float):
         if math.isfinite(item):
             return item
@@ -123,16 +130,24 @@ def _check_text(text: str, what: str, path: str) -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise Refused(f"{what}{path}: the text is not valid UTF-8 (it holds a lone surrogate, "
-                      "as undecodable bytes become)") from None
+        raise Refused(
+            f"{what}{path}: the text is not valid UTF-8 (it holds a lone surrogate, "
+            "as undecodable bytes become)"
+        ) from None
     if "\x00" in text:
         raise Refused(f"{what}{path}: the text holds a NUL character")
 
 
 def _kind(value: Any) -> str:
-    return {dict: "an object", list: "a list", tuple: "a list", type(None): "null",
-            bool: "true/false", int: "a number", float: "a number"}.get(type(value),
-                                                                        type(value).__name__)
+    return {
+        dict: "an object",
+        list: "a list",
+        tuple: "a list",
+        type(None): "null",
+        bool: "true/false",
+        int: "a number",
+        float: "a number",
+    }.get(type(value), type(value).__name__)
 
 
 def _short(name: str) -> str:

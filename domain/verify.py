@@ -23,8 +23,9 @@ from .records import from_record
 CHAIN_KINDS = ("chain", "missing", "undecodable", "receipt", "checkpoint")
 
 
-def against_store(recorder: Any, receipt: Mapping[str, Any],
-                  keys: Mapping[str, bytes] | None = None) -> list[str]:
+def against_store(
+    recorder: Any, receipt: Mapping[str, Any], keys: Mapping[str, bytes] | None = None
+) -> list[str]:
     """Verify a receipt against a store; returns what was checked, line by line."""
     from .audit import audit_match  # the audit imports the recorder: only when verifying
 
@@ -34,55 +35,73 @@ def against_store(recorder: Any, receipt: Mapping[str, Any],
     head, tree = receipt["head"], ledger.tree()
     if receipt.get("proof") is None:  # the short text: the store supplies the proof
         if head["size"] > tree.size or receipt["leaf"] >= head["size"]:
-            raise NotVerified(f"this store's checkpoints cover {tree.size} events, not the "
-                              f"{head['size']} the receipt's head signed")
-        receipt["proof"] = [p.hex() for p in tree.inclusion_proof(receipt["leaf"],
-                                                                  head["size"])]
+            raise NotVerified(
+                f"this store's checkpoints cover {tree.size} events, not the "
+                f"{head['size']} the receipt's head signed"
+            )
+        receipt["proof"] = [p.hex() for p in tree.inclusion_proof(receipt["leaf"], head["size"])]
     verify_receipt(receipt, keys)
-    done = [f"the head of {head['size']} events is signed by key {head['key']} "
-            f"({head['time']})",
-            f"event {receipt['event']} of match {receipt['match']} is leaf {receipt['leaf']} "
-            "of the signed tree"]
+    done = [
+        f"the head of {head['size']} events is signed by key {head['key']} ({head['time']})",
+        f"event {receipt['event']} of match {receipt['match']} is leaf {receipt['leaf']} "
+        "of the signed tree",
+    ]
     match_id = _uuid(receipt["match"])
     try:
         report = audit_match(recorder, match_id, head=receipt["hash"])
     except MatchNotFound:
         raise NotVerified(f"match {match_id} is not in this store: deleted") from None
-    broken = [f["message"] for f in report["findings"] if f["kind"] in CHAIN_KINDS
-              and (f["event"] is None or f["event"] <= receipt["event"])]
+    broken = [
+        f["message"]
+        for f in report["findings"]
+        if f["kind"] in CHAIN_KINDS and (f["event"] is None or f["event"] <= receipt["event"])
+    ]
     if broken:
         raise NotVerified(f"the store no longer holds what the receipt signed: {broken[0]}")
-    done.append(f"the store holds that event and the {receipt['event'] - 1} before it, "
-                "chained")
+    done.append(f"the store holds that event and the {receipt['event'] - 1} before it, chained")
     latest = ledger.latest()
     if latest is not None and latest[1]["size"] > head["size"]:
         newest = latest[1]
         try:
-            verify_consistency(head["size"], newest["size"], bytes.fromhex(head["root"]),
-                               bytes.fromhex(newest["root"]),
-                               tree.consistency_proof(head["size"], newest["size"]))
+            verify_consistency(
+                head["size"],
+                newest["size"],
+                bytes.fromhex(head["root"]),
+                bytes.fromhex(newest["root"]),
+                tree.consistency_proof(head["size"], newest["size"]),
+            )
         except ProofError:
-            raise NotVerified(f"the store's newest checkpoint ({newest['size']} events, "
-                              f"{newest['time']}) does not extend the history the receipt "
-                              "signed: the log was rewritten") from None
-        done.append(f"the newest checkpoint ({newest['size']} events, {newest['time']}) "
-                    "extends it (consistency proof)")
+            raise NotVerified(
+                f"the store's newest checkpoint ({newest['size']} events, "
+                f"{newest['time']}) does not extend the history the receipt "
+                "signed: the log was rewritten"
+            ) from None
+        done.append(
+            f"the newest checkpoint ({newest['size']} events, {newest['time']}) "
+            "extends it (consistency proof)"
+        )
     return done
 
 
-def against_record(record: Mapping[str, Any], receipt: Mapping[str, Any] | None,
-                   keys: Mapping[str, bytes]) -> list[str]:
+def against_record(
+    record: Mapping[str, Any], receipt: Mapping[str, Any] | None, keys: Mapping[str, bytes]
+) -> list[str]:
     """Verify a receipt (by default the one the record carries) against an exported record,
     with only the public keys: no store."""
     carried = record.get("receipt") if isinstance(record, Mapping) else None
     if receipt is None:
         if carried is None:
-            raise Refused("the record carries no receipt (it was exported before any "
-                          "checkpoint covered it): give a RECEIPT")
+            raise Refused(
+                "the record carries no receipt (it was exported before any "
+                "checkpoint covered it): give a RECEIPT"
+            )
         receipt = carried
     receipt = check_receipt_shape(receipt)
-    if receipt.get("proof") is None and isinstance(carried, Mapping) and all(
-            carried.get(k) == receipt[k] for k in ("leaf", "hash", "head")):
+    if (
+        receipt.get("proof") is None
+        and isinstance(carried, Mapping)
+        and all(carried.get(k) == receipt[k] for k in ("leaf", "hash", "head"))
+    ):
         receipt["proof"] = carried.get("proof")
     verify_receipt(receipt, keys)
     try:
@@ -92,16 +111,22 @@ def against_record(record: Mapping[str, Any], receipt: Mapping[str, Any] | None,
     events = match.pending_events
     if str(match.id) != receipt["match"]:
         raise NotVerified(f"the receipt is for match {receipt['match']}, the record is {match.id}")
-    if len(events) < receipt["event"] or event_hash(events[receipt["event"] - 1]) != \
-            receipt["hash"]:
-        raise NotVerified(f"the record's event {receipt['event']} is not the one the receipt "
-                          "signed: the record was changed")
+    if (
+        len(events) < receipt["event"]
+        or event_hash(events[receipt["event"] - 1]) != receipt["hash"]
+    ):
+        raise NotVerified(
+            f"the record's event {receipt['event']} is not the one the receipt "
+            "signed: the record was changed"
+        )
     head = receipt["head"]
-    return [f"the head of {head['size']} events is signed by key {head['key']} ({head['time']})",
-            f"event {receipt['event']} of match {receipt['match']} is leaf {receipt['leaf']} "
-            "of the signed tree",
-            f"the record replays by the rules and its events 1 to {receipt['event']} hash to "
-            "that event"]
+    return [
+        f"the head of {head['size']} events is signed by key {head['key']} ({head['time']})",
+        f"event {receipt['event']} of match {receipt['match']} is leaf {receipt['leaf']} "
+        "of the signed tree",
+        f"the record replays by the rules and its events 1 to {receipt['event']} hash to "
+        "that event",
+    ]
 
 
 def _uuid(text: str) -> UUID:

@@ -8,22 +8,37 @@ from typing import Any
 from .match import SHEET, Match
 from .wording import outcome_text, player_count_refusal, winners_text
 
-__all__ = ["named_outcome", "said_outcome", "outcome_text", "winners_text",
-           "player_count_refusal", "summary", "status", "played", "draw_offered", "state_view",
-           "score_view", "sheet_score_view", "sheet_text"]
+__all__ = [
+    "draw_offered",
+    "named_outcome",
+    "outcome_text",
+    "played",
+    "player_count_refusal",
+    "said_outcome",
+    "score_view",
+    "sheet_score_view",
+    "sheet_text",
+    "state_view",
+    "status",
+    "summary",
+    "winners_text",
+]
 
 
 def named_outcome(match: Match, outcome: dict[str, Any] | None) -> dict[str, Any] | None:
     if outcome is None:
         return None
     name = match.seats.__getitem__
-    return {"winners": [name(s) for s in outcome["winners"]],
-            "ranking": [[name(s) for s in group] for group in outcome["ranking"]],
-            "reason": outcome["reason"]}
+    return {
+        "winners": [name(s) for s in outcome["winners"]],
+        "ranking": [[name(s) for s in group] for group in outcome["ranking"]],
+        "reason": outcome["reason"],
+    }
 
 
-def said_outcome(match: Match, outcome: dict[str, Any] | None,
-                 undecided: str = "the game is still running") -> str:
+def said_outcome(
+    match: Match, outcome: dict[str, Any] | None, undecided: str = "the game is still running"
+) -> str:
     """An outcome by seat numbers (`Match.outcome`, `Outcome.to_json()`) in the words every
     front end shows: 'Ann and Ben win (reason)', 'no winner (reason)'."""
     return outcome_text(named_outcome(match, outcome), undecided)
@@ -34,9 +49,12 @@ def summary(match: Match) -> dict[str, Any]:
     decided = match.rules_outcome()
     outcome = match.outcome or (decided.to_json() if decided else None)
     return {
-        "id": str(match.id), "game": match.game, "seats": list(match.seats),
+        "id": str(match.id),
+        "game": match.game,
+        "seats": list(match.seats),
         "status": status(match),
-        "moves": len(match.moves), "started": match.created_on.isoformat(),
+        "moves": len(match.moves),
+        "started": match.created_on.isoformat(),
         "played": played(match),
         "outcome": named_outcome(match, outcome),
     }
@@ -58,16 +76,28 @@ def played(match: Match) -> str:
 def draw_offered(match: Match) -> bool:
     """The match is past its game's move cap and still undecided: the table is offered a draw
     by agreement (`GameRules.move_cap`)."""
-    return (match.status == "running" and len(match.moves) >= match.rules.move_cap
-            and match.rules.outcome(match.state) is None)
+    return (
+        match.status == "running"
+        and len(match.moves) >= match.rules.move_cap
+        and match.rules.outcome(match.state) is None
+    )
 
 
 def state_view(match: Match, step: int | None = None) -> dict[str, Any]:
     if match.kind == SHEET:  # no position: the sheet is what there is
-        return {**summary(match), "step": match.version - Match.INITIAL_VERSION
-                if step is None else step, "rules_version": match.rules_version,
-                "options": match.options, "to_move": [], "kind": SHEET, "sheet": match.sheet,
-                "rules_outcome": None, "state": None, "move_cap": None, "draw_offered": False}
+        return {
+            **summary(match),
+            "step": match.version - Match.INITIAL_VERSION if step is None else step,
+            "rules_version": match.rules_version,
+            "options": match.options,
+            "to_move": [],
+            "kind": SHEET,
+            "sheet": match.sheet,
+            "rules_outcome": None,
+            "state": None,
+            "move_cap": None,
+            "draw_offered": False,
+        }
     rules, state = match.rules, match.state
     outcome = rules.outcome(state)
     return {
@@ -78,7 +108,8 @@ def state_view(match: Match, step: int | None = None) -> dict[str, Any]:
         "to_move": [match.seats[s] for s in rules.to_move(state)],
         "rules_outcome": named_outcome(match, outcome.to_json() if outcome else None),
         "state": rules.encode(state),
-        "move_cap": rules.move_cap, "draw_offered": draw_offered(match),
+        "move_cap": rules.move_cap,
+        "draw_offered": draw_offered(match),
     }
 
 
@@ -91,7 +122,8 @@ def score_view(match: Match) -> dict[str, Any]:
     scores = rules.score(match.state)
     outcome = rules.outcome(match.state)
     return {
-        "id": str(match.id), "game": match.game,
+        "id": str(match.id),
+        "game": match.game,
         "seats": [{"seat": name, **entry} for name, entry in zip(match.seats, scores)],
         "outcome": named_outcome(match, outcome.to_json() if outcome else None),
     }
@@ -102,10 +134,18 @@ def sheet_score_view(match: Match) -> dict[str, Any]:
     categories it has (None where it gives none)."""
     entries = (match.sheet or {}).get("scores") or [None] * len(match.seats)
     return {
-        "id": str(match.id), "game": match.game, "kind": SHEET,
-        "seats": [{"seat": name, "total": (entry or {}).get("total"),
-                   "categories": (entry or {}).get("categories") or {}, "details": {}}
-                  for name, entry in zip(match.seats, entries)],
+        "id": str(match.id),
+        "game": match.game,
+        "kind": SHEET,
+        "seats": [
+            {
+                "seat": name,
+                "total": (entry or {}).get("total"),
+                "categories": (entry or {}).get("categories") or {},
+                "details": {},
+            }
+            for name, entry in zip(match.seats, entries)
+        ],
         "outcome": named_outcome(match, match.outcome),
     }
 

@@ -23,8 +23,9 @@ def winners_text(winners: Sequence[str]) -> str:
     return f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}"
 
 
-def outcome_text(outcome: Mapping[str, Any] | None,
-                 undecided: str = "the game is still running") -> str:
+def outcome_text(
+    outcome: Mapping[str, Any] | None, undecided: str = "the game is still running"
+) -> str:
     """An outcome by name (`views.named_outcome`) in words: 'Ann and Ben win (reason)';
     `undecided` when there is none yet."""
     if outcome is None:

@@ -35,7 +35,8 @@ def reads_moves(game: str) -> bool:
     return get_rules(game).components_read_moves
 
 
-def extract(game: str, state: Any, scores: list[dict[str, Any]],
-            moves: Moves) -> list[list[Component]]:
+def extract(
+    game: str, state: Any, scores: list[dict[str, Any]], moves: Moves
+) -> list[list[Component]]:
     """Per seat, the components of a scored final position (none for games without any)."""
     return get_rules(game).components(state, scores, moves)

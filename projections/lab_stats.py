@@ -36,9 +36,15 @@ def _bootstrap(values: np.ndarray, statistic: Any = np.mean) -> tuple[float, flo
         value = float(statistic(values))  # no spread: the interval is the point
         return value, value
     # Resample match numbers, so one code path serves a column of values and a table of seats.
-    result = bootstrap((np.arange(len(values)),), lambda rows: statistic(values[rows]),
-                       confidence_level=CONFIDENCE, method="percentile", vectorized=False,
-                       n_resamples=RESAMPLES, random_state=np.random.default_rng(SEED))
+    result = bootstrap(
+        (np.arange(len(values)),),
+        lambda rows: statistic(values[rows]),
+        confidence_level=CONFIDENCE,
+        method="percentile",
+        vectorized=False,
+        n_resamples=RESAMPLES,
+        random_state=np.random.default_rng(SEED),
+    )
     return float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
@@ -75,8 +81,15 @@ def _estimate(metric: str, label: str, kind: str, values: np.ndarray) -> dict[st
     else:
         low, high = _bootstrap(values)
         method = "bootstrap"
-    return {"metric": metric, "label": label, "n": n, "estimate": estimate, "low": low,
-            "high": high, "interval": method}
+    return {
+        "metric": metric,
+        "label": label,
+        "n": n,
+        "estimate": estimate,
+        "low": low,
+        "high": high,
+        "interval": method,
+    }
 
 
 def balance_of(won: np.ndarray) -> float:
@@ -89,12 +102,25 @@ def _balance(rows: pd.DataFrame, seats: list[str]) -> dict[str, Any]:
     won = rows[seats].dropna().to_numpy(float) if seats else np.empty((0, 0))
     n = len(won)
     if n == 0 or len(seats) < 2:
-        return {"metric": "balance", "label": "balance (1 - spread of seat win rates)", "n": n,
-                "estimate": math.nan, "low": math.nan, "high": math.nan,
-                "interval": "bootstrap"}
+        return {
+            "metric": "balance",
+            "label": "balance (1 - spread of seat win rates)",
+            "n": n,
+            "estimate": math.nan,
+            "low": math.nan,
+            "high": math.nan,
+            "interval": "bootstrap",
+        }
     low, high = _bootstrap(won, balance_of)
-    return {"metric": "balance", "label": "balance (1 - spread of seat win rates)", "n": n,
-            "estimate": balance_of(won), "low": low, "high": high, "interval": "bootstrap"}
+    return {
+        "metric": "balance",
+        "label": "balance (1 - spread of seat win rates)",
+        "n": n,
+        "estimate": balance_of(won),
+        "low": low,
+        "high": high,
+        "interval": "bootstrap",
+    }
 
 
 # ---- arm against arm ------------------------------------------------------------------------
@@ -111,10 +137,21 @@ def compare(a: pd.DataFrame, b: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFr
         y = b[metric].dropna().to_numpy(float) if metric in b else np.array([])
         if len(x) < 2 or len(y) < 2:
             continue
-        low, high, p = (_two_shares(x, y) if kind == "share" else _two_means(x, y))
-        rows.append({"metric": metric, "label": label, "n_a": len(x), "n_b": len(y),
-                     "a": x.mean(), "b": y.mean(), "difference": y.mean() - x.mean(),
-                     "low": low, "high": high, "p": p})
+        low, high, p = _two_shares(x, y) if kind == "share" else _two_means(x, y)
+        rows.append(
+            {
+                "metric": metric,
+                "label": label,
+                "n_a": len(x),
+                "n_b": len(y),
+                "a": x.mean(),
+                "b": y.mean(),
+                "difference": y.mean() - x.mean(),
+                "low": low,
+                "high": high,
+                "p": p,
+            }
+        )
     frame = pd.DataFrame(rows)
     if frame.empty:
         return frame
@@ -122,8 +159,7 @@ def compare(a: pd.DataFrame, b: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFr
     frame["p_holm"] = math.nan
     frame["real"] = False
     if tested.any():
-        reject, adjusted, _, _ = multipletests(frame.loc[tested, "p"], alpha=alpha,
-                                               method="holm")
+        reject, adjusted, _, _ = multipletests(frame.loc[tested, "p"], alpha=alpha, method="holm")
         frame.loc[tested, "p_holm"] = adjusted
         frame.loc[tested, "real"] = reject
     return frame
@@ -135,8 +171,7 @@ def _two_shares(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
 
     counts = (int(y.sum()), len(y), int(x.sum()), len(x))
     with np.errstate(divide="ignore", invalid="ignore"):  # its ratio and odds of a 0 share
-        low, high = confint_proportions_2indep(*counts, method="newcomb",
-                                               alpha=1 - CONFIDENCE)
+        low, high = confint_proportions_2indep(*counts, method="newcomb", alpha=1 - CONFIDENCE)
     if counts[0] + counts[2] in (0, counts[1] + counts[3]):
         return float(low), float(high), 1.0  # the same certainty in both arms: no difference
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -150,9 +185,14 @@ def _two_means(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
 
     if np.ptp(np.concatenate([x, y])) == 0:
         return 0.0, 0.0, 1.0  # every match of both arms the same value
-    result = bootstrap((y, x), lambda u, v, axis=-1: u.mean(axis) - v.mean(axis),
-                       confidence_level=CONFIDENCE, method="percentile",
-                       n_resamples=RESAMPLES, random_state=np.random.default_rng(SEED))
+    result = bootstrap(
+        (y, x),
+        lambda u, v, axis=-1: u.mean(axis) - v.mean(axis),
+        confidence_level=CONFIDENCE,
+        method="percentile",
+        n_resamples=RESAMPLES,
+        random_state=np.random.default_rng(SEED),
+    )
     with warnings.catch_warnings():
         # Nearly constant arms make scipy warn of precision; the p-value is still the answer.
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -174,11 +214,30 @@ def head_to_head(wins: int, losses: int, draws: int, players: int) -> dict[str, 
     decided = wins + losses
     fair = 1.0 / players
     if decided == 0:
-        return {"wins": wins, "losses": losses, "draws": draws, "decided": 0, "rate": math.nan,
-                "low": math.nan, "high": math.nan, "fair": fair, "difference": math.nan,
-                "p": math.nan}
+        return {
+            "wins": wins,
+            "losses": losses,
+            "draws": draws,
+            "decided": 0,
+            "rate": math.nan,
+            "low": math.nan,
+            "high": math.nan,
+            "fair": fair,
+            "difference": math.nan,
+            "p": math.nan,
+        }
     low, high = _wilson(wins, decided)
-    return {"wins": wins, "losses": losses, "draws": draws, "decided": decided,
-            "rate": wins / decided, "low": low, "high": high, "fair": fair,
-            "difference": wins / decided - fair, "diff_low": low - fair,
-            "diff_high": high - fair, "p": float(binomtest(wins, decided, fair).pvalue)}
+    return {
+        "wins": wins,
+        "losses": losses,
+        "draws": draws,
+        "decided": decided,
+        "rate": wins / decided,
+        "low": low,
+        "high": high,
+        "fair": fair,
+        "difference": wins / decided - fair,
+        "diff_low": low - fair,
+        "diff_high": high - fair,
+        "p": float(binomtest(wins, decided, fair).pvalue),
+    }

@@ -1,8 +1,8 @@
 """The projection tables as pandas DataFrames, with the dtypes `projections.tables` promises.
 
-    from tablelog.projections.load import load_tables
-    tables = load_tables(recorder)            # brings them up to date first
-    tables["scores"].groupby("seat").won.mean()
+from tablelog.projections.load import load_tables
+tables = load_tables(recorder)            # brings them up to date first
+tables["scores"].groupby("seat").won.mean()
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ if TYPE_CHECKING:
 
     from .runner import Progress, TablesProjection
 
-DTYPES = {"text": "string", "json": "string", "int": "int64", "float": "float64",
-          "bool": "bool"}
+DTYPES = {"text": "string", "json": "string", "int": "int64", "float": "float64", "bool": "bool"}
 
 
 def frame(table: Table, rows: Iterable[tuple]) -> pd.DataFrame:
@@ -49,8 +48,9 @@ def read_table(projection: TablesProjection, name: str) -> pd.DataFrame:
     return frame(table, (tuple(row[c] for c in table.names) for row in rows))
 
 
-def load_tables(recorder: Recorder, progress: Progress | None = None,
-                names: Iterable[str] = TABLES) -> dict[str, pd.DataFrame]:
+def load_tables(
+    recorder: Recorder, progress: Progress | None = None, names: Iterable[str] = TABLES
+) -> dict[str, pd.DataFrame]:
     """Every projection table (or those named), after processing any new events."""
     from .runner import TablesProjection
 

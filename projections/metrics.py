@@ -37,8 +37,7 @@ METRICS: dict[str, tuple[str, str]] = {
     "duration_moves": ("duration in moves", "mean"),
     "duration_rounds": ("duration in rounds", "mean"),
     "duration_minutes": ("duration in minutes", "mean"),
-    "decisiveness": ("decisiveness (share of the match before the winner leads for good)",
-                     "mean"),
+    "decisiveness": ("decisiveness (share of the match before the winner leads for good)", "mean"),
     "lead_changes": ("lead changes", "mean"),
     "drama": ("drama (the winner's largest deficit, points)", "mean"),
     "branching": ("branching factor (legal moves per position)", "mean"),
@@ -64,15 +63,17 @@ def _row(t: Trace) -> dict[str, Any]:
     leaders = _leaders(t)
     totals = t.totals
     decided = totals is not None and len(t.winners) == 1 and t.moves > 0
-    row["decisiveness"] = (decisiveness(leaders, t.winners[0])
-                           if decided and leaders is not None else math.nan)
+    row["decisiveness"] = (
+        decisiveness(leaders, t.winners[0]) if decided and leaders is not None else math.nan
+    )
     row["lead_changes"] = float(lead_changes(leaders)) if leaders is not None else math.nan
     row["drama"] = drama(totals, t.winners[0]) if decided and totals is not None else math.nan
     counts = t.branching
     row["branching"] = float(np.mean(counts)) if counts else math.nan
     row["decision_moves"] = float(np.mean([c > 1 for c in counts])) if counts else math.nan
-    row["score_margin"] = (margin(totals[-1], t.winners)
-                           if decided and totals is not None else math.nan)
+    row["score_margin"] = (
+        margin(totals[-1], t.winners) if decided and totals is not None else math.nan
+    )
     for seat in range(t.players):
         row[f"won_{seat + 1}"] = float(seat in t.winners)
     return row

@@ -47,8 +47,14 @@ from .view import INDEXES, SCHEMA_TABLE, TablesView, create_statement, upsert_st
 
 # Stored as on SQLite (times ISO-8601 text, lists JSON text, truth 0 or 1), so rows read back the
 # same from either store and one SQL text over the tables (`SUM(won)`) runs on both.
-POSTGRES_TYPES = {"text": "TEXT", "int": "BIGINT", "float": "DOUBLE PRECISION",
-                  "bool": "SMALLINT", "time": "TEXT", "json": "TEXT"}
+POSTGRES_TYPES = {
+    "text": "TEXT",
+    "int": "BIGINT",
+    "float": "DOUBLE PRECISION",
+    "bool": "SMALLINT",
+    "time": "TEXT",
+    "json": "TEXT",
+}
 
 NAME = "projection"
 """The projection's name: the library names the view's tracking table after it."""
@@ -65,14 +71,24 @@ def is_postgres(recorder: Recorder) -> bool:
 class PostgresTablesView(PostgresTrackingRecorder, TablesView):
     placeholder = "%s"
 
-    def __init__(self, datastore: PostgresDatastore, *,
-                 tracking_table_name: str = TRACKING_TABLE, **kwargs: Any) -> None:
+    def __init__(
+        self,
+        datastore: PostgresDatastore,
+        *,
+        tracking_table_name: str = TRACKING_TABLE,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
         self._upserts = {name: upsert_statement(t, "%s") for name, t in STORED.items()}
         self._kinds = {name: tuple(c.kind for c in t.columns) for name, t in STORED.items()}
-        self.sql_create_statements += [SQL(s) for s in (
-            f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version INTEGER)",
-            *(create_statement(t, POSTGRES_TYPES) for t in STORED.values()), *INDEXES)]
+        self.sql_create_statements += [
+            SQL(s)
+            for s in (
+                f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version INTEGER)",
+                *(create_statement(t, POSTGRES_TYPES) for t in STORED.values()),
+                *INDEXES,
+            )
+        ]
 
     def create_table(self) -> None:
         """Create the tables (processes starting at once take turns); tables of another schema
@@ -100,8 +116,10 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
         c.execute(f"DROP TABLE IF EXISTS {SCHEMA_TABLE}")
         if self._exists(c, self.tracking_table_name):
             # Every application position but the library's migration marker.
-            c.execute(f"DELETE FROM {self.tracking_table_name} WHERE application_name != %s",
-                      (self.table_migration_identifier,))
+            c.execute(
+                f"DELETE FROM {self.tracking_table_name} WHERE application_name != %s",
+                (self.table_migration_identifier,),
+            )
 
     @staticmethod
     def _exists(c: Any, table: str) -> bool:
@@ -169,16 +187,23 @@ class LiveTables(Projection[PostgresTablesView]):
             if not isinstance(match_id, UUID):
                 match_id = UUID(str(match_id))
             if match_id not in self.tables.projector.damaged:
-                self.tables.quarantine(match_id, domain_event.originator_version,
-                                       domain_event.error)
+                self.tables.quarantine(
+                    match_id, domain_event.originator_version, domain_event.error
+                )
         elif isinstance(domain_event, Match.Event):
             try:
-                self.tables.projector.fold(Event(
-                    domain_event.originator_id, domain_event.originator_version,
-                    type(domain_event).__name__, vars(domain_event)))
+                self.tables.projector.fold(
+                    Event(
+                        domain_event.originator_id,
+                        domain_event.originator_version,
+                        type(domain_event).__name__,
+                        vars(domain_event),
+                    )
+                )
             except Exception as err:  # noqa: BLE001 - quarantine the match, follow the rest
-                self.tables.quarantine(domain_event.originator_id,
-                                       domain_event.originator_version, err)
+                self.tables.quarantine(
+                    domain_event.originator_id, domain_event.originator_version, err
+                )
         self._held = tracking
         self._count += 1
         if self._count >= self.batch or self._is_newest(tracking.notification_id):
@@ -218,6 +243,7 @@ class LiveTables(Projection[PostgresTablesView]):
 @dataclasses.dataclass(frozen=True)
 class Unreadable:
     """What the runner hands on for a stored row that does not decode (a damaged match)."""
+
     originator_id: Any
     originator_version: int
     error: Exception
@@ -248,8 +274,12 @@ class TablesRunner(ProjectionRunner[Recorder, PostgresTablesView]):
     """eventsourcing's ProjectionRunner over a Tablelog store, driving `LiveTables`."""
 
     def __init__(self, env: dict[str, str]) -> None:
-        super().__init__(application_class=FollowingRecorder, projection_class=LiveTables,
-                         view_class=PostgresTablesView, env=env)
+        super().__init__(
+            application_class=FollowingRecorder,
+            projection_class=LiveTables,
+            view_class=PostgresTablesView,
+            env=env,
+        )
         self.projection.attach(self.app)
 
     def __exit__(self, *args: Any) -> None:

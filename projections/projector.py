@@ -17,7 +17,7 @@ import json
 import math
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 from uuid import UUID
 
@@ -41,6 +41,7 @@ KEEP = 1_000
 class _Refold(Exception):
     """An undo reached past what a trimmed match keeps: fold the match again from its events."""
 
+
 class Event(NamedTuple):
     match_id: UUID
     version: int
@@ -56,8 +57,10 @@ def variant_text(options: dict[str, Any]) -> str:
     """A stable text of the options: "large=4, small=4"; "standard" when there are none."""
     if not options:
         return "standard"
-    return ", ".join(f"{key}={value if isinstance(value, str) else json.dumps(value)}"
-                     for key, value in sorted(options.items()))
+    return ", ".join(
+        f"{key}={value if isinstance(value, str) else json.dumps(value)}"
+        for key, value in sorted(options.items())
+    )
 
 
 def _json(value: Any) -> str:
@@ -74,7 +77,7 @@ def _played(data: dict[str, Any]) -> str | None:
     played = data.get("played_at")
     if not played:
         return _time(data)
-    return datetime.fromisoformat(played).astimezone(timezone.utc).isoformat()
+    return datetime.fromisoformat(played).astimezone(UTC).isoformat()
 
 
 class OpenMatch:
@@ -88,10 +91,18 @@ class OpenMatch:
         self.kind = "sheet" if data.get("kind") == "sheet" else "moves"
         try:
             self.rules = get_rules(self.game)
-            start = initial_state(self.rules, len(self.seats), data["rules_version"],
-                                  data["options"], data["setup"],
-                                  components_of(data["options"], data.get("components"))
-                                  ) if self.kind == "moves" else None  # a sheet: no position
+            start = (
+                initial_state(
+                    self.rules,
+                    len(self.seats),
+                    data["rules_version"],
+                    data["options"],
+                    data["setup"],
+                    components_of(data["options"], data.get("components")),
+                )
+                if self.kind == "moves"
+                else None
+            )  # a sheet: no position
         except RulesError:  # an engine gone or changed: the match is listed, never replayed
             self.rules, start = None, None
         self.version = 1  # the match's last event folded: the next must be version + 1
@@ -105,12 +116,26 @@ class OpenMatch:
         self.claim: dict[str, Any] | None = None
         self.base_status = "running"
         self.row: dict[str, Any] = {
-            "match_id": str(match_id), "game": self.game, "variant": self.variant,
-            "players": len(self.seats), "seats": _json(self.seats), "started": _time(data),
+            "match_id": str(match_id),
+            "game": self.game,
+            "variant": self.variant,
+            "players": len(self.seats),
+            "seats": _json(self.seats),
+            "started": _time(data),
             "played": _played(data),
-            "ended": None, "status": "running", "moves": 0, "undos": 0, "winners": "[]",
-            "ranking": "[]", "reason": "", "claimed": False, "claim_agrees": None,
-            "disputes": 0, "agreed_draw": False, "kind": self.kind}
+            "ended": None,
+            "status": "running",
+            "moves": 0,
+            "undos": 0,
+            "winners": "[]",
+            "ranking": "[]",
+            "reason": "",
+            "claimed": False,
+            "claim_agrees": None,
+            "disputes": 0,
+            "agreed_draw": False,
+            "kind": self.kind,
+        }
 
     @property
     def state(self) -> Any:
@@ -135,7 +160,8 @@ class OpenMatch:
         else:
             row["claim_agrees"] = all(
                 name in self.seats and float(points) == totals[self.seats.index(name)]
-                for name, points in self.claim.items())
+                for name, points in self.claim.items()
+            )
 
     def push(self, state: Any, totals: list[float] | None, row: dict[str, Any]) -> None:
         self.states.append(state)
@@ -174,10 +200,15 @@ class Projector:
         self._quiet = False
         self._untrimmed = False  # refolding a match whose undo went past its kept moves
         self._handlers: dict[str, Callable[[OpenMatch, Event], None]] = {
-            "MoveRecorded": self._move_recorded, "MoveUndone": self._move_undone,
-            "ResultClaimed": self._result_claimed, "DisputeRaised": self._dispute_raised,
-            "DisputeResolved": self._dispute_resolved, "Ended": self._ended,
-            "Abandoned": self._abandoned, "SheetRecorded": self._sheet_recorded}
+            "MoveRecorded": self._move_recorded,
+            "MoveUndone": self._move_undone,
+            "ResultClaimed": self._result_claimed,
+            "DisputeRaised": self._dispute_raised,
+            "DisputeResolved": self._dispute_resolved,
+            "Ended": self._ended,
+            "Abandoned": self._abandoned,
+            "SheetRecorded": self._sheet_recorded,
+        }
 
     # ---- driving ----------------------------------------------------------------------------
 
@@ -228,7 +259,8 @@ class Projector:
             row = match.row
         else:
             rows = self.pending["matches"].get((str(match_id),)) or next(
-                iter(self.view.select("matches", {"match_id": str(match_id)})), None)
+                iter(self.view.select("matches", {"match_id": str(match_id)})), None
+            )
             row = None if rows is None else dict(rows)
         if row is not None:
             row["status"] = "damaged"
@@ -276,12 +308,24 @@ class Projector:
         except RulesError:  # recorded under other rules: listed, not replayed from here on
             after = None
         totals_before, totals_after = match.totals[-1], match.score_totals(after)
-        change = (totals_after[seat] - totals_before[seat]
-                  if totals_before is not None and totals_after is not None else NAN)
-        row = {"match_id": str(event.match_id), "game": match.game, "step": event.version - 1,
-               "number": match.count + 1, "seat": seat + 1, "player": match.seats[seat],
-               "kind": _kind(rules, move), "move": _json(move), "score_change": change,
-               "undone": False, "recorded": _time(event.data)}
+        change = (
+            totals_after[seat] - totals_before[seat]
+            if totals_before is not None and totals_after is not None
+            else NAN
+        )
+        row = {
+            "match_id": str(event.match_id),
+            "game": match.game,
+            "step": event.version - 1,
+            "number": match.count + 1,
+            "seat": seat + 1,
+            "player": match.seats[seat],
+            "kind": _kind(rules, move),
+            "move": _json(move),
+            "score_change": change,
+            "undone": False,
+            "recorded": _time(event.data),
+        }
         match.push(after, totals_after, row)
         self._emit("moves", row)
 
@@ -312,15 +356,22 @@ class Projector:
         names = match.seats
         match.base_status = "ended"
         match.row.update(
-            ended=_time(event.data), reason=outcome["reason"],
+            ended=_time(event.data),
+            reason=outcome["reason"],
             winners=_json([names[s] for s in outcome["winners"]]),
             ranking=_json([[names[s] for s in group] for group in outcome["ranking"]]),
-            agreed_draw=self._agreed_draw(match, outcome))
+            agreed_draw=self._agreed_draw(match, outcome),
+        )
         self._score(match, event, outcome)
         if not self._quiet:
-            for row in self.ratings.rate(match.game, str(event.match_id), names,
-                                         outcome["ranking"], _time(event.data),
-                                         match.row["played"]):
+            for row in self.ratings.rate(
+                match.game,
+                str(event.match_id),
+                names,
+                outcome["ranking"],
+                _time(event.data),
+                match.row["played"],
+            ):
                 self._emit("ratings", row)
         match.close()
 
@@ -331,27 +382,46 @@ class Projector:
         names = match.seats
         match.base_status = "ended"
         match.row.update(
-            ended=_time(event.data), reason=outcome["reason"],
+            ended=_time(event.data),
+            reason=outcome["reason"],
             winners=_json([names[s] for s in outcome["winners"]]),
-            ranking=_json([[names[s] for s in group] for group in outcome["ranking"]]))
+            ranking=_json([[names[s] for s in group] for group in outcome["ranking"]]),
+        )
         totals = [(entry or {}).get("total") for entry in sheet["scores"]]
-        match.totals[-1] = (None if None in totals else [float(t) for t in totals])
+        match.totals[-1] = None if None in totals else [float(t) for t in totals]
         winners = set(outcome["winners"])
         place = {seat: n for n, group in enumerate(outcome["ranking"], start=1) for seat in group}
-        common = {"match_id": str(event.match_id), "game": match.game,
-                  "variant": match.variant, "players": len(names)}
+        common = {
+            "match_id": str(event.match_id),
+            "game": match.game,
+            "variant": match.variant,
+            "players": len(names),
+        }
         for seat, entry in enumerate(sheet["scores"]):
             who = {**common, "seat": seat + 1, "player": names[seat], "won": seat in winners}
             total = NAN if totals[seat] is None else float(totals[seat])
-            self._emit("scores", {**who, "total": total, "rank": place.get(seat, 0),
-                                  "shared": seat in winners and len(winners) > 1})
+            self._emit(
+                "scores",
+                {
+                    **who,
+                    "total": total,
+                    "rank": place.get(seat, 0),
+                    "shared": seat in winners and len(winners) > 1,
+                },
+            )
             for category, points in ((entry or {}).get("categories") or {}).items():
-                self._emit("score_categories", {**who, "category": category,
-                                                "points": float(points)})
+                self._emit(
+                    "score_categories", {**who, "category": category, "points": float(points)}
+                )
         if not self._quiet:
-            for row in self.ratings.rate(match.game, str(event.match_id), names,
-                                         outcome["ranking"], _time(event.data),
-                                         match.row["played"]):
+            for row in self.ratings.rate(
+                match.game,
+                str(event.match_id),
+                names,
+                outcome["ranking"],
+                _time(event.data),
+                match.row["played"],
+            ):
                 self._emit("ratings", row)
         match.close()
 
@@ -373,19 +443,29 @@ class Projector:
         match.totals[-1] = [float(entry["total"]) for entry in scores]  # claims compare to it
         winners = set(outcome["winners"])
         place = {seat: n for n, group in enumerate(outcome["ranking"], start=1) for seat in group}
-        common = {"match_id": str(event.match_id), "game": match.game,
-                  "variant": match.variant, "players": len(match.seats)}
+        common = {
+            "match_id": str(event.match_id),
+            "game": match.game,
+            "variant": match.variant,
+            "players": len(match.seats),
+        }
         moves = [(row["seat"] - 1, json.loads(row["move"])) for row in match.moves]
         found = components.extract(match.game, match.state, scores, moves)
         for seat, entry in enumerate(scores):
-            who = {**common, "seat": seat + 1, "player": match.seats[seat],
-                   "won": seat in winners}
-            self._emit("scores", {**who, "total": float(entry["total"]),
-                                  "shared": seat in winners and len(winners) > 1,
-                                  "rank": place.get(seat, len(outcome["ranking"]) + 1)})
+            who = {**common, "seat": seat + 1, "player": match.seats[seat], "won": seat in winners}
+            self._emit(
+                "scores",
+                {
+                    **who,
+                    "total": float(entry["total"]),
+                    "shared": seat in winners and len(winners) > 1,
+                    "rank": place.get(seat, len(outcome["ranking"]) + 1),
+                },
+            )
             for category, points in entry["categories"].items():
-                self._emit("score_categories", {**who, "category": category,
-                                                "points": float(points)})
+                self._emit(
+                    "score_categories", {**who, "category": category, "points": float(points)}
+                )
             for item in found[seat]:
                 self._emit("components", {**who, **item._asdict()})
 

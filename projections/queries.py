@@ -47,8 +47,12 @@ class Queries:
     store's tables (the dashboard); without them the service opens the tables itself on first
     use and catches them up before each read that needs them."""
 
-    def __init__(self, recorder: Recorder, projection: TablesProjection | None = None,
-                 catch_up: Callable[[TablesProjection], Any] | None = None) -> None:
+    def __init__(
+        self,
+        recorder: Recorder,
+        projection: TablesProjection | None = None,
+        catch_up: Callable[[TablesProjection], Any] | None = None,
+    ) -> None:
         self.recorder = recorder
         self._projection = projection
         self._catch_up = catch_up
@@ -80,8 +84,9 @@ class Queries:
         """The projection, brought up to date; Refused on a store without tables."""
         projection = self.tables()
         if projection is None:
-            raise Refused(f"no projection tables on a {type(self.recorder.recorder).__name__} "
-                          "store")
+            raise Refused(
+                f"no projection tables on a {type(self.recorder.recorder).__name__} store"
+            )
         return projection
 
     def damaged(self) -> list[dict[str, Any]]:
@@ -109,9 +114,12 @@ class Queries:
             raise MatchNotFound(f"no match whose id starts with {text!r} in this store")
         if len(found) > 1:
             named = ", ".join(found[:SHOWN]) + (
-                f" and {len(found) - SHOWN} more" if len(found) > SHOWN else "")
-            raise MatchNotFound(f"{len(found)} matches have ids starting with {text!r} "
-                                f"({named}); give more characters")
+                f" and {len(found) - SHOWN} more" if len(found) > SHOWN else ""
+            )
+            raise MatchNotFound(
+                f"{len(found)} matches have ids starting with {text!r} "
+                f"({named}); give more characters"
+            )
         return UUID(found[0])
 
     def candidates(self, text: str, limit: int | None = None) -> list[str]:
@@ -120,15 +128,25 @@ class Queries:
         prefix = dashed(text)
         projection = self.tables()
         if projection is None:
-            return [str(i) for i in self.recorder.match_ids()
-                    if str(i).startswith(prefix)][:limit]
+            return [str(i) for i in self.recorder.match_ids() if str(i).startswith(prefix)][:limit]
         like = (prefix + "%",)  # hex digits and dashes only: nothing LIKE treats specially
-        found = [row[0] for row in projection.view.fetch(
-            f"SELECT match_id FROM {STORED['matches'].sql_name} WHERE match_id LIKE ? "
-            "ORDER BY played DESC", like)]
-        found += [row[0] for row in projection.view.fetch(
-            f"SELECT match_id FROM {STORED['damaged'].sql_name} WHERE match_id LIKE ? "
-            "ORDER BY match_id", like) if row[0] not in found]
+        found = [
+            row[0]
+            for row in projection.view.fetch(
+                f"SELECT match_id FROM {STORED['matches'].sql_name} WHERE match_id LIKE ? "
+                "ORDER BY played DESC",
+                like,
+            )
+        ]
+        found += [
+            row[0]
+            for row in projection.view.fetch(
+                f"SELECT match_id FROM {STORED['damaged'].sql_name} WHERE match_id LIKE ? "
+                "ORDER BY match_id",
+                like,
+            )
+            if row[0] not in found
+        ]
         return found[:limit]
 
     def match(self, text: str, step: int | None = None) -> Match:
@@ -151,15 +169,25 @@ class Queries:
         played, outcome by name). A quarantined match is left out (`damaged` names it)."""
         projection = self.tables()
         if projection is None:
-            replayed = [listed_match(self.recorder.get(s.originator_id))
-                        for s in self.recorder.started(game)]
+            replayed = [
+                listed_match(self.recorder.get(s.originator_id))
+                for s in self.recorder.started(game)
+            ]
             return sorted(replayed, key=lambda r: r["played"])
         found = projection.view.select("matches", {"game": game} if game is not None else None)
-        return [listed(row) for row in sorted(found, key=lambda r: r["played"])
-                if row["status"] != "damaged"]
+        return [
+            listed(row)
+            for row in sorted(found, key=lambda r: r["played"])
+            if row["status"] != "damaged"
+        ]
 
-    def report(self, game: str | None = None, players: int | None = None,
-               variant: str | None = None, kind: str | None = None) -> dict[str, Any]:
+    def report(
+        self,
+        game: str | None = None,
+        players: int | None = None,
+        variant: str | None = None,
+        kind: str | None = None,
+    ) -> dict[str, Any]:
         """The balance report per game (`projections.stats.report`), as `tablelog stats`
         prints it; `kind` None, "moves" or "sheet". Worked out once per tracked position (the
         newest question only is remembered)."""
@@ -174,8 +202,13 @@ class Queries:
             self._report = (key, balance.report(tables, game, players, variant, kind))
         return self._report[1]
 
-    def game_report(self, game: str, players: int | None = None, variant: str | None = None,
-                    kind: str | None = None) -> dict[str, Any]:
+    def game_report(
+        self,
+        game: str,
+        players: int | None = None,
+        variant: str | None = None,
+        kind: str | None = None,
+    ) -> dict[str, Any]:
         """One game's figures (`report`); empty figures when it has no counted match."""
         return self.report(game, players, variant, kind).get(game) or no_matches()
 
@@ -185,14 +218,17 @@ def dashed(text: str) -> str:
     MatchNotFound when it is too short or not hexadecimal."""
     digits = text.strip().lower().replace("-", "")
     if len(digits) < MIN_PREFIX:
-        raise MatchNotFound(f"{text!r} is too short to name a match (give {MIN_PREFIX} or more "
-                            "characters of its id)")
+        raise MatchNotFound(
+            f"{text!r} is too short to name a match (give {MIN_PREFIX} or more "
+            "characters of its id)"
+        )
     if len(digits) > sum(GROUPS) or not HEX.issuperset(digits):
-        raise MatchNotFound(f"no match whose id starts with {text!r}: ids are hexadecimal "
-                            "(0-9 and a-f)")
+        raise MatchNotFound(
+            f"no match whose id starts with {text!r}: ids are hexadecimal (0-9 and a-f)"
+        )
     groups, start = [], 0
     for size in GROUPS:
-        groups.append(digits[start:start + size])
+        groups.append(digits[start : start + size])
         start += size
     return "-".join(group for group in groups if group)
 
@@ -207,16 +243,37 @@ def listed(row: dict[str, Any]) -> dict[str, Any]:
     import json
 
     ended = row["ranking"] != "[]"
-    return {"id": row["match_id"], "game": row["game"], "seats": json.loads(row["seats"]),
-            "status": row["status"], "moves": row["moves"], "kind": row["kind"],
-            "started": row["started"], "played": row["played"],
-            "outcome": {"winners": json.loads(row["winners"]),
-                        "ranking": json.loads(row["ranking"]),
-                        "reason": row["reason"]} if ended else None}
+    return {
+        "id": row["match_id"],
+        "game": row["game"],
+        "seats": json.loads(row["seats"]),
+        "status": row["status"],
+        "moves": row["moves"],
+        "kind": row["kind"],
+        "started": row["started"],
+        "played": row["played"],
+        "outcome": {
+            "winners": json.loads(row["winners"]),
+            "ranking": json.loads(row["ranking"]),
+            "reason": row["reason"],
+        }
+        if ended
+        else None,
+    }
 
 
 def no_matches() -> dict[str, Any]:
     """A game's figures when no match of it is counted."""
-    return {"matches": 0, "recorded": 0, "by_status": {}, "shared_wins": 0, "draws": 0,
-            "small": True, "seats": [], "scores": [], "components": [], "length": [],
-            "behind": {}}
+    return {
+        "matches": 0,
+        "recorded": 0,
+        "by_status": {},
+        "shared_wins": 0,
+        "draws": 0,
+        "small": True,
+        "seats": [],
+        "scores": [],
+        "components": [],
+        "length": [],
+        "behind": {},
+    }

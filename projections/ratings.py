@@ -26,15 +26,25 @@ class Ratings:
         key = (game, player)
         if key not in self.current:
             row = self.view.latest_rating(game, player)
-            self.current[key] = ((0, self.model.rating(name=player)) if row is None else
-                                 (row["after_match"],
-                                  self.model.rating(mu=row["mu"], sigma=row["sigma"],
-                                                    name=player)))
+            self.current[key] = (
+                (0, self.model.rating(name=player))
+                if row is None
+                else (
+                    row["after_match"],
+                    self.model.rating(mu=row["mu"], sigma=row["sigma"], name=player),
+                )
+            )
         return self.current[key]
 
-    def rate(self, game: str, match_id: str, seats: Sequence[str],
-             ranking: Sequence[Sequence[int]], recorded: str | None,
-             played_at: str | None = None) -> list[dict[str, Any]]:
+    def rate(
+        self,
+        game: str,
+        match_id: str,
+        seats: Sequence[str],
+        ranking: Sequence[Sequence[int]],
+        recorded: str | None,
+        played_at: str | None = None,
+    ) -> list[dict[str, Any]]:
         """The new `ratings` rows of the match's players (nothing for a one-seat match)."""
         if len(seats) < 2:
             return []
@@ -45,8 +55,17 @@ class Ratings:
         rows = []
         for name, (played, _), (rating,) in zip(seats, before, after):
             self.current[(game, name)] = (played + 1, rating)
-            rows.append({"game": game, "player": name, "match_id": match_id,
-                         "after_match": played + 1, "mu": rating.mu, "sigma": rating.sigma,
-                         "ordinal": rating.ordinal(), "recorded": recorded,
-                         "played": played_at or recorded})
+            rows.append(
+                {
+                    "game": game,
+                    "player": name,
+                    "match_id": match_id,
+                    "after_match": played + 1,
+                    "mu": rating.mu,
+                    "sigma": rating.sigma,
+                    "ordinal": rating.ordinal(),
+                    "recorded": recorded,
+                    "played": played_at or recorded,
+                }
+            )
         return rows

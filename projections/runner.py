@@ -76,9 +76,11 @@ def open_view(recorder: Recorder) -> TablesView:
         view: TablesView = SQLiteTablesView(recorder.recorder.datastore)
     else:  # psycopg is imported only for a PostgreSQL store
         from .postgres import PostgresTablesView, is_postgres
+
         if not is_postgres(recorder):
             raise NotImplementedError(
-                f"no projection tables on a {type(recorder.recorder).__name__} store")
+                f"no projection tables on a {type(recorder.recorder).__name__} store"
+            )
         view = PostgresTablesView(recorder.recorder.datastore)
     view.create_table()
     return view
@@ -88,14 +90,23 @@ class TablesProjection:
     """The projection of one recorder's store: its view, its position, and a projector whose
     cache lives as long as this object (so a long-running reader pays O(1) per new event)."""
 
-    def __init__(self, recorder: Recorder, view: TablesView | None = None,
-                 page: int = PAGE, capacity: int = 4096) -> None:
+    def __init__(
+        self,
+        recorder: Recorder,
+        view: TablesView | None = None,
+        page: int = PAGE,
+        capacity: int = 4096,
+    ) -> None:
         self.recorder = recorder
         self.view = view or open_view(recorder)
         self.page = page
         self.capacity = capacity
         self.decoder = Decoder(recorder)
         self.projector = self._new_projector()
+        # The tracked position the projector's cache was folded up to (None: no cache yet).
+        # Another process may move the tables on between two catch-ups; folding the next
+        # events onto a cache made at an older position would then skip what it wrote.
+        self._cached_at: int | None = None
 
     def _new_projector(self) -> Projector:
         return Projector(self._history, self.view, self.capacity)
@@ -104,6 +115,7 @@ class TablesProjection:
         """Drop the projector's cache: after a failed or refused write it is ahead of the
         tables, and matches missing from it are rebuilt from their events."""
         self.projector = self._new_projector()
+        self._cached_at = None
 
     def forget_ratings(self) -> None:
         """Drop only the ratings the projector read from the tables (the matches it keeps are
@@ -115,8 +127,9 @@ class TablesProjection:
         whole)."""
         after = None
         while True:
-            stored = self.recorder.recorder.select_events(match_id, gt=after, lte=version - 1,
-                                                          limit=self.page)
+            stored = self.recorder.recorder.select_events(
+                match_id, gt=after, lte=version - 1, limit=self.page
+            )
             yield from self.decoder.decode_all(stored)
             if len(stored) < self.page:
                 return
@@ -139,17 +152,21 @@ class TablesProjection:
         notifications = self.recorder.recorder
         head = notifications.max_notification_id() or 0
         position = self.position()
+        if self._cached_at is not None and self._cached_at != position:
+            self.forget()  # the tables moved on without us: the cache is of an older position
         done, total = 0, max(0, head - position)
         while position < head:
             page = notifications.select_notifications(
-                start=position, limit=self.page, stop=head, inclusive_of_start=False)
+                start=position, limit=self.page, stop=head, inclusive_of_start=False
+            )
             if not page:
                 return done
             try:
                 for stored in page:
                     self._fold_stored(stored)
-                self.view.write(self.projector.take(), Tracking(self.name, page[-1].id),
-                                since=position)
+                self.view.write(
+                    self.projector.take(), Tracking(self.name, page[-1].id), since=position
+                )
             except IntegrityError:
                 # Another process moved the tables on meanwhile: what we folded may be stale,
                 # so start again from its position with an empty cache.
@@ -159,7 +176,7 @@ class TablesProjection:
             except BaseException:
                 self.forget()
                 raise
-            position = page[-1].id
+            position = self._cached_at = page[-1].id
             done += len(page)
             if progress:
                 progress(done, max(total, done))

@@ -43,8 +43,9 @@ def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> tuple[floa
     return float(low), float(high)
 
 
-def wilson_arrays(successes: Any, n: Any,
-                  confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
+def wilson_arrays(
+    successes: Any, n: Any, confidence: float = CONFIDENCE
+) -> tuple[np.ndarray, np.ndarray]:
     """`wilson` of many proportions at once (statsmodels works on arrays); nan where n is 0."""
     from statsmodels.stats.proportion import proportion_confint
 
@@ -52,8 +53,9 @@ def wilson_arrays(successes: Any, n: Any,
     some = n > 0
     low, high = np.full(n.shape, math.nan), np.full(n.shape, math.nan)
     if some.any():
-        low[some], high[some] = proportion_confint(successes[some], n[some],
-                                                   alpha=1 - confidence, method="wilson")
+        low[some], high[some] = proportion_confint(
+            successes[some], n[some], alpha=1 - confidence, method="wilson"
+        )
     return low, high
 
 
@@ -96,16 +98,21 @@ def behind(matches: pd.DataFrame, moves_only: bool = False) -> dict[str, int]:
     """How many counted matches of each kind stand behind a figure (`moves_only`: figures of
     moves or components, which score sheets cannot feed)."""
     ended = kinds(counted(matches))
-    return {kind: 0 if moves_only and kind == "sheet" else int((ended == kind).sum())
-            for kind in KINDS}
+    return {
+        kind: 0 if moves_only and kind == "sheet" else int((ended == kind).sum()) for kind in KINDS
+    }
 
 
 def _only_counted(table: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
     return table[table["match_id"].isin(counted(matches)["match_id"])]
 
 
-def filtered(table: pd.DataFrame, game: str | None = None, players: int | None = None,
-             variant: str | None = None) -> pd.DataFrame:
+def filtered(
+    table: pd.DataFrame,
+    game: str | None = None,
+    players: int | None = None,
+    variant: str | None = None,
+) -> pd.DataFrame:
     keep = pd.Series(True, index=table.index)
     for column, value in (("game", game), ("players", players), ("variant", variant)):
         if value is not None:
@@ -123,12 +130,18 @@ def describe_counts(values: Any, counts: Any) -> dict[str, Any]:
     values = raw.astype(float)
     n = int(counts.sum())
     if n == 0:
-        return {"n": 0, "mean": math.nan, "std": math.nan, "min": math.nan,
-                **{k: math.nan for k in QUARTILES}, "max": math.nan, "small": True}
+        return {
+            "n": 0,
+            "mean": math.nan,
+            "std": math.nan,
+            "min": math.nan,
+            **{k: math.nan for k in QUARTILES},
+            "max": math.nan,
+            "small": True,
+        }
     ends = np.cumsum(counts)  # the k-th smallest (from 0) is the first value whose end > k
     mean = float((values * counts).sum() / n)
-    std = math.sqrt(float((counts * (values - mean) ** 2).sum()) / (n - 1)) if n > 1 \
-        else math.nan
+    std = math.sqrt(float((counts * (values - mean) ** 2).sum()) / (n - 1)) if n > 1 else math.nan
 
     def quantile(q: float) -> float:
         position = (n - 1) * q
@@ -137,9 +150,15 @@ def describe_counts(values: Any, counts: Any) -> dict[str, Any]:
         t = position - below  # numpy's linear interpolation, the form it uses (its _lerp)
         return float(b - (b - a) * (1 - t)) if t >= 0.5 else float(a + (b - a) * t)
 
-    return {"n": n, "mean": mean, "std": std, "min": raw[0].item(),  # ints stay ints
-            **{k: quantile(q) for k, q in QUARTILES.items()}, "max": raw[-1].item(),
-            "small": n < SMALL_SAMPLE}
+    return {
+        "n": n,
+        "mean": mean,
+        "std": std,
+        "min": raw[0].item(),  # ints stay ints
+        **{k: quantile(q) for k, q in QUARTILES.items()},
+        "max": raw[-1].item(),
+        "small": n < SMALL_SAMPLE,
+    }
 
 
 # ---- seat balance ----------------------------------------------------------------------------
@@ -151,29 +170,48 @@ def seat_tallies(scores: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
     """Per game, player count, variant and seat: counted matches and wins (seats of one-player
     games included; `seat_rates` leaves them out)."""
     seats = _only_counted(scores, matches)
-    tally = seats.groupby([*GROUP, "seat"], sort=True).agg(
-        matches=("won", "size"), wins=("won", "sum")).reset_index()
+    tally = (
+        seats.groupby([*GROUP, "seat"], sort=True)
+        .agg(matches=("won", "size"), wins=("won", "sum"))
+        .reset_index()
+    )
     return tally[SEAT_TALLY]
 
 
 def seat_rates(tallies: pd.DataFrame) -> pd.DataFrame:
     """The seat win rates from `seat_tallies` (or the same columns from SQL): rate, Wilson
     interval, fair rate, binomial test and small flag per seat; one-player games left out."""
-    columns = [*GROUP, "seat", "matches", "wins", "rate", "ci_low", "ci_high", "fair",
-               "p_value", "small"]
+    columns = [
+        *GROUP,
+        "seat",
+        "matches",
+        "wins",
+        "rate",
+        "ci_low",
+        "ci_high",
+        "fair",
+        "p_value",
+        "small",
+    ]
     rates = tallies[(tallies["players"] > 1) & (tallies["matches"] > 0)]
     rates = rates.sort_values([*GROUP, "seat"], ignore_index=True)
-    rates = rates.astype({"players": "int64", "seat": "int64", "matches": "int64",
-                          "wins": "int64"})
+    rates = rates.astype({"players": "int64", "seat": "int64", "matches": "int64", "wins": "int64"})
     if rates.empty:
         return pd.DataFrame(columns=columns)
     low, high = wilson_arrays(rates["wins"], rates["matches"])
     fair = 1 / rates["players"]
-    p_values = [binomial_p(int(w), int(n), float(f))  # one exact test per seat, not per row
-                for w, n, f in zip(rates["wins"], rates["matches"], fair)]
-    rates = rates.assign(rate=rates["wins"] / rates["matches"], ci_low=low, ci_high=high,
-                         fair=fair, p_value=p_values,
-                         small=rates["matches"] < SMALL_SAMPLE)
+    p_values = [
+        binomial_p(int(w), int(n), float(f))  # one exact test per seat, not per row
+        for w, n, f in zip(rates["wins"], rates["matches"], fair)
+    ]
+    rates = rates.assign(
+        rate=rates["wins"] / rates["matches"],
+        ci_low=low,
+        ci_high=high,
+        fair=fair,
+        p_value=p_values,
+        small=rates["matches"] < SMALL_SAMPLE,
+    )
     return rates[columns]
 
 
@@ -186,12 +224,25 @@ def seat_win_rates(scores: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
 # ---- points per scoring category ---------------------------------------------------------------
 
 SCORE_TALLY = [*GROUP, "category", "won", "points", "seats"]
-DISTRIBUTION = [*GROUP, "category", "seats", "n", "mean", "std", "min", "q25", "median", "q75",
-                "max", "small"]
+DISTRIBUTION = [
+    *GROUP,
+    "category",
+    "seats",
+    "n",
+    "mean",
+    "std",
+    "min",
+    "q25",
+    "median",
+    "q75",
+    "max",
+    "small",
+]
 
 
-def score_tallies(score_categories: pd.DataFrame, scores: pd.DataFrame,
-                  matches: pd.DataFrame) -> pd.DataFrame:
+def score_tallies(
+    score_categories: pd.DataFrame, scores: pd.DataFrame, matches: pd.DataFrame
+) -> pd.DataFrame:
     """Per group, category (the total included, as 'total'), won and points: how many seats of
     counted matches scored exactly those points."""
     totals = scores.assign(category="total", points=scores["total"])
@@ -206,15 +257,24 @@ def distributions(tallies: pd.DataFrame) -> pd.DataFrame:
     (or the same columns from SQL): n, mean, std, min, quartiles, max, small."""
     rows = []
     for (game, players, variant, category, won), group in tallies.groupby(
-            [*GROUP, "category", "won"], sort=True):
-        rows.append({"game": game, "players": int(players), "variant": variant,
-                     "category": category, "seats": "winners" if won else "rest",
-                     **describe_counts(group["points"], group["seats"])})
+        [*GROUP, "category", "won"], sort=True
+    ):
+        rows.append(
+            {
+                "game": game,
+                "players": int(players),
+                "variant": variant,
+                "category": category,
+                "seats": "winners" if won else "rest",
+                **describe_counts(group["points"], group["seats"]),
+            }
+        )
     return pd.DataFrame(rows, columns=DISTRIBUTION)
 
 
-def score_distributions(score_categories: pd.DataFrame, scores: pd.DataFrame,
-                        matches: pd.DataFrame) -> pd.DataFrame:
+def score_distributions(
+    score_categories: pd.DataFrame, scores: pd.DataFrame, matches: pd.DataFrame
+) -> pd.DataFrame:
     """Per game, player count, variant and category (the total included, as 'total'): the
     distribution of points of the winners and of the rest."""
     return distributions(score_tallies(score_categories, scores, matches))
@@ -222,19 +282,39 @@ def score_distributions(score_categories: pd.DataFrame, scores: pd.DataFrame,
 
 # ---- component strength ------------------------------------------------------------------------
 
-COMPONENT_TALLY = ["game", "kind", "component", "won", "had", "seats", "count", "points",
-                   "scored"]
-STRENGTH = ["game", "kind", "component", "seats", "count", "mean_count", "mean_points", "wins",
-            "win_rate", "ci_low", "ci_high", "mean_count_winners", "mean_count_rest", "small"]
+COMPONENT_TALLY = ["game", "kind", "component", "won", "had", "seats", "count", "points", "scored"]
+STRENGTH = [
+    "game",
+    "kind",
+    "component",
+    "seats",
+    "count",
+    "mean_count",
+    "mean_points",
+    "wins",
+    "win_rate",
+    "ci_low",
+    "ci_high",
+    "mean_count_winners",
+    "mean_count_rest",
+    "small",
+]
 
 
 def component_tallies(components: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
     """Per game, kind, component, won and had (count > 0): the seats of counted matches, the sum
     of their counts and of their points, and how many had points (`scored`; NaN is none)."""
     used = _only_counted(components, matches).assign(had=lambda t: t["count"] > 0)
-    tally = used.groupby(["game", "kind", "component", "won", "had"], sort=True).agg(
-        seats=("count", "size"), count=("count", "sum"), points=("points", "sum"),
-        scored=("points", "count")).reset_index()
+    tally = (
+        used.groupby(["game", "kind", "component", "won", "had"], sort=True)
+        .agg(
+            seats=("count", "size"),
+            count=("count", "sum"),
+            points=("points", "sum"),
+            scored=("points", "count"),
+        )
+        .reset_index()
+    )
     return tally[COMPONENT_TALLY]
 
 
@@ -246,24 +326,38 @@ def strength(tallies: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame(columns=STRENGTH)
     t = tallies.astype({"won": bool, "had": bool})
     having = t["had"]
-    parts = pd.DataFrame({
-        "game": t["game"], "kind": t["kind"], "component": t["component"],
-        "seats": t["seats"].where(having, 0), "count": t["count"].where(having, 0),
-        "points": t["points"].where(having, 0.0), "scored": t["scored"].where(having, 0),
-        "wins": t["seats"].where(having & t["won"], 0),
-        "winners": t["seats"].where(t["won"], 0), "count_winners": t["count"].where(t["won"], 0),
-        "rest": t["seats"].where(~t["won"], 0), "count_rest": t["count"].where(~t["won"], 0)})
+    parts = pd.DataFrame(
+        {
+            "game": t["game"],
+            "kind": t["kind"],
+            "component": t["component"],
+            "seats": t["seats"].where(having, 0),
+            "count": t["count"].where(having, 0),
+            "points": t["points"].where(having, 0.0),
+            "scored": t["scored"].where(having, 0),
+            "wins": t["seats"].where(having & t["won"], 0),
+            "winners": t["seats"].where(t["won"], 0),
+            "count_winners": t["count"].where(t["won"], 0),
+            "rest": t["seats"].where(~t["won"], 0),
+            "count_rest": t["count"].where(~t["won"], 0),
+        }
+    )
     sums = parts.groupby(["game", "kind", "component"], sort=True).sum().reset_index()
     seats = sums["seats"].astype("int64")
     low, high = wilson_arrays(sums["wins"], seats)
     result = sums.assign(
-        seats=seats, count=sums["count"].astype("int64"), wins=sums["wins"].astype("int64"),
+        seats=seats,
+        count=sums["count"].astype("int64"),
+        wins=sums["wins"].astype("int64"),
         mean_count=_ratio(sums["count"], seats),
         mean_points=_ratio(sums["points"], sums["scored"]),
-        win_rate=_ratio(sums["wins"], seats), ci_low=low, ci_high=high,
+        win_rate=_ratio(sums["wins"], seats),
+        ci_low=low,
+        ci_high=high,
         mean_count_winners=_ratio(sums["count_winners"], sums["winners"]),
         mean_count_rest=_ratio(sums["count_rest"], sums["rest"]),
-        small=seats < SMALL_SAMPLE)
+        small=seats < SMALL_SAMPLE,
+    )
     return result[STRENGTH]
 
 
@@ -298,9 +392,14 @@ def lengths(tallies: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (game, players, variant), group in tallies.groupby(GROUP, sort=True):
         moves = describe_counts(group["moves"], group["matches"])
-        rows.append({"game": game, "players": int(players), "variant": variant,
-                     **{k if k in ("n", "small") else f"moves_{k}": v
-                        for k, v in moves.items()}})
+        rows.append(
+            {
+                "game": game,
+                "players": int(players),
+                "variant": variant,
+                **{k if k in ("n", "small") else f"moves_{k}": v for k, v in moves.items()},
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -310,14 +409,17 @@ def match_length(matches: pd.DataFrame) -> pd.DataFrame:
     ended = of_kind(counted(matches), "moves")  # a score sheet has no moves to count
     if ended.empty:
         return pd.DataFrame()
-    per_group = ended.assign(
-        minutes=(ended["ended"] - ended["started"]).dt.total_seconds() / 60
-    ).groupby(GROUP, sort=True).agg(undos_mean=("undos", "mean"),
-                                    minutes_median=("minutes", "median")).reset_index()
+    per_group = (
+        ended.assign(minutes=(ended["ended"] - ended["started"]).dt.total_seconds() / 60)
+        .groupby(GROUP, sort=True)
+        .agg(undos_mean=("undos", "mean"), minutes_median=("minutes", "median"))
+        .reset_index()
+    )
     return lengths(length_tallies(ended)).merge(per_group, on=GROUP, how="left")
 
 
 # ---- the report `tablelog stats` prints ------------------------------------------------------
+
 
 def _plain(value: Any) -> Any:
     if isinstance(value, float) and math.isnan(value):
@@ -328,18 +430,25 @@ def _plain(value: Any) -> Any:
 
 
 def _records(frame: pd.DataFrame, drop: tuple[str, ...] = ("game",)) -> list[dict[str, Any]]:
-    return [{str(k): _plain(v) for k, v in row.items() if k not in drop}
-            for row in frame.to_dict("records")]
+    return [
+        {str(k): _plain(v) for k, v in row.items() if k not in drop}
+        for row in frame.to_dict("records")
+    ]
 
 
-def report(tables: dict[str, pd.DataFrame], game: str | None = None,
-           players: int | None = None, variant: str | None = None,
-           kind: str | None = None) -> dict[str, Any]:
+def report(
+    tables: dict[str, pd.DataFrame],
+    game: str | None = None,
+    players: int | None = None,
+    variant: str | None = None,
+    kind: str | None = None,
+) -> dict[str, Any]:
     """Every statistic, per game: JSON-ready (NaN as None). `kind`: see `of_kind`; each
     section says how many matches of each kind stand behind it (`behind`)."""
 
     def pick(table: str) -> pd.DataFrame:
         return filtered(tables[table], game, players, variant)
+
     matches = of_kind(pick("matches"), kind)
     seats = seat_win_rates(pick("scores"), matches)
     distributions = score_distributions(pick("score_categories"), pick("scores"), matches)
@@ -348,8 +457,10 @@ def report(tables: dict[str, pd.DataFrame], game: str | None = None,
     result: dict[str, Any] = {}
     for name in sorted(matches["game"].unique()):
         of_game = matches[matches["game"] == name]
-        shared = of_game[(of_game["status"] == "ended")
-                         & (of_game["winners"].map(lambda w: len(json.loads(w))) > 1)]
+        shared = of_game[
+            (of_game["status"] == "ended")
+            & (of_game["winners"].map(lambda w: len(json.loads(w))) > 1)
+        ]
         result[name] = {
             "matches": len(counted(of_game)),
             "recorded": len(of_game),
@@ -361,8 +472,11 @@ def report(tables: dict[str, pd.DataFrame], game: str | None = None,
             "scores": _records(distributions[distributions["game"] == name]),
             "components": _records(strength[strength["game"] == name]),
             "length": _records(length[length["game"] == name]) if len(length) else [],
-            "behind": {"seats": behind(of_game), "scores": behind(of_game),
-                       "components": behind(of_game, moves_only=True),
-                       "length": behind(of_game, moves_only=True)},
+            "behind": {
+                "seats": behind(of_game),
+                "scores": behind(of_game),
+                "components": behind(of_game, moves_only=True),
+                "length": behind(of_game, moves_only=True),
+            },
         }
     return result

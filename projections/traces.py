@@ -40,12 +40,12 @@ BOT_SEAT = re.compile(r"(random|greedy|mcts-[0-9]+)(\+[a-z0-9-]+)?-[0-9]+")
 @dataclasses.dataclass(frozen=True)
 class Trace:
     players: int
-    winners: tuple[int, ...]          # empty: a draw (or a match not ended)
-    completed: bool                   # ended by the rules (not abandoned, not drawn at a cap)
-    movers: tuple[int, ...]           # the seat that recorded each effective move
+    winners: tuple[int, ...]  # empty: a draw (or a match not ended)
+    completed: bool  # ended by the rules (not abandoned, not drawn at a cap)
+    movers: tuple[int, ...]  # the seat that recorded each effective move
     totals: tuple[tuple[float, ...], ...] | None = None  # every seat's total after each move
     branching: tuple[int, ...] | None = None  # legal moves at each position a move was made in
-    minutes: float = math.nan         # played time, where the record says it
+    minutes: float = math.nan  # played time, where the record says it
     simultaneous: bool = False
     match_id: str = ""
 
@@ -59,11 +59,16 @@ def trace_of_match(match: Any) -> Trace:
     rules = match.rules
     outcome = match.outcome or {"winners": [], "reason": ""}
     ended_by_rules = match.status == "ended" and match.rules_outcome() is not None
-    return Trace(players=len(match.seats), winners=tuple(outcome["winners"]),
-                 completed=ended_by_rules, movers=tuple(m["seat"] for m in match.moves),
-                 totals=_totals(rules, match.states[1:]), simultaneous=rules.simultaneous,
-                 branching=tuple(_branching(rules, s) for s in match.states[:-1]),
-                 match_id=str(match.id))
+    return Trace(
+        players=len(match.seats),
+        winners=tuple(outcome["winners"]),
+        completed=ended_by_rules,
+        movers=tuple(m["seat"] for m in match.moves),
+        totals=_totals(rules, match.states[1:]),
+        simultaneous=rules.simultaneous,
+        branching=tuple(_branching(rules, s) for s in match.states[:-1]),
+        match_id=str(match.id),
+    )
 
 
 def _totals(rules: Any, states: Sequence[Any]) -> tuple[tuple[float, ...], ...] | None:
@@ -84,23 +89,36 @@ def _branching(rules: Any, state: Any) -> int:
     return len(rules.legal_moves(state))
 
 
-def traces_from_tables(matches: pd.DataFrame, moves: pd.DataFrame,
-                       scores: pd.DataFrame | None = None) -> list[Trace]:
+def traces_from_tables(
+    matches: pd.DataFrame, moves: pd.DataFrame, scores: pd.DataFrame | None = None
+) -> list[Trace]:
     """Traces of the ended matches in the projection tables, without replaying anything."""
     ended = matches[matches["status"] == "ended"]
     effective = moves[~moves["undone"].astype(bool)].sort_values(["match_id", "number"])
     by_match = {key: frame for key, frame in effective.groupby("match_id", sort=False)}
-    finals = {} if scores is None else {
-        key: tuple(frame.sort_values("seat")["total"].astype(float))
-        for key, frame in scores.groupby("match_id", sort=False)}
+    finals = (
+        {}
+        if scores is None
+        else {
+            key: tuple(frame.sort_values("seat")["total"].astype(float))
+            for key, frame in scores.groupby("match_id", sort=False)
+        }
+    )
     traces = [_table_trace(row, by_match.get(row.match_id)) for row in ended.itertuples()]
-    return [t if t.totals is None or _adds_up(t.totals[-1], finals.get(t.match_id))
-            else dataclasses.replace(t, totals=None) for t in traces]
+    return [
+        t
+        if t.totals is None or _adds_up(t.totals[-1], finals.get(t.match_id))
+        else dataclasses.replace(t, totals=None)
+        for t in traces
+    ]
 
 
 def _adds_up(running: Sequence[float], final: Sequence[float] | None) -> bool:
-    return final is not None and len(final) == len(running) and all(
-        math.isclose(a, b, abs_tol=1e-9) for a, b in zip(running, final))
+    return (
+        final is not None
+        and len(final) == len(running)
+        and all(math.isclose(a, b, abs_tol=1e-9) for a, b in zip(running, final))
+    )
 
 
 def _table_trace(row: Any, moves: pd.DataFrame | None) -> Trace:
@@ -115,10 +133,16 @@ def _table_trace(row: Any, moves: pd.DataFrame | None) -> Trace:
             running[seat] += float(change)
             rows.append(tuple(running))
         totals = tuple(rows)
-    return Trace(players=int(row.players), winners=winners,
-                 completed=not bool(row.agreed_draw), movers=movers, totals=totals,
-                 minutes=_minutes(row, seats), simultaneous=rules.simultaneous,
-                 match_id=row.match_id)
+    return Trace(
+        players=int(row.players),
+        winners=winners,
+        completed=not bool(row.agreed_draw),
+        movers=movers,
+        totals=totals,
+        minutes=_minutes(row, seats),
+        simultaneous=rules.simultaneous,
+        match_id=row.match_id,
+    )
 
 
 def _minutes(row: Any, seats: Sequence[str]) -> float:
@@ -130,8 +154,9 @@ def _minutes(row: Any, seats: Sequence[str]) -> float:
     return (row.ended - row.started).total_seconds() / 60
 
 
-def with_replay(traces: Sequence[Trace], replay: Callable[[str], Any], sample: int,
-                seed: int = 0) -> tuple[list[Trace], int]:
+def with_replay(
+    traces: Sequence[Trace], replay: Callable[[str], Any], sample: int, seed: int = 0
+) -> tuple[list[Trace], int]:
     """`traces` with a seeded sample of at most `sample` of them replayed with
     `replay(match_id) -> Match`: exact running totals and branching from the states. Returns the
     traces and how many were replayed."""
@@ -141,8 +166,10 @@ def with_replay(traces: Sequence[Trace], replay: Callable[[str], Any], sample: i
         if i in chosen:
             match = replay(trace.match_id)
             trace = dataclasses.replace(
-                trace, totals=_totals(match.rules, match.states[1:]),
-                branching=tuple(_branching(match.rules, s) for s in match.states[:-1]))
+                trace,
+                totals=_totals(match.rules, match.states[1:]),
+                branching=tuple(_branching(match.rules, s) for s in match.states[:-1]),
+            )
         out.append(trace)
     return out, len(chosen)
 

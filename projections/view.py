@@ -57,15 +57,17 @@ class TablesView(TrackingRecorder, abc.ABC):
             self._serialise(c)
             for name, table_rows in rows.items():
                 names = STORED[name].names
-                c.executemany(self._upserts[name],
-                              [self._values(name, tuple(row[n] for n in names))
-                               for row in table_rows])
+                c.executemany(
+                    self._upserts[name],
+                    [self._values(name, tuple(row[n] for n in names)) for row in table_rows],
+                )
             if since is not None:
                 stored = max_tracking_id(self, c, tracking.application_name) or 0
                 if stored != since:
                     raise IntegrityError(
                         f"the tables moved on to event {stored} while this batch was folded "
-                        f"from event {since} (another process projected them)")
+                        f"from event {since} (another process projected them)"
+                    )
             insert_tracking(self, c, tracking)
 
     def _serialise(self, cursor: Any) -> None:
@@ -82,15 +84,17 @@ class TablesView(TrackingRecorder, abc.ABC):
             statement = statement.replace("%", "%%").replace("?", self.placeholder)
         with self.datastore.transaction(commit=False) as c:
             c.execute(statement, tuple(params))
-            return [tuple(row.values()) if isinstance(row, dict) else tuple(row)
-                    for row in c.fetchall()]
+            return [
+                tuple(row.values()) if isinstance(row, dict) else tuple(row) for row in c.fetchall()
+            ]
 
     def select(self, table: str, where: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
         """Every row of a table (or those whose columns equal `where`), as stored."""
         return [dict(row) for row in self._select(STORED[table], where or {})]
 
-    def _select(self, table: Table, where: Mapping[str, Any], order: str = "",
-                limit: int | None = None) -> Sequence[Any]:
+    def _select(
+        self, table: Table, where: Mapping[str, Any], order: str = "", limit: int | None = None
+    ) -> Sequence[Any]:
         statement = f"SELECT * FROM {table.sql_name}"
         if where:
             statement += " WHERE " + " AND ".join(f"{c} = {self.placeholder}" for c in where)
@@ -101,8 +105,12 @@ class TablesView(TrackingRecorder, abc.ABC):
 
     def latest_rating(self, game: str, player: str) -> dict[str, Any] | None:
         """The player's most recent `ratings` row in that game, or None."""
-        rows = self._select(STORED["ratings"], {"game": game, "player": player},
-                            "ORDER BY after_match DESC", limit=1)
+        rows = self._select(
+            STORED["ratings"],
+            {"game": game, "player": player},
+            "ORDER BY after_match DESC",
+            limit=1,
+        )
         return dict(rows[0]) if rows else None
 
     @abc.abstractmethod
@@ -114,18 +122,28 @@ def upsert_statement(table: Table, placeholder: str) -> str:
     columns = ", ".join(table.names)
     values = ", ".join(placeholder for _ in table.names)
     updates = ", ".join(f"{c} = excluded.{c}" for c in table.names if c not in table.key)
-    return (f"INSERT INTO {table.sql_name} ({columns}) VALUES ({values}) "
-            f"ON CONFLICT ({', '.join(table.key)}) DO UPDATE SET {updates}")
+    return (
+        f"INSERT INTO {table.sql_name} ({columns}) VALUES ({values}) "
+        f"ON CONFLICT ({', '.join(table.key)}) DO UPDATE SET {updates}"
+    )
 
 
 def create_statement(table: Table, types: Mapping[str, str]) -> str:
     columns = ", ".join(f"{c.name} {types[c.kind]}" for c in table.columns)
-    return (f"CREATE TABLE IF NOT EXISTS {table.sql_name} "
-            f"({columns}, PRIMARY KEY ({', '.join(table.key)}))")
+    return (
+        f"CREATE TABLE IF NOT EXISTS {table.sql_name} "
+        f"({columns}, PRIMARY KEY ({', '.join(table.key)}))"
+    )
 
 
-SQLITE_TYPES = {"text": "TEXT", "int": "INTEGER", "float": "REAL", "bool": "INTEGER",
-                "time": "TEXT", "json": "TEXT"}
+SQLITE_TYPES = {
+    "text": "TEXT",
+    "int": "INTEGER",
+    "float": "REAL",
+    "bool": "INTEGER",
+    "time": "TEXT",
+    "json": "TEXT",
+}
 
 INDEXES = [  # what the projector and the statistics look rows up by, besides the keys
     f"CREATE INDEX IF NOT EXISTS {PREFIX}matches_game ON {PREFIX}matches (game)",
@@ -144,9 +162,12 @@ class SQLiteTablesView(SQLiteTrackingRecorder, TablesView):
         self._upserts = {name: upsert_statement(t, "?") for name, t in STORED.items()}
 
     def construct_create_table_statements(self) -> list[str]:
-        return [*super().construct_create_table_statements(),
-                f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version INTEGER)",
-                *(create_statement(t, SQLITE_TYPES) for t in STORED.values()), *INDEXES]
+        return [
+            *super().construct_create_table_statements(),
+            f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version INTEGER)",
+            *(create_statement(t, SQLITE_TYPES) for t in STORED.values()),
+            *INDEXES,
+        ]
 
     def create_table(self) -> None:
         """Create the tables; tables of another schema version are dropped first (and the
@@ -171,11 +192,12 @@ class SQLiteTablesView(SQLiteTrackingRecorder, TablesView):
         c.execute("SELECT name FROM sqlite_master WHERE name = 'tracking'")
         if c.fetchone() is not None:
             # Every application position but the library's migration marker.
-            c.execute("DELETE FROM tracking WHERE application_name != ?",
-                      (self.table_migration_identifier,))
+            c.execute(
+                "DELETE FROM tracking WHERE application_name != ?",
+                (self.table_migration_identifier,),
+            )
 
     def reset(self, application_name: str) -> None:
         with self.datastore.transaction(commit=True) as c:
             self._drop(c)
         self.create_table()
-

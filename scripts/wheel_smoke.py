@@ -22,17 +22,20 @@ GAMES = ["topiary", "total-landscaping", "topas", "geoshapes", "topitop"]
 
 
 def tablelog(*args: str, stdin: str | None = None) -> str:
-    done = subprocess.run([str(BIN / "tablelog"), *args], input=stdin, capture_output=True,
-                          text=True, timeout=300)
+    done = subprocess.run(
+        [str(BIN / "tablelog"), *args], input=stdin, capture_output=True, text=True, timeout=300
+    )
     if done.returncode != 0:
-        sys.exit(f"wheel smoke: `tablelog {' '.join(args)}` failed ({done.returncode}):\n"
-                 f"{done.stderr}")
+        sys.exit(
+            f"wheel smoke: `tablelog {' '.join(args)}` failed ({done.returncode}):\n{done.stderr}"
+        )
     return done.stdout
 
 
 def example(game: str) -> dict:
-    return json.loads((resources.files("tablelog.data") / "examples" / f"{game}.json")
-                      .read_text(encoding="utf-8"))
+    return json.loads(
+        (resources.files("tablelog.data") / "examples" / f"{game}.json").read_text(encoding="utf-8")
+    )
 
 
 def new_and_move(game: str, folder: Path) -> None:
@@ -41,8 +44,9 @@ def new_and_move(game: str, folder: Path) -> None:
     setup = folder / f"{game}-setup.json"
     setup.write_text(json.dumps(record["setup"]))
     options = [f"--option={k}={json.dumps(v)}" for k, v in record["options"].items()]
-    match_id = tablelog("new", game, "--players", ",".join(record["seats"]), *options,
-                        "--setup", str(setup)).strip()
+    match_id = tablelog(
+        "new", game, "--players", ",".join(record["seats"]), *options, "--setup", str(setup)
+    ).strip()
     first = next(e for e in record["events"] if e["type"] == "move")
     tablelog("move", match_id, "--seat", first["seat"], json.dumps(first["move"]))
     tablelog("show", match_id)
@@ -52,8 +56,11 @@ def serves(store: str) -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([str(BIN / "tablelog"), "serve", "--store", store, "--port",
-                               str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server = subprocess.Popen(
+        [str(BIN / "tablelog"), "serve", "--store", store, "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         for path, expect in (("/", b"Tablelog"), ("/api/v1/openapi.json", b'"openapi"')):
             body = _get(f"http://127.0.0.1:{port}{path}", server)
@@ -72,8 +79,10 @@ def _get(url: str, server: subprocess.Popen, wait: float = 120) -> bytes:
                 return answer.read()
         except OSError:
             if server.poll() is not None or time.monotonic() > deadline:
-                sys.exit(f"wheel smoke: serve did not answer {url}:\n"
-                         f"{server.stderr.read().decode() if server.stderr else ''}")
+                sys.exit(
+                    f"wheel smoke: serve did not answer {url}:\n"
+                    f"{server.stderr.read().decode() if server.stderr else ''}"
+                )
             time.sleep(0.5)
 
 
@@ -100,8 +109,10 @@ def main() -> None:
         if tablelog("export", "--all", "--store", copy) != exported:
             sys.exit("wheel smoke: export, import, export changed the records")
         serves(store)
-    print(f"wheel smoke: {len(GAMES)} games recorded, scored, exported, imported and served "
-          f"from {package.__file__}")
+    print(
+        f"wheel smoke: {len(GAMES)} games recorded, scored, exported, imported and served "
+        f"from {package.__file__}"
+    )
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ def host_without_port(host_header: str) -> str:
     """`127.0.0.1:8050` -> `127.0.0.1`, `[::1]:8050` -> `::1`, `localhost` -> `localhost`."""
     host = host_header.strip()
     if host.startswith("["):
-        return host[1:host.find("]")] if "]" in host else host
+        return host[1 : host.find("]")] if "]" in host else host
     if host.count(":") == 1:
         return host.split(":", 1)[0]
     return host
@@ -73,8 +73,10 @@ class WritePolicy:
         reason, in one line."""
         if self.token is None:  # open
             if host_header and not is_loopback(host_without_port(host_header)):
-                return 403, (f"writes on this server are open to this machine only, and this "
-                             f"request came for host {host_without_port(host_header)!r}")
+                return 403, (
+                    f"writes on this server are open to this machine only, and this "
+                    f"request came for host {host_without_port(host_header)!r}"
+                )
             return None
         scheme, _, given = (authorization or "").partition(" ")
         if scheme.lower() != "bearer" or not given.strip():

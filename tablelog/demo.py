@@ -64,8 +64,11 @@ def demo_plans() -> list[Plan]:
     for game, rules in GAMES.items():
         if not any(entry[0] == game for entry in mix):
             mix.append((game, min(max(2, rules.min_players), rules.max_players), "random", 20))
-    return [make_plan(game, matches, DEMO_SEED + number, players, bots)
-            for number, (game, players, bots, matches) in enumerate(mix) if game in GAMES]
+    return [
+        make_plan(game, matches, DEMO_SEED + number, players, bots)
+        for number, (game, players, bots, matches) in enumerate(mix)
+        if game in GAMES
+    ]
 
 
 def _featured(game: str, bots: str, number: int, moves: int) -> tuple[Match, Plan, Any]:
@@ -82,8 +85,10 @@ def _to_the_end(match: Match, plan: Plan, rng: Any) -> None:
 
 def _claimed_totals(match: Match, error: float = 0) -> dict[str, float]:
     totals = [entry["total"] for entry in match.rules.score(match.state)]
-    return {name: total + (error if seat == 0 else 0)
-            for seat, (name, total) in enumerate(zip(match.seats, totals))}
+    return {
+        name: total + (error if seat == 0 else 0)
+        for seat, (name, total) in enumerate(zip(match.seats, totals))
+    }
 
 
 def featured_matches() -> list[Match]:
@@ -121,8 +126,9 @@ def featured_matches() -> list[Match]:
     return [m for m in featured if m.game in GAMES]
 
 
-def build_demo_store(location: str | os.PathLike, progress: bool = True,
-                     log: Callable[[str], None] | None = None) -> dict[str, Any]:
+def build_demo_store(
+    location: str | os.PathLike, progress: bool = True, log: Callable[[str], None] | None = None
+) -> dict[str, Any]:
     """Build the demo store at `location` (an SQLite path, or a postgresql:// URL of an empty
     database) and return what it holds. An SQLite store is built beside the path and moved
     into place when complete, so an interrupted build never leaves a half-built demo."""
@@ -156,9 +162,11 @@ def build_demo_store(location: str | os.PathLike, progress: bool = True,
         "seconds": round(time.perf_counter() - started, 1),
     }
     if log:
-        log(f"built the demo store {location}: {summary['matches']} matches of "
+        log(
+            f"built the demo store {location}: {summary['matches']} matches of "
             f"{len(summary['games'])} games ({summary['events']} events) in "
-            f"{summary['seconds']} s")
+            f"{summary['seconds']} s"
+        )
     return summary
 
 

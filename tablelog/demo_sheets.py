@@ -16,26 +16,38 @@ from tablelog.domain.sheet_matches import sheet_match
 NAMESPACE = UUID("5d0f7c1e-8a2b-5c4d-9e6f-0a1b2c3d4e5f")
 FIRST_DAY = datetime(2024, 1, 6, 19, 0, tzinfo=UTC)
 CONDITIONS = ("six colours connected", "biggest patch", "most flowers", "most Blue")
-PLAN = (("topiary", 2, 4), ("topiary", 3, 3), ("topas", 2, 4), ("total-landscaping", 2, 4),
-        ("geoshapes", 2, 3), ("topitop", 2, 4))
+PLAN = (
+    ("topiary", 2, 4),
+    ("topiary", 3, 3),
+    ("topas", 2, 4),
+    ("total-landscaping", 2, 4),
+    ("geoshapes", 2, 3),
+    ("topitop", 2, 4),
+)
 
 
 def _topiary(rng: random.Random, seats: list[str]) -> dict:
     entries: list[dict[str, Any]] = []
     for _ in seats:
-        parts = {"visitors": rng.randint(20, 60), "type bonus": rng.randint(0, 8),
-                 "hand": rng.randint(0, 6)}
+        parts = {
+            "visitors": rng.randint(20, 60),
+            "type bonus": rng.randint(0, 8),
+            "hand": rng.randint(0, 6),
+        }
         entries.append({"total": sum(parts.values()), "categories": parts})
     # Highest total; tie: most hand points; still tied: later in turn order (RULES.md).
-    best = max(range(len(seats)), key=lambda i: (entries[i]["total"],
-                                                  entries[i]["categories"]["hand"], i))
+    best = max(
+        range(len(seats)), key=lambda i: (entries[i]["total"], entries[i]["categories"]["hand"], i)
+    )
     return {"scores": entries, "winners": [seats[best]]}
 
 
 def _topas(rng: random.Random, seats: list[str]) -> dict:
     totals = [rng.randint(30, 80) for _ in seats]
-    return {"scores": [{"total": t} for t in totals],
-            "winners": [s for s, t in zip(seats, totals) if t == max(totals)]}
+    return {
+        "scores": [{"total": t} for t in totals],
+        "winners": [s for s, t in zip(seats, totals) if t == max(totals)],
+    }
 
 
 def _landscaping(rng: random.Random, seats: list[str]) -> dict:
@@ -63,8 +75,13 @@ def _topitop(rng: random.Random, seats: list[str]) -> dict:
     return {"scores": None, "winners": [rng.choice(seats)]}  # a win, no score
 
 
-SHEETS = {"topiary": _topiary, "topas": _topas, "total-landscaping": _landscaping,
-          "geoshapes": _geoshapes, "topitop": _topitop}
+SHEETS = {
+    "topiary": _topiary,
+    "topas": _topas,
+    "total-landscaping": _landscaping,
+    "geoshapes": _geoshapes,
+    "topitop": _topitop,
+}
 
 
 def sheet_matches(seed: int) -> list[Match]:
@@ -72,12 +89,23 @@ def sheet_matches(seed: int) -> list[Match]:
     matches, day = [], 0
     for game, players, count in PLAN:
         for number in range(count):
-            seats = [f"{rng.choice(('random', 'greedy'))}-{seat}"
-                     for seat in range(1, players + 1)]
-            sheet = {**SHEETS[game](rng, seats), "first": seats[0],
-                     "duration_min": rng.randint(15, 60), "location": "Demo club"}
+            seats = [f"{rng.choice(('random', 'greedy'))}-{seat}" for seat in range(1, players + 1)]
+            sheet = {
+                **SHEETS[game](rng, seats),
+                "first": seats[0],
+                "duration_min": rng.randint(15, 60),
+                "location": "Demo club",
+            }
             played = FIRST_DAY + timedelta(days=day)
             day += 3
-            matches.append(sheet_match(uuid5(NAMESPACE, f"{game}:{players}:{number}"), game,
-                                       seats, sheet, played_at=played, at=played))
+            matches.append(
+                sheet_match(
+                    uuid5(NAMESPACE, f"{game}:{players}:{number}"),
+                    game,
+                    seats,
+                    sheet,
+                    played_at=played,
+                    at=played,
+                )
+            )
     return matches

@@ -44,8 +44,7 @@ def host_refusal(host_header: str | None) -> str | None:
     host = host_without_port(host_header)
     if is_loopback(host):
         return None
-    return (f"this server answers this machine only, and this request came for host "
-            f"{host!r}")
+    return f"this server answers this machine only, and this request came for host {host!r}"
 
 
 def _loopback_host_only() -> Any:
@@ -53,8 +52,11 @@ def _loopback_host_only() -> Any:
     if refused is None:
         return None
     if request.path.startswith(API_PREFIX):
-        return Response(_json({"error": "forbidden", "message": refused}), status=403,
-                        mimetype="application/json")
+        return Response(
+            _json({"error": "forbidden", "message": refused}),
+            status=403,
+            mimetype="application/json",
+        )
     return Response(refused + "\n", status=403, mimetype="text/plain")
 
 
@@ -71,11 +73,15 @@ def _bounded_chunked_body() -> None:
 def _too_deep(error: RecursionError) -> Response:
     message = "the request body is nested too deep to read"
     if request.path.startswith(API_PREFIX):
-        return Response(_json({"error": "bad-request", "message": message}), status=400,
-                        mimetype="application/json")
+        return Response(
+            _json({"error": "bad-request", "message": message}),
+            status=400,
+            mimetype="application/json",
+        )
     return Response(message + "\n", status=400, mimetype="text/plain")
 
 
 def _json(value: Any) -> str:
     import json
+
     return json.dumps(value, ensure_ascii=True)

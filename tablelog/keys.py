@@ -26,8 +26,11 @@ ENV_FILE = "TABLELOG_KEY_FILE"
 
 def key_path() -> Path:
     given = os.environ.get(ENV_FILE)
-    return Path(given).expanduser() if given else (
-        platformdirs.user_config_path("tablelog") / "signing-key.pem")
+    return (
+        Path(given).expanduser()
+        if given
+        else (platformdirs.user_config_path("tablelog") / "signing-key.pem")
+    )
 
 
 def load_signer() -> Signer | None:
@@ -61,13 +64,17 @@ def create_key(replace: bool = False) -> tuple[Signer, Path | None]:
     """A new key pair written to the key file (mode 0600); with `replace`, the old file is kept
     beside it as signing-key-<key id>.pem (its heads still verify with its public key)."""
     if os.environ.get(ENV_KEY):
-        raise Refused(f"the signing key comes from ${ENV_KEY}: make a new one with "
-                      "`tablelog keys init` elsewhere and set the variable to it")
+        raise Refused(
+            f"the signing key comes from ${ENV_KEY}: make a new one with "
+            "`tablelog keys init` elsewhere and set the variable to it"
+        )
     path = key_path()
     old = load_signer() if path.exists() else None
     if old is not None and not replace:
-        raise Refused(f"{path} already holds key {old.key_id}: `tablelog keys trust` trusts it "
-                      "in another store, `tablelog keys rotate` makes a new one")
+        raise Refused(
+            f"{path} already holds key {old.key_id}: `tablelog keys trust` trusts it "
+            "in another store, `tablelog keys rotate` makes a new one"
+        )
     if old is None and replace:
         raise Refused(f"no key to rotate at {path}: `tablelog keys init` makes one")
     signer = Signer(Ed25519PrivateKey.generate())
@@ -76,9 +83,9 @@ def create_key(replace: bool = False) -> tuple[Signer, Path | None]:
     if old is not None:
         kept = path.with_name(f"{path.stem}-{old.key_id}{path.suffix}")
         path.rename(kept)
-    pem = signer.private_key.private_bytes(serialization.Encoding.PEM,
-                                           serialization.PrivateFormat.PKCS8,
-                                           serialization.NoEncryption())
+    pem = signer.private_key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(descriptor, "wb") as out:
         out.write(pem)

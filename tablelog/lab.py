@@ -37,7 +37,7 @@ class Arm:
     name: str
     options: Mapping[str, Any]
     agents: tuple[str, ...]  # one per seat, before rotation; agents[0] is the focal agent
-    rotate: bool = False     # seat k % players takes agents[0] in match k (head to head)
+    rotate: bool = False  # seat k % players takes agents[0] in match k (head to head)
 
     def seating(self, number: int) -> tuple[str, ...]:
         """The agent of each seat in match `number`."""
@@ -53,7 +53,7 @@ class Definition:
     kind: str
     game: str
     players: int
-    matches: int            # per arm
+    matches: int  # per arm
     seed: int
     arms: tuple[Arm, ...]
     alpha: float = 0.05
@@ -63,63 +63,107 @@ class Definition:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Definition:
-        arms = tuple(Arm(a["name"], dict(a["options"]), tuple(a["agents"]), a["rotate"])
-                     for a in data["arms"])
-        return cls(data["kind"], data["game"], data["players"], data["matches"], data["seed"],
-                   arms, data.get("alpha", 0.05))
+        arms = tuple(
+            Arm(a["name"], dict(a["options"]), tuple(a["agents"]), a["rotate"])
+            for a in data["arms"]
+        )
+        return cls(
+            data["kind"],
+            data["game"],
+            data["players"],
+            data["matches"],
+            data["seed"],
+            arms,
+            data.get("alpha", 0.05),
+        )
 
 
 def _checked(game: str, players: int | None, matches: int) -> int:
     rules = get_rules(game)
     players = players or min(max(2, rules.min_players), rules.max_players)
     if not rules.min_players <= players <= rules.max_players or players < 2:
-        raise Refused(f"{rules.name} experiments are for 2-{rules.max_players} players, "
-                      f"not {players}")
+        raise Refused(
+            f"{rules.name} experiments are for 2-{rules.max_players} players, not {players}"
+        )
     if not 2 <= matches <= MAX_MATCHES:
         raise Refused(f"-n, matches per arm, must be 2-{MAX_MATCHES}, got {matches}")
     return players
 
 
-def variants(game: str, a: Mapping[str, Any], b: Mapping[str, Any], agent: str = "random",
-             players: int | None = None, matches: int = 100, seed: int = 0,
-             alpha: float = 0.05) -> Definition:
+def variants(
+    game: str,
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    agent: str = "random",
+    players: int | None = None,
+    matches: int = 100,
+    seed: int = 0,
+    alpha: float = 0.05,
+) -> Definition:
     """Option set A against option set B, every seat played by `agent`."""
     players = _checked(game, players, matches)
     rules = get_rules(game)
     agent = check_agent(game, agent)
-    arms = tuple(Arm(name, rules.options(dict(options)), (agent,) * players)
-                 for name, options in (("A", a), ("B", b)))
+    arms = tuple(
+        Arm(name, rules.options(dict(options)), (agent,) * players)
+        for name, options in (("A", a), ("B", b))
+    )
     if arms[0].options == arms[1].options:
-        raise Refused("the two option sets are the same once defaults are filled in: "
-                      f"{dict(arms[0].options)}")
+        raise Refused(
+            f"the two option sets are the same once defaults are filled in: {dict(arms[0].options)}"
+        )
     return Definition("variants", game, players, matches, seed, arms, alpha)
 
 
-def restriction(game: str, restriction_name: str, agent: str = "random",
-                players: int | None = None, matches: int = 100, seed: int = 0,
-                options: Mapping[str, Any] | None = None, alpha: float = 0.05) -> Definition:
+def restriction(
+    game: str,
+    restriction_name: str,
+    agent: str = "random",
+    players: int | None = None,
+    matches: int = 100,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    alpha: float = 0.05,
+) -> Definition:
     """`agent` under a restriction against `agent`, seats rotated."""
     players = _checked(game, players, matches)
     standard = check_agent(game, agent)
     limited = check_agent(game, f"{standard}+{restriction_name}")
-    arm = Arm(restriction_name, get_rules(game).options(dict(options or {})),
-              (limited,) + (standard,) * (players - 1), rotate=True)
+    arm = Arm(
+        restriction_name,
+        get_rules(game).options(dict(options or {})),
+        (limited,) + (standard,) * (players - 1),
+        rotate=True,
+    )
     return Definition("restriction", game, players, matches, seed, (arm,), alpha)
 
 
-def skill(game: str, budgets: Sequence[int], players: int | None = None, matches: int = 20,
-          seed: int = 0, options: Mapping[str, Any] | None = None,
-          alpha: float = 0.05) -> Definition:
+def skill(
+    game: str,
+    budgets: Sequence[int],
+    players: int | None = None,
+    matches: int = 20,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    alpha: float = 0.05,
+) -> Definition:
     """MCTS at each budget against MCTS at the budget before it (1 vs 2, 2 vs 4, ...)."""
     players = _checked(game, players, matches)
     budgets = sorted(set(int(b) for b in budgets))
     if len(budgets) < 2 or budgets[0] < 1 or budgets[-1] > MAX_BUDGET:
-        raise Refused("a skill trace needs two budgets or more, each 1 to "
-                      f"{MAX_BUDGET} (e.g. 1,2,4,8)")
+        raise Refused(
+            f"a skill trace needs two budgets or more, each 1 to {MAX_BUDGET} (e.g. 1,2,4,8)"
+        )
     checked = get_rules(game).options(dict(options or {}))
-    arms = tuple(Arm(f"mcts-{strong} vs mcts-{weak}", checked,
-                     (f"mcts-{strong}",) + (f"mcts-{weak}",) * (players - 1), rotate=True)
-                 for weak, strong in pairwise(budgets))
+    arms = tuple(
+        Arm(
+            f"mcts-{strong} vs mcts-{weak}",
+            checked,
+            (f"mcts-{strong}",) + (f"mcts-{weak}",) * (players - 1),
+            rotate=True,
+        )
+        for weak, strong in pairwise(budgets)
+    )
     return Definition("skill", game, players, matches, seed, arms, alpha)
 
 

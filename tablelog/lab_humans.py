@@ -27,9 +27,14 @@ from tablelog.projections.traces import is_bot_match, traces_from_tables, with_r
 from .lab_report import records
 
 
-def humans_vs_bots(recorder: Recorder, game: str, players: int | None = None,
-                   variant: str | None = None, sample: int = 30,
-                   alpha: float = 0.05) -> dict[str, Any]:
+def humans_vs_bots(
+    recorder: Recorder,
+    game: str,
+    players: int | None = None,
+    variant: str | None = None,
+    sample: int = 30,
+    alpha: float = 0.05,
+) -> dict[str, Any]:
     tables = load_tables(recorder, names=("matches", "moves", "scores"))
     matches = tables["matches"]
     ended = matches[(matches["game"] == game) & (matches["status"] == "ended")]
@@ -46,10 +51,22 @@ def humans_vs_bots(recorder: Recorder, game: str, players: int | None = None,
         traces = traces_from_tables(frame, tables["moves"], tables["scores"])
         traces, replayed = with_replay(traces, lambda i: recorder.get(UUID(i)), sample)
         rows[name] = per_match(traces)
-        arms.append({"name": name, "matches": len(traces), "replayed": replayed,
-                     "metrics": records(summary(rows[name])) if traces else []})
-    report = {"kind": "humans", "game": game, "players": players, "variant": variant,
-              "alpha": alpha, "arms": arms}
+        arms.append(
+            {
+                "name": name,
+                "matches": len(traces),
+                "replayed": replayed,
+                "metrics": records(summary(rows[name])) if traces else [],
+            }
+        )
+    report = {
+        "kind": "humans",
+        "game": game,
+        "players": players,
+        "variant": variant,
+        "alpha": alpha,
+        "arms": arms,
+    }
     both = all(len(r) >= 2 for r in rows.values())
     report["comparison"] = records(compare(rows["bots"], rows["humans"], alpha)) if both else []
     report["words"] = _words(report)
@@ -58,16 +75,20 @@ def humans_vs_bots(recorder: Recorder, game: str, players: int | None = None,
 
 def _words(report: dict[str, Any]) -> list[str]:
     counts = {arm["name"]: arm["matches"] for arm in report["arms"]}
-    words = [f"{report['game']}, {report['players']} players, {report['variant']}: "
-             f"{counts['humans']} recorded human matches beside {counts['bots']} bot matches."]
+    words = [
+        f"{report['game']}, {report['players']} players, {report['variant']}: "
+        f"{counts['humans']} recorded human matches beside {counts['bots']} bot matches."
+    ]
     if not report["comparison"]:
         words.append("Too few matches on one side to compare (2 or more each are needed).")
         return words
     for r in report["comparison"]:
         if r["real"]:
-            words.append(f"Real: humans' {r['label']} is {r['b']:.3g} against the bots' "
-                         f"{r['a']:.3g} (difference {r['difference']:+.3g}, 95% CI "
-                         f"{r['low']:+.3g} to {r['high']:+.3g}, Holm p = {r['p_holm']:.3g}).")
+            words.append(
+                f"Real: humans' {r['label']} is {r['b']:.3g} against the bots' "
+                f"{r['a']:.3g} (difference {r['difference']:+.3g}, 95% CI "
+                f"{r['low']:+.3g} to {r['high']:+.3g}, Holm p = {r['p_holm']:.3g})."
+            )
     if not any(r["real"] for r in report["comparison"]):
         words.append("No real difference between humans and bots at this n.")
     return words
@@ -75,5 +96,6 @@ def _words(report: dict[str, Any]) -> list[str]:
 
 def frame_of(report: dict[str, Any]) -> pd.DataFrame:
     """Every arm's metrics as one long table (arm, metric, estimate, low, high, n)."""
-    return pd.DataFrame([{"arm": arm["name"], **m} for arm in report["arms"]
-                         for m in arm["metrics"]])
+    return pd.DataFrame(
+        [{"arm": arm["name"], **m} for arm in report["arms"] for m in arm["metrics"]]
+    )

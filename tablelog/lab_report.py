@@ -43,14 +43,23 @@ def report_of(definition: Definition, traces: Sequence[Sequence[Trace]]) -> dict
     arms = []
     rows = [per_match(t) for t in traces]
     for arm, arm_traces, arm_rows in zip(definition.arms, traces, rows):
-        entry = {"name": arm.name, "options": dict(arm.options), "agents": list(arm.agents),
-                 "matches": len(arm_traces), "metrics": records(summary(arm_rows))}
+        entry = {
+            "name": arm.name,
+            "options": dict(arm.options),
+            "agents": list(arm.agents),
+            "matches": len(arm_traces),
+            "metrics": records(summary(arm_rows)),
+        }
         if arm.rotate:
             entry["head_to_head"] = plain(_head_to_head(arm, arm_traces))
         arms.append(entry)
-    report: dict[str, Any] = {"kind": definition.kind, "game": definition.game,
-                              "players": definition.players, "alpha": definition.alpha,
-                              "arms": arms}
+    report: dict[str, Any] = {
+        "kind": definition.kind,
+        "game": definition.game,
+        "players": definition.players,
+        "alpha": definition.alpha,
+        "arms": arms,
+    }
     if definition.kind == "variants" and len(rows) == 2:
         report["comparison"] = records(compare(rows[0], rows[1], definition.alpha))
     report["words"] = in_words(definition, report)
@@ -86,12 +95,16 @@ def _variant_words(definition: Definition, report: dict[str, Any]) -> list[str]:
     what = ", ".join(f"{k} {x!r} -> {y!r}" for k, (x, y) in changed.items())
     rows = report.get("comparison", [])
     real = [r for r in rows if r["real"]]
-    words = [f"B differs from A in {what}; {definition.matches} matches per arm, "
-             f"Holm-adjusted tests at the {definition.alpha:.0%} level."]
+    words = [
+        f"B differs from A in {what}; {definition.matches} matches per arm, "
+        f"Holm-adjusted tests at the {definition.alpha:.0%} level."
+    ]
     for r in real:
-        words.append(f"Real: {r['label']} is {'higher' if r['difference'] > 0 else 'lower'} in "
-                     f"B ({r['b']:.3g} vs {r['a']:.3g}; difference {r['difference']:+.3g}, "
-                     f"95% CI {r['low']:+.3g} to {r['high']:+.3g}; Holm p = {r['p_holm']:.3g}).")
+        words.append(
+            f"Real: {r['label']} is {'higher' if r['difference'] > 0 else 'lower'} in "
+            f"B ({r['b']:.3g} vs {r['a']:.3g}; difference {r['difference']:+.3g}, "
+            f"95% CI {r['low']:+.3g} to {r['high']:+.3g}; Holm p = {r['p_holm']:.3g})."
+        )
     others = [r["label"].split(" (")[0] for r in rows if not r["real"]]
     if others:
         words.append("No real difference (at this n) in: " + ", ".join(others) + ".")
@@ -104,14 +117,20 @@ def _restriction_words(definition: Definition, arm: dict[str, Any]) -> str:
     rule = get_restriction(definition.game, name)
     if not h["decided"]:
         return f"The player who {rule.description} decided no match: no evidence either way."
-    verdict = ("no evidence that it matters at this n" if h["p"] >= definition.alpha else
-               "what it gives up is strong: giving it up costs" if h["difference"] < 0 else
-               "what it gives up is a trap: it wins more without it")
-    return (f"The player who {rule.description} ({h['agent']}) won {h['rate']:.0%} of "
-            f"{h['decided']} decided matches ({h['draws']} drawn) against a fair "
-            f"{h['fair']:.0%}: difference {h['difference']:+.0%} (95% CI "
-            f"{h['diff_low']:+.0%} to {h['diff_high']:+.0%}), binomial p = {h['p']:.3g}; "
-            f"{verdict}.")
+    verdict = (
+        "no evidence that it matters at this n"
+        if h["p"] >= definition.alpha
+        else "what it gives up is strong: giving it up costs"
+        if h["difference"] < 0
+        else "what it gives up is a trap: it wins more without it"
+    )
+    return (
+        f"The player who {rule.description} ({h['agent']}) won {h['rate']:.0%} of "
+        f"{h['decided']} decided matches ({h['draws']} drawn) against a fair "
+        f"{h['fair']:.0%}: difference {h['difference']:+.0%} (95% CI "
+        f"{h['diff_low']:+.0%} to {h['diff_high']:+.0%}), binomial p = {h['p']:.3g}; "
+        f"{verdict}."
+    )
 
 
 def _skill_words(definition: Definition, report: dict[str, Any]) -> list[str]:
@@ -119,21 +138,31 @@ def _skill_words(definition: Definition, report: dict[str, Any]) -> list[str]:
     for arm in report["arms"]:
         h = arm["head_to_head"]
         if h["decided"]:
-            words.append(f"{arm['name']}: the stronger won {h['rate']:.0%} of {h['decided']} "
-                         f"decided matches (95% CI {h['low']:.0%}-{h['high']:.0%}, "
-                         f"{h['draws']} drawn, p = {h['p']:.3g} against {h['fair']:.0%}).")
+            words.append(
+                f"{arm['name']}: the stronger won {h['rate']:.0%} of {h['decided']} "
+                f"decided matches (95% CI {h['low']:.0%}-{h['high']:.0%}, "
+                f"{h['draws']} drawn, p = {h['p']:.3g} against {h['fair']:.0%})."
+            )
         else:
             words.append(f"{arm['name']}: no decided match ({h['draws']} drawn).")
     decided = [a["head_to_head"] for a in report["arms"] if a["head_to_head"]["decided"]]
     if decided:
-        pooled = head_to_head(sum(h["wins"] for h in decided), sum(h["losses"] for h in decided),
-                              sum(h["draws"] for h in decided), definition.players)
+        pooled = head_to_head(
+            sum(h["wins"] for h in decided),
+            sum(h["losses"] for h in decided),
+            sum(h["draws"] for h in decided),
+            definition.players,
+        )
         above = sum(h["low"] > h["fair"] for h in decided)
-        verdict = ("skill pays: the stronger search wins more than its fair share"
-                   if pooled["p"] < definition.alpha and pooled["difference"] > 0 else
-                   "no evidence at this n that a stronger search wins more")
-        words.append(f"Over every doubling the stronger won {pooled['rate']:.0%} of "
-                     f"{pooled['decided']} decided matches (95% CI {pooled['low']:.0%}-"
-                     f"{pooled['high']:.0%}, p = {pooled['p']:.3g}); its interval lies above "
-                     f"fair at {above} of {len(report['arms'])} doublings: {verdict}.")
+        verdict = (
+            "skill pays: the stronger search wins more than its fair share"
+            if pooled["p"] < definition.alpha and pooled["difference"] > 0
+            else "no evidence at this n that a stronger search wins more"
+        )
+        words.append(
+            f"Over every doubling the stronger won {pooled['rate']:.0%} of "
+            f"{pooled['decided']} decided matches (95% CI {pooled['low']:.0%}-"
+            f"{pooled['high']:.0%}, p = {pooled['p']:.3g}); its interval lies above "
+            f"fair at {above} of {len(report['arms'])} doublings: {verdict}."
+        )
     return words

@@ -57,8 +57,9 @@ def play(definition: Definition, arm_index: int, number: int) -> tuple[Match, Tr
     return match, trace_of_match(match)
 
 
-def run(recorder: Recorder, definition: Definition, workers: int = 1,
-        progress: Progress | None = None) -> tuple[str, dict[str, Any]]:
+def run(
+    recorder: Recorder, definition: Definition, workers: int = 1, progress: Progress | None = None
+) -> tuple[str, dict[str, Any]]:
     """Play, store and report the experiment; returns its id and its report. Ctrl-C (or an
     error) stops it with the matches stored so far listed and the status "interrupted"."""
     store = LabStore(recorder)
@@ -96,8 +97,9 @@ def run(recorder: Recorder, definition: Definition, workers: int = 1,
 
 
 @contextlib.contextmanager
-def _played(definition: Definition, jobs: list[Job],
-            workers: int) -> Iterator[Iterator[tuple[int, Match, Trace]]]:
+def _played(
+    definition: Definition, jobs: list[Job], workers: int
+) -> Iterator[Iterator[tuple[int, Match, Trace]]]:
     if workers <= 1 or len(jobs) < 4:
         yield ((arm, *play(definition, arm, number)) for arm, number in jobs)
         return

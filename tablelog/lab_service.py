@@ -50,9 +50,13 @@ class LabService:
         with self._lock:
             if self.progress["state"] == "running":
                 raise Refused("an experiment is already running here; wait for it to finish")
-            self.progress = {"state": "running", "done": 0,
-                             "total": definition.matches * len(definition.arms),
-                             "kind": definition.kind, "game": definition.game}
+            self.progress = {
+                "state": "running",
+                "done": 0,
+                "total": definition.matches * len(definition.arms),
+                "kind": definition.kind,
+                "game": definition.game,
+            }
         threading.Thread(target=self._run, args=(definition,), daemon=True).start()
         return definition
 
@@ -61,6 +65,7 @@ class LabService:
 
         def advance(done: int, total: int) -> None:
             self.progress = {**self.progress, "done": done}
+
         try:
             experiment_id, _ = run(self.recorder, definition, progress=advance)
             self.progress = {**self.progress, "state": "done", "id": experiment_id}
@@ -77,22 +82,35 @@ def definition_of(request: Mapping[str, Any]) -> lab.Definition:
         raise Refused("name the game")
     n = _number(request.get("matches", 20), "matches")
     if n > PAGE_LIMIT:
-        raise Refused(f"at most {PAGE_LIMIT} matches per arm from here; the command line "
-                      "runs more")
+        raise Refused(f"at most {PAGE_LIMIT} matches per arm from here; the command line runs more")
     seed = _number(request.get("seed", 0), "seed")
     players = request.get("players")
     agent = str(request.get("agent") or "random")
     if kind == "variants":
-        return lab.variants(game, _options(request.get("a")), _options(request.get("b")),
-                            agent, players, n, seed)
+        return lab.variants(
+            game, _options(request.get("a")), _options(request.get("b")), agent, players, n, seed
+        )
     if kind == "restriction":
-        return lab.restriction(game, str(request.get("restriction") or ""), agent, players, n,
-                               seed, _options(request.get("options")))
+        return lab.restriction(
+            game,
+            str(request.get("restriction") or ""),
+            agent,
+            players,
+            n,
+            seed,
+            _options(request.get("options")),
+        )
     budgets = request.get("budgets") or [1, 2, 4]
     if isinstance(budgets, str):
         budgets = [b for b in budgets.replace(" ", "").split(",") if b]
-    return lab.skill(game, [_number(b, "a budget") for b in budgets], players, n, seed,
-                     _options(request.get("options")))
+    return lab.skill(
+        game,
+        [_number(b, "a budget") for b in budgets],
+        players,
+        n,
+        seed,
+        _options(request.get("options")),
+    )
 
 
 def _number(value: Any, what: str) -> int:
@@ -113,7 +131,8 @@ def _options(value: Any) -> dict[str, Any]:
             value = json.loads(value)
         except json.JSONDecodeError as err:
             raise Refused(
-                f"options are a JSON object, e.g. {{\"expert\": true}} ({err.msg})") from None
+                f'options are a JSON object, e.g. {{"expert": true}} ({err.msg})'
+            ) from None
     if not isinstance(value, dict):
         raise Refused('options are a JSON object, e.g. {"expert": true}')
     return value

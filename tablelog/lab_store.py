@@ -32,10 +32,12 @@ class LabStore:
         postgres = type(self.datastore).__module__.startswith("eventsourcing.postgres")
         self.mark = "%s" if postgres else "?"
         with self.datastore.transaction(commit=True) as cursor:
-            cursor.execute(f"CREATE TABLE IF NOT EXISTS {TABLE} (id TEXT PRIMARY KEY, "
-                           "created TEXT NOT NULL, game TEXT NOT NULL, kind TEXT NOT NULL, "
-                           "status TEXT NOT NULL, definition TEXT NOT NULL, "
-                           "match_ids TEXT NOT NULL, report TEXT)")
+            cursor.execute(
+                f"CREATE TABLE IF NOT EXISTS {TABLE} (id TEXT PRIMARY KEY, "
+                "created TEXT NOT NULL, game TEXT NOT NULL, kind TEXT NOT NULL, "
+                "status TEXT NOT NULL, definition TEXT NOT NULL, "
+                "match_ids TEXT NOT NULL, report TEXT)"
+            )
 
     def _run(self, statement: str, params: tuple = ()) -> list[Any]:
         with self.datastore.transaction(commit=True) as cursor:
@@ -44,40 +46,60 @@ class LabStore:
 
     def create(self, experiment_id: str, definition: dict[str, Any]) -> None:
         created = datetime.now(UTC).isoformat(timespec="seconds")
-        self._run(f"INSERT INTO {TABLE} ({', '.join(COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                  (experiment_id, created, definition["game"], definition["kind"], "running",
-                   json.dumps(definition), "{}", None))
+        self._run(
+            f"INSERT INTO {TABLE} ({', '.join(COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                experiment_id,
+                created,
+                definition["game"],
+                definition["kind"],
+                "running",
+                json.dumps(definition),
+                "{}",
+                None,
+            ),
+        )
 
     def list_matches(self, experiment_id: str, match_ids: dict[str, list[str]]) -> None:
-        self._run(f"UPDATE {TABLE} SET match_ids = ? WHERE id = ?",
-                  (json.dumps(match_ids), experiment_id))
+        self._run(
+            f"UPDATE {TABLE} SET match_ids = ? WHERE id = ?", (json.dumps(match_ids), experiment_id)
+        )
 
     def finish(self, experiment_id: str, status: str, report: dict[str, Any] | None) -> None:
-        self._run(f"UPDATE {TABLE} SET status = ?, report = ? WHERE id = ?",
-                  (status, None if report is None else json.dumps(report), experiment_id))
+        self._run(
+            f"UPDATE {TABLE} SET status = ?, report = ? WHERE id = ?",
+            (status, None if report is None else json.dumps(report), experiment_id),
+        )
 
     def all(self, game: str | None = None) -> list[dict[str, Any]]:
         where, params = ("WHERE game = ?", (game,)) if game else ("", ())
-        rows = self._run(f"SELECT {', '.join(COLUMNS)} FROM {TABLE} {where} "
-                         "ORDER BY created DESC, id", params)
+        rows = self._run(
+            f"SELECT {', '.join(COLUMNS)} FROM {TABLE} {where} ORDER BY created DESC, id", params
+        )
         return [self._decode(row) for row in rows]
 
     def get(self, text: str) -> dict[str, Any]:
         """An experiment by its id or a unique prefix of it (4 characters or more)."""
         text = text.strip().lower()
         if len(text) < 4:
-            raise Refused(f"{text!r} is too short to name an experiment (give 4 or more "
-                          "characters of its id)")
+            raise Refused(
+                f"{text!r} is too short to name an experiment (give 4 or more characters of its id)"
+            )
         found = [e for e in self.all() if e["id"].startswith(text)]
         if len(found) != 1:
-            raise Refused(f"no experiment whose id starts with {text!r} in this store"
-                          if not found else f"{len(found)} experiments start with {text!r}")
+            raise Refused(
+                f"no experiment whose id starts with {text!r} in this store"
+                if not found
+                else f"{len(found)} experiments start with {text!r}"
+            )
         return found[0]
 
     @staticmethod
     def _decode(row: Any) -> dict[str, Any]:
-        data = {name: row[i] if not hasattr(row, "keys") else row[name]
-                for i, name in enumerate(COLUMNS)}
+        data = {
+            name: row[i] if not hasattr(row, "keys") else row[name]
+            for i, name in enumerate(COLUMNS)
+        }
         for name in ("definition", "match_ids", "report"):
             data[name] = json.loads(data[name]) if data[name] else None
         return data

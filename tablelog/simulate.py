@@ -13,9 +13,9 @@ Storing: each finished match's pending events (validated, hash-chained, exactly 
 would take from the aggregate) are turned into rows by the recorder's own mapper, the step
 `save` takes next, and a batch of matches' rows is stored in one transaction by
 `Recorder.save_mapped` (the rest of what `save` does, but taking no snapshots: they are a
-cache, and a simulated match is read from its events). With worker processes (both cores by default) the workers play and map, so the mapping
-runs on both cores, and only the rows cross to the main process, which inserts them in match
-order.
+cache, and a simulated match is read from its events). With worker processes (both cores by
+default) the workers play and map, so the mapping runs on both cores, and only the rows cross
+to the main process, which inserts them in match order.
 
 Ctrl-C: the main process notes the interrupt, stores the matches already finished (whole
 matches, in one last transaction), stops the workers and returns; nothing is half-written
@@ -79,9 +79,14 @@ class Plan:
         return [f"{bot}-{number}" for number, bot in enumerate(self.bots, start=1)]
 
 
-def make_plan(game: str, matches: int, seed: int, players: int | None = None,
-              bots: str | Sequence[str] = "random",
-              options: Mapping[str, Any] | None = None) -> Plan:
+def make_plan(
+    game: str,
+    matches: int,
+    seed: int,
+    players: int | None = None,
+    bots: str | Sequence[str] = "random",
+    options: Mapping[str, Any] | None = None,
+) -> Plan:
     """A checked Plan, or a one-line Refused/InvalidSetup naming what is wrong.
 
     `bots` is one bot for every seat or one per seat ("greedy,random"); `players` defaults to
@@ -94,16 +99,18 @@ def make_plan(game: str, matches: int, seed: int, players: int | None = None,
     if unknown or not names:
         raise SimulationError(f"unknown bot {(unknown or [''])[0]!r}; bots: {', '.join(BOTS)}")
     if players is None:
-        players = len(names) if len(names) > 1 else min(max(2, rules.min_players),
-                                                          rules.max_players)
+        players = (
+            len(names) if len(names) > 1 else min(max(2, rules.min_players), rules.max_players)
+        )
     refusal = player_count_refusal(rules, players)
     if refusal:
         raise SimulationError(refusal)
     if len(names) == 1:
         names *= players
     if len(names) != players:
-        raise SimulationError(f"give one bot for every seat or one per seat: {len(names)} bots "
-                              f"for {players} players")
+        raise SimulationError(
+            f"give one bot for every seat or one per seat: {len(names)} bots for {players} players"
+        )
     return Plan(game, matches, seed, tuple(names), rules.options(dict(options or {})))
 
 
@@ -157,8 +164,9 @@ class Played(NamedTuple):
 def played(plan: Plan, number: int, mapper: Mapper) -> Played:
     match = play_match(plan, number)
     rows = [mapper.to_stored_event(event) for event in match.collect_events()]
-    return Played(rows, tuple(match.outcome["winners"]),
-                  match.outcome["reason"] == "draw by agreement")
+    return Played(
+        rows, tuple(match.outcome["winners"]), match.outcome["reason"] == "draw by agreement"
+    )
 
 
 @dataclasses.dataclass
@@ -183,30 +191,43 @@ class Report:
 
     def summary(self) -> str:
         rate = self.matches / self.seconds if self.seconds else 0.0
-        lines = [f"stored {self.matches} {self.plan.game} matches ({self.events} events) in "
-                 f"{self.seconds:.1f} s, {rate:.1f} matches/s"]
+        lines = [
+            f"stored {self.matches} {self.plan.game} matches ({self.events} events) in "
+            f"{self.seconds:.1f} s, {rate:.1f} matches/s"
+        ]
         if self.interrupted:
-            lines[0] = (f"interrupted: {lines[0]}; the other "
-                        f"{self.plan.matches - self.matches} were not stored")
+            lines[0] = (
+                f"interrupted: {lines[0]}; the other "
+                f"{self.plan.matches - self.matches} were not stored"
+            )
         if self.matches:
-            shares = [f"{seat} won {self.wins[i] / self.matches:.0%}"
-                      for i, seat in enumerate(self.plan.seats)]
+            shares = [
+                f"{seat} won {self.wins[i] / self.matches:.0%}"
+                for i, seat in enumerate(self.plan.seats)
+            ]
             lines.append(f"{', '.join(shares)}, {self.draws / self.matches:.0%} drawn")
         if self.capped:
-            lines.append(f"{self.capped} matches reached the cap of {move_cap(self.plan.game)} "
-                         "moves and were drawn by agreement")
+            lines.append(
+                f"{self.capped} matches reached the cap of {move_cap(self.plan.game)} "
+                "moves and were drawn by agreement"
+            )
         return "\n".join(lines)
 
 
-def simulate(recorder: Recorder, plan: Plan, workers: int | None = None,
-             progress: bool = True) -> Report:
+def simulate(
+    recorder: Recorder, plan: Plan, workers: int | None = None, progress: bool = True
+) -> Report:
     """Play and store every match of the plan, in match order, a batch per transaction.
     Ctrl-C stops it: the matches finished so far are stored whole, the rest not at all."""
     return simulate_all(recorder, [plan], workers, progress)[0]
 
 
-def simulate_all(recorder: Recorder, plans: Sequence[Plan], workers: int | None = None,
-                 progress: bool | str = True) -> list[Report]:
+def simulate_all(
+    recorder: Recorder,
+    plans: Sequence[Plan],
+    workers: int | None = None,
+    progress: bool | str = True,
+) -> list[Report]:
     """`simulate` for several plans one after the other, sharing one pool of workers and one
     progress bar (`progress` may be the bar's label)."""
     from tqdm import tqdm
@@ -224,16 +245,17 @@ def simulate_all(recorder: Recorder, plans: Sequence[Plan], workers: int | None 
         batch.clear()
 
     label = progress if isinstance(progress, str) else plans[0].game if len(plans) == 1 else ""
-    with _interrupt_flag() as interrupted, \
-            _played(plans, jobs, recorder.mapper, _worker_count(len(jobs), workers),
-                    interrupted) as matches, \
-            tqdm(total=len(jobs), desc=label, unit="match", disable=not progress,
-                 leave=False) as bar:
+    with (
+        _interrupt_flag() as interrupted,
+        _played(
+            plans, jobs, recorder.mapper, _worker_count(len(jobs), workers), interrupted
+        ) as matches,
+        tqdm(total=len(jobs), desc=label, unit="match", disable=not progress, leave=False) as bar,
+    ):
         for which, match in matches:
             batch.append((which, match))
             bar.update()
-            if (len(batch) >= BATCH_MATCHES
-                    or sum(len(m.rows) for _, m in batch) >= BATCH_EVENTS):
+            if len(batch) >= BATCH_MATCHES or sum(len(m.rows) for _, m in batch) >= BATCH_EVENTS:
                 store()
         if batch:
             store()
@@ -262,19 +284,21 @@ def _worker_count(jobs: int, workers: int | None) -> int:
 
 
 @contextlib.contextmanager
-def _played(plans: Sequence[Plan], jobs: list[Job], mapper: Mapper, workers: int,
-            stop: Callable[[], bool]) -> Iterator[Iterator[tuple[int, Played]]]:
+def _played(
+    plans: Sequence[Plan], jobs: list[Job], mapper: Mapper, workers: int, stop: Callable[[], bool]
+) -> Iterator[Iterator[tuple[int, Played]]]:
     """Every job's match, played, in job order, until all are played or `stop()`."""
     if workers == 1:
-        yield ((which, played(plans[which], number, mapper))
-               for which, number in _until(jobs, stop))
+        yield (
+            (which, played(plans[which], number, mapper)) for which, number in _until(jobs, stop)
+        )
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     pool = multiprocessing.get_context(method).Pool(workers, _init_worker, (plans, mapper))
     try:
         # A task is a run of consecutive jobs: fewer round trips for short matches.
         size = max(1, min(8, len(jobs) // (workers * 16)))
-        tasks = [jobs[n:n + size] for n in range(0, len(jobs), size)]
+        tasks = [jobs[n : n + size] for n in range(0, len(jobs), size)]
         yield _results(pool.imap(_play_in_worker, tasks), stop)
     finally:
         pool.terminate()

@@ -34,8 +34,9 @@ def _progress_bar():
         if bar is None:
             for other in bars.values():
                 other.close()
-            bar = bars[phase] = tqdm(total=total, desc=f"solve: {phase}", unit="pos",
-                                     unit_scale=True, mininterval=0.5)
+            bar = bars[phase] = tqdm(
+                total=total, desc=f"solve: {phase}", unit="pos", unit_scale=True, mininterval=0.5
+            )
         bar.update(done - bar.n)
         if done >= total:
             bar.close()

@@ -67,8 +67,10 @@ def sqlite_store(path: Path) -> Path:
         raise Refused(f"{path} is a directory; give the path of a store file")
     if not path.parent.is_dir():
         if path.parent != DEFAULT_STORE.parent:
-            raise Refused(f"{path}: the directory {path.parent} does not exist (a typo? "
-                          "create it first to make a store there)")
+            raise Refused(
+                f"{path}: the directory {path.parent} does not exist (a typo? "
+                "create it first to make a store there)"
+            )
         path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
         _create_sqlite(path)
@@ -85,15 +87,19 @@ def _require_store_file(path: Path) -> None:
         what = "an empty file" if not header else "not an SQLite database"
         raise Refused(f"{path} is not a Tablelog store ({what}); give another path")
     try:
-        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro",
-                                                   uri=True)) as db:
-            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master "
-                                                   "WHERE type = 'table'")}
+        with contextlib.closing(
+            sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        ) as db:
+            tables = {
+                row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
     except sqlite3.Error as err:
         raise Refused(f"{path} is not a readable SQLite database: {err}") from None
     if tables and "stored_events" not in tables:
-        raise Refused(f"{path} is another program's SQLite database (no Tablelog events in it); "
-                      "give another path")
+        raise Refused(
+            f"{path} is another program's SQLite database (no Tablelog events in it); "
+            "give another path"
+        )
 
 
 def _create_sqlite(path: Path) -> None:
@@ -128,6 +134,7 @@ def schema_lock(location: str) -> Iterator[None]:
         yield
         return
     import psycopg
+
     with psycopg.connect(location, autocommit=True, connect_timeout=5) as lock:
         lock.execute("SELECT pg_advisory_lock(%s)", (SCHEMA_LOCK,))
         try:

@@ -26,6 +26,7 @@ PG_SERVER = os.environ.get("TABLELOG_TEST_PG", "postgresql://postgres@127.0.0.1:
 
 def _pg_admin():
     import psycopg
+
     return psycopg.connect(f"{PG_SERVER}/postgres", autocommit=True, connect_timeout=3)
 
 
@@ -82,9 +83,16 @@ def any_recorder(any_store):
 # Headless Chromium from Debian's package (scripts/test.sh installs it); as root on a closed
 # network it needs these flags (shared/notes/browser-tests.md).
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+]
 
 
 @pytest.fixture(scope="module")
@@ -97,8 +105,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                              args=FLAGS)
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         yield launched
         launched.close()
 
@@ -141,10 +148,12 @@ def stored_rows(location: str) -> list[tuple]:
     """Every stored event row, straight from the database (to prove nothing changed)."""
     if is_postgres(location):
         import psycopg
+
         with psycopg.connect(location) as db:
             try:
-                return db.execute("SELECT * FROM tablelog_events "
-                                  "ORDER BY notification_id").fetchall()
+                return db.execute(
+                    "SELECT * FROM tablelog_events ORDER BY notification_id"
+                ).fetchall()
             except psycopg.errors.UndefinedTable:
                 return []
     if not os.path.exists(location):  # sqlite3.connect would create an empty file, which

@@ -13,13 +13,17 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-NASTY_TEXT = st.sampled_from(["\udc80", "a\ud800b", "\x00", "Ann\udcff", "²", "١", "-1",
-                              "\u202e", "", " ", "x" * 300])
+NASTY_TEXT = st.sampled_from(
+    ["\udc80", "a\ud800b", "\x00", "Ann\udcff", "²", "١", "-1", "\u202e", "", " ", "x" * 300]
+)
 TEXT = st.text(max_size=8) | NASTY_TEXT
-INTEGERS = (st.integers(-2**53 + 1, 2**53 - 1) | st.integers(2**53 - 2, 2**80)
-            | st.integers(max_value=-2**53 + 2, min_value=-2**80)
-            | st.sampled_from([10**23, 2**63, -2**63 - 1, 2**64]))
-SCALARS = (st.none() | st.booleans() | INTEGERS | st.floats() | TEXT)
+INTEGERS = (
+    st.integers(-(2**53) + 1, 2**53 - 1)
+    | st.integers(2**53 - 2, 2**80)
+    | st.integers(max_value=-(2**53) + 2, min_value=-(2**80))
+    | st.sampled_from([10**23, 2**63, -(2**63) - 1, 2**64])
+)
+SCALARS = st.none() | st.booleans() | INTEGERS | st.floats() | TEXT
 
 
 def nested(depth: int, leaf: Any = 0) -> Any:
@@ -31,8 +35,14 @@ def nested(depth: int, leaf: Any = 0) -> Any:
 
 
 DEEP = st.integers(20, 3000).map(nested)
-JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3)
-                    | st.dictionaries(TEXT, inner, max_size=3), max_leaves=10) | DEEP
+JSON = (
+    st.recursive(
+        SCALARS,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(TEXT, inner, max_size=3),
+        max_leaves=10,
+    )
+    | DEEP
+)
 OBJECTS = st.dictionaries(TEXT, JSON, max_size=4)
 
 

@@ -12,8 +12,12 @@ RULES = get_rules("topitop")
 # Both players place a bucket, then shuffle it back and forth forever (a bucket is never
 # neutral, so the no-reversal rule does not stop it): a legal match of any length.
 OPENING = [(0, {"place": "bucket", "to": "a1"}), (1, {"place": "bucket", "to": "c3"})]
-SHUFFLE = [(0, {"from": "a1", "to": "a2"}), (1, {"from": "c3", "to": "c2"}),
-           (0, {"from": "a2", "to": "a1"}), (1, {"from": "c2", "to": "c3"})]
+SHUFFLE = [
+    (0, {"from": "a1", "to": "a2"}),
+    (1, {"from": "c3", "to": "c2"}),
+    (0, {"from": "a2", "to": "a1"}),
+    (1, {"from": "c2", "to": "c3"}),
+]
 
 
 def shuffled_moves(count: int) -> Iterator[tuple[int, dict[str, Any]]]:

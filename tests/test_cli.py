@@ -13,14 +13,34 @@ from tests.conftest import stored_rows
 from tests.test_recorder import OPENING, WIN
 from tests.unsealed import unsealed
 
-COMMANDS = ["new", "move", "undo", "show", "score", "list", "export", "import", "end", "abandon",
-            "claim", "dispute", "resolve", "audit"]
+COMMANDS = [
+    "new",
+    "move",
+    "undo",
+    "show",
+    "score",
+    "list",
+    "export",
+    "import",
+    "end",
+    "abandon",
+    "claim",
+    "dispute",
+    "resolve",
+    "audit",
+]
 
 
 def run(store, *args, stdin=None):
     env = {**os.environ, "TABLELOG_STORE": store}
-    return subprocess.run([sys.executable, "-m", "tablelog", *args], input=stdin, env=env,
-                          capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "tablelog", *args],
+        input=stdin,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 @pytest.fixture
@@ -31,20 +51,26 @@ def match(store):
     return match_id
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["move", "{match}", "--seat", "Ann", '{"place": "small", "to": "b2"}'], "empty cells only"),
-    (["move", "{match}", "--seat", "Ben", '{"place": "small", "to": "a2"}'], "not Ben's turn"),
-    (["move", "{match}", "--seat", "Zoe", '{"place": "small", "to": "a2"}'], "not a seat"),
-    (["move", "{match}", "--seat", "Ann", '{"place": "small", '], "not valid JSON"),
-    (["move", "00000000-0000-0000-0000-000000000000", "--seat", "Ann", "{}"], "no match"),
-    (["move", "zzzz", "--seat", "Ann", "{}"], "no match whose id starts with"),
-    (["undo", "{match}", "--by", "Ann", "--reason", " "], "reason"),
-    (["end", "{match}"], "not over by the rules"),
-    (["new", "chess", "--players", "A,B"], "unknown game 'chess'"),
-    (["new", "topitop", "--players", "A,B,C"], "for 2 players"),
-    (["new", "topitop", "--players", "A,B", "--option", "small"], "KEY=VALUE"),
-    (["show", "{match}", "--at", "99"], "only 4 steps"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (
+            ["move", "{match}", "--seat", "Ann", '{"place": "small", "to": "b2"}'],
+            "empty cells only",
+        ),
+        (["move", "{match}", "--seat", "Ben", '{"place": "small", "to": "a2"}'], "not Ben's turn"),
+        (["move", "{match}", "--seat", "Zoe", '{"place": "small", "to": "a2"}'], "not a seat"),
+        (["move", "{match}", "--seat", "Ann", '{"place": "small", '], "not valid JSON"),
+        (["move", "00000000-0000-0000-0000-000000000000", "--seat", "Ann", "{}"], "no match"),
+        (["move", "zzzz", "--seat", "Ann", "{}"], "no match whose id starts with"),
+        (["undo", "{match}", "--by", "Ann", "--reason", " "], "reason"),
+        (["end", "{match}"], "not over by the rules"),
+        (["new", "chess", "--players", "A,B"], "unknown game 'chess'"),
+        (["new", "topitop", "--players", "A,B,C"], "for 2 players"),
+        (["new", "topitop", "--players", "A,B", "--option", "small"], "KEY=VALUE"),
+        (["show", "{match}", "--at", "99"], "only 4 steps"),
+    ],
+)
 def test_a_refusal_exits_2_with_one_line_and_stores_nothing(store, match, args, words):
     before = stored_rows(store)
     result = run(store, *[a.replace("{match}", match) for a in args])
@@ -92,8 +118,10 @@ def test_export_then_import_into_an_empty_store(store, match, tmp_path):
     assert result.returncode == 0 and "imported 1 match" in result.stdout
     assert run(other, "export", match).stdout.count('"type": "move"') == len(OPENING)
     for step in range(len(OPENING) + 1):
-        shown = [json.loads(run(where, "show", match, "--at", str(step), "--json").stdout)
-                 for where in (other, store)]
+        shown = [
+            json.loads(run(where, "show", match, "--at", str(step), "--json").stdout)
+            for where in (other, store)
+        ]
         assert shown[0]["state"] == shown[1]["state"]
 
 

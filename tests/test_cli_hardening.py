@@ -28,8 +28,9 @@ def run(store: str | None, *args: str | bytes) -> subprocess.CompletedProcess:
     env.pop("TABLELOG_STORE", None)
     if store is not None:
         env["TABLELOG_STORE"] = store
-    return subprocess.run([sys.executable, "-m", "tablelog", *args], env=env,
-                          capture_output=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "tablelog", *args], env=env, capture_output=True, timeout=60
+    )
 
 
 def refused(result: subprocess.CompletedProcess, words: str) -> None:
@@ -46,8 +47,10 @@ def opened(any_recorder):
 
 
 ISSUE_20 = [
-    (["move", "M", "--seat", "Ann", '{"place": ["small", "small"], "to": "a1"}'],
-     "place must be bucket, small or large"),
+    (
+        ["move", "M", "--seat", "Ann", '{"place": ["small", "small"], "to": "a1"}'],
+        "place must be bucket, small or large",
+    ),
     (["move", "M", "--seat", "Ann", '{"place": {"a": 1}, "to": "a1"}'], "place must be"),
     (["move", "M", "--seat", "Ann", "1" * 4301], "more than 4,300 digits"),
     (["move", "M", "--seat", "Ann", "[" * 900 + "]" * 900], "nested more than"),
@@ -57,12 +60,16 @@ ISSUE_20 = [
     (["move", "M", "--seat", b"\xff", '{"place": "small", "to": "c1"}'], "not a seat"),
     (["move", "M", "--seat", "Ann", "-1"], "a Topitop move is a JSON object, got -1"),
     (["move", "M", "--seat", "Ann", b'{"place": "small", "to": "\xff"}'], "not valid UTF-8"),
-    (["claim", "M", "--by", "Ann", "--scores", '{"Ann": 99999999999999999999999}'],
-     "cannot be stored exactly"),
+    (
+        ["claim", "M", "--by", "Ann", "--scores", '{"Ann": 99999999999999999999999}'],
+        "cannot be stored exactly",
+    ),
     (["claim", "M", "--by", b"Ann\xff", "--scores", '{"Ann": 2}'], "not valid UTF-8"),
     (["dispute", "M", "--by", "Ben", "--about", b"the slide \xc3\x28"], "not valid UTF-8"),
-    (["undo", "M", "--by", "Ben", "--reason", "a\x01\udc80".encode("utf-8", "surrogateescape")],
-     "not valid UTF-8"),
+    (
+        ["undo", "M", "--by", "Ben", "--reason", "a\x01\udc80".encode("utf-8", "surrogateescape")],
+        "not valid UTF-8",
+    ),
     (["new", "topitop", "--players", b"A\xffn,Ben"], "not valid UTF-8"),
     (["new", "topitop", "--players", "Ann,Ben", "--option", "x=" + "9" * 30], "cannot be stored"),
     (["show", "M", "--at", "99999999999999999999999"], "not in the range"),
@@ -80,16 +87,21 @@ def test_the_issue_s_reproductions_are_one_line_refusals(any_store, opened, args
 def test_a_seat_number_is_ascii_digits_only(store):
     """'١' (Arabic-Indic one) was taken as seat 1; '1' still is."""
     match_id = run(store, "new", "topitop", "--players", "Ann,Ben").stdout.decode().strip()
-    assert run(store, "move", match_id, "--seat", "1", '{"place": "small", "to": "c1"}'
-               ).returncode == 0
+    assert (
+        run(store, "move", match_id, "--seat", "1", '{"place": "small", "to": "c1"}').returncode
+        == 0
+    )
 
 
-@pytest.mark.parametrize(("content", "words"), [
-    (b'{"removed": "Elephant\xff"}', "not UTF-8 text (byte 22 is not)"),
-    (b'{"removed": ' + b"[" * 50_000 + b"}", "nested too deep"),
-    (b'{"garden": {"c3": ' + b"7" * 5000 + b"}}", "more than 4,300 digits"),
-    (b'{"removed": "' + b"x" * (2 << 20) + b'"}', "larger than 1024 KiB"),
-])
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (b'{"removed": "Elephant\xff"}', "not UTF-8 text (byte 22 is not)"),
+        (b'{"removed": ' + b"[" * 50_000 + b"}", "nested too deep"),
+        (b'{"garden": {"c3": ' + b"7" * 5000 + b"}}", "more than 4,300 digits"),
+        (b'{"removed": "' + b"x" * (2 << 20) + b'"}', "larger than 1024 KiB"),
+    ],
+)
 def test_a_setup_file_that_cannot_be_read_is_one_line(store, tmp_path, content, words):
     setup = tmp_path / "setup.json"
     setup.write_bytes(content)
@@ -97,12 +109,15 @@ def test_a_setup_file_that_cannot_be_read_is_one_line(store, tmp_path, content, 
     assert stored_rows(store) == []
 
 
-@pytest.mark.parametrize(("make", "words"), [
-    (lambda d: d / "missing-dir" / "a.sqlite", "does not exist"),
-    (lambda d: _write(d / "empty.sqlite", b""), "not a Tablelog store (an empty file)"),
-    (lambda d: _write(d / "notes.txt", b"shopping list\n"), "not an SQLite database"),
-    (lambda d: _other_database(d / "other.db"), "another program's SQLite database"),
-])
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda d: d / "missing-dir" / "a.sqlite", "does not exist"),
+        (lambda d: _write(d / "empty.sqlite", b""), "not a Tablelog store (an empty file)"),
+        (lambda d: _write(d / "notes.txt", b"shopping list\n"), "not an SQLite database"),
+        (lambda d: _other_database(d / "other.db"), "another program's SQLite database"),
+    ],
+)
 def test_a_store_path_that_is_not_a_store_is_refused_and_left_alone(tmp_path, make, words):
     path = make(tmp_path)
     before = path.read_bytes() if path.exists() else None
@@ -125,9 +140,11 @@ def _other_database(path):
 
 # ---- fuzzing, in process ------------------------------------------------------------------------
 
-FUZZ = settings(max_examples=80, deadline=None,
-                suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                       HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 
 @pytest.fixture
@@ -152,10 +169,15 @@ def _commands(match_id: str, text: str, name: str) -> dict[str, list[str]]:
 
 
 @FUZZ
-@given(command=st.sampled_from(["move", "claim", "dispute", "new", "option"]),
-       value=JSON | OBJECTS, name=TEXT, raw=st.booleans())
+@given(
+    command=st.sampled_from(["move", "claim", "dispute", "new", "option"]),
+    value=JSON | OBJECTS,
+    name=TEXT,
+    raw=st.booleans(),
+)
 def test_hostile_arguments_get_one_line_or_success_never_a_traceback(
-        fuzzed, store, command, value, name, raw):
+    fuzzed, store, command, value, name, raw
+):
     runner, match_id = fuzzed
     text = value if raw and isinstance(value, str) else as_text(value)
     before = stored_rows(store)
@@ -168,18 +190,25 @@ def test_hostile_arguments_get_one_line_or_success_never_a_traceback(
     assert stored_rows(store) == before
 
 
-@settings(max_examples=12, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(command=st.sampled_from(["move", "dispute", "new"]),
-       first=st.binary(max_size=12).filter(lambda b: b"\x00" not in b),
-       second=st.binary(max_size=24).filter(lambda b: b"\x00" not in b))
+@settings(
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    command=st.sampled_from(["move", "dispute", "new"]),
+    first=st.binary(max_size=12).filter(lambda b: b"\x00" not in b),
+    second=st.binary(max_size=24).filter(lambda b: b"\x00" not in b),
+)
 def test_raw_bytes_in_argv_get_one_line_or_success(store, command, first, second):
     """Real processes, real argv: bytes that are not UTF-8 reach Python as lone surrogates."""
     match_id = run(store, "new", "topitop", "--players", "Ann,Ben").stdout.decode().strip()
     before = stored_rows(store)
-    args = {"move": ["move", match_id, "--seat", first, second],
-            "dispute": ["dispute", match_id, "--by", first, "--about", second],
-            "new": ["new", "topitop", "--players", first + b"," + second]}[command]
+    args = {
+        "move": ["move", match_id, "--seat", first, second],
+        "dispute": ["dispute", match_id, "--by", first, "--about", second],
+        "new": ["new", "topitop", "--players", first + b"," + second],
+    }[command]
     result = run(store, *args)
     if result.returncode != 0:
         refused(result, "tablelog")

@@ -22,6 +22,10 @@ def functions(path: Path):
 def test_no_function_is_longer_than_60_lines():
     sources = sorted(path for folder in FOLDERS for path in (ROOT / folder).rglob("*.py"))
     assert len(sources) > 100  # the folders were found
-    offenders = [f"{path.relative_to(ROOT)}:{name}:{length}" for path in sources
-                 for name, length in functions(path) if length > LONGEST]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{name}:{length}"
+        for path in sources
+        for name, length in functions(path)
+        if length > LONGEST
+    ]
     assert offenders == [], "\n".join(offenders)

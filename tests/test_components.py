@@ -43,13 +43,17 @@ def play_club_match(store: str, **start) -> str:
 
 
 def test_a_club_manifest_is_stored_whole_and_editing_or_deleting_it_changes_nothing(
-        any_store, club_manifests, tmp_path, monkeypatch):
+    any_store, club_manifests, tmp_path, monkeypatch
+):
     store = any_store
     club_manifests("club", club_deck())
     match_id = play_club_match(store, options={"manifest": "club"})
     components = open_recorder(store).stored_events(match_id)[0].components
-    assert components == {"name": "club", "sha256": content_hash(club_deck()),
-                          "content": club_deck()}
+    assert components == {
+        "name": "club",
+        "sha256": content_hash(club_deck()),
+        "content": club_deck(),
+    }
     before = json.loads(run(store, "score", match_id, "--json").stdout)
     export = run(store, "export", match_id).stdout
     folder = tmp_path / "club-manifests"
@@ -70,8 +74,17 @@ def test_a_manifest_file_is_read_on_the_client_and_not_needed_again(store, tmp_p
     deck = tmp_path / "our-deck.json"
     deck.write_text(json.dumps(club_deck()))
     (tmp_path / "setup.json").write_text(json.dumps(START))
-    created = run(store, "new", "topas", "--players", "Ann,Ben", "--manifest-file", str(deck),
-                  "--setup", str(tmp_path / "setup.json"))
+    created = run(
+        store,
+        "new",
+        "topas",
+        "--players",
+        "Ann,Ben",
+        "--manifest-file",
+        str(deck),
+        "--setup",
+        str(tmp_path / "setup.json"),
+    )
     assert created.returncode == 0, created.stderr
     match_id = created.stdout.strip()
     deck.unlink()
@@ -81,11 +94,20 @@ def test_a_manifest_file_is_read_on_the_client_and_not_needed_again(store, tmp_p
     assert started_event(store)["options"]["manifest"] == "our-deck"
 
 
-@pytest.mark.parametrize("name", ["/etc/passwd", "/etc/nonexistent", "../../etc/passwd",
-                                  "club/../../x", "C:\\boot.ini", "club.json", ""])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "/etc/passwd",
+        "/etc/nonexistent",
+        "../../etc/passwd",
+        "club/../../x",
+        "C:\\boot.ini",
+        "club.json",
+        "",
+    ],
+)
 def test_a_path_is_never_opened_and_the_refusal_does_not_say_what_exists(store, name):
-    result = run(store, "new", "topas", "--players", "Ann,Ben", "--option",
-                 f"manifest={name}")
+    result = run(store, "new", "topas", "--players", "Ann,Ben", "--option", f"manifest={name}")
     assert result.returncode == 2 and result.stderr.count("\n") == 1
     assert "a manifest is named by letters, digits" in result.stderr
     for telling in ("not valid JSON", "does not exist", "Permission", "No such file"):
@@ -99,31 +121,49 @@ def test_a_symlink_out_of_the_club_folder_reads_as_absent(store, club_manifests,
     folder = tmp_path / "club-manifests"
     (folder / "linked.json").symlink_to(outside)
     (folder / "dangling.json").symlink_to(tmp_path / "nothing-here.json")
-    answers = [run(store, "new", "topas", "--players", "Ann,Ben", "--option", f"manifest={n}")
-               for n in ("linked", "dangling", "missing")]
+    answers = [
+        run(store, "new", "topas", "--players", "Ann,Ben", "--option", f"manifest={n}")
+        for n in ("linked", "dangling", "missing")
+    ]
     assert {a.returncode for a in answers} == {2}
-    said = [a.stderr.replace(n, "NAME") for a, n in zip(answers, ("linked", "dangling",
-                                                                   "missing"))]
+    said = [a.stderr.replace(n, "NAME") for a, n in zip(answers, ("linked", "dangling", "missing"))]
     assert said[0] == said[1] == said[2] and "no manifest named 'NAME'" in said[0]
     assert stored_rows(store) == []
 
 
 def test_through_the_api_the_content_is_handed_over_and_paths_are_refused(recorder):
     client = create_app(recorder, WritePolicy()).test_client()
-    made = client.post("/api/v1/matches", json={
-        "game": "topas", "players": ["Ann", "Ben"], "setup": START,
-        "manifest": {"name": "club", "content": club_deck()},
-        "played_at": "2026-11-28T19:30:00+01:00"})
+    made = client.post(
+        "/api/v1/matches",
+        json={
+            "game": "topas",
+            "players": ["Ann", "Ben"],
+            "setup": START,
+            "manifest": {"name": "club", "content": club_deck()},
+            "played_at": "2026-11-28T19:30:00+01:00",
+        },
+    )
     assert made.status_code == 201, made.get_json()
     match = recorder.get(made.get_json()["id"])
     assert match.components["content"] == club_deck()
     assert made.get_json()["played"] == "2026-11-28T18:30:00+00:00"
-    answers = [client.post("/api/v1/matches", json={
-        "game": "topas", "players": ["Ann", "Ben"], "setup": START,
-        "options": {"manifest": path}}) for path in ("/etc/passwd", "/etc/nonexistent")]
+    answers = [
+        client.post(
+            "/api/v1/matches",
+            json={
+                "game": "topas",
+                "players": ["Ann", "Ben"],
+                "setup": START,
+                "options": {"manifest": path},
+            },
+        )
+        for path in ("/etc/passwd", "/etc/nonexistent")
+    ]
     assert [a.status_code for a in answers] == [422, 422]
-    messages = [a.get_json()["message"].replace(p, "PATH")
-                for a, p in zip(answers, ("/etc/passwd", "/etc/nonexistent"))]
+    messages = [
+        a.get_json()["message"].replace(p, "PATH")
+        for a, p in zip(answers, ("/etc/passwd", "/etc/nonexistent"))
+    ]
     assert messages[0] == messages[1] and "a manifest is named by" in messages[0]
     assert len(list(recorder.started())) == 1
 
@@ -138,18 +178,22 @@ def test_a_manifest_that_fails_validation_names_the_entry_and_stores_nothing(sto
     assert stored_rows(store) == []
 
 
-def test_a_record_whose_components_do_not_match_their_hash_is_refused(store, club_manifests,
-                                                                     tmp_path):
+def test_a_record_whose_components_do_not_match_their_hash_is_refused(
+    store, club_manifests, tmp_path
+):
     club_manifests("club", club_deck())
-    record = json.loads(run(store, "export", play_club_match(store, options={
-        "manifest": "club"})).stdout)
+    record = json.loads(
+        run(store, "export", play_club_match(store, options={"manifest": "club"})).stdout
+    )
     record.pop("hash")  # a record without hashes is taken as typed, but its components...
     record["components"]["content"]["cards"].pop()  # ...are checked against theirs
     other = str(tmp_path / "other.sqlite")
     result = run(other, "import", "-", stdin=json.dumps(record))
     assert result.returncode == 2
-    assert "line 1: cannot start the match: the manifest 'club' does not match its recorded " \
-           "hash" in result.stderr
+    assert (
+        "line 1: cannot start the match: the manifest 'club' does not match its recorded "
+        "hash" in result.stderr
+    )
     assert stored_rows(other) == []
 
 
@@ -157,12 +201,14 @@ def test_audit_flags_stored_components_that_no_longer_match_their_hash(store, cl
     club_manifests("club", club_deck())
     match_id = play_club_match(store, options={"manifest": "club"})
     with sqlite3.connect(store) as db:
-        rowid, state = db.execute("SELECT rowid, state FROM stored_events ORDER BY rowid "
-                                  "LIMIT 1").fetchone()
+        rowid, state = db.execute(
+            "SELECT rowid, state FROM stored_events ORDER BY rowid LIMIT 1"
+        ).fetchone()
         body = json.loads(state)
         body["components"]["content"]["cards"].pop()
-        db.execute("UPDATE stored_events SET state = ? WHERE rowid = ?",
-                   (json.dumps(body).encode(), rowid))
+        db.execute(
+            "UPDATE stored_events SET state = ? WHERE rowid = ?", (json.dumps(body).encode(), rowid)
+        )
     report = json.loads(run(store, "audit", match_id, "--json").stdout)
     assert not report["clean"]
     assert any("do not match their hash" in f["message"] for f in report["findings"])

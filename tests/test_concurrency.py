@@ -16,8 +16,9 @@ def test_four_processes_recording_into_the_same_matches_lose_nothing(any_store):
     recorder = open_recorder(any_store)
     shared = [str(recorder.start("topitop", ["Ann", "Ben"])) for _ in range(2)]
     with multiprocessing.get_context("spawn").Pool(WRITERS) as pool:
-        results = pool.starmap(write, [(any_store, shared, seed, ATTEMPTS)
-                                       for seed in range(WRITERS)])
+        results = pool.starmap(
+            write, [(any_store, shared, seed, ATTEMPTS) for seed in range(WRITERS)]
+        )
     accepted = sorted(a for r in results for a in r["accepted"])
     refused = sum(r["conflicts"] for r in results)
     assert len(accepted) + refused + sum(r["finished"] for r in results) == WRITERS * ATTEMPTS

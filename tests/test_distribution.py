@@ -9,9 +9,13 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).parent.parent
-FOLDERS = {"tablelog": "tablelog", "tablelog.domain": "domain",
-           "tablelog.projections": "projections", "tablelog.dashboard": "dashboard",
-           "tablelog.data": "data"}
+FOLDERS = {
+    "tablelog": "tablelog",
+    "tablelog.domain": "domain",
+    "tablelog.projections": "projections",
+    "tablelog.dashboard": "dashboard",
+    "tablelog.data": "data",
+}
 
 
 def test_every_package_folder_is_in_the_distribution_under_tablelog():
@@ -29,14 +33,20 @@ def test_every_package_folder_is_in_the_distribution_under_tablelog():
 def test_the_package_data_lists_every_data_file():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
     patterns = config["package-data"]["tablelog.data"]
-    data = [p.relative_to(ROOT / "data") for p in (ROOT / "data").rglob("*")
-            if p.is_file() and p.suffix != ".py" and "__pycache__" not in p.parts]
+    data = [
+        p.relative_to(ROOT / "data")
+        for p in (ROOT / "data").rglob("*")
+        if p.is_file() and p.suffix != ".py" and "__pycache__" not in p.parts
+    ]
     assert data and all(any(path.match(pattern) for pattern in patterns) for path in data)
 
 
 def test_no_product_code_finds_files_by_walking_up_from_its_source():
     walking = re.compile(r"__file__\)?(\.resolve\(\))?\.parents?\b")
-    offenders = [str(path.relative_to(ROOT)) for folder in FOLDERS.values()
-                 for path in (ROOT / folder).rglob("*.py")
-                 if walking.search(path.read_text(encoding="utf-8"))]
+    offenders = [
+        str(path.relative_to(ROOT))
+        for folder in FOLDERS.values()
+        for path in (ROOT / folder).rglob("*.py")
+        if walking.search(path.read_text(encoding="utf-8"))
+    ]
     assert offenders == []

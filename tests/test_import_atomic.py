@@ -35,23 +35,24 @@ def last_line(stderr: str) -> str:
 
 
 def ids_and_heads(store: str) -> dict[str, str]:
-    return {record["id"]: (record["events"] or [record])[-1]["hash"]
-            for record in map(json.loads, run(store, "export", "--all").stdout.splitlines())}
+    return {
+        record["id"]: (record["events"] or [record])[-1]["hash"]
+        for record in map(json.loads, run(store, "export", "--all").stdout.splitlines())
+    }
 
 
-def test_a_file_with_one_record_twice_is_refused_naming_both_lines(any_store, exported,
-                                                                   tmp_path):
+def test_a_file_with_one_record_twice_is_refused_naming_both_lines(any_store, exported, tmp_path):
     doubled = tmp_path / "dup.jsonl"
     doubled.write_text("\n".join(exported + [exported[5]]) + "\n")
     result = run(any_store, "import", str(doubled))
     match_id = json.loads(exported[5])["id"]
     assert result.returncode == 2 and last_line(result.stderr) == (
-        f"tablelog: line 301: match {match_id} appears twice in this file (first on line 6)")
+        f"tablelog: line 301: match {match_id} appears twice in this file (first on line 6)"
+    )
     assert stored_rows(any_store) == []
 
 
-def test_a_record_refused_late_in_the_file_leaves_nothing_of_it(any_store, exported,
-                                                                 tmp_path):
+def test_a_record_refused_late_in_the_file_leaves_nothing_of_it(any_store, exported, tmp_path):
     store = any_store
     bad = unsealed(json.loads(exported[-1]))
     bad["events"][0]["move"] = {"place": "bucket", "to": "z9"}
@@ -63,8 +64,9 @@ def test_a_record_refused_late_in_the_file_leaves_nothing_of_it(any_store, expor
     assert stored_rows(store) == []
 
 
-def test_importing_again_skips_what_is_stored_and_refuses_a_different_record(store, exported,
-                                                                            tmp_path):
+def test_importing_again_skips_what_is_stored_and_refuses_a_different_record(
+    store, exported, tmp_path
+):
     first = tmp_path / "first.jsonl"
     first.write_text("\n".join(exported[:100]) + "\n")
     assert run(store, "import", str(first)).stdout.strip() == "imported 100 matches"
@@ -79,22 +81,28 @@ def test_importing_again_skips_what_is_stored_and_refuses_a_different_record(sto
     path.write_text(json.dumps(changed) + "\n" + exported[0] + "\n")
     refused = run(store, "import", str(path))
     assert refused.returncode == 2
-    assert f"line 1: match {changed['id']} is already in this store with other events" \
+    assert (
+        f"line 1: match {changed['id']} is already in this store with other events"
         in refused.stderr
+    )
     assert stored_rows(store) == rows
 
 
-def test_an_import_killed_at_any_moment_is_completed_by_running_it_again(any_store, exported,
-                                                                        tmp_path):
+def test_an_import_killed_at_any_moment_is_completed_by_running_it_again(
+    any_store, exported, tmp_path
+):
     path = tmp_path / "all.jsonl"
     path.write_text("\n".join(exported) + "\n")
     env = {**os.environ, "TABLELOG_STORE": any_store}
     rng = random.Random(20)
     for _ in range(4):
         started = time.monotonic()
-        process = subprocess.Popen([sys.executable, "-m", "tablelog", "import", str(path)],
-                                   env=env, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tablelog", "import", str(path)],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(rng.uniform(0.3, 2.5))  # starting, checking, storing, or done
         process.send_signal(signal.SIGKILL)
         process.wait()
@@ -102,23 +110,27 @@ def test_an_import_killed_at_any_moment_is_completed_by_running_it_again(any_sto
         assert stored in (0, 300), f"killed after {time.monotonic() - started:.1f} s: {stored}"
     final = run(any_store, "import", str(path))
     assert final.returncode == 0, final.stderr
-    expected = {json.loads(line)["id"]: json.loads(line)["events"][-1]["hash"]
-                for line in exported}
+    expected = {json.loads(line)["id"]: json.loads(line)["events"][-1]["hash"] for line in exported}
     assert ids_and_heads(any_store) == expected  # nothing lost, nothing twice
-    assert len(stored_rows(any_store)) == sum(1 + len(json.loads(line)["events"])
-                                              for line in exported)
+    assert len(stored_rows(any_store)) == sum(
+        1 + len(json.loads(line)["events"]) for line in exported
+    )
 
 
-@pytest.mark.parametrize(("data", "words"), [
-    (b'{"format": "tablelog-match/2"}\n\xff\xfe\n', "line 2: not UTF-8 text"),
-    (b'{"n": ' + b"9" * 5000 + b"}\n", "line 1: holds a number of more than 4,300 digits"),
-    (b"[" * 100_000 + b"]" * 100_000 + b"\n", "line 1: nested too deep to read"),
-    (b'{"format": "tablelog-match/2", "game": "topitop", "seats": ["Ann", "Ben"], '
-     b'"events": [{"type": "claim", "by": "Ann", "scores": {"Ann": 99999999999999999999}}]}',
-     "cannot be stored exactly"),
-])
-def test_an_unreadable_import_file_is_one_line_and_stores_nothing(any_store, tmp_path, data,
-                                                                  words):
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (b'{"format": "tablelog-match/2"}\n\xff\xfe\n', "line 2: not UTF-8 text"),
+        (b'{"n": ' + b"9" * 5000 + b"}\n", "line 1: holds a number of more than 4,300 digits"),
+        (b"[" * 100_000 + b"]" * 100_000 + b"\n", "line 1: nested too deep to read"),
+        (
+            b'{"format": "tablelog-match/2", "game": "topitop", "seats": ["Ann", "Ben"], '
+            b'"events": [{"type": "claim", "by": "Ann", "scores": {"Ann": 99999999999999999999}}]}',
+            "cannot be stored exactly",
+        ),
+    ],
+)
+def test_an_unreadable_import_file_is_one_line_and_stores_nothing(any_store, tmp_path, data, words):
     path = tmp_path / "bad.jsonl"
     path.write_bytes(data)
     result = run(any_store, "import", str(path))

@@ -47,14 +47,16 @@ def parameters(function: Any) -> list[tuple[str, Any]]:
     return [(p.name, p.kind) for p in inspect.signature(function).parameters.values()]
 
 
-def assert_hook(owner: type, name: str, expected: list[str], kinds: dict[str, Any] | None = None
-                ) -> None:
+def assert_hook(
+    owner: type, name: str, expected: list[str], kinds: dict[str, Any] | None = None
+) -> None:
     """`owner.name` exists with these parameter names (and kinds, where given)."""
     hook = f"eventsourcing {owner.__name__}.{name}"
     assert hasattr(owner, name), f"{hook} is gone: domain/eventsourcing_internals.py relies on it"
     found = parameters(getattr(owner, name))
     assert [n for n, _ in found] == expected, (
-        f"{hook} now takes {found}, not {expected} as domain/eventsourcing_internals.py expects")
+        f"{hook} now takes {found}, not {expected} as domain/eventsourcing_internals.py expects"
+    )
     for param, kind in (kinds or {}).items():
         assert dict(found)[param] == kind, f"{hook}: parameter {param} is now {dict(found)[param]}"
 
@@ -68,13 +70,17 @@ def a_match(seed: int = 1) -> Match:
 
 
 def test_aggregate_create_hook_signature_and_use():
-    assert_hook(BaseAggregate, "_create", ["event_class", "id", "kwargs"],
-                {"id": KW, "kwargs": VAR_KW})
+    assert_hook(
+        BaseAggregate, "_create", ["event_class", "id", "kwargs"], {"id": KW, "kwargs": VAR_KW}
+    )
     # Calling the class goes through `_create`: Match.Started requires `prev_hash`, which only
     # the override supplies, so the class call fails if the library bypasses it.
     started = start_match(uuid.uuid4(), "topitop", ["Ann", "Ben"]).pending_events[0]
-    fields = {k: v for k, v in vars(started).items()
-              if k in ("game", "rules_version", "options", "seats", "setup")}
+    fields = {
+        k: v
+        for k, v in vars(started).items()
+        if k in ("game", "rules_version", "options", "seats", "setup")
+    }
     match = Match(id=uuid.uuid4(), **fields)
     first = match.pending_events[0]
     assert first.prev_hash == "", "BaseAggregate._create: the created event lost prev_hash"
@@ -92,7 +98,8 @@ def test_collect_events_hands_over_what_the_librarys_would():
     theirs = copy.deepcopy(mine)
     assert mine.pending_events is mine._pending_events, (
         "BaseAggregate.pending_events is no longer the `_pending_events` list that "
-        "LeanAggregate.collect_events hands over")
+        "LeanAggregate.collect_events hands over"
+    )
     expected = BaseAggregate.collect_events(theirs)
     collected = mine.collect_events()
     assert [vars(e) for e in collected] == [vars(e) for e in expected]
@@ -105,11 +112,17 @@ def test_base_init_sets_exactly_the_aggregate_fields():
     theirs.__base_init__(uuid.UUID(int=7), 5, at)
     assert set(vars(theirs)) == internals.AGGREGATE_FIELDS, (
         "BaseAggregate.__base_init__ now sets other private fields than AGGREGATE_FIELDS: "
-        "domain.snapshots restores a match with them")
+        "domain.snapshots restores a match with them"
+    )
     mine = internals.bare_aggregate(Match, uuid.UUID(int=7), 5, at, at)
     assert vars(mine) == vars(theirs)
-    assert (mine.id, mine.version, mine.created_on, mine.modified_on, mine.pending_events) == \
-        (uuid.UUID(int=7), 5, at, at, [])
+    assert (mine.id, mine.version, mine.created_on, mine.modified_on, mine.pending_events) == (
+        uuid.UUID(int=7),
+        5,
+        at,
+        at,
+        [],
+    )
 
 
 # ---- StoredEvent --------------------------------------------------------------------------------
@@ -118,7 +131,8 @@ def test_base_init_sets_exactly_the_aggregate_fields():
 def test_stored_event_is_the_dataclass_the_shortcut_builds():
     names = [f.name for f in dataclasses.fields(StoredEvent)]
     assert names == ["originator_id", "originator_version", "topic", "state"], (
-        f"StoredEvent's fields are now {names}: stored_event() builds the old four")
+        f"StoredEvent's fields are now {names}: stored_event() builds the old four"
+    )
     assert "__slots__" not in vars(StoredEvent), "StoredEvent now has slots: stored_event() fails"
     args = (uuid.UUID(int=1), 3, "a.b:C", b"{}")
     mine, theirs = internals.stored_event(*args), StoredEvent(*args)
@@ -135,8 +149,12 @@ def test_application_save_hooks_signatures():
     assert_hook(Application, "_take_snapshots", ["self", "processing_event"])
     assert_hook(Application, "_notify", ["self", "recordings"])
     event = ProcessingEvent()
-    assert (event.events, event.aggregates, event.saved_kwargs, event.tracking) == \
-        ([], {}, {}, None), "ProcessingEvent no longer starts as LeanApplication.save fills it"
+    assert (event.events, event.aggregates, event.saved_kwargs, event.tracking) == (
+        [],
+        {},
+        {},
+        None,
+    ), "ProcessingEvent no longer starts as LeanApplication.save fills it"
 
 
 def test_application_save_calls_record_take_snapshots_notify_in_turn():
@@ -159,7 +177,8 @@ def test_application_save_calls_record_take_snapshots_notify_in_turn():
     recordings = app.save(aggregate, note="x")
     assert [name for name, _ in calls] == ["_record", "_take_snapshots", "_notify"], (
         "Application.save no longer calls _record, _take_snapshots, _notify in turn: "
-        "LeanApplication.save copies it")
+        "LeanApplication.save copies it"
+    )
     processing_event = calls[0][1]
     assert calls[1][1] is processing_event and calls[2][1] == recordings
     assert processing_event.events == pending
@@ -208,8 +227,9 @@ def test_lean_save_stores_what_application_save_stores(two_stores):
     assert stored_rows(mine_at) == stored_rows(theirs_at) != []
     assert [vars(n) for n in mine_notes] == [vars(n) for n in theirs_notes]
     assert len(mine_snaps) == len(theirs_snaps) > 0  # taken at the same versions
-    assert [(s.originator_id, s.originator_version) for s in mine_snaps] == \
-        [(s.originator_id, s.originator_version) for s in theirs_snaps]
+    assert [(s.originator_id, s.originator_version) for s in mine_snaps] == [
+        (s.originator_id, s.originator_version) for s in theirs_snaps
+    ]
 
 
 def _snapshot_rows(recorder: Recorder, matches: list[Match]) -> list[Any]:
@@ -219,8 +239,12 @@ def _snapshot_rows(recorder: Recorder, matches: list[Match]) -> list[Any]:
 
 def test_sqlite_insert_events_hook_stores_the_librarys_rows(tmp_path):
     """Our `_insert_events` against the library's own SQLite application recorder."""
-    assert_hook(SQLiteApplicationRecorder, "_insert_events", ["self", "c", "stored_events", "_"],
-                {"_": VAR_KW})
+    assert_hook(
+        SQLiteApplicationRecorder,
+        "_insert_events",
+        ["self", "c", "stored_events", "_"],
+        {"_": VAR_KW},
+    )
     calls: list[Any] = []
     original = internals.BatchedSQLiteApplicationRecorder._insert_events
     mine_at, theirs_at = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
@@ -231,8 +255,9 @@ def test_sqlite_insert_events_hook_stores_the_librarys_rows(tmp_path):
     try:
         assert type(theirs.recorder) is SQLiteApplicationRecorder
         assert isinstance(mine.recorder, internals.BatchedSQLiteApplicationRecorder)
-        assert mine.recorder.insert_events_statement == \
-            "INSERT INTO stored_events VALUES (?,?,?,?)", "SQLite insert_events_statement changed"
+        assert (
+            mine.recorder.insert_events_statement == "INSERT INTO stored_events VALUES (?,?,?,?)"
+        ), "SQLite insert_events_statement changed"
 
         def spy(self, c, stored_events, **kwargs):
             calls.append(list(stored_events))
@@ -273,9 +298,21 @@ def test_save_mapped_stores_what_save_stores(two_stores):
 
 def test_sqlite_create_connection_hook(tmp_path):
     assert_hook(SQLiteConnectionPool, "_create_connection", ["self"])
-    assert_hook(SQLiteConnectionPool, "__init__", [
-        "self", "db_name", "lock_timeout", "pool_size", "max_overflow", "pool_timeout",
-        "max_age", "pre_ping"], {"db_name": KW, "lock_timeout": KW})
+    assert_hook(
+        SQLiteConnectionPool,
+        "__init__",
+        [
+            "self",
+            "db_name",
+            "lock_timeout",
+            "pool_size",
+            "max_overflow",
+            "pool_timeout",
+            "max_age",
+            "pre_ping",
+        ],
+        {"db_name": KW, "lock_timeout": KW},
+    )
     configured: list[sqlite3.Connection] = []
 
     class Pool(internals.ConfiguredSQLitePool):
@@ -287,8 +324,10 @@ def test_sqlite_create_connection_hook(tmp_path):
     assert (datastore.pool.db_name, datastore.pool.lock_timeout) == (str(tmp_path / "x.sqlite"), 7)
     with datastore.get_connection(commit=True) as connection:
         assert isinstance(connection, SQLiteConnection)
-        assert configured, ("SQLiteDatastore no longer makes its connections with "
-                            "SQLiteConnectionPool._create_connection")
+        assert configured, (
+            "SQLiteDatastore no longer makes its connections with "
+            "SQLiteConnectionPool._create_connection"
+        )
         assert configured[-1] is connection._sqlite_conn, "SQLiteConnection._sqlite_conn changed"
         assert isinstance(connection._sqlite_conn, sqlite3.Connection)
     datastore.close()
@@ -313,14 +352,17 @@ def test_a_store_connection_is_synchronous_normal_in_wal(store):
 @pytest.mark.parametrize("owner", [SQLiteTrackingRecorder, PostgresTrackingRecorder])
 def test_tracking_hooks_signatures(owner):
     # Called positionally (the two stores name the cursor differently): pin the order.
-    for name, second, third in (("_insert_tracking", "cursor", "tracking"),
-                                ("_max_tracking_id", "application_name", "cursor")):
+    for name, second, third in (
+        ("_insert_tracking", "cursor", "tracking"),
+        ("_max_tracking_id", "application_name", "cursor"),
+    ):
         assert hasattr(owner, name), f"eventsourcing {owner.__name__}.{name} is gone"
         found = parameters(getattr(owner, name))
         shape = [n if "c" != n[:1] else "cursor" for n, _ in found]
         assert shape == ["self", second, third], (
             f"eventsourcing {owner.__name__}.{name} now takes {found}, not (self, {second}, "
-            f"{third}) as domain/eventsourcing_internals.py passes them")
+            f"{third}) as domain/eventsourcing_internals.py passes them"
+        )
 
 
 def test_tracking_hooks_write_in_the_callers_transaction(any_store):
@@ -328,7 +370,8 @@ def test_tracking_hooks_write_in_the_callers_transaction(any_store):
     view = open_view(recorder)
     try:
         assert isinstance(view.table_migration_identifier, str), (
-            "TrackingRecorder.table_migration_identifier is gone: the views' reset keeps it")
+            "TrackingRecorder.table_migration_identifier is gone: the views' reset keeps it"
+        )
         with view.datastore.transaction(commit=True) as c:
             internals.insert_tracking(view, c, Tracking("contract", 5))
             assert internals.max_tracking_id(view, c, "contract") == 5

@@ -15,6 +15,7 @@ from tests.test_cli import run
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_game_declares_its_own_cap_in_its_documentation(game):
     from pathlib import Path
+
     rules = GAMES[game]
     assert "move_cap" in type(rules).__dict__, f"{game} declares no move_cap of its own"
     doc = (Path(__file__).parents[1] / "docs" / "games" / f"{game}.md").read_text()
@@ -37,6 +38,7 @@ def test_a_looping_topitop_match_is_offered_a_draw_at_its_cap(recorder):
 def test_the_command_line_says_so(store):
     match_id = run(store, "new", "topitop", "--players", "Ann,Ben").stdout.strip()
     from tablelog.store import open_recorder
+
     recorder = open_recorder(store)
     moves = list(shuffled_moves(GAMES["topitop"].move_cap))
     for seat, move in moves[:-1]:

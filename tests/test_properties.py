@@ -13,15 +13,21 @@ from tablelog.domain.match import initial_state
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 
-SETTINGS = settings(max_examples=25, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture])
+SETTINGS = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 
 
 @SETTINGS
-@given(game=st.sampled_from(sorted(GAMES)), seed=st.integers(0, 2**32 - 1),
-       length=st.integers(0, 40), undo_every=st.integers(3, 9))
+@given(
+    game=st.sampled_from(sorted(GAMES)),
+    seed=st.integers(0, 2**32 - 1),
+    length=st.integers(0, 40),
+    undo_every=st.integers(3, 9),
+)
 def test_recorded_legal_moves_replay_to_equal_states_at_every_step(
-        tmp_path_factory, game, seed, length, undo_every):
+    tmp_path_factory, game, seed, length, undo_every
+):
     rules, rng = GAMES[game], random.Random(seed)
     players = rng.randint(rules.min_players, rules.max_players)
     options = rules.options({})
@@ -52,9 +58,11 @@ def test_recorded_legal_moves_replay_to_equal_states_at_every_step(
 
 JSONISH = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
-                                                                max_size=3),
-    max_leaves=8)
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 
 
 @SETTINGS

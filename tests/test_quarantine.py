@@ -27,6 +27,7 @@ def execute(location: str, statement: str, params: list) -> None:
     store spells it ({id} is the first parameter)."""
     if is_postgres(location):
         import psycopg
+
         with psycopg.connect(location) as db:
             db.execute(statement.format(events="tablelog_events").replace("?", "%s"), params)
         return
@@ -38,28 +39,48 @@ def execute(location: str, statement: str, params: list) -> None:
 def cut_short(location: str, match_id: UUID, position: int, keep: int = 40) -> None:
     """The row's stored bytes truncated (a torn write)."""
     if is_postgres(location):
-        execute(location, "UPDATE {events} SET state = substring(state from 1 for ?) WHERE "
-                "originator_id = ? AND originator_version = ?", [keep, match_id, position])
+        execute(
+            location,
+            "UPDATE {events} SET state = substring(state from 1 for ?) WHERE "
+            "originator_id = ? AND originator_version = ?",
+            [keep, match_id, position],
+        )
     else:
-        execute(location, "UPDATE {events} SET state = substr(state, 1, ?) WHERE "
-                "originator_id = ? AND originator_version = ?", [keep, match_id, position])
+        execute(
+            location,
+            "UPDATE {events} SET state = substr(state, 1, ?) WHERE "
+            "originator_id = ? AND originator_version = ?",
+            [keep, match_id, position],
+        )
 
 
 def rename_in_start(location: str, match_id: UUID) -> None:
     """The start row still decodes, but its `seats` field is renamed."""
     if is_postgres(location):
-        execute(location, "UPDATE {events} SET state = convert_to(replace(convert_from(state, "
-                "'UTF8'), '\"seats\"', '\"sits\"'), 'UTF8') WHERE originator_id = ? AND "
-                "originator_version = 1", [match_id])
+        execute(
+            location,
+            "UPDATE {events} SET state = convert_to(replace(convert_from(state, "
+            "'UTF8'), '\"seats\"', '\"sits\"'), 'UTF8') WHERE originator_id = ? AND "
+            "originator_version = 1",
+            [match_id],
+        )
     else:
-        execute(location, "UPDATE {events} SET state = replace(state, '\"seats\"', '\"sits\"') "
-                "WHERE originator_id = ? AND originator_version = 1", [match_id])
+        execute(
+            location,
+            "UPDATE {events} SET state = replace(state, '\"seats\"', '\"sits\"') "
+            "WHERE originator_id = ? AND originator_version = 1",
+            [match_id],
+        )
 
 
 def insert_at_zero(location: str, match_id: UUID, copy_of: int = 3) -> None:
-    execute(location, "INSERT INTO {events} (originator_id, originator_version, topic, state) "
-            "SELECT originator_id, 0, topic, state FROM {events} WHERE originator_id = ? AND "
-            "originator_version = ?", [match_id, copy_of])
+    execute(
+        location,
+        "INSERT INTO {events} (originator_id, originator_version, topic, state) "
+        "SELECT originator_id, 0, topic, state FROM {events} WHERE originator_id = ? AND "
+        "originator_version = ?",
+        [match_id, copy_of],
+    )
 
 
 @pytest.fixture
@@ -74,8 +95,16 @@ def damaged_store(any_store):
     rename_in_start(any_store, renamed)
     insert_at_zero(any_store, inserted)
     cut_short(any_store, truncated_start, 1, keep=30)
-    return any_store, clean, {"truncated": truncated, "renamed": renamed, "inserted": inserted,
-                              "truncated start": truncated_start}
+    return (
+        any_store,
+        clean,
+        {
+            "truncated": truncated,
+            "renamed": renamed,
+            "inserted": inserted,
+            "truncated start": truncated_start,
+        },
+    )
 
 
 def test_every_command_serves_the_clean_matches_and_names_the_damaged(damaged_store):
@@ -203,10 +232,24 @@ def test_serve_starts_on_a_damaged_store_and_warns(damaged_store):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = subprocess.Popen([sys.executable, "-m", "tablelog", "serve", "--store", store,
-                               "--port", str(port), "--refresh", "0"],
-                              env={**os.environ}, stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tablelog",
+            "serve",
+            "--store",
+            store,
+            "--port",
+            str(port),
+            "--refresh",
+            "0",
+        ],
+        env={**os.environ},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         url = f"http://127.0.0.1:{port}"
         for _ in range(120):
@@ -229,8 +272,7 @@ def test_serve_starts_on_a_damaged_store_and_warns(damaged_store):
         assert f"left out match {match_id}" in errors
 
 
-def test_a_match_read_from_its_snapshot_is_quarantined_alike(any_recorder, any_store,
-                                                             monkeypatch):
+def test_a_match_read_from_its_snapshot_is_quarantined_alike(any_recorder, any_store, monkeypatch):
     from tablelog.domain.errors import Damaged
     from tablelog.domain.recorder import Recorder
     from tests.long_matches import shuffled_moves

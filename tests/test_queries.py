@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from uuid import UUID
 
 import pytest
+
 from tablelog.dashboard.policy import set_write_policy, write_policy
 from tablelog.domain.errors import Conflict, MatchNotFound
 from tablelog.domain.games import IllegalMove, get_rules
@@ -14,7 +15,6 @@ from tablelog.domain.match import start_match
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.wording import outcome_text, player_count_refusal, winners_text
 from tablelog.projections.queries import Queries
-
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 from tests.test_recorder import OPENING, WIN, play
@@ -41,6 +41,7 @@ def started_as(recorder, match_id: str, played_at: str | None = None) -> UUID:
 
 # ---- finding a match ---------------------------------------------------------------------------
 
+
 def test_a_match_is_found_by_its_id_or_any_unique_prefix(recorder):
     match_id = play(recorder, OPENING)
     queries = Queries(recorder)
@@ -61,14 +62,17 @@ def test_a_match_started_after_the_tables_were_built_is_found_by_prefix(recorder
     assert Queries(open_recorder(store)).find(second.hex[:5]) == second
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("ab", "too short"),
-    ("a-b-", "too short"),
-    ("zzzz", "ids are hexadecimal"),
-    ("0123456789abcdef0123456789abcdef0", "ids are hexadecimal"),  # longer than any id
-    ("0123456789abcdef0123456789abcdef", "no match 01234567-89ab-cdef-0123-456789abcdef"),
-    ("ffff", "no match whose id starts with 'ffff'"),
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("ab", "too short"),
+        ("a-b-", "too short"),
+        ("zzzz", "ids are hexadecimal"),
+        ("0123456789abcdef0123456789abcdef0", "ids are hexadecimal"),  # longer than any id
+        ("0123456789abcdef0123456789abcdef", "no match 01234567-89ab-cdef-0123-456789abcdef"),
+        ("ffff", "no match whose id starts with 'ffff'"),
+    ],
+)
 def test_an_id_that_names_no_match_is_refused_saying_why(recorder, text, words):
     started_as(recorder, "aaaa0000-0000-4000-8000-000000000000")
     with pytest.raises(MatchNotFound, match=words):
@@ -107,6 +111,7 @@ def test_a_store_without_tables_is_read_from_the_recorder():
 
 # ---- many matches -------------------------------------------------------------------------------
 
+
 def test_the_list_is_oldest_played_first_with_outcomes_by_name(recorder):
     later = play(recorder, WIN)
     recorder.end(later)
@@ -119,8 +124,9 @@ def test_the_list_is_oldest_played_first_with_outcomes_by_name(recorder):
     assert Queries(recorder).matches("topas") == []
     # One match's summary, replayed, says what its list row says.
     summary = Queries(recorder).summary(str(later)[:8])
-    assert {k: summary[k] for k in ("id", "status", "moves", "kind", "outcome")} == \
-        {k: rows[1][k] for k in ("id", "status", "moves", "kind", "outcome")}
+    assert {k: summary[k] for k in ("id", "status", "moves", "kind", "outcome")} == {
+        k: rows[1][k] for k in ("id", "status", "moves", "kind", "outcome")
+    }
 
 
 def test_the_report_counts_ended_matches_and_a_game_without_any_has_empty_figures(recorder):
@@ -135,6 +141,7 @@ def test_the_report_counts_ended_matches_and_a_game_without_any_has_empty_figure
 
 
 # ---- the current version -------------------------------------------------------------------------
+
 
 def test_the_version_is_the_newest_event_and_a_stale_entry_stores_nothing(recorder, store):
     match_id = play(recorder, OPENING)
@@ -152,6 +159,7 @@ def test_the_version_is_the_newest_event_and_a_stale_entry_stores_nothing(record
 
 
 # ---- shared words --------------------------------------------------------------------------------
+
 
 def test_an_outcome_is_worded_one_way():
     assert winners_text(["Ann"]) == "Ann wins"

@@ -38,21 +38,27 @@ FIXTURE = ROOT / "tests" / "fixtures" / "release-0.1-geoshapes-total-landscaping
 RECORDED = {
     "geoshapes": {
         "moves": 14,
-        "outcome": {"winners": [0], "ranking": [[0], [1]],
-                    "reason": "seat 0 completed a figure and the circle with a shape to spare"},
+        "outcome": {
+            "winners": [0],
+            "ranking": [[0], [1]],
+            "reason": "seat 0 completed a figure and the circle with a shape to spare",
+        },
         "categories": [{"win": 25, "hand": 0}, {"win": 0, "hand": -3}],
         "totals": [25, -3],
     },
     "total-landscaping": {
         "moves": 14,
-        "outcome": {"winners": [0], "ranking": [[0], [1]],
-                    "reason": "the Elimination Candidate (east) wins the match 2-0 (bout 1: "
-                              "east, round 7, six colours connected; bout 2: east, round 7, "
-                              "six colours connected)"},
-        "categories": [{"six colours connected": 2, "biggest patch": 0, "most flowers": 0,
-                        "most Blue": 0},
-                       {"six colours connected": 0, "biggest patch": 0, "most flowers": 0,
-                        "most Blue": 0}],
+        "outcome": {
+            "winners": [0],
+            "ranking": [[0], [1]],
+            "reason": "the Elimination Candidate (east) wins the match 2-0 (bout 1: "
+            "east, round 7, six colours connected; bout 2: east, round 7, "
+            "six colours connected)",
+        },
+        "categories": [
+            {"six colours connected": 2, "biggest patch": 0, "most flowers": 0, "most Blue": 0},
+            {"six colours connected": 0, "biggest patch": 0, "most flowers": 0, "most Blue": 0},
+        ],
         "totals": [2, 0],
     },
 }
@@ -96,22 +102,49 @@ def test_a_version_1_store_replays_to_the_outcomes_it_recorded():
 # Recorded history: per fixture record, a digest of every position along the replay, computed
 # with the version-1 engines (commit 14beb6f) from the fields both versions share.
 FINGERPRINTS = [
-    "018c632b355d5019", "fdc4146e416ea9eb", "f3ad04d0fd227951", "82bb259c712a2709",
-    "cb247cac0e4d8c54", "be13ceec0481707d", "84bfde8d369ae00a", "a27032e2adc08aa2",
-    "19631ded1dab0803", "01f5fdab9923537f", "d18d02195c504d02", "92bf0ff3bb13f3ba",
-    "a3c74c319ffbd471", "8f280600f11f13f4", "ccce681942bbc25f", "cbe45dd4b25133cc",
-    "408c1f772e4b4332", "7f77996d07660b3a", "1d354f98c317e822", "5ee3e0896285e344",
+    "018c632b355d5019",
+    "fdc4146e416ea9eb",
+    "f3ad04d0fd227951",
+    "82bb259c712a2709",
+    "cb247cac0e4d8c54",
+    "be13ceec0481707d",
+    "84bfde8d369ae00a",
+    "a27032e2adc08aa2",
+    "19631ded1dab0803",
+    "01f5fdab9923537f",
+    "d18d02195c504d02",
+    "92bf0ff3bb13f3ba",
+    "a3c74c319ffbd471",
+    "8f280600f11f13f4",
+    "ccce681942bbc25f",
+    "cbe45dd4b25133cc",
+    "408c1f772e4b4332",
+    "7f77996d07660b3a",
+    "1d354f98c317e822",
+    "5ee3e0896285e344",
 ]
 
 
 def _position(game: str, state) -> list:
     if game == "geoshapes":
-        return [[list(p.hand) for p in state.players], [list(x) for x in state.placed],
-                [list(x) for x in state.stacks], list(state.cards_up), state.turn, state.stage,
-                state.winner, state.deck_out]
-    return [state.bout, state.round, [list(g) for g in state.gardens],
-            [list(h) for h in state.hands], state.blocked,
-            [[b.winner, b.round, b.condition] for b in state.bouts]]
+        return [
+            [list(p.hand) for p in state.players],
+            [list(x) for x in state.placed],
+            [list(x) for x in state.stacks],
+            list(state.cards_up),
+            state.turn,
+            state.stage,
+            state.winner,
+            state.deck_out,
+        ]
+    return [
+        state.bout,
+        state.round,
+        [list(g) for g in state.gardens],
+        [list(h) for h in state.hands],
+        state.blocked,
+        [[b.winner, b.round, b.condition] for b in state.bouts],
+    ]
 
 
 def _fingerprint(record: dict, options: dict) -> str:
@@ -127,8 +160,9 @@ def _fingerprint(record: dict, options: dict) -> str:
 
 def test_every_position_of_the_version_1_store_replays_as_recorded():
     records = _fixture()
-    replayed = [_fingerprint(r, get_rules(r["game"]).replay_options("1", r["options"]))
-                for r in records]
+    replayed = [
+        _fingerprint(r, get_rules(r["game"]).replay_options("1", r["options"])) for r in records
+    ]
     assert replayed == FINGERPRINTS
 
 

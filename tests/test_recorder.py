@@ -13,15 +13,26 @@ from tablelog.domain.games import IllegalMove, InvalidSetup
 from tablelog.domain.match import event_hash
 from tests.conftest import stored_rows
 
-OPENING = [("Ann", {"place": "large", "to": "b2"}), ("Ben", {"place": "small", "to": "a1"}),
-           ("Ann", {"from": "a1", "to": "b2"}), ("Ben", {"place": "bucket", "to": "c3"})]
+OPENING = [
+    ("Ann", {"place": "large", "to": "b2"}),
+    ("Ben", {"place": "small", "to": "a1"}),
+    ("Ann", {"from": "a1", "to": "b2"}),
+    ("Ben", {"place": "bucket", "to": "c3"}),
+]
 # Ann (Blue) wins: two castles, then both buckets onto them.
-WIN = OPENING + [("Ann", {"place": "large", "to": "a3"}), ("Ben", {"place": "small", "to": "c1"}),
-                 ("Ann", {"place": "bucket", "to": "a1"}), ("Ben", {"from": "c1", "to": "c2"}),
-                 ("Ann", {"from": "a1", "to": "b2"}), ("Ben", {"from": "c2", "to": "b3"}),
-                 ("Ann", {"place": "small", "to": "b1"}), ("Ben", {"from": "b3", "to": "a3"}),
-                 ("Ann", {"place": "bucket", "to": "a2"}), ("Ben", {"from": "c3", "to": "c2"}),
-                 ("Ann", {"from": "a2", "to": "a3"})]
+WIN = OPENING + [
+    ("Ann", {"place": "large", "to": "a3"}),
+    ("Ben", {"place": "small", "to": "c1"}),
+    ("Ann", {"place": "bucket", "to": "a1"}),
+    ("Ben", {"from": "c1", "to": "c2"}),
+    ("Ann", {"from": "a1", "to": "b2"}),
+    ("Ben", {"from": "c2", "to": "b3"}),
+    ("Ann", {"place": "small", "to": "b1"}),
+    ("Ben", {"from": "b3", "to": "a3"}),
+    ("Ann", {"place": "bucket", "to": "a2"}),
+    ("Ben", {"from": "c3", "to": "c2"}),
+    ("Ann", {"from": "a2", "to": "a3"}),
+]
 
 
 def play(recorder, moves, game="topitop"):
@@ -34,19 +45,23 @@ def play(recorder, moves, game="topitop"):
 def test_a_recorded_match_replays_to_the_same_state(any_recorder, any_store):
     match_id = play(any_recorder, OPENING)
     from tablelog.store import open_recorder
+
     again = open_recorder(any_store).get(match_id)  # a new process would do the same
     assert again.state == any_recorder.get(match_id).state
     assert [m["move"] for m in again.moves] == [m for _, m in OPENING]
     assert again.state.cells[4] == "LS" and again.state.cells[8] == "R"
 
 
-@pytest.mark.parametrize(("seat", "move", "error", "words"), [
-    ("Ann", {"place": "bucket", "to": "a2"}, NotYourTurn, "not Ann's turn"),
-    ("Ben", {"place": "small", "to": "b2"}, IllegalMove, "empty cells only"),
-    ("Ben", {"from": "b2", "to": "d4"}, IllegalMove, "not a cell of the board"),
-    ("Cat", {"place": "small", "to": "c1"}, Refused, "not a seat"),
-    ("Ben", {"place": float("nan"), "to": "c1"}, Refused, "plain JSON"),
-])
+@pytest.mark.parametrize(
+    ("seat", "move", "error", "words"),
+    [
+        ("Ann", {"place": "bucket", "to": "a2"}, NotYourTurn, "not Ann's turn"),
+        ("Ben", {"place": "small", "to": "b2"}, IllegalMove, "empty cells only"),
+        ("Ben", {"from": "b2", "to": "d4"}, IllegalMove, "not a cell of the board"),
+        ("Cat", {"place": "small", "to": "c1"}, Refused, "not a seat"),
+        ("Ben", {"place": float("nan"), "to": "c1"}, Refused, "plain JSON"),
+    ],
+)
 def test_a_refused_entry_stores_nothing(any_recorder, any_store, seat, move, error, words):
     match_id = play(any_recorder, OPENING[:1])
     before = stored_rows(any_store)
@@ -75,7 +90,9 @@ def test_undo_withdraws_the_latest_move_and_keeps_it_in_the_log(any_recorder):
     assert match.state == before_last
     assert match.undos[-1]["move"]["move"] == OPENING[-1][1]
     assert [type(e).__name__ for e in any_recorder.stored_events(match_id)][-2:] == [
-        "MoveRecorded", "MoveUndone"]
+        "MoveRecorded",
+        "MoveUndone",
+    ]
     # The withdrawn seat is to move again, and the same entry can be made again.
     any_recorder.record(match_id, "Ben", {"place": "bucket", "to": "c2"})
     with pytest.raises(Refused, match="who undoes"):
@@ -124,9 +141,11 @@ def test_a_won_game_is_ended_with_the_rules_outcome(any_recorder, any_store):
     ended = any_recorder.end(match_id)
     assert ended.status == "ended" and ended.outcome["winners"] == [0]
     before = stored_rows(any_store)
-    for attempt in (lambda: any_recorder.undo(match_id, "Ann", "late"),
-                    lambda: any_recorder.end(match_id),
-                    lambda: any_recorder.abandon(match_id, "Ann", "late")):
+    for attempt in (
+        lambda: any_recorder.undo(match_id, "Ann", "late"),
+        lambda: any_recorder.end(match_id),
+        lambda: any_recorder.abandon(match_id, "Ann", "late"),
+    ):
         with pytest.raises(MatchClosed, match="ended"):
             attempt()
     assert stored_rows(any_store) == before
@@ -137,7 +156,10 @@ def test_an_undecided_game_ends_only_by_agreement_or_is_abandoned(any_recorder):
     with pytest.raises(Refused, match="not over by the rules"):
         any_recorder.end(match_id)
     assert any_recorder.end(match_id, agreed_draw=True).outcome == {
-        "winners": [], "ranking": [[0, 1]], "reason": "draw by agreement"}
+        "winners": [],
+        "ranking": [[0, 1]],
+        "reason": "draw by agreement",
+    }
     other = play(any_recorder, OPENING)
     assert any_recorder.abandon(other, "Ann", "closing time").status == "abandoned"
     with pytest.raises(MatchClosed):
@@ -162,6 +184,7 @@ def test_claims_and_disputes_are_recorded_as_events(any_recorder):
 
 def test_a_stale_writer_gets_a_conflict_and_nothing_is_lost(any_recorder, any_store):
     from tablelog.store import open_recorder
+
     match_id = play(any_recorder, OPENING[:1])
     other = open_recorder(any_store)
     stale = other.get(match_id)

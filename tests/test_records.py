@@ -31,8 +31,9 @@ def test_export_then_import_gives_the_same_matches_at_every_step(any_recorder, t
         original, copy = recorder.get(match_id), target.get(match_id)
         assert copy.status == original.status and copy.outcome == original.outcome
         assert target.export(match_id)["events"] == [
-            {**e, "at": c["at"]} for e, c in zip(recorder.export(match_id)["events"],
-                                                  target.export(match_id)["events"])]
+            {**e, "at": c["at"]}
+            for e, c in zip(recorder.export(match_id)["events"], target.export(match_id)["events"])
+        ]
         for step in range(original.version):
             assert target.get(match_id, step).state == recorder.get(match_id, step).state
 
@@ -45,16 +46,21 @@ def test_a_record_already_in_the_store_is_refused(recorder, store):
     assert stored_rows(store) == before
 
 
-@pytest.mark.parametrize(("change", "words"), [
-    (lambda r: r["events"][2].update(move={"from": "a1", "to": "c3"}),
-     "event 3 (move 3 by Ann"),
-    (lambda r: r["events"][1].update(seat="Ann"), "event 2 (move 2 by Ann: "),
-    (lambda r: r.update(game="chess"), "unknown game"),
-    (lambda r: r.update(format="csv"), "format must be"),
-    (lambda r: r["events"].append({"type": "teleport"}), "unknown entry type"),
-    (lambda r: r.update(rules_version="0"), "rules version 0"),
-    (lambda r: r["events"].append({"type": "end"}), "not over by the rules"),
-])
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (
+            lambda r: r["events"][2].update(move={"from": "a1", "to": "c3"}),
+            "event 3 (move 3 by Ann",
+        ),
+        (lambda r: r["events"][1].update(seat="Ann"), "event 2 (move 2 by Ann: "),
+        (lambda r: r.update(game="chess"), "unknown game"),
+        (lambda r: r.update(format="csv"), "format must be"),
+        (lambda r: r["events"].append({"type": "teleport"}), "unknown entry type"),
+        (lambda r: r.update(rules_version="0"), "rules version 0"),
+        (lambda r: r["events"].append({"type": "end"}), "not over by the rules"),
+    ],
+)
 def test_a_bad_record_names_what_broke(recorder, change, words):
     record = unsealed(recorder.export(play(recorder, OPENING)))
     change(record)

@@ -39,8 +39,9 @@ def same_state(match, then: dict) -> bool:
 
 def receipt_verifies(store: str, match_id: str, head: str) -> bool:
     report = json.loads(run(store, "audit", match_id, "--head", head, "--json").stdout)
-    return (not [f for f in report["findings"] if f["kind"] == "receipt"]
-            and "the receipt matches the last event" in json.dumps(report["notes"]))
+    return not [
+        f for f in report["findings"] if f["kind"] == "receipt"
+    ] and "the receipt matches the last event" in json.dumps(report["notes"])
 
 
 @pytest.fixture
@@ -57,7 +58,10 @@ def test_every_match_replays_to_what_release_0_1_computed(old_store, monkeypatch
     for match_id, then in EXPECTED.items():
         match = recorder.get(UUID(match_id))
         assert (match.game, match.status, len(match.moves)) == (
-            then["game"], then["status"], then["moves"])
+            then["game"],
+            then["status"],
+            then["moves"],
+        )
         assert same_state(match, then["state"]), match_id
         assert match.head_hash == then["head"], match_id  # the chain hashes as it did
         outcome = match.rules.outcome(match.state)
@@ -68,18 +72,22 @@ def test_every_match_replays_to_what_release_0_1_computed(old_store, monkeypatch
 
 def test_release_0_1_matches_embed_the_packaged_components_they_were_played_with(old_store):
     recorder = open_recorder(old_store)
-    topas = next(UUID(i) for i, m in EXPECTED.items()
-                 if m["game"] == "topas" and UUID(i) != CLUB_MATCH)
+    topas = next(
+        UUID(i) for i, m in EXPECTED.items() if m["game"] == "topas" and UUID(i) != CLUB_MATCH
+    )
     components = recorder.get(topas).components
     assert components is not None
     assert components["name"] == "topas" and len(components["content"]["cards"]) == 36
 
 
-def test_a_match_whose_club_file_is_not_here_is_refused_in_one_line(old_store, tmp_path,
-                                                                    monkeypatch):
+def test_a_match_whose_club_file_is_not_here_is_refused_in_one_line(
+    old_store, tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
-    with pytest.raises((Refused, RulesError), match=re.escape(
-            "recorded by Tablelog 0.1 with its components in the file club-topas.json")):
+    with pytest.raises(
+        (Refused, RulesError),
+        match=re.escape("recorded by Tablelog 0.1 with its components in the file club-topas.json"),
+    ):
         open_recorder(old_store).get(CLUB_MATCH)
     result = run(old_store, "show", str(CLUB_MATCH)[:8])
     assert result.returncode == 2 and result.stderr.count("\n") == 1
@@ -91,8 +99,9 @@ def test_audit_finds_in_the_old_store_only_what_was_planted_there(old_store, mon
     monkeypatch.chdir(FIXTURE)
     result = run(old_store, "audit", "--all")
     assert result.returncode == 1  # the running Topitop match carries a wrong claim
-    assert result.stdout.strip().endswith("13 matches audited: 12 clean, 1 with findings "
-                                          "(ab2427da)")
+    assert result.stdout.strip().endswith(
+        "13 matches audited: 12 clean, 1 with findings (ab2427da)"
+    )
     for match_id, then in EXPECTED.items():  # the receipts release 0.1 printed still verify
         assert receipt_verifies(old_store, match_id, then["head"]), match_id
 
@@ -113,8 +122,9 @@ def test_exported_and_imported_into_either_store_every_receipt_verifies(old_stor
         assert match.created_on.isoformat() == record["started_at"]
         assert same_state(match, then["state"])
     club = next(r for r in records if UUID(r["id"]) == CLUB_MATCH)
-    with pytest.raises(Exception,
-                       match=re.escape("names its manifest by the path 'club-topas.json'")):
+    with pytest.raises(
+        Exception, match=re.escape("names its manifest by the path 'club-topas.json'")
+    ):
         from_record(club)
 
 
@@ -126,5 +136,7 @@ def test_records_release_0_1_exported_import_with_their_receipts(any_store):
     result = run(any_store, "import", "-", stdin="\n".join(map(json.dumps, portable)))
     assert result.returncode == 0, result.stderr
     for record in portable:
-        assert open_recorder(any_store).get(UUID(record["id"])).head_hash == \
-            EXPECTED[record["id"]]["head"]
+        assert (
+            open_recorder(any_store).get(UUID(record["id"])).head_hash
+            == EXPECTED[record["id"]]["head"]
+        )

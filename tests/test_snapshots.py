@@ -20,8 +20,22 @@ from tablelog.domain.snapshots import Trail, usable
 from tablelog.store import is_postgres, open_recorder
 from tests.long_matches import apply_steps, random_steps, shuffled_moves
 
-FIELDS = ("id", "version", "game", "seats", "options", "status", "outcome", "claims",
-          "disputes", "undos", "head_hash", "created_on", "modified_on", "state")
+FIELDS = (
+    "id",
+    "version",
+    "game",
+    "seats",
+    "options",
+    "status",
+    "outcome",
+    "claims",
+    "disputes",
+    "undos",
+    "head_hash",
+    "created_on",
+    "modified_on",
+    "state",
+)
 
 
 @pytest.fixture
@@ -48,6 +62,7 @@ def assert_same(read: Match, replayed: Match) -> None:
 def snapshot_count(location: str) -> int:
     if is_postgres(location):
         import psycopg
+
         with psycopg.connect(location) as db:
             return db.execute("SELECT count(*) FROM tablelog_snapshots").fetchone()[0]
     with sqlite3.connect(location) as db:
@@ -64,8 +79,9 @@ def test_a_read_from_a_snapshot_is_the_full_replay_at_every_step(seed, length):
         apply_steps(recorder, match_id, random_steps(seed, length))
         last = recorder.get(match_id).version
         for version in range(1, last + 1):
-            assert_same(recorder.get(match_id, version - 1), full_replay(recorder, match_id,
-                                                                          version))
+            assert_same(
+                recorder.get(match_id, version - 1), full_replay(recorder, match_id, version)
+            )
         assert_same(recorder.get(match_id), full_replay(recorder, match_id))
         recorder.close()
 
@@ -82,8 +98,9 @@ def test_undos_past_the_snapshot_fetch_the_earlier_moves(any_recorder, small_int
     assert len(any_recorder.get(match_id).moves) == 25
 
 
-def test_recording_on_a_restored_match_never_replays_its_history(any_recorder, small_intervals,
-                                                                 monkeypatch):
+def test_recording_on_a_restored_match_never_replays_its_history(
+    any_recorder, small_intervals, monkeypatch
+):
     match_id = any_recorder.start("topitop", ["Ann", "Ben"])
     moves = list(shuffled_moves(60))
     for seat, move in moves[:30]:
@@ -91,6 +108,7 @@ def test_recording_on_a_restored_match_never_replays_its_history(any_recorder, s
 
     def refuse(*_):
         raise AssertionError("the whole history was replayed")
+
     monkeypatch.setattr(Recorder, "_history", refuse)
     for number, (seat, move) in enumerate(moves[30:]):  # snapshots taken every 5 events
         any_recorder.record(match_id, seat, move)
@@ -116,6 +134,7 @@ def test_a_store_written_before_snapshots_reads_and_then_gets_them(store):
         is_snapshotting_enabled = False
 
     from tablelog.store import store_env
+
     old = Before(env=store_env(store))
     match_id = old.start("topitop", ["Ann", "Ben"])
     for seat, move in shuffled_moves(250):
@@ -138,9 +157,11 @@ def test_a_snapshot_whose_event_was_changed_is_not_used(store, small_intervals):
     for seat, move in shuffled_moves(10):
         recorder.record(match_id, seat, move)  # snapshots at events 5 and 10; 11 events
     with sqlite3.connect(store) as db:  # a forger turns move 9 (event 10) into another one
-        db.execute("UPDATE stored_events SET state = replace(state, '\"to\":\"a1\"', "
-                   "'\"to\":\"b1\"') WHERE originator_id = ? AND originator_version = 10",
-                   [match_id.hex])
+        db.execute(
+            'UPDATE stored_events SET state = replace(state, \'"to":"a1"\', '
+            '\'"to":"b1"\') WHERE originator_id = ? AND originator_version = 10',
+            [match_id.hex],
+        )
     read = open_recorder(store).get(match_id)
     assert read.moves[8]["move"] == {"from": "a2", "to": "b1"}  # the events, not the snapshot
     assert_same(read, full_replay(recorder, match_id))
@@ -152,17 +173,25 @@ def test_a_damaged_or_foreign_snapshot_is_not_used(any_recorder, any_store, smal
         any_recorder.record(match_id, seat, move)
     before = any_recorder.get(match_id)
     if is_postgres(any_store):  # the newest snapshot cut short, an older one of another format
-        _execute(any_store, "UPDATE {snapshots} SET state = substring(state from 1 for 30) "
-                 "WHERE originator_version = 10")
+        _execute(
+            any_store,
+            "UPDATE {snapshots} SET state = substring(state from 1 for 30) "
+            "WHERE originator_version = 10",
+        )
     else:
-        _execute(any_store, "UPDATE {snapshots} SET state = substr(state, 1, 30) "
-                 "WHERE originator_version = 10")
+        _execute(
+            any_store,
+            "UPDATE {snapshots} SET state = substr(state, 1, 30) WHERE originator_version = 10",
+        )
     assert_same(open_recorder(any_store).get(match_id), before)
     _execute(any_store, "DELETE FROM {snapshots} WHERE originator_version = 10")
-    _execute(any_store, "UPDATE {snapshots} SET state = replace(state, '\"format\":1', "
-             "'\"format\":99')" if not is_postgres(any_store) else
-             "UPDATE {snapshots} SET state = convert_to(replace(convert_from(state, 'UTF8'), "
-             "'\"format\":1', '\"format\":99'), 'UTF8')")
+    _execute(
+        any_store,
+        "UPDATE {snapshots} SET state = replace(state, '\"format\":1', '\"format\":99')"
+        if not is_postgres(any_store)
+        else "UPDATE {snapshots} SET state = convert_to(replace(convert_from(state, 'UTF8'), "
+        "'\"format\":1', '\"format\":99'), 'UTF8')",
+    )
     reader = open_recorder(any_store)
     assert reader.snapshots is not None
     older = next(iter(reader.snapshots.get(match_id, desc=True, limit=1)))
@@ -170,9 +199,11 @@ def test_a_damaged_or_foreign_snapshot_is_not_used(any_recorder, any_store, smal
     assert_same(reader.get(match_id), before)
 
 
-def test_snapshots_are_not_events_to_the_audit_export_or_projections(any_recorder, any_store,
-                                                                      small_intervals):
+def test_snapshots_are_not_events_to_the_audit_export_or_projections(
+    any_recorder, any_store, small_intervals
+):
     from tablelog.projections.runner import catch_up
+
     match_id = any_recorder.start("topitop", ["Ann", "Ben"])
     for seat, move in shuffled_moves(30):
         any_recorder.record(match_id, seat, move)
@@ -181,8 +212,7 @@ def test_snapshots_are_not_events_to_the_audit_export_or_projections(any_recorde
     report = audit_match(any_recorder, match_id)
     assert report["clean"] and report["events"] == 32
     record = any_recorder.export(match_id)
-    assert len(record["events"]) == 31 and {e["type"] for e in record["events"]} == {
-        "move", "end"}
+    assert len(record["events"]) == 31 and {e["type"] for e in record["events"]} == {"move", "end"}
     tables = catch_up(any_recorder).view
     (row,) = tables.select("matches")
     assert row["moves"] == 30 and row["status"] == "ended"
@@ -196,14 +226,19 @@ def test_a_snapshot_stays_small_however_long_the_match(store):
         for seat, move in shuffled_moves(count):
             recorder.record(match_id, seat, move)
         with sqlite3.connect(store) as db:
-            sizes.append(db.execute("SELECT max(length(state)) FROM stored_snapshots WHERE "
-                                    "originator_id = ?", [match_id.hex]).fetchone()[0])
+            sizes.append(
+                db.execute(
+                    "SELECT max(length(state)) FROM stored_snapshots WHERE originator_id = ?",
+                    [match_id.hex],
+                ).fetchone()[0]
+            )
     assert sizes[1] < sizes[0] * 1.2, sizes
 
 
 def _execute(location: str, statement: str) -> None:
     if is_postgres(location):
         import psycopg
+
         with psycopg.connect(location) as db:
             db.execute(statement.format(snapshots="tablelog_snapshots"))
         return

@@ -24,8 +24,13 @@ def data_home(tmp_path_factory):
 
 def run(data_home, store, *args):
     env = {**os.environ, "XDG_DATA_HOME": data_home, "TABLELOG_STORE": store}
-    return subprocess.run([sys.executable, "-m", "tablelog", *args], env=env,
-                          capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "tablelog", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +40,7 @@ def solved(data_home, tmp_path_factory):
     first = run(data_home, store, "solve", "topitop", *MINI, "--json")
     assert first.returncode == 0, first.stderr
     from tablelog.domain.solvers.topitop import load
+
     path = os.path.join(data_home, "tablelog", "solved", "topitop-small2-large2.npz")
     return json.loads(first.stdout), load(path)
 
@@ -45,8 +51,10 @@ def test_solving_stores_the_table_and_a_second_run_loads_it(solved, data_home, s
     again = run(data_home, store, "solve", "topitop", *MINI, "--json")
     assert json.loads(again.stdout)["built_now"] is False
     assert json.loads(again.stdout)["start"] == first["start"]
-    assert first["start"]["value"] == table.lookup(RULES.start(2, RULES.options(
-        {"small": 2, "large": 2}), {}))[0]
+    assert (
+        first["start"]["value"]
+        == table.lookup(RULES.start(2, RULES.options({"small": 2, "large": 2}), {}))[0]
+    )
 
 
 def blunder_line(table):

@@ -29,10 +29,10 @@ def test_export_then_import_keeps_ids_times_and_hashes_and_receipts_verify(any_s
     assert result.returncode == 0, result.stderr
     copy = open_recorder(any_store).stored_events(match_id)
     assert [(e.originator_version, e.timestamp, type(e).__name__) for e in copy] == [
-        (e.originator_version, e.timestamp, type(e).__name__) for e in original]
+        (e.originator_version, e.timestamp, type(e).__name__) for e in original
+    ]
     assert [e.prev_hash for e in copy] == [e.prev_hash for e in original]
-    audit = json.loads(run(any_store, "audit", str(match_id), "--head", receipt,
-                           "--json").stdout)
+    audit = json.loads(run(any_store, "audit", str(match_id), "--head", receipt, "--json").stdout)
     assert audit["head"]["hash"] == receipt and audit["clean"]
 
 
@@ -56,16 +56,22 @@ def at(record: dict, entry: int, text: str) -> dict:
     return record
 
 
-@pytest.mark.parametrize(("change", "words"), [
-    (lambda r: shifted(r, 2, -timedelta(days=1)), "event 3 (move 3 by Ann: {'from': 'a1', "
-                                                  "'to': 'b2'}): its time (at) "),
-    (lambda r: shifted(r, 1, timedelta(days=400)), "event 2 (move 2 by Ben"),
-    (lambda r: at(r, 0, "2026-11-28T19:30:00"), "has no zone"),
-    (lambda r: at(r, 0, "last tuesday"), "ISO 8601"),
-    (lambda r: {**r, "started_at": "2999-01-01T00:00:00+00:00"}, "lies in the future"),
-])
-def test_bad_times_refuse_the_whole_file_naming_the_record_and_event(store, tmp_path, change,
-                                                                      words):
+@pytest.mark.parametrize(
+    ("change", "words"),
+    [
+        (
+            lambda r: shifted(r, 2, -timedelta(days=1)),
+            "event 3 (move 3 by Ann: {'from': 'a1', 'to': 'b2'}): its time (at) ",
+        ),
+        (lambda r: shifted(r, 1, timedelta(days=400)), "event 2 (move 2 by Ben"),
+        (lambda r: at(r, 0, "2026-11-28T19:30:00"), "has no zone"),
+        (lambda r: at(r, 0, "last tuesday"), "ISO 8601"),
+        (lambda r: {**r, "started_at": "2999-01-01T00:00:00+00:00"}, "lies in the future"),
+    ],
+)
+def test_bad_times_refuse_the_whole_file_naming_the_record_and_event(
+    store, tmp_path, change, words
+):
     source = str(tmp_path / "source.sqlite")
     recorder = open_recorder(source)
     good = recorder.export(play(recorder, OPENING))
@@ -88,8 +94,9 @@ def test_an_edited_record_no_longer_matches_its_hashes(store, tmp_path):
 
 
 def test_a_game_logged_afterwards_is_listed_by_when_it_was_played(store):
-    earlier = run(store, "new", "topitop", "--players", "Cy,Di", "--played-at",
-                  "2026-11-28T19:30:00+01:00").stdout.strip()
+    earlier = run(
+        store, "new", "topitop", "--players", "Cy,Di", "--played-at", "2026-11-28T19:30:00+01:00"
+    ).stdout.strip()
     now = run(store, "new", "topitop", "--players", "Ann,Ben").stdout.strip()
     listed = json.loads(run(store, "list", "--json").stdout)
     assert [row["id"] for row in listed] == [earlier, now]  # oldest played first
@@ -103,17 +110,21 @@ def test_a_game_logged_afterwards_is_listed_by_when_it_was_played(store):
 
 def test_a_zoneless_played_at_is_the_machines_local_time(store):
     typed = "2026-11-28T19:30"
-    match_id = run(store, "new", "topitop", "--players", "Ann,Ben", "--played-at",
-                   typed).stdout.strip()
+    match_id = run(
+        store, "new", "topitop", "--players", "Ann,Ben", "--played-at", typed
+    ).stdout.strip()
     played = json.loads(run(store, "show", match_id, "--json").stdout)["played"]
     local = datetime.fromisoformat(typed).astimezone().astimezone(UTC)
     assert played == local.isoformat()
 
 
-@pytest.mark.parametrize(("played", "words"), [
-    ("2999-01-01T00:00:00+00:00", "lies in the future"),
-    ("28/11/2026", "ISO 8601"),
-])
+@pytest.mark.parametrize(
+    ("played", "words"),
+    [
+        ("2999-01-01T00:00:00+00:00", "lies in the future"),
+        ("28/11/2026", "ISO 8601"),
+    ],
+)
 def test_a_bad_played_at_is_refused_and_nothing_is_stored(store, played, words):
     result = run(store, "new", "topitop", "--players", "Ann,Ben", "--played-at", played)
     assert result.returncode == 2 and words in result.stderr

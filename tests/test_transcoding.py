@@ -16,15 +16,20 @@ from tablelog.domain.transcoding import LeanMapper, LeanTranscoder
 LIBRARY = Application(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}).construct_transcoder()
 assert isinstance(LIBRARY, JSONTranscoder)
 LEAN = LeanTranscoder(fallback=LIBRARY)
-BODY = {"timestamp": datetime(2026, 11, 30, 1, 2, 3, 456789, tzinfo=UTC),
-        "prev_hash": "ab" * 32, "seat": 1, "move": {"from": "a1", "to": "b2", "n": [1, 2.5]},
-        "scores": {"Ann": 43, "Zoë": -3}}
+BODY = {
+    "timestamp": datetime(2026, 11, 30, 1, 2, 3, 456789, tzinfo=UTC),
+    "prev_hash": "ab" * 32,
+    "seat": 1,
+    "move": {"from": "a1", "to": "b2", "n": [1, 2.5]},
+    "scores": {"Ann": 43, "Zoë": -3},
+}
 
 # What a Match event holds besides its timestamp: plain JSON (Match checks it is).
 PLAIN = st.recursive(
-    st.none() | st.booleans() | st.integers(-2**63, 2**63 - 1) | st.text(),
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
-    max_leaves=12)
+    max_leaves=12,
+)
 UTC_TIMES = st.datetimes(min_value=datetime(1, 1, 1), timezones=st.just(UTC))
 
 

@@ -19,26 +19,31 @@ from tests.conftest import stored_rows
 from tests.hostile import JSON, OBJECTS, TEXT, nested
 from tests.test_recorder import OPENING, play
 
-FUZZ = settings(max_examples=60, deadline=None,
-                suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                       HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 
 
-@pytest.mark.parametrize(("value", "words"), [
-    (MAX_INT + 1, "cannot be stored exactly"),
-    (-MAX_INT - 1, "cannot be stored exactly"),
-    ({"Ann": 99999999999999999999999}, 'x["Ann"]: an integer beyond'),
-    (float("nan"), "not plain JSON"),
-    ([1, float("inf")], "x[1]: inf is not plain JSON"),
-    ("\udc80", "not valid UTF-8"),
-    ({"\ud800": 1}, "x key: the text is not valid UTF-8"),
-    ("a\x00b", "NUL"),
-    ({1: 2}, "keys must be text"),
-    (nested(MAX_DEPTH + 1), f"nested more than {MAX_DEPTH} deep"),
-    (nested(100_000), f"nested more than {MAX_DEPTH} deep"),
-    ("x" * (MAX_BYTES + 1), "too large"),
-    (object(), "object is not plain JSON"),
-])
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        (MAX_INT + 1, "cannot be stored exactly"),
+        (-MAX_INT - 1, "cannot be stored exactly"),
+        ({"Ann": 99999999999999999999999}, 'x["Ann"]: an integer beyond'),
+        (float("nan"), "not plain JSON"),
+        ([1, float("inf")], "x[1]: inf is not plain JSON"),
+        ("\udc80", "not valid UTF-8"),
+        ({"\ud800": 1}, "x key: the text is not valid UTF-8"),
+        ("a\x00b", "NUL"),
+        ({1: 2}, "keys must be text"),
+        (nested(MAX_DEPTH + 1), f"nested more than {MAX_DEPTH} deep"),
+        (nested(100_000), f"nested more than {MAX_DEPTH} deep"),
+        ("x" * (MAX_BYTES + 1), "too large"),
+        (object(), "object is not plain JSON"),
+    ],
+)
 def test_what_the_store_cannot_keep_exactly_is_refused_in_one_line(value, words):
     with pytest.raises(Refused) as refused:
         stored_value(value, "x")
@@ -47,10 +52,19 @@ def test_what_the_store_cannot_keep_exactly_is_refused_in_one_line(value, words)
     assert "\n" not in message and message.encode("utf-8")  # one printable line
 
 
-@pytest.mark.parametrize("value", [
-    MAX_INT, -MAX_INT, 0.1, 1e300, "Zoë ١ ²", {"a": [None, True, {"b": []}]},
-    nested(MAX_DEPTH - 1), "x" * (MAX_BYTES - 2),
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        MAX_INT,
+        -MAX_INT,
+        0.1,
+        1e300,
+        "Zoë ١ ²",
+        {"a": [None, True, {"b": []}]},
+        nested(MAX_DEPTH - 1),
+        "x" * (MAX_BYTES - 2),
+    ],
+)
 def test_what_it_keeps_exactly_passes_unchanged(value):
     assert stored_value(value, "x") == value
 
@@ -75,6 +89,7 @@ def test_any_value_is_refused_in_one_line_or_round_trips_exactly(value):
 
 
 # ---- through the recorder, on both stores -----------------------------------------------------
+
 
 def test_the_issue_s_huge_claim_is_refused_and_stores_nothing(any_recorder, any_store):
     match_id = play(any_recorder, OPENING)
@@ -102,8 +117,7 @@ def _refused_or_kept(recorder, store, action, check) -> None:
 
 @FUZZ
 @given(kind=st.sampled_from(["move", "claim", "dispute", "undo"]), value=JSON, name=TEXT)
-def test_hostile_entries_are_refused_or_kept_exactly(any_recorder, any_store, kind, value,
-                                                     name):
+def test_hostile_entries_are_refused_or_kept_exactly(any_recorder, any_store, kind, value, name):
     match_id = play(any_recorder, OPENING)
     actions = {
         "move": lambda: any_recorder.record(match_id, name or "Ann", value),
@@ -119,15 +133,21 @@ def test_hostile_entries_are_refused_or_kept_exactly(any_recorder, any_store, ki
             assert fresh.claims[-1]["scores"] == {"Ann": value}
         if kind == "dispute":
             assert fresh.disputes[-1]["about"] == value
+
     _refused_or_kept(any_recorder, any_store, actions[kind], kept)
 
 
 @FUZZ
 @given(players=st.lists(TEXT, max_size=3) | JSON, options=OBJECTS, setup=OBJECTS | JSON)
-def test_hostile_starts_are_refused_or_kept_exactly(any_recorder, any_store, players, options,
-                                                    setup):
+def test_hostile_starts_are_refused_or_kept_exactly(
+    any_recorder, any_store, players, options, setup
+):
     def kept(match_id):
         assert any_recorder.get(match_id).seats == [p.strip() for p in players]
-    _refused_or_kept(any_recorder, any_store,
-                     lambda: any_recorder.start("topitop", players, options or None,
-                                                setup or None), kept)
+
+    _refused_or_kept(
+        any_recorder,
+        any_store,
+        lambda: any_recorder.start("topitop", players, options or None, setup or None),
+        kept,
+    )

@@ -24,19 +24,31 @@ def seat_win_rates(rates: pd.DataFrame) -> go.Figure:
     rates = rates.sort_values("seat")
     fair = float(rates["fair"].iloc[0])
     figure = base(title, subtitle=f"95% interval; dashed: the fair rate, {fair:.0%}")
-    colours = [GREY if small else seat_colour(seat)
-               for seat, small in zip(rates["seat"], rates["small"])]
+    colours = [
+        GREY if small else seat_colour(seat) for seat, small in zip(rates["seat"], rates["small"])
+    ]
     figure.add_bar(
-        x=[f"Seat {s}" for s in rates["seat"]], y=rates["rate"], marker_color=colours,
-        error_y={"type": "data", "array": rates["ci_high"] - rates["rate"],
-                 "arrayminus": rates["rate"] - rates["ci_low"], "color": "#555"},
-        text=[f"n={n}" for n in rates["matches"]], textposition="inside",
+        x=[f"Seat {s}" for s in rates["seat"]],
+        y=rates["rate"],
+        marker_color=colours,
+        error_y={
+            "type": "data",
+            "array": rates["ci_high"] - rates["rate"],
+            "arrayminus": rates["rate"] - rates["ci_low"],
+            "color": "#555",
+        },
+        text=[f"n={n}" for n in rates["matches"]],
+        textposition="inside",
         insidetextanchor="start",
         customdata=rates[["wins", "matches", "ci_low", "ci_high", "p_value"]].to_numpy(),
-        hovertemplate=("%{x}: %{customdata[0]} wins of %{customdata[1]} = %{y:.1%}<br>"
-                       "95% interval %{customdata[2]:.1%} to %{customdata[3]:.1%}<br>"
-                       "binomial test against fair: p = %{customdata[4]:.3f}<extra></extra>"),
-        name="win rate", showlegend=False)
+        hovertemplate=(
+            "%{x}: %{customdata[0]} wins of %{customdata[1]} = %{y:.1%}<br>"
+            "95% interval %{customdata[2]:.1%} to %{customdata[3]:.1%}<br>"
+            "binomial test against fair: p = %{customdata[4]:.3f}<extra></extra>"
+        ),
+        name="win rate",
+        showlegend=False,
+    )
     figure.add_hline(y=fair, line_dash="dash", line_color="#333")
     figure.update_yaxes(title="matches won", tickformat=".0%", rangemode="tozero")
     _small_note(figure, bool(rates["small"].any()))
@@ -59,12 +71,22 @@ def score_distributions(distributions: pd.DataFrame) -> go.Figure:
             continue
         n = int(rows["n"].max())
         small = n < SMALL_SAMPLE
-        figure.add_trace(go.Box(
-            x=[text(c) for c in rows.index], q1=rows["q25"], median=rows["median"],
-            q3=rows["q75"], lowerfence=rows["min"], upperfence=rows["max"], mean=rows["mean"],
-            name=f"{who} (n={n}{', small' if small else ''})", offsetgroup=who,
-            marker_color=GREY if small else colour, line_color=GREY if small else colour,
-            fillcolor=_faint(GREY if small else colour)))
+        figure.add_trace(
+            go.Box(
+                x=[text(c) for c in rows.index],
+                q1=rows["q25"],
+                median=rows["median"],
+                q3=rows["q75"],
+                lowerfence=rows["min"],
+                upperfence=rows["max"],
+                mean=rows["mean"],
+                name=f"{who} (n={n}{', small' if small else ''})",
+                offsetgroup=who,
+                marker_color=GREY if small else colour,
+                line_color=GREY if small else colour,
+                fillcolor=_faint(GREY if small else colour),
+            )
+        )
     figure.update_layout(boxmode="group")
     figure.update_yaxes(title="points")
     _small_note(figure, bool(distributions["small"].any()))
@@ -81,23 +103,36 @@ def component_strength(strength: pd.DataFrame, fair: float | None = None) -> go.
     if rows.empty:
         return empty(title, "no component was played in these matches")
     labels = [f"{text(c)} ({text(k)})" for k, c in zip(rows["kind"], rows["component"])]
-    figure = base(title, height=max(320, 70 + 26 * len(rows)),
-                  subtitle="win rate of the seats that had it; dashed: an average seat")
+    figure = base(
+        title,
+        height=max(320, 70 + 26 * len(rows)),
+        subtitle="win rate of the seats that had it; dashed: an average seat",
+    )
     figure.add_bar(
-        y=labels, x=rows["win_rate"], orientation="h",
+        y=labels,
+        x=rows["win_rate"],
+        orientation="h",
         marker_color=[GREY if s else "#3b7dd8" for s in rows["small"]],
-        error_x={"type": "data", "array": rows["ci_high"] - rows["win_rate"],
-                 "arrayminus": rows["win_rate"] - rows["ci_low"], "color": "#555"},
-        text=[f"n={n}" for n in rows["seats"]], textposition="inside", insidetextanchor="start",
+        error_x={
+            "type": "data",
+            "array": rows["ci_high"] - rows["win_rate"],
+            "arrayminus": rows["win_rate"] - rows["ci_low"],
+            "color": "#555",
+        },
+        text=[f"n={n}" for n in rows["seats"]],
+        textposition="inside",
+        insidetextanchor="start",
         customdata=rows[["wins", "seats", "mean_count", "mean_points"]].to_numpy(),
-        hovertemplate=("%{y}: %{customdata[0]} wins of %{customdata[1]} seats = %{x:.1%}<br>"
-                       "mean count %{customdata[2]:.2f}, mean points %{customdata[3]:.1f}"
-                       "<extra></extra>"),
-        showlegend=False)
+        hovertemplate=(
+            "%{y}: %{customdata[0]} wins of %{customdata[1]} seats = %{x:.1%}<br>"
+            "mean count %{customdata[2]:.2f}, mean points %{customdata[3]:.1f}"
+            "<extra></extra>"
+        ),
+        showlegend=False,
+    )
     if fair is not None:
         figure.add_vline(x=fair, line_dash="dash", line_color="#333")
-    figure.update_xaxes(title="win rate of seats having it", tickformat=".0%",
-                        rangemode="tozero")
+    figure.update_xaxes(title="win rate of seats having it", tickformat=".0%", rangemode="tozero")
     figure.update_layout(margin={"l": 10})
     figure.update_yaxes(automargin=True)
     _small_note(figure, bool(rows["small"].any()))
@@ -114,9 +149,14 @@ def match_length(lengths: pd.DataFrame) -> go.Figure:
     spread = describe_counts(lengths["moves"], lengths["matches"])
     n, small = spread["n"], spread["small"]
     figure = base(title, subtitle=f"median {spread['median']:g} moves (n={n})")
-    figure.add_bar(x=lengths["moves"], y=lengths["matches"], width=1,
-                   marker_color=GREY if small else "#3b7dd8",
-                   hovertemplate="%{x} moves: %{y} matches<extra></extra>", showlegend=False)
+    figure.add_bar(
+        x=lengths["moves"],
+        y=lengths["matches"],
+        width=1,
+        marker_color=GREY if small else "#3b7dd8",
+        hovertemplate="%{x} moves: %{y} matches<extra></extra>",
+        showlegend=False,
+    )
     figure.update_xaxes(title="moves per match")
     figure.update_yaxes(title="matches")
     _small_note(figure, small)
@@ -124,12 +164,19 @@ def match_length(lengths: pd.DataFrame) -> go.Figure:
 
 
 def _faint(colour: str) -> str:
-    red, green, blue = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    red, green, blue = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return f"rgba({red},{green},{blue},0.25)"
 
 
 def _small_note(figure: go.Figure, small: bool) -> None:
     if small:
-        figure.add_annotation(text=SMALL_NOTE, xref="paper", yref="paper", x=1, y=1.12,
-                              xanchor="right", showarrow=False,
-                              font={"size": 11, "color": "#777"})
+        figure.add_annotation(
+            text=SMALL_NOTE,
+            xref="paper",
+            yref="paper",
+            x=1,
+            y=1.12,
+            xanchor="right",
+            showarrow=False,
+            font={"size": 11, "color": "#777"},
+        )

@@ -7,46 +7,71 @@ import plotly.graph_objects as go
 
 from .style import base, empty, seat_colour, text
 
-CATEGORY_COLOURS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948",
-                    "#b07aa1", "#9c755f")
+CATEGORY_COLOURS = (
+    "#4e79a7",
+    "#f28e2b",
+    "#59a14f",
+    "#e15759",
+    "#76b7b2",
+    "#edc948",
+    "#b07aa1",
+    "#9c755f",
+)
 
 
 def score_rows(seats: list[str], scores: list[dict]) -> pd.DataFrame:
     """The rules' `score()` (one entry per seat) as long rows: seat, player, category, points."""
-    rows = [{"seat": number, "player": name, "category": category, "points": float(points)}
-            for number, (name, entry) in enumerate(zip(seats, scores), start=1)
-            for category, points in entry["categories"].items()]
+    rows = [
+        {"seat": number, "player": name, "category": category, "points": float(points)}
+        for number, (name, entry) in enumerate(zip(seats, scores), start=1)
+        for category, points in entry["categories"].items()
+    ]
     return pd.DataFrame(rows, columns=["seat", "player", "category", "points"])
 
 
-def score_breakdown(rows: pd.DataFrame, totals: dict[int, float] | None = None,
-                    title: str = "Score") -> go.Figure:
+def score_breakdown(
+    rows: pd.DataFrame, totals: dict[int, float] | None = None, title: str = "Score"
+) -> go.Figure:
     """Horizontal stacked bars, one per seat, one segment per category; the seat's total (from
     `totals`, else the sum) written at the end of its bar, its name in its seat colour."""
     if rows.empty:
         return empty(title, "no score yet", height=220)
     seats = rows[["seat", "player"]].drop_duplicates().sort_values("seat", ascending=False)
-    labels = {seat: f"{seat}. {text(player)}" for seat, player in zip(seats["seat"],
-                                                                       seats["player"])}
+    labels = {
+        seat: f"{seat}. {text(player)}" for seat, player in zip(seats["seat"], seats["player"])
+    }
     figure = base(title, height=120 + 45 * len(seats))
     for number, category in enumerate(rows["category"].drop_duplicates()):
         part = rows[rows["category"] == category].sort_values("seat", ascending=False)
-        figure.add_bar(y=[labels[s] for s in part["seat"]], x=part["points"], orientation="h",
-                       name=text(category), marker_color=CATEGORY_COLOURS[number % 8],
-                       hovertemplate="%{y}: " + text(category) + " %{x:g}<extra></extra>")
+        figure.add_bar(
+            y=[labels[s] for s in part["seat"]],
+            x=part["points"],
+            orientation="h",
+            name=text(category),
+            marker_color=CATEGORY_COLOURS[number % 8],
+            hovertemplate="%{y}: " + text(category) + " %{x:g}<extra></extra>",
+        )
     sums = rows.groupby("seat")["points"].sum()
     for seat in seats["seat"]:
         total = (totals or {}).get(seat, sums[seat])
-        figure.add_annotation(y=labels[seat], x=max(sums[seat], 0), text=f"<b>{total:g}</b>",
-                              xanchor="left", showarrow=False, xshift=6)
-    figure.update_layout(barmode="relative", margin={"l": 10, "t": 50, "b": 40},
-                         legend={"y": -0.3})
+        figure.add_annotation(
+            y=labels[seat],
+            x=max(sums[seat], 0),
+            text=f"<b>{total:g}</b>",
+            xanchor="left",
+            showarrow=False,
+            xshift=6,
+        )
+    figure.update_layout(barmode="relative", margin={"l": 10, "t": 50, "b": 40}, legend={"y": -0.3})
     figure.update_yaxes(automargin=True, tickfont={"size": 13})
     figure.update_xaxes(title="points")
     # Each name in its seat colour, as on the board.
-    figure.update_yaxes(ticktext=[f"<span style='color:{seat_colour(s)}'>{labels[s]}</span>"
-                                  for s in seats["seat"]],
-                        tickvals=[labels[s] for s in seats["seat"]])
+    figure.update_yaxes(
+        ticktext=[
+            f"<span style='color:{seat_colour(s)}'>{labels[s]}</span>" for s in seats["seat"]
+        ],
+        tickvals=[labels[s] for s in seats["seat"]],
+    )
     return figure
 
 
@@ -60,14 +85,27 @@ def value_rows(analysis: list[dict]) -> pd.DataFrame:
     if not analysis:
         return pd.DataFrame(columns=["move", "value", "remoteness", "player", "blunder"])
     first = analysis[0]  # Blue moves first: the start is valued for Blue
-    rows = [{"move": 0, "value": first["value_before"], "remoteness": first["remoteness_before"],
-             "player": "", "blunder": False}]
+    rows = [
+        {
+            "move": 0,
+            "value": first["value_before"],
+            "remoteness": first["remoteness_before"],
+            "player": "",
+            "blunder": False,
+        }
+    ]
     for row in analysis:
         blue_moved = row["seat"] == 0
         value = row["value_after"] if blue_moved else FOR_THE_OTHER[row["value_after"]]
-        rows.append({"move": row["index"] + 1, "value": value,
-                     "remoteness": row["remoteness_after"], "player": row.get("player", ""),
-                     "blunder": bool(row["blunder"])})
+        rows.append(
+            {
+                "move": row["index"] + 1,
+                "value": value,
+                "remoteness": row["remoteness_after"],
+                "player": row.get("player", ""),
+                "blunder": bool(row["blunder"]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -77,23 +115,38 @@ def value_history(rows: pd.DataFrame, title: str = "Solved value for Blue") -> g
     if rows.empty:
         return empty(title, "no moves yet", height=220)
     figure = base(title, height=240, subtitle="under best play from each position; ✕ a blunder")
-    hover = [f"after move {m}: Blue {'draws' if v == 'draw' else v + 's'}"
-             + (f" in {int(r)}" if pd.notna(r) else "")
-             for m, v, r in zip(rows["move"], rows["value"], rows["remoteness"])]
-    figure.add_scatter(x=rows["move"], y=rows["value"].map(VALUE_LEVEL), mode="lines+markers",
-                       line_shape="hv", line_color=seat_colour(1), name="Blue's value",
-                       hovertext=hover, hoverinfo="text")
+    hover = [
+        f"after move {m}: Blue {'draws' if v == 'draw' else v + 's'}"
+        + (f" in {int(r)}" if pd.notna(r) else "")
+        for m, v, r in zip(rows["move"], rows["value"], rows["remoteness"])
+    ]
+    figure.add_scatter(
+        x=rows["move"],
+        y=rows["value"].map(VALUE_LEVEL),
+        mode="lines+markers",
+        line_shape="hv",
+        line_color=seat_colour(1),
+        name="Blue's value",
+        hovertext=hover,
+        hoverinfo="text",
+    )
     blunders = rows[rows["blunder"]]
     if not blunders.empty:
-        figure.add_scatter(x=blunders["move"], y=blunders["value"].map(VALUE_LEVEL),
-                           mode="markers", marker={"symbol": "x", "size": 14,
-                                                   "color": "#d62728"},
-                           name="blunder", hovertext=[f"move {m}: {text(p)} blundered"
-                                                      for m, p in zip(blunders["move"],
-                                                                      blunders["player"])],
-                           hoverinfo="text")
-    figure.update_yaxes(tickvals=[-1, 0, 1], ticktext=["Red wins", "draw", "Blue wins"],
-                        range=[-1.4, 1.4])
+        figure.add_scatter(
+            x=blunders["move"],
+            y=blunders["value"].map(VALUE_LEVEL),
+            mode="markers",
+            marker={"symbol": "x", "size": 14, "color": "#d62728"},
+            name="blunder",
+            hovertext=[
+                f"move {m}: {text(p)} blundered"
+                for m, p in zip(blunders["move"], blunders["player"])
+            ],
+            hoverinfo="text",
+        )
+    figure.update_yaxes(
+        tickvals=[-1, 0, 1], ticktext=["Red wins", "draw", "Blue wins"], range=[-1.4, 1.4]
+    )
     figure.update_xaxes(title="move")
     figure.update_layout(showlegend=False, margin={"l": 10, "t": 50, "b": 40})
     return figure

@@ -16,18 +16,30 @@ def matches_by_game(counts: pd.DataFrame) -> go.Figure:
     title = "Matches by game"
     if counts.empty or not counts["n"].sum():
         return empty(title, "no matches recorded yet")
-    counts = counts.pivot_table(index="game", columns="status", values="n", aggfunc="sum",
-                                fill_value=0)
+    counts = counts.pivot_table(
+        index="game", columns="status", values="n", aggfunc="sum", fill_value=0
+    )
     counts = counts.loc[counts.sum(axis=1).sort_values(ascending=False).index]
     figure = base(title, height=340)
     for status in STATUSES:
         if status in counts.columns:
-            figure.add_bar(x=list(counts.index), y=counts[status], name=status,
-                           marker_color=STATUS_COLOURS[status],
-                           hovertemplate="%{x}: %{y} " + status + "<extra></extra>")
+            figure.add_bar(
+                x=list(counts.index),
+                y=counts[status],
+                name=status,
+                marker_color=STATUS_COLOURS[status],
+                hovertemplate="%{x}: %{y} " + status + "<extra></extra>",
+            )
     totals = counts.sum(axis=1)
-    figure.add_scatter(x=list(totals.index), y=totals, mode="text", text=[f"{t:,}" for t in totals],
-                       textposition="top center", showlegend=False, hoverinfo="skip")
+    figure.add_scatter(
+        x=list(totals.index),
+        y=totals,
+        mode="text",
+        text=[f"{t:,}" for t in totals],
+        textposition="top center",
+        showlegend=False,
+        hoverinfo="skip",
+    )
     figure.update_layout(barmode="stack")
     figure.update_yaxes(title="matches", rangemode="tozero")
     return figure

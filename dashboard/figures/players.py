@@ -9,8 +9,18 @@ import plotly.graph_objects as go
 
 from .style import base, empty, text
 
-PALETTE = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1",
-           "#ff9da7", "#9c755f", "#bab0ac")
+PALETTE = (
+    "#4e79a7",
+    "#f28e2b",
+    "#59a14f",
+    "#e15759",
+    "#76b7b2",
+    "#edc948",
+    "#b07aa1",
+    "#ff9da7",
+    "#9c755f",
+    "#bab0ac",
+)
 
 
 def ratings(ratings: pd.DataFrame, players: Sequence[str]) -> go.Figure:
@@ -26,11 +36,17 @@ def ratings(ratings: pd.DataFrame, players: Sequence[str]) -> go.Figure:
         if rows.empty:
             continue
         figure.add_scatter(
-            x=rows["after_match"], y=rows["ordinal"], mode="lines+markers" if len(rows) < 60
-            else "lines", name=text(player), line={"color": PALETTE[number % len(PALETTE)]},
+            x=rows["after_match"],
+            y=rows["ordinal"],
+            mode="lines+markers" if len(rows) < 60 else "lines",
+            name=text(player),
+            line={"color": PALETTE[number % len(PALETTE)]},
             customdata=rows[["mu", "sigma"]].to_numpy(),
-            hovertemplate=(text(player) + " after match %{x}: %{y:.2f}<br>mu %{customdata[0]:.2f}"
-                           ", sigma %{customdata[1]:.2f}<extra></extra>"))
+            hovertemplate=(
+                text(player) + " after match %{x}: %{y:.2f}<br>mu %{customdata[0]:.2f}"
+                ", sigma %{customdata[1]:.2f}<extra></extra>"
+            ),
+        )
     figure.update_xaxes(title="rated matches played")
     figure.update_yaxes(title="rating")
     return figure

@@ -12,8 +12,12 @@ SEAT_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"
 GREY = "#c4c4c4"  # a figure drawn from fewer than stats.SMALL_SAMPLE matches
 INK = "#333333"
 WINNERS, REST = "#e0a100", "#5b6770"
-STATUS_COLOURS = {"ended": "#4c9a2a", "running": "#1f77b4", "disputed": "#e07b00",
-                  "abandoned": "#9e9e9e"}
+STATUS_COLOURS = {
+    "ended": "#4c9a2a",
+    "running": "#1f77b4",
+    "disputed": "#e07b00",
+    "abandoned": "#9e9e9e",
+}
 FONT = "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"
 
 
@@ -32,9 +36,16 @@ def base(title: str, height: int = 380, subtitle: str = "") -> go.Figure:
     details in a subtitle."""
     figure = go.Figure()
     figure.update_layout(
-        title={"text": title, "x": 0.01, "xanchor": "left", "font": {"size": 16},
-               "subtitle": {"text": subtitle, "font": {"size": 12, "color": "#666"}}},
-        template="plotly_white", height=height, font={"family": FONT, "color": INK},
+        title={
+            "text": title,
+            "x": 0.01,
+            "xanchor": "left",
+            "font": {"size": 16},
+            "subtitle": {"text": subtitle, "font": {"size": 12, "color": "#666"}},
+        },
+        template="plotly_white",
+        height=height,
+        font={"family": FONT, "color": INK},
         margin={"l": 50, "r": 20, "t": 70 if subtitle else 60, "b": 50},
         legend={"orientation": "h", "y": -0.18, "x": 0},
     )
@@ -44,8 +55,15 @@ def base(title: str, height: int = 380, subtitle: str = "") -> go.Figure:
 def empty(title: str, message: str, height: int = 300) -> go.Figure:
     """A figure with nothing to draw says why, instead of showing empty axes."""
     figure = base(title, height)
-    figure.add_annotation(text=message, x=0.5, y=0.5, xref="paper", yref="paper",
-                          showarrow=False, font={"size": 14, "color": "#777"})
+    figure.add_annotation(
+        text=message,
+        x=0.5,
+        y=0.5,
+        xref="paper",
+        yref="paper",
+        showarrow=False,
+        font={"size": 14, "color": "#777"},
+    )
     figure.update_xaxes(visible=False)
     figure.update_yaxes(visible=False)
     return figure

@@ -19,6 +19,7 @@ from collections import Counter
 from typing import Any
 
 import plotly.graph_objects as go
+
 from tablelog.dashboard.figures.style import seat_colour, text
 from tablelog.dashboard.record.picking import (
     DONE,
@@ -46,7 +47,7 @@ OPEN, NOBODY = "#ffffff", "#7f7f7f"
 
 
 def short(shape: str) -> str:
-    """"Right Triangle" -> "RT", "Square" -> "Squa": short enough for a slot."""
+    """ "Right Triangle" -> "RT", "Square" -> "Squa": short enough for a slot."""
     words = shape.split()
     return "".join(w[0] for w in words).upper() if len(words) > 1 else shape[:4]
 
@@ -73,8 +74,12 @@ def slots(needs: dict[str, int], placed: list[str], wild: str) -> list[tuple[str
 def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     board = state["board"]
     owners = {q: seat for seat, p in enumerate(state["players"]) for q in p["quadrants"]}
-    figure = board_figure("GeoShapes: " + text(board["name"]), (-0.1, 2 * WIDTH + 0.1),
-                          (-2 * HEIGHT - 0.1, 0.1), height=520)
+    figure = board_figure(
+        "GeoShapes: " + text(board["name"]),
+        (-0.1, 2 * WIDTH + 0.1),
+        (-2 * HEIGHT - 0.1, 0.1),
+        height=520,
+    )
     sketch = Sketch()
     places = list(zip(board["places"], state["placed"]))
     for number, quadrant in enumerate(board["quadrants"]):
@@ -82,11 +87,27 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
         left, top = col * WIDTH, -row * HEIGHT
         seat = owners.get(quadrant)
         colour = NOBODY if seat is None else seat_colour(seat + 1)
-        rect(sketch, f"quadrant {quadrant}", left + 0.08, top - HEIGHT + 0.08,
-             left + WIDTH - 0.08, top - 0.08, "#fafafa", colour, 2)
+        rect(
+            sketch,
+            f"quadrant {quadrant}",
+            left + 0.08,
+            top - HEIGHT + 0.08,
+            left + WIDTH - 0.08,
+            top - 0.08,
+            "#fafafa",
+            colour,
+            2,
+        )
         owner = "nobody" if seat is None else text(seats[seat])
-        label(sketch, left + 0.25, top - 0.4, f"<b>{text(quadrant)}</b>: {owner}", 12, colour,
-              xanchor="left")
+        label(
+            sketch,
+            left + 0.25,
+            top - 0.4,
+            f"<b>{text(quadrant)}</b>: {owner}",
+            12,
+            colour,
+            xanchor="left",
+        )
         mine = [(p, placed) for p, placed in places if p["quadrant"] == quadrant]
         for line, (place, placed) in enumerate(mine):
             y = top - 1.2 - line * 0.95
@@ -95,25 +116,54 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
             for k, (shape, mark) in enumerate(slots(place["needs"], placed, board["wild"])):
                 x = left + 2.7 + k * 1.05
                 fill = OPEN if not mark else colour
-                rect(sketch, f"{place['name']}:{k}:{shape}:{mark or 'open'}", x - 0.5, y - 0.38,
-                     x + 0.5, y + 0.38, fill, colour, 1, "solid" if mark else "dot")
+                rect(
+                    sketch,
+                    f"{place['name']}:{k}:{shape}:{mark or 'open'}",
+                    x - 0.5,
+                    y - 0.38,
+                    x + 0.5,
+                    y + 0.38,
+                    fill,
+                    colour,
+                    1,
+                    "solid" if mark else "dot",
+                )
                 words = "W" if mark == "W" else short(shape)
-                label(sketch, x, y, words, 9, "white" if mark else "#777",
-                      hovertext=text(shape + (" (Wild)" if mark == "W" else "")))
+                label(
+                    sketch,
+                    x,
+                    y,
+                    words,
+                    9,
+                    "white" if mark else "#777",
+                    hovertext=text(shape + (" (Wild)" if mark == "W" else "")),
+                )
         stack = state["stacks"][number]
         if stack:
-            label(sketch, left + WIDTH - 0.25, top - HEIGHT + 0.35,
-                  f"discards: {text(stack[-1])} on top ({len(stack)})", 9, "#666",
-                  xanchor="right")
+            label(
+                sketch,
+                left + WIDTH - 0.25,
+                top - HEIGHT + 0.35,
+                f"discards: {text(stack[-1])} on top ({len(stack)})",
+                9,
+                "#666",
+                xanchor="right",
+            )
     return sketch.onto(figure)
 
 
 # ---- the picker: menu(rules, state, seat, picks, names) -----------------------------------------
 
 MAX_TRADE = 3
-KINDS = {"draw": "draw a card", "pick_up": "pick up a discard stack", "trade": "offer a trade",
-         "place": "place a shape", "switch": "switch figures", "discard": "discard a shape",
-         "end_play": "end the play"}
+KINDS = {
+    "draw": "draw a card",
+    "pick_up": "pick up a discard stack",
+    "trade": "offer a trade",
+    "place": "place a shape",
+    "switch": "switch figures",
+    "discard": "discard a shape",
+    "end_play": "end the play",
+}
 HAND = "hand"
 
 
@@ -149,8 +199,9 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
     offered = list(dict.fromkeys(kind(m) for m in moves))
     action = answer(picks, "action")
     if action is None:
-        return Question("action", "What does the player do?", tuple(
-            Option(k, KINDS[k]) for k in offered))
+        return Question(
+            "action", "What does the player do?", tuple(Option(k, KINDS[k]) for k in offered)
+        )
     if action == "trade" and trading:
         return trade_menu(encoded, seat, picks, names)
 
@@ -171,32 +222,54 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
     return walk(moves, facets, picks)
 
 
-def trade_menu(encoded: dict[str, Any], seat: int, picks: Picks,
-               names: list[str] | None = None) -> Step:
+def trade_menu(
+    encoded: dict[str, Any], seat: int, picks: Picks, names: list[str] | None = None
+) -> Step:
     """The offer, part by part: with whom, what is given, what is asked for, the answer."""
     players = len(encoded["players"])
     partner = answer(picks, "with")
     if partner is None:
-        return Question("with", "Trade with whom?", tuple(
-            Option(other, names[other] if names else f"seat {other + 1}")
-            for other in range(players) if other != seat))
+        return Question(
+            "with",
+            "Trade with whom?",
+            tuple(
+                Option(other, names[other] if names else f"seat {other + 1}")
+                for other in range(players)
+                if other != seat
+            ),
+        )
     sides = (("give", seat, "What is offered?"), ("get", partner, "What is asked for?"))
     for key, owner, prompt in sides:
         chosen = answers(picks, key)
         if DONE not in chosen and len(chosen) < MAX_TRADE:
             left = holdings(encoded, owner) - Counter(chosen)
-            options = tuple(Option(item, item_label(item), "in hand" if item.startswith(HAND + ":")
-                                   else "on the board") for item in sorted(left))
+            options = tuple(
+                Option(
+                    item,
+                    item_label(item),
+                    "in hand" if item.startswith(HAND + ":") else "on the board",
+                )
+                for item in sorted(left)
+            )
             if chosen:
                 options += (Option(DONE, "that's all"),)
-            return Question(key, f"{prompt} (up to {MAX_TRADE}; {len(chosen)} so far)", options,
-                            several=True)
+            return Question(
+                key, f"{prompt} (up to {MAX_TRADE}; {len(chosen)} so far)", options, several=True
+            )
     accepted = answer(picks, "accepted")
     if accepted is None:
-        return Question("accepted", "Did the other player accept?",
-                        (Option(True, "accepted"), Option(False, "refused")))
-    return Ready({"trade": {
-        "with": partner,
-        "give": [item_move(i) for i in answers(picks, "give") if i != DONE],
-        "get": [item_move(i) for i in answers(picks, "get") if i != DONE],
-        "accepted": bool(accepted)}})
+        return Question(
+            "accepted",
+            "Did the other player accept?",
+            (Option(True, "accepted"), Option(False, "refused")),
+        )
+    return Ready(
+        {
+            "trade": {
+                "with": partner,
+                "give": [item_move(i) for i in answers(picks, "give") if i != DONE],
+                "get": [item_move(i) for i in answers(picks, "get") if i != DONE],
+                "accepted": bool(accepted),
+            }
+        }
+    )

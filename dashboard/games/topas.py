@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import plotly.graph_objects as go
+
 from tablelog.dashboard.figures.style import seat_colour, text
 from tablelog.dashboard.record.picking import Facet, Picks, Step, legal_moves, walk
 
@@ -20,8 +21,12 @@ from .drawing import Sketch, board_figure, label, rect
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
-GEMS = {"R": ("#e15759", "red"), "G": ("#59a14f", "green"), "Y": ("#edc948", "yellow"),
-        "B": ("#4e79a7", "blue")}
+GEMS = {
+    "R": ("#e15759", "red"),
+    "G": ("#59a14f", "green"),
+    "Y": ("#edc948", "yellow"),
+    "B": ("#4e79a7", "blue"),
+}
 
 
 def halves(card: str) -> list[str]:
@@ -36,8 +41,11 @@ def table(state: dict[str, Any]) -> list[tuple[str, list[tuple[int, int]], int |
     if column < 0:
         return []
     cards = [(state["starts"][column], [(0, 0), (1, 0)], None)]
-    cards += [(p["card"], [tuple(c) for c in p["cells"]], p["seat"])
-              for p in state["placements"] if p["column"] == column]
+    cards += [
+        (p["card"], [tuple(c) for c in p["cells"]], p["seat"])
+        for p in state["placements"]
+        if p["column"] == column
+    ]
     return cards
 
 
@@ -45,22 +53,40 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     cards = table(state)
     cells = [cell for _, where, _ in cards for cell in where] or [(0, 0)]
     xs, ys = [x for x, _ in cells], [y for _, y in cells]
-    title = "Topas: " + ", ".join(f"<span style='color:{seat_colour(i + 1)}'>{text(n)}</span>"
-                                  for i, n in enumerate(seats))
-    figure = board_figure(title, (min(xs) - 0.7, max(xs) + 0.7), (-max(ys) - 0.7, -min(ys) + 0.7),
-                          height=480)
+    title = "Topas: " + ", ".join(
+        f"<span style='color:{seat_colour(i + 1)}'>{text(n)}</span>" for i, n in enumerate(seats)
+    )
+    figure = board_figure(
+        title, (min(xs) - 0.7, max(xs) + 0.7), (-max(ys) - 0.7, -min(ys) + 0.7), height=480
+    )
     sketch = Sketch()
     for number, (card, where, seat) in enumerate(cards):
         for half, (x, y) in zip(halves(card), where):
             colour, _ = GEMS.get(half[0], ("#ccc", half[0]))
-            rect(sketch, f"half {x},{y}:{half}", x - 0.45, -y - 0.45, x + 0.45, -y + 0.45,
-                 colour, "white")
+            rect(
+                sketch,
+                f"half {x},{y}:{half}",
+                x - 0.45,
+                -y - 0.45,
+                x + 0.45,
+                -y + 0.45,
+                colour,
+                "white",
+            )
             label(sketch, x, -y, f"<b>{text(half[1:])}</b>", 14, "white")
         (x0, y0), (x1, y1) = where
         latest = number == len(cards) - 1 and seat is not None
-        rect(sketch, f"card {card}", min(x0, x1) - 0.49, -max(y0, y1) - 0.49,
-             max(x0, x1) + 0.49, -min(y0, y1) + 0.49, "rgba(0,0,0,0)",
-             "black" if seat is None else seat_colour(seat + 1), 5 if latest else 2.5)
+        rect(
+            sketch,
+            f"card {card}",
+            min(x0, x1) - 0.49,
+            -max(y0, y1) - 0.49,
+            max(x0, x1) + 0.49,
+            -min(y0, y1) + 0.49,
+            "rgba(0,0,0,0)",
+            "black" if seat is None else seat_colour(seat + 1),
+            5 if latest else 2.5,
+        )
     return sketch.onto(figure)
 
 
@@ -108,13 +134,21 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
         return f"{second} points {POINTS[direction]}"
 
     facets = [
-        Facet("start", "Which card starts the next column?", lambda m: m.get("start"),
-              group=colours, sort=str),
-        Facet("card", "Which card was played?", lambda m: m.get("card"), group=colours,
-              sort=str),
-        Facet("at", f"Where does its {first} half lie?",
-              lambda m: tuple(m["at"]) if "at" in m else None, at_label,
-              sort=lambda cell: (cell[1], cell[0])),
+        Facet(
+            "start",
+            "Which card starts the next column?",
+            lambda m: m.get("start"),
+            group=colours,
+            sort=str,
+        ),
+        Facet("card", "Which card was played?", lambda m: m.get("card"), group=colours, sort=str),
+        Facet(
+            "at",
+            f"Where does its {first} half lie?",
+            lambda m: tuple(m["at"]) if "at" in m else None,
+            at_label,
+            sort=lambda cell: (cell[1], cell[0]),
+        ),
         Facet("dir", f"And its {second} half?", lambda m: m.get("dir"), dir_label),
     ]
     return walk(moves, facets, picks)

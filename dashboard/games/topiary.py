@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import plotly.graph_objects as go
+
 from tablelog.dashboard.figures.style import seat_colour, text
 from tablelog.dashboard.record.picking import (
     Facet,
@@ -38,8 +39,16 @@ from .drawing import Sketch, board_figure, label, rect
 
 SIZE = 5
 # Compass direction -> (column step, row step), row 1 on top (as in the rules' garden).
-DIRECTIONS = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1),
-              "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1)}
+DIRECTIONS = {
+    "N": (0, -1),
+    "NE": (1, -1),
+    "E": (1, 0),
+    "SE": (1, 1),
+    "S": (0, 1),
+    "SW": (-1, 1),
+    "W": (-1, 0),
+    "NW": (-1, -1),
+}
 ANGLES = {"N": 0, "NE": 45, "E": 90, "SE": 135, "S": 180, "SW": 225, "W": 270, "NW": 315}
 FACE_UP, KNOWN, UNSEEN = "#e9f5e1", "#d5d5d5", "#8a8a8a"
 
@@ -70,40 +79,70 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     for index, (tile, up) in enumerate(zip(state["tiles"], state["face_up"])):
         col, row = index % SIZE, index // SIZE
         fill = FACE_UP if up else KNOWN if tile else UNSEEN
-        rect(sketch, f"tile {'abcde'[col]}{row + 1}", col - 0.46, -row - 0.46, col + 0.46,
-             -row + 0.46, fill, "#7a9a6a" if up else "#999")
+        rect(
+            sketch,
+            f"tile {'abcde'[col]}{row + 1}",
+            col - 0.46,
+            -row - 0.46,
+            col + 0.46,
+            -row + 0.46,
+            fill,
+            "#7a9a6a" if up else "#999",
+        )
         if tile:
             kind, _, value = tile.rpartition(" ")
             words = f"<b>{text(value)}</b><br>{text(kind)}"
-            label(sketch, col, -row, words if up else f"<i>{words}</i>", 11,
-                  "#222" if up else "#555")
+            label(
+                sketch, col, -row, words if up else f"<i>{words}</i>", 11, "#222" if up else "#555"
+            )
         else:
             label(sketch, col, -row, "?", 16, "white")
     free = [s for s in all_spots() if s not in {v["spot"] for v in state["visitors"]}]
     xs, ys = zip(*map(spot_position, free)) if free else ((), ())
-    figure.add_scatter(x=xs, y=ys, mode="markers", name="free spots", hoverinfo="skip",
-                       marker={"size": 4, "color": "#ccc"})
+    figure.add_scatter(
+        x=xs,
+        y=ys,
+        mode="markers",
+        name="free spots",
+        hoverinfo="skip",
+        marker={"size": 4, "color": "#ccc"},
+    )
     for seat in range(len(seats)):
         mine = [v["spot"] for v in state["visitors"] if v["seat"] == seat]
         if not mine:
             continue
         xs, ys = zip(*map(spot_position, mine))
         figure.add_scatter(
-            x=xs, y=ys, mode="markers", name=text(seats[seat]),
-            marker={"symbol": "arrow", "size": 15, "color": seat_colour(seat + 1),
-                    "angle": [ANGLES[s.split(":")[1]] for s in mine],
-                    "line": {"width": 1, "color": "white"}},
-            text=mine, hovertemplate=text(seats[seat]) + " at %{text}<extra></extra>")
+            x=xs,
+            y=ys,
+            mode="markers",
+            name=text(seats[seat]),
+            marker={
+                "symbol": "arrow",
+                "size": 15,
+                "color": seat_colour(seat + 1),
+                "angle": [ANGLES[s.split(":")[1]] for s in mine],
+                "line": {"width": 1, "color": "white"},
+            },
+            text=mine,
+            hovertemplate=text(seats[seat]) + " at %{text}<extra></extra>",
+        )
     return sketch.onto(figure)
 
 
 # ---- the picker: menu(rules, state, seat, picks, names) -----------------------------------------
 
 ARROWS = {"S": "↓", "N": "↑", "E": "→", "W": "←", "SE": "↘", "SW": "↙", "NE": "↗", "NW": "↖"}
-SIDES = {"S": "above the garden, looking down", "W": "right of the garden, looking left",
-         "N": "below the garden, looking up", "E": "left of the garden, looking right",
-         "SE": "diagonals looking ↘", "SW": "diagonals looking ↙", "NE": "diagonals looking ↗",
-         "NW": "diagonals looking ↖"}
+SIDES = {
+    "S": "above the garden, looking down",
+    "W": "right of the garden, looking left",
+    "N": "below the garden, looking up",
+    "E": "left of the garden, looking right",
+    "SE": "diagonals looking ↘",
+    "SW": "diagonals looking ↙",
+    "NE": "diagonals looking ↗",
+    "NW": "diagonals looking ↖",
+}
 CELLS = [f"{col}{row}" for row in range(1, 6) for col in "abcde"]
 NOT_SEEN = ""
 VISITOR_ONLY = ""
@@ -127,23 +166,44 @@ def spot_order(spot: str) -> tuple[int, str]:
 def unseen_tiles(encoded: dict[str, Any]) -> list[str]:
     """The tiles in play that the table has not seen anywhere (any of them may turn up)."""
     sculptures = encoded["sculptures"]
-    known = {t for t in encoded["tiles"] if t} | set(encoded["box"]) | {
-        t for hand in encoded["hands"] for t in hand if t}
-    return [f"{kind} {value}" for kind in sculptures["types"] if kind != sculptures["removed"]
-            for value in sculptures["values"] if f"{kind} {value}" not in known]
+    known = (
+        {t for t in encoded["tiles"] if t}
+        | set(encoded["box"])
+        | {t for hand in encoded["hands"] for t in hand if t}
+    )
+    return [
+        f"{kind} {value}"
+        for kind in sculptures["types"]
+        if kind != sculptures["removed"]
+        for value in sculptures["values"]
+        if f"{kind} {value}" not in known
+    ]
 
 
 def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
     moves = legal_moves(rules, state)
     encoded = rules.encode(state)
     if moves and "keep" in moves[0]:
-        return _walk(moves, [Several("keep", "Which tiles do you keep? (name those the record "
-                                     "may know)", lambda m: tuple(m["keep"]), group=tile_type)],
-                     picks)
+        return _walk(
+            moves,
+            [
+                Several(
+                    "keep",
+                    "Which tiles do you keep? (name those the record may know)",
+                    lambda m: tuple(m["keep"]),
+                    group=tile_type,
+                )
+            ],
+            picks,
+        )
     if moves and "reveal" in moves[0]:
         known = {t for t in encoded["hands"][seat] if t}
-        facet = Several("reveal", "Reveal the hand: which tiles does it hold?",
-                        lambda m: tuple(sorted(set(m["reveal"]) - known)), group=tile_type)
+        facet = Several(
+            "reveal",
+            "Reveal the hand: which tiles does it hold?",
+            lambda m: tuple(sorted(set(m["reveal"]) - known)),
+            group=tile_type,
+        )
         return _walk(moves, [facet], picks)
     return _visit(rules, state, encoded, seat, moves, picks)
 
@@ -153,8 +213,9 @@ def _walk(moves: list[Move], facets: list, picks: Picks) -> Step:
     return step if isinstance(step, Question) else Ready(step[0])
 
 
-def _visit(rules: Any, state: Any, encoded: dict[str, Any], seat: int, moves: list[Move],
-           picks: Picks) -> Step:
+def _visit(
+    rules: Any, state: Any, encoded: dict[str, Any], seat: int, moves: list[Move], picks: Picks
+) -> Step:
     hand = {t for t in encoded["hands"][seat] if t}
 
     def take_label(cell: str) -> str:
@@ -164,11 +225,21 @@ def _visit(rules: Any, state: Any, encoded: dict[str, Any], seat: int, moves: li
         return f"{cell} ({known}, face down)" if known else f"{cell} (face down)"
 
     facets = [
-        Facet("visitor", "Where does the visitor stand?", lambda m: m["visitor"], spot_label,
-              lambda spot: SIDES[spot.split(":")[1]], sort=spot_order),
-        Facet("take", "Take a face-down tile from its sight line?",
-              lambda m: m.get("take", VISITOR_ONLY), take_label,
-              lambda cell: "" if cell == VISITOR_ONLY else "take the tile at"),
+        Facet(
+            "visitor",
+            "Where does the visitor stand?",
+            lambda m: m["visitor"],
+            spot_label,
+            lambda spot: SIDES[spot.split(":")[1]],
+            sort=spot_order,
+        ),
+        Facet(
+            "take",
+            "Take a face-down tile from its sight line?",
+            lambda m: m.get("take", VISITOR_ONLY),
+            take_label,
+            lambda cell: "" if cell == VISITOR_ONLY else "take the tile at",
+        ),
     ]
     step = narrow(moves, facets, picks)
     if isinstance(step, Question):
@@ -180,9 +251,14 @@ def _visit(rules: Any, state: Any, encoded: dict[str, Any], seat: int, moves: li
     took = answer(picks, "took")
     if encoded["tiles"][CELLS.index(cell)] is None:
         if took is None:
-            return Question("took", f"What was the tile taken from {cell}?", (
-                Option(NOT_SEEN, "not shown to the table", ""),
-                *(Option(t, t, tile_type(t)) for t in unseen_tiles(encoded))))
+            return Question(
+                "took",
+                f"What was the tile taken from {cell}?",
+                (
+                    Option(NOT_SEEN, "not shown to the table", ""),
+                    *(Option(t, t, tile_type(t)) for t in unseen_tiles(encoded)),
+                ),
+            )
         if took != NOT_SEEN:
             moves = _with_took(rules, state, moves, took)
     taken = took or encoded["tiles"][CELLS.index(cell)]
@@ -190,9 +266,13 @@ def _visit(rules: Any, state: Any, encoded: dict[str, Any], seat: int, moves: li
     def place_group(tile: str) -> str:
         return "from the hand" if tile in hand or tile == taken else tile_type(tile)
 
-    place = Facet("place", "Which tile goes face up into the gap?", lambda m: m.get("place"),
-                  group=place_group,
-                  sort=lambda t: (t not in hand and t != taken, t))
+    place = Facet(
+        "place",
+        "Which tile goes face up into the gap?",
+        lambda m: m.get("place"),
+        group=place_group,
+        sort=lambda t: (t not in hand and t != taken, t),
+    )
     return _walk(moves, [place], picks)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import plotly.graph_objects as go
+
 from tablelog.dashboard.figures.style import seat_colour, text
 from tablelog.dashboard.record.picking import (
     Facet,
@@ -38,16 +39,26 @@ def cell_name(index: int) -> str:
 
 
 def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
-    names = [f"{text(seats[i])} ({colour})" for i, colour in enumerate(("Blue", "Red"))
-             if i < len(seats)]
-    figure = board_figure("Topitop: " + " vs ".join(names), (-0.55, 2.55), (-2.75, 0.55),
-                          height=440)
+    names = [
+        f"{text(seats[i])} ({colour})" for i, colour in enumerate(("Blue", "Red")) if i < len(seats)
+    ]
+    figure = board_figure(
+        "Topitop: " + " vs ".join(names), (-0.55, 2.55), (-2.75, 0.55), height=440
+    )
     sketch = Sketch()
     for index, stack in enumerate(state["cells"]):
         col, row = index % SIZE, index // SIZE
         x, y = col, -row
-        rect(sketch, f"cell {cell_name(index)}", x - 0.47, y - 0.47, x + 0.47, y + 0.47,
-             "#f6efe0", "#bbb")
+        rect(
+            sketch,
+            f"cell {cell_name(index)}",
+            x - 0.47,
+            y - 0.47,
+            x + 0.47,
+            y + 0.47,
+            "#f6efe0",
+            "#bbb",
+        )
         label(sketch, x - 0.4, y + 0.38, cell_name(index), 10, "#999", xanchor="left")
         bottom = y - 0.4
         for level, piece in enumerate(stack):
@@ -56,8 +67,16 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
                 fill = seat_colour(BUCKETS[piece])
             else:
                 width, height, fill = PIECES[piece]
-            rect(sketch, f"{cell_name(index)}:{level}:{piece}", x - width / 2, bottom,
-                 x + width / 2, bottom + height, fill, "#444")
+            rect(
+                sketch,
+                f"{cell_name(index)}:{level}:{piece}",
+                x - width / 2,
+                bottom,
+                x + width / 2,
+                bottom + height,
+                fill,
+                "#444",
+            )
             bottom += height + 0.02
     winner = state.get("winner")
     if winner is not None and winner < len(seats):
@@ -67,8 +86,11 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
 
 # ---- the picker: menu(rules, state, seat, picks, names) -----------------------------------------
 
-SUPPLY = {"bucket": "your bucket from the supply", "small": "a small sand pile from the supply",
-          "large": "a large sand pile from the supply"}
+SUPPLY = {
+    "bucket": "your bucket from the supply",
+    "small": "a small sand pile from the supply",
+    "large": "a large sand pile from the supply",
+}
 PIECE_NAMES = {"L": "large pile", "S": "small pile", "B": "Blue bucket", "R": "Red bucket"}
 
 
@@ -95,8 +117,13 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
         return f"{value}: {stack_words(cells[cell_index(value)])}"
 
     facets = [
-        Facet("piece", "Which piece?", piece, label,
-              lambda v: "from the supply" if v.startswith("supply:") else "on the board"),
+        Facet(
+            "piece",
+            "Which piece?",
+            piece,
+            label,
+            lambda v: "from the supply" if v.startswith("supply:") else "on the board",
+        ),
         Facet("to", "To which cell?", target, sort=lambda cell: (cell[1], cell[0])),
     ]
     return walk(legal_moves(rules, state), facets, picks)

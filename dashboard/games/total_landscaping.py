@@ -14,6 +14,7 @@ import math
 from typing import Any
 
 import plotly.graph_objects as go
+
 from tablelog.dashboard.figures.style import seat_colour, text
 from tablelog.dashboard.record.picking import (
     Facet,
@@ -32,8 +33,14 @@ from .drawing import Sketch, label
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
-FLOWERS = {"R": "#d62728", "O": "#ff7f0e", "Y": "#f2d129", "B": "#1f77b4", "P": "#8e44ad",
-           "W": "#ffffff"}
+FLOWERS = {
+    "R": "#d62728",
+    "O": "#ff7f0e",
+    "Y": "#f2d129",
+    "B": "#1f77b4",
+    "P": "#8e44ad",
+    "W": "#ffffff",
+}
 SOIL, GRASS = "#efe6d6", "#8cc084"
 GARDENS = ("Eastern garden", "Western garden")  # gardens[0] is East's (seat 1), [1] West's
 SPAN = 12.0  # x distance between the two gardens' centres
@@ -46,8 +53,10 @@ def centre(tile: int) -> tuple[float, float]:
 
 
 def hexagon(x: float, y: float, size: float = 0.96) -> str:
-    corners = [(x + size * math.cos(math.pi / 3 * k), y + size * math.sin(math.pi / 3 * k))
-               for k in range(6)]
+    corners = [
+        (x + size * math.cos(math.pi / 3 * k), y + size * math.sin(math.pi / 3 * k))
+        for k in range(6)
+    ]
     return "M " + " L ".join(f"{cx:.3f},{cy:.3f}" for cx, cy in corners) + " Z"
 
 
@@ -72,28 +81,51 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
             x, y = centre(index)
             fill, border, _flower = looks(tile)
             is_blocked = blocked == (garden, index)
-            sketch.shapes.append({
-                "type": "path", "path": hexagon(x + offset, y), "fillcolor": fill,
-                "name": f"{GARDENS[garden]} {hexes.TILES[index]}:{tile or '-'}",
-                "line": {"color": "black" if is_blocked else border,
-                         "width": 4 if is_blocked or tile.startswith("G") else 1}})
+            sketch.shapes.append(
+                {
+                    "type": "path",
+                    "path": hexagon(x + offset, y),
+                    "fillcolor": fill,
+                    "name": f"{GARDENS[garden]} {hexes.TILES[index]}:{tile or '-'}",
+                    "line": {
+                        "color": "black" if is_blocked else border,
+                        "width": 4 if is_blocked or tile.startswith("G") else 1,
+                    },
+                }
+            )
             dark = fill not in (SOIL, GRASS, FLOWERS["W"], FLOWERS["Y"])
-            label(sketch, x + offset, y, hexes.TILES[index] + ("<br>#" if is_blocked else ""),
-                  9, "white" if dark else "#333")
+            label(
+                sketch,
+                x + offset,
+                y,
+                hexes.TILES[index] + ("<br>#" if is_blocked else ""),
+                9,
+                "white" if dark else "#333",
+            )
         seat = garden + 1
         name = text(seats[garden]) if garden < len(seats) else "?"
-        label(sketch, offset, reach + 0.5, f"{GARDENS[garden]}: <b>{name}</b>", 13,
-              seat_colour(seat))
+        label(
+            sketch, offset, reach + 0.5, f"{GARDENS[garden]}: <b>{name}</b>", 13, seat_colour(seat)
+        )
     wins = [sum(b["winner"] == s for b in state["bouts"]) for s in (0, 1)]
     score = " · ".join(f"{text(n)} {w}" for n, w in zip(seats, wins))
     figure.update_layout(
-        title={"text": f"Total Landscaping: bout {state['bout']}, round {state['round']}, "
-                       f"LVL{level}; bouts won: {score}", "x": 0.01, "font": {"size": 15}},
-        template="plotly_white", height=440, showlegend=False, dragmode=False,
-        margin={"l": 8, "r": 8, "t": 50, "b": 8})
+        title={
+            "text": f"Total Landscaping: bout {state['bout']}, round {state['round']}, "
+            f"LVL{level}; bouts won: {score}",
+            "x": 0.01,
+            "font": {"size": 15},
+        },
+        template="plotly_white",
+        height=440,
+        showlegend=False,
+        dragmode=False,
+        margin={"l": 8, "r": 8, "t": 50, "b": 8},
+    )
     figure.update_xaxes(range=[-reach - 0.3, SPAN + reach + 0.3], visible=False, fixedrange=True)
-    figure.update_yaxes(range=[-reach, reach + 1], visible=False, fixedrange=True,
-                        scaleanchor="x", scaleratio=1)
+    figure.update_yaxes(
+        range=[-reach, reach + 1], visible=False, fixedrange=True, scaleanchor="x", scaleratio=1
+    )
     return sketch.onto(figure)
 
 
@@ -109,20 +141,37 @@ def ring(tile: str) -> str:
 
 
 FACETS = [
-    Facet("card", "Which card (or the hoe)?", lambda m: m.get("card", "hoe"),
-          lambda card: "hoe two tiles" if card == "hoe" else card),
-    Facet("garden", "In which garden?", lambda m: m.get("garden"),
-          lambda garden: f"the {garden.capitalize()}ern garden"),
+    Facet(
+        "card",
+        "Which card (or the hoe)?",
+        lambda m: m.get("card", "hoe"),
+        lambda card: "hoe two tiles" if card == "hoe" else card,
+    ),
+    Facet(
+        "garden",
+        "In which garden?",
+        lambda m: m.get("garden"),
+        lambda garden: f"the {garden.capitalize()}ern garden",
+    ),
     Facet("tile", "On which tile?", lambda m: m.get("tile"), group=ring),
-    Several("remove", "Red removes which cards of the hand?",
-            lambda m: tuple(m["remove"]) if "remove" in m else None),
-    Facet("spread", "Yellow spreads to which empty tile?", lambda m: m.get("spread"),
-          group=ring),
-    Facet("recolour", "Purple turns which flower purple?",
-          lambda m: m.get("recolour", NO_RECOLOUR) if m.get("card") == "Purple" else None,
-          lambda tile: "none" if tile == NO_RECOLOUR else tile),
-    Several("hoe", "Hoe which two adjacent tiles of your garden?",
-            lambda m: tuple(m["hoe"]) if "hoe" in m else None, group=ring),
+    Several(
+        "remove",
+        "Red removes which cards of the hand?",
+        lambda m: tuple(m["remove"]) if "remove" in m else None,
+    ),
+    Facet("spread", "Yellow spreads to which empty tile?", lambda m: m.get("spread"), group=ring),
+    Facet(
+        "recolour",
+        "Purple turns which flower purple?",
+        lambda m: m.get("recolour", NO_RECOLOUR) if m.get("card") == "Purple" else None,
+        lambda tile: "none" if tile == NO_RECOLOUR else tile,
+    ),
+    Several(
+        "hoe",
+        "Hoe which two adjacent tiles of your garden?",
+        lambda m: tuple(m["hoe"]) if "hoe" in m else None,
+        group=ring,
+    ),
 ]
 
 

@@ -14,36 +14,52 @@ from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, live
 from tablelog.dashboard.figures import balance as figures
 from tablelog.projections import stats
 
-dash.register_page(__name__, path="/balance", name="Balance", order=1,
-                   title="Tablelog: balance")
+dash.register_page(__name__, path="/balance", name="Balance", order=1, title="Tablelog: balance")
 
 
 # The kind filter: every match, only those logged move by move, or only score sheets (which
 # feed seat win rates and scores, never component strength or match length).
-KIND_OPTIONS = [{"label": "all", "value": "all"}, {"label": "moves logged", "value": "moves"},
-                {"label": "sheets only", "value": "sheet"}]
+KIND_OPTIONS = [
+    {"label": "all", "value": "all"},
+    {"label": "moves logged", "value": "moves"},
+    {"label": "sheets only", "value": "sheet"},
+]
 
 
 def layout(game: str | None = None, **_query):
-    return html.Div([
-        html.H2("Balance"),
-        html.P("Seat advantage, scoring categories, component strength and match length. "
-               f"n is the number of matches (or seats) behind each figure; grey marks fewer "
-               f"than {stats.SMALL_SAMPLE}.", className="lead"),
-        html.Div([
-            control("Game", dcc.Dropdown(id="balance-game", value=game, clearable=False)),
-            control("Players", dcc.Dropdown(id="balance-players", clearable=False)),
-            control("Variant", dcc.Dropdown(id="balance-variant", clearable=False), wide=True),
-            control("Matches", dcc.RadioItems(id="balance-kind", value="all", inline=True,
-                                              options=KIND_OPTIONS)),
-        ], className="controls"),
-        html.Div(id="balance-summary", className="note"),
-        html.Div([graph("balance-seats"), graph("balance-length")], className="grid2"),
-        graph("balance-scores"),
-        graph("balance-components"),
-        dcc.Interval(id="balance-tick", interval=LIVE_INTERVAL_MS),
-        dcc.Store(id="balance-position"),
-    ])
+    return html.Div(
+        [
+            html.H2("Balance"),
+            html.P(
+                "Seat advantage, scoring categories, component strength and match length. "
+                f"n is the number of matches (or seats) behind each figure; grey marks fewer "
+                f"than {stats.SMALL_SAMPLE}.",
+                className="lead",
+            ),
+            html.Div(
+                [
+                    control("Game", dcc.Dropdown(id="balance-game", value=game, clearable=False)),
+                    control("Players", dcc.Dropdown(id="balance-players", clearable=False)),
+                    control(
+                        "Variant", dcc.Dropdown(id="balance-variant", clearable=False), wide=True
+                    ),
+                    control(
+                        "Matches",
+                        dcc.RadioItems(
+                            id="balance-kind", value="all", inline=True, options=KIND_OPTIONS
+                        ),
+                    ),
+                ],
+                className="controls",
+            ),
+            html.Div(id="balance-summary", className="note"),
+            html.Div([graph("balance-seats"), graph("balance-length")], className="grid2"),
+            graph("balance-scores"),
+            graph("balance-components"),
+            dcc.Interval(id="balance-tick", interval=LIVE_INTERVAL_MS),
+            dcc.Store(id="balance-position"),
+        ]
+    )
 
 
 def groups(counts: pd.DataFrame) -> pd.DataFrame:
@@ -57,8 +73,12 @@ def groups(counts: pd.DataFrame) -> pd.DataFrame:
 def register(app: dash.Dash, source) -> None:
     live(app, source, "balance")
 
-    @app.callback(Output("balance-game", "options"), Output("balance-game", "value"),
-                  Input("balance-position", "data"), State("balance-game", "value"))
+    @app.callback(
+        Output("balance-game", "options"),
+        Output("balance-game", "value"),
+        Input("balance-position", "data"),
+        State("balance-game", "value"),
+    )
     def games(_position, chosen):
         counts = data.counts(source, "matches", ["game"])
         if counts.empty:
@@ -67,8 +87,12 @@ def register(app: dash.Dash, source) -> None:
         value = chosen if chosen in games else games[0]
         return options(games, [f"{g} ({n:,})" for g, n in zip(games, counts["n"])]), value
 
-    @app.callback(Output("balance-players", "options"), Output("balance-players", "value"),
-                  Input("balance-game", "value"), Input("balance-players", "value"))
+    @app.callback(
+        Output("balance-players", "options"),
+        Output("balance-players", "value"),
+        Input("balance-game", "value"),
+        Input("balance-players", "value"),
+    )
     def player_counts(game, chosen):
         if game is None:
             return [], None
@@ -76,12 +100,18 @@ def register(app: dash.Dash, source) -> None:
         if sizes.empty:
             return [], None
         value = chosen if chosen in sizes.index else int(sizes.idxmax())
-        return options([int(p) for p in sizes.index],
-                       [f"{p} players ({n:,} matches)" for p, n in sizes.items()]), value
+        return options(
+            [int(p) for p in sizes.index],
+            [f"{p} players ({n:,} matches)" for p, n in sizes.items()],
+        ), value
 
-    @app.callback(Output("balance-variant", "options"), Output("balance-variant", "value"),
-                  Input("balance-game", "value"), Input("balance-players", "value"),
-                  Input("balance-variant", "value"))
+    @app.callback(
+        Output("balance-variant", "options"),
+        Output("balance-variant", "value"),
+        Input("balance-game", "value"),
+        Input("balance-players", "value"),
+        Input("balance-variant", "value"),
+    )
     def variants(game, players, chosen):
         if game is None or players is None:
             return [], None
@@ -90,20 +120,26 @@ def register(app: dash.Dash, source) -> None:
         if sizes.empty:
             return [], None
         value = chosen if chosen in set(sizes["variant"]) else sizes["variant"].iloc[0]
-        return options(list(sizes["variant"]),
-                       [f"{v} ({n:,})" for v, n in zip(sizes["variant"], sizes["n"])]), value
+        return options(
+            list(sizes["variant"]), [f"{v} ({n:,})" for v, n in zip(sizes["variant"], sizes["n"])]
+        ), value
 
-    @app.callback(Output("balance-summary", "children"), Output("balance-seats", "figure"),
-                  Output("balance-scores", "figure"), Output("balance-components", "figure"),
-                  Output("balance-length", "figure"),
-                  Input("balance-game", "value"), Input("balance-players", "value"),
-                  Input("balance-variant", "value"), Input("balance-position", "data"),
-                  Input("balance-kind", "value"))
+    @app.callback(
+        Output("balance-summary", "children"),
+        Output("balance-seats", "figure"),
+        Output("balance-scores", "figure"),
+        Output("balance-components", "figure"),
+        Output("balance-length", "figure"),
+        Input("balance-game", "value"),
+        Input("balance-players", "value"),
+        Input("balance-variant", "value"),
+        Input("balance-position", "data"),
+        Input("balance-kind", "value"),
+    )
     def balance(game, players, variant, _tick, kind="all"):
         if game is None or players is None or variant is None:
             raise PreventUpdate
-        return figures_for(source, game, players, variant, None if kind in (None, "all")
-                           else kind)
+        return figures_for(source, game, players, variant, None if kind in (None, "all") else kind)
 
 
 def _counts(source, game: str) -> pd.DataFrame:
@@ -113,8 +149,10 @@ def _counts(source, game: str) -> pd.DataFrame:
 def figures_for(source, game: str, players: int, variant: str, kind: str | None = None):
     """The page's summary line and four figures (also what the benchmark times), worked out
     once per filter and tracked position: a repeat, or another visitor, gets them at once."""
-    return source.remember(("balance", game, players, variant, kind),
-                           lambda: _figures(source, game, players, variant, kind))
+    return source.remember(
+        ("balance", game, players, variant, kind),
+        lambda: _figures(source, game, players, variant, kind),
+    )
 
 
 def _figures(source, game: str, players: int, variant: str, kind: str | None = None):
@@ -122,28 +160,39 @@ def _figures(source, game: str, players: int, variant: str, kind: str | None = N
     counts = _counts(source, game)
     group = counts[(counts["players"] == players) & (counts["variant"] == variant)]
     moves, sheets = kind_counts(source, pick, kind)
-    summary = (f"{moves + sheets:,} matches count ({int(group['n'].sum()):,} recorded: running, "
-               "abandoned and disputed ones are left out"
-               + ("" if kind is None else ", and those of the other kind") + "). "
-               f"Behind seat win rates and scores: {moves:,} logged move by move, {sheets:,} "
-               f"score sheets; behind component strength and match length: {moves:,} logged "
-               "move by move (a sheet has no moves).")
-    return (summary,
-            figures.seat_win_rates(stats.seat_rates(data.seat_tallies(source, *pick, kind))),
-            figures.score_distributions(stats.distributions(
-                data.score_tallies(source, *pick, kind))),
-            figures.component_strength(stats.strength(
-                data.component_tallies(source, *pick, kind)), fair=1 / players),
-            figures.match_length(data.length_tallies(source, *pick)
-                                 if kind != "sheet" else data.length_tallies(source, *pick)[:0]))
+    summary = (
+        f"{moves + sheets:,} matches count ({int(group['n'].sum()):,} recorded: running, "
+        "abandoned and disputed ones are left out"
+        + ("" if kind is None else ", and those of the other kind")
+        + "). "
+        f"Behind seat win rates and scores: {moves:,} logged move by move, {sheets:,} "
+        f"score sheets; behind component strength and match length: {moves:,} logged "
+        "move by move (a sheet has no moves)."
+    )
+    return (
+        summary,
+        figures.seat_win_rates(stats.seat_rates(data.seat_tallies(source, *pick, kind))),
+        figures.score_distributions(stats.distributions(data.score_tallies(source, *pick, kind))),
+        figures.component_strength(
+            stats.strength(data.component_tallies(source, *pick, kind)), fair=1 / players
+        ),
+        figures.match_length(
+            data.length_tallies(source, *pick)
+            if kind != "sheet"
+            else data.length_tallies(source, *pick)[:0]
+        ),
+    )
 
 
 def kind_counts(source, pick: tuple, kind: str | None) -> tuple[int, int]:
     """(matches logged move by move, score sheets) that count under the kind filter: seat
     rates and scores take both, component strength and match length only the first."""
     game, players, variant = pick
-    rows = data.counts(source, "matches", ["kind"], game=game, players=players,
-                       variant=variant, status="ended")
+    rows = data.counts(
+        source, "matches", ["kind"], game=game, players=players, variant=variant, status="ended"
+    )
     by_kind = {str(k): int(n) for k, n in zip(rows["kind"], rows["n"])}
-    return (by_kind.get("moves", 0) if kind != "sheet" else 0,
-            by_kind.get("sheet", 0) if kind != "moves" else 0)
+    return (
+        by_kind.get("moves", 0) if kind != "sheet" else 0,
+        by_kind.get("sheet", 0) if kind != "moves" else 0,
+    )

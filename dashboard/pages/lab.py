@@ -24,89 +24,141 @@ from tablelog.domain.games import GAMES, RulesError
 
 dash.register_page(__name__, path="/lab", name="Lab", order=5, title="Tablelog: lab")
 
-KINDS = {"variants": "variant against variant", "restriction": "restricted play",
-         "skill": "skill trace (MCTS budgets)"}
+KINDS = {
+    "variants": "variant against variant",
+    "restriction": "restricted play",
+    "skill": "skill trace (MCTS budgets)",
+}
 HUMANS = "humans"  # the experiment list's entry for humans against bots
 
 
 def layout(game: str | None = None, **_query):
-    return html.Div([
-        html.H2("Lab"),
-        html.P("Game-design metrics over seeded bot matches: variant against variant, "
-               "restricted against standard play, and how much a stronger search wins "
-               "(docs/lab.md, docs/metrics.md).", className="lead"),
-        html.Div([
-            control("Game", dcc.Dropdown(id="lab-game", options=options(sorted(GAMES)),
-                                         value=game if game in GAMES else "topitop",
-                                         clearable=False)),
-            control("Experiment", dcc.Dropdown(id="lab-experiment", clearable=False),
-                    wide=True),
-        ], className="controls"),
-        html.Ul(id="lab-words", className="note"),
-        html.Div([graph("lab-skill"), graph("lab-h2h")], className="grid2"),
-        graph("lab-forest"),
-        _new_experiment(),
-        dcc.Interval(id="lab-tick", interval=1000),
-        dcc.Store(id="lab-finished"),
-    ])
+    return html.Div(
+        [
+            html.H2("Lab"),
+            html.P(
+                "Game-design metrics over seeded bot matches: variant against variant, "
+                "restricted against standard play, and how much a stronger search wins "
+                "(docs/lab.md, docs/metrics.md).",
+                className="lead",
+            ),
+            html.Div(
+                [
+                    control(
+                        "Game",
+                        dcc.Dropdown(
+                            id="lab-game",
+                            options=options(sorted(GAMES)),
+                            value=game if game in GAMES else "topitop",
+                            clearable=False,
+                        ),
+                    ),
+                    control(
+                        "Experiment", dcc.Dropdown(id="lab-experiment", clearable=False), wide=True
+                    ),
+                ],
+                className="controls",
+            ),
+            html.Ul(id="lab-words", className="note"),
+            html.Div([graph("lab-skill"), graph("lab-h2h")], className="grid2"),
+            graph("lab-forest"),
+            _new_experiment(),
+            dcc.Interval(id="lab-tick", interval=1000),
+            dcc.Store(id="lab-finished"),
+        ]
+    )
 
 
 def _new_experiment() -> html.Div:
-    return html.Div([
-        html.H3("New experiment"),
-        html.Div([
-            control("Kind", dcc.Dropdown(id="lab-kind", value="skill", clearable=False,
-                                         options=options(list(KINDS), list(KINDS.values())))),
-            control("Restriction", dcc.Dropdown(id="lab-restriction")),
-            control("Agent", dcc.Input(id="lab-agent", value="random", type="text")),
-            control("Matches per arm", dcc.Input(id="lab-matches", value=10, type="number",
-                                                 min=2, max=400)),
-            control("Seed", dcc.Input(id="lab-seed", value=0, type="number", min=0)),
-            control("Budgets", dcc.Input(id="lab-budgets", value="1,2,4", type="text")),
-            control("Options A (JSON)", dcc.Input(id="lab-a", value="{}", type="text")),
-            control("Options B (JSON)", dcc.Input(id="lab-b", value="{}", type="text")),
-        ], className="controls"),
-        html.Button("Start", id="lab-start", n_clicks=0),
-        html.Div(id="lab-progress", className="note"),
-    ], className="card")
+    return html.Div(
+        [
+            html.H3("New experiment"),
+            html.Div(
+                [
+                    control(
+                        "Kind",
+                        dcc.Dropdown(
+                            id="lab-kind",
+                            value="skill",
+                            clearable=False,
+                            options=options(list(KINDS), list(KINDS.values())),
+                        ),
+                    ),
+                    control("Restriction", dcc.Dropdown(id="lab-restriction")),
+                    control("Agent", dcc.Input(id="lab-agent", value="random", type="text")),
+                    control(
+                        "Matches per arm",
+                        dcc.Input(id="lab-matches", value=10, type="number", min=2, max=400),
+                    ),
+                    control("Seed", dcc.Input(id="lab-seed", value=0, type="number", min=0)),
+                    control("Budgets", dcc.Input(id="lab-budgets", value="1,2,4", type="text")),
+                    control("Options A (JSON)", dcc.Input(id="lab-a", value="{}", type="text")),
+                    control("Options B (JSON)", dcc.Input(id="lab-b", value="{}", type="text")),
+                ],
+                className="controls",
+            ),
+            html.Button("Start", id="lab-start", n_clicks=0),
+            html.Div(id="lab-progress", className="note"),
+        ],
+        className="card",
+    )
 
 
 def register(app: dash.Dash, source) -> None:
     def service():
         return lab_service(app.server)
+
     _register_views(app, service)
     _register_runs(app, service)
 
 
 def _register_views(app: dash.Dash, service) -> None:
     """Choosing a game and an experiment, and drawing it."""
-    @app.callback(Output("lab-experiment", "options"), Output("lab-experiment", "value"),
-                  Input("lab-game", "value"), Input("lab-finished", "data"),
-                  State("lab-experiment", "value"))
+
+    @app.callback(
+        Output("lab-experiment", "options"),
+        Output("lab-experiment", "value"),
+        Input("lab-game", "value"),
+        Input("lab-finished", "data"),
+        State("lab-experiment", "value"),
+    )
     def experiments(game, finished, chosen):
         lab = service()
         found = lab.experiments(game) if lab else []
         ids = [e["id"] for e in found] + ([HUMANS] if lab else [])
         labels = [_label(e) for e in found] + ["humans against bots: the recorded matches"]
         stored = [e["id"] for e in found]  # humans against bots only when asked for
-        value = finished if finished in ids else chosen if chosen in ids else \
-            (stored or [None])[0]
+        value = finished if finished in ids else chosen if chosen in ids else (stored or [None])[0]
         return options(ids, labels), value
 
-    @app.callback(Output("lab-words", "children"), Output("lab-forest", "figure"),
-                  Output("lab-skill", "figure"), Output("lab-h2h", "figure"),
-                  Input("lab-experiment", "value"), State("lab-game", "value"))
+    @app.callback(
+        Output("lab-words", "children"),
+        Output("lab-forest", "figure"),
+        Output("lab-skill", "figure"),
+        Output("lab-h2h", "figure"),
+        Input("lab-experiment", "value"),
+        State("lab-game", "value"),
+    )
     def show(experiment_id, game):
         lab = service()
         report = _report(lab, game, experiment_id)
-        words = (report or {}).get("words") or ([
-            "No experiment for this game yet: start one below, or with `tablelog experiment`."
-        ] if lab else ["The lab is not available in this app (tablelog serve provides it)."])
-        return ([html.Li(w) for w in words], figures.forest(report),
-                figures.skill_trace(report), figures.head_to_head(report))
+        words = (report or {}).get("words") or (
+            ["No experiment for this game yet: start one below, or with `tablelog experiment`."]
+            if lab
+            else ["The lab is not available in this app (tablelog serve provides it)."]
+        )
+        return (
+            [html.Li(w) for w in words],
+            figures.forest(report),
+            figures.skill_trace(report),
+            figures.head_to_head(report),
+        )
 
-    @app.callback(Output("lab-restriction", "options"), Output("lab-restriction", "value"),
-                  Input("lab-game", "value"))
+    @app.callback(
+        Output("lab-restriction", "options"),
+        Output("lab-restriction", "value"),
+        Input("lab-game", "value"),
+    )
     def restrictions(game):
         from tablelog.domain.restrictions import restrictions as declared
 
@@ -116,45 +168,66 @@ def _register_views(app: dash.Dash, service) -> None:
 
 def _register_runs(app: dash.Dash, service) -> None:
     """Starting an experiment (under the app's write policy) and following its progress."""
-    @app.callback(Output("lab-progress", "children", allow_duplicate=True),
-                  Input("lab-start", "n_clicks"),
-                  State("lab-game", "value"), State("lab-kind", "value"),
-                  State("lab-restriction", "value"), State("lab-agent", "value"),
-                  State("lab-matches", "value"), State("lab-seed", "value"),
-                  State("lab-budgets", "value"), State("lab-a", "value"),
-                  State("lab-b", "value"), prevent_initial_call=True)
+
+    @app.callback(
+        Output("lab-progress", "children", allow_duplicate=True),
+        Input("lab-start", "n_clicks"),
+        State("lab-game", "value"),
+        State("lab-kind", "value"),
+        State("lab-restriction", "value"),
+        State("lab-agent", "value"),
+        State("lab-matches", "value"),
+        State("lab-seed", "value"),
+        State("lab-budgets", "value"),
+        State("lab-a", "value"),
+        State("lab-b", "value"),
+        prevent_initial_call=True,
+    )
     def start(clicks, game, kind, restriction, agent, matches, seed, budgets, a, b):
         if not clicks:
             raise PreventUpdate
         lab = service()
-        refused = actions.write_refusal(write_policy(app.server), None,
-                                        flask.request.host)
+        refused = actions.write_refusal(write_policy(app.server), None, flask.request.host)
         if lab is None or refused:
             return refused or "The lab is not available in this app."
-        request = {"kind": kind, "game": game, "restriction": restriction, "agent": agent,
-                   "matches": matches, "seed": seed, "budgets": budgets, "a": a, "b": b}
+        request = {
+            "kind": kind,
+            "game": game,
+            "restriction": restriction,
+            "agent": agent,
+            "matches": matches,
+            "seed": seed,
+            "budgets": budgets,
+            "a": a,
+            "b": b,
+        }
         try:
             definition = lab.start(request)
         except (Refused, RulesError) as err:
             return f"Not started: {err}"
         return f"Started: {definition.kind}, {definition.matches} matches per arm."
 
-    @app.callback(Output("lab-progress", "children"), Output("lab-finished", "data"),
-                  Input("lab-tick", "n_intervals"), State("lab-finished", "data"))
+    @app.callback(
+        Output("lab-progress", "children"),
+        Output("lab-finished", "data"),
+        Input("lab-tick", "n_intervals"),
+        State("lab-finished", "data"),
+    )
     def progress(_tick, finished):
         lab = service()
         state = lab.progress if lab else {"state": "idle"}
         if state["state"] == "idle":
             raise PreventUpdate
         if state["state"] == "running":
-            return (f"Running {state['kind']} of {state['game']}: {state['done']} of "
-                    f"{state['total']} matches played"), dash.no_update
+            return (
+                f"Running {state['kind']} of {state['game']}: {state['done']} of "
+                f"{state['total']} matches played"
+            ), dash.no_update
         if state["state"] == "failed":
             return f"Failed: {state['error']}", dash.no_update
         if state.get("id") == finished:
             raise PreventUpdate
-        return (f"Done: {state['total']} matches stored, experiment {state['id'][:8]}",
-                state["id"])
+        return (f"Done: {state['total']} matches stored, experiment {state['id'][:8]}", state["id"])
 
 
 def _report(lab, game: str | None, experiment_id: str | None) -> dict | None:

@@ -46,45 +46,84 @@ CLAIM_COLUMNS = [
 ]
 
 
-def layout(id: str | None = None, **_query):  # noqa: A002 - the query parameter's name
-    return html.Div([
-        html.H2("Match"),
-        html.Div([control("Match (type 4+ characters of an id to search)", dcc.Dropdown(
-            id="match-pick", value=id, clearable=False, placeholder="choose a match"),
-            wide=True)], className="controls"),
-        html.Div(id="match-summary", className="note"),
-        html.Div([
-            html.Button("◀", id="match-back", title="previous step"),
-            html.Div(dcc.Slider(id="match-step", min=0, max=0, step=1, value=0,
-                                allow_direct_input=False, updatemode="drag",
-                                tooltip={"placement": "bottom", "always_visible": False}),
-                     className="slider"),
-            html.Button("▶", id="match-forward", title="next step"),
-        ], className="stepper card"),
-        html.Div(id="match-values"),  # Topitop only: the solved value after each move
-        html.Div(id="match-caption", className="step-caption"),
-        html.Div([graph("match-board"), graph("match-score")], className="grid2"),
-        html.Div([html.H3("Claimed against recomputed", style={"margin": "4px"}),
-                  html.Div(id="match-audit", className="note"),
-                  grid("match-claims", CLAIM_COLUMNS, height=200)], className="card"),
-        html.Div([html.H3("Event log", style={"margin": "4px"}),
-                  grid("match-log", LOG_COLUMNS, height=360)], className="card"),
-        dcc.Store(id="match-log-data"),
-        dcc.Interval(id="match-tick", interval=LIVE_INTERVAL_MS),
-        dcc.Store(id="match-position"),
-    ])
+def layout(id: str | None = None, **_query):
+    return html.Div(
+        [
+            html.H2("Match"),
+            html.Div(
+                [
+                    control(
+                        "Match (type 4+ characters of an id to search)",
+                        dcc.Dropdown(
+                            id="match-pick", value=id, clearable=False, placeholder="choose a match"
+                        ),
+                        wide=True,
+                    )
+                ],
+                className="controls",
+            ),
+            html.Div(id="match-summary", className="note"),
+            html.Div(
+                [
+                    html.Button("◀", id="match-back", title="previous step"),
+                    html.Div(
+                        dcc.Slider(
+                            id="match-step",
+                            min=0,
+                            max=0,
+                            step=1,
+                            value=0,
+                            allow_direct_input=False,
+                            updatemode="drag",
+                            tooltip={"placement": "bottom", "always_visible": False},
+                        ),
+                        className="slider",
+                    ),
+                    html.Button("▶", id="match-forward", title="next step"),
+                ],
+                className="stepper card",
+            ),
+            html.Div(id="match-values"),  # Topitop only: the solved value after each move
+            html.Div(id="match-caption", className="step-caption"),
+            html.Div([graph("match-board"), graph("match-score")], className="grid2"),
+            html.Div(
+                [
+                    html.H3("Claimed against recomputed", style={"margin": "4px"}),
+                    html.Div(id="match-audit", className="note"),
+                    grid("match-claims", CLAIM_COLUMNS, height=200),
+                ],
+                className="card",
+            ),
+            html.Div(
+                [
+                    html.H3("Event log", style={"margin": "4px"}),
+                    grid("match-log", LOG_COLUMNS, height=360),
+                ],
+                className="card",
+            ),
+            dcc.Store(id="match-log-data"),
+            dcc.Interval(id="match-tick", interval=LIVE_INTERVAL_MS),
+            dcc.Store(id="match-position"),
+        ]
+    )
 
 
 def label(row: dict) -> str:
-    return (f"{row['game']} · {names(row['seats'])} · {row['status']} · "
-            f"{row['started']:%Y-%m-%d %H:%M} · {row['match_id'][:8]}")
+    return (
+        f"{row['game']} · {names(row['seats'])} · {row['status']} · "
+        f"{row['started']:%Y-%m-%d %H:%M} · {row['match_id'][:8]}"
+    )
 
 
 def register(app: dash.Dash, source) -> None:
     live(app, source, "match")
 
-    @app.callback(Output("match-pick", "options"), Output("match-pick", "value"),
-                  Input("match-pick", "search_value"), State("match-pick", "value"))
+    @app.callback(
+        Output("match-pick", "options"),
+        Output("match-pick", "value"),
+        Input("match-pick", "search_value"),
+        State("match-pick", "value"),
+    )
     def pick(search, value):
         matches = source.table("matches", order="started DESC", limit=RECENT)
         if search and len(search.strip()) >= 4:
@@ -92,8 +131,11 @@ def register(app: dash.Dash, source) -> None:
                 found = source.queries.candidates(search, limit=RECENT)
             except MatchNotFound:  # not the start of an id: nothing to offer
                 found = []
-            matches = pd.concat([source.table("matches", match_id=m) for m in found]) \
-                if found else matches.iloc[0:0]
+            matches = (
+                pd.concat([source.table("matches", match_id=m) for m in found])
+                if found
+                else matches.iloc[0:0]
+            )
         if value and value not in set(matches["match_id"]):
             matches = pd.concat([source.table("matches", match_id=value), matches])
         rows = matches.to_dict("records")
@@ -101,15 +143,24 @@ def register(app: dash.Dash, source) -> None:
             value = rows[0]["match_id"]
         return [{"label": label(r), "value": r["match_id"]} for r in rows], value
 
-    @app.callback(Output("match-step", "max"), Output("match-step", "value"),
-                  Output("match-step", "marks"), Output("match-log", "rowData"),
-                  Output("match-log-data", "data"), Output("match-claims", "rowData"),
-                  Output("match-audit", "children"), Output("match-summary", "children"),
-                  Output("match-values", "children"),
-                  Input("match-pick", "value"), Input("match-position", "data"),
-                  Input("match-back", "n_clicks"), Input("match-forward", "n_clicks"),
-                  State("match-step", "value"), State("match-step", "max"),
-                  State("match-log-data", "data"))
+    @app.callback(
+        Output("match-step", "max"),
+        Output("match-step", "value"),
+        Output("match-step", "marks"),
+        Output("match-log", "rowData"),
+        Output("match-log-data", "data"),
+        Output("match-claims", "rowData"),
+        Output("match-audit", "children"),
+        Output("match-summary", "children"),
+        Output("match-values", "children"),
+        Input("match-pick", "value"),
+        Input("match-position", "data"),
+        Input("match-back", "n_clicks"),
+        Input("match-forward", "n_clicks"),
+        State("match-step", "value"),
+        State("match-step", "max"),
+        State("match-log-data", "data"),
+    )
     def load(match_id, _position, _back, _forward, step, last, log):
         if not match_id:
             raise PreventUpdate
@@ -126,21 +177,37 @@ def register(app: dash.Dash, source) -> None:
         if ctx.triggered_id != "match-position" or step is None or step >= (last or 0):
             step = end
         values = view["values"]
-        return (end, step, view["marks"], view["log"], view["log"], view["claims"],
-                view["audit"], view["summary"],
-                [] if values is None else graph("match-values-figure",
-                                                figure=figures.value_history(values)))
+        return (
+            end,
+            step,
+            view["marks"],
+            view["log"],
+            view["log"],
+            view["claims"],
+            view["audit"],
+            view["summary"],
+            []
+            if values is None
+            else graph("match-values-figure", figure=figures.value_history(values)),
+        )
 
-    @app.callback(Output("match-board", "figure"), Output("match-score", "figure"),
-                  Output("match-caption", "children"), Input("match-step", "value"),
-                  State("match-pick", "value"), State("match-log-data", "data"))
+    @app.callback(
+        Output("match-board", "figure"),
+        Output("match-score", "figure"),
+        Output("match-caption", "children"),
+        Input("match-step", "value"),
+        State("match-pick", "value"),
+        State("match-log-data", "data"),
+    )
     def at_step(step, match_id, log):
         if not match_id or step is None or not log:
             raise PreventUpdate
-        board, score = source.remember(("match step", match_id, step),
-                                       lambda: step_figures(source, match_id, step))
+        board, score = source.remember(
+            ("match step", match_id, step), lambda: step_figures(source, match_id, step)
+        )
         row = row_at(log, step) or source.remember(
-            ("match row", match_id, step), lambda: step_row(source, match_id, step))
+            ("match row", match_id, step), lambda: step_row(source, match_id, step)
+        )
         return board, score, replay.caption(row)
 
 
@@ -150,20 +217,31 @@ def match_view(source, match_id: str) -> dict:
     match = source.match(match_id)
     steps = match.version - Match.INITIAL_VERSION
     first = max(0, steps + 1 - LOG_WINDOW)
-    log = replay.event_log(source.events(match_id, first), _rules(match.game), match.seats,
-                           first)
-    marks = {row["step"]: {"label": "undo" if row["event"] == "MoveUndone" else "!"}
-             for row in log if row["event"] in ("MoveUndone", "DisputeRaised")}
+    log = replay.event_log(source.events(match_id, first), _rules(match.game), match.seats, first)
+    marks = {
+        row["step"]: {"label": "undo" if row["event"] == "MoveUndone" else "!"}
+        for row in log
+        if row["event"] in ("MoveUndone", "DisputeRaised")
+    }
     marks = {0: "start", **{int(k): v for k, v in marks.items()}, steps: "now"}
     whole = steps < WHOLE_UP_TO
     claims, audit_text = claims_section(source, match, audit=whole)
     status = views.status(match)
-    summary = (f"{match.game}, {len(match.seats)} players ({', '.join(match.seats)}); "
-               f"{status}; {len(match.moves)} effective moves, {len(match.undos)} undone; "
-               f"{steps} steps" + (f"; the log shows the newest {len(log)}" if first else ""))
+    summary = (
+        f"{match.game}, {len(match.seats)} players ({', '.join(match.seats)}); "
+        f"{status}; {len(match.moves)} effective moves, {len(match.undos)} undone; "
+        f"{steps} steps" + (f"; the log shows the newest {len(log)}" if first else "")
+    )
     summary += checkpoint_state(source.recorder, match.id)  # who signed it, verified or not
-    return {"log": log, "steps": steps, "marks": marks, "claims": claims, "audit": audit_text,
-            "summary": summary, "values": replay.solved_values(match) if whole else None}
+    return {
+        "log": log,
+        "steps": steps,
+        "marks": marks,
+        "claims": claims,
+        "audit": audit_text,
+        "summary": summary,
+        "values": replay.solved_values(match) if whole else None,
+    }
 
 
 def _rules(game: str):
@@ -182,10 +260,10 @@ def row_at(log: list[dict], step: int) -> dict | None:
 def step_row(source, match_id: str, step: int) -> dict:
     """The log row of one step the page does not hold, read alone from the store."""
     match = source.match(match_id, 0)
-    (row,) = replay.event_log(source.events(match_id, step, step), _rules(match.game),
-                              match.seats, step)
+    (row,) = replay.event_log(
+        source.events(match_id, step, step), _rules(match.game), match.seats, step
+    )
     return row
-
 
 
 def claims_section(source, match, audit: bool = True) -> tuple[list[dict], str]:
@@ -197,8 +275,11 @@ def claims_section(source, match, audit: bool = True) -> tuple[list[dict], str]:
         audit_match = None
     if audit_match is not None and audit:
         report = audit_match(source.recorder, match.id)
-        findings = "; ".join(f["message"] for f in report["findings"]) if report[
-            "findings"] else "no findings: the hash chain is intact and every claim agrees"
+        findings = (
+            "; ".join(f["message"] for f in report["findings"])
+            if report["findings"]
+            else "no findings: the hash chain is intact and every claim agrees"
+        )
         rules = (report.get("outcome") or {}).get("rules")
         outcome = f"By the rules: {views.outcome_text(rules)}. " if rules else ""
         return replay.claims_against_rules(report), f"{outcome}Audit: {findings}."
@@ -206,22 +287,36 @@ def claims_section(source, match, audit: bool = True) -> tuple[list[dict], str]:
         totals = [entry["total"] for entry in match.rules.score(match.state)]
     except RulesError:
         totals = None
-    note = "" if audit else (f"A long match: claims beside the score now; `tablelog audit "
-                             f"{str(match.id)[:8]}` checks every move and the hash chain.")
+    note = (
+        ""
+        if audit
+        else (
+            f"A long match: claims beside the score now; `tablelog audit "
+            f"{str(match.id)[:8]}` checks every move and the hash chain."
+        )
+    )
     return replay.claims_without_audit(match.claims, match.seats, totals), note
 
 
 def sheet_figures(match, title: str):
     """A score-sheet match's figures: no board; each seat's categories, or its total alone
     where the sheet has no categories (docs/interop.md)."""
-    entries = [{**e, "categories": e["categories"] or ({} if e["total"] is None
-                                                       else {"total": e["total"]})}
-               for e in views.sheet_score_view(match)["seats"]]
-    totals = {n: float(e["total"]) for n, e in enumerate(entries, start=1)
-              if e["total"] is not None}
-    return (empty("Board", "logged from its score sheet: no board"),
-            figures.score_breakdown(figures.score_rows(match.seats, entries), totals or None,
-                                    f"{title} (score sheet)"))
+    entries = [
+        {
+            **e,
+            "categories": e["categories"] or ({} if e["total"] is None else {"total": e["total"]}),
+        }
+        for e in views.sheet_score_view(match)["seats"]
+    ]
+    totals = {
+        n: float(e["total"]) for n, e in enumerate(entries, start=1) if e["total"] is not None
+    }
+    return (
+        empty("Board", "logged from its score sheet: no board"),
+        figures.score_breakdown(
+            figures.score_rows(match.seats, entries), totals or None, f"{title} (score sheet)"
+        ),
+    )
 
 
 def step_figures(source, match_id: str, step: int):

@@ -21,29 +21,45 @@ COLUMNS = [
     {"field": "moves", "headerName": "Moves", "maxWidth": 90},
     {"field": "winners", "headerName": "Won"},
     # Ids are UUIDs the recorder made, so this is the one cell that may be a link.
-    {"field": "open", "headerName": "Match", "cellRenderer": "markdown", "maxWidth": 120,
-     "linkTarget": "_self"},
+    {
+        "field": "open",
+        "headerName": "Match",
+        "cellRenderer": "markdown",
+        "maxWidth": 120,
+        "linkTarget": "_self",
+    },
 ]
 
 
 def layout(**_query):
-    return html.Div([
-        html.H2("Overview"),
-        html.P("Every match in the store, updated as events arrive.", className="lead"),
-        html.Div(id="overview-stats", className="stats"),
-        graph("overview-games"),
-        html.Div([html.H3("Recent matches", style={"margin": "4px"}),
-                  grid("overview-recent", COLUMNS)], className="card"),
-        dcc.Interval(id="overview-tick", interval=LIVE_INTERVAL_MS),
-        dcc.Store(id="overview-position"),
-    ])
+    return html.Div(
+        [
+            html.H2("Overview"),
+            html.P("Every match in the store, updated as events arrive.", className="lead"),
+            html.Div(id="overview-stats", className="stats"),
+            graph("overview-games"),
+            html.Div(
+                [
+                    html.H3("Recent matches", style={"margin": "4px"}),
+                    grid("overview-recent", COLUMNS),
+                ],
+                className="card",
+            ),
+            dcc.Interval(id="overview-tick", interval=LIVE_INTERVAL_MS),
+            dcc.Store(id="overview-position"),
+        ]
+    )
 
 
 def register(app: dash.Dash, source) -> None:
     live(app, source, "overview")
 
-    @app.callback(Output("overview-stats", "children"), Output("overview-games", "figure"),
-                  Output("overview-recent", "rowData"), Input("overview-position", "data"))
+    @app.callback(
+        Output("overview-stats", "children"),
+        Output("overview-games", "figure"),
+        Output("overview-recent", "rowData"),
+        Input("overview-position", "data"),
+    )
     def refresh(_position):
         return overview(source)
 
@@ -59,11 +75,11 @@ def _content(source):
     counts = data.counts(source, "matches", ["game", "status"])
     recent = source.table("matches", order="played DESC", limit=RECENT)
     by_status = counts.groupby("status")["n"].sum()
-    stats = [stat(int(counts["n"].sum()), "matches"),
-             stat(int(counts["game"].nunique()), "games")]
+    stats = [stat(int(counts["n"].sum()), "matches"), stat(int(counts["game"].nunique()), "games")]
     stats += [stat(int(by_status.get(s, 0)), s, STATUS_COLOURS[s]) for s in figures.STATUSES]
     rows = recent.assign(
-        seats=recent["seats"].map(names), winners=recent["winners"].map(names),
+        seats=recent["seats"].map(names),
+        winners=recent["winners"].map(names),
         open=[f"[{m[:8]}](/match?id={m})" for m in recent["match_id"]],
     )[["played", "game", "seats", "status", "moves", "winners", "open"]]
     return stats, figures.matches_by_game(counts), records(rows)

@@ -8,46 +8,79 @@ import pandas as pd
 from dash import Input, Output, State, dcc, html
 
 from tablelog.dashboard import data
-from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, grid, live, options, records
+from tablelog.dashboard.components import (
+    LIVE_INTERVAL_MS,
+    control,
+    graph,
+    grid,
+    live,
+    options,
+    records,
+)
 from tablelog.dashboard.figures import players as figures
 
-dash.register_page(__name__, path="/players", name="Players", order=2,
-                   title="Tablelog: players")
+dash.register_page(__name__, path="/players", name="Players", order=2, title="Tablelog: players")
 
 SHOWN = 5  # players drawn when nobody is chosen yet: the best rated
 COLUMNS = [
     {"field": "player", "headerName": "Player", "pinned": "left", "minWidth": 130},
     {"field": "matches", "headerName": "Matches"},
     {"field": "wins", "headerName": "Wins"},
-    {"field": "win_rate", "headerName": "Win rate",
-     "valueFormatter": {"function": "d3.format('.0%')(params.value)"}},
-    {"field": "mean_total", "headerName": "Mean points",
-     "valueFormatter": {"function": "d3.format('.1f')(params.value)"}},
-    {"field": "ordinal", "headerName": "Rating", "sort": "desc",
-     "valueFormatter": {"function": "d3.format('.2f')(params.value)"}},
-    {"field": "mu", "headerName": "mu", "valueFormatter": {"function":
-                                                          "d3.format('.2f')(params.value)"}},
-    {"field": "sigma", "headerName": "sigma", "valueFormatter": {"function":
-                                                                "d3.format('.2f')(params.value)"}},
+    {
+        "field": "win_rate",
+        "headerName": "Win rate",
+        "valueFormatter": {"function": "d3.format('.0%')(params.value)"},
+    },
+    {
+        "field": "mean_total",
+        "headerName": "Mean points",
+        "valueFormatter": {"function": "d3.format('.1f')(params.value)"},
+    },
+    {
+        "field": "ordinal",
+        "headerName": "Rating",
+        "sort": "desc",
+        "valueFormatter": {"function": "d3.format('.2f')(params.value)"},
+    },
+    {
+        "field": "mu",
+        "headerName": "mu",
+        "valueFormatter": {"function": "d3.format('.2f')(params.value)"},
+    },
+    {
+        "field": "sigma",
+        "headerName": "sigma",
+        "valueFormatter": {"function": "d3.format('.2f')(params.value)"},
+    },
     {"field": "last", "headerName": "Last played"},
 ]
 
 
 def layout(game: str | None = None, **_query):
-    return html.Div([
-        html.H2("Players"),
-        html.P("Ratings are openskill (Plackett-Luce) per game; the rating shown is the "
-               "conservative one, mu - 3 sigma.", className="lead"),
-        html.Div([
-            control("Game", dcc.Dropdown(id="players-game", value=game, clearable=False)),
-            control("Compare", dcc.Dropdown(id="players-chosen", multi=True), wide=True),
-        ], className="controls"),
-        graph("players-ratings"),
-        html.Div([html.H3("Results", style={"margin": "4px"}), grid("players-table", COLUMNS)],
-                 className="card"),
-        dcc.Interval(id="players-tick", interval=LIVE_INTERVAL_MS),
-        dcc.Store(id="players-position"),
-    ])
+    return html.Div(
+        [
+            html.H2("Players"),
+            html.P(
+                "Ratings are openskill (Plackett-Luce) per game; the rating shown is the "
+                "conservative one, mu - 3 sigma.",
+                className="lead",
+            ),
+            html.Div(
+                [
+                    control("Game", dcc.Dropdown(id="players-game", value=game, clearable=False)),
+                    control("Compare", dcc.Dropdown(id="players-chosen", multi=True), wide=True),
+                ],
+                className="controls",
+            ),
+            graph("players-ratings"),
+            html.Div(
+                [html.H3("Results", style={"margin": "4px"}), grid("players-table", COLUMNS)],
+                className="card",
+            ),
+            dcc.Interval(id="players-tick", interval=LIVE_INTERVAL_MS),
+            dcc.Store(id="players-position"),
+        ]
+    )
 
 
 def results(played: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
@@ -65,17 +98,26 @@ def results(played: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
 def register(app: dash.Dash, source) -> None:
     live(app, source, "players")
 
-    @app.callback(Output("players-game", "options"), Output("players-game", "value"),
-                  Input("players-position", "data"), State("players-game", "value"))
+    @app.callback(
+        Output("players-game", "options"),
+        Output("players-game", "value"),
+        Input("players-position", "data"),
+        State("players-game", "value"),
+    )
     def games(_position, chosen):
         games = list(data.counts(source, "ratings", ["game"])["game"])
         if not games:
             return [], None
         return options(games), chosen if chosen in games else games[0]
 
-    @app.callback(Output("players-table", "rowData"), Output("players-chosen", "options"),
-                  Output("players-chosen", "value"), Input("players-game", "value"),
-                  Input("players-position", "data"), State("players-chosen", "value"))
+    @app.callback(
+        Output("players-table", "rowData"),
+        Output("players-chosen", "options"),
+        Output("players-chosen", "value"),
+        Input("players-game", "value"),
+        Input("players-position", "data"),
+        State("players-chosen", "value"),
+    )
     def table(game, _position, chosen):
         if game is None:
             return [], [], []
@@ -84,16 +126,22 @@ def register(app: dash.Dash, source) -> None:
         chosen = [p for p in chosen or [] if p in set(names)] or names[:SHOWN]
         return records(summary), options(names), chosen
 
-    @app.callback(Output("players-ratings", "figure"), Input("players-game", "value"),
-                  Input("players-chosen", "value"), Input("players-position", "data"))
+    @app.callback(
+        Output("players-ratings", "figure"),
+        Input("players-game", "value"),
+        Input("players-chosen", "value"),
+        Input("players-position", "data"),
+    )
     def ratings(game, chosen, _position):
         return ratings_figure(source, game, chosen or [])
 
 
 def summary_table(source, game: str) -> pd.DataFrame:
     """`results` of one game from two aggregate reads, once per tracked position."""
-    return source.remember(("players", game), lambda: results(
-        data.player_results(source, game), data.latest_ratings(source, game)))
+    return source.remember(
+        ("players", game),
+        lambda: results(data.player_results(source, game), data.latest_ratings(source, game)),
+    )
 
 
 def ratings_figure(source, game: str | None, chosen: list[str]):
@@ -101,5 +149,7 @@ def ratings_figure(source, game: str | None, chosen: list[str]):
     rows are read (the ratings key's index finds them)."""
     if game is None:
         return figures.ratings(pd.DataFrame(columns=["player"]), [])
-    return source.remember(("ratings", game, tuple(chosen)), lambda: figures.ratings(
-        source.table("ratings", game=game, player=list(chosen)), chosen))
+    return source.remember(
+        ("ratings", game, tuple(chosen)),
+        lambda: figures.ratings(source.table("ratings", game=game, player=list(chosen)), chosen),
+    )

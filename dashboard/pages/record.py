@@ -38,47 +38,81 @@ BOARD: Any = {"displayModeBar": False, "staticPlot": True, "responsive": True}
 
 
 def layout(match: str | None = None, **_query):
-    return html.Div([
-        html.H2("Record"),
-        dcc.Location(id="record-url", refresh=False),
-        dcc.Store(id="record-token", storage_type="session"),
-        dcc.Store(id="record-match", data=match),
-        dcc.Store(id="record-version"),
-        dcc.Store(id="record-picks", data=[]),
-        dcc.Store(id="record-setup-picks", data=[]),
-        dcc.Interval(id="record-tick", interval=POLL_MS),
-        html.Div([
-            html.Label("Write token", htmlFor="record-token-input"),
-            html.Div([dcc.Input(id="record-token-input", type="password", style=FIELD,
-                                placeholder="the token shown when the server started"),
-                      html.Button("Use token", id="record-token-save", n_clicks=0,
-                                  style=QUIET)], style={**ROW, "flexWrap": "nowrap"}),
-            html.Div(id="record-token-note", className="note"),
-        ], id="record-token-box", style=HIDDEN),
-        html.Div(id="record-message", role="status", **LIVE,
-                 style={"minHeight": "1.4em", "fontSize": "16px", "margin": "4px 0 8px"}),
-        html.Div(start_form(), id="record-start", style=HIDDEN if match else SECTION),
-        sheets.form(),
-        html.Div(play_area(), id="record-play", style=SECTION if match else HIDDEN),
-    ], style={"maxWidth": "720px", "margin": "0 auto", "overflowX": "hidden"})
+    return html.Div(
+        [
+            html.H2("Record"),
+            dcc.Location(id="record-url", refresh=False),
+            dcc.Store(id="record-token", storage_type="session"),
+            dcc.Store(id="record-match", data=match),
+            dcc.Store(id="record-version"),
+            dcc.Store(id="record-picks", data=[]),
+            dcc.Store(id="record-setup-picks", data=[]),
+            dcc.Interval(id="record-tick", interval=POLL_MS),
+            html.Div(
+                [
+                    html.Label("Write token", htmlFor="record-token-input"),
+                    html.Div(
+                        [
+                            dcc.Input(
+                                id="record-token-input",
+                                type="password",
+                                style=FIELD,
+                                placeholder="the token shown when the server started",
+                            ),
+                            html.Button(
+                                "Use token", id="record-token-save", n_clicks=0, style=QUIET
+                            ),
+                        ],
+                        style={**ROW, "flexWrap": "nowrap"},
+                    ),
+                    html.Div(id="record-token-note", className="note"),
+                ],
+                id="record-token-box",
+                style=HIDDEN,
+            ),
+            html.Div(
+                id="record-message",
+                role="status",
+                **LIVE,
+                style={"minHeight": "1.4em", "fontSize": "16px", "margin": "4px 0 8px"},
+            ),
+            html.Div(start_form(), id="record-start", style=HIDDEN if match else SECTION),
+            sheets.form(),
+            html.Div(play_area(), id="record-play", style=SECTION if match else HIDDEN),
+        ],
+        style={"maxWidth": "720px", "margin": "0 auto", "overflowX": "hidden"},
+    )
 
 
 def start_form() -> list:
     return [
         html.H3("Start a match", style={"margin": "4px 0"}),
         html.Label("Players in turn order, separated by commas", htmlFor="record-players"),
-        dcc.Input(id="record-players", type="text", style=FIELD, debounce=False,
-                  placeholder="Ann, Ben"),
+        dcc.Input(
+            id="record-players", type="text", style=FIELD, debounce=False, placeholder="Ann, Ben"
+        ),
         html.Div("Game", style={"marginTop": "10px"}),
-        html.Div([html.Button(rules.name, id={"type": "record-game", "game": game},
-                              n_clicks=0, style=BUTTON) for game, rules in GAMES.items()],
-                 style=ROW),
+        html.Div(
+            [
+                html.Button(
+                    rules.name, id={"type": "record-game", "game": game}, n_clicks=0, style=BUTTON
+                )
+                for game, rules in GAMES.items()
+            ],
+            style=ROW,
+        ),
         html.Div(id="record-setup"),
-        html.Label(f"Played at, if you log a game after it was played (server time, "
-                   f"{datetime.now().astimezone():UTC%z}); empty: now",
-                   htmlFor="record-played-at", style={"display": "block", "marginTop": "10px"}),
-        dcc.Input(id="record-played-at", type="datetime-local",  # type: ignore[arg-type]
-                  style=FIELD),  # Dash's stubs lack the HTML input types it renders
+        html.Label(
+            f"Played at, if you log a game after it was played (server time, "
+            f"{datetime.now().astimezone():UTC%z}); empty: now",
+            htmlFor="record-played-at",
+            style={"display": "block", "marginTop": "10px"},
+        ),
+        dcc.Input(
+            id="record-played-at",
+            type="datetime-local",  # type: ignore[arg-type]
+            style=FIELD,
+        ),  # Dash's stubs lack the HTML input types it renders
         html.Button("Start the match", id=write_id("start"), n_clicks=0, style=PRIMARY),
     ]
 
@@ -87,26 +121,42 @@ def play_area() -> list:
     return [
         html.Div(id="record-summary", className="note"),
         html.A("Replay this match", id="record-replay", href="#", style={"fontSize": "15px"}),
-        html.Div(id="record-to-move", style={"fontSize": "18px", "fontWeight": "600",
-                                             "margin": "8px 0"}),
+        html.Div(
+            id="record-to-move", style={"fontSize": "18px", "fontWeight": "600", "margin": "8px 0"}
+        ),
         html.Div(id="record-picker"),
         dcc.Graph(id="record-board", config=BOARD, style={"maxWidth": "100%"}),
         html.H3("Score", style={"margin": "8px 0 4px"}),
         html.Div(id="record-score", style={"overflowX": "auto"}),
         html.Div(id="record-end"),
-        html.Details([
-            html.Summary("Undo the last move", style={"minHeight": "44px", "fontSize": "16px"}),
-            html.Div("Who takes it back?"),
-            dcc.RadioItems(id="record-undo-by", options=[], inline=True,
-                           inputStyle={"width": "22px", "height": "22px"},
-                           labelStyle={"padding": "8px 12px 8px 0"}),
-            dcc.Input(id="record-undo-reason", type="text", style=FIELD,
-                      placeholder="why (e.g. wrong cell entered)"),
-            html.Div(html.Button("Undo the last move", id=write_id("undo"), n_clicks=0,
-                                 style=QUIET), style=ROW),
-            html.Button("End now as a draw by agreement", id=write_id("draw"), n_clicks=0,
-                        style=QUIET),
-        ], id="record-more", style={"marginTop": "12px"}),
+        html.Details(
+            [
+                html.Summary("Undo the last move", style={"minHeight": "44px", "fontSize": "16px"}),
+                html.Div("Who takes it back?"),
+                dcc.RadioItems(
+                    id="record-undo-by",
+                    options=[],
+                    inline=True,
+                    inputStyle={"width": "22px", "height": "22px"},
+                    labelStyle={"padding": "8px 12px 8px 0"},
+                ),
+                dcc.Input(
+                    id="record-undo-reason",
+                    type="text",
+                    style=FIELD,
+                    placeholder="why (e.g. wrong cell entered)",
+                ),
+                html.Div(
+                    html.Button("Undo the last move", id=write_id("undo"), n_clicks=0, style=QUIET),
+                    style=ROW,
+                ),
+                html.Button(
+                    "End now as a draw by agreement", id=write_id("draw"), n_clicks=0, style=QUIET
+                ),
+            ],
+            id="record-more",
+            style={"marginTop": "12px"},
+        ),
     ]
 
 
@@ -135,15 +185,22 @@ def _changed(value: Any) -> Any:
 
 
 def _token(app: dash.Dash, policy: Any) -> None:
-    @app.callback(Output("record-token-box", "style"), Output("record-token-note", "children"),
-                  Input("record-url", "pathname"), State("record-token", "data"))
+    @app.callback(
+        Output("record-token-box", "style"),
+        Output("record-token-note", "children"),
+        Input("record-url", "pathname"),
+        State("record-token", "data"),
+    )
     def token_box(_path, token):
         return panels.token_box(steps.token_box(policy(), token))
 
-    @app.callback(Output("record-token", "data"), Output("record-token-note", "children",
-                                                         allow_duplicate=True),
-                  Input("record-token-save", "n_clicks"), State("record-token-input", "value"),
-                  prevent_initial_call=True)
+    @app.callback(
+        Output("record-token", "data"),
+        Output("record-token-note", "children", allow_duplicate=True),
+        Input("record-token-save", "n_clicks"),
+        State("record-token-input", "value"),
+        prevent_initial_call=True,
+    )
     def save_token(_clicks, token):
         return steps.saved_token(token)
 
@@ -155,71 +212,110 @@ def _match(app: dash.Dash, matches: Matches) -> None:
             raise PreventUpdate
         return matches.loaded(match_id)
 
-    @app.callback(Output("record-version", "data", allow_duplicate=True),
-                  Output("record-picks", "data", allow_duplicate=True),
-                  Output("record-message", "children", allow_duplicate=True),
-                  Input("record-tick", "n_intervals"), State("record-match", "data"),
-                  State("record-version", "data"), prevent_initial_call=True)
+    @app.callback(
+        Output("record-version", "data", allow_duplicate=True),
+        Output("record-picks", "data", allow_duplicate=True),
+        Output("record-message", "children", allow_duplicate=True),
+        Input("record-tick", "n_intervals"),
+        State("record-match", "data"),
+        State("record-version", "data"),
+        prevent_initial_call=True,
+    )
     def follow(_tick, match_id, version):
         """Another device recorded meanwhile: show the match as it is now."""
         return _changed(steps.followed(match_id, version, matches.now))
 
-    @app.callback(Output("record-start", "style"), Output("record-play", "style"),
-                  Output("record-summary", "children"), Output("record-replay", "href"),
-                  Output("record-to-move", "children"), Output("record-board", "figure"),
-                  Output("record-score", "children"), Output("record-end", "children"),
-                  Output("record-undo-by", "options"), Output("record-undo-by", "value"),
-                  Output("record-more", "style"),
-                  Input("record-version", "data"), State("record-match", "data"),
-                  State("record-undo-by", "value"))
+    @app.callback(
+        Output("record-start", "style"),
+        Output("record-play", "style"),
+        Output("record-summary", "children"),
+        Output("record-replay", "href"),
+        Output("record-to-move", "children"),
+        Output("record-board", "figure"),
+        Output("record-score", "children"),
+        Output("record-end", "children"),
+        Output("record-undo-by", "options"),
+        Output("record-undo-by", "value"),
+        Output("record-more", "style"),
+        Input("record-version", "data"),
+        State("record-match", "data"),
+        State("record-undo-by", "value"),
+    )
     def show(version, match_id, undo_by):
         return panels.play(steps.showing(matches.get, match_id, version, undo_by))
 
 
 def _picks(app: dash.Dash, matches: Matches) -> None:
-    @app.callback(Output("record-picker", "children"), Input("record-picks", "data"),
-                  Input("record-version", "data"), State("record-match", "data"))
+    @app.callback(
+        Output("record-picker", "children"),
+        Input("record-picks", "data"),
+        Input("record-version", "data"),
+        State("record-match", "data"),
+    )
     def picker(picks, version, match_id):
         return panels.picker(steps.asking(matches.get, match_id, version, picks))
 
-    @app.callback(Output("record-picks", "data"),
-                  Input({"type": "record-option", "key": ALL, "value": ALL}, "n_clicks"),
-                  Input({"type": "record-back", "index": ALL}, "n_clicks"),
-                  State("record-picks", "data"), prevent_initial_call=True)
+    @app.callback(
+        Output("record-picks", "data"),
+        Input({"type": "record-option", "key": ALL, "value": ALL}, "n_clicks"),
+        Input({"type": "record-back", "index": ALL}, "n_clicks"),
+        State("record-picks", "data"),
+        prevent_initial_call=True,
+    )
     def pick(_options, _backs, picks):
         return _changed(steps.tapped(picks, ctx.triggered_id, _clicks()))
 
-    @app.callback(Output("record-setup-picks", "data"),
-                  Input({"type": "record-setup-option", "key": ALL, "value": ALL}, "n_clicks"),
-                  Input({"type": "record-setup-back", "index": ALL}, "n_clicks"),
-                  Input({"type": "record-game", "game": ALL}, "n_clicks"),
-                  State("record-setup-picks", "data"), prevent_initial_call=True)
+    @app.callback(
+        Output("record-setup-picks", "data"),
+        Input({"type": "record-setup-option", "key": ALL, "value": ALL}, "n_clicks"),
+        Input({"type": "record-setup-back", "index": ALL}, "n_clicks"),
+        Input({"type": "record-game", "game": ALL}, "n_clicks"),
+        State("record-setup-picks", "data"),
+        prevent_initial_call=True,
+    )
     def pick_setup(_options, _backs, _games, picks):
         return _changed(steps.setup_tapped(picks, ctx.triggered_id, _clicks()))
 
-    @app.callback(Output("record-setup", "children"), Input("record-setup-picks", "data"),
-                  Input("record-players", "value"))
+    @app.callback(
+        Output("record-setup", "children"),
+        Input("record-setup-picks", "data"),
+        Input("record-players", "value"),
+    )
     def show_setup(picks, players):
         return panels.setup(steps.setting_up(picks, players))
 
 
 def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
-    @app.callback(Output("record-message", "children"),
-                  Output("record-version", "data", allow_duplicate=True),
-                  Output("record-picks", "data", allow_duplicate=True),
-                  Output("record-match", "data"), Output("record-url", "search"),
-                  Input(write_id(ALL), "n_clicks"),
-                  State("record-token", "data"), State("record-match", "data"),
-                  State("record-version", "data"), State("record-picks", "data"),
-                  State("record-undo-by", "value"), State("record-undo-reason", "value"),
-                  State({"type": "record-claim", "seat": ALL}, "value"),
-                  State({"type": "record-claim-by", "form": ALL}, "value"),
-                  State("record-setup-picks", "data"),
-                  State("record-players", "value"), State("record-played-at", "value"),
-                  prevent_initial_call=True)
+    @app.callback(
+        Output("record-message", "children"),
+        Output("record-version", "data", allow_duplicate=True),
+        Output("record-picks", "data", allow_duplicate=True),
+        Output("record-match", "data"),
+        Output("record-url", "search"),
+        Input(write_id(ALL), "n_clicks"),
+        State("record-token", "data"),
+        State("record-match", "data"),
+        State("record-version", "data"),
+        State("record-picks", "data"),
+        State("record-undo-by", "value"),
+        State("record-undo-reason", "value"),
+        State({"type": "record-claim", "seat": ALL}, "value"),
+        State({"type": "record-claim-by", "form": ALL}, "value"),
+        State("record-setup-picks", "data"),
+        State("record-players", "value"),
+        State("record-played-at", "value"),
+        prevent_initial_call=True,
+    )
     def write(_taps, *held):
         """Every write of the page, one door (`actions.write`): the policy first."""
         if not _clicks():
             raise PreventUpdate  # a button drawn afresh, not a tap
-        return panels.written(actions.write(matches, ctx.triggered_id["action"],
-                                            actions.Form(*held), policy(), flask.request.host))
+        return panels.written(
+            actions.write(
+                matches,
+                ctx.triggered_id["action"],
+                actions.Form(*held),
+                policy(),
+                flask.request.host,
+            )
+        )

@@ -23,8 +23,9 @@ def picker(game: str) -> ModuleType:
     return games.module(game)
 
 
-def menu(game: str, rules: Any, state: Any, seat: int, picks: Picks,
-         names: list[str] | None = None) -> Step:
+def menu(
+    game: str, rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None
+) -> Step:
     return picker(game).menu(rules, state, seat, picks, names)
 
 

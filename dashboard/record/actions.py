@@ -15,21 +15,24 @@ from typing import Any
 from tablelog.domain.errors import Conflict, Refused
 from tablelog.domain.games import RulesError, get_rules
 from tablelog.domain.recorder import Recorder
-from tablelog.domain.views import said_outcome
 from tablelog.domain.times import local_unless_zoned
+from tablelog.domain.views import said_outcome
 from tablelog.domain.wording import player_count_refusal
 
 from ..policy import WRITE_POLICY
-
 from . import build, setup
 from .picking import Ready, StalePicks
 from .steps import chosen_game, named
 
 POLICY = WRITE_POLICY  # where the app keeps its write policy (dashboard/policy.py)
-NO_POLICY = ("recording is off on this server: it was started without a write policy "
-             "(start it with `tablelog serve`)")
-NEED_TOKEN = ("this server takes records only with its write token (shown when it started): "
-              "enter it above; nothing was recorded")
+NO_POLICY = (
+    "recording is off on this server: it was started without a write policy "
+    "(start it with `tablelog serve`)"
+)
+NEED_TOKEN = (
+    "this server takes records only with its write token (shown when it started): "
+    "enter it above; nothing was recorded"
+)
 WRONG_TOKEN = "the write token is wrong: nothing was recorded"
 RELOADED = "the match changed on another device; reloaded: nothing was recorded"
 
@@ -60,8 +63,13 @@ def current(recorder: Recorder, match_id: str, version: int | None):
         raise Conflict(RELOADED) from None
 
 
-def start(recorder: Recorder, game: str | None, players: str | None,
-          picks: list, played_at: str | None = None) -> tuple[str, str]:
+def start(
+    recorder: Recorder,
+    game: str | None,
+    players: str | None,
+    picks: list,
+    played_at: str | None = None,
+) -> tuple[str, str]:
     """Start a match from the form: (match id, message). `played_at` (the form's date and
     time, the server's local time) says when a game logged afterwards was played."""
     if not game:
@@ -74,8 +82,13 @@ def start(recorder: Recorder, game: str | None, players: str | None,
     step = setup.menu(game, len(seats), picks)
     if not isinstance(step, Ready):
         raise Refusal(f"the setup is not complete: {step.prompt}")
-    match_id = recorder.start(game, seats, step.move["options"], step.move["setup"],
-                              played_at=local_unless_zoned(played_at))
+    match_id = recorder.start(
+        game,
+        seats,
+        step.move["options"],
+        step.move["setup"],
+        played_at=local_unless_zoned(played_at),
+    )
     return str(match_id), f"{rules.name} started for {', '.join(seats)}"
 
 
@@ -95,17 +108,22 @@ def record(recorder: Recorder, match_id: str, version: int | None, picks: list) 
     return done, f"recorded: {who} {rules.describe(move)}"
 
 
-def undo(recorder: Recorder, match_id: str, version: int | None, by: str | None,
-         reason: str | None) -> tuple[Any, str]:
-    done = recorder.undo(match_id, (by or "").strip(), (reason or "").strip(),
-                         expected_version=version)
+def undo(
+    recorder: Recorder, match_id: str, version: int | None, by: str | None, reason: str | None
+) -> tuple[Any, str]:
+    done = recorder.undo(
+        match_id, (by or "").strip(), (reason or "").strip(), expected_version=version
+    )
     withdrawn = done.undos[-1]["move"]
-    return done, (f"withdrew {done.seats[withdrawn['seat']]}'s move "
-                  f"({done.rules.describe(withdrawn['move'])}); {by}: {reason}")
+    return done, (
+        f"withdrew {done.seats[withdrawn['seat']]}'s move "
+        f"({done.rules.describe(withdrawn['move'])}); {by}: {reason}"
+    )
 
 
-def claim(recorder: Recorder, match_id: str, version: int | None, by: str | None,
-          scores: dict[str, Any]) -> tuple[Any, str]:
+def claim(
+    recorder: Recorder, match_id: str, version: int | None, by: str | None, scores: dict[str, Any]
+) -> tuple[Any, str]:
     for name, points in scores.items():
         if points is None or points == "":
             raise Refusal(f"give {name}'s score (a number) to claim the result")
@@ -113,8 +131,9 @@ def claim(recorder: Recorder, match_id: str, version: int | None, by: str | None
     return done, "claimed: " + ", ".join(f"{name} {points:g}" for name, points in scores.items())
 
 
-def end(recorder: Recorder, match_id: str, version: int | None,
-        agreed_draw: bool = False) -> tuple[Any, str]:
+def end(
+    recorder: Recorder, match_id: str, version: int | None, agreed_draw: bool = False
+) -> tuple[Any, str]:
     done = recorder.end(match_id, agreed_draw=agreed_draw, expected_version=version)
     return done, f"the match has ended: {said_outcome(done, done.outcome)}"
 
@@ -142,7 +161,7 @@ class Form:
     picks: list | None = None
     undo_by: str | None = None
     reason: str | None = None
-    claimed: list = dataclasses.field(default_factory=list)   # the claim's numbers, seat by seat
+    claimed: list = dataclasses.field(default_factory=list)  # the claim's numbers, seat by seat
     claim_by: list = dataclasses.field(default_factory=list)  # the claim form's choice, if shown
     setup_picks: list | None = None
     players: str | None = None
@@ -157,7 +176,7 @@ class Written:
     version: Any = KEEP
     picks: Any = KEEP
     match_id: Any = KEEP
-    search: Any = KEEP   # the address's query: a started match's own
+    search: Any = KEEP  # the address's query: a started match's own
 
 
 def write(matches: Any, action: str, form: Form, policy: Any, host: str | None) -> Written:
@@ -188,8 +207,13 @@ def _start(recorder: Recorder, form: Form) -> Written:
 
 def _claim(matches: Any, match_id: str, form: Form) -> tuple[Any, str]:
     seats = list(matches.get(match_id, form.version).seats)
-    return claim(matches.recorder, match_id, form.version, (form.claim_by or [None])[0],
-                 dict(zip(seats, form.claimed)))
+    return claim(
+        matches.recorder,
+        match_id,
+        form.version,
+        (form.claim_by or [None])[0],
+        dict(zip(seats, form.claimed)),
+    )
 
 
 # Each write but the start, by its button's action: (matches, match id, form) -> (done, said).

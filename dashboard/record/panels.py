@@ -16,8 +16,10 @@ from .widgets import FIELD, HIDDEN, PRIMARY, QUIET, ROW, SECTION, chips, questio
 TOKEN_BOX = {"marginBottom": "10px"}
 MORE = {"marginTop": "12px"}
 READY = {"fontSize": "17px", "margin": "6px 0"}
-CHOICE: dict[str, Any] = {"inputStyle": {"width": "22px", "height": "22px"},
-          "labelStyle": {"padding": "8px 12px 8px 0"}}
+CHOICE: dict[str, Any] = {
+    "inputStyle": {"width": "22px", "height": "22px"},
+    "labelStyle": {"padding": "8px 12px 8px 0"},
+}
 
 
 def write_id(action: Any) -> dict:
@@ -58,8 +60,11 @@ def picker(asked: Asked | None) -> list | html.Div:
     given = answered(asked.picks, "record-back")
     if asked.question is not None:
         return [given, question(asked.question, "record-option")]
-    return [given, html.Div(asked.ready, className="record-ready", style=READY),
-            html.Button("Record this move", id=write_id("commit"), n_clicks=0, style=PRIMARY)]
+    return [
+        given,
+        html.Div(asked.ready, className="record-ready", style=READY),
+        html.Button("Record this move", id=write_id("commit"), n_clicks=0, style=PRIMARY),
+    ]
 
 
 def play(shown: Shown | str | None) -> tuple:
@@ -70,12 +75,33 @@ def play(shown: Shown | str | None) -> tuple:
     if isinstance(shown, str):  # the match cannot be shown: why
         return (SECTION, HIDDEN, shown, *[no_update] * 8)
     if shown.sheet is not None:
-        return (HIDDEN, SECTION, shown.summary, shown.replay, shown.to_move, {},
-                html.Pre(shown.sheet), [], [], None, HIDDEN)
+        return (
+            HIDDEN,
+            SECTION,
+            shown.summary,
+            shown.replay,
+            shown.to_move,
+            {},
+            html.Pre(shown.sheet),
+            [],
+            [],
+            None,
+            HIDDEN,
+        )
     people = [{"label": name, "value": name} for name in shown.seats]
-    return (HIDDEN, SECTION, shown.summary, shown.replay, shown.to_move, board(shown),
-            score(shown), end_form(shown), people, shown.undo_by,
-            MORE if shown.running else HIDDEN)
+    return (
+        HIDDEN,
+        SECTION,
+        shown.summary,
+        shown.replay,
+        shown.to_move,
+        board(shown),
+        score(shown),
+        end_form(shown),
+        people,
+        shown.undo_by,
+        MORE if shown.running else HIDDEN,
+    )
 
 
 def board(shown: Shown) -> Any:
@@ -102,23 +128,45 @@ def end_form(shown: Shown) -> list:
         html.H3("The game is over", style={"margin": "10px 0 4px"}),
         html.Div(shown.verdict),
         html.Div("What does the table claim?", style={"marginTop": "8px"}),
-        html.Div([html.Div([html.Label(name, htmlFor=f"record-claim-{i}"),
-                            dcc.Input(id={"type": "record-claim", "seat": i}, type="number",
-                                      value=None if totals is None else totals[i],
-                                      style={**FIELD, "width": "110px"})],
-                           style={"display": "flex", "flexDirection": "column"})
-                  for i, name in enumerate(seats)], style=ROW),
+        html.Div(
+            [
+                html.Div(
+                    [
+                        html.Label(name, htmlFor=f"record-claim-{i}"),
+                        dcc.Input(
+                            id={"type": "record-claim", "seat": i},
+                            type="number",
+                            value=None if totals is None else totals[i],
+                            style={**FIELD, "width": "110px"},
+                        ),
+                    ],
+                    style={"display": "flex", "flexDirection": "column"},
+                )
+                for i, name in enumerate(seats)
+            ],
+            style=ROW,
+        ),
         html.Div("Claimed by"),
-        dcc.RadioItems(id={"type": "record-claim-by", "form": "end"},
-                       options=[{"label": n, "value": n} for n in seats], value=seats[0],
-                       inline=True, **CHOICE),
-        html.Div([html.Button("Claim this result", id=write_id("claim"), n_clicks=0, style=QUIET),
-                  html.Button("End the match", id=write_id("end"), n_clicks=0, style=PRIMARY)],
-                 style=ROW),
+        dcc.RadioItems(
+            id={"type": "record-claim-by", "form": "end"},
+            options=[{"label": n, "value": n} for n in seats],
+            value=seats[0],
+            inline=True,
+            **CHOICE,
+        ),
+        html.Div(
+            [
+                html.Button("Claim this result", id=write_id("claim"), n_clicks=0, style=QUIET),
+                html.Button("End the match", id=write_id("end"), n_clicks=0, style=PRIMARY),
+            ],
+            style=ROW,
+        ),
     ]
 
 
 def written(done: Written) -> tuple:
     """The write's outputs: the message, the version, the picks, the match, the address."""
-    return tuple(no_update if value is KEEP else value for value in
-                 (done.message, done.version, done.picks, done.match_id, done.search))
+    return tuple(
+        no_update if value is KEEP else value
+        for value in (done.message, done.version, done.picks, done.match_id, done.search)
+    )

@@ -26,9 +26,9 @@ Picks = Sequence[Sequence[Any]]
 
 @dataclasses.dataclass(frozen=True)
 class Option:
-    value: Any        # what the pick stores (plain JSON)
-    label: str        # what the button says
-    group: str = ""   # options of one group are drawn together under this heading
+    value: Any  # what the pick stores (plain JSON)
+    label: str  # what the button says
+    group: str = ""  # options of one group are drawn together under this heading
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,8 +114,9 @@ def walk(moves: Sequence[Move], facets: Sequence[Facet | Several], picks: Picks)
     return step if isinstance(step, Question) else Ready(step[0])
 
 
-def narrow(moves: Sequence[Move], facets: Sequence[Facet | Several],
-           picks: Picks) -> Question | list[Move]:
+def narrow(
+    moves: Sequence[Move], facets: Sequence[Facet | Several], picks: Picks
+) -> Question | list[Move]:
     """The first unanswered question, or the moves that fit every answer (never none)."""
     moves = list(moves)
     for facet in facets:
@@ -130,8 +131,11 @@ def narrow(moves: Sequence[Move], facets: Sequence[Facet | Several],
         chosen = answers(picks, facet.key)
         if not chosen:
             values = _distinct((facet.value(m) for m in moves), facet.sort)
-            return Question(facet.key, facet.prompt, tuple(
-                Option(_plain(v), facet.label(v), facet.group(v)) for v in values))
+            return Question(
+                facet.key,
+                facet.prompt,
+                tuple(Option(_plain(v), facet.label(v), facet.group(v)) for v in values),
+            )
         moves = [m for m in moves if _plain(facet.value(m)) == chosen[-1]]
         if not moves:
             raise StalePicks(f"{chosen[-1]!r} is not possible here any more")
@@ -150,8 +154,9 @@ def _several(moves: list[Move], facet: Several, chosen: list[Any]) -> Question |
     if not fits:
         raise StalePicks(f"{', '.join(map(str, chosen))} is not possible here any more")
     exact = [m for m in fits if Counter(facet.value(m) or ()) == want]
-    more = _distinct((e for m in fits for e in (Counter(facet.value(m) or ()) - want).elements()),
-                     facet.sort)
+    more = _distinct(
+        (e for m in fits for e in (Counter(facet.value(m) or ()) - want).elements()), facet.sort
+    )
     if exact and (done or not more):
         return exact
     options = tuple(Option(_plain(e), facet.label(e), facet.group(e)) for e in more)
@@ -167,8 +172,11 @@ def _plain(value: Any) -> Any:
 
 def by_seat(picks: Picks, prefix: str) -> list[list[Any]]:
     """The picks under `prefix.` (one seat's part of a simultaneous move), prefix removed."""
-    return [[key[len(prefix) + 1:], value] for key, value in picks
-            if isinstance(key, str) and key.startswith(prefix + ".")]
+    return [
+        [key[len(prefix) + 1 :], value]
+        for key, value in picks
+        if isinstance(key, str) and key.startswith(prefix + ".")
+    ]
 
 
 def prefixed(step: Question, prefix: str, who: str) -> Question:

@@ -27,49 +27,76 @@ def _first_open(questions: list[Question], picks: Picks) -> Question | None:
 
 def topitop(players: int, picks: Picks) -> Step:
     counts = tuple(Option(n, f"{n}" + (" (standard)" if n == 4 else "")) for n in range(10))
-    open_ = _first_open([Question("small", "How many small sand piles?", counts),
-                         Question("large", "How many large sand piles?", counts)], picks)
+    open_ = _first_open(
+        [
+            Question("small", "How many small sand piles?", counts),
+            Question("large", "How many large sand piles?", counts),
+        ],
+        picks,
+    )
     if open_:
         return open_
-    return Ready({"options": {"small": answer(picks, "small"), "large": answer(picks, "large")},
-                  "setup": {}})
+    return Ready(
+        {"options": {"small": answer(picks, "small"), "large": answer(picks, "large")}, "setup": {}}
+    )
 
 
 def topiary(players: int, picks: Picks) -> Step:
     manifest = load_manifest("topiary")
     types, values = manifest["types"], manifest["values"]
-    questions = [Question("last_player_chooses", "Variant: the last player keeps 3 of the "
-                          "leftover tiles?", YES_NO)]
+    questions = [
+        Question(
+            "last_player_chooses", "Variant: the last player keeps 3 of the leftover tiles?", YES_NO
+        )
+    ]
     if players in (2, 3):
-        questions.append(Question("removed", "Which sculpture type was removed?",
-                                  tuple(Option(t, t) for t in types)))
+        questions.append(
+            Question(
+                "removed", "Which sculpture type was removed?", tuple(Option(t, t) for t in types)
+            )
+        )
     open_ = _first_open(questions, picks)
     if open_:
         return open_
     removed = answer(picks, "removed")
     if answer(picks, "c3") is None:
-        return Question("c3", "Which tile was turned face up at c3?", tuple(
-            Option(f"{t} {v}", f"{t} {v}", t) for t in types if t != removed for v in values))
+        return Question(
+            "c3",
+            "Which tile was turned face up at c3?",
+            tuple(Option(f"{t} {v}", f"{t} {v}", t) for t in types if t != removed for v in values),
+        )
     setup: dict[str, Any] = {"garden": {"c3": answer(picks, "c3")}}
     if removed:
         setup["removed"] = removed
-    return Ready({"options": {"last_player_chooses": answer(picks, "last_player_chooses")},
-                  "setup": setup})
+    return Ready(
+        {"options": {"last_player_chooses": answer(picks, "last_player_chooses")}, "setup": setup}
+    )
 
 
 def topas(players: int, picks: Picks) -> Step:
     cards = load_manifest("topas")["cards"]
     colours = load_manifest("topas")["colours"]
-    open_ = _first_open([
-        Question("expert", "Expert variant (a placement scores the product of its lines)?",
-                 YES_NO),
-        Question("start", "Which start card was turned up? (its first half lies left)",
-                 tuple(Option(c, c, " and ".join(colours.get(h[0], h[0]) for h in c.split("-")))
-                       for c in cards))], picks)
+    open_ = _first_open(
+        [
+            Question(
+                "expert", "Expert variant (a placement scores the product of its lines)?", YES_NO
+            ),
+            Question(
+                "start",
+                "Which start card was turned up? (its first half lies left)",
+                tuple(
+                    Option(c, c, " and ".join(colours.get(h[0], h[0]) for h in c.split("-")))
+                    for c in cards
+                ),
+            ),
+        ],
+        picks,
+    )
     if open_:
         return open_
-    return Ready({"options": {"expert": answer(picks, "expert")},
-                  "setup": {"start": answer(picks, "start")}})
+    return Ready(
+        {"options": {"expert": answer(picks, "expert")}, "setup": {"start": answer(picks, "start")}}
+    )
 
 
 def total_landscaping(players: int, picks: Picks) -> Step:
@@ -88,12 +115,20 @@ def geoshapes(players: int, picks: Picks) -> Step:
         hand = [shape for shape in answers(picks, key) if shape != DONE]
         if len(hand) < dealt:
             left = deck - Counter(s for k, v in picks if k.startswith("hand") for s in [v])
-            return Question(key, f"Player {seat + 1}'s dealt shapes ({len(hand)} of {dealt})",
-                            tuple(Option(s, s) for s in manifest["deck"] if left[s] > 0),
-                            several=True)
+            return Question(
+                key,
+                f"Player {seat + 1}'s dealt shapes ({len(hand)} of {dealt})",
+                tuple(Option(s, s) for s in manifest["deck"] if left[s] > 0),
+                several=True,
+            )
     hands = [answers(picks, f"hand{seat + 1}") for seat in range(players)]
     return Ready({"options": {"half_board": half}, "setup": {"hands": hands}})
 
 
-QUESTIONS = {"topitop": topitop, "topiary": topiary, "topas": topas,
-             "total_landscaping": total_landscaping, "geoshapes": geoshapes}
+QUESTIONS = {
+    "topitop": topitop,
+    "topiary": topiary,
+    "topas": topas,
+    "total_landscaping": total_landscaping,
+    "geoshapes": geoshapes,
+}

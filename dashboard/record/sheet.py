@@ -27,34 +27,67 @@ from .widgets import FIELD, PRIMARY, ROW, SECTION
 
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
 SMALL = {**FIELD, "width": "96px"}
-CHOICE: dict[str, Any] = {"inputStyle": {"width": "22px", "height": "22px"},
-          "labelStyle": {"padding": "8px 12px 8px 0"}}
+CHOICE: dict[str, Any] = {
+    "inputStyle": {"width": "22px", "height": "22px"},
+    "labelStyle": {"padding": "8px 12px 8px 0"},
+}
 
 
 def form() -> html.Details:
-    return html.Details([
-        html.Summary("Log a match from its score sheet", style={"minHeight": "44px",
-                                                                 "fontSize": "17px"}),
-        html.Div("Game"),
-        dcc.RadioItems(id="record-sheet-game", inline=True, **CHOICE,
-                       options=[{"label": r.name, "value": g} for g, r in GAMES.items()]),
-        html.Label("Players in seat (turn) order, separated by commas",
-                   htmlFor="record-sheet-players"),
-        dcc.Input(id="record-sheet-players", type="text", style=FIELD, placeholder="Ann, Ben"),
-        html.Div(id="record-sheet-seats"),
-        html.Label("Played at (server time; empty: now)", htmlFor="record-sheet-played-at"),
-        dcc.Input(id="record-sheet-played-at", type="datetime-local",  # type: ignore[arg-type]
-                  style=FIELD),  # Dash's stubs lack the HTML input types it renders
-        html.Div([html.Div([html.Label("Minutes", htmlFor="record-sheet-duration"),
-                            dcc.Input(id="record-sheet-duration", type="number", min=0,
-                                      style=SMALL)]),
-                  html.Div([html.Label("Where", htmlFor="record-sheet-location"),
-                            dcc.Input(id="record-sheet-location", type="text", style=FIELD)],
-                           style={"flex": "1"})], style=ROW),
-        html.Button("Log this score sheet", id="record-sheet-save", n_clicks=0, style=PRIMARY),
-        html.Div(id="record-sheet-message", role="status", **LIVE,
-                 style={"minHeight": "1.4em", "margin": "6px 0"}),
-    ], id="record-sheet", style=SECTION)
+    return html.Details(
+        [
+            html.Summary(
+                "Log a match from its score sheet", style={"minHeight": "44px", "fontSize": "17px"}
+            ),
+            html.Div("Game"),
+            dcc.RadioItems(
+                id="record-sheet-game",
+                inline=True,
+                **CHOICE,
+                options=[{"label": r.name, "value": g} for g, r in GAMES.items()],
+            ),
+            html.Label(
+                "Players in seat (turn) order, separated by commas", htmlFor="record-sheet-players"
+            ),
+            dcc.Input(id="record-sheet-players", type="text", style=FIELD, placeholder="Ann, Ben"),
+            html.Div(id="record-sheet-seats"),
+            html.Label("Played at (server time; empty: now)", htmlFor="record-sheet-played-at"),
+            dcc.Input(
+                id="record-sheet-played-at",
+                type="datetime-local",  # type: ignore[arg-type]
+                style=FIELD,
+            ),  # Dash's stubs lack the HTML input types it renders
+            html.Div(
+                [
+                    html.Div(
+                        [
+                            html.Label("Minutes", htmlFor="record-sheet-duration"),
+                            dcc.Input(
+                                id="record-sheet-duration", type="number", min=0, style=SMALL
+                            ),
+                        ]
+                    ),
+                    html.Div(
+                        [
+                            html.Label("Where", htmlFor="record-sheet-location"),
+                            dcc.Input(id="record-sheet-location", type="text", style=FIELD),
+                        ],
+                        style={"flex": "1"},
+                    ),
+                ],
+                style=ROW,
+            ),
+            html.Button("Log this score sheet", id="record-sheet-save", n_clicks=0, style=PRIMARY),
+            html.Div(
+                id="record-sheet-message",
+                role="status",
+                **LIVE,
+                style={"minHeight": "1.4em", "margin": "6px 0"},
+            ),
+        ],
+        id="record-sheet",
+        style=SECTION,
+    )
 
 
 def seats_form(game: str | None, players: str | None) -> list:
@@ -66,26 +99,59 @@ def seats_form(game: str | None, players: str | None) -> list:
     categories = SHEETS[game].categories({}, None, len(names))
     rows: list[Any] = []
     for seat, name in enumerate(names):
-        fields = [html.Div([html.Label("total", htmlFor=f"record-sheet-total-{seat}"),
-                            dcc.Input(id={"type": "record-sheet-total", "seat": seat},
-                                      type="number", style=SMALL)])]
-        fields += [html.Div([html.Label(c), dcc.Input(
-            id={"type": "record-sheet-category", "seat": seat, "category": c}, type="number",
-            style=SMALL)]) for c in categories]
-        rows.append(html.Div([html.Div(name, style={"fontWeight": "600"}),
-                              html.Div(fields, style=ROW)], className="record-sheet-seat"))
+        fields = [
+            html.Div(
+                [
+                    html.Label("total", htmlFor=f"record-sheet-total-{seat}"),
+                    dcc.Input(
+                        id={"type": "record-sheet-total", "seat": seat}, type="number", style=SMALL
+                    ),
+                ]
+            )
+        ]
+        fields += [
+            html.Div(
+                [
+                    html.Label(c),
+                    dcc.Input(
+                        id={"type": "record-sheet-category", "seat": seat, "category": c},
+                        type="number",
+                        style=SMALL,
+                    ),
+                ]
+            )
+            for c in categories
+        ]
+        rows.append(
+            html.Div(
+                [html.Div(name, style={"fontWeight": "600"}), html.Div(fields, style=ROW)],
+                className="record-sheet-seat",
+            )
+        )
     people = [{"label": n, "value": n} for n in names]
-    return rows + [html.Div("Won"), dcc.Checklist(id="record-sheet-winners", options=people,
-                                                   value=[], inline=True, **CHOICE),
-                   html.Div("Started"), dcc.RadioItems(id="record-sheet-first", options=people,
-                                                       value=names[0], inline=True, **CHOICE)]
+    return rows + [
+        html.Div("Won"),
+        dcc.Checklist(id="record-sheet-winners", options=people, value=[], inline=True, **CHOICE),
+        html.Div("Started"),
+        dcc.RadioItems(
+            id="record-sheet-first", options=people, value=names[0], inline=True, **CHOICE
+        ),
+    ]
 
 
-def sheet_of(names: list[str], totals: list, categories: list, ids: list, winners: list | None,
-             first: str | None, duration, location: str | None) -> dict:
+def sheet_of(
+    names: list[str],
+    totals: list,
+    categories: list,
+    ids: list,
+    winners: list | None,
+    first: str | None,
+    duration,
+    location: str | None,
+) -> dict:
     """The form's answers as a sheet (docs/interop.md); blank fields are left out."""
     entries: list[dict | None] = [None] * len(names)
-    for seat, total in enumerate(totals[:len(names)]):
+    for seat, total in enumerate(totals[: len(names)]):
         if total is not None:
             entries[seat] = {"total": total}
     for key, points in zip(ids, categories):
@@ -93,8 +159,13 @@ def sheet_of(names: list[str], totals: list, categories: list, ids: list, winner
             entry = entries[key["seat"]] or {"total": None}
             entry.setdefault("categories", {})[key["category"]] = points
             entries[key["seat"]] = entry
-    return {"scores": entries, "winners": list(winners or []), "first": first,
-            "duration_min": duration, "location": location or None}
+    return {
+        "scores": entries,
+        "winners": list(winners or []),
+        "first": first,
+        "duration_min": duration,
+        "location": location or None,
+    }
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,7 +177,7 @@ class SheetForm:
     players: str | None = None
     totals: list = dataclasses.field(default_factory=list)
     categories: list = dataclasses.field(default_factory=list)  # the category fields' values
-    ids: list = dataclasses.field(default_factory=list)         # ... and their ids, in order
+    ids: list = dataclasses.field(default_factory=list)  # ... and their ids, in order
     winners: list | None = None
     first: str | None = None
     played_at: str | None = None
@@ -122,11 +193,20 @@ def log(recorder: Recorder, form: SheetForm, policy: Any, host: str | None) -> s
     if form.game is None:
         return "refused: choose the game first"
     names = named(form.players)
-    sheet = sheet_of(names, form.totals, form.categories, form.ids, form.winners, form.first,
-                     form.duration, form.location)
+    sheet = sheet_of(
+        names,
+        form.totals,
+        form.categories,
+        form.ids,
+        form.winners,
+        form.first,
+        form.duration,
+        form.location,
+    )
     try:
-        return recorder.start_sheet(form.game, names, sheet,
-                                    played_at=local_unless_zoned(form.played_at))
+        return recorder.start_sheet(
+            form.game, names, sheet, played_at=local_unless_zoned(form.played_at)
+        )
     except actions.REFUSALS as err:
         return f"refused: {err}"
 
@@ -135,26 +215,38 @@ def logged(game: str | None, done: str | UUID) -> Any:
     """What the form says after a tap: the refusal, or the logged match with a link to it."""
     if isinstance(done, str) or game is None:
         return done
-    return html.Span([f"logged: {GAMES[game].name} score sheet, match {str(done)[:8]} ",
-                      html.A("(see it)", href=f"/record?match={done}")])
+    return html.Span(
+        [
+            f"logged: {GAMES[game].name} score sheet, match {str(done)[:8]} ",
+            html.A("(see it)", href=f"/record?match={done}"),
+        ]
+    )
 
 
 def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], Any]) -> None:
-    @app.callback(Output("record-sheet-seats", "children"),
-                  Input("record-sheet-game", "value"), Input("record-sheet-players", "value"))
+    @app.callback(
+        Output("record-sheet-seats", "children"),
+        Input("record-sheet-game", "value"),
+        Input("record-sheet-players", "value"),
+    )
     def seats(game, players):
         return seats_form(game, players)
 
-    @app.callback(Output("record-sheet-message", "children"),
-                  Input("record-sheet-save", "n_clicks"), State("record-token", "data"),
-                  State("record-sheet-game", "value"), State("record-sheet-players", "value"),
-                  State({"type": "record-sheet-total", "seat": ALL}, "value"),
-                  State({"type": "record-sheet-category", "seat": ALL, "category": ALL},
-                        "value"),
-                  State("record-sheet-winners", "value"), State("record-sheet-first", "value"),
-                  State("record-sheet-played-at", "value"),
-                  State("record-sheet-duration", "value"),
-                  State("record-sheet-location", "value"), prevent_initial_call=True)
+    @app.callback(
+        Output("record-sheet-message", "children"),
+        Input("record-sheet-save", "n_clicks"),
+        State("record-token", "data"),
+        State("record-sheet-game", "value"),
+        State("record-sheet-players", "value"),
+        State({"type": "record-sheet-total", "seat": ALL}, "value"),
+        State({"type": "record-sheet-category", "seat": ALL, "category": ALL}, "value"),
+        State("record-sheet-winners", "value"),
+        State("record-sheet-first", "value"),
+        State("record-sheet-played-at", "value"),
+        State("record-sheet-duration", "value"),
+        State("record-sheet-location", "value"),
+        prevent_initial_call=True,
+    )
     def save(clicks, token, game, players, totals, categories, *rest):
         if not clicks:
             raise PreventUpdate

@@ -32,6 +32,7 @@ Load = Callable[[str, int | None], Any]  # (match id, version shown) -> the matc
 
 # The write token -----------------------------------------------------------------------------
 
+
 def token_box(policy: Any, token: str | None) -> str | None:
     """What the token box says; None when the server needs no token (the box stays hidden)."""
     if policy is None or policy.open:
@@ -47,8 +48,10 @@ def saved_token(typed: str | None) -> tuple[str | None, str]:
 
 # Following other devices ---------------------------------------------------------------------
 
-def followed(match_id: str | None, shown: int | None,
-             now: Callable[[str], int | None]) -> tuple[int, list, str] | None:
+
+def followed(
+    match_id: str | None, shown: int | None, now: Callable[[str], int | None]
+) -> tuple[int, list, str] | None:
     """When the match moved on since the page showed version `shown`: (its version now, no
     picks, the message). `now(match_id)` reads the version from the store (None: no match)."""
     if not match_id or shown is None:
@@ -61,6 +64,7 @@ def followed(match_id: str | None, shown: int | None,
 
 # Taps ----------------------------------------------------------------------------------------
 
+
 def tapped(picks: list | None, button: dict | None, clicks: int | None) -> list | None:
     """The picks after a tap: an option adds its answer, a chip takes answers back from its
     own on."""
@@ -68,7 +72,7 @@ def tapped(picks: list | None, button: dict | None, clicks: int | None) -> list 
         return None
     picks = list(picks or [])
     if "index" in button:
-        return picks[:button["index"]]
+        return picks[: button["index"]]
     return [*picks, [button["key"], json.loads(button["value"])]]
 
 
@@ -89,6 +93,7 @@ def pick_label(key: str, value: Any) -> str:
 
 # The questions -------------------------------------------------------------------------------
 
+
 @dataclasses.dataclass(frozen=True)
 class Asked:
     """Where a series of questions stands: the answers so far and what comes next."""
@@ -101,7 +106,7 @@ class Asked:
 
 @dataclasses.dataclass(frozen=True)
 class SettingUp:
-    head: str   # the game and the number of players
+    head: str  # the game and the number of players
     asked: Asked
 
 
@@ -131,8 +136,9 @@ def setting_up(picks: list | None, typed_players: str | None) -> SettingUp | Non
     return SettingUp(head, Asked(picks, question=step))
 
 
-def asking(load: Load, match_id: str | None, version: int | None,
-           picks: list | None) -> Asked | None:
+def asking(
+    load: Load, match_id: str | None, version: int | None, picks: list | None
+) -> Asked | None:
     """The next question of the move being entered; None when no move is awaited (or the
     match cannot be shown)."""
     if not match_id or version is None:
@@ -159,6 +165,7 @@ def asking(load: Load, match_id: str | None, version: int | None,
 
 # The match as it stands ----------------------------------------------------------------------
 
+
 @dataclasses.dataclass(frozen=True)
 class Shown:
     """The play area for one match at one version."""
@@ -167,18 +174,19 @@ class Shown:
     replay: str
     to_move: str
     seats: list[str]
-    board: tuple[str, Any] | None = None    # (game, encoded state) to draw; None: no board
-    scores: list[dict] | None = None        # per seat: {"total", "categories"}
-    score_note: str = ""                    # why there is no score yet
-    sheet: str | None = None                # a logged sheet, as text (instead of a score)
-    verdict: str | None = None              # the game is over by the rules: the result
-    totals: list | None = None              # the recomputed totals, to claim
+    board: tuple[str, Any] | None = None  # (game, encoded state) to draw; None: no board
+    scores: list[dict] | None = None  # per seat: {"total", "categories"}
+    score_note: str = ""  # why there is no score yet
+    sheet: str | None = None  # a logged sheet, as text (instead of a score)
+    verdict: str | None = None  # the game is over by the rules: the result
+    totals: list | None = None  # the recomputed totals, to claim
     undo_by: str | None = None
-    running: bool = False                   # undo and draw are offered
+    running: bool = False  # undo and draw are offered
 
 
-def showing(load: Load, match_id: str | None, version: int | None,
-            undo_by: str | None) -> Shown | str | None:
+def showing(
+    load: Load, match_id: str | None, version: int | None, undo_by: str | None
+) -> Shown | str | None:
     """The match to show (None: no match; a string: why it cannot be shown)."""
     if not match_id:
         return None
@@ -194,9 +202,13 @@ def showing(load: Load, match_id: str | None, version: int | None,
 def shown_sheet(match: Any) -> Shown:
     """A match logged from its sheet: no board, no moves: the sheet and its result."""
     seats = list(match.seats)
-    return Shown(f"{line(match)} · score sheet · match {str(match.id)[:8]}",
-                 f"/match?id={match.id}", f"The match has {match.status}: {result(match)}",
-                 seats, sheet=views.sheet_text(match))
+    return Shown(
+        f"{line(match)} · score sheet · match {str(match.id)[:8]}",
+        f"/match?id={match.id}",
+        f"The match has {match.status}: {result(match)}",
+        seats,
+        sheet=views.sheet_text(match),
+    )
 
 
 def shown_match(match: Any, undo_by: str | None) -> Shown:
@@ -211,10 +223,17 @@ def shown_match(match: Any, undo_by: str | None) -> Shown:
     over = match.rules_outcome() if running else None
     return Shown(
         f"{line(match)} · move {len(match.moves)} · match {str(match.id)[:8]}",
-        f"/match?id={match.id}", to_move(match), seats,
-        board=(match.game, rules.encode(match.state)), scores=scores, score_note=note,
+        f"/match?id={match.id}",
+        to_move(match),
+        seats,
+        board=(match.game, rules.encode(match.state)),
+        scores=scores,
+        score_note=note,
         verdict=None if over is None else f"By the rules: {verdict(match, over)}.",
-        totals=totals, undo_by=undo_by if undo_by in seats else seats[0], running=running)
+        totals=totals,
+        undo_by=undo_by if undo_by in seats else seats[0],
+        running=running,
+    )
 
 
 def line(match: Any) -> str:
@@ -224,8 +243,7 @@ def line(match: Any) -> str:
 
 def to_move(match: Any) -> str:
     if match.status != "running":
-        return f"The match has {match.status}" + (f": {result(match)}" if match.outcome
-                                                 else ".")
+        return f"The match has {match.status}" + (f": {result(match)}" if match.outcome else ".")
     if match.rules.outcome(match.state) is not None:
         return "The game is over by the rules."
     awaited = match.rules.to_move(match.state)

@@ -14,23 +14,64 @@ from dash import html
 from .picking import DONE, Question
 
 INK, ACCENT, SOFT = "#23324a", "#1f77b4", "#eef3fa"
-BUTTON = {"minHeight": "48px", "minWidth": "64px", "padding": "8px 12px", "fontSize": "16px",
-          "borderRadius": "8px", "border": f"1px solid {ACCENT}", "background": "#fff",
-          "color": INK, "cursor": "pointer", "touchAction": "manipulation",
-          "maxWidth": "100%", "whiteSpace": "normal", "textAlign": "left"}
-PRIMARY = {**BUTTON, "background": ACCENT, "color": "#fff", "fontWeight": "600",
-           "minHeight": "56px", "width": "100%", "textAlign": "center"}
+BUTTON = {
+    "minHeight": "48px",
+    "minWidth": "64px",
+    "padding": "8px 12px",
+    "fontSize": "16px",
+    "borderRadius": "8px",
+    "border": f"1px solid {ACCENT}",
+    "background": "#fff",
+    "color": INK,
+    "cursor": "pointer",
+    "touchAction": "manipulation",
+    "maxWidth": "100%",
+    "whiteSpace": "normal",
+    "textAlign": "left",
+}
+PRIMARY = {
+    **BUTTON,
+    "background": ACCENT,
+    "color": "#fff",
+    "fontWeight": "600",
+    "minHeight": "56px",
+    "width": "100%",
+    "textAlign": "center",
+}
 QUIET = {**BUTTON, "border": "1px solid #bbb", "minHeight": "44px"}
-CHIP = {**QUIET, "background": SOFT, "border": "1px solid #c7d4e8", "fontSize": "14px",
-        "minHeight": "44px"}
+CHIP = {
+    **QUIET,
+    "background": SOFT,
+    "border": "1px solid #c7d4e8",
+    "fontSize": "14px",
+    "minHeight": "44px",
+}
 ROW = {"display": "flex", "flexWrap": "wrap", "gap": "8px", "margin": "4px 0 10px"}
-FIELD = {"width": "100%", "boxSizing": "border-box", "minHeight": "44px", "fontSize": "16px",
-         "padding": "6px 10px", "border": "1px solid #bbb", "borderRadius": "6px"}
-SECTION = {"background": "#fff", "borderRadius": "8px", "padding": "10px 12px",
-           "boxShadow": "0 1px 3px rgba(0,0,0,.08)", "marginBottom": "12px", "minWidth": 0}
+FIELD = {
+    "width": "100%",
+    "boxSizing": "border-box",
+    "minHeight": "44px",
+    "fontSize": "16px",
+    "padding": "6px 10px",
+    "border": "1px solid #bbb",
+    "borderRadius": "6px",
+}
+SECTION = {
+    "background": "#fff",
+    "borderRadius": "8px",
+    "padding": "10px 12px",
+    "boxShadow": "0 1px 3px rgba(0,0,0,.08)",
+    "marginBottom": "12px",
+    "minWidth": 0,
+}
 HIDDEN = {"display": "none"}
-GROUP_LABEL = {"fontSize": "12px", "color": "#666", "textTransform": "uppercase",
-               "letterSpacing": ".04em", "marginTop": "6px"}
+GROUP_LABEL = {
+    "fontSize": "12px",
+    "color": "#666",
+    "textTransform": "uppercase",
+    "letterSpacing": ".04em",
+    "marginTop": "6px",
+}
 
 
 def option_id(kind: str, key: str, value: Any) -> dict[str, str]:
@@ -43,11 +84,19 @@ def question(step: Question, kind: str) -> html.Div:
     groups: dict[str, list[Any]] = {}
     for option in step.options:
         groups.setdefault(option.group, []).append(
-            html.Button(option.label, id=option_id(kind, step.key, option.value),
-                        n_clicks=0, className="record-option",
-                        style=PRIMARY if option.value == DONE else BUTTON))
-    body: list[Any] = [html.Div(step.prompt, className="record-prompt",
-                                style={"fontWeight": "600", "fontSize": "17px"})]
+            html.Button(
+                option.label,
+                id=option_id(kind, step.key, option.value),
+                n_clicks=0,
+                className="record-option",
+                style=PRIMARY if option.value == DONE else BUTTON,
+            )
+        )
+    body: list[Any] = [
+        html.Div(
+            step.prompt, className="record-prompt", style={"fontWeight": "600", "fontSize": "17px"}
+        )
+    ]
     for group, buttons in groups.items():
         if group:
             body.append(html.Div(group, style=GROUP_LABEL))
@@ -60,10 +109,20 @@ def chips(picks: Sequence[Sequence[Any]], kind: str, label_of=str) -> html.Div:
     shown = [(i, key, value) for i, (key, value) in enumerate(picks) if value != DONE]
     if not shown:
         return html.Div()
-    return html.Div([html.Button(f"✕ {label_of(key, value)}", id={"type": kind, "index": i},
-                                 n_clicks=0, className="record-chip", style=CHIP,
-                                 title="take this answer back")
-                     for i, key, value in shown], style=ROW)
+    return html.Div(
+        [
+            html.Button(
+                f"✕ {label_of(key, value)}",
+                id={"type": kind, "index": i},
+                n_clicks=0,
+                className="record-chip",
+                style=CHIP,
+                title="take this answer back",
+            )
+            for i, key, value in shown
+        ],
+        style=ROW,
+    )
 
 
 def score_table(seats: Sequence[str], scores: Sequence[dict[str, Any]]) -> html.Table:
@@ -71,14 +130,25 @@ def score_table(seats: Sequence[str], scores: Sequence[dict[str, Any]]) -> html.
     categories = list(dict.fromkeys(c for entry in scores for c in entry["categories"]))
     cell = {"padding": "4px 8px", "textAlign": "right", "borderBottom": "1px solid #eee"}
     head = html.Tr([html.Th("", style=cell)] + [html.Th(name, style=cell) for name in seats])
-    rows = [html.Tr([html.Td(category, style={**cell, "textAlign": "left"})]
-                    + [html.Td(_number(entry["categories"].get(category, 0)), style=cell)
-                       for entry in scores]) for category in categories]
-    total = html.Tr([html.Th("total", style={**cell, "textAlign": "left"})]
-                    + [html.Th(_number(entry["total"]), style=cell) for entry in scores])
-    return html.Table([html.Thead(head), html.Tbody([*rows, total])],
-                      style={"borderCollapse": "collapse", "width": "100%", "fontSize": "15px"},
-                      className="record-score")
+    rows = [
+        html.Tr(
+            [html.Td(category, style={**cell, "textAlign": "left"})]
+            + [
+                html.Td(_number(entry["categories"].get(category, 0)), style=cell)
+                for entry in scores
+            ]
+        )
+        for category in categories
+    ]
+    total = html.Tr(
+        [html.Th("total", style={**cell, "textAlign": "left"})]
+        + [html.Th(_number(entry["total"]), style=cell) for entry in scores]
+    )
+    return html.Table(
+        [html.Thead(head), html.Tbody([*rows, total])],
+        style={"borderCollapse": "collapse", "width": "100%", "fontSize": "15px"},
+        className="record-score",
+    )
 
 
 def _number(value: Any) -> str:

@@ -35,8 +35,10 @@ def _base(name: str) -> Bot:
     found = MCTS_SPEC.fullmatch(name)
     if found:
         return MCTS(int(found.group(1)))
-    raise Refused(f"unknown agent {name!r}: random, greedy or mcts-N (N iterations, 1-999999), "
-                  "optionally +RESTRICTION")
+    raise Refused(
+        f"unknown agent {name!r}: random, greedy or mcts-N (N iterations, 1-999999), "
+        "optionally +RESTRICTION"
+    )
 
 
 def check_agent(game: str, spec: str) -> str:

@@ -32,8 +32,9 @@ from tablelog.domain.games import GameRules
 
 
 def _topiary(state: Any, seat: int, rng: random.Random) -> Any:
-    hidden_cells = [i for i, tile in enumerate(state.tiles)
-                    if tile is not None and not state.face_up[i]]
+    hidden_cells = [
+        i for i, tile in enumerate(state.tiles) if tile is not None and not state.face_up[i]
+    ]
     other_hands = [s for s in range(len(state.hands)) if s != seat]
     last = len(state.hands) - 1
     pool = [state.tiles[i] for i in hidden_cells]
@@ -62,7 +63,7 @@ def _topas(state: Any, seat: int, rng: random.Random) -> Any:
     rng.shuffle(pool)
     hands = list(state.hands)
     for s in others:
-        hands[s], pool = tuple(pool[:len(hands[s])]), pool[len(hands[s]):]
+        hands[s], pool = tuple(pool[: len(hands[s])]), pool[len(hands[s]) :]
     return dataclasses.replace(state, hands=tuple(hands), pile=tuple(pool))
 
 

@@ -82,8 +82,9 @@ class MCTS:
         best = max(tried, key=lambda kn: (kn[1].visits, kn[1].mean(seat)))
         return by_key[best[0]]
 
-    def _iterate(self, rules: GameRules, state: Any, root: Node, rng: random.Random,
-                 players: int) -> None:
+    def _iterate(
+        self, rules: GameRules, state: Any, root: Node, rng: random.Random, players: int
+    ) -> None:
         node, path = root, [root]
         while rules.outcome(state) is None:
             mover = rules.to_move(state)[0]
@@ -109,8 +110,13 @@ class MCTS:
     def _select(self, children: Mapping[Any, Node]) -> Any:
         """UCB1 among the children legal in this iteration's world: the key of the chosen."""
         total = math.log(max(1, sum(c.visits for c in children.values())))
-        return max(children, key=lambda k: children[k].mean(children[k].mover)
-                   + self.exploration * math.sqrt(total / children[k].visits))
+        return max(
+            children,
+            key=lambda k: (
+                children[k].mean(children[k].mover)
+                + self.exploration * math.sqrt(total / children[k].visits)
+            ),
+        )
 
     def _flat(self, rules: GameRules, state: Any, seat: int, rng: random.Random) -> Move:
         """Simultaneous rounds: UCB1 over this seat's choices, the others' drawn at random."""
@@ -121,10 +127,12 @@ class MCTS:
         arms = [Node(mover=seat, rewards=[0.0] * players) for _ in choices]
         order = rng.sample(range(len(choices)), len(choices))  # untried arms, in a drawn order
         for iteration in range(self.budget):
-            arm = (order[iteration] if iteration < len(order)
-                   else self._select(dict(enumerate(arms))))
-            others = {s: rules.random_choice(state, s, rng)
-                      for s in rules.to_move(state) if s != seat}
+            arm = (
+                order[iteration] if iteration < len(order) else self._select(dict(enumerate(arms)))
+            )
+            others = {
+                s: rules.random_choice(state, s, rng) for s in rules.to_move(state) if s != seat
+            }
             after = rules.apply(state, rules.combine(state, {**others, seat: choices[arm]}))
             reward = self.rollout(rules, after, rng, players)
             arms[arm].visits += 1
@@ -132,8 +140,9 @@ class MCTS:
         best = max(range(len(arms)), key=lambda i: (arms[i].visits, arms[i].mean(seat)))
         return choices[best]
 
-    def rollout(self, rules: GameRules, state: Any, rng: random.Random,
-                players: int) -> list[float]:
+    def rollout(
+        self, rules: GameRules, state: Any, rng: random.Random, players: int
+    ) -> list[float]:
         """Random moves to the end (or `rollout_depth`): a point shared by the winners."""
         for _ in range(self.rollout_depth):
             if rules.outcome(state) is not None:

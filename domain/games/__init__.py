@@ -19,8 +19,17 @@ from .base import (
 )
 from .declaring import GameInfo
 
-__all__ = ["GAMES", "GameRules", "IllegalMove", "InvalidSetup", "Outcome", "RulesError",
-           "UnknownInformation", "declarations", "get_rules"]
+__all__ = [
+    "GAMES",
+    "GameRules",
+    "IllegalMove",
+    "InvalidSetup",
+    "Outcome",
+    "RulesError",
+    "UnknownInformation",
+    "declarations",
+    "get_rules",
+]
 
 
 def _discover() -> dict[str, GameRules]:
@@ -46,5 +55,7 @@ def get_rules(game: str) -> GameRules:
 def declarations() -> dict[str, GameInfo]:
     """Each registered game's declaration (`<game>/declaration.py`: metadata, options and move
     classes), by game id."""
-    return {game: importlib.import_module(f"{__name__}.{game.replace('-', '_')}.declaration")
-            .GAME_INFO for game in GAMES}
+    return {
+        game: importlib.import_module(f"{__name__}.{game.replace('-', '_')}.declaration").GAME_INFO
+        for game in GAMES
+    }

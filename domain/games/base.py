@@ -38,6 +38,7 @@ class Component(NamedTuple):
     count: int
     points: float
 
+
 _converter = make_converter()
 
 
@@ -78,13 +79,15 @@ class Outcome:
         return len(self.winners) > 1
 
     def to_json(self) -> dict[str, Any]:
-        return {"winners": list(self.winners), "ranking": [list(g) for g in self.ranking],
-                "reason": self.reason}
+        return {
+            "winners": list(self.winners),
+            "ranking": [list(g) for g in self.ranking],
+            "reason": self.reason,
+        }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Outcome:
-        return cls(tuple(data["winners"]), tuple(tuple(g) for g in data["ranking"]),
-                   data["reason"])
+        return cls(tuple(data["winners"]), tuple(tuple(g) for g in data["ranking"]), data["reason"])
 
 
 def seat_score(total: float, categories: Mapping[str, float], **details: Any) -> dict[str, Any]:
@@ -142,8 +145,10 @@ class GameRules(ABC, Generic[S]):
         Default: only the current version is known."""
         if rules_version == self.version:
             return dict(options)
-        raise InvalidSetup(f"{self.name} rules version {rules_version} is not known to this "
-                           f"Tablelog (it implements version {self.version})")
+        raise InvalidSetup(
+            f"{self.name} rules version {rules_version} is not known to this "
+            f"Tablelog (it implements version {self.version})"
+        )
 
     def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         """A complete random setup (for simulations and tests). Default: nothing to deal."""
@@ -173,7 +178,7 @@ class GameRules(ABC, Generic[S]):
 
     def combine(self, state: S, choices: Mapping[int, Move]) -> Move:
         """Simultaneous games: the one recorded move made of each awaited seat's choice."""
-        (_seat, choice), = choices.items()
+        ((_seat, choice),) = choices.items()
         return dict(choice)
 
     def random_choice(self, state: S, seat: int, rng: random.Random) -> Move:
@@ -184,8 +189,9 @@ class GameRules(ABC, Generic[S]):
     def random_move(self, state: S, rng: random.Random) -> Move:
         """A random legal move (each seat's `random_choice`, combined); for bots and tests."""
         if self.simultaneous:
-            return self.combine(state, {seat: self.random_choice(state, seat, rng)
-                                        for seat in self.to_move(state)})
+            return self.combine(
+                state, {seat: self.random_choice(state, seat, rng) for seat in self.to_move(state)}
+            )
         return self.random_choice(state, self.to_move(state)[0], rng)
 
     @abstractmethod
@@ -229,8 +235,9 @@ class GameRules(ABC, Generic[S]):
     components_read_moves: ClassVar[bool] = False
 
     @abstractmethod
-    def components(self, state: S, scores: list[dict[str, Any]],
-                   moves: Moves) -> list[list[Component]]:
+    def components(
+        self, state: S, scores: list[dict[str, Any]], moves: Moves
+    ) -> list[list[Component]]:
         """Per seat, the component-strength rows of a scored final position (`docs/metrics.md`);
         a game with nothing to measure returns an empty list per seat. Must."""
 

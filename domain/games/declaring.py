@@ -74,14 +74,26 @@ def _literal(value: object, literal: Any) -> Any:
 
 
 SCHEMAS: dict[Any, Schema] = {
-    Flag: {"anyOf": [{"type": "boolean"}, {"enum": [0, 1]},
-                     {"type": "string", "enum": [*TRUE_WORDS, *FALSE_WORDS],
-                      "description": "in any case"}]},
-    WholeNumber: {"anyOf": [{"type": "integer"},
-                            {"type": "string", "description": "a whole number written out"}]},
+    Flag: {
+        "anyOf": [
+            {"type": "boolean"},
+            {"enum": [0, 1]},
+            {"type": "string", "enum": [*TRUE_WORDS, *FALSE_WORDS], "description": "in any case"},
+        ]
+    },
+    WholeNumber: {
+        "anyOf": [
+            {"type": "integer"},
+            {"type": "string", "description": "a whole number written out"},
+        ]
+    },
     ManifestName: {"type": "string", "minLength": 1},
-    str: {"type": "string"}, int: {"type": "integer"}, float: {"type": "number"},
-    bool: {"type": "boolean"}, type(None): {"type": "null"}, Any: {},
+    str: {"type": "string"},
+    int: {"type": "integer"},
+    float: {"type": "number"},
+    bool: {"type": "boolean"},
+    type(None): {"type": "null"},
+    Any: {},
 }
 
 
@@ -99,9 +111,11 @@ def json_key(field: dataclasses.Field) -> str:
 # Cached: every `apply` tells its move's shape by these.
 @functools.cache
 def required_keys(cls: type) -> frozenset[str]:
-    return frozenset(json_key(f) for f in dataclasses.fields(cls)
-                     if f.default is dataclasses.MISSING
-                     and f.default_factory is dataclasses.MISSING)
+    return frozenset(
+        json_key(f)
+        for f in dataclasses.fields(cls)
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    )
 
 
 @functools.cache
@@ -110,6 +124,7 @@ def all_keys(cls: type) -> frozenset[str]:
 
 
 # ---- what a game is ------------------------------------------------------------------------
+
 
 @dataclasses.dataclass(frozen=True)
 class GameInfo:
@@ -122,8 +137,8 @@ class GameInfo:
     min_players: int
     max_players: int
     simultaneous: bool
-    hidden_information: bool   # hands, face-down tiles: a record may not know everything
-    scoring: tuple[str, ...]   # the score's categories, as `GameRules.score` names them
+    hidden_information: bool  # hands, face-down tiles: a record may not know everything
+    scoring: tuple[str, ...]  # the score's categories, as `GameRules.score` names them
     options: type
     moves: tuple[type, ...]
     parts: tuple[type, ...] = ()
@@ -138,8 +153,10 @@ class GameInfo:
     def structure_move(self, move: object) -> Any:
         shape = self.move_shape(move)
         if shape is None:
-            raise IllegalMove(f"a {self.name} move has the keys of one of "
-                              f"{', '.join(c.__name__ for c in self.moves)}; got {move!r}")
+            raise IllegalMove(
+                f"a {self.name} move has the keys of one of "
+                f"{', '.join(c.__name__ for c in self.moves)}; got {move!r}"
+            )
         return structure(move, shape)
 
 
@@ -160,17 +177,22 @@ CONVERTER.register_structure_hook_func(lambda t: typing.get_origin(t) is Literal
 
 
 def _renamed(cls: type) -> dict[str, Any]:
-    return {f.name: override(rename=f.metadata["key"])
-            for f in dataclasses.fields(cls) if f.metadata.get("key")}
+    return {
+        f.name: override(rename=f.metadata["key"])
+        for f in dataclasses.fields(cls)
+        if f.metadata.get("key")
+    }
 
 
 CONVERTER.register_structure_hook_factory(
     dataclasses.is_dataclass,
-    lambda cls: make_dict_structure_fn(cls, CONVERTER, _cattrs_forbid_extra_keys=True,
-                                       **_renamed(cls)))
+    lambda cls: make_dict_structure_fn(
+        cls, CONVERTER, _cattrs_forbid_extra_keys=True, **_renamed(cls)
+    ),
+)
 CONVERTER.register_unstructure_hook_factory(
-    dataclasses.is_dataclass,
-    lambda cls: make_dict_unstructure_fn(cls, CONVERTER, **_renamed(cls)))
+    dataclasses.is_dataclass, lambda cls: make_dict_unstructure_fn(cls, CONVERTER, **_renamed(cls))
+)
 
 
 def structure(data: object, cls: type) -> Any:
@@ -203,12 +225,14 @@ def _first_problem(error: ClassValidationError) -> tuple[str, str]:
         for note in getattr(inner, "__notes__", []):
             name = getattr(note, "name", None)
             if name is not None:
-                return name, str(inner) if isinstance(inner, OptionValueError) else \
-                    "is of the wrong kind"
+                return name, str(inner) if isinstance(
+                    inner, OptionValueError
+                ) else "is of the wrong kind"
     return "?", str(error)
 
 
 # ---- JSON Schema ---------------------------------------------------------------------------
+
 
 def json_schema(tp: Any) -> Schema:
     """The JSON Schema (2020-12, as OpenAPI 3.1 uses) of a declared type: a dataclass is an
@@ -225,8 +249,12 @@ def json_schema(tp: Any) -> Schema:
     if origin in (list, tuple, Sequence) and (len(args) == 1 or args[-1] is Ellipsis):
         return {"type": "array", "items": json_schema(args[0])}
     if origin is tuple:
-        return {"type": "array", "prefixItems": [json_schema(a) for a in args],
-                "minItems": len(args), "maxItems": len(args)}
+        return {
+            "type": "array",
+            "prefixItems": [json_schema(a) for a in args],
+            "minItems": len(args),
+            "maxItems": len(args),
+        }
     raise TypeError(f"no JSON Schema for {tp!r}")
 
 
@@ -240,8 +268,13 @@ def _object_schema(cls: type) -> Schema:
         if field.default is not dataclasses.MISSING and field.default is not None:
             schema["default"] = field.default
         properties[json_key(field)] = schema
-    schema = {"title": cls.__name__, "type": "object", "properties": properties,
-              "required": sorted(required_keys(cls)), "additionalProperties": False}
+    schema = {
+        "title": cls.__name__,
+        "type": "object",
+        "properties": properties,
+        "required": sorted(required_keys(cls)),
+        "additionalProperties": False,
+    }
     if cls.__doc__ and not cls.__doc__.startswith(cls.__name__ + "("):
         schema["description"] = " ".join(cls.__doc__.split())
     return schema

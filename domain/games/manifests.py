@@ -47,8 +47,9 @@ def club_folder() -> Path:
 
 def packaged_names() -> list[str]:
     folder = resources.files("tablelog.data") / "manifests"
-    return sorted(p.name.removesuffix(".json") for p in folder.iterdir()
-                  if p.name.endswith(".json"))
+    return sorted(
+        p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")
+    )
 
 
 def content_hash(content: Any) -> str:
@@ -63,7 +64,8 @@ def check_name(name: Any) -> str:
             f"a manifest is named by letters, digits, '-' and '_' (packaged: "
             f"{', '.join(packaged_names())}; or a club's own in its manifest folder), not "
             f"{_shown(name)}; to play with a file, pass its content (tablelog new "
-            "--manifest-file PATH)")
+            "--manifest-file PATH)"
+        )
     return name
 
 
@@ -82,9 +84,11 @@ def find(name: Any) -> Any:
 def _packaged(name: str) -> Any:
     source = resources.files("tablelog.data") / "manifests" / f"{name}.json"
     if not source.is_file():
-        raise InvalidSetup(f"no manifest named {name!r} (packaged: "
-                           f"{', '.join(packaged_names())}; or a club's own in its manifest "
-                           "folder)")
+        raise InvalidSetup(
+            f"no manifest named {name!r} (packaged: "
+            f"{', '.join(packaged_names())}; or a club's own in its manifest "
+            "folder)"
+        )
     return parse(source.read_bytes(), name)
 
 
@@ -111,8 +115,10 @@ def register(components: Any) -> str:
         raise InvalidSetup("components are {name, sha256, content}")
     digest = content_hash(components["content"])
     if digest != components["sha256"]:
-        raise InvalidSetup(f"the components named {components['name']!r} do not match their "
-                           f"hash: recorded {components['sha256']}, content {digest}")
+        raise InvalidSetup(
+            f"the components named {components['name']!r} do not match their "
+            f"hash: recorded {components['sha256']}, content {digest}"
+        )
     _registered.setdefault(digest, components["content"])
     return REF_PREFIX + digest
 
@@ -125,7 +131,8 @@ def load_manifest(reference: str) -> Any:
             return _registered[reference.removeprefix(REF_PREFIX)]
         except KeyError:
             raise InvalidSetup(
-                f"manifest {reference} has not been loaded in this process") from None
+                f"manifest {reference} has not been loaded in this process"
+            ) from None
     return find(reference)
 
 
@@ -140,9 +147,11 @@ def legacy_components(recorded: str) -> dict[str, Any]:
     try:
         return embed(recorded, parse(path.read_bytes(), recorded))
     except OSError:
-        raise InvalidSetup(f"this match was recorded by Tablelog 0.1 with its components in the "
-                           f"file {recorded}, which cannot be read here; run the command where "
-                           "that file is") from None
+        raise InvalidSetup(
+            f"this match was recorded by Tablelog 0.1 with its components in the "
+            f"file {recorded}, which cannot be read here; run the command where "
+            "that file is"
+        ) from None
 
 
 def _shown(value: Any) -> str:

@@ -28,14 +28,19 @@ from tablelog.domain.games.base import Move
 Filter = Callable[[Sequence[Move]], list[Move]]
 
 # game id -> the module of this package that declares its restrictions
-MODULES = {"topiary": "topiary", "total-landscaping": "total_landscaping", "topas": "topas",
-           "geoshapes": "geoshapes", "topitop": "topitop"}
+MODULES = {
+    "topiary": "topiary",
+    "total-landscaping": "total_landscaping",
+    "topas": "topas",
+    "geoshapes": "geoshapes",
+    "topitop": "topitop",
+}
 
 
 @dataclasses.dataclass(frozen=True)
 class Restriction:
-    name: str          # e.g. "never-place-swan"
-    description: str   # e.g. "never puts a Swan face up into the garden"
+    name: str  # e.g. "never-place-swan"
+    description: str  # e.g. "never puts a Swan face up into the garden"
     keep: Filter
 
     def allowed(self, moves: Sequence[Move]) -> list[Move]:
@@ -47,8 +52,11 @@ def never(name: str, description: str, refuses: Callable[[Move], bool]) -> Restr
     return Restriction(name, description, lambda moves: [m for m in moves if not refuses(m)])
 
 
-FIRST_LEGAL = Restriction("first-legal", "always plays the first legal move the engine lists "
-                          "(a player who does not think)", lambda moves: list(moves[:1]))
+FIRST_LEGAL = Restriction(
+    "first-legal",
+    "always plays the first legal move the engine lists (a player who does not think)",
+    lambda moves: list(moves[:1]),
+)
 
 
 def restrictions(game: str) -> dict[str, Restriction]:
@@ -64,8 +72,10 @@ def get_restriction(game: str, name: str) -> Restriction:
 
     known = restrictions(game)
     if name not in known:
-        raise Refused(f"{get_rules(game).name} declares no restriction {name!r}; it declares "
-                      f"{', '.join(known)}")
+        raise Refused(
+            f"{get_rules(game).name} declares no restriction {name!r}; it declares "
+            f"{', '.join(known)}"
+        )
     return known[name]
 
 
@@ -95,8 +105,9 @@ class RestrictedRules:
 
     def random_move(self, state: Any, rng: random.Random) -> Move:
         if self.simultaneous:
-            return self.combine(state, {seat: self.random_choice(state, seat, rng)
-                                        for seat in self.to_move(state)})
+            return self.combine(
+                state, {seat: self.random_choice(state, seat, rng) for seat in self.to_move(state)}
+            )
         return self.random_choice(state, self.to_move(state)[0], rng)
 
 
@@ -105,8 +116,10 @@ Bot = Callable[[GameRules, Any, int, random.Random], Move]
 
 def restricted(bot: Bot, restriction: Restriction) -> Bot:
     """`bot`, playing its seat under `restriction`."""
+
     def play(rules: GameRules, state: Any, seat: int, rng: random.Random) -> Move:
         return bot(RestrictedRules(rules, restriction, seat), state, seat, rng)  # type: ignore
+
     return play
 
 

@@ -8,9 +8,12 @@ COLOURS = {"R": "red", "G": "green", "Y": "yellow", "B": "blue"}
 
 
 def _shows(letter: str):
-    return lambda move: any(half.startswith(letter)
-                            for half in str(move.get("card", "")).split("-"))
+    return lambda move: any(
+        half.startswith(letter) for half in str(move.get("card", "")).split("-")
+    )
 
 
-RESTRICTIONS = [never(f"never-play-{name}", f"never lays a card with a {name} half",
-                      _shows(letter)) for letter, name in COLOURS.items()]
+RESTRICTIONS = [
+    never(f"never-play-{name}", f"never lays a card with a {name} half", _shows(letter))
+    for letter, name in COLOURS.items()
+]

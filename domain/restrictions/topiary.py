@@ -14,7 +14,13 @@ def _places(kind: str):
 
 
 RESTRICTIONS = [
-    *(never(f"never-place-{kind.lower().replace(' ', '-')}",
-            f"never puts a {kind} face up into the garden", _places(kind)) for kind in TYPES),
+    *(
+        never(
+            f"never-place-{kind.lower().replace(' ', '-')}",
+            f"never puts a {kind} face up into the garden",
+            _places(kind),
+        )
+        for kind in TYPES
+    ),
     never("never-take", "never takes a tile: only places visitors", lambda m: "take" in m),
 ]

@@ -6,6 +6,9 @@ from __future__ import annotations
 from . import never
 
 RESTRICTIONS = [
-    never("never-place-sand", "never places a sand pile: only its own buckets",
-          lambda move: move.get("place") in ("small", "large")),
+    never(
+        "never-place-sand",
+        "never places a sand pile: only its own buckets",
+        lambda move: move.get("place") in ("small", "large"),
+    ),
 ]

@@ -11,13 +11,14 @@ from . import never
 COLOURS = ("Red", "Orange", "Yellow", "Green", "Blue", "Purple", "White")
 
 
-
 def _plays(colour: str) -> Callable[[Move], bool]:
     return lambda move: move.get("card") == colour
 
 
 RESTRICTIONS = [
-    *(never(f"never-play-{colour.lower()}", f"never plays a {colour} card", _plays(colour))
-      for colour in COLOURS),
+    *(
+        never(f"never-play-{colour.lower()}", f"never plays a {colour} card", _plays(colour))
+        for colour in COLOURS
+    ),
     never("never-hoe", "never hoes", lambda move: "hoe" in move),
 ]

@@ -18,8 +18,16 @@ from .topiary import TopiarySheet
 from .topitop import TopitopSheet
 from .total_landscaping import TotalLandscapingSheet
 
-SHEETS: dict[str, SheetRules] = {rules.game: rules for rules in (
-    TopiarySheet(), TotalLandscapingSheet(), TopasSheet(), GeoShapesSheet(), TopitopSheet())}
+SHEETS: dict[str, SheetRules] = {
+    rules.game: rules
+    for rules in (
+        TopiarySheet(),
+        TotalLandscapingSheet(),
+        TopasSheet(),
+        GeoShapesSheet(),
+        TopitopSheet(),
+    )
+}
 
 __all__ = ["SHEETS", "check_sheet", "normalise", "outcome_of"]
 
@@ -31,8 +39,9 @@ def sheet_rules(game: str) -> SheetRules:
         raise Refused(f"no score sheet is known for {game!r}; games: {', '.join(SHEETS)}") from None
 
 
-def check_sheet(game: str, seats: Sequence[str], options: Mapping[str, Any], components: Any,
-                sheet: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+def check_sheet(
+    game: str, seats: Sequence[str], options: Mapping[str, Any], components: Any, sheet: Any
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the sheet normalised, the outcome it gives) or Refused naming the seat and field.
     What comes out is plain JSON the store keeps exactly: every number finite and within 53
     bits, every text checked as `values.stored_text` checks it (so no further walk is needed:
@@ -42,8 +51,16 @@ def check_sheet(game: str, seats: Sequence[str], options: Mapping[str, Any], com
     allowed = rules.categories(options, components, len(seats))
     for index, entry in enumerate(sheet["scores"]):
         if entry is not None:
-            _check_entry(rules, entry, seat_label(seats, index), allowed, options, components,
-                         len(seats), seats[index] in sheet["winners"])
+            _check_entry(
+                rules,
+                entry,
+                seat_label(seats, index),
+                allowed,
+                options,
+                components,
+                len(seats),
+                seats[index] in sheet["winners"],
+            )
     rules.check_seats(sheet, seats, options, components)
     rules.check_winners(sheet, seats)
     return sheet, outcome_of(rules, sheet, seats)
@@ -54,8 +71,9 @@ def normalise(sheet: Any, seats: Sequence[str]) -> dict[str, Any]:
         raise Refused('a score sheet is a JSON object {"scores": [...], "winners": [...], ...}')
     unknown = set(sheet) - set(KEYS)
     if unknown:
-        raise Refused(f"a score sheet has no field {sorted(unknown)[0]!r} (fields: "
-                      f"{', '.join(KEYS)})")
+        raise Refused(
+            f"a score sheet has no field {sorted(unknown)[0]!r} (fields: {', '.join(KEYS)})"
+        )
     scores = sheet.get("scores")
     if scores is None:
         scores = [None] * len(seats)
@@ -71,11 +89,15 @@ def normalise(sheet: Any, seats: Sequence[str]) -> dict[str, Any]:
     duration = number(sheet.get("duration_min"), "duration_min")
     if duration is not None and not 0 <= duration <= 100_000:
         raise Refused(f"duration_min: {duration} minutes is not a game's length")
-    return {"scores": [_seat(entry, seat_label(seats, i)) for i, entry in enumerate(scores)],
-            "winners": [s for s in seats if s in named],  # in turn order: one spelling
-            "first": None if first is None else name_of(first, seats, "first"),
-            "duration_min": duration, "location": text(sheet.get("location"), "location"),
-            "board": text(sheet.get("board"), "board"), "source": _source(sheet.get("source"))}
+    return {
+        "scores": [_seat(entry, seat_label(seats, i)) for i, entry in enumerate(scores)],
+        "winners": [s for s in seats if s in named],  # in turn order: one spelling
+        "first": None if first is None else name_of(first, seats, "first"),
+        "duration_min": duration,
+        "location": text(sheet.get("location"), "location"),
+        "board": text(sheet.get("board"), "board"),
+        "source": _source(sheet.get("source")),
+    }
 
 
 def _seat(entry: Any, where: str) -> dict[str, Any] | None:
@@ -87,17 +109,23 @@ def _seat(entry: Any, where: str) -> dict[str, Any] | None:
     if categories is not None:
         if not isinstance(categories, Mapping) or not categories:
             raise Refused(f"{where}: categories is an object {{category: points}}")
-        categories = {text(k, f"{where}: a category's name") or "": number(
-            v, f"{where}: category {k!r}") for k, v in categories.items()}
+        categories = {
+            text(k, f"{where}: a category's name") or "": number(v, f"{where}: category {k!r}")
+            for k, v in categories.items()
+        }
         if any(v is None for v in categories.values()):
             raise Refused(f"{where}: every category listed needs its points")
     new = entry.get("new")
     if new is not None and not isinstance(new, bool):
         raise Refused(f"{where}: new is true or false")
-    return {"total": number(entry.get("total"), f"{where}: total"), "categories": categories,
-            "team": text(entry.get("team"), f"{where}: team"),
-            "role": text(entry.get("role"), f"{where}: role"),
-            "colour": text(entry.get("colour"), f"{where}: colour"), "new": new}
+    return {
+        "total": number(entry.get("total"), f"{where}: total"),
+        "categories": categories,
+        "team": text(entry.get("team"), f"{where}: team"),
+        "role": text(entry.get("role"), f"{where}: role"),
+        "colour": text(entry.get("colour"), f"{where}: colour"),
+        "new": new,
+    }
 
 
 def _source(source: Any) -> dict[str, str | None] | None:
@@ -109,25 +137,38 @@ def _source(source: Any) -> dict[str, str | None] | None:
     return {key: text(value, f"source {key}") for key, value in source.items()}
 
 
-def _check_entry(rules: SheetRules, entry: dict[str, Any], where: str, allowed: tuple[str, ...],
-                 options: Mapping[str, Any], components: Any, players: int, won: bool) -> None:
+def _check_entry(
+    rules: SheetRules,
+    entry: dict[str, Any],
+    where: str,
+    allowed: tuple[str, ...],
+    options: Mapping[str, Any],
+    components: Any,
+    players: int,
+    won: bool,
+) -> None:
     categories, total = entry["categories"], entry["total"]
     if categories is not None:
         for name in categories:
             if name not in allowed:
-                raise Refused(f"{where}: category {name!r} is not one of "
-                              f"{rules.game}'s ({', '.join(allowed)})")
+                raise Refused(
+                    f"{where}: category {name!r} is not one of "
+                    f"{rules.game}'s ({', '.join(allowed)})"
+                )
         if total is None:
             raise Refused(f"{where}: total must be given with the categories")
         if rules.sums_categories(options, players) and sum(categories.values()) != total:
-            raise Refused(f"{where}: categories add up to {sum(categories.values())}, "
-                          f"not the total {total}")
+            raise Refused(
+                f"{where}: categories add up to {sum(categories.values())}, not the total {total}"
+            )
     if total is not None:
         low, high = rules.bounds(options, components, players, won)
         if not low <= total <= high:
-            raise Refused(f"{where}: total {total} is outside what {rules.game} allows "
-                          f"({'the winner' if won else 'a seat that did not win'}: {low} to "
-                          f"{high}, see docs/interop.md)")
+            raise Refused(
+                f"{where}: total {total} is outside what {rules.game} allows "
+                f"({'the winner' if won else 'a seat that did not win'}: {low} to "
+                f"{high}, see docs/interop.md)"
+            )
 
 
 def outcome_of(rules: SheetRules, sheet: dict[str, Any], seats: Sequence[str]) -> dict[str, Any]:

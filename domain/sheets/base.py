@@ -34,13 +34,15 @@ class SheetRules:
     game: ClassVar[str]
     tie_rule: ClassVar[str] = "a tie is a shared win"
 
-    def categories(self, options: Mapping[str, Any], components: Any,
-                   players: int) -> tuple[str, ...]:
+    def categories(
+        self, options: Mapping[str, Any], components: Any, players: int
+    ) -> tuple[str, ...]:
         """The scoring categories a sheet of this game may list (the engine's `score()` names)."""
         raise NotImplementedError
 
-    def bounds(self, options: Mapping[str, Any], components: Any, players: int,
-               won: bool) -> tuple[float, float]:
+    def bounds(
+        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+    ) -> tuple[float, float]:
         """The lowest and highest total a seat can reach (reasoned in each game's module)."""
         raise NotImplementedError
 
@@ -48,24 +50,32 @@ class SheetRules:
         """Whether a seat's categories add up to its total (Topas solitaire: they do not)."""
         return True
 
-    def check_seats(self, sheet: dict[str, Any], seats: Sequence[str],
-                    options: Mapping[str, Any], components: Any) -> None:
+    def check_seats(
+        self,
+        sheet: dict[str, Any],
+        seats: Sequence[str],
+        options: Mapping[str, Any],
+        components: Any,
+    ) -> None:
         """Checks of one game that need the whole sheet (per-category bounds, sums)."""
 
     def check_winners(self, sheet: dict[str, Any], seats: Sequence[str]) -> None:
         """Default (RULES.md): the highest total wins, a tie is a shared win. Checked only
         where every seat has a total."""
-        totals = [entry["total"] for entry in sheet["scores"]
-                  if entry and entry["total"] is not None]
+        totals = [
+            entry["total"] for entry in sheet["scores"] if entry and entry["total"] is not None
+        ]
         if len(totals) < len(sheet["scores"]):
             return
         best = max(totals)
         expected = [name for name, t in zip(seats, totals) if t == best]
         if sorted(sheet["winners"]) != sorted(expected):
             named = ", ".join(sheet["winners"]) or "nobody"
-            raise Refused(f"winners: the sheet names {named}, but the "
-                          f"highest total ({num(best)}) is {', '.join(expected)}'s "
-                          f"({self.tie_rule})")
+            raise Refused(
+                f"winners: the sheet names {named}, but the "
+                f"highest total ({num(best)}) is {', '.join(expected)}'s "
+                f"({self.tie_rule})"
+            )
 
     def outcome_reason(self, sheet: dict[str, Any]) -> str:
         names = sheet["winners"]
@@ -107,5 +117,6 @@ def name_of(value: Any, seats: Sequence[str], where: str) -> str:
         return seats[value]
     if isinstance(value, str) and value.strip() in seats:
         return value.strip()
-    raise Refused(f"{where}: {str(value)[:40]!r} is not a seat of this match "
-                  f"(seats: {', '.join(seats)})")
+    raise Refused(
+        f"{where}: {str(value)[:40]!r} is not a seat of this match (seats: {', '.join(seats)})"
+    )

@@ -38,16 +38,25 @@ class GeoShapesSheet(SheetRules):
         value = deck_value(components)
         return (WIN_BONUS, WIN_BONUS + value) if won else (-value, 0)
 
-    def check_seats(self, sheet: dict[str, Any], seats: Sequence[str],
-                    options: Mapping[str, Any], components: Any) -> None:
+    def check_seats(
+        self,
+        sheet: dict[str, Any],
+        seats: Sequence[str],
+        options: Mapping[str, Any],
+        components: Any,
+    ) -> None:
         for index, entry in enumerate(sheet["scores"]):
             won = seats[index] in sheet["winners"]
             bonus = ((entry or {}).get("categories") or {}).get("win")
             if bonus is not None and bonus != (WIN_BONUS if won else 0):
-                raise Refused(f"seat {index + 1} ({seats[index]}): win is {WIN_BONUS} for the "
-                              f"winner and 0 for everyone else, not {bonus}")
+                raise Refused(
+                    f"seat {index + 1} ({seats[index]}): win is {WIN_BONUS} for the "
+                    f"winner and 0 for everyone else, not {bonus}"
+                )
 
     def check_winners(self, sheet: dict[str, Any], seats: Sequence[str]) -> None:
         if len(sheet["winners"]) > 1:
-            raise Refused("winners: GeoShapes has one winner (or none when the deck ran out), "
-                          f"the sheet names {', '.join(sheet['winners'])}")
+            raise Refused(
+                "winners: GeoShapes has one winner (or none when the deck ran out), "
+                f"the sheet names {', '.join(sheet['winners'])}"
+            )

@@ -40,17 +40,24 @@ class TopasSheet(SheetRules):
         return players != 1  # solitaire: the total is the lowest column
 
     def bounds(self, options, components, players, won) -> tuple[float, float]:
-        card = RUN ** LINES if _expert(options) else RUN * LINES
+        card = RUN**LINES if _expert(options) else RUN * LINES
         return 0, ROUNDS * card
 
-    def check_seats(self, sheet: dict[str, Any], seats: Sequence[str],
-                    options: Mapping[str, Any], components: Any) -> None:
+    def check_seats(
+        self,
+        sheet: dict[str, Any],
+        seats: Sequence[str],
+        options: Mapping[str, Any],
+        components: Any,
+    ) -> None:
         if len(seats) != 1 or not sheet["scores"][0] or not sheet["scores"][0]["categories"]:
             return
         columns = sheet["scores"][0]["categories"]
         if len(columns) == COLUMNS and min(columns.values()) != sheet["scores"][0]["total"]:
-            raise Refused(f"seat 1 ({seats[0]}): a solitaire total is the lowest column "
-                          f"({num(min(columns.values()))}), not {num(sheet['scores'][0]['total'])}")
+            raise Refused(
+                f"seat 1 ({seats[0]}): a solitaire total is the lowest column "
+                f"({num(min(columns.values()))}), not {num(sheet['scores'][0]['total'])}"
+            )
 
 
 def _colours(components: Any) -> tuple[str, ...]:

@@ -31,28 +31,41 @@ class TopiarySheet(SheetRules):
 
     def category_max(self, players: int) -> dict[str, int]:
         visitors = VISITORS.get(players, 8)
-        return {"visitors": visitors * SEEN_MAX, "type bonus": visitors * BONUS_MAX,
-                "hand": HAND_MAX}
+        return {
+            "visitors": visitors * SEEN_MAX,
+            "type bonus": visitors * BONUS_MAX,
+            "hand": HAND_MAX,
+        }
 
     def bounds(self, options, components, players, won) -> tuple[float, float]:
         return 0, sum(self.category_max(players).values())
 
-    def check_seats(self, sheet: dict[str, Any], seats: Sequence[str],
-                    options: Mapping[str, Any], components: Any) -> None:
+    def check_seats(
+        self,
+        sheet: dict[str, Any],
+        seats: Sequence[str],
+        options: Mapping[str, Any],
+        components: Any,
+    ) -> None:
         highest = self.category_max(len(seats))
         for index, entry in enumerate(sheet["scores"]):
             for name, points in ((entry or {}).get("categories") or {}).items():
                 if not 0 <= points <= highest[name]:
-                    raise Refused(f"seat {index + 1} ({seats[index]}): {name} {num(points)} is "
-                                  f"outside 0 to {highest[name]} (docs/interop.md)")
+                    raise Refused(
+                        f"seat {index + 1} ({seats[index]}): {name} {num(points)} is "
+                        f"outside 0 to {highest[name]} (docs/interop.md)"
+                    )
 
     def check_winners(self, sheet: dict[str, Any], seats: Sequence[str]) -> None:
         if len(sheet["winners"]) > 1:
-            raise Refused(f"winners: Topiary has one winner ({self.tie_rule}), the sheet names "
-                          f"{', '.join(sheet['winners'])}")
+            raise Refused(
+                f"winners: Topiary has one winner ({self.tie_rule}), the sheet names "
+                f"{', '.join(sheet['winners'])}"
+            )
         if not sheet["winners"]:
-            raise Refused(f"winners: Topiary always has a winner ({self.tie_rule}); the sheet "
-                          "names nobody")
+            raise Refused(
+                f"winners: Topiary always has a winner ({self.tie_rule}); the sheet names nobody"
+            )
         entries = sheet["scores"]
         if any(e is None or e["total"] is None for e in entries):
             return
@@ -68,5 +81,7 @@ class TopiarySheet(SheetRules):
         else:
             expected = [seats[i] for i in tied]
         if sheet["winners"][0] not in expected:
-            raise Refused(f"winners: the sheet names {sheet['winners'][0]}, but by the {basis} "
-                          f"{' or '.join(expected)} wins ({self.tie_rule})")
+            raise Refused(
+                f"winners: the sheet names {sheet['winners'][0]}, but by the {basis} "
+                f"{' or '.join(expected)} wins ({self.tie_rule})"
+            )

@@ -29,8 +29,10 @@ class TopitopSheet(SheetRules):
 
     def check_winners(self, sheet: dict[str, Any], seats: Sequence[str]) -> None:
         if len(sheet["winners"]) > 1:
-            raise Refused("winners: Topitop has one winner (or none, a draw by agreement), the "
-                          f"sheet names {', '.join(sheet['winners'])}")
+            raise Refused(
+                "winners: Topitop has one winner (or none, a draw by agreement), the "
+                f"sheet names {', '.join(sheet['winners'])}"
+            )
 
     def outcome_reason(self, sheet: dict[str, Any]) -> str:
         if not sheet["winners"]:

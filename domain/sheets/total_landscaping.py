@@ -29,5 +29,7 @@ class TotalLandscapingSheet(SheetRules):
 
     def check_winners(self, sheet: dict[str, Any], seats: Sequence[str]) -> None:
         if len(sheet["winners"]) != 1:
-            raise Refused("winners: Total Landscaping has exactly one winner, the first to two "
-                          f"bouts; the sheet names {len(sheet['winners'])}")
+            raise Refused(
+                "winners: Total Landscaping has exactly one winner, the first to two "
+                f"bouts; the sheet names {len(sheet['winners'])}"
+            )

@@ -31,8 +31,18 @@ from tablelog.domain.games.topitop.rules import TopitopState
 from .topitop_graph import Progress, TopitopGraph
 from .topitop_positions import Layout, Numbering, digits_state, fits, state_digits
 
-__all__ = ["DRAW", "LOSE", "WIN", "Progress", "SolvedTopitop", "TopitopGraph", "analyse", "load",
-           "save", "solve"]
+__all__ = [
+    "DRAW",
+    "LOSE",
+    "WIN",
+    "Progress",
+    "SolvedTopitop",
+    "TopitopGraph",
+    "analyse",
+    "load",
+    "save",
+    "solve",
+]
 
 WIN, LOSE, DRAW = "win", "lose", "draw"
 FOR_THE_OTHER = {WIN: LOSE, LOSE: WIN, DRAW: DRAW}
@@ -48,6 +58,7 @@ def solve(small: int = 4, large: int = 4, progress: Progress | None = None) -> S
 
 
 # ---- the solved table ---------------------------------------------------------------------------
+
 
 def _encode(value: np.ndarray, remoteness: np.ndarray) -> np.ndarray:
     """One number per position: 0 a draw, else remoteness + 1 (odd remoteness: a win)."""
@@ -71,12 +82,12 @@ class SolvedTopitop:
     small: int
     large: int
     numbering: Numbering
-    code: np.ndarray          # per position: 0 a draw, else remoteness + 1
-    counts: dict[str, int]    # positions a game can reach (cells, seat to move, no_return), by
-                              # value for the player to move, symmetric copies counted
+    code: np.ndarray  # per position: 0 a draw, else remoteness + 1
+    counts: dict[str, int]  # positions a game can reach (cells, seat to move, no_return), by
+    # value for the player to move, symmetric copies counted
     start_value: str
     start_remoteness: int | None
-    seconds: float            # how long the solve took
+    seconds: float  # how long the solve took
     details: dict[str, Any] = dataclasses.field(default_factory=dict)
 
     @classmethod
@@ -85,20 +96,32 @@ class SolvedTopitop:
         began = time.perf_counter()
         value, remoteness = graph.retrograde()
         reach = graph.reachable()
-        seats = (reach & 1).astype(np.int64) + (reach >> 1 & 1)   # reached with Blue, Red to move
+        seats = (reach & 1).astype(np.int64) + (reach >> 1 & 1)  # reached with Blue, Red to move
         played = graph.copies() * seats
         counts = {name: int(played[value == v].sum()) for name, v in VALUES}
         code = _encode(value, remoteness)
         start_value, start_remoteness = _decode(code[graph.start()])
-        details = {"boards": graph.numbering.layout.boards,
-                   "representative_boards": len(graph.numbering.rank),
-                   "table_positions": graph.size,
-                   "reachable_table_positions": int((reach > 0).sum()),
-                   "table_counts": {name: int((value == v).sum()) for name, v in VALUES},
-                   "moves": len(graph.move_board), "passing_positions": len(graph.passes),
-                   "longest_remoteness": int(remoteness.max())}
-        return cls(graph.small, graph.large, graph.numbering, code, counts, start_value,
-                   start_remoteness, time.perf_counter() - began, details)
+        details = {
+            "boards": graph.numbering.layout.boards,
+            "representative_boards": len(graph.numbering.rank),
+            "table_positions": graph.size,
+            "reachable_table_positions": int((reach > 0).sum()),
+            "table_counts": {name: int((value == v).sum()) for name, v in VALUES},
+            "moves": len(graph.move_board),
+            "passing_positions": len(graph.passes),
+            "longest_remoteness": int(remoteness.max()),
+        }
+        return cls(
+            graph.small,
+            graph.large,
+            graph.numbering,
+            code,
+            counts,
+            start_value,
+            start_remoteness,
+            time.perf_counter() - began,
+            details,
+        )
 
     def lookup(self, state: TopitopState) -> tuple[str, int | None]:
         """(value, remoteness) for the player to move in `state`; remoteness None for a draw."""
@@ -117,8 +140,10 @@ class SolvedTopitop:
 
     def _check_game(self, state: TopitopState) -> None:
         if (state.small, state.large) != (self.small, self.large):
-            raise ValueError(f"this table solves Topitop with {self.small} small and "
-                             f"{self.large} large sand piles, not {state.small} and {state.large}")
+            raise ValueError(
+                f"this table solves Topitop with {self.small} small and "
+                f"{self.large} large sand piles, not {state.small} and {state.large}"
+            )
 
     def state(self, position: int, turn: int = 0) -> TopitopState:
         """A state of the table's `position`, with seat `turn` to move."""
@@ -127,14 +152,24 @@ class SolvedTopitop:
 
     def save(self, path: str | Path) -> None:
         """A compressed .npz file: representative ranks as steps, positions per board, codes."""
-        meta = {"format": FORMAT, "small": self.small, "large": self.large, "counts": self.counts,
-                "start_value": self.start_value, "start_remoteness": self.start_remoteness,
-                "seconds": self.seconds, "details": self.details}
+        meta = {
+            "format": FORMAT,
+            "small": self.small,
+            "large": self.large,
+            "counts": self.counts,
+            "start_value": self.start_value,
+            "start_remoteness": self.start_remoteness,
+            "seconds": self.seconds,
+            "details": self.details,
+        }
         with open(path, "wb") as file:
             np.savez_compressed(
-                file, meta=np.array(json.dumps(meta)),
+                file,
+                meta=np.array(json.dumps(meta)),
                 rank_steps=np.diff(self.numbering.rank, prepend=0).astype(np.uint32),
-                positions=np.diff(self.numbering.base).astype(np.uint8), code=self.code)
+                positions=np.diff(self.numbering.base).astype(np.uint8),
+                code=self.code,
+            )
 
     @classmethod
     def load(cls, path: str | Path) -> SolvedTopitop:
@@ -146,9 +181,17 @@ class SolvedTopitop:
             base = np.concatenate([[0], np.cumsum(data["positions"], dtype=np.int64)])
             code = data["code"]
         numbering = Numbering(Layout.build(meta["small"], meta["large"]), rank, base)
-        return cls(meta["small"], meta["large"], numbering, code, meta["counts"],
-                   meta["start_value"], meta["start_remoteness"], meta["seconds"],
-                   meta["details"])
+        return cls(
+            meta["small"],
+            meta["large"],
+            numbering,
+            code,
+            meta["counts"],
+            meta["start_value"],
+            meta["start_remoteness"],
+            meta["seconds"],
+            meta["details"],
+        )
 
 
 def save(table: SolvedTopitop, path: str | Path) -> None:
@@ -161,8 +204,10 @@ def load(path: str | Path) -> SolvedTopitop:
 
 # ---- analysing a match --------------------------------------------------------------------------
 
-def analyse(states: Sequence[TopitopState], moves: Sequence[dict[str, Any]],
-            table: SolvedTopitop) -> list[dict[str, Any]]:
+
+def analyse(
+    states: Sequence[TopitopState], moves: Sequence[dict[str, Any]], table: SolvedTopitop
+) -> list[dict[str, Any]]:
     """Per move of a match (states[i] before moves[i], states[i + 1] after it): the mover's value
     and remoteness before and after it, and whether it was a blunder: a won game turned into a
     draw or a loss, or a drawn one into a loss."""
@@ -173,9 +218,16 @@ def analyse(states: Sequence[TopitopState], moves: Sequence[dict[str, Any]],
         before, remoteness_before = table.lookup(states[index])
         reply, remoteness_after = table.lookup(states[index + 1])
         after = FOR_THE_OTHER[reply]  # the position after the move is valued for the opponent
-        report.append({"index": index, "seat": states[index].turn, "move": dict(move),
-                       "value_before": before, "remoteness_before": remoteness_before,
-                       "value_after": after, "remoteness_after": remoteness_after,
-                       "blunder": (before == WIN and after != WIN)
-                       or (before == DRAW and after == LOSE)})
+        report.append(
+            {
+                "index": index,
+                "seat": states[index].turn,
+                "move": dict(move),
+                "value_before": before,
+                "remoteness_before": remoteness_before,
+                "value_after": after,
+                "remoteness_after": remoteness_after,
+                "blunder": (before == WIN and after != WIN) or (before == DRAW and after == LOSE),
+            }
+        )
     return report

@@ -65,8 +65,9 @@ class TopitopGraph:
         self.progress = progress or _no_progress
         self.small, self.large = small, large
         self._representatives(Layout.build(small, large))
-        self.board_of = np.repeat(np.arange(len(self.digits[0]), dtype=np.int32),
-                                  np.diff(self.numbering.base))
+        self.board_of = np.repeat(
+            np.arange(len(self.digits[0]), dtype=np.int32), np.diff(self.numbering.base)
+        )
         self.size = self.numbering.size
         self.over = is_over(self.digits)[self.board_of]
         self._restrictions()
@@ -83,22 +84,29 @@ class TopitopGraph:
         fixing = np.ones(layout.boards, np.uint8)  # bit g: symmetry g leaves the board unchanged
         for g in range(1, 8):
             self.progress("boards", g, 8)
-            image = np.concatenate([layout.rank(every[SYM_FROM[g], i:i + (1 << 22)])
-                                    for i in range(0, layout.boards, 1 << 22)])
+            image = np.concatenate(
+                [
+                    layout.rank(every[SYM_FROM[g], i : i + (1 << 22)])
+                    for i in range(0, layout.boards, 1 << 22)
+                ]
+            )
             better = image < best
             best[better], sym[better] = image[better], g
             fixing |= (image == own).astype(np.uint8) << np.uint8(g)
         self.progress("boards", 8, 8)
         representative = best == own
         rank = np.flatnonzero(representative)
-        self.digits = np.ascontiguousarray(every[:, rank])   # (9, K), cell-major
+        self.digits = np.ascontiguousarray(every[:, rank])  # (9, K), cell-major
         del every
         self.fixing = fixing[rank]
         # the restrictions a board's positions have: on a symmetric board, one of each set of
         # symmetric ones
         self.mask = restriction_mask(self.digits, self.fixing)
-        self.numbering = Numbering(layout, rank, np.concatenate(
-            [[0], np.cumsum(1 + np.bitwise_count(self.mask).astype(np.int64))]))
+        self.numbering = Numbering(
+            layout,
+            rank,
+            np.concatenate([[0], np.cumsum(1 + np.bitwise_count(self.mask).astype(np.int64))]),
+        )
         # for every board rank: its representative's index, and the symmetry taking it there
         self.rep_of = (np.cumsum(representative, dtype=np.int64) - 1)[best].astype(np.int32)
         self.sym_of = sym
@@ -125,32 +133,37 @@ class TopitopGraph:
         boards, pairs, children = [], [], []
         for start in range(0, count, CHUNK):
             self.progress("moves", start, count)
-            digits = self.digits[:, start:start + CHUNK]
+            digits = self.digits[:, start : start + CHUNK]
             moves = board_moves(digits, self.small, self.large)
-            live = ~is_over(digits)[moves.board]     # a finished game has no moves
+            live = ~is_over(digits)[moves.board]  # a finished game has no moves
             boards.append((moves.board[live] + start).astype(np.int32))
             pairs.append(moves.pair[live].astype(np.int8))
-            children.append(self.positions_of(moves.child[:, live],
-                                              moves.child_pair[live]).astype(np.int32))
+            children.append(
+                self.positions_of(moves.child[:, live], moves.child_pair[live]).astype(np.int32)
+            )
         self.progress("moves", count, count)
         self.move_board, self.move_pair, self.move_child = (
-            np.concatenate(x) for x in (boards, pairs, children))
+            np.concatenate(x) for x in (boards, pairs, children)
+        )
         self.moves_of = np.concatenate(
-            [[0], np.cumsum(np.bincount(self.move_board, minlength=count))])
+            [[0], np.cumsum(np.bincount(self.move_board, minlength=count))]
+        )
         # A position's actions are its board's, less the slide its restriction forbids (always one
         # of them: a neutral piece may slide back to the empty cell it came from).
         self.moves = np.diff(self.moves_of)[self.board_of] - (self.slot > 0)
-        stuck = np.flatnonzero((self.moves == 0) & ~self.over)   # no action at all: a pass
+        stuck = np.flatnonzero((self.moves == 0) & ~self.over)  # no action at all: a pass
         self.moves[stuck] = 1
         self.pass_to = np.full(self.size, -1, np.int64)
-        self.pass_to[stuck] = self.positions_of(SWAP_COLOURS[self.digits[:, self.board_of[stuck]]],
-                                                np.full(len(stuck), -1))
+        self.pass_to[stuck] = self.positions_of(
+            SWAP_COLOURS[self.digits[:, self.board_of[stuck]]], np.full(len(stuck), -1)
+        )
         order = np.argsort(self.pass_to[stuck], kind="stable")
-        self.passes = stuck[order]                       # the passing positions, by their child
+        self.passes = stuck[order]  # the passing positions, by their child
         self.passes_into = self.pass_to[self.passes]
         self.by_child = np.argsort(self.move_child, kind="stable")
         self.into = np.concatenate(
-            [[0], np.cumsum(np.bincount(self.move_child, minlength=self.size))])
+            [[0], np.cumsum(np.bincount(self.move_child, minlength=self.size))]
+        )
 
     # ---- walking the graph --------------------------------------------------------------------
 
@@ -165,13 +178,16 @@ class TopitopGraph:
         pair = self.move_pair[moves]
         keep = (pair < 0) | (pair != np.repeat(self.pair_of[positions], stop - start))
         passing = np.flatnonzero(self.pass_to[positions] >= 0)
-        return (np.concatenate([self.move_child[moves[keep]], self.pass_to[positions[passing]]]),
-                np.concatenate([mover[keep], passing]))
+        return (
+            np.concatenate([self.move_child[moves[keep]], self.pass_to[positions[passing]]]),
+            np.concatenate([mover[keep], passing]),
+        )
 
     def parents(self, children: np.ndarray) -> np.ndarray:
         """The moving position of every move into one of `children`, once per move."""
-        entries = self.by_child[_ranges(self.into[children],
-                                        self.into[children + 1] - self.into[children])]
+        entries = self.by_child[
+            _ranges(self.into[children], self.into[children + 1] - self.into[children])
+        ]
         board, pair = self.move_board[entries], self.move_pair[entries]
         base = self.numbering.base
         first, count = base[board], base[board + 1] - base[board]
@@ -193,7 +209,7 @@ class TopitopGraph:
         """value (1 win, -1 lose, 0 draw) and remoteness (-1 for a draw) of every position."""
         value = np.zeros(self.size, np.int8)
         remoteness = np.full(self.size, -1, np.int32)
-        left = self.moves.astype(np.int32)             # moves not yet known to lead to a win
+        left = self.moves.astype(np.int32)  # moves not yet known to lead to a win
         frontier = np.flatnonzero(self.over)
         value[frontier], remoteness[frontier] = -1, 0
         level, decided = 0, len(frontier)
@@ -201,14 +217,14 @@ class TopitopGraph:
             self.progress("retrograde", decided, self.size)
             found = []
             lost = frontier[value[frontier] == -1]
-            for i in range(0, len(lost), CHUNK):       # a move to a lost position wins
-                parents = self.parents(lost[i:i + CHUNK])
+            for i in range(0, len(lost), CHUNK):  # a move to a lost position wins
+                parents = self.parents(lost[i : i + CHUNK])
                 new = _distinct(parents[value[parents] == 0])
                 value[new], remoteness[new] = 1, level + 1
                 found.append(new)
             won = frontier[value[frontier] == 1]
-            for i in range(0, len(won), CHUNK):        # all moves to won positions lose
-                parents = self.parents(won[i:i + CHUNK])
+            for i in range(0, len(won), CHUNK):  # all moves to won positions lose
+                parents = self.parents(won[i : i + CHUNK])
                 np.subtract.at(left, parents, 1)
                 new = _distinct(parents[(left[parents] == 0) & (value[parents] == 0)])
                 value[new], remoteness[new] = -1, level + 1
@@ -225,14 +241,14 @@ class TopitopGraph:
     def reachable(self) -> np.ndarray:
         """reach[p] bit t: a game from the empty board reaches p with seat t to move."""
         reach = np.zeros(self.size, np.uint8)
-        frontier = np.array([self.start() * 2])        # position * 2 + seat to move
+        frontier = np.array([self.start() * 2])  # position * 2 + seat to move
         reach[self.start()] = 1
         found = 1
         while len(frontier):
             self.progress("reachable", found, 2 * self.size)
             found_now = []
             for i in range(0, len(frontier), CHUNK):
-                batch = frontier[i:i + CHUNK]
+                batch = frontier[i : i + CHUNK]
                 children, mover = self.children(batch // 2)
                 key = children * 2 + 1 - batch[mover] % 2
                 bit = np.uint8(1) << (key % 2).astype(np.uint8)
@@ -250,5 +266,6 @@ class TopitopGraph:
         pair = self.pair_of.astype(np.int64)
         for g in range(8):
             fixed += (self.fixing[self.board_of] >> g & 1).astype(bool) & (
-                (pair < 0) | (SYM_PAIR[g, pair.clip(0)] == pair))
+                (pair < 0) | (SYM_PAIR[g, pair.clip(0)] == pair)
+            )
         return 8 // fixed

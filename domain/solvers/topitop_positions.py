@@ -31,7 +31,8 @@ CELLS = SIZE * SIZE
 # digit is its stack's index here.
 STACKS = ("", "L", "S", "B", "R", "LS", "SB", "SR", "LSB", "LSR")
 (EMPTY, LARGE, SMALL, OWN, CASTLE, OWN_ON_SMALL, OWN_ON_CASTLE, OPP_ON_CASTLE) = (
-    STACKS.index(stack) for stack in ("", "L", "S", "B", "LS", "SB", "LSB", "LSR"))
+    STACKS.index(stack) for stack in ("", "L", "S", "B", "LS", "SB", "LSB", "LSR")
+)
 KINDS = len(STACKS)
 HAS_LARGE = np.array([s.count("L") for s in STACKS], np.int64)
 HAS_SMALL = np.array([s.count("S") for s in STACKS], np.int64)
@@ -39,7 +40,7 @@ HAS_OWN = np.array([s.count("B") for s in STACKS], np.int64)
 HAS_OPP = np.array([s.count("R") for s in STACKS], np.int64)
 BUCKETS = 2
 NEUTRAL = np.zeros(KINDS, bool)
-NEUTRAL[[LARGE, SMALL, CASTLE]] = True      # no bucket on top: anyone may move it
+NEUTRAL[[LARGE, SMALL, CASTLE]] = True  # no bucket on top: anyone may move it
 _NEUTRAL_KINDS = frozenset(np.flatnonzero(NEUTRAL).tolist())
 # After a move the opponent is to move: own and opponent's buckets trade names.
 SWAP_COLOURS = np.array([0, 1, 2, 4, 3, 5, 7, 6, 9, 8], np.uint8)
@@ -79,10 +80,12 @@ def _symmetries() -> np.ndarray:
     return np.array(maps, np.int64)
 
 
-SYM_TO = _symmetries()                      # cell i goes to SYM_TO[g, i]
-SYM_FROM = np.argsort(SYM_TO, axis=1)       # the image's cell j comes from SYM_FROM[g, j]
-SYM_PAIR = np.array([[PAIR_INDEX[(int(SYM_TO[g, a]), int(SYM_TO[g, b]))] for a, b in PAIRS]
-                     for g in range(8)], np.int64)
+SYM_TO = _symmetries()  # cell i goes to SYM_TO[g, i]
+SYM_FROM = np.argsort(SYM_TO, axis=1)  # the image's cell j comes from SYM_FROM[g, j]
+SYM_PAIR = np.array(
+    [[PAIR_INDEX[(int(SYM_TO[g, a]), int(SYM_TO[g, b]))] for a, b in PAIRS] for g in range(8)],
+    np.int64,
+)
 
 
 def canonical_pair(pair: np.ndarray, fixing: np.ndarray) -> np.ndarray:
@@ -92,8 +95,7 @@ def canonical_pair(pair: np.ndarray, fixing: np.ndarray) -> np.ndarray:
     best = np.asarray(pair, np.int64).copy()
     for g in range(1, 8):
         moved = SYM_PAIR[g, best.clip(0)]
-        best = np.where((fixing >> g & 1).astype(bool) & (best >= 0),
-                        np.minimum(best, moved), best)
+        best = np.where((fixing >> g & 1).astype(bool) & (best >= 0), np.minimum(best, moved), best)
     return best
 
 
@@ -124,9 +126,9 @@ class Layout:
 
     small: int
     large: int
-    next_count: np.ndarray   # (count state * KINDS + digit) -> count state after the digit, or sink
-    offset: np.ndarray       # (cell, count state * KINDS + digit) -> rank added by that digit
-    boards: int              # how many boards there are
+    next_count: np.ndarray  # (count state * KINDS + digit) -> count state after the digit, or sink
+    offset: np.ndarray  # (cell, count state * KINDS + digit) -> rank added by that digit
+    boards: int  # how many boards there are
 
     @classmethod
     def build(cls, small: int, large: int) -> Layout:
@@ -135,19 +137,23 @@ class Layout:
         shape = tuple(m + 1 for m in most)
         states = int(np.prod(shape))
         sink = states  # an impossible count, never reached by an allowed board
-        after = [count[:, None] + has for count, has in      # (states, KINDS) each
-                 zip(np.unravel_index(np.arange(states), shape),
-                     (HAS_LARGE, HAS_SMALL, HAS_OWN, HAS_OPP))]
+        after = [
+            count[:, None] + has
+            for count, has in zip(  # (states, KINDS) each
+                np.unravel_index(np.arange(states), shape), (HAS_LARGE, HAS_SMALL, HAS_OWN, HAS_OPP)
+            )
+        ]
         allowed = np.all([a <= m for a, m in zip(after, most)], axis=0)
         nxt = np.full((states + 1, KINDS), sink, np.int64)
-        nxt[:states] = np.where(allowed, np.ravel_multi_index(
-            [a.clip(max=m) for a, m in zip(after, most)], shape), sink)
+        nxt[:states] = np.where(
+            allowed, np.ravel_multi_index([a.clip(max=m) for a, m in zip(after, most)], shape), sink
+        )
         # completions[i][c]: ways to fill cells i.. from count state c.
         completions = np.zeros((CELLS + 1, states + 1), np.int64)
         completions[CELLS, :states] = 1
         offset = np.zeros((CELLS, states + 1, KINDS), np.int64)
         for i in range(CELLS - 1, -1, -1):
-            ways = completions[i + 1][nxt]                      # (states+1, KINDS)
+            ways = completions[i + 1][nxt]  # (states+1, KINDS)
             completions[i] = ways.sum(axis=1)
             offset[i] = np.cumsum(ways, axis=1) - ways
         return cls(small, large, nxt.ravel(), offset.reshape(CELLS, -1), int(completions[0, 0]))
@@ -168,8 +174,11 @@ class Layout:
         sink = len(self.next_count) // KINDS - 1
         for i in range(CELLS):
             at = [count * KINDS + d for d in range(KINDS)]
-            digit = max(d for d in range(KINDS)
-                        if self.next_count[at[d]] != sink and self.offset[i][at[d]] <= rank)
+            digit = max(
+                d
+                for d in range(KINDS)
+                if self.next_count[at[d]] != sink and self.offset[i][at[d]] <= rank
+            )
             rank -= int(self.offset[i][at[digit]])
             count = int(self.next_count[at[digit]])
             digits.append(digit)
@@ -193,17 +202,19 @@ class Layout:
 class Moves:
     """The moves of a batch of boards (the restriction aside), one entry per move."""
 
-    board: np.ndarray        # which board of the batch moves
-    pair: np.ndarray         # the slide's PAIRS index when a restriction could forbid it, else -1
-    child: np.ndarray        # the board after the move, seen by the opponent (9, moves)
-    child_pair: np.ndarray   # the restriction the move leaves on the opponent, or -1
+    board: np.ndarray  # which board of the batch moves
+    pair: np.ndarray  # the slide's PAIRS index when a restriction could forbid it, else -1
+    child: np.ndarray  # the board after the move, seen by the opponent (9, moves)
+    child_pair: np.ndarray  # the restriction the move leaves on the opponent, or -1
 
 
 def board_moves(digits: np.ndarray, small: int, large: int) -> Moves:
     """Every place and slide action of the player to move on each board (cell-major (9, n))."""
-    supply = {LARGE: large - HAS_LARGE[digits].sum(axis=0),
-              SMALL: small - HAS_SMALL[digits].sum(axis=0),
-              OWN: BUCKETS - HAS_OWN[digits].sum(axis=0)}
+    supply = {
+        LARGE: large - HAS_LARGE[digits].sum(axis=0),
+        SMALL: small - HAS_SMALL[digits].sum(axis=0),
+        OWN: BUCKETS - HAS_OWN[digits].sum(axis=0),
+    }
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
     none = np.int64(-1)
     for cell in range(CELLS):
@@ -223,8 +234,9 @@ def board_moves(digits: np.ndarray, small: int, large: int) -> Moves:
         child[a] = EMPTY
         pair = np.where(restrictable, p, none)
         parts.append((at, pair, child, np.where(restrictable, REVERSE_PAIR[p], none)))
-    board, pair, child, child_pair = (np.concatenate([part[k] for part in parts], axis=-1)
-                                      for k in range(4))
+    board, pair, child, child_pair = (
+        np.concatenate([part[k] for part in parts], axis=-1) for k in range(4)
+    )
     order = np.argsort(board, kind="stable")
     return Moves(board[order], pair[order], SWAP_COLOURS[child[:, order]], child_pair[order])
 
@@ -249,8 +261,10 @@ def state_digits(state: TopitopState) -> tuple[np.ndarray, int]:
     src, dst = state.no_return  # a list, when the state was read from JSON
     pair = PAIR_INDEX.get((src, dst), -1)
     if pair < 0 or not (restriction_mask(digits[:, None])[0] >> np.uint64(pair)) & np.uint64(1):
-        raise ValueError(f"no_return {state.no_return} is not a slide of a neutral piece to an "
-                         "empty cell that could just have been made on this board")
+        raise ValueError(
+            f"no_return {state.no_return} is not a slide of a neutral piece to an "
+            "empty cell that could just have been made on this board"
+        )
     return digits, pair
 
 
@@ -258,14 +272,23 @@ def digits_state(digits: np.ndarray, pair: int, turn: int, small: int, large: in
     """The engine state of a board seen by the player to move, with that player's seat."""
     own, opp = BUCKET[turn], BUCKET[1 - turn]
     seen = str.maketrans({"B": own, "R": opp})
-    return TopitopState(cells=tuple(STACKS[d].translate(seen) for d in digits), turn=turn,
-                        small=small, large=large, no_return=PAIRS[pair] if pair >= 0 else None)
+    return TopitopState(
+        cells=tuple(STACKS[d].translate(seen) for d in digits),
+        turn=turn,
+        small=small,
+        large=large,
+        no_return=PAIRS[pair] if pair >= 0 else None,
+    )
 
 
 def fits(digits: np.ndarray, small: int, large: int) -> bool:
     """Whether a board (digits (9,)) uses no more pieces than the game has."""
-    return (HAS_LARGE[digits].sum() <= large and HAS_SMALL[digits].sum() <= small
-            and HAS_OWN[digits].sum() <= BUCKETS and HAS_OPP[digits].sum() <= BUCKETS)
+    return (
+        HAS_LARGE[digits].sum() <= large
+        and HAS_SMALL[digits].sum() <= small
+        and HAS_OWN[digits].sum() <= BUCKETS
+        and HAS_OPP[digits].sum() <= BUCKETS
+    )
 
 
 class Numbering:
@@ -274,8 +297,8 @@ class Numbering:
 
     def __init__(self, layout: Layout, rank: np.ndarray, base: np.ndarray) -> None:
         self.layout = layout
-        self.rank = rank   # the representatives' ranks, ascending
-        self.base = base   # board k's positions are base[k] .. base[k + 1] - 1
+        self.rank = rank  # the representatives' ranks, ascending
+        self.base = base  # board k's positions are base[k] .. base[k + 1] - 1
         self.size = int(base[-1])
         # one position at a time, plain Python beats numpy's per-call overhead
         self._offset, self._next = layout.offset.tolist(), layout.next_count.tolist()
@@ -297,9 +320,13 @@ class Numbering:
         """The restrictions a representative board's positions have, in order."""
         ranks = [rank for rank, _ in self._images(board)]
         fixing = [g for g in range(8) if ranks[g] == ranks[0]]
-        return [p for p, (a, b) in enumerate(PAIRS)
-                if board[a] in _NEUTRAL_KINDS and board[b] == EMPTY
-                and min(self._sym_pair[g][p] for g in fixing) == p]
+        return [
+            p
+            for p, (a, b) in enumerate(PAIRS)
+            if board[a] in _NEUTRAL_KINDS
+            and board[b] == EMPTY
+            and min(self._sym_pair[g][p] for g in fixing) == p
+        ]
 
     def position(self, digits: Sequence[int] | np.ndarray, pair: int) -> int:
         """The number of one position: a board (digits (9,)) and restriction (-1: none)."""
@@ -312,8 +339,9 @@ class Numbering:
         if pair < 0:
             return int(self.base[k])
         # every symmetry taking the board to its representative, the smallest restriction
-        pair = min(self._sym_pair[h][pair] for h, (rank, _) in enumerate(images)
-                   if rank == smallest)
+        pair = min(
+            self._sym_pair[h][pair] for h, (rank, _) in enumerate(images) if rank == smallest
+        )
         return int(self.base[k]) + 1 + self._restrictions(images[g][1]).index(pair)
 
     def unnumber(self, position: int) -> tuple[np.ndarray, int]:

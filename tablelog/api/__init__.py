@@ -9,8 +9,8 @@
 routes (`server.py`) are generated from that table. See docs/api.md.
 """
 
+from . import lab_routes  # noqa: F401  (declares the lab's endpoints in the route table)
 from .openapi import build_document
 from .server import create_app, create_blueprint, register_api
-from . import lab_routes  # noqa: E402,F401  (declares the lab's endpoints in the route table)
 
 __all__ = ["build_document", "create_app", "create_blueprint", "register_api"]

@@ -14,8 +14,15 @@ status says what the client should do about it:
 
 from __future__ import annotations
 
-from tablelog.domain.errors import (BadRecord, Conflict, Damaged, MatchClosed, MatchNotFound,
-                                    NotYourTurn, Refused)
+from tablelog.domain.errors import (
+    BadRecord,
+    Conflict,
+    Damaged,
+    MatchClosed,
+    MatchNotFound,
+    NotYourTurn,
+    Refused,
+)
 from tablelog.domain.games import IllegalMove, InvalidSetup, RulesError, UnknownInformation
 
 

@@ -25,7 +25,7 @@ answers `{"error": KIND, "message": REASON}`. See docs/api.md."""
 
 WRITE_AUTH = {
     "open": "Writes are open to this machine (the server is bound to loopback): a write is "
-            "refused (403) when it arrives under a host name that is not a loopback one.",
+    "refused (403) when it arrives under a host name that is not a loopback one.",
     "token": "Writes need `Authorization: Bearer TOKEN` (401 otherwise); reads are open.",
 }
 
@@ -33,40 +33,66 @@ WRITE_AUTH = {
 def build_document(policy: WritePolicy) -> dict[str, Any]:
     paths: dict[str, dict[str, Any]] = {}
     for endpoint in ENDPOINTS:
-        paths.setdefault(PREFIX + endpoint.path, {})[endpoint.method.lower()] = \
-            _operation(endpoint, policy)
-    paths[PREFIX + "/openapi.json"] = {"get": {
-        "operationId": "openapi", "tags": ["meta"], "summary": "This document",
-        "responses": {"200": {"description": "The OpenAPI document.",
-                              "content": {"application/json": {"schema": {"type": "object"}}}}},
-    }}
+        paths.setdefault(PREFIX + endpoint.path, {})[endpoint.method.lower()] = _operation(
+            endpoint, policy
+        )
+    paths[PREFIX + "/openapi.json"] = {
+        "get": {
+            "operationId": "openapi",
+            "tags": ["meta"],
+            "summary": "This document",
+            "responses": {
+                "200": {
+                    "description": "The OpenAPI document.",
+                    "content": {"application/json": {"schema": {"type": "object"}}},
+                }
+            },
+        }
+    }
     document: dict[str, Any] = {
         "openapi": "3.1.0",
-        "info": {"title": TITLE, "version": API_VERSION,
-                 "description": DESCRIPTION + "\n\n" + WRITE_AUTH["open" if policy.open
-                                                                  else "token"]},
+        "info": {
+            "title": TITLE,
+            "version": API_VERSION,
+            "description": DESCRIPTION + "\n\n" + WRITE_AUTH["open" if policy.open else "token"],
+        },
         "paths": paths,
         "components": {"schemas": COMPONENTS},
     }
     if not policy.open:
         document["components"]["securitySchemes"] = {
-            "bearer": {"type": "http", "scheme": "bearer",
-                       "description": "The server's write token (--write-token)."}}
+            "bearer": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "The server's write token (--write-token).",
+            }
+        }
     return document
 
 
 def _operation(endpoint: Endpoint, policy: WritePolicy) -> dict[str, Any]:
     operation: dict[str, Any] = {
-        "operationId": endpoint.operation_id, "tags": [endpoint.tag],
-        "summary": endpoint.summary, "description": endpoint.description,
+        "operationId": endpoint.operation_id,
+        "tags": [endpoint.tag],
+        "summary": endpoint.summary,
+        "description": endpoint.description,
     }
     if endpoint.params:
         operation["parameters"] = [
-            {"name": p.name, "in": p.where, "required": p.where == "path",
-             "description": p.description, "schema": p.schema} for p in endpoint.params]
+            {
+                "name": p.name,
+                "in": p.where,
+                "required": p.where == "path",
+                "description": p.description,
+                "schema": p.schema,
+            }
+            for p in endpoint.params
+        ]
     if endpoint.body:
-        operation["requestBody"] = {"required": True, "content": {
-            "application/json": {"schema": ref(endpoint.body)}}}
+        operation["requestBody"] = {
+            "required": True,
+            "content": {"application/json": {"schema": ref(endpoint.body)}},
+        }
     if endpoint.write and not policy.open:
         operation["security"] = [{"bearer": []}]
     operation["responses"] = _responses(endpoint, policy)
@@ -80,42 +106,67 @@ def _responses(endpoint: Endpoint, policy: WritePolicy) -> dict[str, Any]:
     """The endpoint's own answers, and those its kind gives (merged by status)."""
     answers: list[Answer] = list(endpoint.answers)
     if any(p.where == "query" for p in endpoint.params):
-        answers.append(Answer(400, "Error", "A query parameter of the wrong type or out of "
-                              "range (`bad-request`)."))
+        answers.append(
+            Answer(
+                400, "Error", "A query parameter of the wrong type or out of range (`bad-request`)."
+            )
+        )
     if any(p.where == "path" for p in endpoint.params):
         answers.append(Answer(404, "Error", "Nothing at this path."))
     if endpoint.body:
         answers += [
-            Answer(400, "Error", "The body is not JSON, or not the shape this operation takes "
-                   "(`bad-request`): the message says which field."),
+            Answer(
+                400,
+                "Error",
+                "The body is not JSON, or not the shape this operation takes "
+                "(`bad-request`): the message says which field.",
+            ),
             Answer(413, "Error", "The body is larger than the server takes (`too-large`)."),
-            Answer(415, "Error", "The body is not `application/json` "
-                   "(`unsupported-media-type`)."),
+            Answer(415, "Error", "The body is not `application/json` (`unsupported-media-type`)."),
         ]
     if endpoint.write:
-        answers.append(Answer(403, "Error", "A write under a host name that is not loopback, on "
-                              "a server whose writes are open to this machine only "
-                              "(`forbidden`).") if policy.open else
-                       Answer(401, "Error", "A write without the right bearer token "
-                              "(`unauthorized`).", headers=("WWW-Authenticate",)))
+        answers.append(
+            Answer(
+                403,
+                "Error",
+                "A write under a host name that is not loopback, on "
+                "a server whose writes are open to this machine only "
+                "(`forbidden`).",
+            )
+            if policy.open
+            else Answer(
+                401,
+                "Error",
+                "A write without the right bearer token (`unauthorized`).",
+                headers=("WWW-Authenticate",),
+            )
+        )
     merged: dict[str, Any] = {}
     for answer in answers:
         status = str(answer.status)
         if status in merged:
             merged[status]["description"] += " " + answer.description
             continue
-        merged[status] = {"description": answer.description, "content": {
-            "application/json": {"schema": ref(answer.schema)}}}
+        merged[status] = {
+            "description": answer.description,
+            "content": {"application/json": {"schema": ref(answer.schema)}},
+        }
         if answer.headers:
             merged[status]["headers"] = {name: HEADERS[name] for name in answer.headers}
     return dict(sorted(merged.items()))
 
 
 HEADERS = {
-    "Location": {"description": "The new match's URL.", "required": True,
-                 "schema": {"type": "string"}},
-    "WWW-Authenticate": {"description": "`Bearer`: the scheme writes need.", "required": True,
-                         "schema": {"type": "string"}},
+    "Location": {
+        "description": "The new match's URL.",
+        "required": True,
+        "schema": {"type": "string"},
+    },
+    "WWW-Authenticate": {
+        "description": "`Bearer`: the scheme writes need.",
+        "required": True,
+        "schema": {"type": "string"},
+    },
 }
 
 
@@ -126,5 +177,6 @@ def _links_from_new_match() -> dict[str, Any]:
             "operationId": e.operation_id,
             "parameters": {"match": "$response.body#/id"},
         }
-        for e in ENDPOINTS if e.path.startswith("/matches/{match}")
+        for e in ENDPOINTS
+        if e.path.startswith("/matches/{match}")
     }

@@ -51,6 +51,7 @@ class Reply:
 @dataclass(frozen=True)
 class Answer:
     """A documented answer: its status, the schema of its body, what it means."""
+
     status: int
     schema: str
     description: str
@@ -75,20 +76,42 @@ class Endpoint:
 ENDPOINTS: list[Endpoint] = []
 
 
-def endpoint(method: str, path: str, tag: str, summary: str, *, ok: Answer,
-             params: tuple[Param, ...] = (), body: str | None = None,
-             refusals: tuple[Answer, ...] = ()) -> Callable:
+def endpoint(
+    method: str,
+    path: str,
+    tag: str,
+    summary: str,
+    *,
+    ok: Answer,
+    params: tuple[Param, ...] = (),
+    body: str | None = None,
+    refusals: tuple[Answer, ...] = (),
+) -> Callable:
     """Declare the decorated handler as the endpoint `method path`."""
+
     def register(handler: Callable[..., Any]) -> Callable[..., Any]:
-        ENDPOINTS.append(Endpoint(
-            method=method, path=path, operation_id=handler.__name__, tag=tag, summary=summary,
-            description=(handler.__doc__ or summary).strip(), handler=handler, params=params,
-            body=body, answers=(ok, *refusals), write=body is not None))
+        ENDPOINTS.append(
+            Endpoint(
+                method=method,
+                path=path,
+                operation_id=handler.__name__,
+                tag=tag,
+                summary=summary,
+                description=(handler.__doc__ or summary).strip(),
+                handler=handler,
+                params=params,
+                body=body,
+                answers=(ok, *refusals),
+                write=body is not None,
+            )
+        )
         return handler
+
     return register
 
 
 # ---- what the handlers share ---------------------------------------------------------------------
+
 
 class Service:
     """One store's recorder (the write side) and its query service (the read side: finding a
@@ -107,11 +130,14 @@ class Service:
     def write(self, text: str, version: int | None, command: str, *args: Any) -> Match:
         """Run one recorder command (`record`, `undo`, ... `abandon`) on the match named by
         `text`; with `version`, only if the match is still at that version."""
-        return with_receipt(self.recorder, getattr(self.recorder, command)(
-            self.match_id(text), *args, expected_version=version))
+        return with_receipt(
+            self.recorder,
+            getattr(self.recorder, command)(self.match_id(text), *args, expected_version=version),
+        )
 
-    def stats(self, game: str, players: int | None, variant: str | None,
-              kind: str | None = None) -> dict[str, Any]:
+    def stats(
+        self, game: str, players: int | None, variant: str | None, kind: str | None = None
+    ) -> dict[str, Any]:
         return {"game": game, **_finite(self.queries.game_report(game, players, variant, kind))}
 
 
@@ -127,9 +153,12 @@ def _finite(value: Any) -> Any:
 
 
 def match_state(match: Match, step: int | None = None) -> dict[str, Any]:
-    return {**views.state_view(match, step), "version": match.version,
-            "receipt": match.head_hash,
-            "signed_receipt": getattr(match, "signed_receipt", None)}
+    return {
+        **views.state_view(match, step),
+        "version": match.version,
+        "receipt": match.head_hash,
+        "signed_receipt": getattr(match, "signed_receipt", None),
+    }
 
 
 def _step(match: Match) -> int:
@@ -138,69 +167,138 @@ def _step(match: Match) -> int:
 
 # ---- parameters and answers ----------------------------------------------------------------------
 
-MATCH = Param("match", "path", {"type": "string"},
-              "The match id, or a unique prefix of 4 or more of its characters.")
+MATCH = Param(
+    "match",
+    "path",
+    {"type": "string"},
+    "The match id, or a unique prefix of 4 or more of its characters.",
+)
 GAME = Param("game", "path", {"type": "string"}, "A game id (GET /games lists them).")
-AT = Param("at", "query", {"type": "integer", "minimum": 0, "maximum": AT_MOST},
-           "Show the match as it was after its first N events (0 = the start); default: now.")
+AT = Param(
+    "at",
+    "query",
+    {"type": "integer", "minimum": 0, "maximum": AT_MOST},
+    "Show the match as it was after its first N events (0 = the start); default: now.",
+)
 
-STATE = Answer(200, "MatchState", "The match after the entry: write `version` back with the "
-               "next entry to detect other writers.")
+STATE = Answer(
+    200,
+    "MatchState",
+    "The match after the entry: write `version` back with the next entry to detect other writers.",
+)
 NOT_FOUND = Answer(404, "Error", "No such match (`match-not-found`).")
 REFUSED = Answer(422, "Error", "Refused by the recorder or the rules; nothing was stored.")
-CLOSED = Answer(409, "Error", "`conflict`: another writer changed the match first (nothing was "
-                "stored; reload and enter it again); `match-closed`: the match has ended or was "
-                "abandoned.")
+CLOSED = Answer(
+    409,
+    "Error",
+    "`conflict`: another writer changed the match first (nothing was "
+    "stored; reload and enter it again); `match-closed`: the match has ended or was "
+    "abandoned.",
+)
 OUT_OF_RANGE = Answer(422, "Error", "`refused`: the match has fewer steps than `at`.")
 
 
 # ---- games ---------------------------------------------------------------------------------------
 
-@endpoint("GET", "/games", "games", "The games this server records",
-          ok=Answer(200, "GameList", "Every game: id, name, player counts, options."))
+
+@endpoint(
+    "GET",
+    "/games",
+    "games",
+    "The games this server records",
+    ok=Answer(200, "GameList", "Every game: id, name, player counts, options."),
+)
 def list_games(service: Service) -> Any:
     """Every game with its id (used everywhere else), player counts and its options with their
     default values."""
-    return {"games": [{"id": rules.id, "name": rules.name, "rules_version": rules.version,
-                       "min_players": rules.min_players, "max_players": rules.max_players,
-                       "simultaneous": rules.simultaneous, "options": rules.options({})}
-                      for rules in GAMES.values()]}
+    return {
+        "games": [
+            {
+                "id": rules.id,
+                "name": rules.name,
+                "rules_version": rules.version,
+                "min_players": rules.min_players,
+                "max_players": rules.max_players,
+                "simultaneous": rules.simultaneous,
+                "options": rules.options({}),
+            }
+            for rules in GAMES.values()
+        ]
+    }
 
 
-@endpoint("GET", "/stats/{game}", "games", "Balance statistics of one game",
-          params=(GAME,
-                  Param("players", "query", {"type": "integer", "minimum": 1, "maximum": AT_MOST},
-                        "Only matches with this many players."),
-                  Param("variant", "query", {"type": "string"},
-                        "Only this variant (its options as `tablelog stats` prints them)."),
-                  Param("kind", "query", {"type": "string", "enum": ["all", "moves", "sheet"]},
-                        "All matches (default), those logged move by move, or score sheets "
-                        "only.")),
-          ok=Answer(200, "Stats", "The figures `tablelog stats GAME --json` prints."),
-          refusals=(Answer(404, "Error", "No such game (`unknown-game`)."),))
-def game_stats(service: Service, game: str, players: int | None, variant: str | None,
-               kind: str | None = None) -> Any:
+@endpoint(
+    "GET",
+    "/stats/{game}",
+    "games",
+    "Balance statistics of one game",
+    params=(
+        GAME,
+        Param(
+            "players",
+            "query",
+            {"type": "integer", "minimum": 1, "maximum": AT_MOST},
+            "Only matches with this many players.",
+        ),
+        Param(
+            "variant",
+            "query",
+            {"type": "string"},
+            "Only this variant (its options as `tablelog stats` prints them).",
+        ),
+        Param(
+            "kind",
+            "query",
+            {"type": "string", "enum": ["all", "moves", "sheet"]},
+            "All matches (default), those logged move by move, or score sheets only.",
+        ),
+    ),
+    ok=Answer(200, "Stats", "The figures `tablelog stats GAME --json` prints."),
+    refusals=(Answer(404, "Error", "No such game (`unknown-game`)."),),
+)
+def game_stats(
+    service: Service, game: str, players: int | None, variant: str | None, kind: str | None = None
+) -> Any:
     """Seat win rates with their Wilson intervals and binomial tests, score distributions per
     category, component strength and match length, over the ended matches without an open
     dispute (see docs/projections.md). A game without such matches has empty figures."""
     if game not in GAMES:
-        raise ApiError(404, "unknown-game", f"unknown game {game!r}; known games: "
-                       f"{', '.join(GAMES)}")
+        raise ApiError(
+            404, "unknown-game", f"unknown game {game!r}; known games: {', '.join(GAMES)}"
+        )
     return service.stats(game, players, variant, None if kind in (None, "all") else kind)
 
 
 # ---- matches -------------------------------------------------------------------------------------
 
-@endpoint("GET", "/matches", "matches", "List the matches",
-          params=(Param("game", "query", {"type": "string"}, "Only matches of this game."),
-                  Param("offset", "query", {"type": "integer", "minimum": 0, "maximum": AT_MOST},
-                        "Skip this many matches (oldest first)."),
-                  Param("limit", "query", {"type": "integer", "minimum": 0, "maximum": AT_MOST},
-                        "At most this many matches.")),
-          ok=Answer(200, "MatchList", "The matches, oldest first (`count`: all that match the "
-                    "filter, before offset and limit)."))
-def list_matches(service: Service, game: str | None, offset: int | None,
-                 limit: int | None) -> Any:
+
+@endpoint(
+    "GET",
+    "/matches",
+    "matches",
+    "List the matches",
+    params=(
+        Param("game", "query", {"type": "string"}, "Only matches of this game."),
+        Param(
+            "offset",
+            "query",
+            {"type": "integer", "minimum": 0, "maximum": AT_MOST},
+            "Skip this many matches (oldest first).",
+        ),
+        Param(
+            "limit",
+            "query",
+            {"type": "integer", "minimum": 0, "maximum": AT_MOST},
+            "At most this many matches.",
+        ),
+    ),
+    ok=Answer(
+        200,
+        "MatchList",
+        "The matches, oldest first (`count`: all that match the filter, before offset and limit).",
+    ),
+)
+def list_matches(service: Service, game: str | None, offset: int | None, limit: int | None) -> Any:
     """The matches in the store, oldest first, as `tablelog list --json` prints them."""
     rows = service.queries.matches(game)  # a quarantined match is left out (GET names it)
     start = offset or 0
@@ -208,64 +306,130 @@ def list_matches(service: Service, game: str | None, offset: int | None,
     return {"count": len(rows), "matches": rows[start:end]}
 
 
-@endpoint("POST", "/matches", "matches", "Start a match", body="NewMatch",
-          ok=Answer(201, "MatchState", "The new match (its `id` is in the body and its URL in "
-                    "`Location`).", headers=("Location",)),
-          refusals=(Answer(422, "Error", "Unknown game, wrong player count, a bad option or "
-                           "setup (`invalid-setup`, `refused`)."),))
+@endpoint(
+    "POST",
+    "/matches",
+    "matches",
+    "Start a match",
+    body="NewMatch",
+    ok=Answer(
+        201,
+        "MatchState",
+        "The new match (its `id` is in the body and its URL in `Location`).",
+        headers=("Location",),
+    ),
+    refusals=(
+        Answer(
+            422,
+            "Error",
+            "Unknown game, wrong player count, a bad option or setup (`invalid-setup`, `refused`).",
+        ),
+    ),
+)
 def create_match(service: Service, body: dict[str, Any]) -> Any:
     """Start a match of `game` for `players` (names in turn order), with `options` and the known
     `setup`, checked by the game's rules as `tablelog new` checks them; a club's own
     `manifest` is stored in the match, and `played_at` says when a game logged afterwards was
     played."""
-    match_id = service.recorder.start(body["game"], body["players"], body.get("options"),
-                                      body.get("setup"), components=body.get("manifest"),
-                                      played_at=body.get("played_at"))
-    return Reply(201, match_state(service.recorder.get(match_id)),
-                 {"Location": f"{PREFIX}/matches/{match_id}"})
+    match_id = service.recorder.start(
+        body["game"],
+        body["players"],
+        body.get("options"),
+        body.get("setup"),
+        components=body.get("manifest"),
+        played_at=body.get("played_at"),
+    )
+    return Reply(
+        201,
+        match_state(service.recorder.get(match_id)),
+        {"Location": f"{PREFIX}/matches/{match_id}"},
+    )
 
 
-@endpoint("POST", "/sheets", "matches", "Log a match from its score sheet", body="NewSheet",
-          ok=Answer(201, "MatchState", "The new, ended match (its URL in `Location`).",
-                    headers=("Location",)),
-          refusals=(Answer(422, "Error", "Unknown game, wrong player count, or a sheet the "
-                           "game's sheet rules refuse (the message names the seat and field); "
-                           "nothing was stored."),))
+@endpoint(
+    "POST",
+    "/sheets",
+    "matches",
+    "Log a match from its score sheet",
+    body="NewSheet",
+    ok=Answer(
+        201, "MatchState", "The new, ended match (its URL in `Location`).", headers=("Location",)
+    ),
+    refusals=(
+        Answer(
+            422,
+            "Error",
+            "Unknown game, wrong player count, or a sheet the "
+            "game's sheet rules refuse (the message names the seat and field); "
+            "nothing was stored.",
+        ),
+    ),
+)
 def create_sheet(service: Service, body: dict[str, Any]) -> Any:
     """Log a match from its score sheet, as `tablelog sheet` does: players in seat order, each
     seat's total and categories where the sheet has them, winners, who started, when, how
     long, where (docs/interop.md). It can be claimed, disputed and audited like any match."""
-    match_id = service.recorder.start_sheet(body["game"], body["players"], body["sheet"],
-                                            body.get("options"), played_at=body.get("played_at"))
-    return Reply(201, match_state(service.recorder.get(match_id)),
-                 {"Location": f"{PREFIX}/matches/{match_id}"})
+    match_id = service.recorder.start_sheet(
+        body["game"],
+        body["players"],
+        body["sheet"],
+        body.get("options"),
+        played_at=body.get("played_at"),
+    )
+    return Reply(
+        201,
+        match_state(service.recorder.get(match_id)),
+        {"Location": f"{PREFIX}/matches/{match_id}"},
+    )
 
 
-@endpoint("GET", "/matches/{match}", "matches", "A match's state, now or at any step",
-          params=(MATCH, AT), ok=Answer(200, "MatchState", "The match at that step."),
-          refusals=(NOT_FOUND, OUT_OF_RANGE))
+@endpoint(
+    "GET",
+    "/matches/{match}",
+    "matches",
+    "A match's state, now or at any step",
+    params=(MATCH, AT),
+    ok=Answer(200, "MatchState", "The match at that step."),
+    refusals=(NOT_FOUND, OUT_OF_RANGE),
+)
 def get_match(service: Service, match: str, at: int | None) -> Any:
     """The match as `tablelog show --json` prints it, plus its `version` and `receipt`."""
     return match_state(service.get(match, at), at)
 
 
-@endpoint("GET", "/matches/{match}/score", "matches", "The score breakdown",
-          params=(MATCH, AT),
-          ok=Answer(200, "Score", "Per seat: total, categories and details; the outcome by the "
-                    "rules."),
-          refusals=(NOT_FOUND, Answer(422, "Error", "`unknown-information`: the score needs a "
-                                      "hidden identity the table never revealed; `refused`: "
-                                      "the match has fewer steps than `at`.")))
+@endpoint(
+    "GET",
+    "/matches/{match}/score",
+    "matches",
+    "The score breakdown",
+    params=(MATCH, AT),
+    ok=Answer(200, "Score", "Per seat: total, categories and details; the outcome by the rules."),
+    refusals=(
+        NOT_FOUND,
+        Answer(
+            422,
+            "Error",
+            "`unknown-information`: the score needs a "
+            "hidden identity the table never revealed; `refused`: "
+            "the match has fewer steps than `at`.",
+        ),
+    ),
+)
 def get_score(service: Service, match: str, at: int | None) -> Any:
     """The score per seat and per scoring category, as `tablelog score --json` prints it."""
     found = service.get(match, at)
     return {**views.score_view(found), "step": _step(found)}
 
 
-@endpoint("GET", "/matches/{match}/legal-moves", "matches", "The moves the rules accept now",
-          params=(MATCH, AT),
-          ok=Answer(200, "LegalMoves", "Per awaited seat, the moves the rules accept."),
-          refusals=(NOT_FOUND, OUT_OF_RANGE))
+@endpoint(
+    "GET",
+    "/matches/{match}/legal-moves",
+    "matches",
+    "The moves the rules accept now",
+    params=(MATCH, AT),
+    ok=Answer(200, "LegalMoves", "Per awaited seat, the moves the rules accept."),
+    refusals=(NOT_FOUND, OUT_OF_RANGE),
+)
 def get_legal_moves(service: Service, match: str, at: int | None) -> Any:
     """Per seat whose input is awaited, the moves the rules accept now (at step `at`, if given).
     In a simultaneous game (Total Landscaping) these are each seat's own choices: the recorded
@@ -276,33 +440,63 @@ def get_legal_moves(service: Service, match: str, at: int | None) -> Any:
     rules, state = found.rules, found.state
     open_ = found.status == RUNNING
     awaited = rules.to_move(state) if open_ else ()
-    return {"id": str(found.id), "game": found.game, "step": _step(found),
-            "version": found.version, "simultaneous": rules.simultaneous,
-            "moves": {found.seats[seat]: rules.choices(state, seat) for seat in awaited}}
+    return {
+        "id": str(found.id),
+        "game": found.game,
+        "step": _step(found),
+        "version": found.version,
+        "simultaneous": rules.simultaneous,
+        "moves": {found.seats[seat]: rules.choices(state, seat) for seat in awaited},
+    }
 
 
-@endpoint("GET", "/matches/{match}/events", "matches", "The event log (the match record)",
-          params=(MATCH,),
-          ok=Answer(200, "MatchRecord", "The match record (docs/records.md): what `tablelog "
-                    "export` writes and `tablelog import` reads."),
-          refusals=(NOT_FOUND,))
+@endpoint(
+    "GET",
+    "/matches/{match}/events",
+    "matches",
+    "The event log (the match record)",
+    params=(MATCH,),
+    ok=Answer(
+        200,
+        "MatchRecord",
+        "The match record (docs/records.md): what `tablelog "
+        "export` writes and `tablelog import` reads.",
+    ),
+    refusals=(NOT_FOUND,),
+)
 def get_events(service: Service, match: str) -> Any:
     """Every stored event of the match in order, withdrawn moves, claims and disputes included,
     as a match record."""
     return service.recorder.export(service.match_id(match))
 
 
-@endpoint("GET", "/matches/{match}/audit", "matches", "Audit the match",
-          params=(MATCH, Param("head", "query", {"type": "string"},
-                               "A receipt (a head hash, 8 or more of its characters) kept "
-                               "earlier: check the log still holds that event."),
-                  Param("moves_from", "query", {"type": "integer", "minimum": 1,
-                                                "maximum": AT_MOST},
-                        "List the running scores (`moves`) from this move, 1,000 at a time "
-                        "(`moves_page` says which); default: the newest 1,000.")),
-          ok=Answer(200, "Audit", "The audit report (docs/audit.md); `clean` says whether "
-                    "anything is wrong."),
-          refusals=(NOT_FOUND,))
+@endpoint(
+    "GET",
+    "/matches/{match}/audit",
+    "matches",
+    "Audit the match",
+    params=(
+        MATCH,
+        Param(
+            "head",
+            "query",
+            {"type": "string"},
+            "A receipt (a head hash, 8 or more of its characters) kept "
+            "earlier: check the log still holds that event.",
+        ),
+        Param(
+            "moves_from",
+            "query",
+            {"type": "integer", "minimum": 1, "maximum": AT_MOST},
+            "List the running scores (`moves`) from this move, 1,000 at a time "
+            "(`moves_page` says which); default: the newest 1,000.",
+        ),
+    ),
+    ok=Answer(
+        200, "Audit", "The audit report (docs/audit.md); `clean` says whether anything is wrong."
+    ),
+    refusals=(NOT_FOUND,),
+)
 def get_audit(service: Service, match: str, head: str | None, moves_from: int | None) -> Any:
     """Replay the match from its stored rows, verify the hash chain, recompute every score and
     compare the claims, as `tablelog audit --json` does."""
@@ -319,64 +513,138 @@ def get_audit(service: Service, match: str, head: str | None, moves_from: int | 
 WRITE_REFUSALS = (NOT_FOUND, CLOSED, REFUSED)
 
 
-@endpoint("POST", "/matches/{match}/moves", "entries", "Record a move", params=(MATCH,),
-          body="NewMove", ok=STATE,
-          refusals=(NOT_FOUND, CLOSED, Answer(422, "Error", "`illegal-move` (the message names "
-                    "the rule), `not-your-turn`, `refused` (not a seat of this match); nothing "
-                    "was stored.")))
+@endpoint(
+    "POST",
+    "/matches/{match}/moves",
+    "entries",
+    "Record a move",
+    params=(MATCH,),
+    body="NewMove",
+    ok=STATE,
+    refusals=(
+        NOT_FOUND,
+        CLOSED,
+        Answer(
+            422,
+            "Error",
+            "`illegal-move` (the message names "
+            "the rule), `not-your-turn`, `refused` (not a seat of this match); nothing "
+            "was stored.",
+        ),
+    ),
+)
 def record_move(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Record one move by `seat`, checked against the rules as `tablelog move` checks it."""
-    return match_state(service.write(match, body.get("version"), "record", body["seat"],
-                                     body["move"]))
+    return match_state(
+        service.write(match, body.get("version"), "record", body["seat"], body["move"])
+    )
 
 
-@endpoint("POST", "/matches/{match}/undo", "entries", "Withdraw the most recent move",
-          params=(MATCH,), body="Undo", ok=STATE, refusals=WRITE_REFUSALS)
+@endpoint(
+    "POST",
+    "/matches/{match}/undo",
+    "entries",
+    "Withdraw the most recent move",
+    params=(MATCH,),
+    body="Undo",
+    ok=STATE,
+    refusals=WRITE_REFUSALS,
+)
 def undo_move(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Withdraw the most recent effective move (recorded as an event; nothing is deleted)."""
-    return match_state(service.write(match, body.get("version"), "undo", body["by"],
-                                     body["reason"]))
+    return match_state(
+        service.write(match, body.get("version"), "undo", body["by"], body["reason"])
+    )
 
 
-@endpoint("POST", "/matches/{match}/claims", "entries", "Record the result claimed at the table",
-          params=(MATCH,), body="Claim", ok=STATE, refusals=WRITE_REFUSALS)
+@endpoint(
+    "POST",
+    "/matches/{match}/claims",
+    "entries",
+    "Record the result claimed at the table",
+    params=(MATCH,),
+    body="Claim",
+    ok=STATE,
+    refusals=WRITE_REFUSALS,
+)
 def claim_result(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Record the scores the players wrote down (the audit compares them with the rules)."""
-    return match_state(service.write(match, body.get("version"), "claim", body["by"],
-                                     body["scores"]))
+    return match_state(
+        service.write(match, body.get("version"), "claim", body["by"], body["scores"])
+    )
 
 
-@endpoint("POST", "/matches/{match}/disputes", "entries", "Raise a dispute", params=(MATCH,),
-          body="Dispute", ok=STATE, refusals=(NOT_FOUND, Answer(409, "Error", "`conflict`: "
-                                              "another writer changed the match first."),
-                                              REFUSED))
+@endpoint(
+    "POST",
+    "/matches/{match}/disputes",
+    "entries",
+    "Raise a dispute",
+    params=(MATCH,),
+    body="Dispute",
+    ok=STATE,
+    refusals=(
+        NOT_FOUND,
+        Answer(409, "Error", "`conflict`: another writer changed the match first."),
+        REFUSED,
+    ),
+)
 def raise_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Record a dispute about the match; it stays open until resolved."""
-    return match_state(service.write(match, body.get("version"), "dispute", body["by"],
-                                     body["about"]))
+    return match_state(
+        service.write(match, body.get("version"), "dispute", body["by"], body["about"])
+    )
 
 
-@endpoint("POST", "/matches/{match}/disputes/resolve", "entries", "Rule on the oldest open dispute",
-          params=(MATCH,), body="Resolve", ok=STATE,
-          refusals=(NOT_FOUND, Answer(409, "Error", "`conflict`: another writer changed the "
-                                      "match first."), REFUSED))
+@endpoint(
+    "POST",
+    "/matches/{match}/disputes/resolve",
+    "entries",
+    "Rule on the oldest open dispute",
+    params=(MATCH,),
+    body="Resolve",
+    ok=STATE,
+    refusals=(
+        NOT_FOUND,
+        Answer(409, "Error", "`conflict`: another writer changed the match first."),
+        REFUSED,
+    ),
+)
 def resolve_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Record the ruling on the oldest open dispute."""
-    return match_state(service.write(match, body.get("version"), "resolve", body["by"],
-                                     body["ruling"]))
+    return match_state(
+        service.write(match, body.get("version"), "resolve", body["by"], body["ruling"])
+    )
 
 
-@endpoint("POST", "/matches/{match}/end", "entries", "End the match", params=(MATCH,),
-          body="End", ok=STATE, refusals=WRITE_REFUSALS)
+@endpoint(
+    "POST",
+    "/matches/{match}/end",
+    "entries",
+    "End the match",
+    params=(MATCH,),
+    body="End",
+    ok=STATE,
+    refusals=WRITE_REFUSALS,
+)
 def end_match(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Close a match whose game is over by the rules, or (with `draw`) agree a draw."""
-    return match_state(service.write(match, body.get("version"), "end",
-                                     bool(body.get("draw", False))))
+    return match_state(
+        service.write(match, body.get("version"), "end", bool(body.get("draw", False)))
+    )
 
 
-@endpoint("POST", "/matches/{match}/abandon", "entries", "Abandon the match", params=(MATCH,),
-          body="Abandon", ok=STATE, refusals=WRITE_REFUSALS)
+@endpoint(
+    "POST",
+    "/matches/{match}/abandon",
+    "entries",
+    "Abandon the match",
+    params=(MATCH,),
+    body="Abandon",
+    ok=STATE,
+    refusals=WRITE_REFUSALS,
+)
 def abandon_match(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Close an unfinished match without a result."""
-    return match_state(service.write(match, body.get("version"), "abandon", body["by"],
-                                     body["reason"]))
+    return match_state(
+        service.write(match, body.get("version"), "abandon", body["by"], body["reason"])
+    )

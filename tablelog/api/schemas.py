@@ -36,11 +36,16 @@ def ref(name: str) -> Schema:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def closed(properties: dict[str, Schema], required: tuple[str, ...] = (),
-           description: str | None = None) -> Schema:
+def closed(
+    properties: dict[str, Schema], required: tuple[str, ...] = (), description: str | None = None
+) -> Schema:
     """An object with exactly these fields (those in `required` must be present)."""
-    schema: Schema = {"type": "object", "properties": properties,
-                      "required": list(required), "additionalProperties": False}
+    schema: Schema = {
+        "type": "object",
+        "properties": properties,
+        "required": list(required),
+        "additionalProperties": False,
+    }
     if description:
         schema["description"] = description
     return schema
@@ -52,262 +57,489 @@ def documented(properties: dict[str, Schema], required: tuple[str, ...]) -> Sche
 
 
 VERSION: Schema = {
-    "type": "integer", "minimum": 1,
+    "type": "integer",
+    "minimum": 1,
     "description": "The match version this entry was made against (the `version` of the state "
-                   "the client last read). If the match has moved on, nothing is stored and the "
-                   "answer is 409 `conflict`: reload and enter it again. Leave it out to write "
-                   "whatever the version.",
+    "the client last read). If the match has moved on, nothing is stored and the "
+    "answer is 409 `conflict`: reload and enter it again. Leave it out to write "
+    "whatever the version.",
 }
 
-SHEET: Schema = closed({
-    "scores": {"type": ["array", "null"], "description": "One entry per seat in turn "
-               "order (null where the sheet has nothing for that seat).", "items": {
-                   "oneOf": [{"type": "null"}, closed({
-                       "total": NUMBER_OR_NULL,
-                       "categories": {"type": ["object", "null"],
-                                      "additionalProperties": {"type": "number"},
-                                      "description": "Points per scoring category of the "
-                                                     "game (they add up to the total)."},
-                       "team": {"type": ["string", "null"]},
-                       "role": {"type": ["string", "null"]},
-                       "colour": {"type": ["string", "null"]},
-                       "new": {"type": ["boolean", "null"]},
-                   })]}},
-    "winners": {**NAMES, "description": "Who won (several: a shared win; none: nobody)."},
-    "first": {"type": ["string", "null"], "description": "Who started."},
-    "duration_min": NUMBER_OR_NULL,
-    "location": {"type": ["string", "null"]},
-    "board": {"type": ["string", "null"]},
-    "source": {"type": ["object", "null"], "description": "Where an imported play came "
-               "from: {from, id}."},
-}, (), "A score sheet (docs/interop.md): checked against the game's sheet rules; a "
-   "refusal names the seat and field and stores nothing.")
+SHEET: Schema = closed(
+    {
+        "scores": {
+            "type": ["array", "null"],
+            "description": "One entry per seat in turn "
+            "order (null where the sheet has nothing for that seat).",
+            "items": {
+                "oneOf": [
+                    {"type": "null"},
+                    closed(
+                        {
+                            "total": NUMBER_OR_NULL,
+                            "categories": {
+                                "type": ["object", "null"],
+                                "additionalProperties": {"type": "number"},
+                                "description": "Points per scoring category of the "
+                                "game (they add up to the total).",
+                            },
+                            "team": {"type": ["string", "null"]},
+                            "role": {"type": ["string", "null"]},
+                            "colour": {"type": ["string", "null"]},
+                            "new": {"type": ["boolean", "null"]},
+                        }
+                    ),
+                ]
+            },
+        },
+        "winners": {**NAMES, "description": "Who won (several: a shared win; none: nobody)."},
+        "first": {"type": ["string", "null"], "description": "Who started."},
+        "duration_min": NUMBER_OR_NULL,
+        "location": {"type": ["string", "null"]},
+        "board": {"type": ["string", "null"]},
+        "source": {
+            "type": ["object", "null"],
+            "description": "Where an imported play came from: {from, id}.",
+        },
+    },
+    (),
+    "A score sheet (docs/interop.md): checked against the game's sheet rules; a "
+    "refusal names the seat and field and stores nothing.",
+)
 
 # ---- request bodies -----------------------------------------------------------------------------
 
 REQUESTS: dict[str, Schema] = {
-    "NewMatch": closed({
-        "game": {**TEXT, "description": "The game's id, as in GET /games."},
-        "players": {**NAMES, "description": "Player names in turn order."},
-        "options": {**ANY_OBJECT, "description": "Game options; missing ones take their "
-                                                 "defaults (GET /games lists them)."},
-        "setup": {**ANY_OBJECT, "description": "The known setup (deal, layout, hands) in the "
-                                               "game's setup format (docs/games/<game>.md)."},
-        "manifest": closed({
-            "name": {**TEXT, "maxLength": 200},
-            "content": {**ANY_OBJECT, "description": "The manifest itself, in the game's "
-                                                     "manifest format (docs/games/<game>.md)."},
-        }, ("name", "content"), "A club's own components (deck, tiles, board), handed over "
-           "whole and stored in the match. To play a packaged or the club folder's manifest, "
-           "name it in options.manifest instead; a path is never opened."),
-        "played_at": {**TEXT, "description": "When the game was played, if it is logged "
-                                             "afterwards: ISO 8601 with a zone, not in the "
-                                             "future."},
-    }, ("game", "players")),
-    "NewSheet": closed({
-        "game": {**TEXT, "description": "The game's id, as in GET /games."},
-        "players": {**NAMES, "description": "Player names in seat (turn) order."},
-        "sheet": SHEET,
-        "options": {**ANY_OBJECT, "description": "Game options (the variant played)."},
-        "played_at": {**TEXT, "description": "When the game was played: ISO 8601 with a zone, "
-                                             "not in the future."},
-    }, ("game", "players", "sheet")),
-    "NewMove": closed({
-        "seat": {**TEXT, "description": "The player making the move: their name, or their "
-                                        "seat number as text (\"1\" = first in turn order)."},
-        "move": {**ANY_OBJECT, "description": "The move in the game's own vocabulary "
-                                              "(docs/games/<game>.md)."},
-        "version": VERSION,
-    }, ("seat", "move")),
+    "NewMatch": closed(
+        {
+            "game": {**TEXT, "description": "The game's id, as in GET /games."},
+            "players": {**NAMES, "description": "Player names in turn order."},
+            "options": {
+                **ANY_OBJECT,
+                "description": "Game options; missing ones take their "
+                "defaults (GET /games lists them).",
+            },
+            "setup": {
+                **ANY_OBJECT,
+                "description": "The known setup (deal, layout, hands) in the "
+                "game's setup format (docs/games/<game>.md).",
+            },
+            "manifest": closed(
+                {
+                    "name": {**TEXT, "maxLength": 200},
+                    "content": {
+                        **ANY_OBJECT,
+                        "description": "The manifest itself, in the game's "
+                        "manifest format (docs/games/<game>.md).",
+                    },
+                },
+                ("name", "content"),
+                "A club's own components (deck, tiles, board), handed over "
+                "whole and stored in the match. To play a packaged or the club folder's manifest, "
+                "name it in options.manifest instead; a path is never opened.",
+            ),
+            "played_at": {
+                **TEXT,
+                "description": "When the game was played, if it is logged "
+                "afterwards: ISO 8601 with a zone, not in the "
+                "future.",
+            },
+        },
+        ("game", "players"),
+    ),
+    "NewSheet": closed(
+        {
+            "game": {**TEXT, "description": "The game's id, as in GET /games."},
+            "players": {**NAMES, "description": "Player names in seat (turn) order."},
+            "sheet": SHEET,
+            "options": {**ANY_OBJECT, "description": "Game options (the variant played)."},
+            "played_at": {
+                **TEXT,
+                "description": "When the game was played: ISO 8601 with a zone, not in the future.",
+            },
+        },
+        ("game", "players", "sheet"),
+    ),
+    "NewMove": closed(
+        {
+            "seat": {
+                **TEXT,
+                "description": "The player making the move: their name, or their "
+                'seat number as text ("1" = first in turn order).',
+            },
+            "move": {
+                **ANY_OBJECT,
+                "description": "The move in the game's own vocabulary (docs/games/<game>.md).",
+            },
+            "version": VERSION,
+        },
+        ("seat", "move"),
+    ),
     "Undo": closed({"by": TEXT, "reason": TEXT, "version": VERSION}, ("by", "reason")),
-    "Claim": closed({
-        "by": TEXT,
-        "scores": {"type": "object", "additionalProperties": {"type": "number"},
-                   "description": "The scores written down at the table, by player name."},
-        "version": VERSION,
-    }, ("by", "scores")),
+    "Claim": closed(
+        {
+            "by": TEXT,
+            "scores": {
+                "type": "object",
+                "additionalProperties": {"type": "number"},
+                "description": "The scores written down at the table, by player name.",
+            },
+            "version": VERSION,
+        },
+        ("by", "scores"),
+    ),
     "Dispute": closed({"by": TEXT, "about": TEXT, "version": VERSION}, ("by", "about")),
     "Resolve": closed({"by": TEXT, "ruling": TEXT, "version": VERSION}, ("by", "ruling")),
-    "End": closed({
-        "draw": {"type": "boolean", "default": False,
-                 "description": "End a game the rules have not decided as a draw by agreement."},
-        "version": VERSION,
-    }),
+    "End": closed(
+        {
+            "draw": {
+                "type": "boolean",
+                "default": False,
+                "description": "End a game the rules have not decided as a draw by agreement.",
+            },
+            "version": VERSION,
+        }
+    ),
     "Abandon": closed({"by": TEXT, "reason": TEXT, "version": VERSION}, ("by", "reason")),
 }
 
 # ---- responses ----------------------------------------------------------------------------------
 
 ERROR_KINDS = (
-    "bad-request", "unauthorized", "forbidden", "not-found", "method-not-allowed",
-    "too-large", "unsupported-media-type", "match-not-found", "unknown-game", "not-your-turn",
-    "illegal-move", "invalid-setup", "unknown-information", "refused", "bad-record",
-    "match-closed", "conflict", "unsupported",
+    "bad-request",
+    "unauthorized",
+    "forbidden",
+    "not-found",
+    "method-not-allowed",
+    "too-large",
+    "unsupported-media-type",
+    "match-not-found",
+    "unknown-game",
+    "not-your-turn",
+    "illegal-move",
+    "invalid-setup",
+    "unknown-information",
+    "refused",
+    "bad-record",
+    "match-closed",
+    "conflict",
+    "unsupported",
 )
 
 OUTCOME: Schema = {
     "type": ["object", "null"],
     "description": "null while the game runs; winners (none: a draw) and the ranking, by name.",
-    "properties": {"winners": NAMES, "ranking": {"type": "array", "items": NAMES},
-                   "reason": TEXT},
+    "properties": {"winners": NAMES, "ranking": {"type": "array", "items": NAMES}, "reason": TEXT},
     "required": ["winners", "ranking", "reason"],
 }
 
 STATUS: Schema = {"type": "string", "enum": ["running", "ended", "abandoned", "disputed"]}
 
 SUMMARY_FIELDS: dict[str, Schema] = {
-    "id": UUID_TEXT, "game": TEXT, "seats": NAMES, "status": STATUS, "moves": COUNT,
+    "id": UUID_TEXT,
+    "game": TEXT,
+    "seats": NAMES,
+    "status": STATUS,
+    "moves": COUNT,
     "started": TIME_TEXT,
-    "played": {**TIME_TEXT, "description": "When the game was played: `played_at` if it was "
-                                            "logged afterwards, else when it was started."},
+    "played": {
+        **TIME_TEXT,
+        "description": "When the game was played: `played_at` if it was "
+        "logged afterwards, else when it was started.",
+    },
     "outcome": ref("Outcome"),
 }
 
 # Signed checkpoints (docs/audit.md): a signed tree head, and a receipt (a head with the
 # inclusion proof of one event of a match).
-SIGNED_HEAD: Schema = documented({
-    "format": {"const": "tablelog-head/1"}, "size": COUNT,
-    "root": HASH_TEXT, "time": TIME_TEXT,
-    "key": {"type": "string", "pattern": "^[0-9a-f]{16}$"},
-    "signature": {"type": "string", "description": "Ed25519, base64, over the head's "
-                                                   "canonical JSON without its signature."},
-}, ("format", "size", "root", "time", "key", "signature"))
+SIGNED_HEAD: Schema = documented(
+    {
+        "format": {"const": "tablelog-head/1"},
+        "size": COUNT,
+        "root": HASH_TEXT,
+        "time": TIME_TEXT,
+        "key": {"type": "string", "pattern": "^[0-9a-f]{16}$"},
+        "signature": {
+            "type": "string",
+            "description": "Ed25519, base64, over the head's canonical JSON without its signature.",
+        },
+    },
+    ("format", "size", "root", "time", "key", "signature"),
+)
 SIGNED_RECEIPT: Schema = {
-    **documented({
-        "format": {"const": "tablelog-receipt/1"}, "match": UUID_TEXT,
-        "event": {"type": "integer", "minimum": 1}, "hash": HASH_TEXT, "leaf": COUNT,
-        "head": SIGNED_HEAD,
-        "proof": {"type": ["array", "null"], "items": HASH_TEXT},
-    }, ("format", "match", "event", "hash", "leaf", "head", "proof")),
+    **documented(
+        {
+            "format": {"const": "tablelog-receipt/1"},
+            "match": UUID_TEXT,
+            "event": {"type": "integer", "minimum": 1},
+            "hash": HASH_TEXT,
+            "leaf": COUNT,
+            "head": SIGNED_HEAD,
+            "proof": {"type": ["array", "null"], "items": HASH_TEXT},
+        },
+        ("format", "match", "event", "hash", "leaf", "head", "proof"),
+    ),
     "type": ["object", "null"],
     "description": "The signed receipt of the match's newest event a checkpoint covers "
-                   "(`tablelog verify` checks it); null when the store is not signed or no "
-                   "checkpoint covers the match yet.",
+    "(`tablelog verify` checks it); null when the store is not signed or no "
+    "checkpoint covers the match yet.",
 }
 
 STATE_FIELDS: dict[str, Schema] = {
     **SUMMARY_FIELDS,
     "step": {**COUNT, "description": "Events after the start shown here (0 = the start)."},
-    "version": {"type": "integer", "minimum": 1,
-                "description": "The match's version at this step: send it back as `version` "
-                               "to write only if nobody else wrote first."},
-    "receipt": {**HASH_TEXT, "description": "The hash of the newest event shown (keep it to "
-                                            "check the log later: GET .../audit?head=)."},
+    "version": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "The match's version at this step: send it back as `version` "
+        "to write only if nobody else wrote first.",
+    },
+    "receipt": {
+        **HASH_TEXT,
+        "description": "The hash of the newest event shown (keep it to "
+        "check the log later: GET .../audit?head=).",
+    },
     "signed_receipt": SIGNED_RECEIPT,
     "rules_version": TEXT,
     "options": ANY_OBJECT,
-    "to_move": {**NAMES, "description": "Whose input the rules await (every seat, when play is "
-                                        "simultaneous; none once the game is over)."},
+    "to_move": {
+        **NAMES,
+        "description": "Whose input the rules await (every seat, when play is "
+        "simultaneous; none once the game is over).",
+    },
     "rules_outcome": ref("Outcome"),
-    "state": {"type": ["object", "null"], "description": "The position, in the game's own "
-              "JSON encoding (null for a score-sheet match: it has no position)."},
+    "state": {
+        "type": ["object", "null"],
+        "description": "The position, in the game's own "
+        "JSON encoding (null for a score-sheet match: it has no position).",
+    },
 }
 
 ENTRY_TIME = {"at": TIME_TEXT}
 RAW_OUTCOME: Schema = {
-    "type": "object", "description": "As stored: seats by index (0 = first in turn order).",
-    "properties": {"winners": {"type": "array", "items": COUNT},
-                   "ranking": {"type": "array", "items": {"type": "array", "items": COUNT}},
-                   "reason": TEXT},
+    "type": "object",
+    "description": "As stored: seats by index (0 = first in turn order).",
+    "properties": {
+        "winners": {"type": "array", "items": COUNT},
+        "ranking": {"type": "array", "items": {"type": "array", "items": COUNT}},
+        "reason": TEXT,
+    },
     "required": ["winners", "ranking", "reason"],
 }
 
 
 def _entry(kind: str, fields: dict[str, Schema]) -> Schema:
-    return {"type": "object",
-            "properties": {"type": {"const": kind}, **fields, **ENTRY_TIME, "hash": HASH_TEXT},
-            "required": ["type", *fields, "at", "hash"]}
+    return {
+        "type": "object",
+        "properties": {"type": {"const": kind}, **fields, **ENTRY_TIME, "hash": HASH_TEXT},
+        "required": ["type", *fields, "at", "hash"],
+    }
 
 
 RESPONSES: dict[str, Schema] = {
-    "Error": closed({
-        "error": {"type": "string", "enum": list(ERROR_KINDS)},
-        "message": {**TEXT, "description": "The one-line reason (the command line prints the "
-                                           "same words)."},
-    }, ("error", "message")),
+    "Error": closed(
+        {
+            "error": {"type": "string", "enum": list(ERROR_KINDS)},
+            "message": {
+                **TEXT,
+                "description": "The one-line reason (the command line prints the same words).",
+            },
+        },
+        ("error", "message"),
+    ),
     "Outcome": OUTCOME,
     "MatchSummary": documented(SUMMARY_FIELDS, tuple(SUMMARY_FIELDS)),
-    "MatchList": documented({"count": COUNT, "matches": {"type": "array",
-                                                         "items": ref("MatchSummary")}},
-                            ("count", "matches")),
+    "MatchList": documented(
+        {"count": COUNT, "matches": {"type": "array", "items": ref("MatchSummary")}},
+        ("count", "matches"),
+    ),
     "MatchState": documented(STATE_FIELDS, tuple(STATE_FIELDS)),
-    "Score": documented({
-        "id": UUID_TEXT, "game": TEXT, "step": COUNT,
-        "seats": {"type": "array", "items": documented({
-            "seat": TEXT, "total": {"type": ["number", "null"], "description": "null where "
-                                    "a score sheet gives no total."},
-            "categories": {"type": "object", "additionalProperties": {"type": "number"}},
-            "details": ANY_OBJECT,
-        }, ("seat", "total", "categories", "details"))},
-        "outcome": ref("Outcome"),
-    }, ("id", "game", "step", "seats", "outcome")),
-    "LegalMoves": documented({
-        "id": UUID_TEXT, "game": TEXT, "step": COUNT, "version": {"type": "integer", "minimum": 1},
-        "simultaneous": {"type": "boolean", "description": "Each awaited seat chooses, and one "
-                         "recorded move holds every seat's choice (docs/games/<game>.md)."},
-        "moves": {"type": "object", "additionalProperties": {"type": "array",
-                                                             "items": ANY_OBJECT},
-                  "description": "Per awaited seat (by name), the moves (or, when play is "
-                                 "simultaneous, that seat's choices) the rules accept now; "
-                                 "empty once the match is over or closed."},
-    }, ("id", "game", "step", "version", "simultaneous", "moves")),
-    "MatchRecord": documented({
-        "format": {"const": "tablelog-match/2"}, "id": UUID_TEXT, "game": TEXT,
-        "rules_version": TEXT, "options": ANY_OBJECT, "seats": NAMES, "setup": ANY_OBJECT,
-        "components": {"type": ["object", "null"], "description": "The manifest the match is "
-                       "played with: name, sha256, content (null: none, or a match stored by "
-                       "release 0.1)."},
-        "played_at": {"type": ["string", "null"]}, "started_at": TIME_TEXT, "hash": HASH_TEXT,
-        "receipt": {**SIGNED_RECEIPT, "type": "object", "description": "Only when a signed "
-                    "checkpoint covers the match: the receipt of its newest signed event, so "
-                    "the record verifies without the store (docs/records.md)."},
-        "events": {"type": "array", "items": {"oneOf": [
-            _entry("move", {"seat": TEXT, "move": ANY_OBJECT}),
-            _entry("undo", {"by": TEXT, "reason": TEXT}),
-            _entry("claim", {"by": TEXT, "scores": {
-                "type": "object", "additionalProperties": {"type": "number"}}}),
-            _entry("dispute", {"by": TEXT, "about": TEXT}),
-            _entry("resolve", {"by": TEXT, "ruling": TEXT}),
-            _entry("end", {"outcome": RAW_OUTCOME}),
-            _entry("abandon", {"by": TEXT, "reason": TEXT}),
-            _entry("sheet", {"sheet": ANY_OBJECT, "outcome": RAW_OUTCOME}),
-        ]}},
-        "kind": {"const": "sheet", "description": "Present for a score-sheet match."},
-    }, ("format", "id", "game", "rules_version", "options", "seats", "setup", "components",
-        "played_at", "started_at", "hash", "events")),
-    "Audit": documented({
-        "match": UUID_TEXT, "clean": {"type": "boolean"}, "status": STATUS,
-        "events": COUNT,
-        "findings": {"type": "array", "items": documented({
-            "event": {"type": ["integer", "null"]}, "kind": TEXT, "message": TEXT,
-        }, ("event", "kind", "message"))},
-        "notes": {"type": "array", "items": TEXT},
-        "checkpoints": {**ANY_OBJECT, "description": "The audit of the store's signed "
-                        "checkpoints: findings, notes, every checkpoint verified or not."},
-    }, ("match", "clean", "status", "events", "findings", "notes")),
-    "Game": documented({
-        "id": TEXT, "name": TEXT, "rules_version": TEXT,
-        "min_players": {"type": "integer", "minimum": 1},
-        "max_players": {"type": "integer", "minimum": 1},
-        "simultaneous": {"type": "boolean"},
-        "options": {**ANY_OBJECT, "description": "Every option with its default value."},
-    }, ("id", "name", "rules_version", "min_players", "max_players", "simultaneous",
-        "options")),
+    "Score": documented(
+        {
+            "id": UUID_TEXT,
+            "game": TEXT,
+            "step": COUNT,
+            "seats": {
+                "type": "array",
+                "items": documented(
+                    {
+                        "seat": TEXT,
+                        "total": {
+                            "type": ["number", "null"],
+                            "description": "null where a score sheet gives no total.",
+                        },
+                        "categories": {
+                            "type": "object",
+                            "additionalProperties": {"type": "number"},
+                        },
+                        "details": ANY_OBJECT,
+                    },
+                    ("seat", "total", "categories", "details"),
+                ),
+            },
+            "outcome": ref("Outcome"),
+        },
+        ("id", "game", "step", "seats", "outcome"),
+    ),
+    "LegalMoves": documented(
+        {
+            "id": UUID_TEXT,
+            "game": TEXT,
+            "step": COUNT,
+            "version": {"type": "integer", "minimum": 1},
+            "simultaneous": {
+                "type": "boolean",
+                "description": "Each awaited seat chooses, and one "
+                "recorded move holds every seat's choice (docs/games/<game>.md).",
+            },
+            "moves": {
+                "type": "object",
+                "additionalProperties": {"type": "array", "items": ANY_OBJECT},
+                "description": "Per awaited seat (by name), the moves (or, when play is "
+                "simultaneous, that seat's choices) the rules accept now; "
+                "empty once the match is over or closed.",
+            },
+        },
+        ("id", "game", "step", "version", "simultaneous", "moves"),
+    ),
+    "MatchRecord": documented(
+        {
+            "format": {"const": "tablelog-match/2"},
+            "id": UUID_TEXT,
+            "game": TEXT,
+            "rules_version": TEXT,
+            "options": ANY_OBJECT,
+            "seats": NAMES,
+            "setup": ANY_OBJECT,
+            "components": {
+                "type": ["object", "null"],
+                "description": "The manifest the match is "
+                "played with: name, sha256, content (null: none, or a match stored by "
+                "release 0.1).",
+            },
+            "played_at": {"type": ["string", "null"]},
+            "started_at": TIME_TEXT,
+            "hash": HASH_TEXT,
+            "receipt": {
+                **SIGNED_RECEIPT,
+                "type": "object",
+                "description": "Only when a signed "
+                "checkpoint covers the match: the receipt of its newest signed event, so "
+                "the record verifies without the store (docs/records.md).",
+            },
+            "events": {
+                "type": "array",
+                "items": {
+                    "oneOf": [
+                        _entry("move", {"seat": TEXT, "move": ANY_OBJECT}),
+                        _entry("undo", {"by": TEXT, "reason": TEXT}),
+                        _entry(
+                            "claim",
+                            {
+                                "by": TEXT,
+                                "scores": {
+                                    "type": "object",
+                                    "additionalProperties": {"type": "number"},
+                                },
+                            },
+                        ),
+                        _entry("dispute", {"by": TEXT, "about": TEXT}),
+                        _entry("resolve", {"by": TEXT, "ruling": TEXT}),
+                        _entry("end", {"outcome": RAW_OUTCOME}),
+                        _entry("abandon", {"by": TEXT, "reason": TEXT}),
+                        _entry("sheet", {"sheet": ANY_OBJECT, "outcome": RAW_OUTCOME}),
+                    ]
+                },
+            },
+            "kind": {"const": "sheet", "description": "Present for a score-sheet match."},
+        },
+        (
+            "format",
+            "id",
+            "game",
+            "rules_version",
+            "options",
+            "seats",
+            "setup",
+            "components",
+            "played_at",
+            "started_at",
+            "hash",
+            "events",
+        ),
+    ),
+    "Audit": documented(
+        {
+            "match": UUID_TEXT,
+            "clean": {"type": "boolean"},
+            "status": STATUS,
+            "events": COUNT,
+            "findings": {
+                "type": "array",
+                "items": documented(
+                    {
+                        "event": {"type": ["integer", "null"]},
+                        "kind": TEXT,
+                        "message": TEXT,
+                    },
+                    ("event", "kind", "message"),
+                ),
+            },
+            "notes": {"type": "array", "items": TEXT},
+            "checkpoints": {
+                **ANY_OBJECT,
+                "description": "The audit of the store's signed "
+                "checkpoints: findings, notes, every checkpoint verified or not.",
+            },
+        },
+        ("match", "clean", "status", "events", "findings", "notes"),
+    ),
+    "Game": documented(
+        {
+            "id": TEXT,
+            "name": TEXT,
+            "rules_version": TEXT,
+            "min_players": {"type": "integer", "minimum": 1},
+            "max_players": {"type": "integer", "minimum": 1},
+            "simultaneous": {"type": "boolean"},
+            "options": {**ANY_OBJECT, "description": "Every option with its default value."},
+        },
+        ("id", "name", "rules_version", "min_players", "max_players", "simultaneous", "options"),
+    ),
     "GameList": documented({"games": {"type": "array", "items": ref("Game")}}, ("games",)),
-    "Stats": documented({
-        "game": TEXT,
-        "matches": {**COUNT, "description": "Matches that count: ended, no open dispute."},
-        "recorded": COUNT,
-        "by_status": {"type": "object", "additionalProperties": COUNT},
-        "shared_wins": COUNT, "draws": COUNT, "small": {"type": "boolean"},
-        "seats": {"type": "array", "items": ANY_OBJECT},
-        "scores": {"type": "array", "items": ANY_OBJECT},
-        "components": {"type": "array", "items": ANY_OBJECT},
-        "length": {"type": "array", "items": ANY_OBJECT},
-        "behind": {"type": "object", "description": "Per figure (seats, scores, components, "
-                   "length): counted matches of each kind behind it, {moves, sheet}."},
-    }, ("game", "matches", "recorded", "by_status", "shared_wins", "draws", "small", "seats",
-        "scores", "components", "length")),
+    "Stats": documented(
+        {
+            "game": TEXT,
+            "matches": {**COUNT, "description": "Matches that count: ended, no open dispute."},
+            "recorded": COUNT,
+            "by_status": {"type": "object", "additionalProperties": COUNT},
+            "shared_wins": COUNT,
+            "draws": COUNT,
+            "small": {"type": "boolean"},
+            "seats": {"type": "array", "items": ANY_OBJECT},
+            "scores": {"type": "array", "items": ANY_OBJECT},
+            "components": {"type": "array", "items": ANY_OBJECT},
+            "length": {"type": "array", "items": ANY_OBJECT},
+            "behind": {
+                "type": "object",
+                "description": "Per figure (seats, scores, components, "
+                "length): counted matches of each kind behind it, {moves, sheet}.",
+            },
+        },
+        (
+            "game",
+            "matches",
+            "recorded",
+            "by_status",
+            "shared_wins",
+            "draws",
+            "small",
+            "seats",
+            "scores",
+            "components",
+            "length",
+        ),
+    ),
 }
 
 # ---- the games' vocabularies --------------------------------------------------------------------
@@ -323,21 +555,28 @@ def game_schema_name(game: str, what: str) -> str:
 GAME_SCHEMAS: dict[str, Schema] = {
     game_schema_name(game, what): make(info)
     for game, info in DECLARED.items()
-    for what, make in (("Move", move_schema), ("Options", options_schema))}
+    for what, make in (("Move", move_schema), ("Options", options_schema))
+}
 
 
 def one_of_the_games(what: str, description: str) -> Schema:
     """A move or options: an object in one game's vocabulary (the match's game decides which)."""
-    return {"type": "object", "description": description,
-            "anyOf": [ref(game_schema_name(game, what)) for game in DECLARED]}
+    return {
+        "type": "object",
+        "description": description,
+        "anyOf": [ref(game_schema_name(game, what)) for game in DECLARED],
+    }
 
 
 PUBLISHED_FIELDS = {
-    ("NewMatch", "options"): one_of_the_games("Options", "Game options (the game's Options "
-                                              "schema); missing ones take their defaults."),
+    ("NewMatch", "options"): one_of_the_games(
+        "Options", "Game options (the game's Options schema); missing ones take their defaults."
+    ),
     ("NewSheet", "options"): one_of_the_games("Options", "Game options (the variant played)."),
-    ("NewMove", "move"): one_of_the_games("Move", "The move in the game's own vocabulary (the "
-                                          "game's Move schema; docs/games/<game>.md)."),
+    ("NewMove", "move"): one_of_the_games(
+        "Move",
+        "The move in the game's own vocabulary (the game's Move schema; docs/games/<game>.md).",
+    ),
 }
 
 
@@ -345,8 +584,10 @@ def published(requests: dict[str, Schema]) -> dict[str, Schema]:
     """The request schemas as the document publishes them: with each game's vocabulary."""
     result = dict(requests)
     for (name, field), schema in PUBLISHED_FIELDS.items():
-        result[name] = {**requests[name],
-                        "properties": {**requests[name]["properties"], field: schema}}
+        result[name] = {
+            **requests[name],
+            "properties": {**requests[name]["properties"], field: schema},
+        }
     return result
 
 

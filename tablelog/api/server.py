@@ -20,10 +20,10 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from werkzeug.exceptions import HTTPException, NotFound, RequestEntityTooLarge
 
+from tablelog.access import WritePolicy
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
 from tablelog.domain.recorder import Recorder
-from tablelog.access import WritePolicy
 from tablelog.guard import MAX_BODY, guard
 
 from .errors import ApiError, bad_request, from_refusal
@@ -42,8 +42,12 @@ def create_blueprint(recorder: Recorder, policy: WritePolicy) -> Blueprint:
     document = build_document(policy)
     blueprint = Blueprint("tablelog_api", __name__, url_prefix=PREFIX)
     for endpoint in ENDPOINTS:
-        blueprint.add_url_rule(_flask_path(endpoint.path), endpoint.operation_id,
-                               _view(endpoint, service, policy), methods=[endpoint.method])
+        blueprint.add_url_rule(
+            _flask_path(endpoint.path),
+            endpoint.operation_id,
+            _view(endpoint, service, policy),
+            methods=[endpoint.method],
+        )
     blueprint.add_url_rule("/openapi.json", "openapi", lambda: json_response(document))
     # A host app may route every other GET to itself (the dashboard's pages do): not under here.
     blueprint.add_url_rule("/<path:anything>", "nothing_here", _nothing_here, methods=["GET"])
@@ -80,6 +84,7 @@ def create_app(store: str | Recorder | None = None, policy: WritePolicy | None =
         recorder = store
     else:
         from tablelog.store import open_recorder
+
         recorder = open_recorder(store)
     app = Flask("tablelog.api")
     policy = policy or WritePolicy()
@@ -89,6 +94,7 @@ def create_app(store: str | Recorder | None = None, policy: WritePolicy | None =
 
 
 # ---- one request ---------------------------------------------------------------------------------
+
 
 def _flask_path(template: str) -> str:
     return re.sub(r"\{(\w+)\}", r"<\1>", template)
@@ -112,6 +118,7 @@ def _view(endpoint: Endpoint, service: Service, policy: WritePolicy) -> Callable
             answer.headers.update(result.headers)
             return answer
         return json_response(result)
+
     view.__name__ = endpoint.operation_id
     return view
 
@@ -129,8 +136,11 @@ def _check_write(policy: WritePolicy) -> None:
 
 def _body(schema_name: str) -> dict[str, Any]:
     if request.mimetype != "application/json":
-        raise ApiError(415, "unsupported-media-type",
-                       "the request body must be JSON, sent as 'Content-Type: application/json'")
+        raise ApiError(
+            415,
+            "unsupported-media-type",
+            "the request body must be JSON, sent as 'Content-Type: application/json'",
+        )
     if (request.content_length or 0) > MAX_BODY:
         raise ApiError(413, "too-large", f"the request body is larger than {MAX_BODY} bytes")
     # Under the guard (tablelog.guard) the server bounds every body and a chunked one is
@@ -140,14 +150,16 @@ def _body(schema_name: str) -> dict[str, Any]:
     if len(data) > MAX_BODY:
         raise ApiError(413, "too-large", f"the request body is larger than {MAX_BODY} bytes")
     try:
-        body = json.loads(data.decode("utf-8"), parse_constant=_no_constant,
-                          parse_float=_finite_float)
+        body = json.loads(
+            data.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite_float
+        )
     except (UnicodeDecodeError, ValueError, RecursionError) as err:
         raise bad_request(f"the request body is not valid JSON ({_short(_why(err))})") from None
     error = best_match(VALIDATORS[schema_name].iter_errors(body))
     if error is not None:
         where = "the request body" + "".join(
-            f".{p}" if isinstance(p, str) else f"[{p}]" for p in error.absolute_path)
+            f".{p}" if isinstance(p, str) else f"[{p}]" for p in error.absolute_path
+        )
         raise bad_request(f"{where}: {_short(error.message)}")
     return body
 
@@ -181,8 +193,9 @@ def _query(param: Param) -> Any:
     value: Any = raw
     if param.schema["type"] == "integer":
         if not INTEGER.fullmatch(raw.strip()):
-            raise bad_request(f"query parameter {param.name} must be an integer, got "
-                              f"{_short(repr(raw))}")
+            raise bad_request(
+                f"query parameter {param.name} must be an integer, got {_short(repr(raw))}"
+            )
         value = int(raw)
     error = best_match(Draft202012Validator(param.schema).iter_errors(value))
     if error is not None:
@@ -193,7 +206,7 @@ def _query(param: Param) -> Any:
 def _short(text: str, limit: int = 200) -> str:
     """One line, not too long (a message may quote what the client sent)."""
     text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _answer_error(error: ApiError) -> Response:

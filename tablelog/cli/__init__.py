@@ -28,8 +28,9 @@ class TablelogGroup(click.Group):
         except click.UsageError as err:
             # click prints usage, a hint and the error on three lines; a refusal is one line.
             command = err.ctx.command_path if err.ctx else "tablelog"
-            click.echo(f"{command}: {one_line(err.format_message())} (see {command} --help)",
-                       err=True)
+            click.echo(
+                f"{command}: {one_line(err.format_message())} (see {command} --help)", err=True
+            )
             sys.exit(err.exit_code)
 
 

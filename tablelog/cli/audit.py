@@ -25,8 +25,13 @@ def _recorded(done: Match, what: str) -> None:
 
 @main.command()
 @click.argument("match")
-@click.option("--scores", "scores_json", required=True, metavar="JSON",
-              help='The scores written down at the table: {"Ann": 43, "Ben": 40}.')
+@click.option(
+    "--scores",
+    "scores_json",
+    required=True,
+    metavar="JSON",
+    help='The scores written down at the table: {"Ann": 43, "Ben": 40}.',
+)
 @click.option("--by", required=True, metavar="NAME", help="Who claims this result.")
 @store_option
 def claim(match, scores_json, by, store):
@@ -71,17 +76,34 @@ def resolve(match, by, ruling, store):
 @main.command()
 @click.argument("match", required=False)
 @click.option("--all", "everything", is_flag=True, help="Audit every match in the store.")
-@click.option("--head", metavar="HASH",
-              help="A receipt (head hash) kept earlier: check the log still holds that event.")
-@click.option("--moves-from", type=click.IntRange(min=1), metavar="N",
-              help="List the running scores from move N (JSON `moves`, 1,000 at a time; "
-                   "default: the newest 1,000). Every move is checked either way.")
-@click.option("--against", metavar="HEADS", type=click.Path(exists=True),
-              help="Signed heads kept outside the store (a folder of `checkpoint --publish` "
-                   "files, or one file): check the store is consistent with every one.")
-@click.option("--key", "key_files", type=click.File("r"), multiple=True, metavar="PEM",
-              help="Trust only this public key for checkpoints (repeatable); default: the "
-                   "keys the store lists.")
+@click.option(
+    "--head",
+    metavar="HASH",
+    help="A receipt (head hash) kept earlier: check the log still holds that event.",
+)
+@click.option(
+    "--moves-from",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="List the running scores from move N (JSON `moves`, 1,000 at a time; "
+    "default: the newest 1,000). Every move is checked either way.",
+)
+@click.option(
+    "--against",
+    metavar="HEADS",
+    type=click.Path(exists=True),
+    help="Signed heads kept outside the store (a folder of `checkpoint --publish` "
+    "files, or one file): check the store is consistent with every one.",
+)
+@click.option(
+    "--key",
+    "key_files",
+    type=click.File("r"),
+    multiple=True,
+    metavar="PEM",
+    help="Trust only this public key for checkpoints (repeatable); default: the "
+    "keys the store lists.",
+)
 @json_option
 @store_option
 @click.pass_context
@@ -97,49 +119,64 @@ def audit(ctx, match, everything, head, moves_from, against, key_files, as_json,
         reports = auditing.audit_all(recorder)["matches"]
     else:
         # found through the tables, where a match whose start row is damaged is still named
-        reports = [auditing.audit_match(recorder, open_queries(store).find(match), head,
-                                        moves_from)]
+        reports = [
+            auditing.audit_match(recorder, open_queries(store).find(match), head, moves_from)
+        ]
     signed = audit_checkpoints(recorder, reports, against, key_files, everything)
     clean = all(report["clean"] for report in reports) and signed["clean"]
     if as_json:
-        echo_json({"clean": clean, "matches": reports, "checkpoints": signed} if everything
-                  else {**reports[0], "checkpoints": signed})
+        echo_json(
+            {"clean": clean, "matches": reports, "checkpoints": signed}
+            if everything
+            else {**reports[0], "checkpoints": signed}
+        )
     else:
         for report in reports:
             click.echo(text_report(report))
         click.echo(ledger_text(signed), nl=False)
         if everything:
             failing = [r["match"][:8] for r in reports if not r["clean"]]
-            click.echo(f"{len(reports)} match{'es' if len(reports) != 1 else ''} audited: "
-                       f"{len(reports) - len(failing)} clean"
-                       + (f", {len(failing)} with findings ({', '.join(failing)})"
-                          if failing else ""))
+            click.echo(
+                f"{len(reports)} match{'es' if len(reports) != 1 else ''} audited: "
+                f"{len(reports) - len(failing)} clean"
+                + (f", {len(failing)} with findings ({', '.join(failing)})" if failing else "")
+            )
     ctx.exit(0 if clean else 1)
 
 
 # ---- the report as an organiser reads it -------------------------------------------------------
 
+
 def text_report(report: dict[str, Any]) -> str:
-    lines = [f"{report['game'] or 'unknown game'} match {report['match']}  "
-             f"{', '.join(report['seats'])}  [{report['status']}]"
-             + (f"  started {_time(report['started_at'])}" if report["started_at"] else "")]
+    lines = [
+        f"{report['game'] or 'unknown game'} match {report['match']}  "
+        f"{', '.join(report['seats'])}  [{report['status']}]"
+        + (f"  started {_time(report['started_at'])}" if report["started_at"] else "")
+    ]
     findings = report["findings"]
-    lines.append("  CLEAN: the log is intact and every result holds" if report["clean"] else
-                 f"  FAILS: {len(findings)} finding{'s' if len(findings) > 1 else ''}")
+    lines.append(
+        "  CLEAN: the log is intact and every result holds"
+        if report["clean"]
+        else f"  FAILS: {len(findings)} finding{'s' if len(findings) > 1 else ''}"
+    )
     lines += [f"  ! {finding['message']}" for finding in findings]  # each names its events
     for note in report["notes"]:
         lines.append(f"  note: {note}")
     head = report["head"]
-    lines.append(f"  log: {report['events']} events; the last, event {head['event']}, hashes to "
-                 f"{head['hash'] or '(undecodable)'} (keep it as a receipt: audit --head HASH)")
+    lines.append(
+        f"  log: {report['events']} events; the last, event {head['event']}, hashes to "
+        f"{head['hash'] or '(undecodable)'} (keep it as a receipt: audit --head HASH)"
+    )
     lines += _result_lines(report)
     lines += _section("claims", report["claims"], _claim_line)
     lines += _section("undos", report["undos"], _undo_line)
     lines += _section("disputes", report["disputes"], _dispute_line)
     if report["abandoned"]:
         gone = report["abandoned"]
-        lines.append(f"  abandoned by {gone['by']} at {_time(gone['at'])} (event "
-                     f"{gone['event']}): {gone['reason']}")
+        lines.append(
+            f"  abandoned by {gone['by']} at {_time(gone['at'])} (event "
+            f"{gone['event']}): {gone['reason']}"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -165,30 +202,40 @@ def _section(title: str, entries: list[dict[str, Any]], line) -> list[str]:
 
 def _claim_line(claim: dict[str, Any]) -> str:
     written = ", ".join(f"{name} {points}" for name, points in claim["scores"].items())
-    verdict = {True: "agrees with the rules", False: "DIFFERS from the rules",
-               None: "cannot be checked"}[claim["agrees"]]
+    verdict = {
+        True: "agrees with the rules",
+        False: "DIFFERS from the rules",
+        None: "cannot be checked",
+    }[claim["agrees"]]
     after = f", after move {claim['after_move']}" if claim["after_move"] is not None else ""
-    return (f"event {claim['event']}, {claim['by']} at {_time(claim['at'])}{after}: "
-            f"{written} - {verdict}")
+    return (
+        f"event {claim['event']}, {claim['by']} at {_time(claim['at'])}{after}: "
+        f"{written} - {verdict}"
+    )
 
 
 def _undo_line(undo: dict[str, Any]) -> str:
     withdrew = undo["withdrew"]
-    what = (f"withdrew move {withdrew['move']} ({withdrew['seat']} {withdrew['described']})"
-            if withdrew else "withdrew a move")
+    what = (
+        f"withdrew move {withdrew['move']} ({withdrew['seat']} {withdrew['described']})"
+        if withdrew
+        else "withdrew a move"
+    )
     return f"event {undo['event']}, {undo['by']} at {_time(undo['at'])}: {what}: {undo['reason']}"
 
 
 def _dispute_line(dispute: dict[str, Any]) -> str:
     after = f", after move {dispute['after_move']}" if dispute["after_move"] is not None else ""
-    raised = (f"event {dispute['event']}, {dispute['by']} at {_time(dispute['at'])}{after}: "
-              f"{dispute['about']}")
+    raised = (
+        f"event {dispute['event']}, {dispute['by']} at {_time(dispute['at'])}{after}: "
+        f"{dispute['about']}"
+    )
     if dispute["ruling"] is None:
         return raised + " - STILL OPEN"
-    return (f"{raised} - ruled by {dispute['resolved_by']} at {_time(dispute['resolved_at'])} "
-            f"(event {dispute['resolved_event']}): {dispute['ruling']}")
-
-
+    return (
+        f"{raised} - ruled by {dispute['resolved_by']} at {_time(dispute['resolved_at'])} "
+        f"(event {dispute['resolved_event']}): {dispute['ruling']}"
+    )
 
 
 def _time(iso: str) -> str:

@@ -20,9 +20,15 @@ from uuid import UUID
 import click
 
 from tablelog import keys as keyfiles
-from tablelog.domain.checkpoints import (BadReceipt, NotVerified, check_head_shape, key_id,
-                                         public_pem, public_raw_from_text)
 from tablelog.domain import receipt_text
+from tablelog.domain.checkpoints import (
+    BadReceipt,
+    NotVerified,
+    check_head_shape,
+    key_id,
+    public_pem,
+    public_raw_from_text,
+)
 from tablelog.store import open_recorder
 
 from . import main
@@ -36,8 +42,12 @@ def keys() -> None:
 
 
 @keys.command()
-@click.option("--label", metavar="TEXT", help="Who holds the key, as the store shows it "
-              "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.")
+@click.option(
+    "--label",
+    metavar="TEXT",
+    help="Who holds the key, as the store shows it "
+    "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.",
+)
 @store_option
 def init(label, store):
     """Make a key pair, trust its public key in the store, and sign a first checkpoint."""
@@ -45,15 +55,21 @@ def init(label, store):
     signer, _ = keyfiles.create_key()
     recorder.ledger.trust(signer.key_id, signer.public_raw, label or keyfiles.label())
     head = recorder.checkpoint()
-    click.echo(f"key {signer.key_id} written to {keyfiles.key_path()} (mode 0600: keep it "
-               "there, never in the store)")
+    click.echo(
+        f"key {signer.key_id} written to {keyfiles.key_path()} (mode 0600: keep it "
+        "there, never in the store)"
+    )
     click.echo(f"the store trusts it; checkpoint 1 signs its {head['size']} events")
     click.echo(public_pem(signer.public_raw), nl=False)
 
 
 @keys.command()
-@click.option("--public", "public_only", is_flag=True,
-              help="Print only this recorder's public key (PEM), to hand to verifiers.")
+@click.option(
+    "--public",
+    "public_only",
+    is_flag=True,
+    help="Print only this recorder's public key (PEM), to hand to verifiers.",
+)
 @store_option
 def show(public_only, store):
     """This recorder's key id and public key, and the keys the store trusts."""
@@ -63,8 +79,11 @@ def show(public_only, store):
             raise BadReceipt(f"no signing key at {keyfiles.key_path()} (`tablelog keys init`)")
         click.echo(public_pem(signer.public_raw), nl=False)
         return
-    click.echo(f"this recorder: key {signer.key_id} ({keyfiles.key_path()})" if signer else
-               f"this recorder: no key ({keyfiles.key_path()} does not exist)")
+    click.echo(
+        f"this recorder: key {signer.key_id} ({keyfiles.key_path()})"
+        if signer
+        else f"this recorder: no key ({keyfiles.key_path()} does not exist)"
+    )
     if signer:
         click.echo(public_pem(signer.public_raw), nl=False)
     rows = open_recorder(store).ledger.key_rows()
@@ -74,8 +93,12 @@ def show(public_only, store):
 
 
 @keys.command()
-@click.option("--label", metavar="TEXT", help="Who holds the key, as the store shows it "
-              "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.")
+@click.option(
+    "--label",
+    metavar="TEXT",
+    help="Who holds the key, as the store shows it "
+    "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.",
+)
 @store_option
 def rotate(label, store):
     """Replace this recorder's key with a new one (the old file is kept beside it), trust the
@@ -92,8 +115,12 @@ def rotate(label, store):
 
 @keys.command()
 @click.argument("public_key", type=click.File("r"), required=False)
-@click.option("--label", metavar="TEXT", help="Who holds the key, as the store shows it "
-              "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.")
+@click.option(
+    "--label",
+    metavar="TEXT",
+    help="Who holds the key, as the store shows it "
+    "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.",
+)
 @store_option
 def trust(public_key, label, store):
     """Trust another recorder's public key (a PEM file from `keys show --public`) in the store;
@@ -111,9 +138,14 @@ def trust(public_key, label, store):
 
 
 @main.command()
-@click.option("--publish", "directory", type=click.Path(file_okay=False), metavar="DIR",
-              help="Also write the head to DIR as head-<size>.json (a folder the club mails "
-                   "around or commits to a git repository).")
+@click.option(
+    "--publish",
+    "directory",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Also write the head to DIR as head-<size>.json (a folder the club mails "
+    "around or commits to a git repository).",
+)
 @json_option
 @store_option
 def checkpoint(directory, as_json, store):
@@ -128,14 +160,21 @@ def checkpoint(directory, as_json, store):
         echo_json(head)
         return
     click.echo(f"checkpoint: {head['size']} events, root {head['root']}")
-    click.echo(f"signed {head['time']} by key {head['key']}"
-               + (f"; written to {path}" if directory else ""))
+    click.echo(
+        f"signed {head['time']} by key {head['key']}"
+        + (f"; written to {path}" if directory else "")
+    )
 
 
 @main.command()
 @click.argument("match")
-@click.option("--qr", "qr_file", type=click.Path(dir_okay=False), metavar="FILE",
-              help="Also write the short receipt as a QR code (.png or .svg).")
+@click.option(
+    "--qr",
+    "qr_file",
+    type=click.Path(dir_okay=False),
+    metavar="FILE",
+    help="Also write the short receipt as a QR code (.png or .svg).",
+)
 @click.option("--short", is_flag=True, help="Leave the proof out (a store supplies it).")
 @json_option
 @store_option
@@ -145,10 +184,12 @@ def receipt(match, qr_file, short, as_json, store):
     recorder, match_id = open_match(store, match)
     found = recorder.receipt(match_id, proof=not short)
     if found is None:
-        raise BadReceipt(f"no checkpoint covers match {str(match_id)[:8]} yet "
-                         "(`tablelog checkpoint` signs one)")
+        raise BadReceipt(
+            f"no checkpoint covers match {str(match_id)[:8]} yet (`tablelog checkpoint` signs one)"
+        )
     if qr_file:
         import segno
+
         segno.make(receipt_text.to_text(found), error="m").save(qr_file, scale=4)
     if as_json:
         echo_json(found)
@@ -175,10 +216,21 @@ def read_keys(files: tuple[Any, ...]) -> dict[str, bytes] | None:
 
 @main.command()
 @click.argument("receipt_file", type=click.File("r"), required=False, metavar="RECEIPT")
-@click.option("--record", "record_file", type=click.File("r"), metavar="FILE",
-              help="Verify against an exported match record instead of a store (needs --key).")
-@click.option("--key", "key_files", type=click.File("r"), multiple=True, metavar="PEM",
-              help="Trust only this public key (repeatable); default: the store's keys.")
+@click.option(
+    "--record",
+    "record_file",
+    type=click.File("r"),
+    metavar="FILE",
+    help="Verify against an exported match record instead of a store (needs --key).",
+)
+@click.option(
+    "--key",
+    "key_files",
+    type=click.File("r"),
+    multiple=True,
+    metavar="PEM",
+    help="Trust only this public key (repeatable); default: the store's keys.",
+)
 @store_option
 @click.pass_context
 def verify(ctx, receipt_file, record_file, key_files, store):
@@ -191,8 +243,9 @@ def verify(ctx, receipt_file, record_file, key_files, store):
     try:
         if record_file is not None:
             if trusted is None:
-                raise BadReceipt("verifying against a record needs the recorder's public key "
-                                 "(--key PEM)")
+                raise BadReceipt(
+                    "verifying against a record needs the recorder's public key (--key PEM)"
+                )
             record = _one_record(record_file.read())
             checked = verifying.against_record(record, given, trusted)
         else:
@@ -212,14 +265,16 @@ def _one_record(text: str) -> dict[str, Any]:
     try:
         value = json.loads(text) if len(lines) != 1 else json.loads(lines[0])
     except json.JSONDecodeError as err:
-        raise BadReceipt(f"the record is not valid JSON ({err.msg}); give one exported "
-                         "match") from None
+        raise BadReceipt(
+            f"the record is not valid JSON ({err.msg}); give one exported match"
+        ) from None
     if not isinstance(value, dict):
         raise BadReceipt("give one exported match record (a JSON object)")
     return value
 
 
 # ---- what other commands print -------------------------------------------------------------------
+
 
 def echo_signed(recorder: Any, done: Any) -> None:
     """After end, claim, dispute, resolve: the short signed receipt, or why there is none."""
@@ -229,8 +284,9 @@ def echo_signed(recorder: Any, done: Any) -> None:
     if getattr(done, "checkpoint", None) is None:
         return
     found = recorder.receipt(done.id, proof=False)
-    click.echo("signed receipt (keep it, or `tablelog receipt` it later; `tablelog verify` "
-               "checks it):")
+    click.echo(
+        "signed receipt (keep it, or `tablelog receipt` it later; `tablelog verify` checks it):"
+    )
     click.echo(textwrap.indent(receipt_text.to_text(found), "  "), nl=False)
 
 
@@ -253,8 +309,13 @@ def read_heads(location: str) -> list[dict[str, Any]]:
     return [check_head_shape(head) for head in heads]
 
 
-def audit_checkpoints(recorder: Any, reports: list[dict[str, Any]], against: str | None,
-                      key_files: tuple[Any, ...], everything: bool) -> dict[str, Any]:
+def audit_checkpoints(
+    recorder: Any,
+    reports: list[dict[str, Any]],
+    against: str | None,
+    key_files: tuple[Any, ...],
+    everything: bool,
+) -> dict[str, Any]:
     """The checkpoint audit (of the whole log, or of one match by inclusion proofs), its
     findings about each match added to that match's report."""
     from tablelog.domain.audit_ledger import attach, audit_ledger
@@ -264,8 +325,9 @@ def audit_checkpoints(recorder: Any, reports: list[dict[str, Any]], against: str
     if everything:
         report = audit_ledger(recorder, heads, read_keys(key_files))
     else:
-        report = audit_match_ledger(recorder, UUID(reports[0]["match"]), heads,
-                                    read_keys(key_files))
+        report = audit_match_ledger(
+            recorder, UUID(reports[0]["match"]), heads, read_keys(key_files)
+        )
     attach(reports, report)
     return report
 
@@ -278,14 +340,22 @@ def ledger_text(report: dict[str, Any]) -> str:
     checkpoints = report["checkpoints"]
     if not checkpoints and not report["findings"] and not against_given(report):
         return ""  # a store nobody signs: the audit reads as it always did
-    newest = (f" (newest: {checkpoints[-1]['size']} events, signed {checkpoints[-1]['time']} "
-              f"by key {checkpoints[-1]['key']})" if checkpoints else "")
-    verdict = ("CLEAN" if report["clean"] else
-               f"FAILS: {len(report['findings'])} finding"
-               f"{'s' if len(report['findings']) > 1 else ''}")
+    newest = (
+        f" (newest: {checkpoints[-1]['size']} events, signed {checkpoints[-1]['time']} "
+        f"by key {checkpoints[-1]['key']})"
+        if checkpoints
+        else ""
+    )
+    verdict = (
+        "CLEAN"
+        if report["clean"]
+        else f"FAILS: {len(report['findings'])} finding{'s' if len(report['findings']) > 1 else ''}"
+    )
     lines = [f"signed checkpoints: {len(checkpoints)}{newest}: {verdict}"]
-    lines += [f"  ! {finding['message']}" + (f" (match {finding['match'][:8]})"
-                                             if finding.get("match") else "")
-              for finding in report["findings"]]
+    lines += [
+        f"  ! {finding['message']}"
+        + (f" (match {finding['match'][:8]})" if finding.get("match") else "")
+        for finding in report["findings"]
+    ]
     lines += [f"  note: {note}" for note in report["notes"]]
     return "\n".join(lines) + "\n"

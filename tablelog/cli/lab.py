@@ -1,11 +1,11 @@
 """`tablelog experiment`: the balance lab on the command line (docs/lab.md).
 
-    tablelog experiment variants topiary --a last_player_chooses=false --b last_player_chooses=true
-    tablelog experiment restriction topiary never-place-swan --agent greedy -n 300
-    tablelog experiment skill topitop --up-to 64 -n 20
-    tablelog experiment restrictions topiary       # what the game declares
-    tablelog experiment humans topitop             # recorded matches beside bot-played ones
-    tablelog experiment list | show ID
+tablelog experiment variants topiary --a last_player_chooses=false --b last_player_chooses=true
+tablelog experiment restriction topiary never-place-swan --agent greedy -n 300
+tablelog experiment skill topitop --up-to 64 -n 20
+tablelog experiment restrictions topiary       # what the game declares
+tablelog experiment humans topitop             # recorded matches beside bot-played ones
+tablelog experiment list | show ID
 """
 
 from __future__ import annotations
@@ -19,19 +19,37 @@ from .options import echo_json, json_option, parse_options, store_option
 from .simulate import INTERRUPTED
 
 common = [
-    click.option("--agent", default="random", show_default=True, metavar="AGENT",
-                 help="random, greedy or mcts-N (N iterations per decision)."),
-    click.option("-n", "--matches", type=int, default=100, show_default=True,
-                 help="Matches per arm."),
-    click.option("--seed", type=int, default=0, show_default=True,
-                 help="The same seed and arguments play the same matches."),
+    click.option(
+        "--agent",
+        default="random",
+        show_default=True,
+        metavar="AGENT",
+        help="random, greedy or mcts-N (N iterations per decision).",
+    ),
+    click.option(
+        "-n", "--matches", type=int, default=100, show_default=True, help="Matches per arm."
+    ),
+    click.option(
+        "--seed",
+        type=int,
+        default=0,
+        show_default=True,
+        help="The same seed and arguments play the same matches.",
+    ),
     click.option("--players", type=int, metavar="K", help="Seats per match (default 2)."),
-    click.option("--alpha", type=float, default=0.05, show_default=True,
-                 help="The level at which a difference counts as real."),
-    click.option("--workers", type=int, default=1, show_default=True,
-                 help="Processes playing matches."),
+    click.option(
+        "--alpha",
+        type=float,
+        default=0.05,
+        show_default=True,
+        help="The level at which a difference counts as real.",
+    ),
+    click.option(
+        "--workers", type=int, default=1, show_default=True, help="Processes playing matches."
+    ),
     click.option("--quiet", is_flag=True, help="No progress bar."),
-    json_option, store_option,
+    json_option,
+    store_option,
 ]
 
 
@@ -40,6 +58,7 @@ def with_common():
         for option in reversed(common):
             command = option(command)
         return command
+
     return decorate
 
 
@@ -58,13 +77,22 @@ def _run(definition, workers, quiet, as_json, store) -> None:
     recorder = open_recorder(store)
     total = len(definition.arms) * definition.matches
     try:
-        with tqdm(total=total, desc=f"{definition.kind} {definition.game}", unit="match",
-                  disable=quiet, leave=False) as bar:
-            experiment_id, report = run(recorder, definition, workers,
-                                        lambda done, _: bar.update(done - bar.n))
+        with tqdm(
+            total=total,
+            desc=f"{definition.kind} {definition.game}",
+            unit="match",
+            disable=quiet,
+            leave=False,
+        ) as bar:
+            experiment_id, report = run(
+                recorder, definition, workers, lambda done, _: bar.update(done - bar.n)
+            )
     except KeyboardInterrupt:
-        click.echo("interrupted: the matches stored so far are whole and listed; the "
-                   "experiment is marked interrupted (tablelog experiment list)", err=True)
+        click.echo(
+            "interrupted: the matches stored so far are whole and listed; the "
+            "experiment is marked interrupted (tablelog experiment list)",
+            err=True,
+        )
         sys.exit(INTERRUPTED)
     if as_json:
         echo_json({"id": experiment_id, "definition": definition.to_json(), "report": report})
@@ -76,12 +104,16 @@ def _run(definition, workers, quiet, as_json, store) -> None:
 def report_text(report: dict) -> str:
     lines = []
     for arm in report["arms"]:
-        lines.append(f"arm {arm['name']}: {arm['matches']} matches, agents "
-                     f"{', '.join(arm['agents'])}, options {arm['options']}")
+        lines.append(
+            f"arm {arm['name']}: {arm['matches']} matches, agents "
+            f"{', '.join(arm['agents'])}, options {arm['options']}"
+        )
         for m in arm["metrics"]:
             if m["n"]:
-                lines.append(f"  {m['label']:<68} {_num(m['estimate'])} "
-                             f"[{_num(m['low'])}, {_num(m['high'])}] n={m['n']}")
+                lines.append(
+                    f"  {m['label']:<68} {_num(m['estimate'])} "
+                    f"[{_num(m['low'])}, {_num(m['high'])}] n={m['n']}"
+                )
     lines.append("")
     lines.extend(report["words"])
     return "\n".join(lines)
@@ -96,13 +128,15 @@ def _num(value) -> str:
 @click.option("--a", "a_pairs", multiple=True, metavar="K=V", help="An option of arm A.")
 @click.option("--b", "b_pairs", multiple=True, metavar="K=V", help="An option of arm B.")
 @with_common()
-def variants(game, a_pairs, b_pairs, agent, matches, seed, players, alpha, workers, quiet,
-             as_json, store):
+def variants(
+    game, a_pairs, b_pairs, agent, matches, seed, players, alpha, workers, quiet, as_json, store
+):
     """Option set A against option set B on every metric, Holm-adjusted."""
     from tablelog import lab
 
-    definition = lab.variants(game, parse_options(a_pairs), parse_options(b_pairs), agent,
-                              players, matches, seed, alpha)
+    definition = lab.variants(
+        game, parse_options(a_pairs), parse_options(b_pairs), agent, players, matches, seed, alpha
+    )
     _run(definition, workers, quiet, as_json, store)
 
 
@@ -111,34 +145,66 @@ def variants(game, a_pairs, b_pairs, agent, matches, seed, players, alpha, worke
 @click.argument("restriction")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
 @with_common()
-def restriction(game, restriction, option_pairs, agent, matches, seed, players, alpha, workers,
-                quiet, as_json, store):
+def restriction(
+    game,
+    restriction,
+    option_pairs,
+    agent,
+    matches,
+    seed,
+    players,
+    alpha,
+    workers,
+    quiet,
+    as_json,
+    store,
+):
     """A restricted agent against the standard one, seats rotated (Jaffe et al. 2012)."""
     from tablelog import lab
 
-    definition = lab.restriction(game, restriction, agent, players, matches, seed,
-                                 parse_options(option_pairs), alpha)
+    definition = lab.restriction(
+        game, restriction, agent, players, matches, seed, parse_options(option_pairs), alpha
+    )
     _run(definition, workers, quiet, as_json, store)
 
 
 @experiment.command()
 @click.argument("game")
 @click.option("--budgets", metavar="B,B,...", help="MCTS budgets, e.g. 1,2,4,8.")
-@click.option("--up-to", type=int, default=16, show_default=True,
-              help="Budgets 1, 2, 4, ... up to this (when --budgets is not given).")
+@click.option(
+    "--up-to",
+    type=int,
+    default=16,
+    show_default=True,
+    help="Budgets 1, 2, 4, ... up to this (when --budgets is not given).",
+)
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
 @with_common()
-def skill(game, budgets, up_to, option_pairs, agent, matches, seed, players, alpha, workers,
-          quiet, as_json, store):
+def skill(
+    game,
+    budgets,
+    up_to,
+    option_pairs,
+    agent,
+    matches,
+    seed,
+    players,
+    alpha,
+    workers,
+    quiet,
+    as_json,
+    store,
+):
     """The skill trace: MCTS at each budget against the budget before it (--agent is not
     used: the agents are the budgets)."""
     from tablelog import lab
     from tablelog.domain.errors import Refused
 
     try:
-        chosen = ([int(b) for b in budgets.split(",")] if budgets else lab.doubling(up_to))
+        chosen = [int(b) for b in budgets.split(",")] if budgets else lab.doubling(up_to)
     except ValueError:
-        raise Refused(f"--budgets takes whole numbers separated by commas, got {budgets!r}")
-    definition = lab.skill(game, chosen, players, matches, seed, parse_options(option_pairs),
-                           alpha)
+        raise Refused(
+            f"--budgets takes whole numbers separated by commas, got {budgets!r}"
+        ) from None
+    definition = lab.skill(game, chosen, players, matches, seed, parse_options(option_pairs), alpha)
     _run(definition, workers, quiet, as_json, store)

@@ -19,15 +19,21 @@ def list_experiments(game, as_json, store):
 
     found = LabStore(open_recorder(store)).all(game)
     if as_json:
-        echo_json([{k: e[k] for k in ("id", "created", "game", "kind", "status")}
-                   | {"matches": sum(map(len, (e["match_ids"] or {}).values()))}
-                   for e in found])
+        echo_json(
+            [
+                {k: e[k] for k in ("id", "created", "game", "kind", "status")}
+                | {"matches": sum(map(len, (e["match_ids"] or {}).values()))}
+                for e in found
+            ]
+        )
         return
     for e in found:
         stored = sum(map(len, (e["match_ids"] or {}).values()))
         arms = ", ".join(a["name"] for a in e["definition"]["arms"])
-        click.echo(f"{e['id'][:8]}  {e['created']}  {e['game']:<17} {e['kind']:<11} "
-                   f"{e['status']:<11} {stored:>5} matches  {arms}")
+        click.echo(
+            f"{e['id'][:8]}  {e['created']}  {e['game']:<17} {e['kind']:<11} "
+            f"{e['status']:<11} {stored:>5} matches  {arms}"
+        )
 
 
 @experiment.command()
@@ -43,8 +49,7 @@ def show(experiment_id, as_json, store):
     if as_json:
         echo_json(found)
         return
-    click.echo(f"experiment {found['id']} ({found['kind']}, {found['game']}, "
-               f"{found['status']})")
+    click.echo(f"experiment {found['id']} ({found['kind']}, {found['game']}, {found['status']})")
     if found["report"]:
         click.echo(report_text(found["report"]))
 
@@ -61,11 +66,20 @@ def restrictions(game):
 
 @experiment.command()
 @click.argument("game")
-@click.option("--players", type=int, metavar="K", help="Player count (default: the most "
-              "common among the human matches).")
+@click.option(
+    "--players",
+    type=int,
+    metavar="K",
+    help="Player count (default: the most common among the human matches).",
+)
 @click.option("--variant", metavar="V", help="Variant as `tablelog stats` prints it.")
-@click.option("--sample", type=int, default=30, show_default=True,
-              help="Matches per side replayed to count branching.")
+@click.option(
+    "--sample",
+    type=int,
+    default=30,
+    show_default=True,
+    help="Matches per side replayed to count branching.",
+)
 @json_option
 @store_option
 def humans(game, players, variant, sample, as_json, store):

@@ -8,38 +8,57 @@ import click
 
 from tablelog.domain import views
 from tablelog.domain.games import manifests
-from tablelog.domain.times import local_unless_zoned
 from tablelog.domain.match import Match
+from tablelog.domain.times import local_unless_zoned
 from tablelog.store import open_recorder
 
 from . import main
+from .checkpoints import echo_signed
+from .options import echo_json, json_option, parse_json, parse_options, read_text, store_option
+from .stats import open_match, open_queries, warn_damaged
 
 # A step number the store can look up (its positions are 64-bit integers), as the API bounds it.
 AT = click.IntRange(0, 1_000_000_000)
-from .checkpoints import echo_signed
-from .options import (echo_json, json_option, parse_json, parse_options, read_text,
-                      store_option)
-from .stats import open_match, open_queries, warn_damaged
 
 
 @main.command()
 @click.argument("game")
-@click.option("--players", required=True, metavar="A,B,...",
-              help="Player names in turn order, comma separated.")
+@click.option(
+    "--players",
+    required=True,
+    metavar="A,B,...",
+    help="Player names in turn order, comma separated.",
+)
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
-@click.option("--setup", "setup_file", type=click.File("rb"), metavar="FILE",
-              help="A JSON file with the known setup (deal, layout, hands).")
-@click.option("--manifest-file", "manifest_file", type=click.File("rb"), metavar="PATH",
-              help="Play with the components this JSON file lists (a club's own deck or "
-                   "board); its content is stored in the match, the file is not needed again.")
-@click.option("--played-at", metavar="TIME",
-              help="When the game was played, if logged afterwards: ISO 8601, e.g. "
-                   "2026-11-28T19:30 (local time unless a zone is given).")
+@click.option(
+    "--setup",
+    "setup_file",
+    type=click.File("rb"),
+    metavar="FILE",
+    help="A JSON file with the known setup (deal, layout, hands).",
+)
+@click.option(
+    "--manifest-file",
+    "manifest_file",
+    type=click.File("rb"),
+    metavar="PATH",
+    help="Play with the components this JSON file lists (a club's own deck or "
+    "board); its content is stored in the match, the file is not needed again.",
+)
+@click.option(
+    "--played-at",
+    metavar="TIME",
+    help="When the game was played, if logged afterwards: ISO 8601, e.g. "
+    "2026-11-28T19:30 (local time unless a zone is given).",
+)
 @store_option
 def new(game, players, option_pairs, setup_file, manifest_file, played_at, store):
     """Start a match of GAME and print its id."""
-    setup = parse_json(read_text(setup_file, "the setup file"), "the setup file") \
-        if setup_file else None
+    setup = (
+        parse_json(read_text(setup_file, "the setup file"), "the setup file")
+        if setup_file
+        else None
+    )
     options = parse_options(option_pairs)
     components = None
     if manifest_file is not None:
@@ -47,8 +66,16 @@ def new(game, players, option_pairs, setup_file, manifest_file, played_at, store
         components = {"name": name, "content": manifests.parse(manifest_file.read(), name)}
     recorder = open_recorder(store)
     seats = [name.strip() for name in players.split(",")]
-    click.echo(recorder.start(game, seats, options, setup, components=components,
-                              played_at=local_unless_zoned(played_at)))
+    click.echo(
+        recorder.start(
+            game,
+            seats,
+            options,
+            setup,
+            components=components,
+            played_at=local_unless_zoned(played_at),
+        )
+    )
 
 
 # ignore_unknown_options: a move that starts with "-" (a bare negative number) is the move
@@ -66,15 +93,19 @@ def move(match, move_json, seat, store):
     rules = done.rules
     waiting = ", ".join(done.seats[s] for s in rules.to_move(done.state))
     outcome = rules.outcome(done.state)
-    click.echo(f"move {len(done.moves)}: {seat} {rules.describe(move_value)}; "
-               + (f"game over: {outcome.reason}" if outcome else f"next: {waiting}"))
+    click.echo(
+        f"move {len(done.moves)}: {seat} {rules.describe(move_value)}; "
+        + (f"game over: {outcome.reason}" if outcome else f"next: {waiting}")
+    )
     if views.draw_offered(done):
         click.echo(_draw_offer(done))
 
 
 def _draw_offer(match: Match) -> str:
-    return (f"{len(match.moves)} moves, past {match.rules.name}'s cap of {match.rules.move_cap}: "
-            f"the players may agree a draw (`tablelog end {str(match.id)[:8]} --draw`)")
+    return (
+        f"{len(match.moves)} moves, past {match.rules.name}'s cap of {match.rules.move_cap}: "
+        f"the players may agree a draw (`tablelog end {str(match.id)[:8]} --draw`)"
+    )
 
 
 @main.command()
@@ -87,14 +118,21 @@ def undo(match, by, reason, store):
     recorder, match_id = open_match(store, match)
     done = recorder.undo(match_id, by, reason)
     withdrawn = done.undos[-1]["move"]
-    click.echo(f"withdrew move {len(done.moves) + 1}: {done.seats[withdrawn['seat']]} "
-               f"{done.rules.describe(withdrawn['move'])}")
+    click.echo(
+        f"withdrew move {len(done.moves) + 1}: {done.seats[withdrawn['seat']]} "
+        f"{done.rules.describe(withdrawn['move'])}"
+    )
 
 
 @main.command()
 @click.argument("match")
-@click.option("--at", "step", type=AT, metavar="N",
-              help="Show the match after its first N events (0 = the start).")
+@click.option(
+    "--at",
+    "step",
+    type=AT,
+    metavar="N",
+    help="Show the match after its first N events (0 = the start).",
+)
 @json_option
 @store_option
 def show(match, step, as_json, store):
@@ -105,12 +143,17 @@ def show(match, step, as_json, store):
     if as_json:
         echo_json(view)
         return
-    click.echo(f"{found.rules.name} match {found.id}  [{view['status']}]  step {view['step']}"
-               f" of {recorder.version(found.id) - Match.INITIAL_VERSION}")
+    click.echo(
+        f"{found.rules.name} match {found.id}  [{view['status']}]  step {view['step']}"
+        f" of {recorder.version(found.id) - Match.INITIAL_VERSION}"
+    )
     click.echo("seats: " + ", ".join(found.seats))
     click.echo("")
-    click.echo(views.sheet_text(found) if found.kind == "sheet"
-               else found.rules.render(found.state, found.seats))
+    click.echo(
+        views.sheet_text(found)
+        if found.kind == "sheet"
+        else found.rules.render(found.state, found.seats)
+    )
     if view["draw_offered"]:
         click.echo(_draw_offer(found))
 
@@ -149,22 +192,30 @@ def list_matches(game, as_json, store):
         return
     for row in rows:
         length = "sheet" if row["kind"] == "sheet" else f"{row['moves']} moves"
-        click.echo(f"{row['id'][:8]}  {row['game']:<18} {row['status']:<9} "
-                   f"{length:>10}  {row['played'][:16]}  {', '.join(row['seats'])}")
+        click.echo(
+            f"{row['id'][:8]}  {row['game']:<18} {row['status']:<9} "
+            f"{length:>10}  {row['played'][:16]}  {', '.join(row['seats'])}"
+        )
 
 
 @main.command()
 @click.argument("match")
-@click.option("--draw", "agreed_draw", is_flag=True,
-              help="End a game the rules have not decided as a draw by agreement.")
+@click.option(
+    "--draw",
+    "agreed_draw",
+    is_flag=True,
+    help="End a game the rules have not decided as a draw by agreement.",
+)
 @store_option
 def end(match, agreed_draw, store):
     """Close a match whose game is over (or agree a draw)."""
     recorder, match_id = open_match(store, match)
     done = recorder.end(match_id, agreed_draw)
     click.echo(f"ended: {views.said_outcome(done, done.outcome)}")
-    click.echo(f"receipt: {done.head_hash}  (keep it: `tablelog audit {str(done.id)[:8]} "
-               f"--head {done.head_hash[:12]}` proves the log was not cut short)")
+    click.echo(
+        f"receipt: {done.head_hash}  (keep it: `tablelog audit {str(done.id)[:8]} "
+        f"--head {done.head_hash[:12]}` proves the log was not cut short)"
+    )
     echo_signed(recorder, done)
 
 

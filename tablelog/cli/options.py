@@ -10,8 +10,11 @@ import click
 from tablelog.domain.errors import Refused
 
 store_option = click.option(
-    "--store", envvar="TABLELOG_STORE", metavar="PATH|URL",
-    help="SQLite file or postgresql:// URL (default: tablelog.sqlite in the user data dir).")
+    "--store",
+    envvar="TABLELOG_STORE",
+    metavar="PATH|URL",
+    help="SQLite file or postgresql:// URL (default: tablelog.sqlite in the user data dir).",
+)
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
 
@@ -21,8 +24,9 @@ def parse_json(text: str, what: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise Refused(f"{what} is not valid JSON ({err.msg} at column {err.colno}): "
-                      f"{_quoted(text)}") from None
+        raise Refused(
+            f"{what} is not valid JSON ({err.msg} at column {err.colno}): {_quoted(text)}"
+        ) from None
     except ValueError:  # an integer of more than 4,300 digits: Python refuses to read it
         raise Refused(f"{what} holds a number of more than 4,300 digits") from None
     except RecursionError:
@@ -44,7 +48,7 @@ def read_text(file: Any, what: str, limit: int = 1 << 20) -> str:
 def _quoted(text: str, limit: int = 120) -> str:
     """What the user typed, on one line and short."""
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -59,8 +63,9 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
         except json.JSONDecodeError:
             options[key] = value
         except (ValueError, RecursionError):  # 4,300+ digits, or nested too deep to read
-            raise Refused(f"--option {key}: the value is too large or nested too deep to "
-                          "read") from None
+            raise Refused(
+                f"--option {key}: the value is too large or nested too deep to read"
+            ) from None
     return options
 
 

@@ -21,14 +21,21 @@ from .stats import open_queries
 @click.argument("match", required=False)
 @click.option("--all", "everything", is_flag=True, help="Export every match in the store.")
 @click.option("--output", "-o", type=click.File("w"), default="-", help="File (default stdout).")
-@click.option("--to", "tool", type=click.Choice(["tablelog", "bgstats", "bgg"]),
-              default="tablelog", help="tablelog records (default), a BG Stats file or BGG "
-              "plays XML (docs/interop.md).")
+@click.option(
+    "--to",
+    "tool",
+    type=click.Choice(["tablelog", "bgstats", "bgg"]),
+    default="tablelog",
+    help="tablelog records (default), a BG Stats file or BGG plays XML (docs/interop.md).",
+)
 @click.option("--game", help="Only matches of this game.")
 @click.option("--since", metavar="DATE", help="Only matches played on or after DATE.")
 @click.option("--until", metavar="DATE", help="Only matches played on or before DATE.")
-@click.option("--zone", metavar="ZONE", help="bgstats/bgg: the time zone their local "
-              "times are written in (default: this machine's).")
+@click.option(
+    "--zone",
+    metavar="ZONE",
+    help="bgstats/bgg: the time zone their local times are written in (default: this machine's).",
+)
 @store_option
 def export(match, everything, output, tool, game, since, until, zone, store):
     """Write match records as JSON Lines (see docs/records.md), or with --to a BG Stats
@@ -86,9 +93,8 @@ def utf8(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data[:err.start].count(b"\n") + 1
-        raise BadRecord(f"line {line}: not UTF-8 text (byte {err.start + 1} of the file)") \
-            from None
+        line = data[: err.start].count(b"\n") + 1
+        raise BadRecord(f"line {line}: not UTF-8 text (byte {err.start + 1} of the file)") from None
 
 
 def _parsed(text: str) -> Any:
@@ -104,13 +110,25 @@ def _parsed(text: str) -> Any:
 
 @main.command(name="import")
 @click.argument("source", type=click.File("rb"))
-@click.option("--from", "tool", type=click.Choice(["tablelog", "bgstats", "bgg"]),
-              default="tablelog", help="tablelog records (default), a BG Stats export/backup "
-              "or BGG plays XML (docs/interop.md).")
-@click.option("--map", "mapping", multiple=True, metavar="NAME=GAME", help="bgstats/bgg: "
-              "their game NAME (or bgg:ID) is GAME here.")
-@click.option("--zone", metavar="ZONE", help="bgstats/bgg: the time zone of their local "
-              "times (default: this machine's).")
+@click.option(
+    "--from",
+    "tool",
+    type=click.Choice(["tablelog", "bgstats", "bgg"]),
+    default="tablelog",
+    help="tablelog records (default), a BG Stats export/backup or BGG plays XML (docs/interop.md).",
+)
+@click.option(
+    "--map",
+    "mapping",
+    multiple=True,
+    metavar="NAME=GAME",
+    help="bgstats/bgg: their game NAME (or bgg:ID) is GAME here.",
+)
+@click.option(
+    "--zone",
+    metavar="ZONE",
+    help="bgstats/bgg: the time zone of their local times (default: this machine's).",
+)
 @store_option
 def import_(source, tool, mapping, zone, store):
     """Replay each record in SOURCE (JSON Lines, or one JSON record) through the rules and
@@ -129,12 +147,14 @@ def import_(source, tool, mapping, zone, store):
     records = read_records(source.read())
     recorder = open_recorder(store)
     numbered = [(n, r) for n, r in enumerate(records, start=1) if r is not None]
-    with tqdm(total=len(numbered), desc="check", unit="match",
-              disable=len(numbered) < 50) as bar:
-        matches = check_all((r for _, r in numbered), on_each=bar.update,
-                            lines=(n for n, _ in numbered))
+    with tqdm(total=len(numbered), desc="check", unit="match", disable=len(numbered) < 50) as bar:
+        matches = check_all(
+            (r for _, r in numbered), on_each=bar.update, lines=(n for n, _ in numbered)
+        )
     if len(matches) >= 50:
         click.echo(f"storing {len(matches)} matches in one transaction", err=True)
     stored, skipped = recorder.save_imported(list(zip((n for n, _ in numbered), matches)))
-    click.echo(f"imported {stored} match{'es' if stored != 1 else ''}"
-               + (f"; {skipped} already in this store, skipped" if skipped else ""))
+    click.echo(
+        f"imported {stored} match{'es' if stored != 1 else ''}"
+        + (f"; {skipped} already in this store, skipped" if skipped else "")
+    )

@@ -20,36 +20,80 @@ from .options import parse_json, parse_options, store_option
 
 @main.command()
 @click.argument("game")
-@click.option("--players", required=True, metavar="A,B,...",
-              help="Player names in turn order (seat order), comma separated.")
-@click.option("--score", "scores", multiple=True, metavar="NAME=POINTS",
-              help="A seat's final total (repeat per seat; leave out where the sheet has none).")
-@click.option("--category", "categories", multiple=True, metavar="NAME:CATEGORY=POINTS",
-              help="Points of one scoring category, e.g. 'Ann:type bonus=4'.")
-@click.option("--winner", "winners", multiple=True, metavar="NAME", help="A winner (repeat "
-              "for a shared win; none for a draw where the game allows one).")
+@click.option(
+    "--players",
+    required=True,
+    metavar="A,B,...",
+    help="Player names in turn order (seat order), comma separated.",
+)
+@click.option(
+    "--score",
+    "scores",
+    multiple=True,
+    metavar="NAME=POINTS",
+    help="A seat's final total (repeat per seat; leave out where the sheet has none).",
+)
+@click.option(
+    "--category",
+    "categories",
+    multiple=True,
+    metavar="NAME:CATEGORY=POINTS",
+    help="Points of one scoring category, e.g. 'Ann:type bonus=4'.",
+)
+@click.option(
+    "--winner",
+    "winners",
+    multiple=True,
+    metavar="NAME",
+    help="A winner (repeat for a shared win; none for a draw where the game allows one).",
+)
 @click.option("--first", metavar="NAME", help="Who started.")
-@click.option("--played-at", metavar="TIME", help="When it was played (local time unless a "
-              "zone is given).")
+@click.option(
+    "--played-at", metavar="TIME", help="When it was played (local time unless a zone is given)."
+)
 @click.option("--duration", type=click.IntRange(0, 100_000), metavar="MINUTES")
 @click.option("--location", metavar="TEXT")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
-@click.option("--sheet", "sheet_json", metavar="JSON", help="The whole sheet as JSON "
-              "(docs/interop.md) instead of the options above.")
+@click.option(
+    "--sheet",
+    "sheet_json",
+    metavar="JSON",
+    help="The whole sheet as JSON (docs/interop.md) instead of the options above.",
+)
 @store_option
-def sheet(game, players, scores, categories, winners, first, played_at, duration, location,
-          option_pairs, sheet_json, store):
+def sheet(
+    game,
+    players,
+    scores,
+    categories,
+    winners,
+    first,
+    played_at,
+    duration,
+    location,
+    option_pairs,
+    sheet_json,
+    store,
+):
     """Log a match of GAME from its score sheet; checked whole, a refusal names the seat and
     field and stores nothing. Prints the match id."""
     seats = [name.strip() for name in players.split(",")]
     if sheet_json is not None:
         value = parse_json(sheet_json, "the sheet")
     else:
-        value = {"scores": _entries(seats, scores, categories), "winners": list(winners),
-                 "first": first, "duration_min": duration, "location": location}
+        value = {
+            "scores": _entries(seats, scores, categories),
+            "winners": list(winners),
+            "first": first,
+            "duration_min": duration,
+            "location": location,
+        }
     recorder = open_recorder(store)
-    click.echo(recorder.start_sheet(game, seats, value, parse_options(option_pairs),
-                                    played_at=local_unless_zoned(played_at)))
+    click.echo(
+        recorder.start_sheet(
+            game, seats, value, parse_options(option_pairs), played_at=local_unless_zoned(played_at)
+        )
+    )
 
 
 def _entries(seats: list[str], scores: tuple[str, ...], categories: tuple[str, ...]) -> list:
@@ -83,8 +127,10 @@ def _number(text: str, given: str) -> int | float:
 
 # ---- import --from / export --to (called by cli/records.py) -----------------------------------
 
-def import_plays(tool: str, text: str, mapping_pairs: tuple[str, ...], zone_name: str | None,
-                 store: str | None) -> None:
+
+def import_plays(
+    tool: str, text: str, mapping_pairs: tuple[str, ...], zone_name: str | None, store: str | None
+) -> None:
     """Read, check and build every play first (a progress bar), then store the file's matches
     in one transaction; plays already imported are skipped (same play, same match id)."""
     from tablelog.interop import bgg, bgstats
@@ -94,8 +140,9 @@ def import_plays(tool: str, text: str, mapping_pairs: tuple[str, ...], zone_name
     mapping, zone = parse_map(mapping_pairs), zone_of(zone_name)
     loaded = module.load(text)
     total = module.count(loaded)
-    with tqdm(total=total, desc=f"check {tool} plays", unit="play", disable=total < 50,
-              file=sys.stderr) as bar:
+    with tqdm(
+        total=total, desc=f"check {tool} plays", unit="play", disable=total < 50, file=sys.stderr
+    ) as bar:
         imported = module.read(loaded, mapping, zone, on_each=bar.update)
     recorder = open_recorder(store)
     if len(imported.matches) >= 50:
@@ -103,8 +150,10 @@ def import_plays(tool: str, text: str, mapping_pairs: tuple[str, ...], zone_name
     try:
         stored, already = recorder.save_imported(imported.matches)
     except BadRecord as err:  # the recorder numbers records by line; here they are plays
-        raise BadRecord(str(err).replace("line ", "play ", 1) + " (imported before with "
-                        "another --zone or --map?)") from None
+        raise BadRecord(
+            str(err).replace("line ", "play ", 1) + " (imported before with "
+            "another --zone or --map?)"
+        ) from None
     for line in imported.summary(stored, already):
         click.echo(line)
 
@@ -118,15 +167,24 @@ def export_plays(tool: str, ids: list, zone_name: str | None, output, store: str
 
     recorder = open_recorder(store)
     zone = zone_of(zone_name)
-    found, left = sheets(recorder.get(i) for i in tqdm(ids, desc="export", unit="match",
-                                                        disable=len(ids) < 50, file=sys.stderr))
+    found, left = sheets(
+        recorder.get(i)
+        for i in tqdm(ids, desc="export", unit="match", disable=len(ids) < 50, file=sys.stderr)
+    )
     if tool == "bgstats":
-        output.write(json.dumps(bgstats.write(found, zone, version("tablelog")), ensure_ascii=False,
-                                indent=1) + "\n")
+        output.write(
+            json.dumps(
+                bgstats.write(found, zone, version("tablelog")), ensure_ascii=False, indent=1
+            )
+            + "\n"
+        )
     else:
         output.write(bgg.write(found, zone).decode("utf-8") + "\n")
-    click.echo(f"exported {len(found)} match{'es' if len(found) != 1 else ''}"
-               + (f"; {left} not ended, left out" if left else ""), err=True)
+    click.echo(
+        f"exported {len(found)} match{'es' if len(found) != 1 else ''}"
+        + (f"; {left} not ended, left out" if left else ""),
+        err=True,
+    )
 
 
 def select(recorder, game: str | None, since: str | None, until: str | None) -> list:
@@ -135,8 +193,9 @@ def select(recorder, game: str | None, since: str | None, until: str | None) -> 
     high = _bound(until, "--until", end=True)
     chosen = []
     for started in recorder.started(game):
-        played = (datetime.fromisoformat(started.played_at) if started.played_at
-                  else started.timestamp)
+        played = (
+            datetime.fromisoformat(started.played_at) if started.played_at else started.timestamp
+        )
         if (low is None or played >= low) and (high is None or played <= high):
             chosen.append(started.originator_id)
     return chosen

@@ -14,17 +14,42 @@ INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C
 
 @main.command()
 @click.argument("game")
-@click.option("-n", "--matches", "count", type=int, default=100, show_default=True,
-              help="How many matches to play.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="The same seed (and arguments) plays the same matches.")
-@click.option("--players", type=int, metavar="K",
-              help="Seats per match (default: one per bot given, else 2 or the game's count).")
-@click.option("--bots", default="random", show_default=True, metavar="BOT[,BOT...]",
-              help="random or greedy: one for every seat, or one per seat in turn order.")
+@click.option(
+    "-n",
+    "--matches",
+    "count",
+    type=int,
+    default=100,
+    show_default=True,
+    help="How many matches to play.",
+)
+@click.option(
+    "--seed",
+    type=int,
+    default=0,
+    show_default=True,
+    help="The same seed (and arguments) plays the same matches.",
+)
+@click.option(
+    "--players",
+    type=int,
+    metavar="K",
+    help="Seats per match (default: one per bot given, else 2 or the game's count).",
+)
+@click.option(
+    "--bots",
+    default="random",
+    show_default=True,
+    metavar="BOT[,BOT...]",
+    help="random or greedy: one for every seat, or one per seat in turn order.",
+)
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
-@click.option("--workers", type=int, metavar="W",
-              help="Processes playing matches (default: one per core; 1 plays in-process).")
+@click.option(
+    "--workers",
+    type=int,
+    metavar="W",
+    help="Processes playing matches (default: one per core; 1 plays in-process).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @store_option
 def simulate(game, count, seed, players, bots, option_pairs, workers, quiet, store):
@@ -38,7 +63,8 @@ def simulate(game, count, seed, players, bots, option_pairs, workers, quiet, sto
 
     Ctrl-C stops the run: the matches already finished are stored whole, none half-written.
     """
-    from tablelog.simulate import check_workers, make_plan, simulate as run
+    from tablelog.simulate import check_workers, make_plan
+    from tablelog.simulate import simulate as run
     from tablelog.store import open_recorder
 
     plan = make_plan(game, count, seed, players, bots, parse_options(option_pairs))

@@ -21,8 +21,13 @@ def _counts(options: dict) -> tuple[int, int]:
 
 @main.command()
 @click.argument("game", type=click.Choice(["topitop"]))
-@click.option("--option", "option_pairs", multiple=True, metavar="K=V",
-              help="Piece counts: small=N, large=N (default 4 and 4).")
+@click.option(
+    "--option",
+    "option_pairs",
+    multiple=True,
+    metavar="K=V",
+    help="Piece counts: small=N, large=N (default 4 and 4).",
+)
 @click.option("--rebuild", is_flag=True, help="Solve again even when a table is stored.")
 @json_option
 def solve(game, option_pairs, rebuild, as_json):
@@ -34,23 +39,40 @@ def solve(game, option_pairs, rebuild, as_json):
 
     small, large = _counts(parse_options(option_pairs))
     (table, built), seconds = timed(lambda: solved_table(small, large, rebuild))
-    result = {"game": game, "small": small, "large": large,
-              "start": {"value": table.start_value, "remoteness": table.start_remoteness,
-                        "for": "Blue (seat 1), to move on the empty board"},
-              "positions": table.counts, "solve_seconds": table.seconds,
-              "seconds": round(seconds, 2), "built_now": built}
+    result = {
+        "game": game,
+        "small": small,
+        "large": large,
+        "start": {
+            "value": table.start_value,
+            "remoteness": table.start_remoteness,
+            "for": "Blue (seat 1), to move on the empty board",
+        },
+        "positions": table.counts,
+        "solve_seconds": table.seconds,
+        "seconds": round(seconds, 2),
+        "built_now": built,
+    }
     if as_json:
         echo_json(result)
         return
     click.echo(f"Topitop with {small} small and {large} large sand piles, 2 buckets each")
-    click.echo(f"start: a {table.start_value} for Blue (to move) in {table.start_remoteness} "
-               "moves under best play" if table.start_remoteness is not None
-               else f"start: a {table.start_value} for Blue (to move)")
+    click.echo(
+        f"start: a {table.start_value} for Blue (to move) in {table.start_remoteness} "
+        "moves under best play"
+        if table.start_remoteness is not None
+        else f"start: a {table.start_value} for Blue (to move)"
+    )
     total = sum(table.counts.values())
-    click.echo(f"reachable positions: {total:,} (" + ", ".join(
-        f"{value} {count:,}" for value, count in table.counts.items()) + ", for the player to move)")
-    click.echo(f"solved in {table.seconds:.1f} s" + ("" if built else
-               f"; loaded the stored table in {seconds:.2f} s"))
+    click.echo(
+        f"reachable positions: {total:,} ("
+        + ", ".join(f"{value} {count:,}" for value, count in table.counts.items())
+        + ", for the player to move)"
+    )
+    click.echo(
+        f"solved in {table.seconds:.1f} s"
+        + ("" if built else f"; loaded the stored table in {seconds:.2f} s")
+    )
 
 
 @main.command()
@@ -76,18 +98,27 @@ def analyse(match, as_json, store):
         row["player"] = found.seats[row["seat"]]
         row["number"] = row["index"] + 1
     if as_json:
-        echo_json({"match": str(found.id), "moves": rows,
-                   "blunders": [r["number"] for r in rows if r["blunder"]]})
+        echo_json(
+            {
+                "match": str(found.id),
+                "moves": rows,
+                "blunders": [r["number"] for r in rows if r["blunder"]],
+            }
+        )
         return
     rules = found.rules
     for row in rows:
         flag = "  BLUNDER" if row["blunder"] else ""
-        click.echo(f"{row['number']:>3}. {row['player']:<12} {rules.describe(row['move']):<34} "
-                   f"{_value(row['value_before'], row['remoteness_before'])} -> "
-                   f"{_value(row['value_after'], row['remoteness_after'])}{flag}")
+        click.echo(
+            f"{row['number']:>3}. {row['player']:<12} {rules.describe(row['move']):<34} "
+            f"{_value(row['value_before'], row['remoteness_before'])} -> "
+            f"{_value(row['value_after'], row['remoteness_after'])}{flag}"
+        )
     blunders = [r for r in rows if r["blunder"]]
-    click.echo(f"{len(blunders)} blunder{'s' if len(blunders) != 1 else ''}"
-               + (": moves " + ", ".join(str(r["number"]) for r in blunders) if blunders else ""))
+    click.echo(
+        f"{len(blunders)} blunder{'s' if len(blunders) != 1 else ''}"
+        + (": moves " + ", ".join(str(r["number"]) for r in blunders) if blunders else "")
+    )
 
 
 def _value(value: str, remoteness: int | None) -> str:

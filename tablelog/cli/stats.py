@@ -55,8 +55,9 @@ def open_match(store: str | None, text: str) -> tuple[Recorder, UUID]:
 def warn_damaged(damaged: list[dict]) -> None:
     """One line on stderr per quarantined match: it is left out, and why."""
     for row in damaged:
-        click.echo(f"tablelog: left out match {row['match_id']}, damaged: {row['finding']}",
-                   err=True)
+        click.echo(
+            f"tablelog: left out match {row['match_id']}, damaged: {row['finding']}", err=True
+        )
 
 
 def _catch_up(projection) -> None:
@@ -64,13 +65,18 @@ def _catch_up(projection) -> None:
     if behind < SHOW_PROGRESS_FROM:
         projection.catch_up()
         return
-    with click.progressbar(length=behind, label="projecting events", file=click.get_text_stream(
-            "stderr"), show_pos=True) as bar:
+    with click.progressbar(
+        length=behind,
+        label="projecting events",
+        file=click.get_text_stream("stderr"),
+        show_pos=True,
+    ) as bar:
         seen = [0]
 
         def advance(done: int, total: int) -> None:
             bar.update(done - seen[0])
             seen[0] = done
+
         projection.catch_up(advance)
 
 
@@ -87,9 +93,13 @@ def project(rebuild, store):
 @click.argument("game", required=False)
 @click.option("--players", type=int, metavar="N", help="Only matches with N players.")
 @click.option("--variant", metavar="V", help="Only this variant (as `stats` prints it).")
-@click.option("--kind", type=click.Choice(["all", "moves", "sheet"]), default="all",
-              show_default=True, help="All matches, those logged move by move, or score "
-              "sheets only (docs/interop.md).")
+@click.option(
+    "--kind",
+    type=click.Choice(["all", "moves", "sheet"]),
+    default="all",
+    show_default=True,
+    help="All matches, those logged move by move, or score sheets only (docs/interop.md).",
+)
 @json_option
 @store_option
 def stats(game, players, variant, kind, as_json, store):
@@ -105,8 +115,12 @@ def stats(game, players, variant, kind, as_json, store):
         echo_json(report)
         return
     if not report:
-        click.echo("no matches" + (f" of {game}" if game else "") + " in this store"
-                   + ("" if kind == "all" else f" (of kind {kind})"))
+        click.echo(
+            "no matches"
+            + (f" of {game}" if game else "")
+            + " in this store"
+            + ("" if kind == "all" else f" (of kind {kind})")
+        )
     for name, figures in report.items():
         _print_game(name, figures)
 
@@ -117,50 +131,63 @@ def _fmt(value, digits: int = 2) -> str:
 
 def _print_game(name: str, figures: dict) -> None:
     status = ", ".join(f"{n} {s}" for s, n in sorted(figures["by_status"].items()))
-    click.echo(f"== {name}: {figures['matches']} matches counted ({status})"
-               + ("  [small sample]" if figures["small"] else ""))
+    click.echo(
+        f"== {name}: {figures['matches']} matches counted ({status})"
+        + ("  [small sample]" if figures["small"] else "")
+    )
     click.echo(f"   shared wins {figures['shared_wins']}, draws {figures['draws']}")
     kinds = figures["behind"]["seats"]
-    click.echo(f"   behind seats and scores: {kinds['moves']} logged move by move, "
-               f"{kinds['sheet']} score sheets; components and length: "
-               f"{figures['behind']['length']['moves']} logged move by move (sheets have none)")
+    click.echo(
+        f"   behind seats and scores: {kinds['moves']} logged move by move, "
+        f"{kinds['sheet']} score sheets; components and length: "
+        f"{figures['behind']['length']['moves']} logged move by move (sheets have none)"
+    )
     if figures["seats"]:
-        click.echo("   win rate by seat (95% Wilson interval; exact binomial test against "
-                   "1/players):")
+        click.echo(
+            "   win rate by seat (95% Wilson interval; exact binomial test against 1/players):"
+        )
     for s in figures["seats"]:
-        click.echo(f"     {s['players']}p {s['variant']:<22} seat {s['seat']}: "
-                   f"{s['wins']}/{s['matches']} = {_fmt(s['rate'])} "
-                   f"[{_fmt(s['ci_low'])}, {_fmt(s['ci_high'])}] fair {_fmt(s['fair'])} "
-                   f"p={_fmt(s['p_value'], 3)}" + ("  (small n)" if s["small"] else ""))
+        click.echo(
+            f"     {s['players']}p {s['variant']:<22} seat {s['seat']}: "
+            f"{s['wins']}/{s['matches']} = {_fmt(s['rate'])} "
+            f"[{_fmt(s['ci_low'])}, {_fmt(s['ci_high'])}] fair {_fmt(s['fair'])} "
+            f"p={_fmt(s['p_value'], 3)}" + ("  (small n)" if s["small"] else "")
+        )
     if figures["scores"]:
         click.echo("   points per category, winners vs rest (mean, median, n):")
     by_key: dict[tuple, dict] = {}
     for row in figures["scores"]:
-        by_key.setdefault((row["players"], row["variant"], row["category"]), {})[
-            row["seats"]] = row
+        by_key.setdefault((row["players"], row["variant"], row["category"]), {})[row["seats"]] = row
     for (players, variant, category), pair in by_key.items():
-        parts = [f"{who} {_fmt(row['mean'], 1)}, {_fmt(row['median'], 1)}, n={row['n']}"
-                 for who, row in sorted(pair.items(), reverse=True)]
+        parts = [
+            f"{who} {_fmt(row['mean'], 1)}, {_fmt(row['median'], 1)}, n={row['n']}"
+            for who, row in sorted(pair.items(), reverse=True)
+        ]
         click.echo(f"     {players}p {variant:<22} {category:<20} " + "; ".join(parts))
     if figures["components"]:
         click.echo("   components (seats having it: win rate [95% CI], mean count, mean points):")
     for c in figures["components"]:
-        click.echo(f"     {c['kind']:<15} {c['component']:<16} n={c['seats']:<6} "
-                   f"win {_fmt(c['win_rate'])} [{_fmt(c['ci_low'])}, {_fmt(c['ci_high'])}] "
-                   f"count {_fmt(c['mean_count'], 1)} points {_fmt(c['mean_points'], 1)}"
-                   + ("  (small n)" if c["small"] else ""))
+        click.echo(
+            f"     {c['kind']:<15} {c['component']:<16} n={c['seats']:<6} "
+            f"win {_fmt(c['win_rate'])} [{_fmt(c['ci_low'])}, {_fmt(c['ci_high'])}] "
+            f"count {_fmt(c['mean_count'], 1)} points {_fmt(c['mean_points'], 1)}"
+            + ("  (small n)" if c["small"] else "")
+        )
     for row in figures["length"]:
-        click.echo(f"   length {row['players']}p {row['variant']}: moves mean "
-                   f"{_fmt(row['moves_mean'], 1)}, median {_fmt(row['moves_median'], 1)}, "
-                   f"range {row['moves_min']}-{row['moves_max']} (n={row['n']}); undos per "
-                   f"match {_fmt(row['undos_mean'])}")
+        click.echo(
+            f"   length {row['players']}p {row['variant']}: moves mean "
+            f"{_fmt(row['moves_mean'], 1)}, median {_fmt(row['moves_median'], 1)}, "
+            f"range {row['moves_min']}-{row['moves_max']} (n={row['n']}); undos per "
+            f"match {_fmt(row['undos_mean'])}"
+        )
     click.echo("")
 
 
 @main.command(name="export-tables")
 @click.argument("directory", type=click.Path(file_okay=False))
-@click.option("--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv",
-              show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True
+)
 @store_option
 def export_tables(directory, fmt, store):
     """Write every projection table to DIRECTORY as <table>.csv or <table>.parquet."""

@@ -39,8 +39,11 @@ def load(text: str) -> ET.Element:
     except (ET.ParseError, DefusedXmlException) as err:
         raise bad("the file", f"not BGG plays XML ({err})") from None
     if root.tag != "plays":
-        raise bad("the file", f"not BGG plays XML: its root is <{root.tag}>, not <plays> "
-                              "(an HTML page saved instead of the API's answer?)")
+        raise bad(
+            "the file",
+            f"not BGG plays XML: its root is <{root.tag}>, not <plays> "
+            "(an HTML page saved instead of the API's answer?)",
+        )
     return root
 
 
@@ -48,8 +51,12 @@ def count(root: ET.Element) -> int:
     return sum(1 for _ in root.iter("play"))
 
 
-def read(text: str | ET.Element, mapping: Mapping[str, str], zone: tzinfo,
-         on_each: Callable[[], None] | None = None) -> Imported:
+def read(
+    text: str | ET.Element,
+    mapping: Mapping[str, str],
+    zone: tzinfo,
+    on_each: Callable[[], None] | None = None,
+) -> Imported:
     imported = Imported()
     root = load(text) if isinstance(text, str) else text  # `load`ed already: counted first
     for number, play in enumerate(root.iter("play"), start=1):
@@ -63,8 +70,14 @@ def read(text: str | ET.Element, mapping: Mapping[str, str], zone: tzinfo,
     return imported
 
 
-def _play(imported: Imported, number: int, label: str, play: ET.Element,
-          mapping: Mapping[str, str], zone: tzinfo) -> None:
+def _play(
+    imported: Imported,
+    number: int,
+    label: str,
+    play: ET.Element,
+    mapping: Mapping[str, str],
+    zone: tzinfo,
+) -> None:
     played = _date(play.get("date"), label, zone)
     item = play.find("item")
     name = item.get("name") if item is not None else None
@@ -79,8 +92,10 @@ def _play(imported: Imported, number: int, label: str, play: ET.Element,
         imported.skip("marked 'do not count in win stats' on BGG")
         return
     seats, sheet = _sheet(play.findall("players/player"), label)
-    sheet.update(duration_min=_minutes(play.get("length")),
-                 location=(play.get("location") or "").strip() or None)
+    sheet.update(
+        duration_min=_minutes(play.get("length")),
+        location=(play.get("location") or "").strip() or None,
+    )
     quantity = play.get("quantity") or "1"
     copies = int(quantity) if quantity.isdigit() and 0 < int(quantity) <= 100 else 1
     for copy in range(copies):  # "played 3 times" with one result: three matches
@@ -121,32 +136,57 @@ def _sheet(players: list[ET.Element], label: str) -> tuple[list[str], dict]:
     if not winners and all(t is None for t in totals):
         raise Skip("no winner and no score: nothing to record")
     first = [name for name, p in rows if p.get("startposition") == "1"]
-    entries = [{"total": t, "colour": (p.get("color") or "").strip() or None,
-                "new": p.get("new") == "1"} for t, (_, p) in zip(totals, rows)]
+    entries = [
+        {"total": t, "colour": (p.get("color") or "").strip() or None, "new": p.get("new") == "1"}
+        for t, (_, p) in zip(totals, rows)
+    ]
     return seats, {"scores": entries, "winners": winners, "first": first[0] if first else None}
 
 
 # ---- writing ----------------------------------------------------------------------------------
 
+
 def write(sheets: list[Sheet], zone: tzinfo) -> bytes:
     """The plays API's XML for our matches (`id` 0 unless the play came from BGG; the match id
     is in the comments, so the play is known again when imported back)."""
-    root = ET.Element("plays", username="", userid="0", total=str(len(sheets)), page="1",
-                      termsofuse=TERMS)
+    root = ET.Element(
+        "plays", username="", userid="0", total=str(len(sheets)), page="1", termsofuse=TERMS
+    )
     for sheet in sheets:
         source = sheet.source or {}
-        play = ET.SubElement(root, "play", {
-            "id": source["id"] if source.get("from") == "bgg" and source["id"].isdigit() else "0",
-            "date": sheet.played.astimezone(zone).strftime("%Y-%m-%d"), "quantity": "1",
-            "length": str(sheet.duration_min or 0), "incomplete": "0", "nowinstats": "0",
-            "location": sheet.location or ""})
-        ET.SubElement(play, "item", name=get_rules(sheet.game).name, objecttype="thing",
-                      objectid="0")
+        play = ET.SubElement(
+            root,
+            "play",
+            {
+                "id": source["id"]
+                if source.get("from") == "bgg" and source["id"].isdigit()
+                else "0",
+                "date": sheet.played.astimezone(zone).strftime("%Y-%m-%d"),
+                "quantity": "1",
+                "length": str(sheet.duration_min or 0),
+                "incomplete": "0",
+                "nowinstats": "0",
+                "location": sheet.location or "",
+            },
+        )
+        ET.SubElement(
+            play, "item", name=get_rules(sheet.game).name, objecttype="thing", objectid="0"
+        )
         ET.SubElement(play, "comments").text = f"Tablelog match {sheet.match_id}"
         players = ET.SubElement(play, "players")
         for seat, (name, total) in enumerate(zip(sheet.seats, sheet.totals), start=1):
-            ET.SubElement(players, "player", username="", userid="0", name=name,
-                          startposition=str(seat), color="", score=score_text(total), new="0",
-                          rating="0", win="1" if name in sheet.winners else "0")
+            ET.SubElement(
+                players,
+                "player",
+                username="",
+                userid="0",
+                name=name,
+                startposition=str(seat),
+                color="",
+                score=score_text(total),
+                new="0",
+                rating="0",
+                win="1" if name in sheet.winners else "0",
+            )
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)

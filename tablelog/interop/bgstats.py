@@ -28,8 +28,10 @@ def load(text: str) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:
-        raise bad("the file", f"not valid JSON ({err.msg} at line {err.lineno} column "
-                              f"{err.colno}): is it truncated?") from None
+        raise bad(
+            "the file",
+            f"not valid JSON ({err.msg} at line {err.lineno} column {err.colno}): is it truncated?",
+        ) from None
     if not isinstance(data, dict) or not isinstance(data.get("plays"), list):
         raise bad("the file", "not a BG Stats export: no list of `plays` at the top level")
     return data
@@ -46,8 +48,12 @@ def count(data: dict[str, Any]) -> int:
     return len(data["plays"])
 
 
-def read(text: str | dict[str, Any], mapping: Mapping[str, str], zone: tzinfo,
-         on_each: Callable[[], None] | None = None) -> Imported:
+def read(
+    text: str | dict[str, Any],
+    mapping: Mapping[str, str],
+    zone: tzinfo,
+    on_each: Callable[[], None] | None = None,
+) -> Imported:
     """Every play of the file checked and built (nothing stored), or BadRecord for a file that
     cannot be read whole: JSON that does not parse, a play naming a player, game or location
     the file lacks, a date that does not parse."""
@@ -55,8 +61,9 @@ def read(text: str | dict[str, Any], mapping: Mapping[str, str], zone: tzinfo,
     games, players, places = (by_id(data, k) for k in ("games", "players", "locations"))
     imported = Imported()
     for number, play in enumerate(data["plays"], start=1):
-        label = f"play {number}" + (f" ({play.get('uuid')})" if isinstance(play, dict)
-                                    and play.get("uuid") else "")
+        label = f"play {number}" + (
+            f" ({play.get('uuid')})" if isinstance(play, dict) and play.get("uuid") else ""
+        )
         if not isinstance(play, dict):
             raise bad(label, "a play is a JSON object")
         try:
@@ -68,8 +75,15 @@ def read(text: str | dict[str, Any], mapping: Mapping[str, str], zone: tzinfo,
     return imported
 
 
-def _play(imported: Imported, number: int, label: str, play: dict[str, Any],
-          refs: tuple[dict, dict, dict], mapping: Mapping[str, str], zone: tzinfo) -> None:
+def _play(
+    imported: Imported,
+    number: int,
+    label: str,
+    play: dict[str, Any],
+    refs: tuple[dict, dict, dict],
+    mapping: Mapping[str, str],
+    zone: tzinfo,
+) -> None:
     games, players, places = refs
     game_entry = games.get(play.get("gameRefId"))
     if game_entry is None:
@@ -92,8 +106,11 @@ def _play(imported: Imported, number: int, label: str, play: dict[str, Any],
     if any(entry.get("team") for entry in scores):
         raise Skip("played in teams: none of the five games has team rules")
     seats, sheet = _sheet(scores, names, label)
-    sheet.update(duration_min=_minutes(play.get("durationMin")), location=location,
-                 board=play.get("board") or None)
+    sheet.update(
+        duration_min=_minutes(play.get("durationMin")),
+        location=location,
+        board=play.get("board") or None,
+    )
     build(imported, number, label, "bgstats", str(play["uuid"]), game, seats, sheet, played)
 
 
@@ -101,8 +118,9 @@ def _date(text: Any, label: str, zone: tzinfo) -> datetime:
     try:
         return datetime.strptime(str(text), DATE).replace(tzinfo=zone)
     except ValueError:
-        raise bad(label, f"playDate {str(text)[:40]!r} is not a date like "
-                         "2024-03-01 19:30:00") from None
+        raise bad(
+            label, f"playDate {str(text)[:40]!r} is not a date like 2024-03-01 19:30:00"
+        ) from None
 
 
 def _player(players: dict, entry: Any, label: str) -> str:
@@ -110,8 +128,10 @@ def _player(players: dict, entry: Any, label: str) -> str:
         raise bad(label, "a playerScores entry is not an object")
     player = players.get(entry.get("playerRefId"))
     if player is None or not str(player.get("name") or "").strip():
-        raise bad(label, f"playerScores: playerRefId {entry.get('playerRefId')!r} names no "
-                         "player of the file")
+        raise bad(
+            label,
+            f"playerScores: playerRefId {entry.get('playerRefId')!r} names no player of the file",
+        )
     return str(player["name"]).strip()
 
 
@@ -140,16 +160,25 @@ def _sheet(scores: list[dict], names: list[str], label: str) -> tuple[list[str],
     starters = [name for name, entry in rows if entry.get("startPlayer")]
     if not winners and all(t is None for t in totals):
         raise Skip("no winner and no score: nothing to record")
-    entries = [None if t is None and not entry.get("role") and entry.get("newPlayer") is None
-               else {"total": t, "role": entry.get("role") or None,
-                     "new": entry.get("newPlayer") if isinstance(entry.get("newPlayer"), bool)
-                     else None}
-               for t, (_, entry) in zip(totals, rows)]
-    return seats, {"scores": entries, "winners": winners,
-                   "first": starters[0] if len(starters) == 1 else None}
+    entries = [
+        None
+        if t is None and not entry.get("role") and entry.get("newPlayer") is None
+        else {
+            "total": t,
+            "role": entry.get("role") or None,
+            "new": entry.get("newPlayer") if isinstance(entry.get("newPlayer"), bool) else None,
+        }
+        for t, (_, entry) in zip(totals, rows)
+    ]
+    return seats, {
+        "scores": entries,
+        "winners": winners,
+        "first": starters[0] if len(starters) == 1 else None,
+    }
 
 
 # ---- writing ----------------------------------------------------------------------------------
+
 
 def write(sheets: list[Sheet], zone: tzinfo, version: str) -> dict[str, Any]:
     """A BG Stats file of our matches: players, locations and games listed once each."""
@@ -160,17 +189,35 @@ def write(sheets: list[Sheet], zone: tzinfo, version: str) -> dict[str, Any]:
 
     plays = [_play_out(sheet, zone, ref) for sheet in sheets]
     return {
-        "about": {"app": "Tablelog", "version": version,
-                  "note": "written by tablelog export --to bgstats"},
-        "games": [{"id": n, "uuid": _uuid("game", game).upper(), "name": get_rules(game).name,
-                   "bggId": 0, "cooperative": False, "highestWins": True,
-                   "noPoints": game == "topitop", "usesTeams": False}
-                  for game, n in refs["games"].items()],
-        "players": [{"id": n, "uuid": _uuid("player", name).upper(), "name": name,
-                     "isAnonymous": False} for name, n in refs["players"].items()],
-        "locations": [{"id": n, "uuid": _uuid("location", name).upper(), "name": name}
-                      for name, n in refs["locations"].items()],
-        "plays": plays, "userInfo": {"meRefId": 0}}
+        "about": {
+            "app": "Tablelog",
+            "version": version,
+            "note": "written by tablelog export --to bgstats",
+        },
+        "games": [
+            {
+                "id": n,
+                "uuid": _uuid("game", game).upper(),
+                "name": get_rules(game).name,
+                "bggId": 0,
+                "cooperative": False,
+                "highestWins": True,
+                "noPoints": game == "topitop",
+                "usesTeams": False,
+            }
+            for game, n in refs["games"].items()
+        ],
+        "players": [
+            {"id": n, "uuid": _uuid("player", name).upper(), "name": name, "isAnonymous": False}
+            for name, n in refs["players"].items()
+        ],
+        "locations": [
+            {"id": n, "uuid": _uuid("location", name).upper(), "name": name}
+            for name, n in refs["locations"].items()
+        ],
+        "plays": plays,
+        "userInfo": {"meRefId": 0},
+    }
 
 
 def _uuid(kind: str, name: str) -> str:
@@ -183,14 +230,27 @@ def _play_out(sheet: Sheet, zone: tzinfo, ref: Callable[[str, str], int]) -> dic
     uuid = source["id"] if source.get("from") == "bgstats" else sheet.match_id.upper()
     ranks = sorted({t for t in sheet.totals if t is not None}, reverse=True)
     return {
-        "uuid": uuid, "gameRefId": ref("games", sheet.game),
+        "uuid": uuid,
+        "gameRefId": ref("games", sheet.game),
         "playDate": sheet.played.astimezone(zone).strftime(DATE),
         "durationMin": sheet.duration_min or 0,
         "locationRefId": ref("locations", sheet.location) if sheet.location else 0,
-        "ignored": False, "board": "", "usesTeams": False, "manualWinner": True,
+        "ignored": False,
+        "board": "",
+        "usesTeams": False,
+        "manualWinner": True,
         "playerScores": [
-            {"playerRefId": ref("players", name), "score": score_text(total),
-             "winner": name in sheet.winners, "startPlayer": name == sheet.first,
-             "seatOrder": seat, "rank": ranks.index(total) + 1 if total is not None else 0,
-             "newPlayer": False, "team": "", "role": ""}
-            for seat, (name, total) in enumerate(zip(sheet.seats, sheet.totals), start=1)]}
+            {
+                "playerRefId": ref("players", name),
+                "score": score_text(total),
+                "winner": name in sheet.winners,
+                "startPlayer": name == sheet.first,
+                "seatOrder": seat,
+                "rank": ranks.index(total) + 1 if total is not None else 0,
+                "newPlayer": False,
+                "team": "",
+                "role": "",
+            }
+            for seat, (name, total) in enumerate(zip(sheet.seats, sheet.totals), start=1)
+        ],
+    }

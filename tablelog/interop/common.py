@@ -29,7 +29,8 @@ def _key(name: str) -> str:
 
 # A play's game by its name as the tool spells it (case, spaces and dashes aside).
 NAMES = {_key(rules.name): game for game, rules in GAMES.items()} | {
-    _key(game): game for game in GAMES}
+    _key(game): game for game in GAMES
+}
 
 
 def parse_map(pairs: Iterable[str]) -> dict[str, str]:
@@ -38,8 +39,9 @@ def parse_map(pairs: Iterable[str]) -> dict[str, str]:
     for pair in pairs:
         name, sep, game = pair.rpartition("=")
         if not sep or not name.strip() or game.strip() not in GAMES:
-            raise Refused(f"--map takes NAME=GAME with GAME one of {', '.join(GAMES)}, got "
-                          f"{pair!r}")
+            raise Refused(
+                f"--map takes NAME=GAME with GAME one of {', '.join(GAMES)}, got {pair!r}"
+            )
         mapping[_key(name)] = game.strip()
     return mapping
 
@@ -93,6 +95,7 @@ class Skip(Exception):
 @dataclass
 class Imported:
     """An import's result before anything is stored."""
+
     matches: list[tuple[int, Match]] = field(default_factory=list)  # (play number, match)
     skipped: Counter = field(default_factory=Counter)  # reason -> plays
     reports: list[str] = field(default_factory=list)  # one line per unusable play
@@ -103,20 +106,36 @@ class Imported:
             self.reports.append(report)
 
     def summary(self, stored: int, already: int) -> list[str]:
-        lines = [f"imported {stored} play{'s' if stored != 1 else ''} as score-sheet matches"
-                 + (f"; {already} already in this store, skipped" if already else "")]
+        lines = [
+            f"imported {stored} play{'s' if stored != 1 else ''} as score-sheet matches"
+            + (f"; {already} already in this store, skipped" if already else "")
+        ]
         lines += [f"skipped {count}: {reason}" for reason, count in sorted(self.skipped.items())]
         return lines + [f"  {line}" for line in self.reports]
 
 
-def build(imported: Imported, number: int, label: str, tool: str, play_id: str, game: str,
-          seats: list[str], sheet: dict[str, Any], played: datetime) -> None:
+def build(
+    imported: Imported,
+    number: int,
+    label: str,
+    tool: str,
+    play_id: str,
+    game: str,
+    seats: list[str],
+    sheet: dict[str, Any],
+    played: datetime,
+) -> None:
     """The play as a score-sheet match, or counted as unusable with the sheet rules' reason.
     Both events take the play's time, so the same play always makes the same events."""
     try:
-        match = sheet_match(match_id(tool, play_id), game, seats,
-                            {**sheet, "source": {"from": tool, "id": play_id}},
-                            played_at=played, at=played)
+        match = sheet_match(
+            match_id(tool, play_id),
+            game,
+            seats,
+            {**sheet, "source": {"from": tool, "id": play_id}},
+            played_at=played,
+            at=played,
+        )
     except (Refused, RulesError) as err:
         imported.skip(UNUSABLE, f"{label}: {err}")
         return

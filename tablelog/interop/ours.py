@@ -31,21 +31,42 @@ def sheet_of(match: Match) -> Sheet | None:
     """None for a match that has not ended (no result to export)."""
     if match.status != ENDED or match.outcome is None:
         return None
-    played = (datetime.fromisoformat(match.played_at) if match.played_at
-              else match.created_on)
+    played = datetime.fromisoformat(match.played_at) if match.played_at else match.created_on
     winners = [match.seats[s] for s in match.outcome["winners"]]
     if match.sheet is not None:
         sheet = match.sheet
         totals = [(entry or {}).get("total") for entry in sheet["scores"]]
-        return Sheet(str(match.id), match.game, list(match.seats), totals, winners,
-                     sheet["first"], played, sheet["duration_min"], sheet["location"],
-                     sheet["source"])
+        return Sheet(
+            str(match.id),
+            match.game,
+            list(match.seats),
+            totals,
+            winners,
+            sheet["first"],
+            played,
+            sheet["duration_min"],
+            sheet["location"],
+            sheet["source"],
+        )
     # Logged move by move: the first seat starts; the length is from start to end unless the
     # game was logged afterwards (then the entry time says nothing about the game's length).
-    duration = (None if match.played_at else
-                max(0, round((match.modified_on - match.created_on).total_seconds() / 60)))
-    return Sheet(str(match.id), match.game, list(match.seats), _totals(match), winners,
-                 match.seats[0], played, duration, None, None)
+    duration = (
+        None
+        if match.played_at
+        else max(0, round((match.modified_on - match.created_on).total_seconds() / 60))
+    )
+    return Sheet(
+        str(match.id),
+        match.game,
+        list(match.seats),
+        _totals(match),
+        winners,
+        match.seats[0],
+        played,
+        duration,
+        None,
+        None,
+    )
 
 
 def _totals(match: Match) -> list[Any]:

@@ -37,12 +37,12 @@ def guarded(recorder):
 
 
 def new_match(client, game="topitop", players=("Ann", "Ben"), **fields) -> dict:
-    answer = client.post("/api/v1/matches",
-                         json={"game": game, "players": list(players), **fields})
+    answer = client.post("/api/v1/matches", json={"game": game, "players": list(players), **fields})
     assert answer.status_code == 201, answer.get_json()
     return answer.get_json()
 
 
 def move(client, match_id, seat, the_move, **fields):
-    return client.post(f"/api/v1/matches/{match_id}/moves",
-                       json={"seat": seat, "move": the_move, **fields})
+    return client.post(
+        f"/api/v1/matches/{match_id}/moves", json={"seat": seat, "move": the_move, **fields}
+    )

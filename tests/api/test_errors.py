@@ -29,22 +29,41 @@ def finished(recorder):
 
 # (method, path, body, status, error kind, words of the message)
 REFUSED_WRITES = [
-    ("moves", {"seat": "Ann", "move": {"place": "small", "to": "b2"}}, 422, "illegal-move",
-     "empty cells only"),
-    ("moves", {"seat": "Ben", "move": {"place": "small", "to": "a2"}}, 422, "not-your-turn",
-     "not Ben's turn"),
-    ("moves", {"seat": "Zoe", "move": {"place": "small", "to": "a2"}}, 422, "refused",
-     "not a seat"),
+    (
+        "moves",
+        {"seat": "Ann", "move": {"place": "small", "to": "b2"}},
+        422,
+        "illegal-move",
+        "empty cells only",
+    ),
+    (
+        "moves",
+        {"seat": "Ben", "move": {"place": "small", "to": "a2"}},
+        422,
+        "not-your-turn",
+        "not Ben's turn",
+    ),
+    (
+        "moves",
+        {"seat": "Zoe", "move": {"place": "small", "to": "a2"}},
+        422,
+        "refused",
+        "not a seat",
+    ),
     ("moves", {"seat": "Ann", "move": {"place": "castle"}}, 422, "illegal-move", ""),
-    ("moves", {"seat": "Ann", "move": {"place": "small", "to": "a2"}, "version": 2}, 409,
-     "conflict", "reload"),
+    (
+        "moves",
+        {"seat": "Ann", "move": {"place": "small", "to": "a2"}, "version": 2},
+        409,
+        "conflict",
+        "reload",
+    ),
     ("undo", {"by": "Ann", "reason": " "}, 422, "refused", "reason"),
     ("undo", {"by": "Ann", "reason": "oops", "version": 4}, 409, "conflict", "reload"),
     ("claims", {"by": "Ann", "scores": {"Zoe": 3}}, 422, "refused", "not a seat"),
     ("claims", {"by": "Ann", "scores": {}}, 422, "refused", "JSON object"),
     ("disputes", {"by": "", "about": "the slide"}, 422, "refused", "who raises the dispute"),
-    ("disputes/resolve", {"by": "Umpire", "ruling": "stands"}, 422, "refused",
-     "no open dispute"),
+    ("disputes/resolve", {"by": "Umpire", "ruling": "stands"}, 422, "refused", "no open dispute"),
     ("end", {}, 422, "refused", "not over by the rules"),
     ("abandon", {"by": "Ann", "reason": ""}, 422, "refused", "the reason"),
     # The shape of the request, before anything is asked of the recorder.
@@ -60,8 +79,9 @@ REFUSED_WRITES = [
 
 
 @pytest.mark.parametrize(("path", "body", "status", "kind", "words"), REFUSED_WRITES)
-def test_a_refused_write_answers_why_and_stores_nothing(client, store, opened, path, body,
-                                                        status, kind, words):
+def test_a_refused_write_answers_why_and_stores_nothing(
+    client, store, opened, path, body, status, kind, words
+):
     before = stored_rows(store)
     answer = client.post(f"/api/v1/matches/{opened}/{path}", json=body)
     assert (answer.status_code, answer.get_json()["error"]) == (status, kind)
@@ -70,18 +90,27 @@ def test_a_refused_write_answers_why_and_stores_nothing(client, store, opened, p
     assert stored_rows(store) == before
 
 
-@pytest.mark.parametrize(("data", "content_type", "status", "words"), [
-    ('{"seat": "Ann", ', "application/json", 400, "not valid JSON"),
-    ('{"seat": "Ann", "move": {"n": NaN}}', "application/json", 400, "NaN is not a JSON number"),
-    ('{"seat": "Ann", "move": {"n": 1e999}}', "application/json", 400, "too large a number"),
-    (b'{"seat": "\xff"}', "application/json", 400, "not valid JSON"),
-    ("[" * 100_000, "application/json", 400, "not valid JSON"),
-    ('{"seat": "Ann", "move": {}}', "text/plain", 415, "Content-Type: application/json"),
-    ('{"seat": "Ann", "move": {}}', None, 415, "Content-Type: application/json"),
-    ('{"seat": "' + "x" * (1 << 20) + '"}', "application/json", 413, "larger than"),
-])
+@pytest.mark.parametrize(
+    ("data", "content_type", "status", "words"),
+    [
+        ('{"seat": "Ann", ', "application/json", 400, "not valid JSON"),
+        (
+            '{"seat": "Ann", "move": {"n": NaN}}',
+            "application/json",
+            400,
+            "NaN is not a JSON number",
+        ),
+        ('{"seat": "Ann", "move": {"n": 1e999}}', "application/json", 400, "too large a number"),
+        (b'{"seat": "\xff"}', "application/json", 400, "not valid JSON"),
+        ("[" * 100_000, "application/json", 400, "not valid JSON"),
+        ('{"seat": "Ann", "move": {}}', "text/plain", 415, "Content-Type: application/json"),
+        ('{"seat": "Ann", "move": {}}', None, 415, "Content-Type: application/json"),
+        ('{"seat": "' + "x" * (1 << 20) + '"}', "application/json", 413, "larger than"),
+    ],
+)
 def test_a_body_that_is_not_json_is_refused_before_anything_else(
-        client, store, opened, data, content_type, status, words):
+    client, store, opened, data, content_type, status, words
+):
     before = stored_rows(store)
     answer = client.post(f"/api/v1/matches/{opened}/moves", data=data, content_type=content_type)
     assert answer.status_code == status
@@ -89,14 +118,17 @@ def test_a_body_that_is_not_json_is_refused_before_anything_else(
     assert stored_rows(store) == before
 
 
-@pytest.mark.parametrize(("path", "words"), [
-    (f"/api/v1/matches/{UNKNOWN}", "no match"),
-    ("/api/v1/matches/zz", "too short"),
-    ("/api/v1/matches/zzzzzz/score", "no match whose id starts with 'zzzzzz'"),
-    ("/api/v1/matches/not-a-match/legal-moves", "no match whose id starts with"),
-    (f"/api/v1/matches/{UNKNOWN}/events", "no match"),
-    (f"/api/v1/matches/{UNKNOWN}/audit", "no match"),
-])
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        (f"/api/v1/matches/{UNKNOWN}", "no match"),
+        ("/api/v1/matches/zz", "too short"),
+        ("/api/v1/matches/zzzzzz/score", "no match whose id starts with 'zzzzzz'"),
+        ("/api/v1/matches/not-a-match/legal-moves", "no match whose id starts with"),
+        (f"/api/v1/matches/{UNKNOWN}/events", "no match"),
+        (f"/api/v1/matches/{UNKNOWN}/audit", "no match"),
+    ],
+)
 def test_an_unknown_match_is_404(client, opened, path, words):
     answer = client.get(path)
     assert (answer.status_code, answer.get_json()["error"]) == (404, "match-not-found")
@@ -112,9 +144,12 @@ def test_a_write_to_an_unknown_match_is_404_and_stores_nothing(client, store, op
 
 def test_the_match_closed_refusals_are_409(client, store, finished):
     before = stored_rows(store)
-    for path, body in [("moves", {"seat": "Ben", "move": {"place": "small", "to": "c1"}}),
-                       ("undo", {"by": "Ann", "reason": "oops"}),
-                       ("end", {}), ("abandon", {"by": "Ann", "reason": "late"})]:
+    for path, body in [
+        ("moves", {"seat": "Ben", "move": {"place": "small", "to": "c1"}}),
+        ("undo", {"by": "Ann", "reason": "oops"}),
+        ("end", {}),
+        ("abandon", {"by": "Ann", "reason": "late"}),
+    ]:
         answer = client.post(f"/api/v1/matches/{finished}/{path}", json=body)
         assert (answer.status_code, answer.get_json()["error"]) == (409, "match-closed"), path
         assert "the match is ended" in answer.get_json()["message"]
@@ -126,10 +161,16 @@ def test_starting_a_match_with_a_bad_game_setup_or_seats_is_422(client, store):
         ({"game": "chess", "players": ["A", "B"]}, "invalid-setup", "unknown game 'chess'"),
         ({"game": "topitop", "players": ["A", "B", "C"]}, "refused", "for 2 players"),
         ({"game": "topitop", "players": ["A", "A"]}, "refused", "same name"),
-        ({"game": "topitop", "players": ["A", "B"], "options": {"small": "many"}},
-         "invalid-setup", "small"),
-        ({"game": "topiary", "players": ["A", "B"], "setup": {"removed": "Unicorn"}},
-         "invalid-setup", "setup 'removed' names one of"),
+        (
+            {"game": "topitop", "players": ["A", "B"], "options": {"small": "many"}},
+            "invalid-setup",
+            "small",
+        ),
+        (
+            {"game": "topiary", "players": ["A", "B"], "setup": {"removed": "Unicorn"}},
+            "invalid-setup",
+            "setup 'removed' names one of",
+        ),
     ]
     for body, kind, words in cases:
         answer = client.post("/api/v1/matches", json=body)
@@ -140,19 +181,23 @@ def test_starting_a_match_with_a_bad_game_setup_or_seats_is_422(client, store):
 
 def test_a_score_that_needs_hidden_tiles_is_422_unknown_information(client):
     record = example("topiary")
-    match = new_match(client, "topiary", record["seats"], options=record["options"],
-                      setup=record["setup"])
+    match = new_match(
+        client, "topiary", record["seats"], options=record["options"], setup=record["setup"]
+    )
     answer = client.get(f"/api/v1/matches/{match['id']}/score")
     assert (answer.status_code, answer.get_json()["error"]) == (422, "unknown-information")
     assert "unrevealed" in answer.get_json()["message"]
 
 
-@pytest.mark.parametrize(("query", "status", "kind", "words"), [
-    ("at=99", 422, "refused", "only 4 steps"),
-    ("at=-1", 400, "bad-request", "minimum"),
-    ("at=two", 400, "bad-request", "must be an integer"),
-    ("at=99999999999999999999999", 400, "bad-request", "must be an integer"),
-])
+@pytest.mark.parametrize(
+    ("query", "status", "kind", "words"),
+    [
+        ("at=99", 422, "refused", "only 4 steps"),
+        ("at=-1", 400, "bad-request", "minimum"),
+        ("at=two", 400, "bad-request", "must be an integer"),
+        ("at=99999999999999999999999", 400, "bad-request", "must be an integer"),
+    ],
+)
 def test_a_step_out_of_range_is_refused(client, opened, query, status, kind, words):
     for view in ("", "/score", "/legal-moves"):
         answer = client.get(f"/api/v1/matches/{opened}{view}?{query}")
@@ -171,5 +216,7 @@ def test_unknown_paths_and_methods_answer_json(client, opened):
 
 
 def test_every_refusal_of_the_recorder_has_a_status():
-    assert (from_refusal(BadRecord("line 1: no")).status, from_refusal(BadRecord("x")).kind) \
-        == (422, "bad-record")
+    assert (from_refusal(BadRecord("line 1: no")).status, from_refusal(BadRecord("x")).kind) == (
+        422,
+        "bad-record",
+    )

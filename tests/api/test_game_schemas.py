@@ -25,16 +25,21 @@ def component(game: str, what: str) -> str:
 
 
 def test_every_game_publishes_its_moves_and_options_and_the_bodies_name_them():
-    for body, field, what in [("NewMove", "move", "Move"), ("NewMatch", "options", "Options"),
-                              ("NewSheet", "options", "Options")]:
+    for body, field, what in [
+        ("NewMove", "move", "Move"),
+        ("NewMatch", "options", "Options"),
+        ("NewSheet", "options", "Options"),
+    ]:
         named = SCHEMAS[body]["properties"][field]["anyOf"]
-        assert named == [{"$ref": f"#/components/schemas/{component(game, what)}"}
-                         for game in GAMES]
+        assert named == [
+            {"$ref": f"#/components/schemas/{component(game, what)}"} for game in GAMES
+        ]
     for game in GAMES:
         kinds = SCHEMAS[component(game, "Move")]["oneOf"]
         assert kinds and all(kind["additionalProperties"] is False for kind in kinds)
         assert set(GAMES[game].options({})) == set(
-            SCHEMAS[component(game, "Options")]["properties"])
+            SCHEMAS[component(game, "Options")]["properties"]
+        )
 
 
 def from_schema(schema: dict) -> st.SearchStrategy:
@@ -50,9 +55,10 @@ def from_schema(schema: dict) -> st.SearchStrategy:
     if kind == "object":
         required = set(schema["required"])
         fields = {name: from_schema(s) for name, s in schema["properties"].items()}
-        return st.fixed_dictionaries({k: v for k, v in fields.items() if k in required},
-                                     optional={k: v for k, v in fields.items()
-                                               if k not in required})
+        return st.fixed_dictionaries(
+            {k: v for k, v in fields.items() if k in required},
+            optional={k: v for k, v in fields.items() if k not in required},
+        )
     if kind == "array":
         if "prefixItems" in schema:
             return st.tuples(*map(from_schema, schema["prefixItems"])).map(list)
@@ -66,8 +72,13 @@ def from_schema(schema: dict) -> st.SearchStrategy:
     return {"boolean": st.booleans(), "null": st.none()}[kind]
 
 
-@settings(max_examples=60, deadline=None, derandomize=True, database=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(data=st.data())
 def test_a_move_the_schema_accepts_is_applied_or_refused_with_a_reason(client, data):
     for game, rules in GAMES.items():
@@ -76,8 +87,9 @@ def test_a_move_the_schema_accepts_is_applied_or_refused_with_a_reason(client, d
         match = new_match(client, game, NAMES[:players], setup=setup)
         the_move = data.draw(from_schema(SCHEMAS[component(game, "Move")]), label=game)
         seat = match["to_move"][0] if match.get("to_move") else NAMES[0]
-        answer = client.post(f"/api/v1/matches/{match['id']}/moves",
-                             json={"seat": seat, "move": the_move})
+        answer = client.post(
+            f"/api/v1/matches/{match['id']}/moves", json={"seat": seat, "move": the_move}
+        )
         assert answer.status_code in (200, 201, 422), (game, the_move, answer.get_json())
         if answer.status_code == 422:
             assert answer.get_json()["message"].strip(), the_move

@@ -46,8 +46,11 @@ def refused_as_json(answer, status: int | None = None) -> dict:
 # (path under the match, or "" to start one; the raw JSON body; words of the message)
 ISSUE_20 = [
     ("", '{"game": "topitop", "players": ["\\udc80", "Ben"]}', "not valid UTF-8"),
-    ("", '{"game": "topitop", "players": ["Ann", "Ben"], "options": {"\\ud800": 1}}',
-     "not valid UTF-8"),
+    (
+        "",
+        '{"game": "topitop", "players": ["Ann", "Ben"], "options": {"\\ud800": 1}}',
+        "not valid UTF-8",
+    ),
     ("disputes", '{"by": "Ann", "about": "\\udc80"}', "not valid UTF-8"),
     ("disputes", '{"by": "\\udc80", "about": "the slide"}', "not valid UTF-8"),
     ("undo", '{"by": "Ben", "reason": "a\\u0000b"}', "NUL"),
@@ -56,8 +59,11 @@ ISSUE_20 = [
     ("moves", '{"seat": "\\u00b2", "move": {"place": "small", "to": "a1"}}', "not a seat"),
     ("moves", '{"seat": "\\u0661", "move": {"place": "small", "to": "a1"}}', "not a seat"),
     ("moves", '{"seat": "\\udc80", "move": {"place": "small", "to": "a1"}}', "not a seat"),
-    ("claims", '{"by": "Ann", "scores": {"Ann": 99999999999999999999999}}',
-     "cannot be stored exactly"),
+    (
+        "claims",
+        '{"by": "Ann", "scores": {"Ann": 99999999999999999999999}}',
+        "cannot be stored exactly",
+    ),
     ("claims", '{"by": "Ann", "scores": {"Ann": ' + "9" * 4301 + "}}", "4,300 digits"),
     ("moves", '{"seat": "Ann", "move": {"a": ' + "[" * 900 + "]" * 900 + "}}", "nested"),
     ("moves", '{"seat": "Ann", "move": {"a": ' + "[" * 5000 + "]" * 5000 + "}}", "not valid"),
@@ -65,8 +71,9 @@ ISSUE_20 = [
 
 
 @pytest.mark.parametrize(("path", "body", "words"), ISSUE_20)
-def test_the_issue_s_500s_are_refusals_that_store_nothing(any_client, any_store, opened, path,
-                                                          body, words):
+def test_the_issue_s_500s_are_refusals_that_store_nothing(
+    any_client, any_store, opened, path, body, words
+):
     before = stored_rows(any_store)
     url = f"/api/v1/matches/{opened}/{path}" if path else "/api/v1/matches"
     answer = any_client.post(url, data=body, content_type="application/json")
@@ -84,16 +91,19 @@ WRITES = {
 }
 
 
-@settings(max_examples=120, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=120,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(write=st.sampled_from(sorted(WRITES)), value=JSON | OBJECTS, text=TEXT)
-def test_hostile_bodies_get_a_4xx_or_are_stored_never_a_500(any_client, any_store, opened,
-                                                            write, value, text):
+def test_hostile_bodies_get_a_4xx_or_are_stored_never_a_500(
+    any_client, any_store, opened, write, value, text
+):
     path, body = WRITES[write]
     url = f"/api/v1/matches/{opened}/{path}" if path else "/api/v1/matches"
     before = stored_rows(any_store)
-    answer = any_client.post(url, data=as_text(body(value, text)),
-                             content_type="application/json")
+    answer = any_client.post(url, data=as_text(body(value, text)), content_type="application/json")
     if answer.status_code in (200, 201):
         return
     refused_as_json(answer)
@@ -102,6 +112,7 @@ def test_hostile_bodies_get_a_4xx_or_are_stored_never_a_500(any_client, any_stor
 
 # ---- the served app: the dashboard, Dash's endpoints and the API, as `tablelog serve` --------
 
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory):
     """`tablelog serve`'s app on a loopback bind (writes open), as a test client."""
@@ -109,21 +120,34 @@ def served(tmp_path_factory):
     return app.server.test_client()
 
 
-@pytest.mark.parametrize("path", [
-    "/_dash-component-suites/x/..", "/_dash-component-suites/dash/..",
-    "/_dash-component-suites/dash/../../etc/passwd", "/_dash-component-suites/plotly/a.js",
-])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/_dash-component-suites/x/..",
+        "/_dash-component-suites/dash/..",
+        "/_dash-component-suites/dash/../../etc/passwd",
+        "/_dash-component-suites/plotly/a.js",
+    ],
+)
 def test_a_component_suite_path_dash_does_not_serve_is_404(served, path):
     assert served.get(path).status_code == 404
 
 
-READS = ["/", "/balance", "/_dash-layout", "/_dash-dependencies", "/api/v1/matches",
-         "/api/v1/games", "/api/v1/openapi.json"]
+READS = [
+    "/",
+    "/balance",
+    "/_dash-layout",
+    "/_dash-dependencies",
+    "/api/v1/matches",
+    "/api/v1/games",
+    "/api/v1/openapi.json",
+]
 
 
 @pytest.mark.parametrize("path", READS)
-@pytest.mark.parametrize("host", ["evil.example", "evil.example:8050", "192.168.1.20",
-                                  "127.0.0.1.evil.example"])
+@pytest.mark.parametrize(
+    "host", ["evil.example", "evil.example:8050", "192.168.1.20", "127.0.0.1.evil.example"]
+)
 def test_a_rebound_host_name_cannot_read_a_loopback_server(served, path, host):
     """DNS rebinding: a page on evil.example, its name now resolving to 127.0.0.1."""
     answer = served.get(path, headers={"Host": host})
@@ -151,18 +175,19 @@ def test_with_a_token_reads_stay_open_to_every_host(recorder):
 
 @pytest.mark.parametrize("path", ["/_dash-update-component", "/api/v1/matches"])
 def test_a_body_over_the_limit_is_413_on_every_endpoint(served, path):
-    answer = served.post(path, data=b"[" + b" " * MAX_BODY + b"]",
-                         content_type="application/json")
+    answer = served.post(path, data=b"[" + b" " * MAX_BODY + b"]", content_type="application/json")
     assert answer.status_code == 413
 
 
 def test_a_deep_body_to_dash_is_a_400_not_a_500(served):
-    answer = served.post("/_dash-update-component", data="[" * 5000 + "]" * 5000,
-                         content_type="application/json")
+    answer = served.post(
+        "/_dash-update-component", data="[" * 5000 + "]" * 5000, content_type="application/json"
+    )
     assert answer.status_code == 400
 
 
 # ---- a real server: 413 before the body is read, and memory that stays put -------------------
+
 
 def rss() -> int:
     """This process's resident memory in bytes (the server runs in one of its threads)."""
@@ -178,9 +203,11 @@ def post_huge(port: int, path: str, size: int, chunked: bool) -> bytes:
     the server takes it; the status line of the answer."""
     with socket.create_connection(("127.0.0.1", port), timeout=60) as conn:
         length = "Transfer-Encoding: chunked" if chunked else f"Content-Length: {size}"
-        conn.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                     "Authorization: Bearer t0ken\r\n"  # the API's writes answer 401 first
-                     f"Content-Type: application/json\r\n{length}\r\n\r\n".encode())
+        conn.sendall(
+            f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Authorization: Bearer t0ken\r\n"  # the API's writes answer 401 first
+            f"Content-Type: application/json\r\n{length}\r\n\r\n".encode()
+        )
         block, sent = b'{"a": "' + b"x" * (MB - 7), 0
         try:
             while sent < size:
@@ -217,8 +244,12 @@ def test_huge_bodies_are_413_and_the_server_does_not_keep_them(real_server):
     client's own buffers: measured, about 15 MiB once); then eight more bodies of 100 MiB may
     not move the baseline by more than a third of ONE of them (measured: 0-19 MiB, as a
     handler thread's malloc arena may keep its last megabyte buffers; before: 200 MiB each)."""
-    targets = [("/_dash-update-component", False), ("/_dash-update-component", True),
-               ("/api/v1/matches", False), ("/api/v1/matches", True)]
+    targets = [
+        ("/_dash-update-component", False),
+        ("/_dash-update-component", True),
+        ("/api/v1/matches", False),
+        ("/api/v1/matches", True),
+    ]
     for path, chunked in targets:
         assert b" 413 " in post_huge(real_server, path, 100 * MB, chunked), (path, chunked)
     baseline = rss()
@@ -226,5 +257,7 @@ def test_huge_bodies_are_413_and_the_server_does_not_keep_them(real_server):
         assert b" 413 " in post_huge(real_server, path, 100 * MB, chunked), (path, chunked)
     grown = rss() - baseline
     assert grown < 32 * MB, f"the server grew by {grown / MB:.1f} MiB"
-    print(f"RSS {baseline / MB:.1f} MiB before 8 x 100 MiB refused bodies, "
-          f"{(baseline + grown) / MB:.1f} MiB after")
+    print(
+        f"RSS {baseline / MB:.1f} MiB before 8 x 100 MiB refused bodies, "
+        f"{(baseline + grown) / MB:.1f} MiB after"
+    )

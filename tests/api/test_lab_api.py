@@ -36,8 +36,13 @@ def served(store):
 
 
 def test_the_served_api_starts_one_and_reports_it(served):
-    body = {"kind": "restriction", "game": "topitop", "restriction": "never-place-sand",
-            "matches": 4, "seed": 2}
+    body = {
+        "kind": "restriction",
+        "game": "topitop",
+        "restriction": "never-place-sand",
+        "matches": 4,
+        "seed": 2,
+    }
     answer = served.post("/api/v1/lab/experiments", json=body)
     assert answer.status_code == 202, answer.get_json()
     for _ in range(600):  # a few seconds; the run is small
@@ -47,8 +52,10 @@ def test_the_served_api_starts_one_and_reports_it(served):
         time.sleep(0.05)
     assert progress["state"] == "done" and progress["done"] == progress["total"] == 4
     report = served.get(f"/api/v1/lab/experiments/{progress['id']}").get_json()["report"]
-    assert report["arms"][0]["head_to_head"]["decided"] + \
-        report["arms"][0]["head_to_head"]["draws"] == 4
+    assert (
+        report["arms"][0]["head_to_head"]["decided"] + report["arms"][0]["head_to_head"]["draws"]
+        == 4
+    )
     bad = served.post("/api/v1/lab/experiments", json={**body, "restriction": "never-fly"})
     assert bad.status_code == 422 and "never-place-sand" in bad.get_json()["message"]
 

@@ -23,12 +23,16 @@ def test_the_server_serves_the_document_and_every_route_in_it(recorder, policy):
     app = create_app(recorder, policy)
     served = app.test_client().get("/api/v1/openapi.json")
     assert served.status_code == 200 and served.get_json() == build_document(policy)
-    routes = {(rule.rule.replace("<", "{").replace(">", "}"), method.lower())
-              for rule in app.url_map.iter_rules() if rule.rule.startswith("/api/v1")
-              and rule.endpoint != "tablelog_api.nothing_here"  # the JSON 404 for the rest
-              for method in rule.methods - {"HEAD", "OPTIONS"}}
-    documented = {(path, method) for path, item in served.get_json()["paths"].items()
-                  for method in item}
+    routes = {
+        (rule.rule.replace("<", "{").replace(">", "}"), method.lower())
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/v1")
+        and rule.endpoint != "tablelog_api.nothing_here"  # the JSON 404 for the rest
+        for method in rule.methods - {"HEAD", "OPTIONS"}
+    }
+    documented = {
+        (path, method) for path, item in served.get_json()["paths"].items() for method in item
+    }
     assert routes == documented
 
 
@@ -45,6 +49,7 @@ def test_writes_declare_what_the_policy_asks():
 
 
 def test_the_document_names_every_answer_of_an_operation():
-    responses = build_document(POLICIES["open"])["paths"]["/api/v1/matches/{match}/moves"][
-        "post"]["responses"]
+    responses = build_document(POLICIES["open"])["paths"]["/api/v1/matches/{match}/moves"]["post"][
+        "responses"
+    ]
     assert set(responses) == {"200", "400", "403", "404", "409", "413", "415", "422"}

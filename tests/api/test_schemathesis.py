@@ -37,12 +37,22 @@ from .conftest import GAME_IDS, TOKEN, example
 EXAMPLES_PER_OPERATION = 160  # x 14 operations, plus the stateful runs: well over 2000 requests
 # A valid request can still be refused by the rules (an illegal move has the right shape), so
 # 422 counts as an acceptable answer to positive data; the rest are schemathesis' defaults.
-CONFIG = {"checks": {"positive_data_acceptance": {
-    "expected-statuses": ["2xx", "401", "403", "404", "409", "422"]}}}
+CONFIG = {
+    "checks": {
+        "positive_data_acceptance": {
+            "expected-statuses": ["2xx", "401", "403", "404", "409", "422"]
+        }
+    }
+}
 TABLE_FINDINGS = {"claim", "dispute"}
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
-SETTINGS = settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, derandomize=True,
-                    database=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(
+    max_examples=EXAMPLES_PER_OPERATION,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=list(HealthCheck),
+)
 
 
 def seeded(recorder) -> list[str]:
@@ -87,11 +97,13 @@ def fuzz(schema, recorder, ids: list[str]) -> int:
         on_match = "{match}" in operation.path
         strategies = [operation.as_strategy(mode) for mode in GenerationMode]
         if on_match:
-            strategies += [operation.as_strategy(mode, path_parameters={"match": name})
-                           for mode in GenerationMode for name in names]
+            strategies += [
+                operation.as_strategy(mode, path_parameters={"match": name})
+                for mode in GenerationMode
+                for name in names
+            ]
         free, pinned = strategies[:2], strategies[2:]
-        cases = st.one_of(*free) if not pinned else st.one_of(st.one_of(*free),
-                                                              st.one_of(*pinned))
+        cases = st.one_of(*free) if not pinned else st.one_of(st.one_of(*free), st.one_of(*pinned))
         calls += fuzz_operation(operation, cases, recorder, ids)
     return calls
 
@@ -113,12 +125,17 @@ def fuzz_operation(operation, cases, recorder, ids: list[str]) -> int:
             choices = legal_entries(recorder, ids)
             if choices:
                 match_id, body = choices[pick % len(choices)]
-                case = data.draw(operation.as_strategy(
-                    GenerationMode.POSITIVE, path_parameters={"match": match_id},
-                    body=body))
+                case = data.draw(
+                    operation.as_strategy(
+                        GenerationMode.POSITIVE, path_parameters={"match": match_id}, body=body
+                    )
+                )
         if start and data.draw(st.booleans(), label="valid new match"):
-            case = data.draw(operation.as_strategy(
-                GenerationMode.POSITIVE, body=data.draw(st.sampled_from(new_matches()))))
+            case = data.draw(
+                operation.as_strategy(
+                    GenerationMode.POSITIVE, body=data.draw(st.sampled_from(new_matches()))
+                )
+            )
         case.call_and_validate()
         calls += 1
 
@@ -145,8 +162,9 @@ def stateful(schema) -> int:
             calls += 1
             super().after_call(response, case)
 
-    schemathesis.stateful.run_state_machine_as_test(Workflow, settings=settings(
-        SETTINGS, max_examples=60, stateful_step_count=8))
+    schemathesis.stateful.run_state_machine_as_test(
+        Workflow, settings=settings(SETTINGS, max_examples=60, stateful_step_count=8)
+    )
     return calls
 
 

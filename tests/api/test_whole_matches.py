@@ -25,17 +25,26 @@ IGNORED = ("originator_id", "timestamp", "prev_hash")
 def script(record: dict) -> list[dict]:
     entries = list(record["events"])
     second = [i for i, entry in enumerate(entries) if entry["type"] == "move"][1]
-    entries[second + 1:second + 1] = [
-        {"type": "undo", "by": "Ben", "reason": "entered the wrong piece"}, entries[second]]
+    entries[second + 1 : second + 1] = [
+        {"type": "undo", "by": "Ben", "reason": "entered the wrong piece"},
+        entries[second],
+    ]
     end = next(i for i, entry in enumerate(entries) if entry["type"] == "end")
-    entries[end:end] = [{"type": "dispute", "by": "Ben", "about": "the last move"},
-                        {"type": "resolve", "by": "Umpire", "ruling": "it stands"}]
+    entries[end:end] = [
+        {"type": "dispute", "by": "Ben", "about": "the last move"},
+        {"type": "resolve", "by": "Umpire", "ruling": "it stands"},
+    ]
     return entries
 
 
 def through_api(client, record: dict) -> str:
-    created = new_match(client, record["game"], record["seats"],
-                        options=record.get("options", {}), setup=record.get("setup", {}))
+    created = new_match(
+        client,
+        record["game"],
+        record["seats"],
+        options=record.get("options", {}),
+        setup=record.get("setup", {}),
+    )
     match_id, version = created["id"], created["version"]
     for entry in script(record):
         kind = entry["type"]
@@ -44,12 +53,12 @@ def through_api(client, record: dict) -> str:
             "undo": ("undo", {"by": entry.get("by"), "reason": entry.get("reason")}),
             "claim": ("claims", {"by": entry.get("by"), "scores": entry.get("scores")}),
             "dispute": ("disputes", {"by": entry.get("by"), "about": entry.get("about")}),
-            "resolve": ("disputes/resolve", {"by": entry.get("by"),
-                                             "ruling": entry.get("ruling")}),
+            "resolve": ("disputes/resolve", {"by": entry.get("by"), "ruling": entry.get("ruling")}),
             "end": ("end", {"draw": bool(entry.get("agreed_draw"))}),
         }[kind]
-        answer = client.post(f"/api/v1/matches/{match_id}/{path}",
-                             json={**body, "version": version})
+        answer = client.post(
+            f"/api/v1/matches/{match_id}/{path}", json={**body, "version": version}
+        )
         assert answer.status_code == 200, (entry, answer.get_json())
         assert answer.get_json()["version"] == version + 1
         version += 1
@@ -59,10 +68,21 @@ def through_api(client, record: dict) -> str:
 def through_cli(store: str, record: dict, tmp_path) -> str:
     setup = tmp_path / f"{record['game']}-setup.json"
     setup.write_text(json.dumps(record.get("setup", {})))
-    options = [arg for key, value in record.get("options", {}).items()
-               for arg in ("--option", f"{key}={json.dumps(value)}")]
-    started = run(store, "new", record["game"], "--players", ",".join(record["seats"]),
-                  *options, "--setup", str(setup))
+    options = [
+        arg
+        for key, value in record.get("options", {}).items()
+        for arg in ("--option", f"{key}={json.dumps(value)}")
+    ]
+    started = run(
+        store,
+        "new",
+        record["game"],
+        "--players",
+        ",".join(record["seats"]),
+        *options,
+        "--setup",
+        str(setup),
+    )
     assert started.returncode == 0, started.stderr
     match_id = started.stdout.strip()
     for entry in script(record):
@@ -70,12 +90,30 @@ def through_cli(store: str, record: dict, tmp_path) -> str:
         args = {
             "move": ["move", match_id, "--seat", entry.get("seat"), json.dumps(entry.get("move"))],
             "undo": ["undo", match_id, "--by", entry.get("by"), "--reason", entry.get("reason")],
-            "claim": ["claim", match_id, "--by", entry.get("by"),
-                      "--scores", json.dumps(entry.get("scores"))],
-            "dispute": ["dispute", match_id, "--by", entry.get("by"),
-                        "--about", entry.get("about")],
-            "resolve": ["resolve", match_id, "--by", entry.get("by"),
-                        "--ruling", entry.get("ruling")],
+            "claim": [
+                "claim",
+                match_id,
+                "--by",
+                entry.get("by"),
+                "--scores",
+                json.dumps(entry.get("scores")),
+            ],
+            "dispute": [
+                "dispute",
+                match_id,
+                "--by",
+                entry.get("by"),
+                "--about",
+                entry.get("about"),
+            ],
+            "resolve": [
+                "resolve",
+                match_id,
+                "--by",
+                entry.get("by"),
+                "--ruling",
+                entry.get("ruling"),
+            ],
             "end": ["end", match_id, *(["--draw"] if entry.get("agreed_draw") else [])],
         }[kind]
         done = run(store, *args)
@@ -84,14 +122,17 @@ def through_cli(store: str, record: dict, tmp_path) -> str:
 
 
 def stored(recorder, match_id: str) -> list[tuple[str, dict]]:
-    return [(type(event).__name__, {k: v for k, v in vars(event).items() if k not in IGNORED})
-            for event in recorder.stored_events(match_id)]
+    return [
+        (type(event).__name__, {k: v for k, v in vars(event).items() if k not in IGNORED})
+        for event in recorder.stored_events(match_id)
+    ]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAME_IDS)
 def test_a_whole_match_stores_the_same_events_as_the_command_line(
-        game, client, recorder, store, tmp_path):
+    game, client, recorder, store, tmp_path
+):
     record = example(game)
     by_api = through_api(client, record)
     by_cli = through_cli(store, record, tmp_path)

@@ -36,20 +36,29 @@ def played_with_everything(recorder) -> UUID:
 def rows(path: str, match_id: UUID) -> dict[int, bytes]:
     """Position -> stored state bytes of one match."""
     with sqlite3.connect(path) as db:
-        return dict(db.execute("SELECT originator_version, state FROM stored_events WHERE "
-                               "originator_id = ? ORDER BY originator_version", [match_id.hex]))
+        return dict(
+            db.execute(
+                "SELECT originator_version, state FROM stored_events WHERE "
+                "originator_id = ? ORDER BY originator_version",
+                [match_id.hex],
+            )
+        )
 
 
 def update_state(path: str, match_id: UUID, position: int, state: bytes) -> None:
     with sqlite3.connect(path) as db:
-        db.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND "
-                   "originator_version = ?", [state, match_id.hex, position])
+        db.execute(
+            "UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = ?",
+            [state, match_id.hex, position],
+        )
 
 
 def delete(path: str, match_id: UUID, position: int) -> None:
     with sqlite3.connect(path) as db:
-        db.execute("DELETE FROM stored_events WHERE originator_id = ? AND "
-                   "originator_version = ?", [match_id.hex, position])
+        db.execute(
+            "DELETE FROM stored_events WHERE originator_id = ? AND originator_version = ?",
+            [match_id.hex, position],
+        )
 
 
 def swap_states(path: str, match_id: UUID, first: int, second: int) -> None:
@@ -63,13 +72,25 @@ def insert_copy(path: str, match_id: UUID, position: int, copy_of: int) -> None:
     with sqlite3.connect(path) as db:
         topic, state = db.execute(
             "SELECT topic, state FROM stored_events WHERE originator_id = ? AND "
-            "originator_version = ?", [match_id.hex, copy_of]).fetchone()
-        later = [v for (v,) in db.execute(
-            "SELECT originator_version FROM stored_events WHERE originator_id = ? AND "
-            "originator_version >= ? ORDER BY originator_version DESC",
-            [match_id.hex, position])]
+            "originator_version = ?",
+            [match_id.hex, copy_of],
+        ).fetchone()
+        later = [
+            v
+            for (v,) in db.execute(
+                "SELECT originator_version FROM stored_events WHERE originator_id = ? AND "
+                "originator_version >= ? ORDER BY originator_version DESC",
+                [match_id.hex, position],
+            )
+        ]
         for version in later:
-            db.execute("UPDATE stored_events SET originator_version = ? WHERE originator_id = ? "
-                       "AND originator_version = ?", [version + 1, match_id.hex, version])
-        db.execute("INSERT INTO stored_events (originator_id, originator_version, topic, state) "
-                   "VALUES (?, ?, ?, ?)", [match_id.hex, position, topic, state])
+            db.execute(
+                "UPDATE stored_events SET originator_version = ? WHERE originator_id = ? "
+                "AND originator_version = ?",
+                [version + 1, match_id.hex, version],
+            )
+        db.execute(
+            "INSERT INTO stored_events (originator_id, originator_version, topic, state) "
+            "VALUES (?, ?, ?, ?)",
+            [match_id.hex, position, topic, state],
+        )

@@ -32,7 +32,7 @@ def test_a_right_claim_agrees(recorder):
 def test_a_claim_that_missed_the_last_bucket_diverges_at_move_15(recorder):
     report = claimed(recorder, {"Ann": 1, "Ben": 0})
     assert not report["clean"]
-    finding, = report["findings"]
+    (finding,) = report["findings"]
     assert (finding["event"], finding["kind"]) == (17, "claim")  # 1 start + 15 moves, then it
     assert finding["diverging_move"]["move"] == 15
     assert finding["diverging_move"]["event"] == 16
@@ -46,7 +46,7 @@ def test_a_claim_that_missed_the_last_bucket_diverges_at_move_15(recorder):
 
 def test_a_claim_of_nothing_diverges_where_the_first_bucket_landed(recorder):
     report = claimed(recorder, {"Ann": 0, "Ben": 0}, by="Ben")
-    finding, = report["findings"]
+    (finding,) = report["findings"]
     assert finding["diverging_move"]["move"] == 9
     assert finding["diverging_move"]["described"] == "moves a1 to b2"
     assert "The claimed scores put Ann and Ben ahead; by the rules Ann wins" in finding["message"]
@@ -54,10 +54,12 @@ def test_a_claim_of_nothing_diverges_where_the_first_bucket_landed(recorder):
 
 def test_a_claim_never_reached_says_the_totals_cannot_name_the_move(recorder):
     report = claimed(recorder, {"Ann": 3})
-    difference, = report["claims"][0]["differences"]
+    (difference,) = report["claims"][0]["differences"]
     assert difference["diverging_move"]["move"] is None
-    assert difference["diverging_move"]["changed"] == [{"move": 9, "change": 1},
-                                                      {"move": 15, "change": 1}]
+    assert difference["diverging_move"]["changed"] == [
+        {"move": 9, "change": 1},
+        {"move": 15, "change": 1},
+    ]
     assert "totals alone cannot name the move" in report["findings"][0]["message"]
 
 
@@ -88,22 +90,24 @@ def test_a_claim_is_compared_with_the_score_when_it_was_made(recorder):
 
 
 def steps(totals):
-    return [Step(n, n + 1, "Ann", {}, f"move {n}", None, [total])
-            for n, total in enumerate(totals)]
+    return [Step(n, n + 1, "Ann", {}, f"move {n}", None, [total]) for n, total in enumerate(totals)]
 
 
-@pytest.mark.parametrize(("totals", "claim", "start", "move", "how"), [
-    ([0, 3, 7, 12, 15], 7, 0, 3, "left the claimed value"),
-    ([0, 3, 7, 12, 15], 10, 0, 3, "passed the claimed value"),  # 7 -> 12 jumps over 10
-    ([0, 3, 7, 12, 15], 20, 0, None, "never reached"),
-    ([0, 3, 7, 12, 15], 2, 0, 1, "passed the claimed value"),
-    # Scores that fall: the last time the rules' total was the claim is what counts.
-    ([0, 5, 2, 5, 8, 8], 5, 0, 4, "left the claimed value"),
-    ([0, 5, 2, 5, 8, 4], 5, 0, 5, "passed the claimed value"),  # 8 -> 4 falls past 5
-    ([0, 5, 2, 5, 8, 4], 3, 0, 3, "passed the claimed value"),  # 2 -> 5, then never below 3
-    # An earlier agreeing claim at move 3 bounds the stretch.
-    ([0, 9, 1, 1, 2, 3], 9, 3, None, "never reached"),
-])
+@pytest.mark.parametrize(
+    ("totals", "claim", "start", "move", "how"),
+    [
+        ([0, 3, 7, 12, 15], 7, 0, 3, "left the claimed value"),
+        ([0, 3, 7, 12, 15], 10, 0, 3, "passed the claimed value"),  # 7 -> 12 jumps over 10
+        ([0, 3, 7, 12, 15], 20, 0, None, "never reached"),
+        ([0, 3, 7, 12, 15], 2, 0, 1, "passed the claimed value"),
+        # Scores that fall: the last time the rules' total was the claim is what counts.
+        ([0, 5, 2, 5, 8, 8], 5, 0, 4, "left the claimed value"),
+        ([0, 5, 2, 5, 8, 4], 5, 0, 5, "passed the claimed value"),  # 8 -> 4 falls past 5
+        ([0, 5, 2, 5, 8, 4], 3, 0, 3, "passed the claimed value"),  # 2 -> 5, then never below 3
+        # An earlier agreeing claim at move 3 bounds the stretch.
+        ([0, 9, 1, 1, 2, 3], 9, 3, None, "never reached"),
+    ],
+)
 def test_the_diverging_move_by_hand(totals, claim, start, move, how):
     found = diverging_move(steps(totals), 0, "Ann", claim, start)
     assert (found["move"], found["how"]) == (move, how)
@@ -112,11 +116,15 @@ def test_the_diverging_move_by_hand(totals, claim, start, move, how):
 def test_undos_and_disputes_are_listed_with_who_when_and_why(recorder):
     match_id = played_with_everything(recorder)
     report = audit_match(recorder, match_id)
-    undo, = report["undos"]
+    (undo,) = report["undos"]
     assert (undo["event"], undo["by"], undo["reason"]) == (7, "Ben", "Ann meant a3, not a1")
-    assert undo["withdrew"] == {"move": 5, "event": 6, "seat": "Ann",
-                                "described": "places a large sand pile on a3"}
-    dispute, = report["disputes"]
+    assert undo["withdrew"] == {
+        "move": 5,
+        "event": 6,
+        "seat": "Ann",
+        "described": "places a large sand pile on a3",
+    }
+    (dispute,) = report["disputes"]
     assert dispute["by"] == "Ben" and dispute["about"] == "the last bucket was lifted, not slid"
     assert dispute["ruling"] == "the slide stands" and dispute["resolved_by"] == "Umpire"
     assert (dispute["event"], dispute["resolved_event"], dispute["after_move"]) == (20, 21, 15)
@@ -129,7 +137,7 @@ def test_an_open_dispute_fails_the_audit(recorder):
     recorder.dispute(match_id, "Ben", "Ann moved twice")
     report = audit_match(recorder, match_id)
     assert report["status"] == "disputed"
-    finding, = report["findings"]
+    (finding,) = report["findings"]
     assert finding["kind"] == "dispute" and "still open: Ann moved twice" in finding["message"]
 
 

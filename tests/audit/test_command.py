@@ -65,7 +65,8 @@ def test_a_clean_store_audits_clean_with_exit_0(store):
     assert result.stdout.count("CLEAN: the log is intact") == 4
     assert result.stdout.rstrip().endswith("4 matches audited: 4 clean")
     assert "withdrew move 5 (Ann places a large sand pile on a3): Ann meant a3, not a1" in (
-        result.stdout)
+        result.stdout
+    )
     assert "ruled by Umpire" in result.stdout and "abandoned by Ann" in result.stdout
     one = run(store, "audit", ids[2][:6])
     assert one.returncode == 0 and "Ann 1, Ben 0 - agrees with the rules" in one.stdout

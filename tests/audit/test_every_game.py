@@ -19,7 +19,7 @@ CAP = 40  # moves; enough to score, quick to audit
 def random_match(recorder, game, seed):
     rules = GAMES[game]
     rng = random.Random(seed)
-    seats = NAMES[:rules.min_players]
+    seats = NAMES[: rules.min_players]
     options = rules.options({})
     match_id = recorder.start(game, seats, options, rules.deal(len(seats), options, rng))
     match = recorder.get(match_id)

@@ -18,10 +18,14 @@ from tests.audit.helpers import played_with_everything, rows, update_state
 EVENTS = 22  # played_with_everything stores 22 events
 
 
-@settings(max_examples=120, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(position=st.integers(1, EVENTS), where=st.floats(0, 1, exclude_max=True),
-       byte=st.integers(0, 255))
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    position=st.integers(1, EVENTS),
+    where=st.floats(0, 1, exclude_max=True),
+    byte=st.integers(0, 255),
+)
 def test_any_changed_byte_is_reported_never_a_crash(tmp_path_factory, position, where, byte):
     pristine = tmp_path_factory.getbasetemp() / "pristine.sqlite"
     if not pristine.exists():
@@ -49,6 +53,7 @@ def same_event(before, after, match_id, position) -> bool:
     def decoded(recorder):
         row = recorder.recorder.select_events(match_id, gt=position - 1, limit=1)[0]
         return event_hash(recorder.mapper.to_domain_event(row))
+
     try:
         return decoded(after) == decoded(before)
     except Exception:  # noqa: BLE001 - no longer decodes: certainly not the same event

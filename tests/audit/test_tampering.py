@@ -80,8 +80,9 @@ def test_two_swapped_rows_are_both_named(store, matches):
     report = only_failing(store, matches)
     chain = [f for f in report["findings"] if f["kind"] == "chain"]
     assert [f["event"] for f in chain] == [4, 15]
-    assert chain[0]["message"].startswith("event 4 is not what was recorded between event 3 "
-                                          "and event 5")
+    assert chain[0]["message"].startswith(
+        "event 4 is not what was recorded between event 3 and event 5"
+    )
     assert report["findings"][0]["event"] == 4
 
 
@@ -106,7 +107,9 @@ def test_a_deleted_start_still_names_the_match(store, matches):
     delete(store, matches[1], 1)
     report = only_failing(store, matches)
     assert [(f["event"], f["kind"]) for f in report["findings"][:2]] == [
-        (1, "missing"), (1, "replay")]
+        (1, "missing"),
+        (1, "replay"),
+    ]
     assert report["game"] is None and report["events"] == 21
 
 

@@ -13,14 +13,15 @@ from tests.test_recorder import WIN
 def test_a_claim_answers_with_a_signed_receipt_that_verifies(any_store):
     signer = new_signer()
     client = create_app(signing(any_store, signer), WritePolicy()).test_client()
-    match_id = client.post("/api/v1/matches", json={"game": "topitop", "players": ["Ann", "Ben"]}
-                           ).get_json()["id"]
+    match_id = client.post(
+        "/api/v1/matches", json={"game": "topitop", "players": ["Ann", "Ben"]}
+    ).get_json()["id"]
     for seat, move in WIN[:4]:
-        answer = client.post(f"/api/v1/matches/{match_id}/moves", json={"seat": seat,
-                                                                         "move": move})
+        answer = client.post(f"/api/v1/matches/{match_id}/moves", json={"seat": seat, "move": move})
         assert answer.get_json()["signed_receipt"] is None  # a move is not signed on its own
-    claimed = client.post(f"/api/v1/matches/{match_id}/claims",
-                          json={"by": "Ann", "scores": {"Ann": 0, "Ben": 0}}).get_json()
+    claimed = client.post(
+        f"/api/v1/matches/{match_id}/claims", json={"by": "Ann", "scores": {"Ann": 0, "Ben": 0}}
+    ).get_json()
     receipt = claimed["signed_receipt"]
     assert receipt["event"] == 6 and receipt["hash"] == claimed["receipt"]
     verify_receipt(receipt, {signer.key_id: signer.public_raw})

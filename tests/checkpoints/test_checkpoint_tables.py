@@ -16,11 +16,13 @@ def test_an_edited_head_no_longer_verifies_and_nothing_is_signed_on_top(any_stor
     played_with_everything(recorder)
     (head,) = surgery.sql(any_store, "SELECT head FROM tablelog_checkpoints WHERE seq = 4")[0:1]
     forged = {**json.loads(head[0]), "size": 21}
-    surgery.sql(any_store, "UPDATE tablelog_checkpoints SET head = ? WHERE seq = 4",
-                [json.dumps(forged)])
+    surgery.sql(
+        any_store, "UPDATE tablelog_checkpoints SET head = ? WHERE seq = 4", [json.dumps(forged)]
+    )
     _, ledger = audited(any_store)
-    assert any("checkpoint 4: the signature on the head" in f["message"]
-               for f in ledger["findings"])
+    assert any(
+        "checkpoint 4: the signature on the head" in f["message"] for f in ledger["findings"]
+    )
     later = play(recorder, OPENING)
     done = recorder.claim(later, "Ann", {"Ann": 0, "Ben": 0})
     assert "does not verify" in done.checkpoint_error and done.checkpoint is None
@@ -67,4 +69,5 @@ def test_an_altered_tree_node_is_a_finding_and_receipts_still_verify_before(any_
     surgery.sql(any_store, "UPDATE tablelog_nodes SET hash = ?", ["1" * 64])
     _, ledger = audited(any_store)
     assert [f["message"][:40] for f in ledger["findings"]] == [
-        "the tree nodes kept for proofs were alte"]
+        "the tree nodes kept for proofs were alte"
+    ]

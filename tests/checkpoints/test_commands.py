@@ -19,14 +19,23 @@ from tests.test_recorder import WIN
 
 
 def run(env, *args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "tablelog", *args], env=env, cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "tablelog", *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.fixture
 def env(store, tmp_path):
-    return {**os.environ, "TABLELOG_STORE": store,
-            "TABLELOG_KEY_FILE": str(tmp_path / "keys" / "signing-key.pem")}
+    return {
+        **os.environ,
+        "TABLELOG_STORE": store,
+        "TABLELOG_KEY_FILE": str(tmp_path / "keys" / "signing-key.pem"),
+    }
 
 
 @pytest.fixture
@@ -59,16 +68,20 @@ def test_end_prints_a_signed_receipt_that_verifies(env, won, tmp_path):
 
 
 def test_a_receipt_verifies_on_another_machine_with_only_the_record_and_the_public_key(
-        env, won, tmp_path):
+    env, won, tmp_path
+):
     assert run(env, "end", won).returncode == 0
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (elsewhere / "match.jsonl").write_text(run(env, "export", won).stdout)
     (elsewhere / "club.pem").write_text(run(env, "keys", "show", "--public").stdout)
     # No store, no key file, no home of the recorder: just the two files.
-    bare = {"PATH": os.environ["PATH"], "HOME": str(elsewhere),
-            "TABLELOG_STORE": str(elsewhere / "never-created.sqlite"),
-            "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    bare = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(elsewhere),
+        "TABLELOG_STORE": str(elsewhere / "never-created.sqlite"),
+        "PYTHONPATH": os.pathsep.join(p for p in sys.path if p),
+    }
     checked = run(bare, "verify", "--record", "match.jsonl", "--key", "club.pem", cwd=elsewhere)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "the record replays by the rules" in checked.stdout
@@ -82,9 +95,17 @@ def test_a_receipt_verifies_on_another_machine_with_only_the_record_and_the_publ
     (elsewhere / "changed.jsonl").write_text(json.dumps(record))
     changed = run(bare, "verify", "--record", "changed.jsonl", "--key", "club.pem", cwd=elsewhere)
     assert changed.returncode == 1 and "NOT VERIFIED" in changed.stdout
-    (elsewhere / "other.pem").write_text(run({**env, "TABLELOG_KEY_FILE": str(
-        elsewhere / "k.pem"), "TABLELOG_STORE": str(elsewhere / "o.sqlite")}, "keys",
-        "init").stdout.split("\n", 2)[2])
+    (elsewhere / "other.pem").write_text(
+        run(
+            {
+                **env,
+                "TABLELOG_KEY_FILE": str(elsewhere / "k.pem"),
+                "TABLELOG_STORE": str(elsewhere / "o.sqlite"),
+            },
+            "keys",
+            "init",
+        ).stdout.split("\n", 2)[2]
+    )
     other = run(bare, "verify", "--record", "match.jsonl", "--key", "other.pem", cwd=elsewhere)
     assert other.returncode == 1 and "not trusted here" in other.stdout
 
@@ -92,9 +113,11 @@ def test_a_receipt_verifies_on_another_machine_with_only_the_record_and_the_publ
 def test_a_malformed_receipt_or_key_file_is_one_line_and_rc_2(env, won, tmp_path):
     (tmp_path / "bad.json").write_text('{"format": "tablelog-receipt/1", "match": 1}')
     (tmp_path / "bad.pem").write_text("-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----")
-    for args in (["verify", str(tmp_path / "bad.json")],
-                 ["verify", str(tmp_path / "bad.json"), "--key", str(tmp_path / "bad.pem")],
-                 ["audit", "--all", "--key", str(tmp_path / "bad.pem")]):
+    for args in (
+        ["verify", str(tmp_path / "bad.json")],
+        ["verify", str(tmp_path / "bad.json"), "--key", str(tmp_path / "bad.pem")],
+        ["audit", "--all", "--key", str(tmp_path / "bad.pem")],
+    ):
         result = run(env, *args)
         assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1, result
 
@@ -110,8 +133,10 @@ def test_a_wrong_key_file_refuses_the_claim_and_stores_nothing(env, won, store, 
 
 def test_an_untrusted_key_refuses_the_end_and_stores_nothing(env, won, store, tmp_path):
     other = {**env, "TABLELOG_KEY_FILE": str(tmp_path / "other" / "key.pem")}
-    assert run({**other, "TABLELOG_STORE": str(tmp_path / "other.sqlite")}, "keys",
-               "init").returncode == 0
+    assert (
+        run({**other, "TABLELOG_STORE": str(tmp_path / "other.sqlite")}, "keys", "init").returncode
+        == 0
+    )
     before = stored_rows(store)
     result = run(other, "end", won)
     assert result.returncode == 2 and "not one the store trusts" in result.stderr
@@ -168,8 +193,11 @@ def test_keys_rotate_signs_with_the_new_key_and_old_heads_keep_verifying(env, wo
 
 def test_a_server_takes_its_key_from_the_environment(env, won, store, tmp_path):
     pem = (tmp_path / "keys" / "signing-key.pem").read_text()
-    server = {**env, "TABLELOG_SIGNING_KEY": pem,
-              "TABLELOG_KEY_FILE": str(tmp_path / "no-such-file.pem")}
+    server = {
+        **env,
+        "TABLELOG_SIGNING_KEY": pem,
+        "TABLELOG_KEY_FILE": str(tmp_path / "no-such-file.pem"),
+    }
     claimed = run(server, "claim", won, "--by", "Ann", "--scores", '{"Ann": 2, "Ben": 0}')
     assert claimed.returncode == 0 and "signed receipt" in claimed.stdout
     before = stored_rows(store)

@@ -25,8 +25,9 @@ def test_two_recorders_claiming_at_once_leave_a_consistent_signed_log(any_store)
         except Exception as err:  # noqa: BLE001 - reported below
             errors.append(err)
 
-    threads = [threading.Thread(target=table, args=(r, n)) for r, n in
-               zip(recorders, ["Ann", "Ben"])]
+    threads = [
+        threading.Thread(target=table, args=(r, n)) for r, n in zip(recorders, ["Ann", "Ben"])
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:

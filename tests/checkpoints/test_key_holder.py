@@ -18,8 +18,8 @@ def test_a_re_signed_rewrite_fails_against_published_heads_and_kept_receipts(any
     signer = new_signer()
     recorder = signing(any_store, signer)
     match_id = played_with_everything(recorder)
-    published = recorder.checkpoint()          # mailed to the club
-    kept = recorder.receipt(match_id)           # photographed at the table
+    published = recorder.checkpoint()  # mailed to the club
+    kept = recorder.receipt(match_id)  # photographed at the table
     recorder.close()
 
     def reword(record):
@@ -30,12 +30,12 @@ def test_a_re_signed_rewrite_fails_against_published_heads_and_kept_receipts(any
     surgery.wipe_checkpoints(any_store)
     rewriter.close()
     rewriter = signing(any_store, signer, trust=False)
-    rewriter.start("topitop", ["Cy", "Di"])     # the log goes on after the rewrite
+    rewriter.start("topitop", ["Cy", "Di"])  # the log goes on after the rewrite
     resigned = rewriter.checkpoint()
     rewriter.close()
 
     reports, ledger = audited(any_store)
-    assert ledger["clean"]                      # the store alone is consistent with itself
+    assert ledger["clean"]  # the store alone is consistent with itself
     assert [f["kind"] for f in reports[str(match_id)]["findings"]] == ["claim"]  # rules see it
 
     _, checked = audited(any_store, against=[published])
@@ -47,9 +47,13 @@ def test_a_re_signed_rewrite_fails_against_published_heads_and_kept_receipts(any
 
     tree = open_recorder(any_store).ledger.tree()
     with pytest.raises(ProofError):
-        verify_consistency(published["size"], resigned["size"],
-                           bytes.fromhex(published["root"]), bytes.fromhex(resigned["root"]),
-                           tree.consistency_proof(published["size"], resigned["size"]))
+        verify_consistency(
+            published["size"],
+            resigned["size"],
+            bytes.fromhex(published["root"]),
+            bytes.fromhex(resigned["root"]),
+            tree.consistency_proof(published["size"], resigned["size"]),
+        )
 
 
 def test_a_head_signed_by_another_key_is_not_trusted(any_store):

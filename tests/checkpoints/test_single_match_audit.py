@@ -20,12 +20,19 @@ def test_untouched_matches_audit_clean(signed):
     assert all(findings(location, m) == [] for m in matches)
 
 
-@pytest.mark.parametrize("tamper, events", [
-    (lambda loc, m: surgery.delete(loc, m, 9), [9]),
-    (lambda loc, m: surgery.swap_states(loc, m, 4, 15), [4, 15]),
-    (lambda loc, m: surgery.update_state(loc, m, 22, surgery.rows(loc, m)[22].replace(
-        b'"winners":[0]', b'"winners":[1]')), [22]),
-])
+@pytest.mark.parametrize(
+    "tamper, events",
+    [
+        (lambda loc, m: surgery.delete(loc, m, 9), [9]),
+        (lambda loc, m: surgery.swap_states(loc, m, 4, 15), [4, 15]),
+        (
+            lambda loc, m: surgery.update_state(
+                loc, m, 22, surgery.rows(loc, m)[22].replace(b'"winners":[0]', b'"winners":[1]')
+            ),
+            [22],
+        ),
+    ],
+)
 def test_tampering_is_named_by_the_single_match_audit(signed, tamper, events):
     location, matches = signed
     tamper(location, matches[1])
@@ -35,8 +42,11 @@ def test_tampering_is_named_by_the_single_match_audit(signed, tamper, events):
 
 def test_an_altered_signed_leaf_fails_its_inclusion_proof(signed):
     location, matches = signed
-    surgery.sql(location, "UPDATE tablelog_leaves SET hash = ? WHERE match_id = ? AND "
-                "position = 5", ["0" * 64, str(matches[1])])
+    surgery.sql(
+        location,
+        "UPDATE tablelog_leaves SET hash = ? WHERE match_id = ? AND position = 5",
+        ["0" * 64, str(matches[1])],
+    )
     (found,) = findings(location, matches[1])  # one finding, no event blamed as changed
     assert "the checkpoint tables no longer prove events" in found[1]
     assert " 5," in found[1] and "checkpoint 12" in found[1]

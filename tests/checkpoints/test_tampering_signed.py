@@ -31,8 +31,9 @@ def test_an_untouched_signed_store_audits_clean(signed):
 def test_a_changed_byte_is_named_by_the_checkpoint(signed):
     location, matches = signed
     state = surgery.rows(location, matches[1])[11]
-    surgery.update_state(location, matches[1], 11,
-                         state.replace(b'"_data_":"20', b'"_data_":"19', 1))
+    surgery.update_state(
+        location, matches[1], 11, state.replace(b'"_data_":"20', b'"_data_":"19', 1)
+    )
     found = signed_findings(only_middle(location, matches))
     assert [event for event, _ in found] == [11]
     # matches[0] was signed 4 times; the claim of matches[1] signed its first 19 events
@@ -82,8 +83,14 @@ def test_a_forged_move_with_a_correct_hash_in_place_of_the_signed_end(any_store)
 
     def forge(record):
         ended = record["events"].pop()
-        record["events"].append({"type": "move", "seat": "Ann", "at": ended["at"],
-                                 "move": {"place": "large", "to": "a3"}})
+        record["events"].append(
+            {
+                "type": "move",
+                "seat": "Ann",
+                "at": ended["at"],
+                "move": {"place": "large", "to": "a3"},
+            }
+        )
 
     surgery.rechain(recorder, any_store, match_id, forge, since=6)
     reports, _ = audited(any_store)

@@ -21,8 +21,10 @@ def hand_logged_match(recorder):
 
     def play():
         match = recorder.get(match_id)
-        recorder.record(match_id, rules.to_move(match.state)[0],
-                        rules.random_move(match.state, rng))
+        recorder.record(
+            match_id, rules.to_move(match.state)[0], rules.random_move(match.state, rng)
+        )
+
     for _ in range(6):
         play()
     recorder.undo(match_id, "Ben", "wrong cell")
@@ -38,7 +40,12 @@ def filled_store(tmp_path_factory):
     12 Topiary, 3 Topas, 2 Total Landscaping, 1 GeoShapes, and the hand-logged one."""
     path = str(tmp_path_factory.mktemp("dashboard") / "store.sqlite")
     recorder = open_recorder(path)
-    for game, matches in (("topitop", 35), ("topiary", 12), ("topas", 3),
-                          ("total-landscaping", 2), ("geoshapes", 1)):
+    for game, matches in (
+        ("topitop", 35),
+        ("topiary", 12),
+        ("topas", 3),
+        ("total-landscaping", 2),
+        ("geoshapes", 1),
+    ):
         simulate(recorder, make_plan(game, matches, seed=11), workers=1, progress=False)
     return path, str(hand_logged_match(recorder))

@@ -14,19 +14,54 @@ from tablelog.projections import stats
 
 
 def rates_frame(rows):
-    columns = ["game", "players", "variant", "seat", "matches", "wins", "rate", "ci_low",
-               "ci_high", "fair", "p_value", "small"]
-    return pd.DataFrame([{"game": "topitop", "players": 2, "variant": "standard", **r}
-                         for r in rows], columns=columns)
+    columns = [
+        "game",
+        "players",
+        "variant",
+        "seat",
+        "matches",
+        "wins",
+        "rate",
+        "ci_low",
+        "ci_high",
+        "fair",
+        "p_value",
+        "small",
+    ]
+    return pd.DataFrame(
+        [{"game": "topitop", "players": 2, "variant": "standard", **r} for r in rows],
+        columns=columns,
+    )
 
 
 def test_seat_bars_show_rate_interval_n_and_fair_line():
     # Seat 1 won 60 of 100, seat 2 won 40 of 100; intervals are given, fair is 1/2.
-    frame = rates_frame([
-        {"seat": 2, "matches": 100, "wins": 40, "rate": 0.4, "ci_low": 0.31, "ci_high": 0.50,
-         "fair": 0.5, "p_value": 0.057, "small": False},
-        {"seat": 1, "matches": 100, "wins": 60, "rate": 0.6, "ci_low": 0.50, "ci_high": 0.69,
-         "fair": 0.5, "p_value": 0.057, "small": False}])
+    frame = rates_frame(
+        [
+            {
+                "seat": 2,
+                "matches": 100,
+                "wins": 40,
+                "rate": 0.4,
+                "ci_low": 0.31,
+                "ci_high": 0.50,
+                "fair": 0.5,
+                "p_value": 0.057,
+                "small": False,
+            },
+            {
+                "seat": 1,
+                "matches": 100,
+                "wins": 60,
+                "rate": 0.6,
+                "ci_low": 0.50,
+                "ci_high": 0.69,
+                "fair": 0.5,
+                "p_value": 0.057,
+                "small": False,
+            },
+        ]
+    )
     figure = balance.seat_win_rates(frame)
     bars = figure.data[0]
     assert list(bars.x) == ["Seat 1", "Seat 2"]  # in seat order, whatever the row order
@@ -41,11 +76,32 @@ def test_seat_bars_show_rate_interval_n_and_fair_line():
 
 
 def test_a_small_seat_sample_is_grey_and_says_so():
-    frame = rates_frame([
-        {"seat": 1, "matches": 12, "wins": 7, "rate": 7 / 12, "ci_low": 0.3, "ci_high": 0.8,
-         "fair": 1 / 3, "p_value": 0.1, "small": True},
-        {"seat": 2, "matches": 40, "wins": 10, "rate": 0.25, "ci_low": 0.14, "ci_high": 0.4,
-         "fair": 1 / 3, "p_value": 0.3, "small": False}])
+    frame = rates_frame(
+        [
+            {
+                "seat": 1,
+                "matches": 12,
+                "wins": 7,
+                "rate": 7 / 12,
+                "ci_low": 0.3,
+                "ci_high": 0.8,
+                "fair": 1 / 3,
+                "p_value": 0.1,
+                "small": True,
+            },
+            {
+                "seat": 2,
+                "matches": 40,
+                "wins": 10,
+                "rate": 0.25,
+                "ci_low": 0.14,
+                "ci_high": 0.4,
+                "fair": 1 / 3,
+                "p_value": 0.3,
+                "small": False,
+            },
+        ]
+    )
     figure = balance.seat_win_rates(frame)
     assert list(figure.data[0].marker.color) == [GREY, seat_colour(2)]
     assert any(balance.SMALL_NOTE in a.text for a in figure.layout.annotations)
@@ -62,11 +118,24 @@ def distribution_rows():
     rows = []
     for who, n, shift in (("winners", 40, 10), ("rest", 12, 0)):
         for category, base in (("visitors", 20), ("hand", 3), ("total", 23)):
-            rows.append({"game": "topiary", "players": 2, "variant": "standard",
-                         "category": category, "seats": who, "n": n, "mean": base + shift,
-                         "std": 2.0, "min": base + shift - 5, "q25": base + shift - 2,
-                         "median": base + shift, "q75": base + shift + 2,
-                         "max": base + shift + 5, "small": n < stats.SMALL_SAMPLE})
+            rows.append(
+                {
+                    "game": "topiary",
+                    "players": 2,
+                    "variant": "standard",
+                    "category": category,
+                    "seats": who,
+                    "n": n,
+                    "mean": base + shift,
+                    "std": 2.0,
+                    "min": base + shift - 5,
+                    "q25": base + shift - 2,
+                    "median": base + shift,
+                    "q75": base + shift + 2,
+                    "max": base + shift + 5,
+                    "small": n < stats.SMALL_SAMPLE,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -89,19 +158,58 @@ def test_category_names_are_text_not_markup():
 
 
 def test_component_bars_sorted_within_kind_with_n_and_grey():
-    frame = pd.DataFrame([
-        {"game": "topiary", "kind": "sculpture type", "component": "Swan", "seats": 50,
-         "count": 120, "mean_count": 2.4, "mean_points": 9.0, "wins": 30, "win_rate": 0.6,
-         "ci_low": 0.46, "ci_high": 0.72, "mean_count_winners": 2.8, "mean_count_rest": 2.0,
-         "small": False},
-        {"game": "topiary", "kind": "sculpture type", "component": "Whale", "seats": 10,
-         "count": 15, "mean_count": 1.5, "mean_points": 4.0, "wins": 2, "win_rate": 0.2,
-         "ci_low": 0.06, "ci_high": 0.51, "mean_count_winners": 1.0, "mean_count_rest": 1.6,
-         "small": True},
-        {"game": "topiary", "kind": "sculpture type", "component": "Pyramid", "seats": 0,
-         "count": 0, "mean_count": math.nan, "mean_points": math.nan, "wins": 0,
-         "win_rate": math.nan, "ci_low": math.nan, "ci_high": math.nan,
-         "mean_count_winners": 0.0, "mean_count_rest": 0.0, "small": True}])
+    frame = pd.DataFrame(
+        [
+            {
+                "game": "topiary",
+                "kind": "sculpture type",
+                "component": "Swan",
+                "seats": 50,
+                "count": 120,
+                "mean_count": 2.4,
+                "mean_points": 9.0,
+                "wins": 30,
+                "win_rate": 0.6,
+                "ci_low": 0.46,
+                "ci_high": 0.72,
+                "mean_count_winners": 2.8,
+                "mean_count_rest": 2.0,
+                "small": False,
+            },
+            {
+                "game": "topiary",
+                "kind": "sculpture type",
+                "component": "Whale",
+                "seats": 10,
+                "count": 15,
+                "mean_count": 1.5,
+                "mean_points": 4.0,
+                "wins": 2,
+                "win_rate": 0.2,
+                "ci_low": 0.06,
+                "ci_high": 0.51,
+                "mean_count_winners": 1.0,
+                "mean_count_rest": 1.6,
+                "small": True,
+            },
+            {
+                "game": "topiary",
+                "kind": "sculpture type",
+                "component": "Pyramid",
+                "seats": 0,
+                "count": 0,
+                "mean_count": math.nan,
+                "mean_points": math.nan,
+                "wins": 0,
+                "win_rate": math.nan,
+                "ci_low": math.nan,
+                "ci_high": math.nan,
+                "mean_count_winners": 0.0,
+                "mean_count_rest": 0.0,
+                "small": True,
+            },
+        ]
+    )
     figure = balance.component_strength(frame, fair=0.5)
     bars = figure.data[0]
     # Pyramid was never played: no bar. Lowest rate first (plotly draws it at the bottom).
@@ -115,8 +223,15 @@ def test_component_bars_sorted_within_kind_with_n_and_grey():
 def test_match_length_draws_a_bar_per_length_with_median_and_n():
     # Matches of 10, 12, 12 and 30 moves (stats.length_tallies counts only ended ones):
     # median of 10, 12, 12, 30 = 12, n = 4.
-    lengths = pd.DataFrame({"game": "topitop", "players": 2, "variant": "standard",
-                            "moves": [30, 10, 12], "matches": [1, 1, 2]})
+    lengths = pd.DataFrame(
+        {
+            "game": "topitop",
+            "players": 2,
+            "variant": "standard",
+            "moves": [30, 10, 12],
+            "matches": [1, 1, 2],
+        }
+    )
     figure = balance.match_length(lengths)
     assert list(figure.data[0].x) == [10, 12, 30] and list(figure.data[0].y) == [1, 2, 1]
     assert figure.layout.title.subtitle.text == "median 12 moves (n=4)"

@@ -35,8 +35,8 @@ def test_topitop_escapes_names():
 
 
 def test_topiary_visitor_spots_stand_outside_their_first_tile():
-    assert topiary.spot_position("c1:S") == pytest.approx((2, 0.72))    # above c1
-    assert topiary.spot_position("e3:W") == pytest.approx((4.72, -2))   # right of e3
+    assert topiary.spot_position("c1:S") == pytest.approx((2, 0.72))  # above c1
+    assert topiary.spot_position("e3:W") == pytest.approx((4.72, -2))  # right of e3
     assert topiary.spot_position("a5:NE") == pytest.approx((-0.72, -4.72))
     assert len(topiary.all_spots()) == 56  # 20 straight + 36 diagonal, as the rules say
 
@@ -44,10 +44,14 @@ def test_topiary_visitor_spots_stand_outside_their_first_tile():
 def test_topiary_draws_tiles_and_each_seats_visitors():
     tiles = ["Swan 4"] + [None] * 24
     face_up = [True] + [False] * 24
-    visitors = [{"spot": "c1:S", "seat": 0}, {"spot": "a1:SE", "seat": 1},
-                {"spot": "e5:N", "seat": 0}]
-    figure = topiary.draw({"tiles": tiles, "face_up": face_up, "visitors": visitors},
-                          ["Ann", "Ben"])
+    visitors = [
+        {"spot": "c1:S", "seat": 0},
+        {"spot": "a1:SE", "seat": 1},
+        {"spot": "e5:N", "seat": 0},
+    ]
+    figure = topiary.draw(
+        {"tiles": tiles, "face_up": face_up, "visitors": visitors}, ["Ann", "Ben"]
+    )
     assert len(shapes(figure, "tile ")) == 25
     free, ann, ben = figure.data
     assert len(free.x) == 56 - 3
@@ -57,13 +61,23 @@ def test_topiary_draws_tiles_and_each_seats_visitors():
 
 
 def test_topas_draws_the_start_card_and_placements_outlined_by_seat():
-    state = {"starts": ["G3-Y2"], "placements": [
-        {"seat": 0, "column": 0, "card": "G1-Y3", "cells": [[0, 1], [1, 1]]},
-        {"seat": 1, "column": 0, "card": "Y1-B2", "cells": [[2, 0], [2, 1]]}]}
+    state = {
+        "starts": ["G3-Y2"],
+        "placements": [
+            {"seat": 0, "column": 0, "card": "G1-Y3", "cells": [[0, 1], [1, 1]]},
+            {"seat": 1, "column": 0, "card": "Y1-B2", "cells": [[2, 0], [2, 1]]},
+        ],
+    }
     figure = topas.draw(state, ["Ann", "Ben"])
     halves = shapes(figure, "half ")
-    assert [h.name for h in halves] == ["half 0,0:G3", "half 1,0:Y2", "half 0,1:G1",
-                                        "half 1,1:Y3", "half 2,0:Y1", "half 2,1:B2"]
+    assert [h.name for h in halves] == [
+        "half 0,0:G3",
+        "half 1,0:Y2",
+        "half 0,1:G1",
+        "half 1,1:Y3",
+        "half 2,0:Y1",
+        "half 2,1:B2",
+    ]
     assert halves[0].fillcolor == topas.GEMS["G"][0]
     cards = shapes(figure, "card ")
     assert [c.line.color for c in cards] == ["black", seat_colour(1), seat_colour(2)]
@@ -71,9 +85,13 @@ def test_topas_draws_the_start_card_and_placements_outlined_by_seat():
 
 
 def test_topas_solitaire_shows_only_the_current_column():
-    state = {"starts": ["G3-Y2", "R1-B3"], "placements": [
-        {"seat": 0, "column": 0, "card": "G1-Y3", "cells": [[0, 1], [1, 1]]},
-        {"seat": 0, "column": 1, "card": "Y1-B2", "cells": [[2, 0], [2, 1]]}]}
+    state = {
+        "starts": ["G3-Y2", "R1-B3"],
+        "placements": [
+            {"seat": 0, "column": 0, "card": "G1-Y3", "cells": [[0, 1], [1, 1]]},
+            {"seat": 0, "column": 1, "card": "Y1-B2", "cells": [[2, 0], [2, 1]]},
+        ],
+    }
     names = [c.name for c in shapes(topas.draw(state, ["Solo"]), "card ")]
     assert names == ["card R1-B3", "card Y1-B2"]
 
@@ -97,7 +115,10 @@ def test_total_landscaping_draws_both_gardens_at_the_level_in_play():
 def test_geoshapes_fills_slots_with_shapes_then_wilds():
     needs = {"Square": 2, "Rectangle": 1}
     assert geoshapes.slots(needs, ["Square", "Wild"], "Wild") == [
-        ("Square", "x"), ("Square", "W"), ("Rectangle", "")]
+        ("Square", "x"),
+        ("Square", "W"),
+        ("Rectangle", ""),
+    ]
     assert geoshapes.short("Right Triangle") == "RT" and geoshapes.short("Square") == "Squa"
 
 

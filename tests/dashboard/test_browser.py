@@ -36,28 +36,37 @@ def shot(page, name: str) -> None:
 
 def figure(page, graph_id: str) -> dict:
     """The drawn figure of a dcc.Graph: trace count, shapes, title, x values of each trace."""
-    return page.evaluate("""id => {
+    return page.evaluate(
+        """id => {
         const plot = document.querySelector('#' + id + ' .js-plotly-plot');
         if (!plot || !plot._fullLayout) return null;
         return {traces: plot.data.length, shapes: (plot.layout.shapes || []).length,
                 title: (plot.layout.title || {}).text || '',
                 x: plot.data.map(t => Array.from(t.x || []).map(String))};
-    }""", graph_id)
+    }""",
+        graph_id,
+    )
 
 
 def wait_for_title(page, graph_id: str, words: str) -> None:
-    page.wait_for_function("""([id, words]) => {
+    page.wait_for_function(
+        """([id, words]) => {
         const plot = document.querySelector('#' + id + ' .js-plotly-plot');
         return plot && plot.layout && plot.layout.title &&
                (plot.layout.title.text || '').includes(words);
-    }""", arg=[graph_id, words], timeout=WAIT)
+    }""",
+        arg=[graph_id, words],
+        timeout=WAIT,
+    )
 
 
 def test_every_page_renders_without_console_errors(served, page):
-    checks = {"/": ("overview-games", "Matches by game"),
-              "/balance": ("balance-seats", "Win rate by seat"),
-              "/players": ("players-ratings", "Ratings over time"),
-              f"/match?id={served['eve']}": ("match-board", "Topitop")}
+    checks = {
+        "/": ("overview-games", "Matches by game"),
+        "/balance": ("balance-seats", "Win rate by seat"),
+        "/players": ("players-ratings", "Ratings over time"),
+        f"/match?id={served['eve']}": ("match-board", "Topitop"),
+    }
     for path, (graph_id, title) in checks.items():
         page.goto(served["url"] + path)
         wait_for_title(page, graph_id, title)
@@ -69,16 +78,20 @@ def test_every_page_renders_without_console_errors(served, page):
 def test_choosing_a_game_changes_the_balance_figures(served, page):
     page.goto(served["url"] + "/balance")
     wait_for_title(page, "balance-seats", "Win rate by seat")
-    page.wait_for_function("document.querySelector('#balance-scores .js-plotly-plot')"
-                           "?.data?.length > 0", timeout=WAIT)
+    page.wait_for_function(
+        "document.querySelector('#balance-scores .js-plotly-plot')?.data?.length > 0", timeout=WAIT
+    )
     before = figure(page, "balance-scores")
     assert "buckets on castles" in before["x"][0]  # Topitop has the most matches
     page.click("#balance-game")
     page.locator(".dash-dropdown-option", has_text="topiary").click()
-    page.wait_for_function("""() => {
+    page.wait_for_function(
+        """() => {
         const plot = document.querySelector('#balance-scores .js-plotly-plot');
         return plot && plot.data.length && Array.from(plot.data[0].x).includes('visitors');
-    }""", timeout=WAIT)
+    }""",
+        timeout=WAIT,
+    )
     after = figure(page, "balance-scores")
     assert after["x"][0] != before["x"][0]
     # Twelve Topiary matches: fewer than 30, so the win-rate bars are grey and say n=12.
@@ -92,20 +105,26 @@ def test_choosing_a_game_changes_the_balance_figures(served, page):
 def test_moving_the_replay_slider_changes_the_board(served, page):
     page.goto(f"{served['url']}/match?id={served['eve']}")
     wait_for_title(page, "match-board", "Topitop")
-    page.wait_for_function("document.querySelector('.step-caption').innerText"
-                           ".startsWith('Step 10')", timeout=WAIT)
+    page.wait_for_function(
+        "document.querySelector('.step-caption').innerText.startsWith('Step 10')", timeout=WAIT
+    )
     # At the end: nine cells and the pieces of six effective moves (every move places one).
     assert figure(page, "match-board")["shapes"] > 9
     page.locator("#match-step [role=slider]").focus()
     page.keyboard.press("Home")
-    page.wait_for_function("document.querySelector('.step-caption').innerText"
-                           ".startsWith('Step 0')", timeout=WAIT)
-    page.wait_for_function("document.querySelector('#match-board .js-plotly-plot')"
-                           ".layout.shapes.length === 9", timeout=WAIT)  # the empty board
+    page.wait_for_function(
+        "document.querySelector('.step-caption').innerText.startsWith('Step 0')", timeout=WAIT
+    )
+    page.wait_for_function(
+        "document.querySelector('#match-board .js-plotly-plot').layout.shapes.length === 9",
+        timeout=WAIT,
+    )  # the empty board
     shot(page, "match-step-0")
     page.click("#match-forward")
-    page.wait_for_function("document.querySelector('#match-board .js-plotly-plot')"
-                           ".layout.shapes.length === 10", timeout=WAIT)  # one piece placed
+    page.wait_for_function(
+        "document.querySelector('#match-board .js-plotly-plot').layout.shapes.length === 10",
+        timeout=WAIT,
+    )  # one piece placed
     assert page.locator("#match-step [role=slider]").get_attribute("aria-valuenow") == "1"
     assert page.errors == []
 
@@ -127,8 +146,11 @@ def test_a_new_match_appears_without_reloading(served, page):
     count = page.locator(".stat .value").first
     page.wait_for_function("document.querySelector('.stat .value').innerText !== ''")
     before = int(count.inner_text().replace(",", ""))
-    simulate(open_recorder(served["store"]), make_plan("topitop", 1, seed=99), workers=1,
-             progress=False)
-    page.wait_for_function(f"document.querySelector('.stat .value').innerText"
-                           f".replace(',', '') === '{before + 1}'", timeout=WAIT)
+    simulate(
+        open_recorder(served["store"]), make_plan("topitop", 1, seed=99), workers=1, progress=False
+    )
+    page.wait_for_function(
+        f"document.querySelector('.stat .value').innerText.replace(',', '') === '{before + 1}'",
+        timeout=WAIT,
+    )
     assert page.errors == []

@@ -35,8 +35,12 @@ def test_event_log_marks_the_withdrawn_move_the_claim_and_the_open_dispute(store
     log = replay.event_log(recorder.stored_events(match_id), get_rules("topitop"))
     assert [row["step"] for row in log] == list(range(11))
     kinds = [row["event"] for row in log]
-    assert kinds == ["Started"] + ["MoveRecorded"] * 6 + ["MoveUndone", "MoveRecorded",
-                                                          "ResultClaimed", "DisputeRaised"]
+    assert kinds == ["Started"] + ["MoveRecorded"] * 6 + [
+        "MoveUndone",
+        "MoveRecorded",
+        "ResultClaimed",
+        "DisputeRaised",
+    ]
     assert log[6]["flag"] == "withdrawn"  # the sixth move was taken back at step 7
     assert log[7]["who"] == "Ben" and log[7]["what"].startswith("withdrew step 6")
     assert log[1]["who"] == EVE
@@ -52,13 +56,20 @@ def test_claims_beside_the_rules_from_the_audit(store):
     match_id = hand_logged_match(recorder)
     rows = replay.claims_against_rules(audit_match(recorder, match_id))
     # The claim came after the last move, so the rules' totals are those of the final position.
-    eve, ben = (entry["total"] for entry in get_rules("topitop").score(
-        recorder.get(match_id).state))
+    eve, ben = (
+        entry["total"] for entry in get_rules("topitop").score(recorder.get(match_id).state)
+    )
     assert rows == [
-        {"step": 9, "by": "Ben", "seat": EVE, "claimed": 0, "recomputed": eve,
-         "agrees": eve == 0},
-        {"step": 9, "by": "Ben", "seat": "Ben", "claimed": 3, "recomputed": ben,
-         "agrees": ben == 3}]
+        {"step": 9, "by": "Ben", "seat": EVE, "claimed": 0, "recomputed": eve, "agrees": eve == 0},
+        {
+            "step": 9,
+            "by": "Ben",
+            "seat": "Ben",
+            "claimed": 3,
+            "recomputed": ben,
+            "agrees": ben == 3,
+        },
+    ]
 
 
 def _ended_then_disputed(recorder, moves):
@@ -84,20 +95,26 @@ def test_the_sql_tallies_are_the_statistics_tallies(filled_store):
     assert int(groups["n"].sum()) == len(tables["matches"])
     for game, players, variant in groups[["game", "players", "variant"]].itertuples(index=False):
         pick = {"game": game, "players": players, "variant": variant}
-        rows = {name: stats.filtered(table, **pick) for name, table in tables.items()
-                if name != "moves" and name != "ratings"}
+        rows = {
+            name: stats.filtered(table, **pick)
+            for name, table in tables.items()
+            if name != "moves" and name != "ratings"
+        }
         expected = {
             "seat": stats.seat_tallies(rows["scores"], rows["matches"]),
-            "score": stats.score_tallies(rows["score_categories"], rows["scores"],
-                                         rows["matches"]),
+            "score": stats.score_tallies(rows["score_categories"], rows["scores"], rows["matches"]),
             "component": stats.component_tallies(rows["components"], rows["matches"]),
-            "length": stats.length_tallies(rows["matches"])}
+            "length": stats.length_tallies(rows["matches"]),
+        }
         for name, frame in expected.items():
             got = getattr(data, f"{name}_tallies")(source, game, players, variant)
             key = list(got.columns)
-            pd.testing.assert_frame_equal(got.sort_values(key, ignore_index=True),
-                                          frame.sort_values(key, ignore_index=True),
-                                          check_dtype=False, obj=f"{game} {name} tallies")
+            pd.testing.assert_frame_equal(
+                got.sort_values(key, ignore_index=True),
+                frame.sort_values(key, ignore_index=True),
+                check_dtype=False,
+                obj=f"{game} {name} tallies",
+            )
 
 
 def test_a_disputed_match_leaves_the_sql_tallies_until_resolved(store):
@@ -108,6 +125,7 @@ def test_a_disputed_match_leaves_the_sql_tallies_until_resolved(store):
     source = Source(recorder)
     _ended_then_disputed(recorder, WIN)
     from tests.test_recorder import play
+
     recorder.end(play(recorder, WIN))  # Ann (seat 1, Blue) wins both
     source.refresh()
     pick = ("topitop", 2, "large=4, small=4")
@@ -129,6 +147,7 @@ def test_page_results_are_remembered_until_new_events_arrive(store):
     def work():
         computed.append(source.position())
         return len(computed)
+
     assert source.remember(("page",), work) == 1
     assert source.remember(("page",), work) == 1  # nothing new: not worked out again
     recorder.end(play(recorder, WIN))

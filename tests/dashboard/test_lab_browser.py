@@ -39,19 +39,26 @@ def page(browser):
 
 
 def plot(page, graph_id: str) -> dict | None:
-    return page.evaluate("""id => {
+    return page.evaluate(
+        """id => {
         const plot = document.querySelector('#' + id + ' .js-plotly-plot');
         if (!plot || !plot._fullLayout) return null;
         return {traces: plot.data.length, title: (plot.layout.title || {}).text || '',
                 x: plot.data.map(t => Array.from(t.x || []).map(Number))};
-    }""", graph_id)
+    }""",
+        graph_id,
+    )
 
 
 def wait_for_traces(page, graph_id: str, at_least: int) -> None:
-    page.wait_for_function("""([id, n]) => {
+    page.wait_for_function(
+        """([id, n]) => {
         const plot = document.querySelector('#' + id + ' .js-plotly-plot');
         return plot && plot.data && plot.data.length >= n;
-    }""", arg=[graph_id, at_least], timeout=WAIT)
+    }""",
+        arg=[graph_id, at_least],
+        timeout=WAIT,
+    )
 
 
 def test_a_stored_skill_experiment_is_shown(served, page):
@@ -66,8 +73,10 @@ def test_a_stored_skill_experiment_is_shown(served, page):
     page.screenshot(path=str(ARTIFACTS / "dashboard-lab.png"), full_page=True)
     page.click("#lab-game")
     page.locator(".dash-dropdown-option", has_text="topiary").click()
-    page.wait_for_function("document.querySelector('#lab-words').innerText"
-                           ".includes('No experiment for this game')", timeout=WAIT)
+    page.wait_for_function(
+        "document.querySelector('#lab-words').innerText.includes('No experiment for this game')",
+        timeout=WAIT,
+    )
     assert page.errors == []
 
 
@@ -76,8 +85,10 @@ def test_humans_against_bots_from_the_recorded_matches(served, page):
     wait_for_traces(page, "lab-skill", 2)
     page.click("#lab-experiment")
     page.locator(".dash-dropdown-option", has_text="humans against bots").click()
-    page.wait_for_function("document.querySelector('#lab-words').innerText"
-                           ".includes('recorded human matches beside')", timeout=WAIT)
+    page.wait_for_function(
+        "document.querySelector('#lab-words').innerText.includes('recorded human matches beside')",
+        timeout=WAIT,
+    )
     assert "0 recorded human matches" in page.inner_text("#lab-words")  # bots only here
     wait_for_traces(page, "lab-forest", 10)  # the bots' arm is drawn
     assert page.errors == []
@@ -90,8 +101,9 @@ def test_an_experiment_started_from_the_page_is_stored_and_shown(served, page):
     page.locator(".dash-dropdown-option", has_text="restricted play").click()
     page.fill("#lab-matches", "4")
     page.click("#lab-start")
-    page.wait_for_function("document.querySelector('#lab-progress').innerText"
-                           ".includes('Done')", timeout=WAIT)
+    page.wait_for_function(
+        "document.querySelector('#lab-progress').innerText.includes('Done')", timeout=WAIT
+    )
     wait_for_traces(page, "lab-h2h", 1)
     assert "never places a sand pile" in page.inner_text("#lab-words")
     page.screenshot(path=str(ARTIFACTS / "dashboard-lab-started.png"), full_page=True)

@@ -10,12 +10,39 @@ from tablelog.dashboard.replay import solved_values
 
 # Blue (seat 0) starts winning in 3, Red's reply keeps it, Blue then throws the win away.
 ANALYSIS = [
-    {"index": 0, "seat": 0, "move": {}, "value_before": "win", "remoteness_before": 5,
-     "value_after": "win", "remoteness_after": 4, "blunder": False, "player": "Ann"},
-    {"index": 1, "seat": 1, "move": {}, "value_before": "lose", "remoteness_before": 4,
-     "value_after": "lose", "remoteness_after": 3, "blunder": False, "player": "Ben"},
-    {"index": 2, "seat": 0, "move": {}, "value_before": "win", "remoteness_before": 3,
-     "value_after": "draw", "remoteness_after": None, "blunder": True, "player": "Ann"},
+    {
+        "index": 0,
+        "seat": 0,
+        "move": {},
+        "value_before": "win",
+        "remoteness_before": 5,
+        "value_after": "win",
+        "remoteness_after": 4,
+        "blunder": False,
+        "player": "Ann",
+    },
+    {
+        "index": 1,
+        "seat": 1,
+        "move": {},
+        "value_before": "lose",
+        "remoteness_before": 4,
+        "value_after": "lose",
+        "remoteness_after": 3,
+        "blunder": False,
+        "player": "Ben",
+    },
+    {
+        "index": 2,
+        "seat": 0,
+        "move": {},
+        "value_before": "win",
+        "remoteness_before": 3,
+        "value_after": "draw",
+        "remoteness_after": None,
+        "blunder": True,
+        "player": "Ann",
+    },
 ]
 
 
@@ -41,8 +68,9 @@ def test_no_moves_gives_an_empty_figure_saying_so():
     assert not figure.data and "no moves yet" in str(figure.layout.annotations[0].text)
 
 
-def test_the_page_values_a_recorded_mini_game_from_the_stored_table(tmp_path, monkeypatch,
-                                                                    recorder):
+def test_the_page_values_a_recorded_mini_game_from_the_stored_table(
+    tmp_path, monkeypatch, recorder
+):
     from tablelog.domain.solvers import stored
     from tablelog.domain.solvers.topitop import solve
 
@@ -50,8 +78,10 @@ def test_the_page_values_a_recorded_mini_game_from_the_stored_table(tmp_path, mo
     monkeypatch.setattr(stored, "BUILT", tmp_path)
     stored.stored_table.cache_clear()
     match_id = recorder.start("topitop", ["Ann", "Ben"], {"small": 2, "large": 2})
-    for seat, move in [("Ann", {"place": "large", "to": "b2"}),
-                       ("Ben", {"place": "small", "to": "a1"})]:
+    for seat, move in [
+        ("Ann", {"place": "large", "to": "b2"}),
+        ("Ben", {"place": "small", "to": "a1"}),
+    ]:
         recorder.record(match_id, seat, move)
     match = recorder.get(match_id)
     assert solved_values(match) is None  # no table stored: nothing is solved on a request
@@ -67,5 +97,6 @@ def test_the_page_values_a_recorded_mini_game_from_the_stored_table(tmp_path, mo
 @pytest.fixture(autouse=True)
 def _forget_tables():
     from tablelog.domain.solvers import stored
+
     yield
     stored.stored_table.cache_clear()

@@ -15,8 +15,12 @@ import pytest
 from tablelog.domain.games import GAMES, IllegalMove, Outcome
 
 SEEDS = range(4)
-CASES = [(game, players, seed) for game, rules in GAMES.items()
-         for players in range(rules.min_players, rules.max_players + 1) for seed in SEEDS]
+CASES = [
+    (game, players, seed)
+    for game, rules in GAMES.items()
+    for players in range(rules.min_players, rules.max_players + 1)
+    for seed in SEEDS
+]
 
 
 def playout(rules, players, seed, cap=None):

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
+
 from tablelog.domain.games import GAMES, InvalidSetup
 from tablelog.domain.games.declaring import (
     FALSE_WORDS,
@@ -43,7 +44,12 @@ def info_of(game: str) -> GameInfo:
 def test_the_declaration_describes_the_engine(game):
     rules, info = GAMES[game], info_of(game)
     assert (info.id, info.name, info.min_players, info.max_players, info.simultaneous) == (
-        rules.id, rules.name, rules.min_players, rules.max_players, rules.simultaneous)
+        rules.id,
+        rules.name,
+        rules.min_players,
+        rules.max_players,
+        rules.simultaneous,
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -58,8 +64,9 @@ def test_the_declared_defaults_are_the_engines(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_true_false_option_takes_the_command_lines_words(game):
     rules, info = GAMES[game], info_of(game)
-    flags = [json_key(f) for f in info.options.__dataclass_fields__.values() if f.type in (
-        Flag, "Flag")]
+    flags = [
+        json_key(f) for f in info.options.__dataclass_fields__.values() if f.type in (Flag, "Flag")
+    ]
     for name in flags:
         for word in (*TRUE_WORDS, *FALSE_WORDS):
             for spelling in (word, word.upper(), f" {word.title()} "):
@@ -85,8 +92,7 @@ def offered(rules, state) -> list[tuple[object, dict]]:
 def playout_states(rules, players: int, seed: int, cap: int = 80):
     rng = random.Random(seed)
     options = rules.options({})
-    state = rules.start(players, options, json.loads(json.dumps(
-        rules.deal(players, options, rng))))
+    state = rules.start(players, options, json.loads(json.dumps(rules.deal(players, options, rng))))
     for _ in range(cap):
         yield state
         if rules.outcome(state) is not None:
@@ -106,15 +112,20 @@ def without_none(value):
 def classes_in(value) -> set[type]:
     """The declared classes of a structured move and of everything nested in it."""
     if dataclasses.is_dataclass(value):
-        return {type(value)}.union(*(classes_in(getattr(value, f.name))
-                                     for f in dataclasses.fields(value)))
+        return {type(value)}.union(
+            *(classes_in(getattr(value, f.name)) for f in dataclasses.fields(value))
+        )
     if isinstance(value, list | tuple):
         return set().union(*map(classes_in, value))
     return set()
 
 
-CASES = [(game, players, seed) for game, rules in GAMES.items()
-         for players in range(rules.min_players, rules.max_players + 1) for seed in range(2)]
+CASES = [
+    (game, players, seed)
+    for game, rules in GAMES.items()
+    for players in range(rules.min_players, rules.max_players + 1)
+    for seed in range(2)
+]
 
 
 @pytest.mark.parametrize(("game", "players", "seed"), CASES)
@@ -139,10 +150,12 @@ def test_every_offered_move_fits_the_declared_classes_and_schemas(game, players,
 
 # ---- the docs page -----------------------------------------------------------------------------
 
+
 def section(page: str, heading: str) -> str:
     """The text under the first `## ` heading containing `heading`, to the next `## `."""
-    match = re.search(rf"^## [^\n]*{heading}[^\n]*\n(.*?)(?=^## |\Z)", page,
-                      re.MULTILINE | re.DOTALL)
+    match = re.search(
+        rf"^## [^\n]*{heading}[^\n]*\n(.*?)(?=^## |\Z)", page, re.MULTILINE | re.DOTALL
+    )
     assert match, f"no section '{heading}'"
     return match[1]
 

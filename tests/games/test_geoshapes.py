@@ -36,24 +36,32 @@ def table(hands=(ANN_DEAL, BEN_DEAL), half=False, options=None, **setup) -> GeoS
     return RULES.start(len(hands), options, {"hands": [list(h) for h in hands], **setup})
 
 
-def position(state: GeoShapesState, turn=None, stage=None, hands=None, placed=None,
-             stacks=None, **fields) -> GeoShapesState:
+def position(
+    state: GeoShapesState, turn=None, stage=None, hands=None, placed=None, stacks=None, **fields
+) -> GeoShapesState:
     """A mid-game position: hands by seat, shapes by place, discard stacks by quadrant; the
     turn and its stage stay as they were unless given."""
     board = state.board
     players = state.players
     for seat, hand in (hands or {}).items():
-        players = players[:seat] + (dataclasses.replace(players[seat], hand=tuple(sorted(hand))),
-                                    ) + players[seat + 1:]
+        players = (
+            players[:seat]
+            + (dataclasses.replace(players[seat], hand=tuple(sorted(hand))),)
+            + players[seat + 1 :]
+        )
     on = {place.name: shapes for place, shapes in zip(board.places, state.placed)}
     on.update({name: tuple(shapes) for name, shapes in (placed or {}).items()})
     piles = dict(zip(board.quadrants, state.stacks))
     piles.update({q: tuple(shapes) for q, shapes in (stacks or {}).items()})
     return dataclasses.replace(
-        state, players=players, turn=state.turn if turn is None else turn,
+        state,
+        players=players,
+        turn=state.turn if turn is None else turn,
         stage=stage or state.stage,
         placed=tuple(tuple(on[p.name]) for p in board.places),
-        stacks=tuple(piles[q] for q in board.quadrants), **fields)
+        stacks=tuple(piles[q] for q in board.quadrants),
+        **fields,
+    )
 
 
 def play(state, *moves):
@@ -74,6 +82,7 @@ def hand(state, seat):
 
 
 # ---- the deal ---------------------------------------------------------------------------------
+
 
 def test_four_cards_each_are_dealt_face_up_and_the_dealers_left_plays_first():
     state = table()
@@ -99,8 +108,11 @@ def test_the_half_board_deals_eight_and_gives_two_adjoining_quadrants():
     with pytest.raises(InvalidSetup, match="dealt 8"):
         table(half=True)
     with pytest.raises(InvalidSetup, match="not two adjoining"):
-        table((eight, BEN_DEAL * 2), half=True,
-              quadrants=[["North-West", "South-East"], ["North-East", "South-West"]])
+        table(
+            (eight, BEN_DEAL * 2),
+            half=True,
+            quadrants=[["North-West", "South-East"], ["North-East", "South-West"]],
+        )
     with pytest.raises(InvalidSetup, match="half board is for two players"):
         table((ANN_DEAL, BEN_DEAL, BEN_DEAL), half=True)
 
@@ -127,16 +139,21 @@ def test_the_half_board_option_reads_command_line_words(given, expected):
     assert RULES.options({"half_board": given})["half_board"] is expected
 
 
-@pytest.mark.parametrize(("options", "words"), [({"half_board": "maybe"}, "true or false"),
-                                                ({"colours": 3}, "manifest, half_board"),
-                                                ({"manifest": "nowhere/club.json"},
-                                                 "a manifest is named by")])
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"half_board": "maybe"}, "true or false"),
+        ({"colours": 3}, "manifest, half_board"),
+        ({"manifest": "nowhere/club.json"}, "a manifest is named by"),
+    ],
+)
 def test_bad_options_are_refused(options, words):
     with pytest.raises(InvalidSetup, match=words):
         RULES.options(options)
 
 
 # ---- A: drawing a card -------------------------------------------------------------------------
+
 
 def test_a_draw_takes_the_pictured_shape_and_turns_the_card_up():
     after = RULES.apply(table(), {"draw": "Rectangle"})
@@ -162,6 +179,7 @@ def test_with_a_dealt_deck_every_draw_must_agree_with_it():
 
 # ---- B: picking up a discard stack ------------------------------------------------------------
 
+
 def test_a_pick_up_takes_a_players_whole_stack():
     state = position(table(), stacks={"North-East": ["Square", "Hexagon"]})
     after = RULES.apply(state, {"pick_up": BEN})
@@ -175,14 +193,17 @@ def test_an_empty_stack_cannot_be_picked_up():
 
 def test_a_half_board_pick_up_takes_both_of_a_players_stacks():
     eight = ANN_DEAL + ["Rectangle", "Semicircle", "Square", "Rhombus"]
-    state = position(table((eight, BEN_DEAL * 2), half=True),
-                     stacks={"South-East": ["Square"], "South-West": ["Rhombus", "Hexagon"]})
+    state = position(
+        table((eight, BEN_DEAL * 2), half=True),
+        stacks={"South-East": ["Square"], "South-West": ["Rhombus", "Hexagon"]},
+    )
     after = RULES.apply(state, {"pick_up": BEN})
     assert hand(after, ANN) == sorted(eight + ["Square", "Rhombus", "Hexagon"])
     assert after.stacks == ((),) * 4
 
 
 # ---- C: trading --------------------------------------------------------------------------------
+
 
 def trade(give, get, accepted=True, partner=BEN):
     return {"trade": {"with": partner, "give": give, "get": get, "accepted": accepted}}
@@ -217,8 +238,9 @@ def test_no_more_than_three_shapes_are_traded_each_way():
 
 def test_a_trade_names_shapes_the_players_hold():
     refused(table(), trade(["Hexagon"], ["Semicircle"]), "seat 0's hand holds no (more) Hexagon")
-    refused(table(), trade(["Square"], ["Semicircle"] * 3),
-            "seat 1's hand holds no (more) Semicircle")
+    refused(
+        table(), trade(["Square"], ["Semicircle"] * 3), "seat 1's hand holds no (more) Semicircle"
+    )
     refused(table(), trade(["Square"], ["Hexagon"], partner=ANN), "another player")
 
 
@@ -227,11 +249,15 @@ def test_a_trade_may_take_shapes_off_the_board():
     after = RULES.apply(state, trade(["Square"], [{"shape": "Rhombus", "from": "Great Triangle"}]))
     assert after.on("Great Triangle") == ("Trapezoid",)
     assert "Rhombus" in hand(after, ANN) and "Square" in hand(after, BEN)
-    refused(state, trade(["Square"], [{"shape": "Rhombus", "from": "Sailboat"}]),
-            "not a figure or circle of seat 1")
+    refused(
+        state,
+        trade(["Square"], [{"shape": "Rhombus", "from": "Sailboat"}]),
+        "not a figure or circle of seat 1",
+    )
 
 
 # ---- placing: one figure plus the circle, the fit restriction, switching -------------------------
+
 
 def drawn(shape="Rectangle", state=None):
     return RULES.apply(state or table(), {"draw": shape})
@@ -239,27 +265,41 @@ def drawn(shape="Rectangle", state=None):
 
 def test_shapes_go_on_one_figure_and_on_the_circle_in_the_same_play():
     state = drawn("Semicircle")
-    after = play(state, {"place": "Trapezoid", "on": "Sailboat"},
-                 {"place": "Right Triangle", "on": "Sailboat"},
-                 {"place": "Semicircle", "on": "North-West circle"})
+    after = play(
+        state,
+        {"place": "Trapezoid", "on": "Sailboat"},
+        {"place": "Right Triangle", "on": "Sailboat"},
+        {"place": "Semicircle", "on": "North-West circle"},
+    )
     assert after.on("Sailboat") == ("Trapezoid", "Right Triangle")
     assert after.on("North-West circle") == ("Semicircle",)
     assert hand(after, ANN) == ["Right Triangle", "Square"]
 
 
 def test_placing_on_both_figures_in_one_play_is_refused():
-    state = play(drawn(), {"place": "Trapezoid", "on": "Sailboat"},
-                 {"switch": "House"})
+    state = play(drawn(), {"place": "Trapezoid", "on": "Sailboat"}, {"switch": "House"})
     assert state.on("Sailboat") == () and "Trapezoid" in hand(state, ANN)
-    refused(state, {"place": "Square", "on": "House"}, "one of the two figures per play",
-            "placed on the Sailboat")
+    refused(
+        state,
+        {"place": "Square", "on": "House"},
+        "one of the two figures per play",
+        "placed on the Sailboat",
+    )
 
 
 def test_a_figure_is_played_only_once_the_other_is_switched_away():
-    state = position(drawn(), stage=PLAY, placed={"Sailboat": ["Trapezoid"]},
-                     hands={ANN: ["Square", "Rectangle"]})
-    refused(state, {"place": "Square", "on": "House"}, "the Sailboat still holds shapes",
-            "switch figures first")
+    state = position(
+        drawn(),
+        stage=PLAY,
+        placed={"Sailboat": ["Trapezoid"]},
+        hands={ANN: ["Square", "Rectangle"]},
+    )
+    refused(
+        state,
+        {"place": "Square", "on": "House"},
+        "the Sailboat still holds shapes",
+        "switch figures first",
+    )
     switched = RULES.apply(state, {"switch": "House"})
     assert switched.on("Sailboat") == ()
     assert hand(switched, ANN) == ["Rectangle", "Square", "Trapezoid"]
@@ -267,23 +307,34 @@ def test_a_figure_is_played_only_once_the_other_is_switched_away():
     refused(drawn(), {"switch": "House"}, "nothing to switch from")
 
 
-@pytest.mark.parametrize(("shape", "on", "words"), [
-    ("Square", "Sailboat", "a Square does not fit the Sailboat: it is no part of it"),
-    ("Right Triangle", "Sailboat", "the completed Sailboat holds 2 and has them"),
-    ("Semicircle", "North-West circle", "already complete"),
-    ("Wild", "North-West circle", "already complete"),
-])
+@pytest.mark.parametrize(
+    ("shape", "on", "words"),
+    [
+        ("Square", "Sailboat", "a Square does not fit the Sailboat: it is no part of it"),
+        ("Right Triangle", "Sailboat", "the completed Sailboat holds 2 and has them"),
+        ("Semicircle", "North-West circle", "already complete"),
+        ("Wild", "North-West circle", "already complete"),
+    ],
+)
 def test_a_shape_is_placed_only_where_the_completed_figure_needs_it(shape, on, words):
-    state = position(drawn(), stage=PLAY,
-                     placed={"Sailboat": ["Right Triangle", "Right Triangle"],
-                             "North-West circle": ["Semicircle", "Semicircle"]},
-                     hands={ANN: [shape]})
+    state = position(
+        drawn(),
+        stage=PLAY,
+        placed={
+            "Sailboat": ["Right Triangle", "Right Triangle"],
+            "North-West circle": ["Semicircle", "Semicircle"],
+        },
+        hands={ANN: [shape]},
+    )
     refused(state, {"place": shape, "on": on}, words)
 
 
 def test_shapes_go_only_on_the_players_own_quadrant_and_from_the_hand():
-    refused(drawn(), {"place": "Trapezoid", "on": "Great Triangle"},
-            "in the North-East quadrant, not the player's own")
+    refused(
+        drawn(),
+        {"place": "Trapezoid", "on": "Great Triangle"},
+        "in the North-East quadrant, not the player's own",
+    )
     refused(drawn(), {"place": "Hexagon", "on": "Sailboat"}, "the hand holds no Hexagon")
     refused(drawn(), {"place": "Square", "on": "Castle"}, "'Castle' is not a figure or circle")
     refused(table(), {"place": "Trapezoid", "on": "Sailboat"}, "draw a card, pick up")
@@ -291,22 +342,32 @@ def test_shapes_go_only_on_the_players_own_quadrant_and_from_the_hand():
 
 def test_the_seeds_wild_example_the_wild_stands_in_for_the_one_equilateral_triangle():
     # The only Equilateral Triangle is already on the Arrow; Ben's Great Triangle still needs one.
-    state = position(table(), turn=BEN, stage=PLAY,
-                     placed={"Arrow": ["Equilateral Triangle"],
-                             "Great Triangle": ["Trapezoid", "Trapezoid", "Rhombus"]},
-                     hands={BEN: ["Wild", "Hexagon"]})
+    state = position(
+        table(),
+        turn=BEN,
+        stage=PLAY,
+        placed={
+            "Arrow": ["Equilateral Triangle"],
+            "Great Triangle": ["Trapezoid", "Trapezoid", "Rhombus"],
+        },
+        hands={BEN: ["Wild", "Hexagon"]},
+    )
     after = RULES.apply(state, {"place": "Wild", "on": "Great Triangle"})
     assert after.on("Great Triangle") == ("Trapezoid", "Trapezoid", "Rhombus", "Wild")
     assert "[W] Equilateral Triangle" in RULES.render(after, ["Ann", "Ben"])
     # The Wild is not tied to one slot: a Trapezoid still fits beside Trapezoid + Wild (the Wild
     # then stands for another missing shape), but a second Rhombus never fits.
-    more = position(after, hands={BEN: ["Trapezoid", "Rhombus"]},
-                    placed={"Great Triangle": ["Trapezoid", "Rhombus", "Wild"]})
+    more = position(
+        after,
+        hands={BEN: ["Trapezoid", "Rhombus"]},
+        placed={"Great Triangle": ["Trapezoid", "Rhombus", "Wild"]},
+    )
     assert RULES.apply(more, {"place": "Trapezoid", "on": "Great Triangle"})
     refused(more, {"place": "Rhombus", "on": "Great Triangle"}, "holds 1 and has them")
 
 
 # ---- the discard ------------------------------------------------------------------------------
+
 
 def test_a_play_after_a_draw_or_pick_up_ends_with_a_discard_to_the_players_stack():
     state = drawn(state=table(options={"placing_optional": True}))
@@ -319,21 +380,23 @@ def test_a_play_after_a_draw_or_pick_up_ends_with_a_discard_to_the_players_stack
 
 
 def test_an_empty_hand_discards_from_the_board_and_only_then():
-    state = position(drawn(), stage=PLAY, hands={ANN: []},
-                     placed={"Sailboat": ["Trapezoid", "Rectangle"]})
+    state = position(
+        drawn(), stage=PLAY, hands={ANN: []}, placed={"Sailboat": ["Trapezoid", "Rectangle"]}
+    )
     refused(state, {"discard": "Trapezoid"}, "the hand is empty", '"from": PLACE')
     after = RULES.apply(state, {"discard": "Trapezoid", "from": "Sailboat"})
     assert after.on("Sailboat") == ("Rectangle",) and after.stacks[0] == ("Trapezoid",)
     refused(state, {"discard": "Square", "from": "Sailboat"}, "the Sailboat holds no Square")
     full_hand = position(state, hands={ANN: ["Square"]})
-    refused(full_hand, {"discard": "Trapezoid", "from": "Sailboat"},
-            "only when the hand is empty")
+    refused(full_hand, {"discard": "Trapezoid", "from": "Sailboat"}, "only when the hand is empty")
 
 
 def test_a_half_board_player_names_which_stack_takes_the_discard():
     eight = ANN_DEAL + ["Rectangle", "Semicircle", "Square", "Rhombus"]
-    state = RULES.apply(table((eight, BEN_DEAL * 2), half=True,
-                              options={"placing_optional": True}), {"draw": "Hexagon"})
+    state = RULES.apply(
+        table((eight, BEN_DEAL * 2), half=True, options={"placing_optional": True}),
+        {"draw": "Hexagon"},
+    )
     refused(state, {"discard": "Hexagon"}, 'add "to": QUADRANT')
     after = RULES.apply(state, {"discard": "Hexagon", "to": "North-East"})
     assert after.stacks == ((), ("Hexagon",), (), ())
@@ -341,17 +404,26 @@ def test_a_half_board_player_names_which_stack_takes_the_discard():
 
 # ---- winning and scoring ------------------------------------------------------------------------
 
+
 def nearly_won(hand_shapes, stage=PLAY):
     """Ann's Sailboat lacks only its Rectangle; her circle is complete."""
-    return position(table(), stage=stage, hands={ANN: hand_shapes, BEN: ["Isosceles Triangle",
-                                                                        "Quarter Circle", "Wild"]},
-                    placed={"Sailboat": ["Trapezoid", "Right Triangle", "Right Triangle"],
-                            "North-West circle": ["Semicircle", "Semicircle"]})
+    return position(
+        table(),
+        stage=stage,
+        hands={ANN: hand_shapes, BEN: ["Isosceles Triangle", "Quarter Circle", "Wild"]},
+        placed={
+            "Sailboat": ["Trapezoid", "Right Triangle", "Right Triangle"],
+            "North-West circle": ["Semicircle", "Semicircle"],
+        },
+    )
 
 
 def test_completing_a_figure_and_the_circle_with_a_shape_to_discard_wins():
-    state = play(nearly_won(["Rectangle", "Square", "Hexagon"]),
-                 {"place": "Rectangle", "on": "Sailboat"}, {"discard": "Square"})
+    state = play(
+        nearly_won(["Rectangle", "Square", "Hexagon"]),
+        {"place": "Rectangle", "on": "Sailboat"},
+        {"discard": "Square"},
+    )
     assert state.winner == ANN
     outcome = RULES.outcome(state)
     assert outcome is not None
@@ -373,33 +445,56 @@ def test_completing_with_the_last_shape_in_hand_does_not_win():
 
 
 def test_after_an_accepted_trade_the_win_needs_a_shape_still_in_hand():
-    spare = play(nearly_won(["Rectangle", "Square"], stage=TRADED),
-                 {"place": "Rectangle", "on": "Sailboat"}, {"end_play": True})
+    spare = play(
+        nearly_won(["Rectangle", "Square"], stage=TRADED),
+        {"place": "Rectangle", "on": "Sailboat"},
+        {"end_play": True},
+    )
     assert spare.winner == ANN
     assert RULES.score(spare)[ANN]["total"] == 25 + 4
-    bare = play(nearly_won(["Rectangle"], stage=TRADED),
-                {"place": "Rectangle", "on": "Sailboat"}, {"end_play": True})
+    bare = play(
+        nearly_won(["Rectangle"], stage=TRADED),
+        {"place": "Rectangle", "on": "Sailboat"},
+        {"end_play": True},
+    )
     assert bare.winner is None and RULES.to_move(bare) == (BEN,)
 
 
 def test_a_half_board_win_needs_a_figure_and_the_circle_in_both_quadrants():
     eight = ANN_DEAL + ["Rectangle", "Semicircle", "Square", "Rhombus"]
-    state = position(table((eight, BEN_DEAL * 2), half=True), stage=PLAY,
-                     hands={ANN: ["Rectangle", "Hexagon"]},
-                     placed={"Sailboat": ["Trapezoid", "Right Triangle", "Right Triangle"],
-                             "North-West circle": ["Semicircle", "Semicircle"]})
-    one_half = play(state, {"place": "Rectangle", "on": "Sailboat"},
-                    {"discard": "Hexagon", "to": "North-West"})
+    state = position(
+        table((eight, BEN_DEAL * 2), half=True),
+        stage=PLAY,
+        hands={ANN: ["Rectangle", "Hexagon"]},
+        placed={
+            "Sailboat": ["Trapezoid", "Right Triangle", "Right Triangle"],
+            "North-West circle": ["Semicircle", "Semicircle"],
+        },
+    )
+    one_half = play(
+        state, {"place": "Rectangle", "on": "Sailboat"}, {"discard": "Hexagon", "to": "North-West"}
+    )
     assert one_half.winner is None
-    both = position(state, placed={
-        "Kite": ["Right Triangle", "Right Triangle", "Isosceles Triangle", "Isosceles Triangle"],
-        "North-East circle": ["Quarter Circle"] * 4})
-    won = play(both, {"place": "Rectangle", "on": "Sailboat"},
-               {"discard": "Hexagon", "to": "North-West"})
+    both = position(
+        state,
+        placed={
+            "Kite": [
+                "Right Triangle",
+                "Right Triangle",
+                "Isosceles Triangle",
+                "Isosceles Triangle",
+            ],
+            "North-East circle": ["Quarter Circle"] * 4,
+        },
+    )
+    won = play(
+        both, {"place": "Rectangle", "on": "Sailboat"}, {"discard": "Hexagon", "to": "North-West"}
+    )
     assert won.winner == ANN
 
 
 # ---- the deck running out ---------------------------------------------------------------------
+
 
 def last_card(state):
     """The deck down to one Square: every other card has been turned up."""
@@ -408,8 +503,10 @@ def last_card(state):
 
 
 def test_with_empty_deck_end_after_the_last_card_the_round_is_finished_and_nobody_wins():
-    state = position(last_card(table(options={"empty_deck": "end", "placing_optional": True})),
-                     hands={ANN: ["Square"], BEN: ["Rectangle"]})
+    state = position(
+        last_card(table(options={"empty_deck": "end", "placing_optional": True})),
+        hands={ANN: ["Square"], BEN: ["Rectangle"]},
+    )
     after = play(state, {"draw": "Square"}, {"discard": "Square"})
     assert after.deck_left == 0 and RULES.outcome(after) is None  # Ben, the dealer, plays on
     refused(after, {"draw": "Square"}, "the draw deck is empty")
@@ -424,13 +521,23 @@ def test_with_empty_deck_end_after_the_last_card_the_round_is_finished_and_nobod
 
 # ---- malformed moves, describing, the bot's measure --------------------------------------------
 
-@pytest.mark.parametrize("move", [
-    {"draw": "Octagon"}, {"draw": 3}, {"pick_up": 7}, {"pick_up": True}, {"place": "Square"},
-    {"trade": {"with": 1, "give": "Square", "get": ["Hexagon"], "accepted": True}},
-    {"trade": {"with": 1, "give": ["Square"], "get": ["Hexagon"], "accepted": "yes"}},
-    {"trade": {"with": 1, "give": [{"shape": "Square"}], "get": ["Hexagon"], "accepted": True}},
-    {"end_play": False}, {"discard": "Square", "to": 3}, {"switch": None},
-])
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        {"draw": "Octagon"},
+        {"draw": 3},
+        {"pick_up": 7},
+        {"pick_up": True},
+        {"place": "Square"},
+        {"trade": {"with": 1, "give": "Square", "get": ["Hexagon"], "accepted": True}},
+        {"trade": {"with": 1, "give": ["Square"], "get": ["Hexagon"], "accepted": "yes"}},
+        {"trade": {"with": 1, "give": [{"shape": "Square"}], "get": ["Hexagon"], "accepted": True}},
+        {"end_play": False},
+        {"discard": "Square", "to": 3},
+        {"switch": None},
+    ],
+)
 def test_malformed_moves_are_refused_with_the_vocabulary(move):
     with pytest.raises(IllegalMove):
         RULES.apply(drawn(), move)
@@ -438,11 +545,14 @@ def test_malformed_moves_are_refused_with_the_vocabulary(move):
 
 def test_every_move_is_described_in_the_games_words():
     assert RULES.describe(trade([{"shape": "Rhombus", "from": "Kite"}], ["Hexagon"], False)) == (
-        "offers seat 1 Rhombus off the Kite for Hexagon: refused")
+        "offers seat 1 Rhombus off the Kite for Hexagon: refused"
+    )
     assert RULES.describe({"discard": "Square", "from": "Sailboat"}) == (
-        "discards a Square off the Sailboat")
+        "discards a Square off the Sailboat"
+    )
     assert RULES.describe({"draw": "Isosceles Triangle"}) == (
-        "draws an Isosceles Triangle card and takes the shape")
+        "draws an Isosceles Triangle card and takes the shape"
+    )
     assert RULES.move_kind({"pick_up": 1}) == "pick up"
 
 
@@ -463,11 +573,15 @@ def test_the_example_match_replays_to_its_claimed_result():
 
 
 def test_the_show_drawing_marks_what_fills_each_figure():
-    state = position(table(), placed={"Sailboat": ["Right Triangle", "Trapezoid"]},
-                     stacks={"North-West": ["Square"]})
+    state = position(
+        table(),
+        placed={"Sailboat": ["Right Triangle", "Trapezoid"]},
+        stacks={"North-West": ["Square"]},
+    )
     picture = RULES.render(state, ["Ann", "Ben"])
-    assert ("Sailboat       [x] Trapezoid  [x] Right Triangle  [ ] Right Triangle  "
-            "[ ] Rectangle") in picture
+    assert (
+        "Sailboat       [x] Trapezoid  [x] Right Triangle  [ ] Right Triangle  [ ] Rectangle"
+    ) in picture
     assert "North-West: Ann" in picture and "South-East: nobody" in picture
     assert "shape discards: Square" in picture
     assert "to move: Ann: draw a card" in picture

@@ -35,8 +35,11 @@ def random_game(seed: int, players: int, half: bool, steps: int):
     return options, setup, moves, states
 
 
-games = st.tuples(st.integers(0, 10_000), st.sampled_from([(2, False), (3, False), (4, False),
-                                                           (2, True)]), st.integers(1, 400))
+games = st.tuples(
+    st.integers(0, 10_000),
+    st.sampled_from([(2, False), (3, False), (4, False), (2, True)]),
+    st.integers(1, 400),
+)
 
 
 @settings(max_examples=40, deadline=None)
@@ -74,18 +77,32 @@ item = shape | st.fixed_dictionaries({"shape": shape, "from": place | st.integer
 near_moves = st.one_of(
     st.fixed_dictionaries({"draw": shape | st.integers()}),
     st.fixed_dictionaries({"pick_up": st.integers(-2, 5) | st.booleans() | st.text()}),
-    st.fixed_dictionaries({"trade": st.fixed_dictionaries({
-        "with": st.integers(-1, 4), "give": st.lists(item, max_size=5),
-        "get": st.lists(item, max_size=5) | st.text(), "accepted": st.booleans() | st.none()})}),
+    st.fixed_dictionaries(
+        {
+            "trade": st.fixed_dictionaries(
+                {
+                    "with": st.integers(-1, 4),
+                    "give": st.lists(item, max_size=5),
+                    "get": st.lists(item, max_size=5) | st.text(),
+                    "accepted": st.booleans() | st.none(),
+                }
+            )
+        }
+    ),
     st.fixed_dictionaries({"place": shape, "on": place | st.none()}),
     st.fixed_dictionaries({"switch": place | st.integers()}),
-    st.fixed_dictionaries({"discard": shape}, optional={"from": place | st.none(),
-                                                       "to": place | st.integers()}),
+    st.fixed_dictionaries(
+        {"discard": shape}, optional={"from": place | st.none(), "to": place | st.integers()}
+    ),
     st.fixed_dictionaries({"end_play": st.booleans() | st.integers()}),
 )
-junk = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=6),
-                    lambda inner: st.lists(inner, max_size=3)
-                    | st.dictionaries(st.text(max_size=8), inner, max_size=3), max_leaves=8)
+junk = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
 
 
 @settings(max_examples=300, deadline=None)

@@ -39,6 +39,7 @@ COMPULSORY = "placing is compulsory"
 
 # ---- placing is compulsory ------------------------------------------------------------------
 
+
 def test_after_a_draw_a_player_who_can_place_must_place_before_discarding():
     state = RULES.apply(table(), {"draw": "Rectangle"})
     refused(state, {"discard": "Square"}, COMPULSORY, "placing_optional")
@@ -62,8 +63,9 @@ def test_a_player_with_nothing_that_fits_discards_straight_away():
 
 
 def test_after_a_pick_up_placing_is_compulsory_too():
-    state = position(table(), hands={ANN: ["Rhombus"]},
-                     stacks={"North-East": ["Semicircle", "Hexagon"]})
+    state = position(
+        table(), hands={ANN: ["Rhombus"]}, stacks={"North-East": ["Semicircle", "Hexagon"]}
+    )
     picked = RULES.apply(state, {"pick_up": BEN})
     refused(picked, {"discard": "Hexagon"}, COMPULSORY, "North-West circle", "Semicircle")
     play(picked, {"place": "Semicircle", "on": "North-West circle"}, {"discard": "Hexagon"})
@@ -84,25 +86,30 @@ def test_after_an_accepted_trade_the_play_may_end_without_placing():
 
 
 def test_switching_figures_does_not_count_as_placing():
-    state = position(table(), hands={ANN: ["Square", "Hexagon"]},
-                     placed={"Sailboat": ["Trapezoid"]})
+    state = position(
+        table(), hands={ANN: ["Square", "Hexagon"]}, placed={"Sailboat": ["Trapezoid"]}
+    )
     drawn = play(state, {"draw": "Rhombus"}, {"switch": "House"})
     refused(drawn, {"discard": "Hexagon"}, COMPULSORY, "House")
 
 
 # ---- the empty deck -------------------------------------------------------------------------
 
+
 def down_to_one(state, last="Square"):
     """Every card but one `last` is turned up (the hands below are set by hand)."""
     rest = Counter(state.board.deck) - Counter([last])
-    return dataclasses.replace(state, cards_up=tuple(rest.elements()),
-                               deck=None if state.deck is None else (last,))
+    return dataclasses.replace(
+        state, cards_up=tuple(rest.elements()), deck=None if state.deck is None else (last,)
+    )
 
 
 def test_the_last_draw_shuffles_the_discards_into_a_new_deck():
-    state = position(down_to_one(table(options={"placing_optional": True})),
-                     hands={ANN: ["Square"], BEN: ["Rectangle"]},
-                     stacks={"North-West": ["Hexagon"], "North-East": ["Rhombus"]})
+    state = position(
+        down_to_one(table(options={"placing_optional": True})),
+        hands={ANN: ["Square"], BEN: ["Rectangle"]},
+        stacks={"North-West": ["Hexagon"], "North-East": ["Rhombus"]},
+    )
     after = RULES.apply(state, {"draw": "Square"})
     assert hand(after, ANN) == ["Square", "Square"]
     assert after.cards_up == () and after.deck_left == after.board.cards == 53
@@ -111,13 +118,18 @@ def test_the_last_draw_shuffles_the_discards_into_a_new_deck():
     # The game goes on: the next draw may be any card of the whole deck again.
     nxt = play(after, {"discard": "Square"}, {"draw": "Equilateral Triangle"})
     assert "Equilateral Triangle" in hand(nxt, BEN)
-    refused(RULES.apply(nxt, {"discard": "Rectangle"}), {"draw": "Equilateral Triangle"},
-            "no Equilateral Triangle card is left")
+    refused(
+        RULES.apply(nxt, {"discard": "Rectangle"}),
+        {"draw": "Equilateral Triangle"},
+        "no Equilateral Triangle card is left",
+    )
 
 
 def test_a_reshuffled_card_whose_pieces_are_all_in_play_gives_nothing():
-    state = position(down_to_one(table(options={"placing_optional": True})),
-                     hands={ANN: ["Square"], BEN: ["Wild", "Wild", "Rectangle"]})
+    state = position(
+        down_to_one(table(options={"placing_optional": True})),
+        hands={ANN: ["Square"], BEN: ["Wild", "Wild", "Rectangle"]},
+    )
     after = play(state, {"draw": "Square"}, {"discard": "Square"}, {"draw": "Wild"})
     assert hand(after, BEN) == ["Rectangle", "Wild", "Wild"]  # both Wild pieces were his
     assert after.cards_up == ("Wild",) and after.stage == PLAY
@@ -152,12 +164,15 @@ def test_the_dealt_orders_are_used_in_turn_and_then_again_from_the_first():
 
 
 def test_a_table_record_leaves_the_new_order_unknown():
-    state = position(down_to_one(table(options={"placing_optional": True})),
-                     hands={ANN: ["Square"], BEN: ["Rectangle"]})
+    state = position(
+        down_to_one(table(options={"placing_optional": True})),
+        hands={ANN: ["Square"], BEN: ["Rectangle"]},
+    )
     after = RULES.apply(state, {"draw": "Square"})
     assert after.deck is None
-    assert {m["draw"] for m in RULES.legal_moves(play(after, {"discard": "Square"}))
-            if "draw" in m} == set(after.board.deck)
+    assert {
+        m["draw"] for m in RULES.legal_moves(play(after, {"discard": "Square"})) if "draw" in m
+    } == set(after.board.deck)
 
 
 def test_the_reshuffled_orders_must_each_hold_the_whole_deck():
@@ -167,8 +182,9 @@ def test_the_reshuffled_orders_must_each_hold_the_whole_deck():
         RULES.start(2, RULES.options({"manifest": "geoshapes"}), setup)
     ended = RULES.options({"manifest": "geoshapes", "empty_deck": "end"})
     with pytest.raises(InvalidSetup, match="only when the empty deck is reshuffled"):
-        RULES.start(2, ended, {**RULES.deal(2, ended, random.Random(1)),
-                               "reshuffled": [setup["deck"]]})
+        RULES.start(
+            2, ended, {**RULES.deal(2, ended, random.Random(1)), "reshuffled": [setup["deck"]]}
+        )
     assert "reshuffled" not in RULES.deal(2, ended, random.Random(1))
 
 
@@ -181,10 +197,15 @@ def test_the_deal_of_hands_and_deck_is_the_same_as_version_1s_for_a_seed():
 
 # ---- options and versions -------------------------------------------------------------------
 
+
 def test_the_options_and_their_defaults():
     assert RULES.version == "2"
-    assert RULES.options({}) == {"manifest": "geoshapes-v2", "half_board": False,
-                                 "placing_optional": False, "empty_deck": "reshuffle"}
+    assert RULES.options({}) == {
+        "manifest": "geoshapes-v2",
+        "half_board": False,
+        "placing_optional": False,
+        "empty_deck": "reshuffle",
+    }
     assert RULES.options({"placing_optional": "yes"})["placing_optional"] is True
     with pytest.raises(InvalidSetup, match="empty_deck must be reshuffle or end"):
         RULES.options({"empty_deck": "stop"})
@@ -195,8 +216,11 @@ def test_the_options_and_their_defaults():
 def test_version_1_matches_replay_with_its_readings_on_the_board_they_name():
     stored = {"manifest": "geoshapes", "half_board": False}
     assert RULES.replay_options("1", stored) == {
-        "manifest": "geoshapes", "half_board": False, "placing_optional": True,
-        "empty_deck": "end"}
+        "manifest": "geoshapes",
+        "half_board": False,
+        "placing_optional": True,
+        "empty_deck": "end",
+    }
     # Version 1 always stored its board; a hand-made record without one meant version 1's.
     assert RULES.replay_options("1", {})["manifest"] == "geoshapes"
     assert RULES.replay_options("2", RULES.options({})) == RULES.options({})
@@ -208,10 +232,12 @@ def test_version_1s_board_file_is_never_edited():
     # Stored matches name "geoshapes" and replay with this file's content.
     content = data_path("manifests", "geoshapes.json").read_bytes()
     assert hashlib.sha256(content).hexdigest() == (
-        "98f685234bb6f06c73ec17f1d3f5cbaa0c09b975b7dd6858df1e6ba7f5e2b096")
+        "98f685234bb6f06c73ec17f1d3f5cbaa0c09b975b7dd6858df1e6ba7f5e2b096"
+    )
 
 
 # ---- the new default board ------------------------------------------------------------------
+
 
 def test_the_default_board_has_the_seeds_figure_a_trapezoid_and_the_triangle_complete():
     board = load_board("geoshapes-v2")
@@ -223,20 +249,27 @@ def test_the_default_board_has_the_seeds_figure_a_trapezoid_and_the_triangle_com
 
 def test_the_seeds_wild_example_plays_out_on_the_default_board():
     board = load_board("geoshapes-v2")
-    small = next(p for p in board.places
-                 if p.needs == {"Trapezoid": 1, "Equilateral Triangle": 1})
-    other = next(p for p in board.places
-                 if "Equilateral Triangle" in p.needs and p is not small)
+    small = next(p for p in board.places if p.needs == {"Trapezoid": 1, "Equilateral Triangle": 1})
+    other = next(p for p in board.places if "Equilateral Triangle" in p.needs and p is not small)
     assert other.quadrant != small.quadrant  # the Triangle was played by someone else
-    state = RULES.start(2, RULES.options({}), {
-        "hands": [["Square"] * 4, ["Rectangle"] * 4],
-        "quadrants": [small.quadrant, other.quadrant]})
+    state = RULES.start(
+        2,
+        RULES.options({}),
+        {
+            "hands": [["Square"] * 4, ["Rectangle"] * 4],
+            "quadrants": [small.quadrant, other.quadrant],
+        },
+    )
     # "the existing Equilateral Triangle has already been played" on the other figure.
-    state = position(state, hands={ANN: ["Trapezoid", "Square", "Square"], BEN: ["Rectangle"]},
-                     placed={other.name: ["Equilateral Triangle"]})
+    state = position(
+        state,
+        hands={ANN: ["Trapezoid", "Square", "Square"], BEN: ["Rectangle"]},
+        placed={other.name: ["Equilateral Triangle"]},
+    )
     drawn = RULES.apply(state, {"draw": "Wild"})
     refused(drawn, {"draw": "Equilateral Triangle"}, "no draw at this point")
-    after = play(drawn, {"place": "Wild", "on": small.name},
-                 {"place": "Trapezoid", "on": small.name})
+    after = play(
+        drawn, {"place": "Wild", "on": small.name}, {"place": "Trapezoid", "on": small.name}
+    )
     # "Together with the Trapezoid, this Wild Shape would be complete."
     assert len(after.on(small.name)) == small.size == 2

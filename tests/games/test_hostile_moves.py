@@ -68,4 +68,5 @@ def test_a_legal_move_with_one_part_replaced_is_accepted_or_refused_by_the_rules
             rules.apply(state, plain_json(move, "the move"))
         except (RulesError, Refused) as refused:
             assert "\n" not in str(refused)
+
     check()

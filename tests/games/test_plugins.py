@@ -2,8 +2,8 @@
 (docs/adding-a-game.md), failing with the names of the pieces a game lacks.
 
 The pieces live on both sides of the layers: the rules package `tablelog.domain.games.<game>`
-(engine, declaration, component extractor), its docs page and example match, and its dashboard module
-`tablelog.dashboard.games.<game>` (board and picker).
+(engine, declaration, component extractor), its docs page and example match, and its dashboard
+module `tablelog.dashboard.games.<game>` (board and picker).
 """
 
 from __future__ import annotations
@@ -60,11 +60,14 @@ def missing_pieces(game: str) -> list[str]:
         missing.append(f"rules package tablelog.domain.games.{module_name(game)} with RULES")
     elif inspect.isabstract(type(rules)):
         missing.append("rules methods: " + ", ".join(sorted(type(rules).__abstractmethods__)))
-    declared = getattr(_import(f"tablelog.domain.games.{module_name(game)}.declaration"),
-                       "GAME_INFO", None)
+    declared = getattr(
+        _import(f"tablelog.domain.games.{module_name(game)}.declaration"), "GAME_INFO", None
+    )
     if not isinstance(declared, GameInfo) or declared.id != game:
-        missing.append(f"declaration tablelog.domain.games.{module_name(game)}.declaration "
-                       "with GAME_INFO (metadata, options and move classes)")
+        missing.append(
+            f"declaration tablelog.domain.games.{module_name(game)}.declaration "
+            "with GAME_INFO (metadata, options and move classes)"
+        )
     if not (DOCS / "games" / f"{game}.md").is_file():
         missing.append(f"docs page docs/games/{game}.md")
     if not data_path("examples", f"{game}.json").is_file():
@@ -85,16 +88,24 @@ def test_a_registered_game_provides_every_piece(game):
 def test_an_unregistered_game_is_told_everything_it_lacks():
     lacking = missing_pieces("sixth-game")
     assert [line.split(" ")[0] for line in lacking] == [
-        "rules", "declaration", "docs", "example", "board:", "picker:"]
+        "rules",
+        "declaration",
+        "docs",
+        "example",
+        "board:",
+        "picker:",
+    ]
 
 
 def test_a_registered_game_without_its_declaration_is_told_so(monkeypatch):
     real = _import
-    monkeypatch.setattr(f"{__name__}._import",
-                        lambda name: None if name.endswith(".declaration") else real(name))
+    monkeypatch.setattr(
+        f"{__name__}._import", lambda name: None if name.endswith(".declaration") else real(name)
+    )
     lacking = missing_pieces("topitop")
     assert len(lacking) == 1 and lacking[0].startswith(
-        "declaration tablelog.domain.games.topitop.declaration with GAME_INFO")
+        "declaration tablelog.domain.games.topitop.declaration with GAME_INFO"
+    )
 
 
 def test_an_engine_missing_a_rule_method_cannot_be_made():

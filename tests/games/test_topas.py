@@ -49,16 +49,20 @@ def whole_deal(start, hands):
 
 # ---- the deck -----------------------------------------------------------------------------------
 
+
 def test_the_deck_has_36_cards_one_per_colour_pair_and_ordered_pair_of_distinct_counts():
     assert len(DECK) == len(set(DECK)) == 36
-    expected = {frozenset({(a, m), (b, n)})
-                for a, b in itertools.combinations("RGYB", 2)
-                for m, n in itertools.permutations((1, 2, 3), 2)}
+    expected = {
+        frozenset({(a, m), (b, n)})
+        for a, b in itertools.combinations("RGYB", 2)
+        for m, n in itertools.permutations((1, 2, 3), 2)
+    }
     assert {frozenset(load_deck("topas").halves[c]) for c in DECK} == expected
     assert "R2-B1" in DECK
 
 
 # ---- placement ----------------------------------------------------------------------------------
+
 
 def test_the_start_card_lies_on_0_0_and_1_0_in_the_order_it_is_named():
     table = RULES.table(play([], start="R2-B1"))
@@ -68,8 +72,10 @@ def test_the_start_card_lies_on_0_0_and_1_0_in_the_order_it_is_named():
 
 
 def test_the_first_named_half_goes_on_at_and_the_second_one_step_in_dir():
-    for name, halves in (("R1-G2", {(0, 1): ("R", 1), (0, 2): ("G", 2)}),
-                         ("G2-R1", {(0, 1): ("G", 2), (0, 2): ("R", 1)})):
+    for name, halves in (
+        ("R1-G2", {(0, 1): ("R", 1), (0, 2): ("G", 2)}),
+        ("G2-R1", {(0, 1): ("G", 2), (0, 2): ("R", 1)}),
+    ):
         table = RULES.table(play([place(name, 0, 1, "S")]))
         assert {c: h for c, h in table.halves.items() if c[1] > 0} == halves
     west = RULES.table(play([place("R1-G2", 0, -1, "W")]))
@@ -78,12 +84,13 @@ def test_the_first_named_half_goes_on_at_and_the_second_one_step_in_dir():
 
 def test_a_card_may_touch_the_table_with_either_half_on_any_side():
     state = play([])
-    accepted = {(m["at"][0], m["at"][1], m["dir"]) for m in RULES.legal_moves(state)
-                if m["card"] == "R1-G2"}
-    assert (-2, 0, "E") in accepted      # second half touches R2 from the west
-    assert (1, -2, "S") in accepted      # second half touches B1 from the north
-    assert (0, 1, "E") in accepted       # lying along the start card, below it
-    assert (2, 1, "E") not in accepted   # only a corner touches B1
+    accepted = {
+        (m["at"][0], m["at"][1], m["dir"]) for m in RULES.legal_moves(state) if m["card"] == "R1-G2"
+    }
+    assert (-2, 0, "E") in accepted  # second half touches R2 from the west
+    assert (1, -2, "S") in accepted  # second half touches B1 from the north
+    assert (0, 1, "E") in accepted  # lying along the start card, below it
+    assert (2, 1, "E") not in accepted  # only a corner touches B1
 
 
 # ---- scoring: zero to four lines, both variants -------------------------------------------------
@@ -103,15 +110,20 @@ FOUR_LINES = [SET_UP_RED, SET_UP_BLUE, place("R3-B2", 0, 1, "E")]
 # R3 on (0,1): red 1+3 = 4 across, red 2+3 = 5 down; B2 on (1,1): blue 2+3 = 5 across, 1+2 = 3 down.
 
 
-@pytest.mark.parametrize(("moves", "lines", "total", "product"), [
-    ([SET_UP_RED], [], 0, 0),
-    (ONE_LINE, [3], 3, 3),
-    (TWO_LINES, [5, 3], 8, 15),
-    (THREE_LINES, [4, 5, 3], 12, 60),
-    (FOUR_LINES, [4, 5, 5, 3], 17, 300),
-], ids=["no line", "one line", "two lines", "three lines", "four lines"])
+@pytest.mark.parametrize(
+    ("moves", "lines", "total", "product"),
+    [
+        ([SET_UP_RED], [], 0, 0),
+        (ONE_LINE, [3], 3, 3),
+        (TWO_LINES, [5, 3], 8, 15),
+        (THREE_LINES, [4, 5, 3], 12, 60),
+        (FOUR_LINES, [4, 5, 5, 3], 17, 300),
+    ],
+    ids=["no line", "one line", "two lines", "three lines", "four lines"],
+)
 def test_a_placement_scores_the_sum_of_its_lines_or_in_the_expert_variant_their_product(
-        moves, lines, total, product):
+    moves, lines, total, product
+):
     standard, expert = play(moves), play(moves, expert=True)
     assert sorted(line.gems for line in standard.placements[-1].lines) == sorted(lines)
     assert standard.placements[-1].points == total
@@ -122,8 +134,9 @@ def test_each_scoring_line_is_reported_with_colour_gems_and_cells():
     detail = RULES.score(play(FOUR_LINES))[0]["details"]["placements"][-1]
     assert detail["card"] == "R3-B2" and detail["cells"] == [[0, 1], [1, 1]]
     assert detail["round"] == 2 and detail["points"] == 17
-    lines = {(line["colour"], line["axis"]): (line["gems"], line["cells"])
-             for line in detail["lines"]}
+    lines = {
+        (line["colour"], line["axis"]): (line["gems"], line["cells"]) for line in detail["lines"]
+    }
     assert lines == {
         ("red", "horizontal"): (4, [[-1, 1], [0, 1]]),
         ("red", "vertical"): (5, [[0, 0], [0, 1]]),
@@ -140,16 +153,25 @@ def test_points_by_gem_colour_and_the_product_bonus_add_up_to_the_total():
     assert standard[1]["total"] == 0
     expert = RULES.score(play(FOUR_LINES, expert=True))
     assert expert[0]["total"] == 300
-    assert expert[0]["categories"] == {"red": 9, "green": 0, "yellow": 0, "blue": 8,
-                                       "product bonus": 300 - 17}
+    assert expert[0]["categories"] == {
+        "red": 9,
+        "green": 0,
+        "yellow": 0,
+        "blue": 8,
+        "product bonus": 300 - 17,
+    }
 
 
 def test_a_run_of_one_colour_scores_all_its_gems_through_several_cards():
     # R3-B2 under the start card, then R1-B3 under that: red 2+3+1 = 6, blue 1+2+3 = 6.
     state = play([place("R3-B2", 0, 1, "E"), place("R1-B3", 0, 2, "E")])
     assert state.placements[-1].points == 12
-    assert play([place("R3-B2", 0, 1, "E"), place("R1-B3", 0, 2, "E")],
-                expert=True).placements[-1].points == 36
+    assert (
+        play([place("R3-B2", 0, 1, "E"), place("R1-B3", 0, 2, "E")], expert=True)
+        .placements[-1]
+        .points
+        == 36
+    )
 
 
 # ---- the over-7 rule: the rule text's example ---------------------------------------------------
@@ -162,8 +184,13 @@ def test_the_red_yellow_card_may_not_be_played_where_yellow_would_reach_eight():
     state = play(EIGHT_GEMS, start="G1-Y3")
     assert [p.points for p in state.placements] == [5, 0]
     # R1-Y3 under them: red 2+1 would score, but yellow 3+2+3 = 8 is refused.
-    refused(state, place("R1-Y3", 0, 2, "E"), "yellow vertical line", "8 gems",
-            "no line of more than 7 gems")
+    refused(
+        state,
+        place("R1-Y3", 0, 2, "E"),
+        "yellow vertical line",
+        "8 gems",
+        "no line of more than 7 gems",
+    )
     refused(state, place("Y3-R1", 1, 2, "W"), "8 gems")
     assert {"card": "R1-Y3", "at": [0, 2], "dir": "E"} not in RULES.legal_moves(state)
 
@@ -172,8 +199,12 @@ def test_a_line_of_exactly_seven_gems_is_allowed():
     state = play(EIGHT_GEMS + [place("R1-Y2", 0, 2, "E")], start="G1-Y3")
     # R1 under R2: red 3; Y2 under Y2 under Y3: yellow 3+2+2 = 7. Expert: 3 x 7.
     assert state.placements[-1].points == 10
-    assert play(EIGHT_GEMS + [place("R1-Y2", 0, 2, "E")], start="G1-Y3",
-                expert=True).placements[-1].points == 21
+    assert (
+        play(EIGHT_GEMS + [place("R1-Y2", 0, 2, "E")], start="G1-Y3", expert=True)
+        .placements[-1]
+        .points
+        == 21
+    )
 
 
 def test_over_seven_counts_a_run_across_several_cards():
@@ -184,10 +215,15 @@ def test_over_seven_counts_a_run_across_several_cards():
 
 # ---- illegal placements -------------------------------------------------------------------------
 
+
 def test_a_card_may_not_overlap_the_table():
     state = play([])
-    refused(state, place("R1-G2", 1, 0, "S"), "cell (1,0) already holds a half of R2-B1",
-            "may not overlap")
+    refused(
+        state,
+        place("R1-G2", 1, 0, "S"),
+        "cell (1,0) already holds a half of R2-B1",
+        "may not overlap",
+    )
     refused(state, place("R1-G2", 0, 1, "N"), "cell (0,0)", "may not overlap")
 
 
@@ -214,8 +250,11 @@ def test_a_card_already_seen_is_refused():
 def test_with_a_known_deal_the_card_must_be_in_the_players_hand():
     setup = whole_deal("R2-B1", [["R1-G2", "R1-G3", "R2-G1"], ["R2-G3", "R3-G1", "R3-G2"]])
     state = RULES.start(2, RULES.options({}), setup)
-    refused(state, place("R3-G2", 0, 1, "E"),
-            "R3-G2 is not in the hand of the player to move (R1-G2, R1-G3, R2-G1)")
+    refused(
+        state,
+        place("R3-G2", 0, 1, "E"),
+        "R3-G2 is not in the hand of the player to move (R1-G2, R1-G3, R2-G1)",
+    )
     assert {m["card"] for m in RULES.legal_moves(state)} == {"R1-G2", "R1-G3", "R2-G1"}
     state = RULES.apply(state, place("R1-G2", 0, 1, "E"))
     # Place, then draw: the pile's top is the first card of the deck not dealt, R1-Y2.
@@ -228,8 +267,7 @@ def test_no_card_may_be_played_after_the_last_round():
     assert len(state.placements) == 14
     assert RULES.outcome(state) is not None and RULES.to_move(state) == ()
     unseen = next(c for c in DECK if c not in state.seen())
-    refused(state, place(unseen, -1, 0, "W"), "the game is over",
-            "every player has placed 7 cards")
+    refused(state, place(unseen, -1, 0, "W"), "the game is over", "every player has placed 7 cards")
 
 
 def test_malformed_moves_name_the_move_format():
@@ -243,6 +281,7 @@ def test_malformed_moves_name_the_move_format():
 
 # ---- the game: rounds, the pile, ties -----------------------------------------------------------
 
+
 def first_legal_game(players, setup, choose=None):
     state = RULES.start(players, RULES.options({}), setup)
     states = [state]
@@ -254,7 +293,7 @@ def first_legal_game(players, setup, choose=None):
 
 
 def test_with_four_players_the_pile_runs_out_and_everyone_still_places_seven_cards():
-    hands = [list(DECK[1 + 3 * s:4 + 3 * s]) for s in range(4)]
+    hands = [list(DECK[1 + 3 * s : 4 + 3 * s]) for s in range(4)]
     states = first_legal_game(4, whole_deal(DECK[0], hands))
     # 36 - start - 12 in hand = 23 in the pile: it is empty after the 23rd placement.
     assert len(states[22].pile) == 1 and len(states[23].pile) == 0
@@ -267,7 +306,7 @@ def test_with_four_players_the_pile_runs_out_and_everyone_still_places_seven_car
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_with_two_or_three_players_the_pile_lasts_and_the_game_has_seven_rounds(players):
-    hands = [list(DECK[1 + 3 * s:4 + 3 * s]) for s in range(players)]
+    hands = [list(DECK[1 + 3 * s : 4 + 3 * s]) for s in range(players)]
     end = first_legal_game(players, whole_deal(DECK[0], hands))[-1]
     assert len(end.placements) == 7 * players
     assert len(end.pile) == 36 - 1 - 3 * players - 7 * players
@@ -305,6 +344,7 @@ def test_the_highest_total_wins_alone():
 
 # ---- solitaire ----------------------------------------------------------------------------------
 
+
 def test_solitaire_with_the_deal_plays_four_columns_and_clears_the_table_between_them():
     setup = {"start": DECK[0], "hands": [[DECK[1]]], "pile": list(DECK[2:])}
     states = first_legal_game(1, setup)
@@ -325,10 +365,12 @@ def test_solitaire_with_the_deal_plays_four_columns_and_clears_the_table_between
 
 def test_logged_solitaire_turns_up_each_start_card_and_scores_the_lowest_column():
     # Column openings worked by hand; everything else scores nothing.
-    columns = [("R2-B1", place("R1-G2", 0, 1, "E")),  # R1 under R2: 3
-               ("G1-Y3", place("Y2-B1", 1, 1, "E")),  # Y2 under Y3: 5
-               ("Y1-B2", place("Y3-B1", 0, 1, "E")),  # Y3 under Y1: 4, B1 under B2: 3 -> 7
-               ("G2-B3", place("G2-Y1", 0, 1, "E"))]  # G2 under G2: 4
+    columns = [
+        ("R2-B1", place("R1-G2", 0, 1, "E")),  # R1 under R2: 3
+        ("G1-Y3", place("Y2-B1", 1, 1, "E")),  # Y2 under Y3: 5
+        ("Y1-B2", place("Y3-B1", 0, 1, "E")),  # Y3 under Y1: 4, B1 under B2: 3 -> 7
+        ("G2-B3", place("G2-Y1", 0, 1, "E")),
+    ]  # G2 under G2: 4
     reserved = {c for start, move in columns for c in (start, move["card"])}
     state = RULES.start(1, RULES.options({}), {"start": "R2-B1"})
     for number, (start, opening) in enumerate(columns):
@@ -351,6 +393,7 @@ def test_logged_solitaire_turns_up_each_start_card_and_scores_the_lowest_column(
 
 # ---- partial information ------------------------------------------------------------------------
 
+
 def test_a_logged_game_knows_no_hands_and_accepts_any_unseen_card():
     state = play([])
     assert state.hands is None and state.pile is None
@@ -361,14 +404,17 @@ def test_a_logged_game_knows_no_hands_and_accepts_any_unseen_card():
 def test_the_table_log_of_a_dealt_game_replays_to_the_same_scores():
     setup = RULES.deal(3, RULES.options({}), random.Random(7))
     states = first_legal_game(3, setup, choose=lambda s, moves: moves[len(moves) // 2])
-    moves = [{"card": p.card, "at": list(p.cells[0]), "dir": direction(*p.cells)}
-             for p in states[-1].placements]
+    moves = [
+        {"card": p.card, "at": list(p.cells[0]), "dir": direction(*p.cells)}
+        for p in states[-1].placements
+    ]
     logged = play(moves, start=setup["start"], players=3)
     assert logged.placements == states[-1].placements
     assert RULES.outcome(logged) == RULES.outcome(states[-1])
 
 
 # ---- options and setups -------------------------------------------------------------------------
+
 
 def test_options_accept_strings_from_the_command_line():
     assert RULES.options({"expert": "true"}) == {"expert": True, "manifest": "topas"}
@@ -394,15 +440,14 @@ def test_setups_are_checked_against_the_deck():
 
 # ---- showing ------------------------------------------------------------------------------------
 
+
 def test_render_draws_the_cards_with_their_halves_joined():
     state = play([place("R1-G2", 0, 1, "S")])
     text = RULES.render(state, ["Ann", "Ben"])
-    assert "\n".join(["   x 0   1",
-                      "  y",
-                      "  0  R2--B1",
-                      "  1  R1  .",
-                      "     |",
-                      "  2  G2  ."]) in text
+    assert (
+        "\n".join(["   x 0   1", "  y", "  0  R2--B1", "  1  R1  .", "     |", "  2  G2  ."])
+        in text
+    )
     # R1 under R2: red 3 for Ann.
     assert "Ann: 3 points" in text and "Ben: 0 points" in text and "to move: Ben" in text
 
@@ -430,8 +475,9 @@ def test_the_example_match_is_legal_finished_and_its_claim_is_right():
 
 def test_a_clubs_own_deck_is_read_from_its_manifest(club_manifests):
     cards = ["R1-G2", "R2-G1", "G1-B2", "G2-B1", "R1-B2", "R2-B1", "Y1-B2", "Y2-B1", "R1-Y2"]
-    small = club_manifests("small", {"colours": {"R": "red", "G": "green", "Y": "yellow",
-                                                 "B": "blue"}, "cards": cards})
+    small = club_manifests(
+        "small", {"colours": {"R": "red", "G": "green", "Y": "yellow", "B": "blue"}, "cards": cards}
+    )
     options = RULES.options({"manifest": small})
     with pytest.raises(InvalidSetup, match=r"2 player.* need 15 cards, the deck has 9"):
         RULES.start(2, options, {"start": "R2-B1"})

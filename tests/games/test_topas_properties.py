@@ -12,16 +12,24 @@ from tablelog.domain.games.topas.rules import RULES
 from tablelog.domain.games.topas.table import AXES, direction
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False)
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False)
     | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner,
-                                                                max_size=3),
-    max_leaves=6)
-near_moves = st.fixed_dictionaries({
-    "card": st.sampled_from(["R2-B1", "b1-r2", "R1-G2", "R2-G2", "X1-B2", "R1G2"]) | json_values,
-    "at": st.lists(st.integers(-3, 3), min_size=2, max_size=2) | json_values,
-    "dir": st.sampled_from(["N", "e", "S", "W", "NE"]) | json_values,
-})
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+near_moves = st.fixed_dictionaries(
+    {
+        "card": st.sampled_from(["R2-B1", "b1-r2", "R1-G2", "R2-G2", "X1-B2", "R1G2"])
+        | json_values,
+        "at": st.lists(st.integers(-3, 3), min_size=2, max_size=2) | json_values,
+        "dir": st.sampled_from(["N", "e", "S", "W", "NE"]) | json_values,
+    }
+)
 
 
 def random_game(seed, players, expert=False):
@@ -37,8 +45,7 @@ def random_game(seed, players, expert=False):
 
 
 @settings(max_examples=150, deadline=None)
-@given(seed=st.integers(0, 10**6), moves=st.lists(json_values | near_moves, min_size=1,
-                                                   max_size=5))
+@given(seed=st.integers(0, 10**6), moves=st.lists(json_values | near_moves, min_size=1, max_size=5))
 def test_junk_moves_are_refused_with_illegal_move_and_nothing_else(seed, moves):
     _, states = random_game(seed % 50, 2)
     state = states[seed % len(states)]
@@ -75,8 +82,7 @@ def test_colour_points_and_product_bonus_add_up_to_each_total(seed, players, exp
 
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(1, 4))
-def test_the_table_log_without_the_deal_replays_a_dealt_game_to_the_same_placements(seed,
-                                                                                    players):
+def test_the_table_log_without_the_deal_replays_a_dealt_game_to_the_same_placements(seed, players):
     setup, states = random_game(seed, players)
     end = states[-1]
     logged = RULES.start(players, RULES.options({}), {"start": setup["start"]})
@@ -84,7 +90,8 @@ def test_the_table_log_without_the_deal_replays_a_dealt_game_to_the_same_placeme
         if logged.awaiting_start:  # solitaire: the table log turns up each new start card
             logged = RULES.apply(logged, {"start": end.starts[logged.column]})
         first, second = placement.cells
-        logged = RULES.apply(logged, {"card": placement.card, "at": list(first),
-                                      "dir": direction(first, second)})
+        logged = RULES.apply(
+            logged, {"card": placement.card, "at": list(first), "dir": direction(first, second)}
+        )
     assert logged.placements == end.placements
     assert RULES.score(logged)[0]["total"] == RULES.score(end)[0]["total"]

@@ -26,8 +26,9 @@ def table_start(setup=TABLE_SETUP, players=2, **options):
 
 def example():
     record = json.loads(EXAMPLE.read_text())
-    moves = [(event["seat"], event["move"]) for event in record["events"]
-             if event["type"] == "move"]
+    moves = [
+        (event["seat"], event["move"]) for event in record["events"] if event["type"] == "move"
+    ]
     return record, moves
 
 
@@ -40,6 +41,7 @@ def replay(record, moves):
 
 
 # ---- the example match ----------------------------------------------------------------------
+
 
 def test_the_example_match_replays_to_the_scores_worked_out_by_hand():
     record, moves = example()
@@ -71,6 +73,7 @@ def test_the_example_is_also_legal_against_the_full_deal_it_was_played_from():
 
 # ---- the end of a logged game -------------------------------------------------------------
 
+
 def before_the_reveal():
     record, moves = example()
     return replay(record, moves[:-2])
@@ -101,28 +104,40 @@ def test_mid_game_the_outcome_is_none_and_the_score_names_the_unknown_hands():
 
 def test_a_reveal_is_checked_against_everything_known():
     state = before_the_reveal()
-    refused(state, {"reveal": ["Swan 5", "Swan 3", "Whale 1"]},
-            "Swan 5 is already face up at e5", "only one Swan 5")
+    refused(
+        state,
+        {"reveal": ["Swan 5", "Swan 3", "Whale 1"]},
+        "Swan 5 is already face up at e5",
+        "only one Swan 5",
+    )
     refused(state, {"reveal": ["Swan 3", "Whale 1"]}, "the whole hand: 3 tiles")
     refused(state, {"reveal": ["Swan 3", "Swan 3", "Whale 1"]}, "Swan 3 is named twice")
     refused(state, {"reveal": ["Elephant 3", "Swan 3", "Whale 1"]}, "not in this game")
     state = RULES.apply(state, {"reveal": ["Pyramid 4", "Swan 3", "Whale 1"]})
-    refused(state, {"reveal": ["Pom Pom 1", "Pyramid 2", "Swan 3"]},
-            "Swan 3 is already in player 1's hand")
+    refused(
+        state,
+        {"reveal": ["Pom Pom 1", "Pyramid 2", "Swan 3"]},
+        "Swan 3 is already in player 1's hand",
+    )
 
 
 def test_a_reveal_must_show_the_tiles_the_record_already_knows():
     # Ben takes d2, the record notes it is the Whale 4 and he keeps it: his reveal must show it.
     state = table_start()
     state = RULES.apply(state, {"visitor": "c1:S", "take": "c1", "place": "Polyhedron 3"})
-    state = RULES.apply(state, {"visitor": "a2:E", "take": "d2", "took": "Whale 4",
-                                "place": "Swan 1"})
+    state = RULES.apply(
+        state, {"visitor": "a2:E", "take": "d2", "took": "Whale 4", "place": "Swan 1"}
+    )
     assert state.hands[1] == ("Whale 4", None, None)
     state = _fast_forward(state)
     assert RULES.to_move(state) == (0,)
     state = RULES.apply(state, {"reveal": ["Pyramid 4", "Swan 3", "Whale 1"]})
-    refused(state, {"reveal": ["Pom Pom 1", "Pyramid 2", "T-Rex 3"]},
-            "known to hold Whale 4", "must show it")
+    refused(
+        state,
+        {"reveal": ["Pom Pom 1", "Pyramid 2", "T-Rex 3"]},
+        "known to hold Whale 4",
+        "must show it",
+    )
     state = RULES.apply(state, {"reveal": ["Pom Pom 1", "Whale 4", "T-Rex 3"]})
     assert RULES.outcome(state) is not None
 
@@ -135,20 +150,32 @@ def _fast_forward(state):
 
 
 def test_revealing_before_the_end_is_refused():
-    refused(table_start(), {"reveal": ["Swan 3", "Swan 2", "Whale 1"]},
-            "hands are revealed at the end")
+    refused(
+        table_start(), {"reveal": ["Swan 3", "Swan 2", "Whale 1"]}, "hands are revealed at the end"
+    )
 
 
 # ---- identities during play ---------------------------------------------------------------
 
+
 def test_a_second_copy_of_a_tile_is_refused_with_where_the_first_is():
     state = RULES.apply(table_start(), {"visitor": "c1:S", "take": "c1", "place": "Swan 4"})
-    refused(state, {"visitor": "a1:E", "take": "b1", "place": "Swan 4"},
-            "Swan 4 is already face up at c1", "there is only one Swan 4")
-    refused(state, {"visitor": "a1:E", "take": "b1", "place": "Pom Pom 4"},
-            "Pom Pom 4 is already face up at c3")
-    refused(state, {"visitor": "a1:E", "take": "b1", "took": "Swan 4", "place": "Whale 1"},
-            "Swan 4 is already face up at c1")
+    refused(
+        state,
+        {"visitor": "a1:E", "take": "b1", "place": "Swan 4"},
+        "Swan 4 is already face up at c1",
+        "there is only one Swan 4",
+    )
+    refused(
+        state,
+        {"visitor": "a1:E", "take": "b1", "place": "Pom Pom 4"},
+        "Pom Pom 4 is already face up at c3",
+    )
+    refused(
+        state,
+        {"visitor": "a1:E", "take": "b1", "took": "Swan 4", "place": "Whale 1"},
+        "Swan 4 is already face up at c1",
+    )
 
 
 def test_a_table_records_only_what_it_sees():
@@ -166,15 +193,23 @@ def test_a_known_own_hand_still_allows_placing_the_unseen_tile_just_taken():
     after = RULES.apply(state, {"visitor": "c1:S", "take": "c1", "place": "Whale 1"})
     assert after.hands[0] == ("Polyhedron 2", "Pyramid 5", "Swan 4")
     # Once the record knows the taken tile, the hand is fully known: Whale 2 is in none of it.
-    refused(state, {"visitor": "c1:S", "take": "c1", "took": "Whale 1", "place": "Whale 2"},
-            "Whale 2 is not in your hand", "Polyhedron 2, Pyramid 5, Swan 4", "took Whale 1")
+    refused(
+        state,
+        {"visitor": "c1:S", "take": "c1", "took": "Whale 1", "place": "Whale 2"},
+        "Whale 2 is not in your hand",
+        "Polyhedron 2, Pyramid 5, Swan 4",
+        "took Whale 1",
+    )
 
 
 def test_a_tile_known_in_a_hand_cannot_turn_up_elsewhere():
     setup = dict(TABLE_SETUP, hands=[["Polyhedron 2", "Pyramid 5", "Swan 4"], []])
     state = RULES.apply(table_start(setup), {"visitor": "c1:S"})
-    refused(state, {"visitor": "a1:E", "take": "a1", "place": "Swan 4"},
-            "Swan 4 is already in player 1's hand")
+    refused(
+        state,
+        {"visitor": "a1:E", "take": "a1", "place": "Swan 4"},
+        "Swan 4 is already in player 1's hand",
+    )
 
 
 def test_legal_moves_offer_every_identity_the_manifest_still_allows():
@@ -200,6 +235,7 @@ def test_the_greedy_measure_counts_what_a_player_can_see_mid_game():
 
 # ---- the last player chooses, at a table ----------------------------------------------------
 
+
 def test_at_a_table_the_last_player_keeps_unseen_tiles():
     state = table_start(last_player_chooses=True)
     assert state.hands[1] == (None,) * 7
@@ -211,6 +247,7 @@ def test_at_a_table_the_last_player_keeps_unseen_tiles():
 
 
 # ---- properties over random games -----------------------------------------------------------
+
 
 def random_game(players, seed, **options):
     rng = random.Random(seed)
@@ -237,7 +274,7 @@ def test_a_table_record_of_a_dealt_game_scores_the_same(players, seed, choose):
     for move in moves:
         state = RULES.apply(state, move)
     while RULES.to_move(state):
-        seat, = RULES.to_move(state)
+        (seat,) = RULES.to_move(state)
         state = RULES.apply(state, {"reveal": list(full.hands[seat])})
     assert RULES.score(state) == RULES.score(full)
     assert RULES.outcome(state) == RULES.outcome(full)
@@ -257,14 +294,27 @@ def test_every_step_of_a_last_player_chooses_game_replays_equal(players, seed):
 
 SPOTS = st.sampled_from(["c1:S", "a1:SE", "e3:W", "c3:S", "a1:N", "z9:S", "c1:", ":S", ""])
 TILES = st.sampled_from(["Swan 4", "Pom Pom 4", "Elephant 1", "Swan 0", "swan 4", "Swan", "4"])
-JUNK = st.one_of(st.none(), st.integers(), st.text(max_size=8), st.booleans(), SPOTS, TILES,
-                 st.lists(TILES, max_size=4), st.lists(st.integers(), max_size=3))
+JUNK = st.one_of(
+    st.none(),
+    st.integers(),
+    st.text(max_size=8),
+    st.booleans(),
+    SPOTS,
+    TILES,
+    st.lists(TILES, max_size=4),
+    st.lists(st.integers(), max_size=3),
+)
 
 
 @settings(max_examples=300, deadline=None)
-@given(move=st.dictionaries(st.sampled_from(["visitor", "take", "place", "took", "keep",
-                                             "reveal", "to"]), JUNK, max_size=4),
-       partial=st.booleans())
+@given(
+    move=st.dictionaries(
+        st.sampled_from(["visitor", "take", "place", "took", "keep", "reveal", "to"]),
+        JUNK,
+        max_size=4,
+    ),
+    partial=st.booleans(),
+)
 def test_junk_moves_are_refused_with_illegal_move_and_nothing_else(move, partial):
     state = table_start() if partial else RULES.start(2, RULES.options({}), DEAL_2P)
     try:

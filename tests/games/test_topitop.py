@@ -11,8 +11,9 @@ from tablelog.domain.games.topitop.rules import RULES, TopitopState
 BLUE, RED = 0, 1
 
 
-def position(picture: str, turn: int = BLUE, small: int = 4, large: int = 4,
-             no_return=None) -> TopitopState:
+def position(
+    picture: str, turn: int = BLUE, small: int = 4, large: int = 4, no_return=None
+) -> TopitopState:
     cells = tuple("" if c == "." else c for row in picture.split("/") for c in row.split())
     assert len(cells) == 9
     return TopitopState(cells=cells, turn=turn, small=small, large=large, no_return=no_return)
@@ -32,6 +33,7 @@ def refused(state, move, *words):
 
 # ---- (1) placing ---------------------------------------------------------------------------
 
+
 def test_blue_moves_first_and_places_on_an_empty_cell():
     state = RULES.start(2, RULES.options({}), {})
     assert RULES.to_move(state) == (BLUE,)
@@ -42,16 +44,26 @@ def test_blue_moves_first_and_places_on_an_empty_cell():
 
 @pytest.mark.parametrize("piece", ["bucket", "small", "large"])
 def test_nothing_is_placed_onto_a_piece(piece):
-    refused(position(". . . / . S . / . . ."), {"place": piece, "to": "b2"},
-            "placed on empty cells only")
+    refused(
+        position(". . . / . S . / . . ."),
+        {"place": piece, "to": "b2"},
+        "placed on empty cells only",
+    )
 
 
 def test_a_player_has_only_two_buckets():
     state = position("B B . / . . . / . . .")
     refused(state, {"place": "bucket", "to": "c1"}, "no Blue buckets are left")
     # Red's buckets are Red's own supply.
-    assert cell(RULES.apply(position("B B . / . . . / . . .", turn=RED),
-                            {"place": "bucket", "to": "c1"}), "c1") == "R"
+    assert (
+        cell(
+            RULES.apply(
+                position("B B . / . . . / . . .", turn=RED), {"place": "bucket", "to": "c1"}
+            ),
+            "c1",
+        )
+        == "R"
+    )
 
 
 def test_the_sand_piles_run_out():
@@ -67,6 +79,7 @@ def test_a_castle_counts_against_both_supplies():
 
 
 # ---- (2a) sliding to a free neighbour --------------------------------------------------------
+
 
 @pytest.mark.parametrize("target", ["a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"])
 def test_a_piece_slides_one_step_in_any_of_eight_directions(target):
@@ -85,40 +98,55 @@ def test_an_empty_cell_has_nothing_to_move():
 
 # ---- (2b)-(2e) the four stackings ------------------------------------------------------------
 
+
 def test_b_a_bucket_goes_onto_a_small_pile():
-    assert cell(RULES.apply(position("B S . / . . . / . . ."), {"from": "a1", "to": "b1"}),
-                "b1") == "SB"
+    assert (
+        cell(RULES.apply(position("B S . / . . . / . . ."), {"from": "a1", "to": "b1"}), "b1")
+        == "SB"
+    )
 
 
 def test_c_a_small_pile_goes_onto_a_large_pile_making_a_castle():
-    assert cell(RULES.apply(position("S L . / . . . / . . ."), {"from": "a1", "to": "b1"}),
-                "b1") == "LS"
+    assert (
+        cell(RULES.apply(position("S L . / . . . / . . ."), {"from": "a1", "to": "b1"}), "b1")
+        == "LS"
+    )
 
 
 def test_d_a_small_pile_with_a_bucket_goes_onto_a_large_pile():
-    assert cell(RULES.apply(position("SB L . / . . . / . . ."), {"from": "a1", "to": "b1"}),
-                "b1") == "LSB"
+    assert (
+        cell(RULES.apply(position("SB L . / . . . / . . ."), {"from": "a1", "to": "b1"}), "b1")
+        == "LSB"
+    )
 
 
 def test_e_a_bucket_goes_onto_a_sand_castle():
-    assert cell(RULES.apply(position("B LS . / . . . / . . ."), {"from": "a1", "to": "b1"}),
-                "b1") == "LSB"
+    assert (
+        cell(RULES.apply(position("B LS . / . . . / . . ."), {"from": "a1", "to": "b1"}), "b1")
+        == "LSB"
+    )
 
 
-@pytest.mark.parametrize(("mover", "target"), [
-    ("L", "S"),     # a large pile never goes on top
-    ("L", "L"),
-    ("S", "S"),
-    ("B", "L"),     # a bucket needs a small pile or a castle under it
-    ("B", "R"),
-    ("LS", "L"),    # a castle only moves to a free cell
-    ("SB", "S"),
-    ("SB", "LS"),
-    ("B", "LSR"),   # a crowned castle takes nothing more
-])
+@pytest.mark.parametrize(
+    ("mover", "target"),
+    [
+        ("L", "S"),  # a large pile never goes on top
+        ("L", "L"),
+        ("S", "S"),
+        ("B", "L"),  # a bucket needs a small pile or a castle under it
+        ("B", "R"),
+        ("LS", "L"),  # a castle only moves to a free cell
+        ("SB", "S"),
+        ("SB", "LS"),
+        ("B", "LSR"),  # a crowned castle takes nothing more
+    ],
+)
 def test_every_other_stacking_is_refused(mover, target):
-    refused(position(f"{mover} {target} . / . . . / . . ."), {"from": "a1", "to": "b1"},
-            "may not go onto")
+    refused(
+        position(f"{mover} {target} . / . . . / . . ."),
+        {"from": "a1", "to": "b1"},
+        "may not go onto",
+    )
 
 
 def test_stacks_are_never_taken_apart():
@@ -129,17 +157,22 @@ def test_stacks_are_never_taken_apart():
 
 # ---- (3) who may move what ---------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("stack", ["R", "SR", "LSR"])
 def test_a_player_may_not_move_the_opponents_buckets(stack):
-    refused(position(f"{stack} . . / . . . / . . ."), {"from": "a1", "to": "b1"},
-            "may not move the opponent's bucket")
+    refused(
+        position(f"{stack} . . / . . . / . . ."),
+        {"from": "a1", "to": "b1"},
+        "may not move the opponent's bucket",
+    )
 
 
 @pytest.mark.parametrize("stack", ["S", "L", "LS"])
 def test_either_player_moves_neutral_piles_and_castles(stack):
     for turn in (BLUE, RED):
-        after = RULES.apply(position(f"{stack} . . / . . . / . . .", turn=turn),
-                            {"from": "a1", "to": "b2"})
+        after = RULES.apply(
+            position(f"{stack} . . / . . . / . . .", turn=turn), {"from": "a1", "to": "b2"}
+        )
         assert cell(after, "b2") == stack
 
 
@@ -149,6 +182,7 @@ def test_a_castle_topped_by_an_own_bucket_moves_to_a_free_cell():
 
 
 # ---- no reversal --------------------------------------------------------------------------------
+
 
 def test_the_opponent_may_not_slide_a_neutral_piece_straight_back():
     after_blue = RULES.apply(position("S . . / . . . / . . ."), {"from": "a1", "to": "b1"})
@@ -207,14 +241,18 @@ def test_one_bucket_on_a_castle_is_not_yet_a_win():
 
 # ---- input at the boundary ----------------------------------------------------------------------
 
-@pytest.mark.parametrize(("move", "words"), [
-    ({"place": "castle", "to": "a1"}, "bucket, small or large"),
-    ({"place": "small", "to": "d1"}, "not a cell of the board"),
-    ({"from": "a0", "to": "a1"}, "not a cell"),
-    ({"from": "a1"}, "a Topitop move is"),
-    ({"pass": "yes"}, "a Topitop move is"),
-    ({"place": "small", "to": "a1", "extra": 1}, "a Topitop move is"),
-])
+
+@pytest.mark.parametrize(
+    ("move", "words"),
+    [
+        ({"place": "castle", "to": "a1"}, "bucket, small or large"),
+        ({"place": "small", "to": "d1"}, "not a cell of the board"),
+        ({"from": "a0", "to": "a1"}, "not a cell"),
+        ({"from": "a1"}, "a Topitop move is"),
+        ({"pass": "yes"}, "a Topitop move is"),
+        ({"place": "small", "to": "a1", "extra": 1}, "a Topitop move is"),
+    ],
+)
 def test_malformed_moves_name_what_is_wrong(move, words):
     refused(RULES.start(2, RULES.options({}), {}), move, words)
 

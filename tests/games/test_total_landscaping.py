@@ -26,15 +26,15 @@ def garden(**tiles: str) -> tuple[str, ...]:
 
 
 def position(east=EMPTY, west=EMPTY, round=1, hands=(CARDS, CARDS), **more):
-    return dataclasses.replace(new_bout(1), gardens=(east, west), round=round,
-                               hands=tuple(tuple(h) for h in hands), **more)
+    return dataclasses.replace(
+        new_bout(1), gardens=(east, west), round=round, hands=tuple(tuple(h) for h in hands), **more
+    )
 
 
 def card(colour: str, where: str, **parameters) -> dict:
     """card("Red", "E:B1", remove=[...]): a card played onto a tile of either garden."""
     side, tile = where.split(":")
-    return {"card": colour, "garden": {"E": "east", "W": "west"}[side], "tile": tile,
-            **parameters}
+    return {"card": colour, "garden": {"E": "east", "W": "west"}[side], "tile": tile, **parameters}
 
 
 def hoe(a: str, b: str) -> dict:
@@ -59,7 +59,7 @@ def refused(state, east, west, *words: str) -> str:
     return message
 
 
-QUIET = card("Green", "W:B4")       # fillers: grass away from the action, not a flower
+QUIET = card("Green", "W:B4")  # fillers: grass away from the action, not a flower
 QUIET_EAST = card("Green", "E:B4")
 
 
@@ -190,23 +190,28 @@ def test_green_is_exempt_nothing_stops_its_grass():
 # ---- the same tile ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("east", "west", "planted"), [
-    ("Blue", "Red", "B"),         # Blue takes it
-    ("Yellow", "Blue", "B"),      # even against Yellow, which withers Blue (reading)
-    ("Red", "Orange", "R"),       # else the colour that withers the other
-    ("Orange", "Red", "R"),
-    ("White", "Red", "W"),
-    ("Purple", "White", "P"),
-    ("Blue", "Blue", None),       # both Blue: as if neither withers
-    ("Red", "Yellow", None),      # neither withers the other
-    ("Green", "Red", None),
-    ("Green", "Green", None),
-])
+@pytest.mark.parametrize(
+    ("east", "west", "planted"),
+    [
+        ("Blue", "Red", "B"),  # Blue takes it
+        ("Yellow", "Blue", "B"),  # even against Yellow, which withers Blue (reading)
+        ("Red", "Orange", "R"),  # else the colour that withers the other
+        ("Orange", "Red", "R"),
+        ("White", "Red", "W"),
+        ("Purple", "White", "P"),
+        ("Blue", "Blue", None),  # both Blue: as if neither withers
+        ("Red", "Yellow", None),  # neither withers the other
+        ("Green", "Red", None),
+        ("Green", "Green", None),
+    ],
+)
 def test_a_tile_both_players_chose(east, west, planted):
     # Grass all round B1, so Yellow has nowhere to spread and nothing withers the winner.
     state = position(east=garden(A="G", B2="G", B6="G"))
-    choices = [card(colour, "E:B1", **({"remove": ["Orange", "Yellow"]} if colour == "Red" else {}))
-               for colour in (east, west)]
+    choices = [
+        card(colour, "E:B1", **({"remove": ["Orange", "Yellow"]} if colour == "Red" else {}))
+        for colour in (east, west)
+    ]
     after = play(state, *choices)
     if planted:
         assert tile(after, "E:B1") == planted and after.blocked is None
@@ -220,8 +225,13 @@ def test_the_blocked_tile_cannot_be_chosen_next_round_only():
     refused(after, card("Yellow", "E:A", spread="B1"), QUIET, "cannot spread to B1")
     later = play(after, card("Green", "E:A"), card("Green", "W:A"))
     assert later.blocked is None
-    assert tile(play(later, card("Red", "E:B1", remove=["Orange", "Yellow"]),
-                     card("White", "W:B4")), "E:B1") == "R"
+    assert (
+        tile(
+            play(later, card("Red", "E:B1", remove=["Orange", "Yellow"]), card("White", "W:B4")),
+            "E:B1",
+        )
+        == "R"
+    )
 
 
 # ---- flower withering -------------------------------------------------------------------------
@@ -231,14 +241,20 @@ def test_the_seeds_example_orange_and_yellow_both_wither():
     # A plants orange beside a yellow flower; B plants red beside that orange.
     state = position(east=garden(B1="Y"))
     after = play(state, card("Orange", "E:A"), card("Red", "E:B3", remove=["Blue", "White"]))
-    assert tile(after, "E:A") == ""       # Orange beside Red
-    assert tile(after, "E:B1") == ""      # Yellow beside Orange, withered all at once
+    assert tile(after, "E:A") == ""  # Orange beside Red
+    assert tile(after, "E:B1") == ""  # Yellow beside Orange, withered all at once
     assert tile(after, "E:B3") == "R"
 
 
 def test_withering_is_the_cycle_red_orange_yellow_blue_purple_white_red():
-    for strong, weak in [("R", "Orange"), ("O", "Yellow"), ("Y", "Blue"), ("B", "Purple"),
-                         ("P", "White"), ("W", "Red")]:
+    for strong, weak in [
+        ("R", "Orange"),
+        ("O", "Yellow"),
+        ("Y", "Blue"),
+        ("B", "Purple"),
+        ("P", "White"),
+        ("W", "Red"),
+    ]:
         state = position(east=garden(B1=strong, B4=strong))
         parameters = {"Yellow": {"spread": "B2"}, "Red": {"remove": ["Green", "Blue"]}}
         after = play(state, card(weak, "E:A", **parameters.get(weak, {})), QUIET)
@@ -295,8 +311,9 @@ def test_a_card_not_in_hand_is_refused():
 
 
 def test_a_tile_outside_the_current_garden_is_refused():
-    refused(position(round=8), card("Green", "E:C1"), QUIET, "C1 is not in the Eastern garden",
-            "LVL1")
+    refused(
+        position(round=8), card("Green", "E:C1"), QUIET, "C1 is not in the Eastern garden", "LVL1"
+    )
     refused(position(round=16), hoe("D1", "D2"), QUIET, "D1", "LVL2")
     refused(position(round=1), card("Green", "W:E5"), QUIET, "'E5' is not a tile")
 
@@ -331,8 +348,9 @@ def test_six_colours_connected_in_the_first_eight_rounds_win_the_bout():
     assert after.hands == (CARDS, CARDS)
     result = after.bouts[0]
     assert (result.winner, result.round, result.condition) == (0, 5, "six colours connected")
-    assert result.figures[0] == GardenFigures(flowers=6, blue=1, biggest_patch=1,
-                                              colours_connected=6)
+    assert result.figures[0] == GardenFigures(
+        flowers=6, blue=1, biggest_patch=1, colours_connected=6
+    )
     assert result.figures[1] == GardenFigures(0, 0, 0, 0)
 
 
@@ -349,8 +367,8 @@ def test_six_colours_after_round_8_do_not_end_the_bout():
 
 
 def test_the_biggest_patch_after_round_16_wins():
-    east = garden(A="R", B1="R", B2="R", C5="B")   # a Red patch of 3
-    west = garden(A="B", B1="B", C7="B")           # a Blue patch of 2 and a single
+    east = garden(A="R", B1="R", B2="R", C5="B")  # a Red patch of 3
+    west = garden(A="B", B1="B", C7="B")  # a Blue patch of 2 and a single
     after = play(position(east, west, round=16), card("Green", "E:C1"), card("Green", "W:C1"))
     result = after.bouts[0]
     assert (result.winner, result.round, result.condition) == (0, 16, "biggest patch")
@@ -382,20 +400,23 @@ def test_more_blue_after_round_25_wins_and_a_tie_goes_to_the_death_match_opponen
     east, west = garden(A="B", C1="B", D1="R"), garden(A="B", D1="R", D5="R", D9="R")
     after = play(position(east, west, round=25), card("Green", "E:D3"), card("Green", "W:D3"))
     assert (after.bouts[0].winner, after.bouts[0].condition) == (0, "most Blue")
-    tied = play(position(garden(A="B"), garden(C1="B"), round=25),
-                card("Green", "E:D3"), card("Green", "W:D3"))
+    tied = play(
+        position(garden(A="B"), garden(C1="B"), round=25),
+        card("Green", "E:D3"),
+        card("Green", "W:D3"),
+    )
     assert (tied.bouts[0].winner, tied.bouts[0].round) == (1, 25)
 
 
 def test_two_bouts_win_the_match_and_the_score_shows_why():
     state = position(east=garden(**RING), round=3)
-    state = play(state, card("Blue", "E:B6"), QUIET)              # bout 1 to East
+    state = play(state, card("Blue", "E:B6"), QUIET)  # bout 1 to East
     assert RULES.outcome(state) is None and state.bout == 2
     state = dataclasses.replace(state, gardens=(EMPTY, garden(**RING)), round=7)
-    state = play(state, QUIET_EAST, card("Blue", "W:B6"))          # bout 2 to West
+    state = play(state, QUIET_EAST, card("Blue", "W:B6"))  # bout 2 to West
     assert RULES.outcome(state) is None and state.bout == 3
     state = dataclasses.replace(state, gardens=(garden(**RING), EMPTY), round=2)
-    state = play(state, card("Blue", "E:B6"), QUIET)               # bout 3 to East
+    state = play(state, card("Blue", "E:B6"), QUIET)  # bout 3 to East
     outcome = RULES.outcome(state)
     assert outcome is not None
     assert outcome.winners == (0,) and outcome.ranking == ((0,), (1,))
@@ -405,12 +426,15 @@ def test_two_bouts_win_the_match_and_the_score_shows_why():
     east, west = RULES.score(state)
     assert east["total"] == 2 and west["total"] == 1
     assert east["categories"]["six colours connected"] == 2
-    assert [(b["bout"], b["won"], b["round"], b["condition"]) for b in east["details"]["bouts"]] \
-        == [(1, True, 3, "six colours connected"), (2, False, 7, "six colours connected"),
-            (3, True, 2, "six colours connected")]
+    assert [
+        (b["bout"], b["won"], b["round"], b["condition"]) for b in east["details"]["bouts"]
+    ] == [
+        (1, True, 3, "six colours connected"),
+        (2, False, 7, "six colours connected"),
+        (3, True, 2, "six colours connected"),
+    ]
     assert east["details"]["bouts"][1]["other_garden"]["colours_connected"] == 6
     assert tile(state, "E:B6") == "B"  # the last bout's gardens stay on show
-
 
 
 # ---- hands, choices, the interface ------------------------------------------------------------
@@ -446,12 +470,13 @@ def test_evaluate_reads_progress_toward_the_current_condition():
     east, west = garden(A="R", B1="R", B2="R"), garden(A="B", C1="B")
     state = position(east, west, round=12)  # the biggest patch counts: 3 to 1
     assert RULES.evaluate(state, 0) > 0 > RULES.evaluate(state, 1)
-    late = position(east, west, round=24)   # now Blue counts: 0 to 2
+    late = position(east, west, round=24)  # now Blue counts: 0 to 2
     assert RULES.evaluate(late, 1) > 0 > RULES.evaluate(late, 0)
 
 
 def test_describe_and_move_kind():
     move = {"east": card("Red", "W:B3", remove=["Blue", "White"]), "west": hoe("B1", "B2")}
-    assert RULES.describe(move) == ("East plays Red on W:B3 removing Blue and White; "
-                                    "West hoes B1 and B2")
+    assert RULES.describe(move) == (
+        "East plays Red on W:B3 removing Blue and White; West hoes B1 and B2"
+    )
     assert RULES.move_kind(move) == "Red v hoe"

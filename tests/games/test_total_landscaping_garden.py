@@ -33,15 +33,18 @@ def test_levels_hold_the_centre_and_one_two_three_rings():
     assert TILES[7] == "C1" and TILES[18] == "C12" and TILES[19] == "D1" and TILES[-1] == "D18"
 
 
-@pytest.mark.parametrize(("tile", "expected"), [
-    ("A", {"B1", "B2", "B3", "B4", "B5", "B6"}),
-    ("B1", {"A", "B2", "B6", "C1", "C2", "C12"}),   # C1 straight above B1
-    ("B4", {"A", "B3", "B5", "C6", "C7", "C8"}),    # C7 straight below B4
-    ("C3", {"B2", "C2", "C4", "D3", "D4", "D5"}),   # a corner of ring C
-    ("C2", {"B1", "B2", "C1", "C3", "D2", "D3"}),   # a side tile of ring C
-    ("D1", {"C1", "D2", "D18"}),                    # the rim: three neighbours
-    ("D4", {"C3", "D3", "D5"}),
-])
+@pytest.mark.parametrize(
+    ("tile", "expected"),
+    [
+        ("A", {"B1", "B2", "B3", "B4", "B5", "B6"}),
+        ("B1", {"A", "B2", "B6", "C1", "C2", "C12"}),  # C1 straight above B1
+        ("B4", {"A", "B3", "B5", "C6", "C7", "C8"}),  # C7 straight below B4
+        ("C3", {"B2", "C2", "C4", "D3", "D4", "D5"}),  # a corner of ring C
+        ("C2", {"B1", "B2", "C1", "C3", "D2", "D3"}),  # a side tile of ring C
+        ("D1", {"C1", "D2", "D18"}),  # the rim: three neighbours
+        ("D4", {"C3", "D3", "D5"}),
+    ],
+)
 def test_neighbours(tile, expected):
     assert neighbours(tile) == expected
 
@@ -66,8 +69,9 @@ def _column_and_line(text: str, label: str) -> tuple[int, int]:
 def test_the_drawing_puts_b1_straight_above_a_and_b2_up_to_the_right():
     east = list(new_bout(1).gardens[0])
     east[INDEX["A"]], east[INDEX["B1"]] = "GR", "G"
-    state = dataclasses.replace(new_bout(1), gardens=(tuple(east), new_bout(1).gardens[1]),
-                                blocked=(0, INDEX["B3"]))
+    state = dataclasses.replace(
+        new_bout(1), gardens=(tuple(east), new_bout(1).gardens[1]), blocked=(0, INDEX["B3"])
+    )
     text = RULES.render(state, ["Ann", "Ben"])
     assert "Eastern garden: Ann, Elimination Candidate" in text
     assert "Western garden: Ben, Death Match Opponent" in text
@@ -90,5 +94,7 @@ def test_the_example_match_replays_to_a_two_nil_win_by_six_colours():
     outcome = RULES.outcome(state)
     assert outcome is not None and outcome.winners == (0,)
     assert [(b.winner, b.round, b.condition) for b in state.bouts] == [
-        (0, 7, "six colours connected"), (0, 7, "six colours connected")]
+        (0, 7, "six colours connected"),
+        (0, 7, "six colours connected"),
+    ]
     assert record["events"][-1] == {"type": "end"}

@@ -59,8 +59,11 @@ def test_an_orange_on_a_hoed_tile_exchanges_no_hands():
     after = play(state, card("Orange", "W:B1"), hoe("B1", "B2"))
     # No exchange: East keeps its six, West (who played no card) its seven.
     assert after.hands == (tuple(c for c in CARDS if c != "Orange"), CARDS)
-    old = play(position(west=garden(B1="G", B2="G"), hoeing=OLD_READING),
-               card("Orange", "W:B1"), hoe("B1", "B2"))
+    old = play(
+        position(west=garden(B1="G", B2="G"), hoeing=OLD_READING),
+        card("Orange", "W:B1"),
+        hoe("B1", "B2"),
+    )
     assert old.hands == (CARDS, tuple(c for c in CARDS if c != "Orange"))
 
 
@@ -69,8 +72,11 @@ def test_a_yellow_planted_on_a_hoed_tile_does_not_spread():
     after = play(state, card("Yellow", "W:B1", spread="A"), hoe("B1", "B2"))
     assert tile(after, "W:A") == ""
     assert tile(after, "W:B1") == "" and tile(after, "W:B2") == ""
-    old = play(position(west=garden(B1="G", B2="R"), hoeing=OLD_READING),
-               card("Yellow", "W:B1", spread="A"), hoe("B1", "B2"))
+    old = play(
+        position(west=garden(B1="G", B2="R"), hoeing=OLD_READING),
+        card("Yellow", "W:B1", spread="A"),
+        hoe("B1", "B2"),
+    )
     assert tile(old, "W:A") == "Y"
 
 
@@ -92,8 +98,11 @@ def test_a_purple_recolouring_a_hoed_flower_leaves_it_as_it_was():
     assert tile(after, "W:C1") == "W" and tile(after, "W:A") == "P"
     assert tile(after, "W:B1") == "" and tile(after, "W:B2") == ""
     assert any("involves W:A, W:B1, hoed" in line for line in after.last_round)
-    old = play(position(west=garden(B1="R", B2="R", C1="W"), round=9, hoeing=OLD_READING),
-               card("Purple", "W:A", recolour="B1"), hoe("B1", "B2"))
+    old = play(
+        position(west=garden(B1="R", B2="R", C1="W"), round=9, hoeing=OLD_READING),
+        card("Purple", "W:A", recolour="B1"),
+        hoe("B1", "B2"),
+    )
     assert tile(old, "W:C1") == "" and tile(old, "W:A") == "P"
 
 

@@ -16,9 +16,13 @@ from tablelog.domain.games.total_landscaping.rules import CARDS, RULES, WITHERS,
 
 def _unprotected_withering(garden) -> list[str]:
     """Flowers (not on grass) standing beside the colour that withers them."""
-    return [TILES[t] for t, code in enumerate(garden)
-            if flower(code) and not code.startswith("G")
-            and any(WITHERS.get(flower(garden[n]) or "") == flower(code) for n in NEIGHBOURS[t])]
+    return [
+        TILES[t]
+        for t, code in enumerate(garden)
+        if flower(code)
+        and not code.startswith("G")
+        and any(WITHERS.get(flower(garden[n]) or "") == flower(code) for n in NEIGHBOURS[t])
+    ]
 
 
 @settings(max_examples=15, deadline=None)
@@ -33,8 +37,8 @@ def test_random_matches_keep_the_invariants_and_replay_equal(seed):
         moves.append(move)
         states.append(state)
         for garden in state.gardens:
-            assert not _unprotected_withering(garden)      # withering left nothing standing
-            assert not any(garden[TILES_AT_LEVEL[state.level]:])  # nothing outside the garden
+            assert not _unprotected_withering(garden)  # withering left nothing standing
+            assert not any(garden[TILES_AT_LEVEL[state.level] :])  # nothing outside the garden
         if RULES.outcome(state) is None:
             for hand in state.hands:
                 assert hand and set(hand) <= set(CARDS) and len(set(hand)) == len(hand)
@@ -45,14 +49,41 @@ def test_random_matches_keep_the_invariants_and_replay_equal(seed):
         assert replayed == expected
 
 
-WORDS = st.sampled_from(["Red", "blue", "Green", "Teal", "east", "west", "north", "A", "B1",
-                         "b2", "C3", "D18", "E1", "", None, 3, [], {}])
+WORDS = st.sampled_from(
+    [
+        "Red",
+        "blue",
+        "Green",
+        "Teal",
+        "east",
+        "west",
+        "north",
+        "A",
+        "B1",
+        "b2",
+        "C3",
+        "D18",
+        "E1",
+        "",
+        None,
+        3,
+        [],
+        {},
+    ]
+)
 CHOICE = st.one_of(
-    st.fixed_dictionaries({"card": WORDS, "garden": WORDS, "tile": WORDS},
-                          optional={"remove": st.lists(WORDS, max_size=3), "spread": WORDS,
-                                    "recolour": WORDS, "hoe": WORDS}),
+    st.fixed_dictionaries(
+        {"card": WORDS, "garden": WORDS, "tile": WORDS},
+        optional={
+            "remove": st.lists(WORDS, max_size=3),
+            "spread": WORDS,
+            "recolour": WORDS,
+            "hoe": WORDS,
+        },
+    ),
     st.fixed_dictionaries({"hoe": st.lists(WORDS, max_size=3)}),
-    WORDS)
+    WORDS,
+)
 
 
 @settings(max_examples=200, deadline=None)

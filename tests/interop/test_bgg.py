@@ -24,10 +24,16 @@ def test_the_plays_of_the_five_games_become_score_sheet_matches(any_store):
     assert "skipped 1: marked incomplete on BGG" in out
     assert "play 7 (id 81000007): Ann's score '49-46ish' is not a number" in out
     found = sheets_of(any_store)
-    assert found["81000001"] == {"game": "topiary", "seats": ["Ann", "Ben", "Cleo"],
-                                 "played_at": "2024-04-02T12:00:00+00:00",
-                                 "totals": [43, 38, 30], "winners": ["Ann"], "first": "Ann",
-                                 "location": "Club", "minutes": 35}
+    assert found["81000001"] == {
+        "game": "topiary",
+        "seats": ["Ann", "Ben", "Cleo"],
+        "played_at": "2024-04-02T12:00:00+00:00",
+        "totals": [43, 38, 30],
+        "winners": ["Ann"],
+        "first": "Ann",
+        "location": "Club",
+        "minutes": 35,
+    }
     assert found["81000002"]["seats"] == ["Ann", "Ben"]  # by startposition
     assert found["81000003/1"]["winners"] == found["81000003/2"]["winners"] == ["Dev"]
     code, out, _ = tablelog(any_store, "import", "--from", "bgg", str(BGG), *ZONE)
@@ -38,8 +44,12 @@ def test_a_round_trip_through_bgg_xml_keeps_seats_scores_winners_and_dates(tmp_p
     original, copy = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
     tablelog(original, "import", "--from", "bgg", str(BGG), *ZONE)
     recorder = open_recorder(original)
-    recorder.start_sheet("geoshapes", ["Dev", "Eve"], {"scores": [{"total": -3},
-                         {"total": 30}], "winners": ["Eve"]}, played_at="2024-05-01T12:00:00Z")
+    recorder.start_sheet(
+        "geoshapes",
+        ["Dev", "Eve"],
+        {"scores": [{"total": -3}, {"total": 30}], "winners": ["Eve"]},
+        played_at="2024-05-01T12:00:00Z",
+    )
     recorder.close()
     xml = tmp_path / "plays.xml"
     assert tablelog(original, "export", "--to", "bgg", "--all", *ZONE, "-o", str(xml))[0] == 0
@@ -48,22 +58,44 @@ def test_a_round_trip_through_bgg_xml_keeps_seats_scores_winners_and_dates(tmp_p
 
     def plays(store):
         # BGG keeps a date, not a time, and no separate start player: compare what it keeps.
-        return sorted((s["game"], s["seats"], s["totals"], s["winners"], s["played_at"][:10],
-                       s["location"], s["minutes"]) for s in sheets_of(store).values())
+        return sorted(
+            (
+                s["game"],
+                s["seats"],
+                s["totals"],
+                s["winners"],
+                s["played_at"][:10],
+                s["location"],
+                s["minutes"],
+            )
+            for s in sheets_of(store).values()
+        )
+
     assert plays(copy) == plays(original)
     assert tablelog(copy, "import", "--from", "bgg", str(xml), *ZONE)[1].startswith(
-        "imported 0 plays")
+        "imported 0 plays"
+    )
 
 
-@pytest.mark.parametrize(("text", "words"), [
-    ("<!DOCTYPE html><html><head><title>BoardGameGeek</title></head><body></body></html>",
-     "not BGG plays XML: its root is <html>"),
-    ("<plays><play id='1' date='yesterday'><item name='Topiary'/></play></plays>",
-     "play 1 (id 1): date 'yesterday' is not a date"),
-    ("<plays><play id='1' date='2024-01-01'>", "the file: not BGG plays XML"),
-    ('<?xml version="1.0"?><!DOCTYPE p [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]>'
-     "<plays>&b;</plays>", "the file: not BGG plays XML"),  # entities: defusedxml refuses
-])
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (
+            "<!DOCTYPE html><html><head><title>BoardGameGeek</title></head><body></body></html>",
+            "not BGG plays XML: its root is <html>",
+        ),
+        (
+            "<plays><play id='1' date='yesterday'><item name='Topiary'/></play></plays>",
+            "play 1 (id 1): date 'yesterday' is not a date",
+        ),
+        ("<plays><play id='1' date='2024-01-01'>", "the file: not BGG plays XML"),
+        (
+            '<?xml version="1.0"?><!DOCTYPE p [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]>'
+            "<plays>&b;</plays>",
+            "the file: not BGG plays XML",
+        ),  # entities: defusedxml refuses
+    ],
+)
 def test_a_bad_file_is_one_line_exit_2_and_nothing_stored(any_store, tmp_path, text, words):
     tablelog(any_store, "sheet", "topitop", "--players", "Ann,Ben", "--winner", "Ann")
     before = stored_rows(any_store)

@@ -26,10 +26,15 @@ def sheets_of(store: str) -> dict[str, dict]:
         match = recorder.get(started.originator_id)
         assert is_sheet(started) and match.sheet is not None
         found[match.sheet["source"]["id"] if match.sheet["source"] else str(match.id)] = {
-            "game": match.game, "seats": match.seats, "played_at": match.played_at,
+            "game": match.game,
+            "seats": match.seats,
+            "played_at": match.played_at,
             "totals": [(e or {}).get("total") for e in match.sheet["scores"]],
-            "winners": match.sheet["winners"], "first": match.sheet["first"],
-            "location": match.sheet["location"], "minutes": match.sheet["duration_min"]}
+            "winners": match.sheet["winners"],
+            "first": match.sheet["first"],
+            "location": match.sheet["location"],
+            "minutes": match.sheet["duration_min"],
+        }
     recorder.close()
     return found
 
@@ -46,9 +51,16 @@ def test_the_plays_of_the_five_games_become_score_sheet_matches(any_store):
     assert "play 11 (6F1C0011-0000-4000-8000-000000000011): winners:" in out
     found = sheets_of(any_store)
     first = found["6F1C0001-0000-4000-8000-000000000001"]
-    assert first == {"game": "topiary", "seats": ["Ann", "Ben", "Cleo"],
-                     "played_at": "2024-03-01T19:30:00+01:00", "totals": [43, 38, 30],
-                     "winners": ["Ann"], "first": "Ann", "location": "Club", "minutes": 35}
+    assert first == {
+        "game": "topiary",
+        "seats": ["Ann", "Ben", "Cleo"],
+        "played_at": "2024-03-01T19:30:00+01:00",
+        "totals": [43, 38, 30],
+        "winners": ["Ann"],
+        "first": "Ann",
+        "location": "Club",
+        "minutes": 35,
+    }
     # Seats in seatOrder, not as listed; the start player kept.
     geo = found["6F1C0005-0000-4000-8000-000000000005"]
     assert geo["seats"] == ["Ann", "Eve", "Ben"] and geo["first"] == "Ann"
@@ -65,8 +77,9 @@ def test_importing_the_same_file_twice_adds_nothing(any_store):
 
 
 def test_map_covers_a_users_own_game_name(store):
-    code, out, _ = tablelog(store, "import", "--from", "bgstats", str(BGSTATS), *ZONE,
-                            "--map", "Gartenschau=topiary")
+    code, out, _ = tablelog(
+        store, "import", "--from", "bgstats", str(BGSTATS), *ZONE, "--map", "Gartenschau=topiary"
+    )
     assert code == 0 and "imported 7 plays" in out
 
 
@@ -74,13 +87,22 @@ def test_a_round_trip_through_a_bg_stats_file_keeps_seats_scores_winners_and_dat
     original, copy = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
     tablelog(original, "import", "--from", "bgstats", str(BGSTATS), *ZONE)
     recorder = open_recorder(original)
-    typed = recorder.start_sheet("topas", ["Dev", "Eve"], {"scores": [{"total": 40},
-                                 {"total": 52}], "winners": ["Eve"], "first": "Eve",
-                                 "location": "Library"}, played_at="2024-05-01T20:15:00+02:00")
+    typed = recorder.start_sheet(
+        "topas",
+        ["Dev", "Eve"],
+        {
+            "scores": [{"total": 40}, {"total": 52}],
+            "winners": ["Eve"],
+            "first": "Eve",
+            "location": "Library",
+        },
+        played_at="2024-05-01T20:15:00+02:00",
+    )
     recorder.close()
     exported = tmp_path / "plays.json"
-    code, _, err = tablelog(original, "export", "--to", "bgstats", "--all", *ZONE,
-                            "-o", str(exported))
+    code, _, err = tablelog(
+        original, "export", "--to", "bgstats", "--all", *ZONE, "-o", str(exported)
+    )
     assert code == 0 and "exported 7 matches" in err
     data = json.loads(exported.read_text())
     assert set(data) == {"about", "games", "players", "locations", "plays", "userInfo"}
@@ -93,16 +115,25 @@ def test_a_round_trip_through_a_bg_stats_file_keeps_seats_scores_winners_and_dat
     assert after == before
 
 
-@pytest.mark.parametrize(("content", "words"), [
-    (lambda text: text[: len(text) // 2], "the file: not valid JSON"),
-    (lambda text: text.replace('"playerRefId": 3', '"playerRefId": 99', 1),
-     "play 1 (6F1C0001-0000-4000-8000-000000000001): playerScores: playerRefId 99 names no "
-     "player"),
-    (lambda text: text.replace("2024-03-08 20:00:00", "8 March 2024"),
-     "play 2 (6F1C0002-0000-4000-8000-000000000002): playDate '8 March 2024' is not a date"),
-    (lambda text: text.replace('"gameRefId": 2,', '"gameRefId": 77,', 1),
-     "gameRefId 77 names no game"),
-])
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [
+        (lambda text: text[: len(text) // 2], "the file: not valid JSON"),
+        (
+            lambda text: text.replace('"playerRefId": 3', '"playerRefId": 99', 1),
+            "play 1 (6F1C0001-0000-4000-8000-000000000001): playerScores: playerRefId 99 names no "
+            "player",
+        ),
+        (
+            lambda text: text.replace("2024-03-08 20:00:00", "8 March 2024"),
+            "play 2 (6F1C0002-0000-4000-8000-000000000002): playDate '8 March 2024' is not a date",
+        ),
+        (
+            lambda text: text.replace('"gameRefId": 2,', '"gameRefId": 77,', 1),
+            "gameRefId 77 names no game",
+        ),
+    ],
+)
 def test_a_bad_file_is_one_line_exit_2_and_nothing_stored(any_store, tmp_path, content, words):
     tablelog(any_store, "sheet", "topitop", "--players", "Ann,Ben", "--winner", "Ann")
     before = stored_rows(any_store)
@@ -121,8 +152,11 @@ def test_export_selects_one_match_a_game_or_a_date_range(store, tmp_path):
         code, out, err = tablelog(store, "export", "--to", "bgstats", *ZONE, *args)
         assert code == 0, err
         return [p["playDate"] for p in json.loads(out)["plays"]]
+
     assert len(plays("--game", "topiary")) == 2
     assert plays("--since", "2024-03-10", "--until", "2024-03-11") == [
-        "2024-03-10 18:00:00", "2024-03-11 18:00:00"]
+        "2024-03-10 18:00:00",
+        "2024-03-11 18:00:00",
+    ]
     match_id = open_recorder(store).started().__next__().originator_id
     assert plays(str(match_id)[:8]) == ["2024-03-01 19:30:00"]

@@ -13,12 +13,33 @@ from .helpers import tablelog
 
 
 def test_sheet_logs_a_match_from_options(store):
-    code, out, err = tablelog(store, "sheet", "topiary", "--players", "Ann,Ben",
-                              "--score", "Ann=43", "--score", "Ben=38",
-                              "--category", "Ann:visitors=40", "--category", "Ann:type bonus=0",
-                              "--category", "Ann:hand=3", "--winner", "Ann", "--first", "Ben",
-                              "--played-at", "2024-01-02T19:00:00+01:00", "--duration", "30",
-                              "--location", "Club")
+    code, out, err = tablelog(
+        store,
+        "sheet",
+        "topiary",
+        "--players",
+        "Ann,Ben",
+        "--score",
+        "Ann=43",
+        "--score",
+        "Ben=38",
+        "--category",
+        "Ann:visitors=40",
+        "--category",
+        "Ann:type bonus=0",
+        "--category",
+        "Ann:hand=3",
+        "--winner",
+        "Ann",
+        "--first",
+        "Ben",
+        "--played-at",
+        "2024-01-02T19:00:00+01:00",
+        "--duration",
+        "30",
+        "--location",
+        "Club",
+    )
     assert code == 0, err
     match = open_recorder(store).get(out.strip())
     assert match.sheet["scores"][0]["categories"] == {"visitors": 40, "type bonus": 0, "hand": 3}
@@ -30,8 +51,19 @@ def test_sheet_logs_a_match_from_options(store):
 def test_a_refused_sheet_is_one_line_exit_2_and_stores_nothing(store):
     tablelog(store, "sheet", "topitop", "--players", "Ann,Ben", "--winner", "Ann")
     before = stored_rows(store)
-    code, _, err = tablelog(store, "sheet", "total-landscaping", "--players", "Ann,Ben",
-                            "--score", "Ann=2", "--score", "Ben=2", "--winner", "Ann")
+    code, _, err = tablelog(
+        store,
+        "sheet",
+        "total-landscaping",
+        "--players",
+        "Ann,Ben",
+        "--score",
+        "Ann=2",
+        "--score",
+        "Ben=2",
+        "--winner",
+        "Ann",
+    )
     assert code == 2 and "seat 2 (Ben): total 2 is outside" in err
     assert len(err.strip().splitlines()) == 1
     assert stored_rows(store) == before
@@ -57,17 +89,32 @@ def test_stats_say_how_many_of_each_kind_and_filter_by_kind(any_store):
 
 def test_the_api_logs_a_sheet_and_filters_stats_by_kind(recorder, store):
     client = create_app(recorder, WritePolicy()).test_client()
-    answer = client.post("/api/v1/sheets", json={
-        "game": "topas", "players": ["Ann", "Ben"], "played_at": "2024-01-01T10:00:00Z",
-        "sheet": {"scores": [{"total": 50, "categories": {"red": 20, "green": 30}},
-                             {"total": 44}], "winners": ["Ann"]}})
+    answer = client.post(
+        "/api/v1/sheets",
+        json={
+            "game": "topas",
+            "players": ["Ann", "Ben"],
+            "played_at": "2024-01-01T10:00:00Z",
+            "sheet": {
+                "scores": [{"total": 50, "categories": {"red": 20, "green": 30}}, {"total": 44}],
+                "winners": ["Ann"],
+            },
+        },
+    )
     assert answer.status_code == 201 and answer.get_json()["status"] == "ended"
     assert answer.headers["Location"].endswith(answer.get_json()["id"])
     before = stored_rows(store)
-    refused = client.post("/api/v1/sheets", json={
-        "game": "topas", "players": ["Ann", "Ben"],
-        "sheet": {"scores": [{"total": 50, "categories": {"red": 20, "mauve": 30}}, None],
-                  "winners": ["Ann"]}})
+    refused = client.post(
+        "/api/v1/sheets",
+        json={
+            "game": "topas",
+            "players": ["Ann", "Ben"],
+            "sheet": {
+                "scores": [{"total": 50, "categories": {"red": 20, "mauve": 30}}, None],
+                "winners": ["Ann"],
+            },
+        },
+    )
     assert refused.status_code == 422
     assert "seat 1 (Ann): category 'mauve'" in refused.get_json()["message"]
     assert stored_rows(store) == before

@@ -15,20 +15,19 @@ from tablelog.domain.errors import Refused
 from tablelog.domain.sheet_matches import sheet_match
 
 SEATS = ["Ann", "Ben", "Cleo", "Dev"]
-topiary_seat = st.fixed_dictionaries({"visitors": st.integers(0, 60),
-                                      "type bonus": st.integers(0, 10),
-                                      "hand": st.integers(0, 12)})
+topiary_seat = st.fixed_dictionaries(
+    {"visitors": st.integers(0, 60), "type bonus": st.integers(0, 10), "hand": st.integers(0, 12)}
+)
 
 
 def rules_winner(entries: list[dict]) -> int:
-    return max(range(len(entries)), key=lambda i: (sum(entries[i].values()),
-                                                  entries[i]["hand"], i))
+    return max(range(len(entries)), key=lambda i: (sum(entries[i].values()), entries[i]["hand"], i))
 
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(topiary_seat, min_size=2, max_size=4), st.data())
 def test_a_topiary_sheet_has_exactly_the_winner_the_rules_give(parts, data):
-    seats = SEATS[:len(parts)]
+    seats = SEATS[: len(parts)]
     scores = [{"total": sum(p.values()), "categories": p} for p in parts]
     winner = rules_winner(parts)
     match = sheet_match(uuid4(), "topiary", seats, {"scores": scores, "winners": [seats[winner]]})
@@ -41,7 +40,7 @@ def test_a_topiary_sheet_has_exactly_the_winner_the_rules_give(parts, data):
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(0, 196), min_size=2, max_size=4))
 def test_a_topas_sheet_is_won_by_every_seat_with_the_highest_total(totals):
-    seats = SEATS[:len(totals)]
+    seats = SEATS[: len(totals)]
     best = [name for name, total in zip(seats, totals) if total == max(totals)]
     scores = [{"total": t} for t in totals]
     match = sheet_match(uuid4(), "topas", seats, {"scores": scores, "winners": best})
@@ -50,5 +49,9 @@ def test_a_topas_sheet_is_won_by_every_seat_with_the_highest_total(totals):
     assert match.outcome["ranking"][0] == match.outcome["winners"]
     if len(best) < len(seats):
         with pytest.raises(Refused, match="winners"):
-            sheet_match(uuid4(), "topas", seats, {"scores": scores, "winners": best[:1] + [
-                next(n for n in seats if n not in best)]})
+            sheet_match(
+                uuid4(),
+                "topas",
+                seats,
+                {"scores": scores, "winners": best[:1] + [next(n for n in seats if n not in best)]},
+            )

@@ -25,11 +25,13 @@ def test_topiary_keeps_what_the_seat_sees():
     hidden = [i for i, up in enumerate(state.face_up) if not up]
     for world in worlds:
         assert world.hands[0] == state.hands[0] and world.face_up == state.face_up
-        assert [world.tiles[i] for i, up in enumerate(state.face_up) if up] == \
-            [state.tiles[i] for i, up in enumerate(state.face_up) if up]
+        assert [world.tiles[i] for i, up in enumerate(state.face_up) if up] == [
+            state.tiles[i] for i, up in enumerate(state.face_up) if up
+        ]
         unseen = [world.tiles[i] for i in hidden] + [t for h in world.hands[1:] for t in h]
-        assert Counter(unseen) == Counter([state.tiles[i] for i in hidden]
-                                          + [t for h in state.hands[1:] for t in h])
+        assert Counter(unseen) == Counter(
+            [state.tiles[i] for i in hidden] + [t for h in state.hands[1:] for t in h]
+        )
         assert [len(h) for h in world.hands] == [len(h) for h in state.hands]
     assert len({w.tiles for w in worlds}) > 1  # it does redraw
 

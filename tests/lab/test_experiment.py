@@ -19,13 +19,16 @@ from tablelog.lab_store import LabStore
 
 
 def test_the_same_seed_gives_the_same_report(recorder):
-    definition = lab.variants("topas", {"expert": False}, {"expert": True}, "random",
-                              matches=6, seed=3)
+    definition = lab.variants(
+        "topas", {"expert": False}, {"expert": True}, "random", matches=6, seed=3
+    )
     _, first = run(recorder, definition)
     _, again = run(recorder, definition)
     assert first == again
-    _, other = run(recorder, lab.variants("topas", {"expert": False}, {"expert": True},
-                                          "random", matches=6, seed=4))
+    _, other = run(
+        recorder,
+        lab.variants("topas", {"expert": False}, {"expert": True}, "random", matches=6, seed=4),
+    )
     assert other != first
 
 
@@ -75,14 +78,29 @@ def test_unknown_agents_are_refused(spec):
 
 def test_the_command_line_runs_lists_and_shows(store):
     runner = CliRunner()
-    result = runner.invoke(main, ["experiment", "skill", "topitop", "--budgets", "1,2", "-n",
-                                  "2", "--quiet", "--json", "--store", store])
+    result = runner.invoke(
+        main,
+        [
+            "experiment",
+            "skill",
+            "topitop",
+            "--budgets",
+            "1,2",
+            "-n",
+            "2",
+            "--quiet",
+            "--json",
+            "--store",
+            store,
+        ],
+    )
     assert result.exit_code == 0, result.output
     experiment_id = json.loads(result.output)["id"]
     listed = runner.invoke(main, ["experiment", "list", "--json", "--store", store])
     assert [e["id"] for e in json.loads(listed.output)] == [experiment_id]
     shown = runner.invoke(main, ["experiment", "show", experiment_id[:8], "--store", store])
     assert "mcts-2 vs mcts-1" in shown.output
-    bad = runner.invoke(main, ["experiment", "restriction", "topiary", "never-fly", "--store",
-                               store])
+    bad = runner.invoke(
+        main, ["experiment", "restriction", "topiary", "never-fly", "--store", store]
+    )
     assert bad.exit_code == 2 and "never-place-swan" in bad.output

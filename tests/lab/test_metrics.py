@@ -12,8 +12,10 @@ from tablelog.projections.traces import Trace
 
 
 def seat_one_always_wins(n=20):
-    return [Trace(2, (0,), True, (0, 1, 0, 1), totals=((2, 0), (2, 1), (4, 1), (4, 3)))
-            for _ in range(n)]
+    return [
+        Trace(2, (0,), True, (0, 1, 0, 1), totals=((2, 0), (2, 1), (4, 1), (4, 3)))
+        for _ in range(n)
+    ]
 
 
 def always_drawn(n=20):
@@ -55,7 +57,7 @@ def test_a_game_that_always_draws():
 def test_a_lead_that_changes_exactly_twice():
     row = per_match([lead_changes_twice()]).iloc[0]
     assert row["lead_changes"] == 2
-    assert row["drama"] == 2          # the winner was 3 points to 1 behind
+    assert row["drama"] == 2  # the winner was 3 points to 1 behind
     assert row["decisiveness"] == 4 / 5  # it leads for good only from the fifth move
     assert row["duration_rounds"] == 1.5  # three turns (0 | 1 1 | 0 0) by two seats
 

@@ -44,17 +44,21 @@ def test_some_restrictions_bite():
     test above could pass for restrictions that never filter anything)."""
     for game in GAMES:
         rules = get_rules(game)
-        bites = any(len(r.allowed(rules.choices(s, rules.to_move(s)[0])))
-                    < len(rules.choices(s, rules.to_move(s)[0]))
-                    for s in positions(game) for r in restrictions(game).values()
-                    if r.name != "first-legal")
+        bites = any(
+            len(r.allowed(rules.choices(s, rules.to_move(s)[0])))
+            < len(rules.choices(s, rules.to_move(s)[0]))
+            for s in positions(game)
+            for r in restrictions(game).values()
+            if r.name != "first-legal"
+        )
         assert bites, game
 
 
 def test_experiments_table_on_both_stores(any_recorder):
     store = LabStore(any_recorder)
-    store.create("0123abcd-0000-0000-0000-000000000000",
-                 {"game": "topas", "kind": "skill", "arms": []})
+    store.create(
+        "0123abcd-0000-0000-0000-000000000000", {"game": "topas", "kind": "skill", "arms": []}
+    )
     store.list_matches("0123abcd-0000-0000-0000-000000000000", {"x": ["m1"]})
     store.finish("0123abcd-0000-0000-0000-000000000000", "done", {"words": ["w"]})
     found = LabStore(any_recorder).get("0123abcd")

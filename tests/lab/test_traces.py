@@ -25,8 +25,10 @@ def traced(recorder, game):
     played = [play(definition, 0, k) for k in range(4)]
     recorder.save_new([match for match, _ in played])
     tables = load_tables(recorder, names=("matches", "moves", "scores"))
-    by_id = {t.match_id: t for t in traces_from_tables(tables["matches"], tables["moves"],
-                                                       tables["scores"])}
+    by_id = {
+        t.match_id: t
+        for t in traces_from_tables(tables["matches"], tables["moves"], tables["scores"])
+    }
     memory = per_match([trace for _, trace in played])
     stored = [by_id[str(match.id)] for match, _ in played]
     return memory, stored

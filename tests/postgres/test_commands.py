@@ -41,15 +41,28 @@ def test_import_a_sqlite_store_export_into_postgresql(store, postgres_store):
 
 
 def test_simulate_into_postgresql_stores_what_it_stores_on_sqlite(store, postgres_store):
-    args = ["simulate", "topiary", "-n", "12", "--seed", "5", "--players", "3",
-            "--bots", "greedy,random,random", "--workers", "2"]
+    args = [
+        "simulate",
+        "topiary",
+        "-n",
+        "12",
+        "--seed",
+        "5",
+        "--players",
+        "3",
+        "--bots",
+        "greedy,random,random",
+        "--workers",
+        "2",
+    ]
     for location in (store, postgres_store):
         done = run_quietly(location, *args)
         assert done.returncode == 0, done.stderr
     on_sqlite, on_postgres = exports(store), exports(postgres_store)
     assert len(on_postgres) == 12
-    assert ([without_ids_and_times(r) for r in on_postgres]
-            == [without_ids_and_times(r) for r in on_sqlite])
+    assert [without_ids_and_times(r) for r in on_postgres] == [
+        without_ids_and_times(r) for r in on_sqlite
+    ]
     report = json.loads(run(postgres_store, "stats", "--json").stdout)
     assert report["topiary"]["matches"] == 12
     assert sum(s["wins"] for s in report["topiary"]["seats"]) >= 12 - report["topiary"]["draws"]
@@ -62,7 +75,12 @@ def test_the_demo_builds_on_postgresql(postgres_store):
     records = exports(postgres_store)
     assert 200 <= len(records) <= 600
     assert {r["game"] for r in records} == {
-        "topiary", "total-landscaping", "topas", "geoshapes", "topitop"}
+        "topiary",
+        "total-landscaping",
+        "topas",
+        "geoshapes",
+        "topitop",
+    }
 
 
 def test_a_clean_postgresql_store_audits_clean_with_exit_0(postgres_store):

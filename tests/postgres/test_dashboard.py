@@ -59,12 +59,18 @@ def test_a_dashboard_on_postgresql_shows_a_new_match_without_a_restart(postgres_
 
 def overview_request() -> dict:
     """What the browser posts when the Overview page asks for its figures."""
-    outputs = [("overview-stats", "children"), ("overview-games", "figure"),
-               ("overview-recent", "rowData")]
-    return {"output": ".." + "...".join(f"{i}.{p}" for i, p in outputs) + "..",
-            "outputs": [{"id": i, "property": p} for i, p in outputs],
-            "inputs": [{"id": "overview-position", "property": "data", "value": 1}],
-            "changedPropIds": ["overview-position.data"], "state": []}
+    outputs = [
+        ("overview-stats", "children"),
+        ("overview-games", "figure"),
+        ("overview-recent", "rowData"),
+    ]
+    return {
+        "output": ".." + "...".join(f"{i}.{p}" for i, p in outputs) + "..",
+        "outputs": [{"id": i, "property": p} for i, p in outputs],
+        "inputs": [{"id": "overview-position", "property": "data", "value": 1}],
+        "changedPropIds": ["overview-position.data"],
+        "state": [],
+    }
 
 
 @pytest.mark.browser
@@ -79,18 +85,20 @@ def test_the_pages_render_in_a_browser_and_a_new_match_appears(postgres_store, p
     url = f"http://127.0.0.1:{server.server_port}"
     try:
         for path, (graph_id, title) in {
-                "/": ("overview-games", "Matches by game"),
-                "/balance": ("balance-seats", "Win rate by seat"),
-                "/players": ("players-ratings", "Ratings over time"),
-                f"/match?id={shown}": ("match-board", "Topitop")}.items():
+            "/": ("overview-games", "Matches by game"),
+            "/balance": ("balance-seats", "Win rate by seat"),
+            "/players": ("players-ratings", "Ratings over time"),
+            f"/match?id={shown}": ("match-board", "Topitop"),
+        }.items():
             page.goto(url + path)
             wait_for_title(page, graph_id, title)
         page.goto(url + "/")
         wait_for_title(page, "overview-games", "Matches by game")
         page.wait_for_function("document.querySelector('.stat .value').innerText === '10'")
         simulate(recorder, make_plan("topitop", 1, seed=99), workers=1, progress=False)
-        page.wait_for_function("document.querySelector('.stat .value').innerText === '11'",
-                               timeout=20_000)
+        page.wait_for_function(
+            "document.querySelector('.stat .value').innerText === '11'", timeout=20_000
+        )
         assert page.errors == []
     finally:
         server.shutdown()

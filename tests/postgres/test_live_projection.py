@@ -56,6 +56,7 @@ def writes(monkeypatch):
     def counted(self, rows, tracking, since=None):
         original(self, rows, tracking, since=since)
         seen.append((since, tracking.notification_id))
+
     monkeypatch.setattr(PostgresTablesView, "write", counted)
     return seen
 
@@ -105,8 +106,9 @@ def test_a_restarted_runner_resumes_from_its_position(postgres_store, writes):
     assert ann.mu.iloc[1] > ann.mu.iloc[0]
 
 
-def test_catching_up_writes_a_batch_per_transaction_not_an_event(postgres_store, writes,
-                                                                   monkeypatch):
+def test_catching_up_writes_a_batch_per_transaction_not_an_event(
+    postgres_store, writes, monkeypatch
+):
     recorder = open_recorder(postgres_store)
     recorder.save_new(some_matches(random.Random(3), games=("topitop", "topiary")))
     events = recorder.recorder.max_notification_id() or 0
@@ -157,13 +159,19 @@ def test_several_dashboards_and_commands_keep_one_set_of_tables_at_once(postgres
             projection.catch_up()
 
     env = {**os.environ, "TABLELOG_STORE": postgres_store}
-    commands = [subprocess.Popen([sys.executable, "-m", "tablelog", "project"], env=env,
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                for _ in range(2)]
+    commands = [
+        subprocess.Popen(
+            [sys.executable, "-m", "tablelog", "project"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
     threads = [threading.Thread(target=work) for work in (record, poll, poll)]
     with contextlib.ExitStack() as stack:  # on leaving, re-raises what a runner's thread raised
-        dashboards = [stack.enter_context(follow(open_recorder(postgres_store)))
-                      for _ in range(2)]
+        dashboards = [stack.enter_context(follow(open_recorder(postgres_store))) for _ in range(2)]
         for thread in threads:
             thread.start()
         for command in commands:

@@ -35,7 +35,9 @@ def test_stats_json_gives_matches_and_seat_win_rates_per_game(store):
     assert report["topitop"]["matches"] == 1 and report["topitop"]["recorded"] == 2
     seats = report["topitop"]["seats"]
     assert [(s["seat"], s["matches"], s["wins"], s["rate"]) for s in seats] == [
-        (1, 1, 1, 1.0), (2, 1, 0, 0.0)]
+        (1, 1, 1, 1.0),
+        (2, 1, 0, 0.0),
+    ]
     assert {"ci_low", "ci_high", "p_value"} <= set(seats[0])
     text = run(store, "stats", "topitop")
     assert "seat 1: 1/1" in text.stdout and "small" in text.stdout

@@ -20,8 +20,10 @@ def tables(recorder):
     projection = TablesProjection(recorder)
     projection.reset()
     projection.catch_up()
-    return {name: sorted(map(repr, projection.view.select(name)))
-            for name in ("matches", "moves", "scores")}
+    return {
+        name: sorted(map(repr, projection.view.select(name)))
+        for name in ("matches", "moves", "scores")
+    }
 
 
 def test_a_trimmed_match_projects_what_an_untrimmed_one_does(any_recorder, monkeypatch):
@@ -43,6 +45,7 @@ def test_a_trimmed_match_projects_what_an_untrimmed_one_does(any_recorder, monke
     def counted(self, *args):
         refolds.append(args)
         return history(self, *args)
+
     monkeypatch.setattr(TablesProjection, "_history", counted)
     trimmed = tables(any_recorder)
     assert trimmed == whole

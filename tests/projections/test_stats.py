@@ -36,21 +36,36 @@ def test_the_binomial_test_against_a_fair_rate():
 
 def _scores(results):
     """A scores table from (match, seat, won) triples of two-player matches."""
-    return pd.DataFrame([{"match_id": m, "game": "topitop", "players": 2, "variant": "standard",
-                          "seat": seat, "player": f"P{seat}", "total": float(won),
-                          "won": won, "shared": False, "rank": 1 if won else 2}
-                         for m, seat, won in results])
+    return pd.DataFrame(
+        [
+            {
+                "match_id": m,
+                "game": "topitop",
+                "players": 2,
+                "variant": "standard",
+                "seat": seat,
+                "player": f"P{seat}",
+                "total": float(won),
+                "won": won,
+                "shared": False,
+                "rank": 1 if won else 2,
+            }
+            for m, seat, won in results
+        ]
+    )
 
 
 def _matches(ids, status="ended"):
-    return pd.DataFrame({"match_id": ids, "game": "topitop", "players": 2,
-                         "variant": "standard", "status": status})
+    return pd.DataFrame(
+        {"match_id": ids, "game": "topitop", "players": 2, "variant": "standard", "status": status}
+    )
 
 
 def test_seat_win_rates_count_each_seat_of_each_ended_match():
     ids = [f"m{i}" for i in range(10)]
-    results = [(m, 1, i < 7) for i, m in enumerate(ids)] + [(m, 2, i >= 7)
-                                                            for i, m in enumerate(ids)]
+    results = [(m, 1, i < 7) for i, m in enumerate(ids)] + [
+        (m, 2, i >= 7) for i, m in enumerate(ids)
+    ]
     rates = stats.seat_win_rates(_scores(results), _matches(ids))
     first, second = rates.iloc[0], rates.iloc[1]
     assert (first.seat, first.matches, first.wins, first.rate) == (1, 10, 7, 0.7)
@@ -79,16 +94,34 @@ def test_thirty_matches_are_no_longer_a_small_sample():
     rates = stats.seat_win_rates(_scores(results), _matches(ids))
     assert not rates.small.any()
     # 30 of 30 at 1/2: two-sided p = 2 * 0.5^30.
-    assert rates.iloc[0].p_value == pytest.approx(2 * 0.5 ** 30)
+    assert rates.iloc[0].p_value == pytest.approx(2 * 0.5**30)
 
 
 def test_component_strength_counts_the_seats_that_had_it():
-    rows = [("a", 1, True, "rose", 2), ("a", 2, False, "rose", 0), ("b", 1, False, "rose", 1),
-            ("b", 2, True, "rose", 3)]
-    components = pd.DataFrame([{"match_id": m, "game": "topiary", "players": 2,
-                                "variant": "standard", "seat": s, "player": f"P{s}", "won": w,
-                                "kind": "sculpture type", "component": c, "count": n,
-                                "points": float(n)} for m, s, w, c, n in rows])
+    rows = [
+        ("a", 1, True, "rose", 2),
+        ("a", 2, False, "rose", 0),
+        ("b", 1, False, "rose", 1),
+        ("b", 2, True, "rose", 3),
+    ]
+    components = pd.DataFrame(
+        [
+            {
+                "match_id": m,
+                "game": "topiary",
+                "players": 2,
+                "variant": "standard",
+                "seat": s,
+                "player": f"P{s}",
+                "won": w,
+                "kind": "sculpture type",
+                "component": c,
+                "count": n,
+                "points": float(n),
+            }
+            for m, s, w, c, n in rows
+        ]
+    )
     matches = _matches(["a", "b"]).assign(game="topiary")
     strength = stats.component_strength(components, matches).iloc[0]
     # three seats had roses (2, 1 and 3 of them); two of them won.
@@ -98,6 +131,7 @@ def test_component_strength_counts_the_seats_that_had_it():
 
 
 # ---- the tallies and the statistics worked out from them ----------------------------------------
+
 
 def test_a_sample_given_as_values_and_counts_is_described_as_if_spelled_out():
     # The sample 10, 12, 12, 30 (given unsorted, with a value that never occurs): n = 4,
@@ -115,9 +149,16 @@ def test_a_sample_given_as_values_and_counts_is_described_as_if_spelled_out():
 
 
 def test_seat_rates_from_tallies_leave_out_one_player_games():
-    tallies = pd.DataFrame({"game": ["topas", "topitop", "topitop"], "players": [1, 2, 2],
-                            "variant": "standard", "seat": [1, 2, 1], "matches": [5, 10, 10],
-                            "wins": [3, 3, 7]})
+    tallies = pd.DataFrame(
+        {
+            "game": ["topas", "topitop", "topitop"],
+            "players": [1, 2, 2],
+            "variant": "standard",
+            "seat": [1, 2, 1],
+            "matches": [5, 10, 10],
+            "wins": [3, 3, 7],
+        }
+    )
     rates = stats.seat_rates(tallies)
     assert list(rates.game) == ["topitop", "topitop"] and list(rates.seat) == [1, 2]
     assert list(rates.rate) == [0.7, 0.3] and list(rates.fair) == [0.5, 0.5]
@@ -129,21 +170,58 @@ def test_seat_rates_from_tallies_leave_out_one_player_games():
 def test_score_tallies_count_seats_per_points_and_the_total():
     # Match a: seat 1 won with visitors 10 (total 10), seat 2 lost with 4; match b: seat 1 won
     # with 10, seat 2 lost with 6; match c is disputed and left out.
-    rows = [("a", 1, True, 10.0), ("a", 2, False, 4.0), ("b", 1, True, 10.0),
-            ("b", 2, False, 6.0), ("c", 1, True, 50.0), ("c", 2, False, 0.0)]
+    rows = [
+        ("a", 1, True, 10.0),
+        ("a", 2, False, 4.0),
+        ("b", 1, True, 10.0),
+        ("b", 2, False, 6.0),
+        ("c", 1, True, 50.0),
+        ("c", 2, False, 0.0),
+    ]
     group = {"game": "topiary", "players": 2, "variant": "standard"}
-    categories = pd.DataFrame([{"match_id": m, **group, "seat": s, "player": f"P{s}", "won": w,
-                                "category": "visitors", "points": p} for m, s, w, p in rows])
-    scores = pd.DataFrame([{"match_id": m, **group, "seat": s, "player": f"P{s}", "total": p,
-                            "won": w, "shared": False, "rank": 1 if w else 2}
-                           for m, s, w, p in rows])
+    categories = pd.DataFrame(
+        [
+            {
+                "match_id": m,
+                **group,
+                "seat": s,
+                "player": f"P{s}",
+                "won": w,
+                "category": "visitors",
+                "points": p,
+            }
+            for m, s, w, p in rows
+        ]
+    )
+    scores = pd.DataFrame(
+        [
+            {
+                "match_id": m,
+                **group,
+                "seat": s,
+                "player": f"P{s}",
+                "total": p,
+                "won": w,
+                "shared": False,
+                "rank": 1 if w else 2,
+            }
+            for m, s, w, p in rows
+        ]
+    )
     matches = pd.concat([_matches(["a", "b"]), _matches(["c"], status="disputed")])
     tallies = stats.score_tallies(categories, scores, matches)
-    seen = {(c, bool(w), p): n for c, w, p, n in
-            zip(tallies.category, tallies.won, tallies.points, tallies.seats)}
-    assert seen == {("total", False, 4.0): 1, ("total", False, 6.0): 1, ("total", True, 10.0): 2,
-                    ("visitors", False, 4.0): 1, ("visitors", False, 6.0): 1,
-                    ("visitors", True, 10.0): 2}
+    seen = {
+        (c, bool(w), p): n
+        for c, w, p, n in zip(tallies.category, tallies.won, tallies.points, tallies.seats)
+    }
+    assert seen == {
+        ("total", False, 4.0): 1,
+        ("total", False, 6.0): 1,
+        ("total", True, 10.0): 2,
+        ("visitors", False, 4.0): 1,
+        ("visitors", False, 6.0): 1,
+        ("visitors", True, 10.0): 2,
+    }
     frame = stats.distributions(tallies).set_index(["category", "seats"])
     rest = frame.loc[[("visitors", "rest")]].iloc[0]
     # The rest scored 4 and 6: mean 5, std sqrt(2), quartiles 4.5, 5, 5.5.
@@ -154,16 +232,30 @@ def test_score_tallies_count_seats_per_points_and_the_total():
 def test_component_strength_from_tallies_matches_the_rows_and_skips_missing_points():
     # Two seats with 2 and 1 cards (points unknown: NaN), one winner; one seat without any.
     rows = [("a", 1, True, 2, math.nan), ("a", 2, False, 1, math.nan), ("b", 1, False, 0, 0.0)]
-    components = pd.DataFrame([{"match_id": m, "game": "total-landscaping", "players": 2,
-                                "variant": "standard", "seat": s, "player": f"P{s}", "won": w,
-                                "kind": "card colour", "component": "Green", "count": n,
-                                "points": p} for m, s, w, n, p in rows])
+    components = pd.DataFrame(
+        [
+            {
+                "match_id": m,
+                "game": "total-landscaping",
+                "players": 2,
+                "variant": "standard",
+                "seat": s,
+                "player": f"P{s}",
+                "won": w,
+                "kind": "card colour",
+                "component": "Green",
+                "count": n,
+                "points": p,
+            }
+            for m, s, w, n, p in rows
+        ]
+    )
     matches = _matches(["a", "b"]).assign(game="total-landscaping")
     tallies = stats.component_tallies(components, matches)
     # (won, had): seats, the sum of their counts, how many had points.
-    assert sorted(zip(tallies.won, tallies.had, tallies.seats, tallies["count"],
-                      tallies.scored)) == [(False, False, 1, 0, 1), (False, True, 1, 1, 0),
-                                           (True, True, 1, 2, 0)]
+    assert sorted(
+        zip(tallies.won, tallies.had, tallies.seats, tallies["count"], tallies.scored)
+    ) == [(False, False, 1, 0, 1), (False, True, 1, 1, 0), (True, True, 1, 2, 0)]
     row = stats.strength(tallies).iloc[0]
     assert (row.seats, row["count"], row.wins, row.win_rate) == (2, 3, 1, 0.5)
     assert row.mean_count == 1.5 and math.isnan(row.mean_points)
@@ -173,7 +265,8 @@ def test_component_strength_from_tallies_matches_the_rows_and_skips_missing_poin
 
 def test_length_tallies_count_only_ended_matches():
     matches = _matches(["a", "b", "c", "d", "e"]).assign(
-        status=["ended", "ended", "ended", "running", "disputed"], moves=[12, 10, 12, 3, 8])
+        status=["ended", "ended", "ended", "running", "disputed"], moves=[12, 10, 12, 3, 8]
+    )
     tallies = stats.length_tallies(matches)
     assert list(zip(tallies.moves, tallies.matches)) == [(10, 1), (12, 2)]
     row = stats.lengths(tallies).iloc[0]

@@ -47,10 +47,13 @@ def serve(tmp_path):
     started: list[Any] = []
 
     def serve(policy: WritePolicy | None = None) -> Served:
-        served = Served(str(tmp_path / f"store{len(started)}.sqlite"),
-                        policy or WritePolicy.for_bind("127.0.0.1"))
+        served = Served(
+            str(tmp_path / f"store{len(started)}.sqlite"),
+            policy or WritePolicy.for_bind("127.0.0.1"),
+        )
         started.append(served)
         return served
+
     yield serve
     for served in started:
         served.close()

@@ -26,8 +26,9 @@ def _mentioned(value: Any, text: str) -> bool:
     return json.dumps(value) in text or str(value) in text
 
 
-def picks_for(game: str, rules, state, seat: int, target: dict, names=None,
-              limit: int = 20000) -> list[list[Any]]:
+def picks_for(
+    game: str, rules, state, seat: int, target: dict, names=None, limit: int = 20000
+) -> list[list[Any]]:
     """The picks whose Ready move equals `target`; AssertionError when the menus cannot say it."""
     text = json.dumps(target)
     budget = [limit]

@@ -14,14 +14,17 @@ from tests.conftest import stored_rows
 OPEN, GUARDED = WritePolicy.for_bind("127.0.0.1"), WritePolicy.for_bind("0.0.0.0", "s3cret")
 
 
-@pytest.mark.parametrize(("policy", "token", "host", "refusal"), [
-    (OPEN, None, "127.0.0.1:8050", None),
-    (OPEN, None, "evil.example:8050", "open to this machine only"),
-    (GUARDED, None, "192.168.1.5:8050", "enter it above"),
-    (GUARDED, "wrong", "192.168.1.5:8050", "the write token is wrong"),
-    (GUARDED, " s3cret ", "192.168.1.5:8050", None),
-    (None, "s3cret", "127.0.0.1", "recording is off"),
-])
+@pytest.mark.parametrize(
+    ("policy", "token", "host", "refusal"),
+    [
+        (OPEN, None, "127.0.0.1:8050", None),
+        (OPEN, None, "evil.example:8050", "open to this machine only"),
+        (GUARDED, None, "192.168.1.5:8050", "enter it above"),
+        (GUARDED, "wrong", "192.168.1.5:8050", "the write token is wrong"),
+        (GUARDED, " s3cret ", "192.168.1.5:8050", None),
+        (None, "s3cret", "127.0.0.1", "recording is off"),
+    ],
+)
 def test_who_may_write(policy, token, host, refusal):
     said = actions.write_refusal(policy, token, host)
     assert said is None if refusal is None else said is not None and refusal in said
@@ -51,12 +54,15 @@ def test_a_start_needs_the_game_the_players_and_the_whole_setup(recorder, store)
 
 def test_a_game_logged_afterwards_keeps_when_it_was_played(recorder, store):
     typed = "2026-11-28T19:30"  # what the form's date-and-time field gives: the server's time
-    match_id, _ = actions.start(recorder, "topitop", "Ann, Ben", [["small", 4], ["large", 4]],
-                                typed)
-    assert recorder.get(match_id).played_at == datetime.fromisoformat(typed).astimezone() \
-        .isoformat()
+    match_id, _ = actions.start(
+        recorder, "topitop", "Ann, Ben", [["small", 4], ["large", 4]], typed
+    )
+    assert (
+        recorder.get(match_id).played_at == datetime.fromisoformat(typed).astimezone().isoformat()
+    )
     before = stored_rows(store)
     with pytest.raises(Refused, match="lies in the future"):
-        actions.start(recorder, "topitop", "Ann, Ben", [["small", 4], ["large", 4]],
-                      "2999-01-01T00:00")
+        actions.start(
+            recorder, "topitop", "Ann, Ben", [["small", 4], ["large", 4]], "2999-01-01T00:00"
+        )
     assert stored_rows(store) == before

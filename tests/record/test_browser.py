@@ -26,17 +26,25 @@ BACKGROUND = ThreadPoolExecutor(max_workers=2)
 EXAMPLES = data_path("examples")
 # A Topas solitaire column: the start card R2-B1 and seven placements (77 points, see below).
 TOPAS_COLUMN = [
-    {"card": "R3-B2", "at": [0, -1], "dir": "E"}, {"card": "R2-B3", "at": [0, 1], "dir": "E"},
-    {"card": "Y3-B1", "at": [0, 2], "dir": "E"}, {"card": "R3-Y2", "at": [-1, 1], "dir": "S"},
-    {"card": "R2-Y1", "at": [-2, 1], "dir": "S"}, {"card": "R3-G1", "at": [-1, 0], "dir": "N"},
+    {"card": "R3-B2", "at": [0, -1], "dir": "E"},
+    {"card": "R2-B3", "at": [0, 1], "dir": "E"},
+    {"card": "Y3-B1", "at": [0, 2], "dir": "E"},
+    {"card": "R3-Y2", "at": [-1, 1], "dir": "S"},
+    {"card": "R2-Y1", "at": [-2, 1], "dir": "S"},
+    {"card": "R3-G1", "at": [-1, 0], "dir": "N"},
     {"card": "R2-G3", "at": [-2, 0], "dir": "N"},
 ]
 
 
 def cli(store: str, *args: str) -> str:
     env = {**os.environ, "TABLELOG_STORE": store}
-    done = subprocess.run([sys.executable, "-m", "tablelog", *args], env=env, text=True,
-                          capture_output=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "tablelog", *args],
+        env=env,
+        text=True,
+        capture_output=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
@@ -44,11 +52,13 @@ def cli(store: str, *args: str) -> str:
 def cli_game(store: str, new: list[str], steps: list[list[str]]) -> Future:
     """Log the same game at the command line, in the background while the browser taps:
     `new` starts it; each step's "ID" is the match id. The future gives the id."""
+
     def log() -> str:
         match_id = cli(store, "new", *new)
         for step in steps:
             cli(store, *[match_id if arg == "ID" else arg for arg in step])
         return match_id
+
     return BACKGROUND.submit(log)
 
 
@@ -72,13 +82,18 @@ def test_a_topitop_game_to_a_win_by_tapping_equals_the_command_line(serve, phone
     served = serve()
     _record, moves = example_moves("topitop")
     cli_store = str(tmp_path / "cli.sqlite")
-    by_cli = cli_game(cli_store, ["topitop", "--players", "Ann,Ben"], [
-        ["move", "ID", "--seat", "Ann", '{"place": "small", "to": "b2"}'],
-        ["undo", "ID", "--by", "Ben", "--reason", "wrong pile entered"],
-        *[["move", "ID", "--seat", e["seat"], json.dumps(e["move"])] for e in moves],
-        ["claim", "ID", "--by", "Ann", "--scores", '{"Ann": 2, "Ben": 0}'], ["end", "ID"]])
-    start_match(phone, served.url, "topitop", "Topitop", "Ann, Ben",
-                [["small", 4], ["large", 4]])
+    by_cli = cli_game(
+        cli_store,
+        ["topitop", "--players", "Ann,Ben"],
+        [
+            ["move", "ID", "--seat", "Ann", '{"place": "small", "to": "b2"}'],
+            ["undo", "ID", "--by", "Ben", "--reason", "wrong pile entered"],
+            *[["move", "ID", "--seat", e["seat"], json.dumps(e["move"])] for e in moves],
+            ["claim", "ID", "--by", "Ann", "--scores", '{"Ann": 2, "Ben": 0}'],
+            ["end", "ID"],
+        ],
+    )
+    start_match(phone, served.url, "topitop", "Topitop", "Ann, Ben", [["small", 4], ["large", 4]])
     match_id = phone.url.split("match=")[1]
     shot(phone, "topitop-start")
 
@@ -110,10 +125,12 @@ def test_a_topas_solitaire_column_by_tapping_equals_the_command_line(serve, phon
     served = serve()
     cli_store, setup = str(tmp_path / "cli.sqlite"), tmp_path / "setup.json"
     setup.write_text(json.dumps({"start": "R2-B1"}))
-    by_cli = cli_game(cli_store, ["topas", "--players", "Sol", "--setup", str(setup)],
-                      [["move", "ID", "--seat", "Sol", json.dumps(m)] for m in TOPAS_COLUMN])
-    start_match(phone, served.url, "topas", "Topas", "Sol", [["expert", False],
-                                                              ["start", "R2-B1"]])
+    by_cli = cli_game(
+        cli_store,
+        ["topas", "--players", "Sol", "--setup", str(setup)],
+        [["move", "ID", "--seat", "Sol", json.dumps(m)] for m in TOPAS_COLUMN],
+    )
+    start_match(phone, served.url, "topas", "Topas", "Sol", [["expert", False], ["start", "R2-B1"]])
     match_id = phone.url.split("match=")[1]
     for move in TOPAS_COLUMN:
         enter_move(phone, served.recorder, match_id, move)
@@ -137,11 +154,23 @@ def test_a_topiary_game_by_tapping_equals_the_command_line(serve, phone, tmp_pat
     record, moves = example_moves("topiary")
     cli_store, setup = str(tmp_path / "cli.sqlite"), tmp_path / "setup.json"
     setup.write_text(json.dumps(record["setup"]))
-    by_cli = cli_game(cli_store, ["topiary", "--players", "Ann,Ben", "--setup", str(setup)], [
-        *[["move", "ID", "--seat", e["seat"], json.dumps(e["move"])] for e in moves],
-        ["claim", "ID", "--by", "Ann", "--scores", '{"Ann": 65, "Ben": 65}'], ["end", "ID"]])
-    start_match(phone, served.url, "topiary", "Topiary", "Ann, Ben",
-                [["last_player_chooses", False], ["removed", "Elephant"], ["c3", "Pom Pom 4"]])
+    by_cli = cli_game(
+        cli_store,
+        ["topiary", "--players", "Ann,Ben", "--setup", str(setup)],
+        [
+            *[["move", "ID", "--seat", e["seat"], json.dumps(e["move"])] for e in moves],
+            ["claim", "ID", "--by", "Ann", "--scores", '{"Ann": 65, "Ben": 65}'],
+            ["end", "ID"],
+        ],
+    )
+    start_match(
+        phone,
+        served.url,
+        "topiary",
+        "Topiary",
+        "Ann, Ben",
+        [["last_player_chooses", False], ["removed", "Elephant"], ["c3", "Pom Pom 4"]],
+    )
     match_id = phone.url.split("match=")[1]
     for number, entry in enumerate(moves):
         enter_move(phone, served.recorder, match_id, entry["move"])
@@ -159,8 +188,9 @@ def test_a_topiary_game_by_tapping_equals_the_command_line(serve, phone, tmp_pat
     assert logged(served.recorder, match_id) == logged(open_recorder(cli_store), cli_id)
 
 
-def test_off_loopback_a_write_without_the_token_is_refused_and_stores_nothing(serve, phone,
-                                                                            browser):
+def test_off_loopback_a_write_without_the_token_is_refused_and_stores_nothing(
+    serve, phone, browser
+):
     served = serve(WritePolicy.for_bind("0.0.0.0", "s3cret-token"))
     phone.goto(f"{served.url}/record")
     phone.wait_for_selector("#record-token-input")  # the page asks for the token
@@ -194,8 +224,9 @@ def test_off_loopback_a_write_without_the_token_is_refused_and_stores_nothing(se
     other = browser.new_page(viewport={"width": 390, "height": 844})
     other.goto(phone.url)
     other.wait_for_selector("#record-summary:has-text('move 0')")
-    other.locator("#record-picker").get_by_role("button", name="Ann's bucket from the supply",
-                                                 exact=True).click()
+    other.locator("#record-picker").get_by_role(
+        "button", name="Ann's bucket from the supply", exact=True
+    ).click()
     other.locator("#record-picker").get_by_role("button", name="b2", exact=True).click()
     other.get_by_role("button", name="Record this move").click()
     other.wait_for_selector("#record-message:has-text('write token')")

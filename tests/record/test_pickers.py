@@ -72,8 +72,12 @@ def _table_setup(game: str, players: int) -> dict:
         step = setups.menu(game, players, picks)
         if isinstance(step, Ready):
             return step.move["setup"]
-        picks.append([step.key, rng.choice([o for o in step.options if o.value != DONE]
-                                           or step.options).value])
+        picks.append(
+            [
+                step.key,
+                rng.choice([o for o in step.options if o.value != DONE] or step.options).value,
+            ]
+        )
 
 
 @pytest.mark.parametrize("game", ENTERED_AS_RECORDED)
@@ -112,22 +116,26 @@ def test_an_answer_the_position_no_longer_offers_is_stale_not_a_move():
 
 def test_topiary_offers_spot_then_take_then_the_tile_placed():
     rules = get_rules("topiary")
-    state = rules.start(2, rules.options({}), {"removed": "Elephant",
-                                               "garden": {"c3": "Pom Pom 4"}})
+    state = rules.start(
+        2, rules.options({}), {"removed": "Elephant", "garden": {"c3": "Pom Pom 4"}}
+    )
     step = question("topiary", rules, state, 0, [])
     assert step.key == "visitor" and len(step.options) == 56
     step = question("topiary", rules, state, 0, [["visitor", "c1:S"]])
     # c1:S looks down column c: c1, c2, c4, c5 are face down; c3 is face up (not taken)
     assert [o.value for o in step.options] == ["", "c1", "c2", "c4", "c5"]
-    assert menu("topiary", rules, state, 0, [["visitor", "c1:S"], ["take", ""]]) == \
-        Ready({"visitor": "c1:S"})
+    assert menu("topiary", rules, state, 0, [["visitor", "c1:S"], ["take", ""]]) == Ready(
+        {"visitor": "c1:S"}
+    )
 
 
 def test_topiary_took_offers_only_unseen_tiles_and_then_places_it():
     rules = get_rules("topiary")
-    state = rules.start(2, rules.options({}), {"removed": "Elephant",
-                                               "garden": {"c3": "Pom Pom 4"},
-                                               "hands": [["Swan 4"], []]})
+    state = rules.start(
+        2,
+        rules.options({}),
+        {"removed": "Elephant", "garden": {"c3": "Pom Pom 4"}, "hands": [["Swan 4"], []]},
+    )
     picks = [["visitor", "c1:S"], ["take", "c1"]]
     step = question("topiary", rules, state, 0, picks)
     offered = [o.value for o in step.options]
@@ -153,8 +161,9 @@ def test_topiary_reveal_is_picked_tile_by_tile_from_what_nobody_has_seen():
     picks = [["reveal", "Pyramid 4"], ["reveal", "Swan 3"]]
     step = question("topiary", match.rules, before_reveal, 0, picks)
     assert "Pyramid 4" not in [o.value for o in step.options]  # one tile of each
-    assert menu("topiary", match.rules, before_reveal, 0, [*picks, ["reveal", "Whale 1"]]) == \
-        Ready({"reveal": ["Pyramid 4", "Swan 3", "Whale 1"]})
+    assert menu("topiary", match.rules, before_reveal, 0, [*picks, ["reveal", "Whale 1"]]) == Ready(
+        {"reveal": ["Pyramid 4", "Swan 3", "Whale 1"]}
+    )
 
 
 def test_topas_asks_card_then_the_first_halfs_cell_then_where_the_second_points():
@@ -169,22 +178,29 @@ def test_topas_asks_card_then_the_first_halfs_cell_then_where_the_second_points(
     step = question("topas", rules, state, 0, [["card", "R1-G2"], ["at", [0, 1]]])
     # from (0,1) G2 may point down or left; right is free too; up is the start card
     assert {o.value for o in step.options} == {"S", "W", "E"}
-    assert menu("topas", rules, state, 0, [["card", "R1-G2"], ["at", [0, 1]], ["dir", "S"]]) \
-        == Ready({"card": "R1-G2", "at": [0, 1], "dir": "S"})
+    assert menu(
+        "topas", rules, state, 0, [["card", "R1-G2"], ["at", [0, 1]], ["dir", "S"]]
+    ) == Ready({"card": "R1-G2", "at": [0, 1], "dir": "S"})
 
 
 def test_total_landscaping_takes_both_players_choices_then_combines_them():
     rules = get_rules("total-landscaping")
     state = rules.start(2, {}, {})
-    east = [["east.card", "Red"], ["east.garden", "west"], ["east.tile", "B3"],
-            ["east.remove", "White"], ["east.remove", "Blue"]]
+    east = [
+        ["east.card", "Red"],
+        ["east.garden", "west"],
+        ["east.tile", "B3"],
+        ["east.remove", "White"],
+        ["east.remove", "Blue"],
+    ]
     step = question("total-landscaping", rules, state, 0, east, ["Ann", "Ben"])
     assert step.key == "west.card" and step.prompt.startswith("Ben (West)")
     west = [["west.card", "Green"], ["west.garden", "west"], ["west.tile", "A"]]
     move = build("total-landscaping", rules, state, 0, [*east, *west])
-    assert move == {"east": {"card": "Red", "garden": "west", "tile": "B3",
-                             "remove": ["Blue", "White"]},
-                    "west": {"card": "Green", "garden": "west", "tile": "A"}}
+    assert move == {
+        "east": {"card": "Red", "garden": "west", "tile": "B3", "remove": ["Blue", "White"]},
+        "west": {"card": "Green", "garden": "west", "tile": "A"},
+    }
     rules.apply(state, move)
 
 
@@ -194,11 +210,19 @@ def test_geoshapes_trade_is_built_from_what_the_players_hold():
     step = question("geoshapes", rules, state, 0, [["action", "trade"], ["with", 1]])
     assert step.key == "give"
     # Ann holds Trapezoid, Right Triangle x2, Hexagon and nothing on the board yet
-    assert [o.value for o in step.options] == ["hand:Hexagon", "hand:Right Triangle",
-                                               "hand:Trapezoid"]
+    assert [o.value for o in step.options] == [
+        "hand:Hexagon",
+        "hand:Right Triangle",
+        "hand:Trapezoid",
+    ]
     picks: list[list[Any]] = [
-        ["action", "trade"], ["with", 1], ["give", "hand:Hexagon"], ["give", DONE],
-        ["get", "hand:Semicircle"], ["get", "hand:Semicircle"]]
+        ["action", "trade"],
+        ["with", 1],
+        ["give", "hand:Hexagon"],
+        ["give", DONE],
+        ["get", "hand:Semicircle"],
+        ["get", "hand:Semicircle"],
+    ]
     step = question("geoshapes", rules, state, 0, picks)
     # Ben held two Semicircles: both are asked for, none is left to offer
     assert "hand:Semicircle" not in [o.value for o in step.options]

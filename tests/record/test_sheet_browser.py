@@ -36,7 +36,8 @@ def test_a_topiary_sheet_logged_on_a_phone_is_stored_as_checked(serve, phone):
     phone.get_by_role("button", name="Log this score sheet").click()
     phone.wait_for_selector("#record-sheet-message:has-text('refused')")
     assert "winners: the sheet names Ann, but by the totals Ben wins" in phone.inner_text(
-        "#record-sheet-message")
+        "#record-sheet-message"
+    )
     assert stored_rows(served.store) == []
     shot(phone, "sheet-refused")
 
@@ -50,10 +51,16 @@ def test_a_topiary_sheet_logged_on_a_phone_is_stored_as_checked(serve, phone):
     match = served.recorder.get(started.originator_id)
     assert match.kind == "sheet" and match.outcome["winners"] == [1]
     assert match.sheet["scores"] == [
-        {"total": 40, "categories": {"visitors": 37, "type bonus": 0, "hand": 3}, "team": None,
-         "role": None, "colour": None, "new": None},
-        {"total": 41, "categories": None, "team": None, "role": None, "colour": None,
-         "new": None}]
+        {
+            "total": 40,
+            "categories": {"visitors": 37, "type bonus": 0, "hand": 3},
+            "team": None,
+            "role": None,
+            "colour": None,
+            "new": None,
+        },
+        {"total": 41, "categories": None, "team": None, "role": None, "colour": None, "new": None},
+    ]
     assert match.sheet["first"] == "Ann" and match.sheet["location"] == "Club"
     width = phone.evaluate("document.scrollingElement.scrollWidth")
     assert width <= 390  # phone-sized: nothing scrolls sideways

@@ -27,8 +27,9 @@ def matches(recorder):
 
 
 def started(matches, players: str = "Ann, Ben") -> str:
-    done = actions.write(matches, "start", actions.Form(setup_picks=TOPITOP, players=players),
-                         OPEN, HOST)
+    done = actions.write(
+        matches, "start", actions.Form(setup_picks=TOPITOP, players=players), OPEN, HOST
+    )
     return done.match_id
 
 
@@ -49,12 +50,14 @@ def option(key: str, value) -> dict:
 
 # Taps ----------------------------------------------------------------------------------------
 
+
 def test_a_tapped_option_adds_its_answer_and_a_chip_takes_answers_back_from_its_own_on():
     picks = steps.tapped([], option("piece", "supply:large"), 1)
     picks = steps.tapped(picks, option("to", "b2"), 1)
     assert picks == [["piece", "supply:large"], ["to", "b2"]]
     assert steps.tapped(picks, {"type": "record-back", "index": 1}, 1) == [
-        ["piece", "supply:large"]]
+        ["piece", "supply:large"]
+    ]
     assert steps.tapped(picks, {"type": "record-back", "index": 0}, 1) == []
 
 
@@ -67,9 +70,11 @@ def test_a_button_drawn_afresh_is_not_a_tap():
 def test_tapping_a_game_begins_the_setup_afresh():
     picks = [["game", "topitop"], ["small", 4]]
     assert steps.setup_tapped(picks, {"type": "record-game", "game": "topas"}, 2) == [
-        ["game", "topas"]]
+        ["game", "topas"]
+    ]
     assert steps.setup_tapped(picks, {"type": "record-setup-back", "index": 1}, 1) == [
-        ["game", "topitop"]]
+        ["game", "topitop"]
+    ]
 
 
 def test_a_chip_says_the_answer_as_the_player_gave_it():
@@ -80,6 +85,7 @@ def test_a_chip_says_the_answer_as_the_player_gave_it():
 
 
 # The write token -----------------------------------------------------------------------------
+
 
 def test_the_token_box_shows_only_where_the_server_needs_a_token():
     assert steps.token_box(None, None) is None
@@ -96,6 +102,7 @@ def test_a_saved_token_is_trimmed_and_a_blank_one_is_none():
 
 # Following another device --------------------------------------------------------------------
 
+
 def test_the_page_follows_a_match_another_device_moved_on(matches, recorder):
     match_id = started(matches)
     shown = matches.loaded(match_id)
@@ -108,6 +115,7 @@ def test_the_page_follows_a_match_another_device_moved_on(matches, recorder):
 def test_nothing_is_read_while_no_match_is_shown():
     def now(_match_id):
         raise AssertionError("the store was read")
+
     assert steps.followed(None, 3, now) is None
     assert steps.followed("some id", None, now) is None
     assert steps.followed("gone", 3, lambda _match_id: None) is None  # no such match
@@ -121,6 +129,7 @@ def test_an_unknown_match_has_no_version(matches):
 
 # The questions -------------------------------------------------------------------------------
 
+
 def test_the_setup_asks_its_questions_once_a_game_is_chosen():
     assert steps.setting_up([], "Ann, Ben") is None
     asked = steps.setting_up([["game", "topitop"]], "Ann, Ben")
@@ -132,8 +141,9 @@ def test_the_setup_asks_its_questions_once_a_game_is_chosen():
 
 
 def test_answers_that_no_longer_fit_are_drawn_as_a_warning_beside_their_chips():
-    drawn = panels.setup(steps.SettingUp("Topas, 1 player(s)",
-                                         steps.Asked([["game", "topas"]], stale="gone")))
+    drawn = panels.setup(
+        steps.SettingUp("Topas, 1 player(s)", steps.Asked([["game", "topas"]], stale="gone"))
+    )
     assert [part.className for part in drawn[1:]] == ["record-answers", "warning"]
     assert panels.picker(steps.Asked([["to", "b2"]], stale="gone")).className == "warning"
 
@@ -143,15 +153,15 @@ def test_a_move_is_asked_question_by_question_then_said_in_words(matches):
     version = matches.loaded(match_id)
     first = steps.asking(matches.get, match_id, version, [])
     assert first.question is not None and first.picks == []
-    ready = steps.asking(matches.get, match_id, version,
-                         [["piece", "supply:large"], ["to", "b2"]])
+    ready = steps.asking(matches.get, match_id, version, [["piece", "supply:large"], ["to", "b2"]])
     assert ready.question is None and ready.ready.startswith("Ann ") and "b2" in ready.ready
 
 
 def test_an_answer_that_no_longer_fits_says_so(matches):
     match_id = started(matches)
-    asked = steps.asking(matches.get, match_id, matches.loaded(match_id),
-                         [["piece", "supply:nothing"]])
+    asked = steps.asking(
+        matches.get, match_id, matches.loaded(match_id), [["piece", "supply:nothing"]]
+    )
     assert asked.stale.endswith("take an answer back") and asked.question is None
 
 
@@ -168,6 +178,7 @@ def test_no_question_without_a_match_at_the_version_shown_or_a_move_awaited(matc
 
 
 # The match as it stands ----------------------------------------------------------------------
+
 
 def test_a_running_match_shows_who_is_to_move_and_its_score(matches):
     match_id = started(matches)
@@ -206,8 +217,9 @@ def test_a_sheet_shows_its_result_and_scores_without_a_board(matches, recorder):
 
 def test_a_match_that_cannot_be_shown_says_why(matches, recorder):
     assert steps.showing(matches.get, None, None, None) is None
-    assert "no match" in steps.showing(matches.get, "00000000-0000-0000-0000-000000000000",
-                                       None, None)
+    assert "no match" in steps.showing(
+        matches.get, "00000000-0000-0000-0000-000000000000", None, None
+    )
     match_id = started(matches)
     shown = matches.loaded(match_id)
     recorder.record(match_id, "Ann", {"place": "large", "to": "b2"})
@@ -221,6 +233,7 @@ def test_a_match_that_cannot_be_shown_says_why(matches, recorder):
 
 # Writes --------------------------------------------------------------------------------------
 
+
 def test_a_write_the_policy_refuses_stores_nothing(matches, store):
     form = actions.Form(setup_picks=TOPITOP, players="Ann, Ben")
     done = actions.write(matches, "start", form, GUARDED, "192.168.1.5:8050")
@@ -230,20 +243,25 @@ def test_a_write_the_policy_refuses_stores_nothing(matches, store):
 
 
 def test_a_start_opens_the_match_at_its_own_address(matches, recorder):
-    done = actions.write(matches, "start", actions.Form(setup_picks=TOPITOP, players="Ann, Ben"),
-                         OPEN, HOST)
+    done = actions.write(
+        matches, "start", actions.Form(setup_picks=TOPITOP, players="Ann, Ben"), OPEN, HOST
+    )
     assert done.search == f"?match={done.match_id}" and done.picks == []
     assert done.version is None  # loaded afresh from the new address
     assert list(recorder.get(done.match_id).seats) == ["Ann", "Ben"]
-    refused = actions.write(matches, "start", actions.Form(setup_picks=TOPITOP, players="Ann"),
-                            OPEN, HOST)
+    refused = actions.write(
+        matches, "start", actions.Form(setup_picks=TOPITOP, players="Ann"), OPEN, HOST
+    )
     assert refused.message.startswith("refused: Topitop is for 2 players")
 
 
 def test_a_move_recorded_clears_the_picks_and_shows_the_new_version(matches, recorder):
     match_id = started(matches)
-    form = actions.Form(match_id=match_id, version=matches.loaded(match_id),
-                        picks=[["piece", "supply:large"], ["to", "b2"]])
+    form = actions.Form(
+        match_id=match_id,
+        version=matches.loaded(match_id),
+        picks=[["piece", "supply:large"], ["to", "b2"]],
+    )
     done = actions.write(matches, "commit", form, OPEN, HOST)
     assert done.message.startswith("recorded: Ann ")
     assert done.version == recorder.get(match_id).version and done.picks == []
@@ -255,9 +273,15 @@ def test_a_write_from_a_stale_page_reloads_and_stores_nothing(matches, recorder,
     recorder.record(match_id, "Ann", {"place": "large", "to": "b2"})
     before = stored_rows(store)
     for action in ("commit", "undo", "claim", "end", "draw"):
-        form = actions.Form(match_id=match_id, version=shown, undo_by="Ben", reason="slip",
-                            picks=[["piece", "supply:small"], ["to", "a1"]],
-                            claimed=[1, 0], claim_by=["Ann"])
+        form = actions.Form(
+            match_id=match_id,
+            version=shown,
+            undo_by="Ben",
+            reason="slip",
+            picks=[["piece", "supply:small"], ["to", "a1"]],
+            claimed=[1, 0],
+            claim_by=["Ann"],
+        )
         done = actions.write(matches, action, form, OPEN, HOST)
         assert done.message == actions.RELOADED, action
         assert done.version == recorder.get(match_id).version and done.picks == []
@@ -268,16 +292,17 @@ def test_a_claim_needs_every_score_and_an_end_needs_a_finished_game(matches, rec
     match_id = topitop_to_its_end(recorder)
     version = matches.loaded(match_id)
     before = stored_rows(store)
-    blank = actions.Form(match_id=match_id, version=version, claimed=[2, None],
-                         claim_by=["Ann"])
+    blank = actions.Form(match_id=match_id, version=version, claimed=[2, None], claim_by=["Ann"])
     assert actions.write(matches, "claim", blank, OPEN, HOST).message == (
-        "refused: give Ben's score (a number) to claim the result")
+        "refused: give Ben's score (a number) to claim the result"
+    )
     assert stored_rows(store) == before
     claim = actions.Form(match_id=match_id, version=version, claimed=[2, 0], claim_by=["Ann"])
     claimed = actions.write(matches, "claim", claim, OPEN, HOST)
     assert claimed.message == "claimed: Ann 2, Ben 0"
-    ended = actions.write(matches, "end", actions.Form(match_id=match_id,
-                                                       version=claimed.version), OPEN, HOST)
+    ended = actions.write(
+        matches, "end", actions.Form(match_id=match_id, version=claimed.version), OPEN, HOST
+    )
     assert ended.message.startswith("the match has ended: Ann wins")
     assert recorder.get(match_id).status == "ended"
 
@@ -295,12 +320,15 @@ def test_an_unknown_match_is_refused_not_reloaded(matches):
 
 # The score-sheet form ------------------------------------------------------------------------
 
+
 def test_a_sheet_is_logged_through_the_same_door(recorder, store):
-    form = sheets.SheetForm(game="topitop", players="Ann, Ben", totals=[None, None],
-                            winners=["Ben"], first="Ann")
+    form = sheets.SheetForm(
+        game="topitop", players="Ann, Ben", totals=[None, None], winners=["Ben"], first="Ann"
+    )
     assert "write token" in sheets.log(recorder, form, GUARDED, "192.168.1.5:8050")
     assert sheets.log(recorder, sheets.SheetForm(players="Ann, Ben"), OPEN, HOST) == (
-        "refused: choose the game first")
+        "refused: choose the game first"
+    )
     assert stored_rows(store) == []
     match_id = sheets.log(recorder, form, OPEN, HOST)
     match = recorder.get(match_id)

@@ -13,8 +13,13 @@ from tablelog.store import open_recorder
 
 def run(store: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     env = {**os.environ, "TABLELOG_STORE": store}
-    return subprocess.run([sys.executable, "-m", "tablelog", *args, "--quiet"], env=env,
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "tablelog", *args, "--quiet"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def exports(store: str) -> list[dict[str, Any]]:
@@ -29,10 +34,10 @@ def exports(store: str) -> list[dict[str, Any]]:
 def without_ids_and_times(record: dict[str, Any]) -> dict[str, Any]:
     """A record as far as two runs of the same simulation must agree: all but ids and clocks
     (and the hashes, which are taken over both)."""
-    kept = {key: value for key, value in record.items()
-            if key not in ("id", "started_at", "hash")}
-    kept["events"] = [{k: v for k, v in entry.items() if k not in ("at", "hash")}
-                      for entry in record["events"]]
+    kept = {key: value for key, value in record.items() if key not in ("id", "started_at", "hash")}
+    kept["events"] = [
+        {k: v for k, v in entry.items() if k not in ("at", "hash")} for entry in record["events"]
+    ]
     return kept
 
 

@@ -69,8 +69,9 @@ def test_the_same_generator_gives_the_same_decision(game):
     for state in positions(game, rules.min_players, seed=7)[:6]:
         seat = rules.to_move(state)[0]
         for bot in BOTS.values():
-            assert bot(rules, state, seat, random.Random(42)) == bot(rules, state, seat,
-                                                                     random.Random(42))
+            assert bot(rules, state, seat, random.Random(42)) == bot(
+                rules, state, seat, random.Random(42)
+            )
 
 
 def test_greedy_takes_the_winning_move_whenever_there_is_one():
@@ -78,8 +79,7 @@ def test_greedy_takes_the_winning_move_whenever_there_is_one():
     # the bare castle on c1: sliding b1 onto c1 puts both buckets on castles and wins. Every
     # other Blue move leaves one bucket off the castles.
     rules = GAMES["topitop"]
-    state = TopitopState(cells=("LSB", "B", "LS", "", "", "", "", "", ""), turn=0, small=4,
-                         large=4)
+    state = TopitopState(cells=("LSB", "B", "LS", "", "", "", "", "", ""), turn=0, small=4, large=4)
     for seed in range(20):
         assert greedy_bot(rules, state, 0, random.Random(seed)) == {"from": "b1", "to": "c1"}
 
@@ -88,8 +88,7 @@ def test_greedy_breaks_ties_at_random_when_no_move_changes_the_count():
     # Same board, Red to move: Red cannot win in one, so every Red move scores the same for
     # Red one move ahead and the greedy bot picks among all of them (ties broken at random).
     rules = GAMES["topitop"]
-    state = TopitopState(cells=("LSB", "B", "LS", "", "", "", "", "", ""), turn=1, small=4,
-                         large=4)
+    state = TopitopState(cells=("LSB", "B", "LS", "", "", "", "", "", ""), turn=1, small=4, large=4)
     picked = {str(greedy_bot(rules, state, 1, random.Random(seed))) for seed in range(40)}
     assert len(picked) > 5
 

@@ -20,18 +20,21 @@ from tablelog.domain.records import from_record
 from .helpers import exports, run, without_ids_and_times
 
 
-@pytest.mark.parametrize(("args", "words"), [
-    (["chess"], "unknown game 'chess'"),
-    (["topitop", "--bots", "smart"], "unknown bot 'smart'; bots: random, greedy"),
-    (["topitop", "--bots", "greedy,"], "unknown bot ''"),
-    (["topitop", "-n", "0"], "must be 1 or more, got 0"),
-    (["topitop", "-n", "-3"], "must be 1 or more, got -3"),
-    (["topitop", "--players", "3"], "Topitop is for 2 players, not 3"),
-    (["topiary", "--players", "5"], "is for 2-4 players, not 5"),
-    (["topiary", "--players", "3", "--bots", "greedy,random"], "2 bots for 3 players"),
-    (["topitop", "--option", "small=many"], "option small must be a whole number"),
-    (["topitop", "--workers", "0"], "--workers must be 1 or more"),
-])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["chess"], "unknown game 'chess'"),
+        (["topitop", "--bots", "smart"], "unknown bot 'smart'; bots: random, greedy"),
+        (["topitop", "--bots", "greedy,"], "unknown bot ''"),
+        (["topitop", "-n", "0"], "must be 1 or more, got 0"),
+        (["topitop", "-n", "-3"], "must be 1 or more, got -3"),
+        (["topitop", "--players", "3"], "Topitop is for 2 players, not 3"),
+        (["topiary", "--players", "5"], "is for 2-4 players, not 5"),
+        (["topiary", "--players", "3", "--bots", "greedy,random"], "2 bots for 3 players"),
+        (["topitop", "--option", "small=many"], "option small must be a whole number"),
+        (["topitop", "--workers", "0"], "--workers must be 1 or more"),
+    ],
+)
 def test_bad_arguments_give_one_line_and_store_nothing(tmp_path, args, words):
     store = tmp_path / "store.sqlite"
     result = run(str(store), "simulate", *args)
@@ -46,8 +49,9 @@ def stored_matches(path: Path) -> int:
         return 0
     try:
         with sqlite3.connect(path, timeout=10) as db:
-            return db.execute("SELECT count(*) FROM stored_events WHERE topic LIKE '%Started'"
-                              ).fetchone()[0]
+            return db.execute(
+                "SELECT count(*) FROM stored_events WHERE topic LIKE '%Started'"
+            ).fetchone()[0]
     except sqlite3.OperationalError:  # not created yet
         return 0
 
@@ -56,10 +60,22 @@ def stored_matches(path: Path) -> int:
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_ctrl_c_keeps_the_finished_matches_whole_and_nothing_else(tmp_path, workers):
     store = tmp_path / "store.sqlite"
-    command = [sys.executable, "-m", "tablelog", "simulate", "topitop", "-n", "100000",
-               "--seed", "4", "--workers", workers, "--store", str(store)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+    command = [
+        sys.executable,
+        "-m",
+        "tablelog",
+        "simulate",
+        "topitop",
+        "-n",
+        "100000",
+        "--seed",
+        "4",
+        "--workers",
+        workers,
+        "--store",
+        str(store),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 120
         while stored_matches(store) == 0:  # wait for the first batch to be stored
@@ -113,15 +129,21 @@ def test_the_demo_store_shows_every_status_and_kind_of_entry(demo):
     assert {"move", "undo", "claim", "dispute", "resolve", "end", "abandon"} <= set(kinds)
     last = Counter(record["events"][-1]["type"] for record in records)
     assert last["move"] >= 1  # a match still running
-    open_disputes = [r for r in records
-                     if sum(e["type"] == "dispute" for e in r["events"])
-                     > sum(e["type"] == "resolve" for e in r["events"])]
+    open_disputes = [
+        r
+        for r in records
+        if sum(e["type"] == "dispute" for e in r["events"])
+        > sum(e["type"] == "resolve" for e in r["events"])
+    ]
     assert len(open_disputes) == 1
     rebuilt = [from_record(record) for record in records]  # all as checked as logged ones
     claimed = [match for match in rebuilt if match.claims]
-    slips = [match for match in claimed
-             if [entry["total"] for entry in match.rules.score(match.state)]
-             != [match.claims[-1]["scores"][name] for name in match.seats]]
+    slips = [
+        match
+        for match in claimed
+        if [entry["total"] for entry in match.rules.score(match.state)]
+        != [match.claims[-1]["scores"][name] for name in match.seats]
+    ]
     assert len(claimed) == 3 and len(slips) == 1  # one claim the recount contradicts
 
 
@@ -131,7 +153,8 @@ def test_the_demo_is_built_the_same_every_time_and_never_over_an_existing_store(
     again = tmp_path / "again.sqlite"
     build_demo_store(again, progress=False)
     assert [without_ids_and_times(r) for r in exports(str(again))] == [
-        without_ids_and_times(r) for r in records]
+        without_ids_and_times(r) for r in records
+    ]
     result = run(str(store), "demo")
     assert result.returncode == 2 and "already exists" in result.stderr
     assert os.path.getsize(store) > 0

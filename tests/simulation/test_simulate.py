@@ -24,9 +24,16 @@ from .helpers import chain_is_whole, exports, run, without_ids_and_times
 def mixed_plans(game: str, matches: int, seed: int) -> list[Plan]:
     """Every player count of the game, greedy and random bots side by side."""
     rules = GAMES[game]
-    return [make_plan(game, matches, seed + players, players,
-                      ",".join(("greedy", "random")[seat % 2] for seat in range(players)))
-            for players in range(rules.min_players, rules.max_players + 1)]
+    return [
+        make_plan(
+            game,
+            matches,
+            seed + players,
+            players,
+            ",".join(("greedy", "random")[seat % 2] for seat in range(players)),
+        )
+        for players in range(rules.min_players, rules.max_players + 1)
+    ]
 
 
 @pytest.mark.slow
@@ -35,8 +42,16 @@ def test_the_same_seed_stores_the_same_matches_in_separate_processes(tmp_path, g
     # Two runs of the command (so two interpreters, each with its own hash seed), one with two
     # worker processes and one in-process: equal records apart from ids and timestamps.
     first, second, other = (str(tmp_path / f"{name}.sqlite") for name in ("a", "b", "c"))
-    args = ["simulate", game, "-n", "6", "--seed", "5", "--bots", "greedy"
-            + ",random" * (GAMES[game].min_players - 1)]
+    args = [
+        "simulate",
+        game,
+        "-n",
+        "6",
+        "--seed",
+        "5",
+        "--bots",
+        "greedy" + ",random" * (GAMES[game].min_players - 1),
+    ]
     assert run(first, *args, "--workers", "2").returncode == 0
     assert run(second, *args, "--workers", "1").returncode == 0
     assert run(other, *args[:-2], "--seed", "6", *args[-2:]).returncode == 0
@@ -106,8 +121,9 @@ def test_a_match_that_reaches_the_cap_is_drawn_by_agreement_and_replays(store, m
 
 def test_the_report_counts_what_was_stored(store):
     recorder = open_recorder(store)
-    report = simulate(recorder, make_plan("topitop", 12, seed=2, bots="greedy,random"),
-                      workers=2, progress=False)
+    report = simulate(
+        recorder, make_plan("topitop", 12, seed=2, bots="greedy,random"), workers=2, progress=False
+    )
     records = exports(store)
     assert report.matches == len(records) == 12
     assert report.events == sum(len(r["events"]) + 1 for r in records)

@@ -32,8 +32,13 @@ def cell(name: str) -> int:
 
 def colours_swapped(state: TopitopState) -> TopitopState:
     swap = str.maketrans("BR", "RB")
-    return TopitopState(tuple(s.translate(swap) for s in state.cells), 1 - state.turn,
-                        state.small, state.large, state.no_return)
+    return TopitopState(
+        tuple(s.translate(swap) for s in state.cells),
+        1 - state.turn,
+        state.small,
+        state.large,
+        state.no_return,
+    )
 
 
 def playout(seed: int, length: int) -> list[TopitopState]:
@@ -120,6 +125,7 @@ def test_a_position_the_rules_cannot_reach_is_refused(mini):
 
 # ---- the whole mini game ----------------------------------------------------------------------
 
+
 def test_every_position_agrees_with_its_children(graph, mini):
     """A win has a move to a loss one move nearer the end, and no nearer one; a loss has only
     moves to wins, the furthest one move nearer; a draw has no move to a loss but one to a draw;
@@ -127,7 +133,7 @@ def test_every_position_agrees_with_its_children(graph, mini):
     everything = np.arange(graph.size)
     children, mover = graph.children(everything)
     code = mini.code.astype(np.int64)
-    value = np.where(code == 0, 0, np.where(code % 2 == 0, 1, -1))   # remoteness = code - 1
+    value = np.where(code == 0, 0, np.where(code % 2 == 0, 1, -1))  # remoteness = code - 1
     remoteness = code - 1
     child_value = value[children]
     moves = np.bincount(mover, minlength=graph.size)
@@ -215,8 +221,9 @@ def test_symmetric_positions_have_one_value(mini, seed, length, symmetry):
     for i, stack in enumerate(state.cells):
         cells[image(i)] = stack
     no_return = tuple(image(i) for i in state.no_return) if state.no_return else None
-    turned = TopitopState(tuple(cells), state.turn, state.small, state.large, no_return,
-                          state.winner)
+    turned = TopitopState(
+        tuple(cells), state.turn, state.small, state.large, no_return, state.winner
+    )
     assert mini.lookup(turned) == mini.lookup(state)
 
 
@@ -246,13 +253,17 @@ def test_the_reachable_positions_are_those_the_engine_reaches():
 
 # ---- the stored table -------------------------------------------------------------------------
 
+
 def test_the_table_saves_and_loads(mini, tmp_path):
     path = tmp_path / "topitop-2-2.npz"
     mini.save(path)
     again = load(path)
     assert np.array_equal(again.code, mini.code)
     assert (again.counts, again.start_value, again.start_remoteness) == (
-        mini.counts, mini.start_value, mini.start_remoteness)
+        mini.counts,
+        mini.start_value,
+        mini.start_remoteness,
+    )
     for state in (WIN_IN_ONE, LOSS_IN_TWO, NOBODY_CAN_WIN):
         assert again.lookup(state) == mini.lookup(state)
     assert path.stat().st_size < 400_000
@@ -260,16 +271,26 @@ def test_the_table_saves_and_loads(mini, tmp_path):
 
 # ---- analysing a match -----------------------------------------------------------------------
 
+
 def test_analysis_follows_the_mover(mini):
     moves = [{"place": "bucket", "to": "b1"}, {"from": "b2", "to": "c3"}]
     states = [LOSS_IN_TWO]
     for move in moves:
         states.append(RULES.apply(states[-1], move))
     report = analyse(states, moves, mini)
-    assert [(r["seat"], r["value_before"], r["remoteness_before"], r["value_after"],
-             r["remoteness_after"], r["blunder"]) for r in report] == [
-        (BLUE, "lose", 2, "lose", 1, False),   # nothing saves Blue
-        (RED, "win", 1, "win", 0, False),      # Red takes the win
+    assert [
+        (
+            r["seat"],
+            r["value_before"],
+            r["remoteness_before"],
+            r["value_after"],
+            r["remoteness_after"],
+            r["blunder"],
+        )
+        for r in report
+    ] == [
+        (BLUE, "lose", 2, "lose", 1, False),  # nothing saves Blue
+        (RED, "win", 1, "win", 0, False),  # Red takes the win
     ]
     assert report[1]["move"] == moves[1] and report[1]["index"] == 1
 
@@ -294,13 +315,21 @@ class _Values:
         return self.values[state.name]
 
 
-@pytest.mark.parametrize("before, after, blunder", [
-    (("win", 3), ("lose", 2), False), (("win", 3), ("draw", None), True),
-    (("win", 3), ("win", 4), True), (("draw", None), ("lose", 4), False),
-    (("draw", None), ("win", 5), True), (("draw", None), ("draw", None), False),
-    (("lose", 4), ("win", 3), False)])
+@pytest.mark.parametrize(
+    "before, after, blunder",
+    [
+        (("win", 3), ("lose", 2), False),
+        (("win", 3), ("draw", None), True),
+        (("win", 3), ("win", 4), True),
+        (("draw", None), ("lose", 4), False),
+        (("draw", None), ("win", 5), True),
+        (("draw", None), ("draw", None), False),
+        (("lose", 4), ("win", 3), False),
+    ],
+)
 def test_blunders_are_wins_thrown_to_draws_or_losses_and_draws_thrown_to_losses(
-        before, after, blunder):
+    before, after, blunder
+):
     # `after` is the opponent's value: the mover's is the other way round
     states = [SimpleNamespace(name="before", turn=BLUE), SimpleNamespace(name="after", turn=RED)]
     report = analyse(states, [{"pass": True}], _Values({"before": before, "after": after}))

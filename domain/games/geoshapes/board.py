@@ -58,10 +58,10 @@ class Place:
 class Board:
     name: str
     wild: str
-    values: dict[str, int]          # shape -> points
-    deck: dict[str, int]            # shape -> cards in the deck
-    quadrants: tuple[str, ...]      # clockwise
-    places: tuple[Place, ...]       # per quadrant: its figures, then its circle
+    values: dict[str, int]  # shape -> points
+    deck: dict[str, int]  # shape -> cards in the deck
+    quadrants: tuple[str, ...]  # clockwise
+    places: tuple[Place, ...]  # per quadrant: its figures, then its circle
 
     @property
     def cards(self) -> int:
@@ -97,6 +97,7 @@ class Board:
 # still missing; so a real shape fits while the place needs more of it and has a free slot, and
 # the Wild fits any free slot.
 
+
 def fits(place: Place, placed: tuple[str, ...], shape: str, wild: str) -> bool:
     if len(placed) >= place.size:
         return False
@@ -121,12 +122,14 @@ def missing(place: Place, placed: tuple[str, ...], wild: str) -> list[str]:
 
 # ---- reading a manifest ---------------------------------------------------------------------
 
+
 def _fail(source: str, problem: str) -> InvalidSetup:
     return InvalidSetup(f"GeoShapes manifest {source}: {problem}")
 
 
-def _counts(raw: Any, what: str, source: str, shapes: Mapping[str, int] | None,
-            wild: str | None = None) -> dict[str, int]:
+def _counts(
+    raw: Any, what: str, source: str, shapes: Mapping[str, int] | None, wild: str | None = None
+) -> dict[str, int]:
     """A {shape: positive count} mapping; shapes must be known (when `shapes` is given)."""
     if not isinstance(raw, Mapping) or not raw:
         raise _fail(source, f"{what} must be a non-empty object of shape: count")
@@ -134,11 +137,17 @@ def _counts(raw: Any, what: str, source: str, shapes: Mapping[str, int] | None,
         if shapes is not None and shape not in shapes:
             raise _fail(source, f"{what} names {shape!r}, which is not among the shapes")
         if shape == wild:
-            raise _fail(source, f"{what} needs the Wild {wild!r}: the Wild stands in for a shape, "
-                                "it is never part of a completed figure")
+            raise _fail(
+                source,
+                f"{what} needs the Wild {wild!r}: the Wild stands in for a shape, "
+                "it is never part of a completed figure",
+            )
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise _fail(source, f"{what}: the count of {shape!r} must be a whole number of at "
-                                f"least 1, got {count!r}")
+            raise _fail(
+                source,
+                f"{what}: the count of {shape!r} must be a whole number of at "
+                f"least 1, got {count!r}",
+            )
     return dict(raw)
 
 
@@ -151,15 +160,24 @@ def parse_board(data: Any, source: str) -> Board:
         raise _fail(source, f"the wild shape {wild!r} is not among the shapes")
     deck = _counts(data["deck"], "the deck", source, shapes)
     if sum(deck.values()) <= LARGEST_DEAL:
-        raise _fail(source, f"the deck holds {sum(deck.values())} cards; it must hold more than "
-                            f"{LARGEST_DEAL} (four players dealt four) to leave a card to draw")
+        raise _fail(
+            source,
+            f"the deck holds {sum(deck.values())} cards; it must hold more than "
+            f"{LARGEST_DEAL} (four players dealt four) to leave a card to draw",
+        )
     names, places = _quadrants(data["quadrants"], source, shapes, wild)
     every_name = names + [place.name for place in places]
     repeated = sorted(name for name, n in Counter(every_name).items() if n > 1)
     if repeated:
         raise _fail(source, f"quadrant and figure names must differ; repeated: {repeated}")
-    return Board(name=str(data.get("name", source)), wild=wild, values=dict(shapes), deck=deck,
-                 quadrants=tuple(names), places=tuple(places))
+    return Board(
+        name=str(data.get("name", source)),
+        wild=wild,
+        values=dict(shapes),
+        deck=deck,
+        quadrants=tuple(names),
+        places=tuple(places),
+    )
 
 
 def _check_entries(data: Any, source: str) -> None:
@@ -169,8 +187,10 @@ def _check_entries(data: Any, source: str) -> None:
     if missing_keys:
         raise _fail(source, f"lacks {', '.join(sorted(missing_keys))}")
     if set(data) - TOP_KEYS:
-        raise _fail(source, f"has unknown entries {sorted(set(data) - TOP_KEYS)}; "
-                            f"it may hold {sorted(TOP_KEYS)}")
+        raise _fail(
+            source,
+            f"has unknown entries {sorted(set(data) - TOP_KEYS)}; it may hold {sorted(TOP_KEYS)}",
+        )
     if data.get("format", FORMAT) != FORMAT:
         raise _fail(source, f"format must be {FORMAT!r}, got {data['format']!r}")
 
@@ -180,13 +200,16 @@ def _shape_values(shapes: Any, source: str) -> Mapping[str, int]:
         raise _fail(source, "shapes must be a non-empty object of shape: point value")
     for shape, value in shapes.items():
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise _fail(source, f"the point value of {shape!r} must be a whole number of at "
-                                f"least 0, got {value!r}")
+            raise _fail(
+                source,
+                f"the point value of {shape!r} must be a whole number of at least 0, got {value!r}",
+            )
     return shapes
 
 
-def _quadrants(quadrants: Any, source: str, shapes: Mapping[str, int],
-               wild: str) -> tuple[list[str], list[Place]]:
+def _quadrants(
+    quadrants: Any, source: str, shapes: Mapping[str, int], wild: str
+) -> tuple[list[str], list[Place]]:
     """The quadrants' names, clockwise, and their places: each quadrant's figures, then its
     circle."""
     if not isinstance(quadrants, list) or len(quadrants) != QUADRANTS:
@@ -195,20 +218,30 @@ def _quadrants(quadrants: Any, source: str, shapes: Mapping[str, int],
     places: list[Place] = []
     for number, quadrant in enumerate(quadrants, 1):
         if not isinstance(quadrant, Mapping) or set(quadrant) != {"name", "figures", "circle"}:
-            raise _fail(source, f"quadrant {number} must be an object with exactly name, "
-                                "figures and circle")
+            raise _fail(
+                source, f"quadrant {number} must be an object with exactly name, figures and circle"
+            )
         qname, figures = quadrant["name"], quadrant["figures"]
         if not isinstance(qname, str) or not qname.strip():
             raise _fail(source, f"quadrant {number} needs a name")
         if not isinstance(figures, Mapping) or len(figures) != FIGURES_PER_QUADRANT:
-            raise _fail(source, f"quadrant {qname!r} must have exactly {FIGURES_PER_QUADRANT} "
-                                "figures")
+            raise _fail(
+                source, f"quadrant {qname!r} must have exactly {FIGURES_PER_QUADRANT} figures"
+            )
         for figure, needs in figures.items():
-            places.append(Place(figure, qname, False,
-                                _counts(needs, f"figure {figure!r}", source, shapes, wild)))
-        places.append(Place(f"{qname} circle", qname, True,
-                            _counts(quadrant["circle"], f"the {qname} circle", source, shapes,
-                                    wild)))
+            places.append(
+                Place(
+                    figure, qname, False, _counts(needs, f"figure {figure!r}", source, shapes, wild)
+                )
+            )
+        places.append(
+            Place(
+                f"{qname} circle",
+                qname,
+                True,
+                _counts(quadrant["circle"], f"the {qname} circle", source, shapes, wild),
+            )
+        )
         names.append(qname)
     return names, places
 

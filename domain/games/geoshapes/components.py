@@ -21,7 +21,9 @@ def components(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[l
         sign = 1 if entry["categories"]["win"] else -1
         held = Counter(entry["details"]["hand"])
         rows = [Component("shape drawn", shape, n, NAN) for shape, n in sorted(drawn[seat].items())]
-        rows += [Component("shape in hand", shape, n, float(sign * n * values[shape]))
-                 for shape, n in sorted(held.items())]
+        rows += [
+            Component("shape in hand", shape, n, float(sign * n * values[shape]))
+            for shape, n in sorted(held.items())
+        ]
         result.append(rows)
     return result

@@ -26,7 +26,7 @@ class PickUp:
 @dataclasses.dataclass(frozen=True)
 class Item:
     shape: str
-    place: str | None               # None: from the hand
+    place: str | None  # None: from the hand
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,8 +51,8 @@ class Switch:
 @dataclasses.dataclass(frozen=True)
 class Discard:
     shape: str
-    source: str | None              # a place when the hand is empty
-    to: str | None                  # the quadrant whose SHAPE DISCARDS receive it
+    source: str | None  # a place when the hand is empty
+    to: str | None  # the quadrant whose SHAPE DISCARDS receive it
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,12 +61,12 @@ class EndPlay:
 
 
 Action = Draw | PickUp | Trade | PlaceShape | Switch | Discard | EndPlay
-VOCABULARY = ('{"draw": SHAPE}, {"pick_up": SEAT}, {"trade": {"with": SEAT, "give": [...], '
-              '"get": [...], "accepted": true|false}}, {"place": SHAPE, "on": PLACE}, '
-              '{"switch": FIGURE}, {"discard": SHAPE} (with "to": QUADRANT, "from": PLACE as '
-              'needed) or {"end_play": true}')
-
-
+VOCABULARY = (
+    '{"draw": SHAPE}, {"pick_up": SEAT}, {"trade": {"with": SEAT, "give": [...], '
+    '"get": [...], "accepted": true|false}}, {"place": SHAPE, "on": PLACE}, '
+    '{"switch": FIGURE}, {"discard": SHAPE} (with "to": QUADRANT, "from": PLACE as '
+    'needed) or {"end_play": true}'
+)
 
 
 def parse(move: Any, shapes: Collection[str], seats: int) -> Action:
@@ -86,9 +86,11 @@ def parse(move: Any, shapes: Collection[str], seats: int) -> Action:
         return Switch(_name(move["switch"], "a figure"))
     if shape is declared.Discard:
         source, to = move.get("from"), move.get("to")
-        return Discard(_shape(move["discard"], shapes),
-                       None if source is None else _name(source, "a place"),
-                       None if to is None else _name(to, "a quadrant"))
+        return Discard(
+            _shape(move["discard"], shapes),
+            None if source is None else _name(source, "a place"),
+            None if to is None else _name(to, "a quadrant"),
+        )
     if shape is declared.EndPlay and move["end_play"] is True:
         return EndPlay()
     raise IllegalMove(f"a GeoShapes move is one of {VOCABULARY}; got {sorted(keys)}")
@@ -117,18 +119,24 @@ def _item(raw: Any, shapes: Collection[str]) -> Item:
         return Item(_shape(raw["shape"], shapes), _name(raw["from"], "a place"))
     if isinstance(raw, str):
         return Item(_shape(raw, shapes), None)
-    raise IllegalMove('a traded shape is a name (from the hand) or {"shape": SHAPE, '
-                      f'"from": PLACE}} (off the board), got {raw!r}')
+    raise IllegalMove(
+        'a traded shape is a name (from the hand) or {"shape": SHAPE, '
+        f'"from": PLACE}} (off the board), got {raw!r}'
+    )
 
 
 def _trade(raw: Any, shapes: Collection[str], seats: int) -> Trade:
     if not isinstance(raw, Mapping) or set(raw) != {"with", "give", "get", "accepted"}:
-        raise IllegalMove('a trade is {"with": SEAT, "give": [...], "get": [...], '
-                          '"accepted": true|false}')
+        raise IllegalMove(
+            'a trade is {"with": SEAT, "give": [...], "get": [...], "accepted": true|false}'
+        )
     if not isinstance(raw["give"], list) or not isinstance(raw["get"], list):
         raise IllegalMove("a trade's give and get are lists of shapes")
     if not isinstance(raw["accepted"], bool):
-        raise IllegalMove(f"a trade is accepted (true) or refused (false), "
-                          f"got {raw['accepted']!r}")
-    return Trade(_seat(raw["with"], seats), tuple(_item(i, shapes) for i in raw["give"]),
-                 tuple(_item(i, shapes) for i in raw["get"]), raw["accepted"])
+        raise IllegalMove(f"a trade is accepted (true) or refused (false), got {raw['accepted']!r}")
+    return Trade(
+        _seat(raw["with"], seats),
+        tuple(_item(i, shapes) for i in raw["give"]),
+        tuple(_item(i, shapes) for i in raw["get"]),
+        raw["accepted"],
+    )

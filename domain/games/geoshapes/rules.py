@@ -85,29 +85,29 @@ STAGE_HINT = {
 
 @dataclasses.dataclass(frozen=True)
 class Player:
-    quadrants: tuple[str, ...]      # one, or two adjoining on the half board
-    hand: tuple[str, ...]           # sorted; public (dealt face up, every gain seen)
+    quadrants: tuple[str, ...]  # one, or two adjoining on the half board
+    hand: tuple[str, ...]  # sorted; public (dealt face up, every gain seen)
 
 
 @dataclasses.dataclass(frozen=True)
 class GeoShapesState:
-    board: Board                    # carried along so that replay needs no file
+    board: Board  # carried along so that replay needs no file
     half_board: bool
     players: tuple[Player, ...]
-    placed: tuple[tuple[str, ...], ...]   # per board place, in board order
-    stacks: tuple[tuple[str, ...], ...]   # SHAPE DISCARDS per quadrant, bottom first
-    cards_up: tuple[str, ...]       # the face-up card DISCARDS: the deal, then every draw
-    deck: tuple[str, ...] | None    # the draw order when the setup dealt it; None at a table
+    placed: tuple[tuple[str, ...], ...]  # per board place, in board order
+    stacks: tuple[tuple[str, ...], ...]  # SHAPE DISCARDS per quadrant, bottom first
+    cards_up: tuple[str, ...]  # the face-up card DISCARDS: the deal, then every draw
+    deck: tuple[str, ...] | None  # the draw order when the setup dealt it; None at a table
     turn: int = 0
     stage: str = ACT
     played_on: tuple[str, ...] = ()  # figures placed on during this play
     winner: int | None = None
-    deck_out: bool = False          # the round after the last draw ended with nobody winning
+    deck_out: bool = False  # the round after the last draw ended with nobody winning
     placing_optional: bool = False  # the seed's challenging option
-    empty_deck: str = RESHUFFLE     # or END: version 1's reading
-    placements: int = 0             # shapes placed during this play
+    empty_deck: str = RESHUFFLE  # or END: version 1's reading
+    placements: int = 0  # shapes placed during this play
     reshuffled: tuple[tuple[str, ...], ...] = ()  # dealt orders of the new decks (simulations)
-    reshuffles: int = 0             # how often the discards became a new deck
+    reshuffles: int = 0  # how often the discards became a new deck
 
     @property
     def over(self) -> bool:
@@ -169,15 +169,23 @@ class GeoShapes(GameRules[GeoShapesState]):
         # The engine's default board is filled in here (the declared default documents it).
         chosen = GAME_INFO.structure_options({"manifest": DEFAULT_MANIFEST, **options})
         load_board(chosen.manifest)  # a bad manifest is refused here, before any match starts
-        return {"manifest": chosen.manifest, "half_board": chosen.half_board,
-                "placing_optional": chosen.placing_optional, "empty_deck": chosen.empty_deck}
+        return {
+            "manifest": chosen.manifest,
+            "half_board": chosen.half_board,
+            "placing_optional": chosen.placing_optional,
+            "empty_deck": chosen.empty_deck,
+        }
 
     def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
         """Version 1 placed at will, ended the game when the deck ran out, and named its board
         (the default then was `geoshapes`, so its records name it)."""
         if rules_version == "1":
-            return {**options, "manifest": options.get("manifest", V1_MANIFEST),
-                    "placing_optional": True, "empty_deck": END}
+            return {
+                **options,
+                "manifest": options.get("manifest", V1_MANIFEST),
+                "placing_optional": True,
+                "empty_deck": END,
+            }
         return super().replay_options(rules_version, options)
 
     def _seats_fit(self, seats: int, half: bool) -> None:
@@ -189,7 +197,7 @@ class GeoShapes(GameRules[GeoShapesState]):
     @staticmethod
     def _default_quadrants(board: Board, seats: int, half: bool) -> list[list[str]]:
         each = QUADRANTS_EACH[half]
-        return [list(board.quadrants[seat * each:(seat + 1) * each]) for seat in range(seats)]
+        return [list(board.quadrants[seat * each : (seat + 1) * each]) for seat in range(seats)]
 
     def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         opts = self.options(options)
@@ -200,58 +208,89 @@ class GeoShapes(GameRules[GeoShapesState]):
         dealt = seats * DEALT[opts["half_board"]]
         # One card at a time to the left, as the dealer does.
         hands = [cards[seat:dealt:seats] for seat in range(seats)]
-        setup = {"quadrants": self._default_quadrants(board, seats, opts["half_board"]),
-                 "hands": hands, "deck": cards[dealt:]}
+        setup = {
+            "quadrants": self._default_quadrants(board, seats, opts["half_board"]),
+            "hands": hands,
+            "deck": cards[dealt:],
+        }
         if opts["empty_deck"] == RESHUFFLE:
             # The new decks' orders, dealt now: `apply` draws no random numbers.
             setup["reshuffled"] = [rng.sample(cards, len(cards)) for _ in range(RESHUFFLES_DEALT)]
         return setup
 
-    def start(self, seats: int, options: Mapping[str, Any],
-              setup: Mapping[str, Any]) -> GeoShapesState:
+    def start(
+        self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]
+    ) -> GeoShapesState:
         opts = self.options(options)
         half = opts["half_board"]
         self._seats_fit(seats, half)
         board = load_board(opts["manifest"])
         if not isinstance(setup, Mapping) or "hands" not in setup:
-            raise InvalidSetup('a GeoShapes setup records the deal: {"hands": [[SHAPE, ...], '
-                               '...], "quadrants": optional, "deck": optional draw order, '
-                               '"reshuffled": optional orders of the new decks}')
+            raise InvalidSetup(
+                'a GeoShapes setup records the deal: {"hands": [[SHAPE, ...], '
+                '...], "quadrants": optional, "deck": optional draw order, '
+                '"reshuffled": optional orders of the new decks}'
+            )
         extra = set(setup) - {"hands", "quadrants", "deck", "reshuffled"}
         if extra:
-            raise InvalidSetup(f"a GeoShapes setup holds hands, quadrants, deck and "
-                               f"reshuffled, not {sorted(extra)}")
+            raise InvalidSetup(
+                f"a GeoShapes setup holds hands, quadrants, deck and "
+                f"reshuffled, not {sorted(extra)}"
+            )
         quadrants = self._setup_quadrants(board, seats, half, setup.get("quadrants"))
         hands = self._setup_hands(board, seats, half, setup["hands"])
         dealt = [shape for hand in hands for shape in hand]
         deck = setup.get("deck")
         if deck is not None:
-            deck = self._order(board, deck, Counter(board.deck) - Counter(dealt),
-                               "the deck order", "the cards not dealt")
+            deck = self._order(
+                board,
+                deck,
+                Counter(board.deck) - Counter(dealt),
+                "the deck order",
+                "the cards not dealt",
+            )
         reshuffled = setup.get("reshuffled", [])
         if not isinstance(reshuffled, list) or (opts["empty_deck"] == END and reshuffled):
-            raise InvalidSetup("reshuffled lists the orders of the new decks (a list of lists), "
-                               "and only when the empty deck is reshuffled")
-        orders = tuple(tuple(self._order(board, order, Counter(board.deck), "a reshuffled "
-                                         "deck order", "every card of the deck"))
-                       for order in reshuffled)
+            raise InvalidSetup(
+                "reshuffled lists the orders of the new decks (a list of lists), "
+                "and only when the empty deck is reshuffled"
+            )
+        orders = tuple(
+            tuple(
+                self._order(
+                    board,
+                    order,
+                    Counter(board.deck),
+                    "a reshuffled deck order",
+                    "every card of the deck",
+                )
+            )
+            for order in reshuffled
+        )
         return GeoShapesState(
-            board=board, half_board=half,
+            board=board,
+            half_board=half,
             players=tuple(Player(tuple(q), tuple(sorted(h))) for q, h in zip(quadrants, hands)),
-            placed=((),) * len(board.places), stacks=((),) * len(board.quadrants),
-            cards_up=tuple(dealt), deck=None if deck is None else tuple(deck),
-            placing_optional=opts["placing_optional"], empty_deck=opts["empty_deck"],
-            reshuffled=orders)
+            placed=((),) * len(board.places),
+            stacks=((),) * len(board.quadrants),
+            cards_up=tuple(dealt),
+            deck=None if deck is None else tuple(deck),
+            placing_optional=opts["placing_optional"],
+            empty_deck=opts["empty_deck"],
+            reshuffled=orders,
+        )
 
-    def _order(self, board: Board, raw: Any, expected: Counter[str], what: str,
-               holding: str) -> list[str]:
+    def _order(
+        self, board: Board, raw: Any, expected: Counter[str], what: str, holding: str
+    ) -> list[str]:
         """A recorded deck order, which must hold exactly the `expected` cards."""
         order = self._shape_list(board, raw, what)
         if Counter(order) != expected:
             raise InvalidSetup(
                 f"{what} must hold exactly {holding}; missing "
                 f"{sorted((expected - Counter(order)).elements())}, extra "
-                f"{sorted((Counter(order) - expected).elements())}")
+                f"{sorted((Counter(order) - expected).elements())}"
+            )
         return order
 
     @staticmethod
@@ -269,31 +308,37 @@ class GeoShapes(GameRules[GeoShapesState]):
         hands = [self._shape_list(board, hand, f"hand {seat}") for seat, hand in enumerate(raw)]
         for seat, hand in enumerate(hands):
             if len(hand) != DEALT[half]:
-                raise InvalidSetup(f"hand {seat} holds {len(hand)} shapes; each player is "
-                                   f"dealt {DEALT[half]}")
+                raise InvalidSetup(
+                    f"hand {seat} holds {len(hand)} shapes; each player is dealt {DEALT[half]}"
+                )
         over = Counter(s for hand in hands for s in hand) - Counter(board.deck)
         if over:
             shape = next(iter(over))
-            raise InvalidSetup(f"the deal holds more {shape} cards than the deck's "
-                               f"{board.deck.get(shape, 0)}")
+            raise InvalidSetup(
+                f"the deal holds more {shape} cards than the deck's {board.deck.get(shape, 0)}"
+            )
         return hands
 
-    def _setup_quadrants(self, board: Board, seats: int, half: bool,
-                         raw: Any) -> list[list[str]]:
+    def _setup_quadrants(self, board: Board, seats: int, half: bool, raw: Any) -> list[list[str]]:
         if raw is None:
             return self._default_quadrants(board, seats, half)
         if not isinstance(raw, list) or len(raw) != seats:
             raise InvalidSetup(f"quadrants must list one choice per player ({seats})")
         chosen = [[entry] if isinstance(entry, str) else entry for entry in raw]
         for seat, quads in enumerate(chosen):
-            if (not isinstance(quads, list) or len(quads) != QUADRANTS_EACH[half]
-                    or any(q not in board.quadrants for q in quads)):
+            if (
+                not isinstance(quads, list)
+                or len(quads) != QUADRANTS_EACH[half]
+                or any(q not in board.quadrants for q in quads)
+            ):
                 raise InvalidSetup(
                     f"player {seat} must play {QUADRANTS_EACH[half]} of the quadrants "
-                    f"{list(board.quadrants)}, got {quads!r}")
+                    f"{list(board.quadrants)}, got {quads!r}"
+                )
             if half and not board.adjoin(*quads):
-                raise InvalidSetup(f"player {seat}'s half board {quads} is not two adjoining "
-                                   "quadrants")
+                raise InvalidSetup(
+                    f"player {seat}'s half board {quads} is not two adjoining quadrants"
+                )
         taken = [q for quads in chosen for q in quads]
         if len(set(taken)) != len(taken):
             raise InvalidSetup(f"a quadrant is played by one player only, got {chosen}")
@@ -343,8 +388,10 @@ class GeoShapes(GameRules[GeoShapesState]):
         if state.deck is not None and state.deck[0] != action.shape:
             return f"the next card of the dealt deck is a {state.deck[0]}, not a {action.shape}"
         if not state.deck_can_hold()[action.shape]:
-            return (f"no {action.shape} card is left in the deck: it holds "
-                    f"{state.board.deck.get(action.shape, 0)} and all are turned up")
+            return (
+                f"no {action.shape} card is left in the deck: it holds "
+                f"{state.board.deck.get(action.shape, 0)} and all are turned up"
+            )
         return None
 
     def _pick_up_error(self, state: GeoShapesState, action: PickUp) -> str | None:
@@ -363,10 +410,13 @@ class GeoShapes(GameRules[GeoShapesState]):
             return "a trade is offered to another player"
         for side, items in (("offered", action.give), ("asked for", action.get)):
             if not 1 <= len(items) <= MAX_TRADE:
-                return (f"no more than {MAX_TRADE} GeoShapes may be offered for up to "
-                        f"{MAX_TRADE}, at least one each way; {len(items)} {side}")
-        return (self._holds_error(state, state.turn, action.give)
-                or self._holds_error(state, action.partner, action.get))
+                return (
+                    f"no more than {MAX_TRADE} GeoShapes may be offered for up to "
+                    f"{MAX_TRADE}, at least one each way; {len(items)} {side}"
+                )
+        return self._holds_error(state, state.turn, action.give) or self._holds_error(
+            state, action.partner, action.get
+        )
 
     def _place_error(self, state: GeoShapesState, action: PlaceShape) -> str | None:
         if error := self._stage_error(state, (PLAY, TRADED), "placing"):
@@ -380,12 +430,16 @@ class GeoShapes(GameRules[GeoShapesState]):
             others = [f for f in state.board.figures(place.quadrant) if f.name != place.name]
             done = [f.name for f in others if f.name in state.played_on]
             if done:
-                return (f"shapes go on one of the two figures per play, not both: this play "
-                        f"placed on the {done[0]}, so not on the {place.name}")
+                return (
+                    f"shapes go on one of the two figures per play, not both: this play "
+                    f"placed on the {done[0]}, so not on the {place.name}"
+                )
             held = [f.name for f in others if state.on(f.name)]
             if held:
-                return (f"the {held[0]} still holds shapes: switch figures first (its shapes "
-                        f"return to the hand) before playing on the {place.name}")
+                return (
+                    f"the {held[0]} still holds shapes: switch figures first (its shapes "
+                    f"return to the hand) before playing on the {place.name}"
+                )
         placed = state.on(place.name)
         if not fits(place, placed, action.shape, state.board.wild):
             if is_complete(place, placed):
@@ -393,8 +447,10 @@ class GeoShapes(GameRules[GeoShapesState]):
             need = place.needs.get(action.shape, 0)
             if not need:
                 return f"a {action.shape} does not fit the {place.name}: it is no part of it"
-            return (f"a {action.shape} does not fit the {place.name}: the completed "
-                    f"{place.name} holds {need} and has them")
+            return (
+                f"a {action.shape} does not fit the {place.name}: the completed "
+                f"{place.name} holds {need} and has them"
+            )
         return None
 
     def _switch_error(self, state: GeoShapesState, action: Switch) -> str | None:
@@ -405,10 +461,13 @@ class GeoShapes(GameRules[GeoShapesState]):
             return place
         if place.is_circle:
             return "figures are switched, not circles: name the figure to switch to"
-        if not any(state.on(f.name) for f in state.board.figures(place.quadrant)
-                   if f.name != place.name):
-            return (f"nothing to switch from: no other figure of the {place.quadrant} holds "
-                    f"shapes; place on the {place.name} directly")
+        if not any(
+            state.on(f.name) for f in state.board.figures(place.quadrant) if f.name != place.name
+        ):
+            return (
+                f"nothing to switch from: no other figure of the {place.quadrant} holds "
+                f"shapes; place on the {place.name} directly"
+            )
         return None
 
     def _discard_error(self, state: GeoShapesState, action: Discard) -> str | None:
@@ -418,22 +477,28 @@ class GeoShapes(GameRules[GeoShapesState]):
             return error
         player = state.players[state.turn]
         if action.to is None and state.half_board:
-            return ('a half-board player names which of their SHAPE DISCARDS areas takes the '
-                    'shape: add "to": QUADRANT')
+            return (
+                "a half-board player names which of their SHAPE DISCARDS areas takes the "
+                'shape: add "to": QUADRANT'
+            )
         if action.to is not None and action.to not in player.quadrants:
             return f"discards go to the player's own SHAPE DISCARDS, not the {action.to}'s"
         if error := self._unplaced_error(state):
             return error
         if player.hand:
             if action.source is not None:
-                return ("the hand still holds shapes: a shape comes off the board only when "
-                        "the hand is empty")
+                return (
+                    "the hand still holds shapes: a shape comes off the board only when "
+                    "the hand is empty"
+                )
             if action.shape not in player.hand:
                 return f"the hand holds no {action.shape} to discard"
             return None
         if action.source is None:
-            return ("the hand is empty: discard a shape from a figure or circle of your "
-                    'quadrant, naming it with "from": PLACE')
+            return (
+                "the hand is empty: discard a shape from a figure or circle of your "
+                'quadrant, naming it with "from": PLACE'
+            )
         place = self._own_place(state, action.source)
         if isinstance(place, str):
             return place
@@ -450,9 +515,11 @@ class GeoShapes(GameRules[GeoShapesState]):
         fit = self.placeable(state)
         if fit is None:
             return None
-        return (f"placing is compulsory: the {fit['on']} takes {_a(fit['place'])}, so place "
-                "at least one shape before the discard (the challenging option "
-                "placing_optional lifts this)")
+        return (
+            f"placing is compulsory: the {fit['on']} takes {_a(fit['place'])}, so place "
+            "at least one shape before the discard (the challenging option "
+            "placing_optional lifts this)"
+        )
 
     def placeable(self, state: GeoShapesState) -> dict[str, str] | None:
         """A placement the player to move could make now (switching aside), or None."""
@@ -469,9 +536,14 @@ class GeoShapes(GameRules[GeoShapesState]):
 
     def _error(self, state: GeoShapesState, action: Action) -> str | None:
         checks: dict[type, Callable[[GeoShapesState, Any], str | None]] = {
-            Draw: self._draw_error, PickUp: self._pick_up_error, Trade: self._trade_error,
-            PlaceShape: self._place_error, Switch: self._switch_error,
-            Discard: self._discard_error, EndPlay: self._end_play_error}
+            Draw: self._draw_error,
+            PickUp: self._pick_up_error,
+            Trade: self._trade_error,
+            PlaceShape: self._place_error,
+            Switch: self._switch_error,
+            Discard: self._discard_error,
+            EndPlay: self._end_play_error,
+        }
         check = checks[type(action)]
         return check(state, action)
 
@@ -504,8 +576,12 @@ class GeoShapes(GameRules[GeoShapesState]):
         if isinstance(action, EndPlay):  # after a trade
             return self._end_turn(state, spare=bool(state.players[state.turn].hand))
         steps: dict[type, Callable[[GeoShapesState, Any], GeoShapesState]] = {
-            Draw: self._do_draw, PickUp: self._do_pick_up, PlaceShape: self._do_place,
-            Switch: self._do_switch, Discard: self._do_discard}
+            Draw: self._do_draw,
+            PickUp: self._do_pick_up,
+            PlaceShape: self._do_place,
+            Switch: self._do_switch,
+            Discard: self._do_discard,
+        }
         do = steps[type(action)]
         return do(state, action)
 
@@ -515,9 +591,12 @@ class GeoShapes(GameRules[GeoShapesState]):
         seat, hand = state.turn, state.players[state.turn].hand
         gained = (action.shape,) if state.supply()[action.shape] else ()
         drawn = dataclasses.replace(
-            state, players=self._with_hand(state, seat, hand + gained),
-            cards_up=state.cards_up + (action.shape,), stage=PLAY,
-            deck=None if state.deck is None else state.deck[1:])
+            state,
+            players=self._with_hand(state, seat, hand + gained),
+            cards_up=state.cards_up + (action.shape,),
+            stage=PLAY,
+            deck=None if state.deck is None else state.deck[1:],
+        )
         if drawn.deck_left == 0 and drawn.empty_deck == RESHUFFLE:
             return self._reshuffle(drawn)
         return drawn
@@ -529,19 +608,27 @@ class GeoShapes(GameRules[GeoShapesState]):
         SHAPE DISCARDS go back to the supply, so that the cards have pieces to give."""
         orders = state.reshuffled
         deck = orders[state.reshuffles % len(orders)] if orders else None
-        return dataclasses.replace(state, cards_up=(), deck=deck,
-                                   stacks=((),) * len(state.board.quadrants),
-                                   reshuffles=state.reshuffles + 1)
+        return dataclasses.replace(
+            state,
+            cards_up=(),
+            deck=deck,
+            stacks=((),) * len(state.board.quadrants),
+            reshuffles=state.reshuffles + 1,
+        )
 
     def _do_pick_up(self, state: GeoShapesState, action: PickUp) -> GeoShapesState:
         quads = state.players[action.seat].quadrants
         taken = tuple(s for q in quads for s in self._stack(state, q))
-        stacks = tuple(() if q in quads else stack
-                       for q, stack in zip(state.board.quadrants, state.stacks))
+        stacks = tuple(
+            () if q in quads else stack for q, stack in zip(state.board.quadrants, state.stacks)
+        )
         hand = state.players[state.turn].hand
         return dataclasses.replace(
-            state, players=self._with_hand(state, state.turn, hand + taken), stacks=stacks,
-            stage=PLAY)
+            state,
+            players=self._with_hand(state, state.turn, hand + taken),
+            stacks=stacks,
+            stage=PLAY,
+        )
 
     def _do_place(self, state: GeoShapesState, action: PlaceShape) -> GeoShapesState:
         board, placed = state.board, list(state.placed)
@@ -552,8 +639,12 @@ class GeoShapes(GameRules[GeoShapesState]):
             played += (action.on,)
         hand = _without(state.players[state.turn].hand, [action.shape])
         return dataclasses.replace(
-            state, players=self._with_hand(state, state.turn, hand), placed=tuple(placed),
-            played_on=played, placements=state.placements + 1)
+            state,
+            players=self._with_hand(state, state.turn, hand),
+            placed=tuple(placed),
+            played_on=played,
+            placements=state.placements + 1,
+        )
 
     def _do_switch(self, state: GeoShapesState, action: Switch) -> GeoShapesState:
         board, placed = state.board, list(state.placed)
@@ -564,7 +655,8 @@ class GeoShapes(GameRules[GeoShapesState]):
             placed[board.where(figure.name)] = ()
         hand = state.players[state.turn].hand + back
         return dataclasses.replace(
-            state, players=self._with_hand(state, state.turn, hand), placed=tuple(placed))
+            state, players=self._with_hand(state, state.turn, hand), placed=tuple(placed)
+        )
 
     def _do_discard(self, state: GeoShapesState, action: Discard) -> GeoShapesState:
         seat, board = state.turn, state.board
@@ -577,38 +669,50 @@ class GeoShapes(GameRules[GeoShapesState]):
         target = board.quadrants.index(action.to or players[seat].quadrants[0])
         stacks = list(state.stacks)
         stacks[target] += (action.shape,)
-        after = dataclasses.replace(state, players=players, placed=tuple(placed),
-                                    stacks=tuple(stacks))
+        after = dataclasses.replace(
+            state, players=players, placed=tuple(placed), stacks=tuple(stacks)
+        )
         return self._end_turn(after, spare=action.source is None)
 
     def _exchange(self, state: GeoShapesState, action: Trade) -> GeoShapesState:
         placed = list(state.placed)
         players = list(state.players)
-        for giver, taker, items in ((state.turn, action.partner, action.give),
-                                    (action.partner, state.turn, action.get)):
+        for giver, taker, items in (
+            (state.turn, action.partner, action.give),
+            (action.partner, state.turn, action.get),
+        ):
             for item in items:
                 if item.place is None:
                     players[giver] = dataclasses.replace(
-                        players[giver], hand=_without(players[giver].hand, [item.shape]))
+                        players[giver], hand=_without(players[giver].hand, [item.shape])
+                    )
                 else:
                     index = state.board.where(item.place)
                     placed[index] = _without(placed[index], [item.shape])
                 players[taker] = dataclasses.replace(
-                    players[taker], hand=tuple(sorted(players[taker].hand + (item.shape,))))
-        return dataclasses.replace(state, players=tuple(players), placed=tuple(placed),
-                                   stage=TRADED)
+                    players[taker], hand=tuple(sorted(players[taker].hand + (item.shape,)))
+                )
+        return dataclasses.replace(
+            state, players=tuple(players), placed=tuple(placed), stage=TRADED
+        )
 
     def _end_turn(self, state: GeoShapesState, spare: bool) -> GeoShapesState:
         """The play is over: the win is checked, then the turn passes to the left."""
         if spare and self._complete(state, state.turn):
-            return dataclasses.replace(state, winner=state.turn, stage=ACT, played_on=(),
-                                       placements=0)
+            return dataclasses.replace(
+                state, winner=state.turn, stage=ACT, played_on=(), placements=0
+            )
         following = (state.turn + 1) % len(state.players)
         # empty_deck=end: the deck is out, the round is finished up to the dealer, then the
         # game ends (with a reshuffle the deck is never empty between turns).
-        return dataclasses.replace(state, turn=following, stage=ACT, played_on=(),
-                                   placements=0,
-                                   deck_out=state.deck_left == 0 and following == 0)
+        return dataclasses.replace(
+            state,
+            turn=following,
+            stage=ACT,
+            played_on=(),
+            placements=0,
+            deck_out=state.deck_left == 0 and following == 0,
+        )
 
     def _complete(self, state: GeoShapesState, seat: int) -> bool:
         """One figure and the circle of every own quadrant complete."""
@@ -628,16 +732,30 @@ class GeoShapes(GameRules[GeoShapesState]):
         seat, player = state.turn, state.players[state.turn]
         hand = sorted(set(player.hand))
         if state.stage in (ACT, REFUSED):
-            draws = ([state.deck[0]] if state.deck is not None and state.deck_left
-                     else sorted(state.deck_can_hold()))
+            draws = (
+                [state.deck[0]]
+                if state.deck is not None and state.deck_left
+                else sorted(state.deck_can_hold())
+            )
             moves: list[Move] = [{"draw": shape} for shape in draws]
             moves += [{"pick_up": other} for other in range(len(state.players))]
             if state.stage == ACT:
-                moves += [{"trade": {"with": other, "give": [mine], "get": [theirs],
-                                     "accepted": accepted}}
-                          for other, partner in enumerate(state.players) if other != seat
-                          for mine in hand for theirs in sorted(set(partner.hand))
-                          if mine != theirs for accepted in (True, False)]
+                moves += [
+                    {
+                        "trade": {
+                            "with": other,
+                            "give": [mine],
+                            "get": [theirs],
+                            "accepted": accepted,
+                        }
+                    }
+                    for other, partner in enumerate(state.players)
+                    if other != seat
+                    for mine in hand
+                    for theirs in sorted(set(partner.hand))
+                    if mine != theirs
+                    for accepted in (True, False)
+                ]
             return moves
         places = state.own_places(seat)
         moves = [{"place": shape, "on": place.name} for shape in hand for place in places]
@@ -645,9 +763,15 @@ class GeoShapes(GameRules[GeoShapesState]):
         if state.stage == TRADED:
             return moves + [{"end_play": True}]
         targets = [{"to": q} for q in player.quadrants] if state.half_board else [{}]
-        sources = ([{"discard": shape} for shape in hand] if player.hand else
-                   [{"discard": shape, "from": place.name}
-                    for place in places for shape in sorted(set(state.on(place.name)))])
+        sources = (
+            [{"discard": shape} for shape in hand]
+            if player.hand
+            else [
+                {"discard": shape, "from": place.name}
+                for place in places
+                for shape in sorted(set(state.on(place.name)))
+            ]
+        )
         return moves + [{**source, **target} for source in sources for target in targets]
 
     def legal_moves(self, state: GeoShapesState) -> list[Move]:
@@ -657,8 +781,11 @@ class GeoShapes(GameRules[GeoShapesState]):
         accepted by `apply` all the same."""
         if state.over:
             return []
-        return [move for move in self._candidates(state)
-                if self._error(state, self._parse(state, move)) is None]
+        return [
+            move
+            for move in self._candidates(state)
+            if self._error(state, self._parse(state, move)) is None
+        ]
 
     def random_move(self, state: GeoShapesState, rng: random.Random) -> Move:
         """A random legal move, its kind chosen first: trades far outnumber draws, and a player
@@ -684,18 +811,26 @@ class GeoShapes(GameRules[GeoShapesState]):
             value = self._hand_value(state, seat)
             won = state.winner == seat
             bonus, hand = (WIN_BONUS, value) if won else (0, -value)
-            result.append(seat_score(bonus + hand, {"win": bonus, "hand": hand},
-                                     quadrants=list(player.quadrants), hand=list(player.hand),
-                                     complete=self._complete(state, seat),
-                                     shapes_needed=self._shapes_needed(state, seat)))
+            result.append(
+                seat_score(
+                    bonus + hand,
+                    {"win": bonus, "hand": hand},
+                    quadrants=list(player.quadrants),
+                    hand=list(player.hand),
+                    complete=self._complete(state, seat),
+                    shapes_needed=self._shapes_needed(state, seat),
+                )
+            )
         return result
 
     def outcome(self, state: GeoShapesState) -> Outcome | None:
         if not state.over:
             return None
         totals = [entry["total"] for entry in self.score(state)]
-        ranking = tuple(tuple(seat for seat, t in enumerate(totals) if t == total)
-                        for total in sorted(set(totals), reverse=True))
+        ranking = tuple(
+            tuple(seat for seat, t in enumerate(totals) if t == total)
+            for total in sorted(set(totals), reverse=True)
+        )
         winners = () if state.winner is None else (state.winner,)
         return Outcome(winners, ranking, self._result(state))
 
@@ -719,7 +854,7 @@ class GeoShapes(GameRules[GeoShapesState]):
                 for place in (figure, circle):
                     placed = state.on(place.name)
                     open_slots = missing(place, placed, board.wild)
-                    gaps.update(open_slots[placed.count(board.wild):])
+                    gaps.update(open_slots[placed.count(board.wild) :])
                 wilds = hand[board.wild]
                 uncovered = sum(max(0, n - hand[shape]) for shape, n in gaps.items())
                 uncovered = max(0, uncovered - wilds)
@@ -736,9 +871,15 @@ class GeoShapes(GameRules[GeoShapesState]):
     # ---- describing -------------------------------------------------------------------------
 
     def move_kind(self, move: Mapping[str, Any]) -> str:
-        for key, kind in (("draw", "draw"), ("pick_up", "pick up"), ("trade", "trade"),
-                          ("place", "place"), ("switch", "switch"), ("discard", "discard"),
-                          ("end_play", "end play")):
+        for key, kind in (
+            ("draw", "draw"),
+            ("pick_up", "pick up"),
+            ("trade", "trade"),
+            ("place", "place"),
+            ("switch", "switch"),
+            ("discard", "discard"),
+            ("end_play", "end play"),
+        ):
             if key in move:
                 return kind
         return "move"
@@ -752,11 +893,15 @@ class GeoShapes(GameRules[GeoShapesState]):
             trade = move["trade"]
 
             def items(side: list) -> str:
-                return ", ".join(i if isinstance(i, str) else f"{i['shape']} off the {i['from']}"
-                                 for i in side)
+                return ", ".join(
+                    i if isinstance(i, str) else f"{i['shape']} off the {i['from']}" for i in side
+                )
+
             answer = "accepted" if trade["accepted"] else "refused"
-            return (f"offers seat {trade['with']} {items(trade['give'])} for "
-                    f"{items(trade['get'])}: {answer}")
+            return (
+                f"offers seat {trade['with']} {items(trade['give'])} for "
+                f"{items(trade['get'])}: {answer}"
+            )
         if "place" in move:
             return f"places {_a(move['place'])} on the {move['on']}"
         if "switch" in move:
@@ -770,24 +915,28 @@ class GeoShapes(GameRules[GeoShapesState]):
     def render(self, state: GeoShapesState, seats: Sequence[str]) -> str:
         board = state.board
         owner = {q: seat for seat, p in enumerate(state.players) for q in p.quadrants}
-        lines = [f"{board.name}: {state.deck_left} cards to draw, "
-                 f"{len(state.cards_up)} turned up"
-                 + (f", the discards reshuffled {state.reshuffles} times" if state.reshuffles
-                    else "")]
+        lines = [
+            f"{board.name}: {state.deck_left} cards to draw, "
+            f"{len(state.cards_up)} turned up"
+            + (f", the discards reshuffled {state.reshuffles} times" if state.reshuffles else "")
+        ]
         for quadrant, stack in zip(board.quadrants, state.stacks):
             seat = owner.get(quadrant)
             lines.append("")
             lines.append(f"{quadrant}: " + ("nobody" if seat is None else seats[seat]))
             for place in board.places_of([quadrant]):
                 label = "circle" if place.is_circle else place.name
-                lines.append(f"  {label:<15}" + self._draw_place(board, place,
-                                                                   state.on(place.name)))
+                lines.append(
+                    f"  {label:<15}" + self._draw_place(board, place, state.on(place.name))
+                )
             if stack:
                 lines.append(f"  shape discards: {_names(stack)} (top last)")
         lines.append("")
         for seat, player in enumerate(state.players):
-            lines.append(f"{seats[seat]}'s hand: {_names(player.hand)} "
-                         f"({self._hand_value(state, seat)} points)")
+            lines.append(
+                f"{seats[seat]}'s hand: {_names(player.hand)} "
+                f"({self._hand_value(state, seat)} points)"
+            )
         lines.append("[x] in place  [W] the Wild standing in  [ ] still needed")
         if state.over:
             lines.append(f"game over: {self._result(state, seats)}")
@@ -806,8 +955,9 @@ class GeoShapes(GameRules[GeoShapesState]):
         marks += [f"[ ] {shape}" for shape in gaps[wilds:]]
         return "  ".join(marks)
 
-    def components(self, state: GeoShapesState, scores: list[dict[str, Any]],
-                   moves: Moves) -> list[list[Component]]:
+    def components(
+        self, state: GeoShapesState, scores: list[dict[str, Any]], moves: Moves
+    ) -> list[list[Component]]:
         return component_rows(state, scores, moves)
 
 

@@ -18,6 +18,10 @@ def components(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[l
             for line in placement["lines"]:
                 lines[line["colour"]] += 1
                 gems[line["colour"]] += line["gems"]
-        result.append([Component("gem colour", colour, lines[colour], float(gems[colour]))
-                       for colour in sorted(set(lines) | set(gems))])
+        result.append(
+            [
+                Component("gem colour", colour, lines[colour], float(gems[colour]))
+                for colour in sorted(set(lines) | set(gems))
+            ]
+        )
     return result

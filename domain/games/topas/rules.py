@@ -48,33 +48,38 @@ from .components import components as component_rows
 from .declaration import GAME_INFO, Place, StartColumn
 from .table import STEPS, Cell, Half, Line, Table, cell_text, direction, step
 
-ROUNDS = 7          # cards each player places; in solitaire, cards placed per column
-HAND = 3            # cards in hand with 2-4 players
+ROUNDS = 7  # cards each player places; in solitaire, cards placed per column
+HAND = 3  # cards in hand with 2-4 players
 SOLITAIRE_HAND = 1  # the solitaire player plays each card as it is drawn
-COLUMNS = 4         # solitaire score-sheet columns
-LINE_LIMIT = 7      # no line may hold more gems than this
-MIN_LINE = 2        # halves a run needs to score
+COLUMNS = 4  # solitaire score-sheet columns
+LINE_LIMIT = 7  # no line may hold more gems than this
+MIN_LINE = 2  # halves a run needs to score
 CARD_NAME = re.compile(r"([A-Za-z])([1-9])-([A-Za-z])([1-9])")
-MOVE_FORMS = ('a Topas move is {"card": "R2-B1", "at": [x, y], "dir": "N"|"E"|"S"|"W"} '
-              '(the first named half at x,y, the second one step in dir), or in a logged '
-              'solitaire game {"start": CARD} to turn up a new column\'s start card')
+MOVE_FORMS = (
+    'a Topas move is {"card": "R2-B1", "at": [x, y], "dir": "N"|"E"|"S"|"W"} '
+    "(the first named half at x,y, the second one step in dir), or in a logged "
+    'solitaire game {"start": CARD} to turn up a new column\'s start card'
+)
 
 
 # ---- the deck ---------------------------------------------------------------------------------
 
+
 @dataclasses.dataclass(frozen=True)
 class Deck:
-    colours: dict[str, str]                 # letter -> colour name, in naming order
-    cards: tuple[str, ...]                  # card names as the manifest writes them
-    halves: dict[str, tuple[Half, Half]]    # card -> its two halves, in name order
-    by_halves: dict[frozenset, str]         # the pair of halves -> card name
+    colours: dict[str, str]  # letter -> colour name, in naming order
+    cards: tuple[str, ...]  # card names as the manifest writes them
+    halves: dict[str, tuple[Half, Half]]  # card -> its two halves, in name order
+    by_halves: dict[frozenset, str]  # the pair of halves -> card name
 
     def identify(self, name: object) -> tuple[str, bool]:
         """`"B1-R2"` -> ("R2-B1", True): the card, and whether it was named second half first."""
         match = CARD_NAME.fullmatch(name) if isinstance(name, str) else None
         if not match:
-            raise IllegalMove(f"{name!r} is not a card name: a card is named by its two halves, "
-                              "colour letter and gems, like R2-B1")
+            raise IllegalMove(
+                f"{name!r} is not a card name: a card is named by its two halves, "
+                "colour letter and gems, like R2-B1"
+            )
         first, second = ((match[1].upper(), int(match[2])), (match[3].upper(), int(match[4])))
         for letter, _ in (first, second):
             if letter not in self.colours:
@@ -82,8 +87,10 @@ class Deck:
                 raise IllegalMove(f"{name!r}: there is no gem colour {letter} ({known})")
         card = self.by_halves.get(frozenset((first, second)))
         if card is None:
-            raise IllegalMove(f"there is no card {_name(first, second)} in the Topas deck: the "
-                              "halves of a card differ in colour and in gems, each card once")
+            raise IllegalMove(
+                f"there is no card {_name(first, second)} in the Topas deck: the "
+                "halves of a card differ in colour and in gems, each card once"
+            )
         return card, self.halves[card][0] != first
 
     def colour(self, letter: str) -> str:
@@ -112,8 +119,10 @@ def load_deck(manifest: str) -> Deck:
         match = CARD_NAME.fullmatch(name) if isinstance(name, str) else None
         pair = match and ((match[1], int(match[2])), (match[3], int(match[4])))
         if not pair or pair[0][0] == pair[1][0] or not {pair[0][0], pair[1][0]} <= set(colours):
-            raise InvalidSetup(f"manifest {manifest!r}: {name!r} is not a card of two colours "
-                               f"out of {', '.join(colours)}")
+            raise InvalidSetup(
+                f"manifest {manifest!r}: {name!r} is not a card of two colours "
+                f"out of {', '.join(colours)}"
+            )
         if frozenset(pair) in by_halves:
             raise InvalidSetup(f"manifest {manifest!r} lists {name} twice")
         halves[name], by_halves[frozenset(pair)] = pair, name
@@ -122,15 +131,16 @@ def load_deck(manifest: str) -> Deck:
 
 # ---- the state --------------------------------------------------------------------------------
 
+
 @dataclasses.dataclass(frozen=True)
 class Placement:
     """One card placed, and what it scored."""
 
     seat: int
-    column: int                 # solitaire column 0-3; always 0 with 2-4 players
-    card: str                   # the deck's name of the card
-    cells: tuple[Cell, Cell]    # where its first and its second named half lie
-    lines: tuple[Line, ...]     # the lines it scored (runs of two or more halves)
+    column: int  # solitaire column 0-3; always 0 with 2-4 players
+    card: str  # the deck's name of the card
+    cells: tuple[Cell, Cell]  # where its first and its second named half lie
+    lines: tuple[Line, ...]  # the lines it scored (runs of two or more halves)
     points: int
 
 
@@ -143,7 +153,7 @@ class TopasState:
     starts: tuple[str, ...]
     placements: tuple[Placement, ...] = ()
     hands: tuple[tuple[str, ...], ...] | None = None  # None: hidden (a logged game)
-    pile: tuple[str, ...] | None = None               # top card first; None: unknown order
+    pile: tuple[str, ...] | None = None  # top card first; None: unknown order
 
     @property
     def solitaire(self) -> bool:
@@ -179,18 +189,27 @@ class TopasState:
         """Every card the table has seen, with where: start cards and placed cards."""
         seen, deck = {}, load_deck(self.manifest)
         for column, start in enumerate(self.starts):
-            seen[deck.identify(start)[0]] = (f"is the start card of column {column + 1}"
-                                             if self.solitaire else "is the start card")
+            seen[deck.identify(start)[0]] = (
+                f"is the start card of column {column + 1}"
+                if self.solitaire
+                else "is the start card"
+            )
         for index, placement in enumerate(self.placements):
-            when = (f"column {placement.column + 1}" if self.solitaire
-                    else f"round {self.round_of(index)}")
+            when = (
+                f"column {placement.column + 1}"
+                if self.solitaire
+                else f"round {self.round_of(index)}"
+            )
             seen[placement.card] = f"has already been played ({when})"
         return seen
 
 
 def _cell(value: object) -> Cell:
-    if (isinstance(value, (list, tuple)) and len(value) == 2
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in value)):
+    if (
+        isinstance(value, (list, tuple))
+        and len(value) == 2
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
         return value[0], value[1]
     raise IllegalMove(f"'at' must be a cell [x, y] of two whole numbers, got {value!r}")
 
@@ -209,6 +228,7 @@ def _points(lines: Sequence[Line], expert: bool) -> int:
 
 
 # ---- the rules --------------------------------------------------------------------------------
+
 
 class Topas(GameRules[TopasState]):
     id = "topas"
@@ -232,30 +252,36 @@ class Topas(GameRules[TopasState]):
         rng.shuffle(cards)
         size = SOLITAIRE_HAND if seats == 1 else HAND
         # One card at a time, in turn, until every hand is full; then the start card.
-        hands = [cards[seat:size * seats:seats] for seat in range(seats)]
-        return {"start": cards[size * seats], "hands": hands, "pile": cards[size * seats + 1:]}
+        hands = [cards[seat : size * seats : seats] for seat in range(seats)]
+        return {"start": cards[size * seats], "hands": hands, "pile": cards[size * seats + 1 :]}
 
-    def start(self, seats: int, options: Mapping[str, Any],
-              setup: Mapping[str, Any]) -> TopasState:
+    def start(self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> TopasState:
         if not self.min_players <= seats <= self.max_players:
             raise InvalidSetup(f"Topas is for 2-4 players, or 1 for solitaire, not {seats}")
         opts = self.options(options)
         deck = load_deck(opts["manifest"])
-        if not isinstance(setup, Mapping) or "start" not in setup or set(setup) - {
-                "start", "hands", "pile"}:
-            raise InvalidSetup('a Topas setup is {"start": CARD} as the table sees it, or the '
-                               'whole deal {"start": CARD, "hands": [[CARD, ...], ...], '
-                               '"pile": [CARD, ...]}')
+        if (
+            not isinstance(setup, Mapping)
+            or "start" not in setup
+            or set(setup) - {"start", "hands", "pile"}
+        ):
+            raise InvalidSetup(
+                'a Topas setup is {"start": CARD} as the table sees it, or the '
+                'whole deal {"start": CARD, "hands": [[CARD, ...], ...], '
+                '"pile": [CARD, ...]}'
+            )
         needed = COLUMNS * (1 + ROUNDS) if seats == 1 else 1 + ROUNDS * seats
         if len(deck.cards) < needed:
-            raise InvalidSetup(f"{seats} player(s) need {needed} cards, the deck has "
-                               f"{len(deck.cards)}")
+            raise InvalidSetup(
+                f"{seats} player(s) need {needed} cards, the deck has {len(deck.cards)}"
+            )
         try:
             card, flipped = deck.identify(setup["start"])
         except IllegalMove as err:
             raise InvalidSetup(f"start card: {err.reason}") from None
-        state = TopasState(seats, opts["expert"], opts["manifest"],
-                           (_reversed(card) if flipped else card,))
+        state = TopasState(
+            seats, opts["expert"], opts["manifest"], (_reversed(card) if flipped else card,)
+        )
         if "hands" not in setup and "pile" not in setup:
             return state
         hands, pile = self._deal_of(deck, seats, card, setup)
@@ -265,11 +291,16 @@ class Topas(GameRules[TopasState]):
         """The hands and pile of a whole deal, checked: every card of the deck exactly once."""
         hands, pile = setup.get("hands"), setup.get("pile")
         size = SOLITAIRE_HAND if seats == 1 else HAND
-        if (not isinstance(hands, (list, tuple)) or len(hands) != seats
-                or any(not isinstance(h, (list, tuple)) or len(h) != size for h in hands)
-                or not isinstance(pile, (list, tuple))):
-            raise InvalidSetup(f"a whole deal gives 'hands' ({seats} of {size} card(s)) and the "
-                               "'pile' (top card first) together")
+        if (
+            not isinstance(hands, (list, tuple))
+            or len(hands) != seats
+            or any(not isinstance(h, (list, tuple)) or len(h) != size for h in hands)
+            or not isinstance(pile, (list, tuple))
+        ):
+            raise InvalidSetup(
+                f"a whole deal gives 'hands' ({seats} of {size} card(s)) and the "
+                "'pile' (top card first) together"
+            )
         try:
             hands = tuple(tuple(deck.identify(c)[0] for c in hand) for hand in hands)
             pile = tuple(deck.identify(c)[0] for c in pile)
@@ -279,8 +310,10 @@ class Topas(GameRules[TopasState]):
         if sorted(dealt) != sorted(deck.cards):
             twice = sorted({c for c in dealt if dealt.count(c) > 1})
             missing = sorted(set(deck.cards) - set(dealt))
-            raise InvalidSetup(f"a whole deal holds every card once: twice {twice or 'none'}, "
-                               f"missing {missing or 'none'}")
+            raise InvalidSetup(
+                f"a whole deal holds every card once: twice {twice or 'none'}, "
+                f"missing {missing or 'none'}"
+            )
         return hands, pile
 
     # ---- playing ----------------------------------------------------------------------------
@@ -309,31 +342,50 @@ class Topas(GameRules[TopasState]):
         if card in seen:
             return f"{card} {seen[card]}: each card exists once"
         if state.hands is not None and card not in state.hands[state.seat]:
-            return (f"{card} is not in the hand of the player to move "
-                    f"({', '.join(state.hands[state.seat])})")
+            return (
+                f"{card} is not in the hand of the player to move "
+                f"({', '.join(state.hands[state.seat])})"
+            )
         return None
 
-    def _placement_error(self, table: Table, card: str, cells: tuple[Cell, Cell],
-                         halves: tuple[Half, Half], deck: Deck) -> str | None:
+    def _placement_error(
+        self,
+        table: Table,
+        card: str,
+        cells: tuple[Cell, Cell],
+        halves: tuple[Half, Half],
+        deck: Deck,
+    ) -> str | None:
         for cell in cells:
             if cell in table.halves:
-                return (f"cell {cell_text(cell)} already holds a half of "
-                        f"{table.cards[cell]}: cards may not overlap")
+                return (
+                    f"cell {cell_text(cell)} already holds a half of "
+                    f"{table.cards[cell]}: cards may not overlap"
+                )
         if not table.touches(cells):
-            return (f"{card} on {cell_text(cells[0])} and {cell_text(cells[1])} touches no card: "
-                    "a card is placed edge to edge with a half already on the table")
+            return (
+                f"{card} on {cell_text(cells[0])} and {cell_text(cells[1])} touches no card: "
+                "a card is placed edge to edge with a half already on the table"
+            )
         for run in table.runs_with(cells, halves):
             if run.gems > LINE_LIMIT:
-                return (f"the {deck.colour(run.colour)} {run.axis} line through "
-                        f"{cell_text(run.cells[0])}-{cell_text(run.cells[-1])} would hold "
-                        f"{run.gems} gems: no line of more than {LINE_LIMIT} gems may be formed")
+                return (
+                    f"the {deck.colour(run.colour)} {run.axis} line through "
+                    f"{cell_text(run.cells[0])}-{cell_text(run.cells[-1])} would hold "
+                    f"{run.gems} gems: no line of more than {LINE_LIMIT} gems may be formed"
+                )
         return None
 
     def apply(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
         if state.over:
-            raise IllegalMove("the game is over: "
-                              + ("all four columns are played" if state.solitaire
-                                 else f"every player has placed {ROUNDS} cards"))
+            raise IllegalMove(
+                "the game is over: "
+                + (
+                    "all four columns are played"
+                    if state.solitaire
+                    else f"every player has placed {ROUNDS} cards"
+                )
+            )
         if not isinstance(move, Mapping):
             raise IllegalMove(f"{MOVE_FORMS}; got {move!r}")
         shape = GAME_INFO.move_shape(move)
@@ -345,35 +397,44 @@ class Topas(GameRules[TopasState]):
 
     def _turn_up(self, state: TopasState, name: object) -> TopasState:
         if not state.awaiting_start:
-            raise IllegalMove("a start card is turned up only in a logged solitaire game, once "
-                              "the seventh card of a column is placed")
+            raise IllegalMove(
+                "a start card is turned up only in a logged solitaire game, once "
+                "the seventh card of a column is placed"
+            )
         card, flipped = load_deck(state.manifest).identify(name)
         error = self._card_error(state, card)
         if error:
             raise IllegalMove(error)
-        return dataclasses.replace(state, starts=(*state.starts,
-                                                  _reversed(card) if flipped else card))
+        return dataclasses.replace(
+            state, starts=(*state.starts, _reversed(card) if flipped else card)
+        )
 
     def _place(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
         if state.awaiting_start:
-            raise IllegalMove(f"column {state.column + 1} has no start card yet: turn one up "
-                              'first with {"start": CARD}')
+            raise IllegalMove(
+                f"column {state.column + 1} has no start card yet: turn one up "
+                'first with {"start": CARD}'
+            )
         deck = load_deck(state.manifest)
         card, flipped = deck.identify(move["card"])
         at = _cell(move["at"])
         second = step(at, _direction(move["dir"]))
         cells = (second, at) if flipped else (at, second)  # cells[i] holds the card's half i
         table = self.table(state)
-        error = (self._card_error(state, card)
-                 or self._placement_error(table, card, cells, deck.halves[card], deck))
+        error = self._card_error(state, card) or self._placement_error(
+            table, card, cells, deck.halves[card], deck
+        )
         if error:
             raise IllegalMove(error)
-        lines = tuple(run for run in table.runs_with(cells, deck.halves[card])
-                      if len(run.cells) >= MIN_LINE)
-        placement = Placement(state.seat, state.column, card, cells, lines,
-                              _points(lines, state.expert))
-        return self._draw(dataclasses.replace(state, placements=(*state.placements, placement)),
-                          card)
+        lines = tuple(
+            run for run in table.runs_with(cells, deck.halves[card]) if len(run.cells) >= MIN_LINE
+        )
+        placement = Placement(
+            state.seat, state.column, card, cells, lines, _points(lines, state.expert)
+        )
+        return self._draw(
+            dataclasses.replace(state, placements=(*state.placements, placement)), card
+        )
 
     def _draw(self, state: TopasState, played: str) -> TopasState:
         """After placing: a solitaire column may end (the next start card comes off the pile),
@@ -399,8 +460,12 @@ class Topas(GameRules[TopasState]):
             return [{"start": card} for card in self.playable(state)]
         deck, table = load_deck(state.manifest), self.table(state)
         spans = table.spans()
-        return [self._move(card, cells) for card in self.playable(state) for cells in spans
-                if not self._placement_error(table, card, cells, deck.halves[card], deck)]
+        return [
+            self._move(card, cells)
+            for card in self.playable(state)
+            for cells in spans
+            if not self._placement_error(table, card, cells, deck.halves[card], deck)
+        ]
 
     def random_move(self, state: TopasState, rng: random.Random) -> Move:
         """Uniform over the legal moves, by drawing a card and a place until they fit (far
@@ -421,8 +486,10 @@ class Topas(GameRules[TopasState]):
 
     def column_totals(self, state: TopasState) -> list[int]:
         """Solitaire: each begun column's points."""
-        return [sum(p.points for p in state.placements if p.column == column)
-                for column in range(len(state.starts))]
+        return [
+            sum(p.points for p in state.placements if p.column == column)
+            for column in range(len(state.starts))
+        ]
 
     def score(self, state: TopasState) -> list[dict[str, Any]]:
         """Per seat: the total (solitaire: the lowest column begun so far), points by gem colour
@@ -438,27 +505,43 @@ class Topas(GameRules[TopasState]):
                     categories[deck.colour(line.colour)] += line.gems
             points = sum(p.points for _, p in mine)
             if state.expert:
-                categories["product bonus"] = points - sum(categories[c]
-                                                           for c in deck.colours.values())
-            details: dict[str, Any] = {"placements": [self._detail(state, deck, i, p)
-                                                      for i, p in mine]}
+                categories["product bonus"] = points - sum(
+                    categories[c] for c in deck.colours.values()
+                )
+            details: dict[str, Any] = {
+                "placements": [self._detail(state, deck, i, p) for i, p in mine]
+            }
             if state.hands is not None:
                 details["hand"] = list(state.hands[seat])
             if state.solitaire:
                 columns = self.column_totals(state)
-                categories.update({f"column {c + 1}": (columns[c] if c < len(columns) else 0)
-                                   for c in range(COLUMNS)})
+                categories.update(
+                    {
+                        f"column {c + 1}": (columns[c] if c < len(columns) else 0)
+                        for c in range(COLUMNS)
+                    }
+                )
                 details["columns"] = columns
                 points = min(columns)
             result.append(seat_score(points, categories, **details))
         return result
 
     def _detail(self, state: TopasState, deck: Deck, index: int, p: Placement) -> dict[str, Any]:
-        detail = {"round": state.round_of(index), "card": p.card,
-                  "cells": [list(c) for c in p.cells], "points": p.points,
-                  "lines": [{"colour": deck.colour(line.colour), "gems": line.gems,
-                             "axis": line.axis, "cells": [list(c) for c in line.cells]}
-                            for line in p.lines]}
+        detail = {
+            "round": state.round_of(index),
+            "card": p.card,
+            "cells": [list(c) for c in p.cells],
+            "points": p.points,
+            "lines": [
+                {
+                    "colour": deck.colour(line.colour),
+                    "gems": line.gems,
+                    "axis": line.axis,
+                    "cells": [list(c) for c in line.cells],
+                }
+                for line in p.lines
+            ],
+        }
         if state.solitaire:
             detail["column"] = p.column + 1
         return detail
@@ -469,13 +552,21 @@ class Topas(GameRules[TopasState]):
         totals = [entry["total"] for entry in self.score(state)]
         if state.solitaire:
             columns = ", ".join(map(str, self.column_totals(state)))
-            return Outcome((0,), ((0,),), f"final score {totals[0]}: the lowest of the four "
-                                          f"columns ({columns})")
-        ranking = tuple(tuple(s for s, t in enumerate(totals) if t == value)
-                        for value in sorted(set(totals), reverse=True))
+            return Outcome(
+                (0,),
+                ((0,),),
+                f"final score {totals[0]}: the lowest of the four columns ({columns})",
+            )
+        ranking = tuple(
+            tuple(s for s, t in enumerate(totals) if t == value)
+            for value in sorted(set(totals), reverse=True)
+        )
         best = max(totals)
-        reason = (f"most points after {ROUNDS} rounds: {best}" if len(ranking[0]) == 1
-                  else f"{len(ranking[0])} players tie on {best} points: a shared win")
+        reason = (
+            f"most points after {ROUNDS} rounds: {best}"
+            if len(ranking[0]) == 1
+            else f"{len(ranking[0])} players tie on {best} points: a shared win"
+        )
         return Outcome(ranking[0], ranking, reason)
 
     # ---- describing -------------------------------------------------------------------------
@@ -489,8 +580,10 @@ class Topas(GameRules[TopasState]):
         try:
             at = _cell(move["at"])
             first, second = str(move["card"]).upper().split("-")
-            return (f"places {move['card']}: {first} on {cell_text(at)}, {second} on "
-                    f"{cell_text(step(at, _direction(move['dir'])))}")
+            return (
+                f"places {move['card']}: {first} on {cell_text(at)}, {second} on "
+                f"{cell_text(step(at, _direction(move['dir'])))}"
+            )
         except (IllegalMove, KeyError, ValueError):
             return super().describe(move)
 
@@ -503,39 +596,48 @@ class Topas(GameRules[TopasState]):
         else:
             where = f"round {min(len(state.placements) // state.players + 1, ROUNDS)} of {ROUNDS}"
         lines = [f"Topas, {where}, {variant}", "", *self.table(state).drawing(), ""]
-        lines.append(", ".join(f"{k} {v}" for k, v in deck.colours.items())
-                     + "; a card's halves are joined by -- or |; cells are x east, y south "
-                       "of the start card's first half")
+        lines.append(
+            ", ".join(f"{k} {v}" for k, v in deck.colours.items())
+            + "; a card's halves are joined by -- or |; cells are x east, y south "
+            "of the start card's first half"
+        )
         if state.placements:
             last, index = state.placements[-1], len(state.placements) - 1
             operator = " x " if state.expert else " + "
-            lines_text = operator.join(f"{deck.colour(line.colour)} {line.gems}"
-                                       for line in last.lines)
+            lines_text = operator.join(
+                f"{deck.colour(line.colour)} {line.gems}" for line in last.lines
+            )
             scored = f"{lines_text} = {last.points}" if last.lines else "no line, 0"
-            when = (f"column {last.column + 1}, card {state.round_of(index)}" if state.solitaire
-                    else f"round {state.round_of(index)}")
-            lines.append(f"last: {seats[last.seat]} placed {last.card} on "
-                         f"{cell_text(last.cells[0])}-{cell_text(last.cells[1])} ({when}): "
-                         f"{scored}")
+            when = (
+                f"column {last.column + 1}, card {state.round_of(index)}"
+                if state.solitaire
+                else f"round {state.round_of(index)}"
+            )
+            lines.append(
+                f"last: {seats[last.seat]} placed {last.card} on "
+                f"{cell_text(last.cells[0])}-{cell_text(last.cells[1])} ({when}): "
+                f"{scored}"
+            )
         for seat, entry in enumerate(self.score(state)):
-            extra = (f" (columns {entry['details']['columns']})" if state.solitaire else "")
-            hand = (f"; hand {' '.join(state.hands[seat]) or '-'}" if state.hands is not None
-                    else "")
+            extra = f" (columns {entry['details']['columns']})" if state.solitaire else ""
+            hand = f"; hand {' '.join(state.hands[seat]) or '-'}" if state.hands is not None else ""
             lines.append(f"{seats[seat]}: {entry['total']} points{extra}{hand}")
         if state.pile is not None:
             lines.append(f"draw pile: {len(state.pile)} cards")
         outcome = self.outcome(state)
         if outcome:
-            lines.append(f"game over: {', '.join(seats[s] for s in outcome.winners)} "
-                         f"({outcome.reason})")
+            lines.append(
+                f"game over: {', '.join(seats[s] for s in outcome.winners)} ({outcome.reason})"
+            )
         elif state.awaiting_start:
             lines.append(f"column {state.column + 1}: turn up the next start card")
         else:
             lines.append(f"to move: {seats[state.seat]}")
         return "\n".join(lines)
 
-    def components(self, state: TopasState, scores: list[dict[str, Any]],
-                   moves: Moves) -> list[list[Component]]:
+    def components(
+        self, state: TopasState, scores: list[dict[str, Any]], moves: Moves
+    ) -> list[list[Component]]:
         return component_rows(state, scores, moves)
 
 

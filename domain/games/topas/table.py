@@ -99,8 +99,10 @@ class Table:
         ys = range(min(y for _, y in self.halves), max(y for _, y in self.halves) + 1)
         lines = ["   x " + "".join(f"{x:<4}" for x in xs).rstrip(), "  y"]
         for y in ys:
-            row = "".join(self._token((x, y)) + ("--" if self._joined((x, y), (x + 1, y)) else "  ")
-                          for x in xs)
+            row = "".join(
+                self._token((x, y)) + ("--" if self._joined((x, y), (x + 1, y)) else "  ")
+                for x in xs
+            )
             lines.append(f"{y:>3}  {row}".rstrip())
             joins = "".join("|   " if self._joined((x, y), (x, y + 1)) else "    " for x in xs)
             if joins.strip() and y + 1 in ys:

@@ -26,8 +26,12 @@ def components(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[l
                     points[kind] += n
         for held in entry["details"]["hand"]:
             points[_tile_type(held["tile"])] += held["points"]
-        result.append([Component("sculpture type", kind, count[kind], float(points[kind]))
-                       for kind in sorted(set(count) | set(points))])
+        result.append(
+            [
+                Component("sculpture type", kind, count[kind], float(points[kind]))
+                for kind in sorted(set(count) | set(points))
+            ]
+        )
     return result
 
 

@@ -17,8 +17,16 @@ CELLS = tuple(cell_name(i % SIZE, i // SIZE) for i in range(SIZE * SIZE))  # a1 
 CENTRE = CELLS.index("c3")
 
 # Compass direction -> (column step, row step); row 1 is on top, so south is row + 1.
-DIRECTIONS = {"N": (0, -1), "NE": (1, -1), "E": (1, 0), "SE": (1, 1),
-              "S": (0, 1), "SW": (-1, 1), "W": (-1, 0), "NW": (-1, -1)}
+DIRECTIONS = {
+    "N": (0, -1),
+    "NE": (1, -1),
+    "E": (1, 0),
+    "SE": (1, 1),
+    "S": (0, 1),
+    "SW": (-1, 1),
+    "W": (-1, 0),
+    "NW": (-1, -1),
+}
 
 
 def _on_garden(col: int, row: int) -> bool:
@@ -47,13 +55,16 @@ def _line_start(col: int, row: int, direction: str) -> tuple[int, int]:
 # first tile and then clockwise from north.
 SIGHT_LINES: dict[str, tuple[int, ...]] = {
     f"{CELLS[row * SIZE + col]}:{direction}": _line(col, row, direction)
-    for row in range(SIZE) for col in range(SIZE) for direction in DIRECTIONS
+    for row in range(SIZE)
+    for col in range(SIZE)
+    for direction in DIRECTIONS
     if _line_start(col, row, direction) == (col, row)
 }
 assert len(SIGHT_LINES) == 56, "4 sides x 5 straight spots + 2 ends of 18 diagonals"
 
-SPOT_FORMAT = ("a spot is the first tile a visitor sees and the direction it looks, "
-               "e.g. c1:S, a1:SE, e3:W")
+SPOT_FORMAT = (
+    "a spot is the first tile a visitor sees and the direction it looks, e.g. c1:S, a1:SE, e3:W"
+)
 
 
 def parse_spot(name: object) -> str:
@@ -63,16 +74,19 @@ def parse_spot(name: object) -> str:
     cell, _, direction = name.partition(":")
     direction = direction.upper()
     if direction not in DIRECTIONS:
-        raise IllegalMove(f"{name!r} is not a visitor spot: the direction is one of "
-                          f"{', '.join(DIRECTIONS)}")
+        raise IllegalMove(
+            f"{name!r} is not a visitor spot: the direction is one of {', '.join(DIRECTIONS)}"
+        )
     col, row = parse_cell(cell, SIZE, SIZE)
     spot = f"{CELLS[row * SIZE + col]}:{direction}"
     if spot not in SIGHT_LINES:
         start = _line_start(col, row, direction)
         first = CELLS[start[1] * SIZE + start[0]]
-        raise IllegalMove(f"there is no visitor spot {spot}: visitors stand outside the garden, "
-                          f"and the one looking {direction} along that line first sees {first} "
-                          f"(spot {first}:{direction})")
+        raise IllegalMove(
+            f"there is no visitor spot {spot}: visitors stand outside the garden, "
+            f"and the one looking {direction} along that line first sees {first} "
+            f"(spot {first}:{direction})"
+        )
     return spot
 
 
@@ -90,23 +104,30 @@ WIDTH = 15  # "[Polyhedron 5]" and a space
 def draw_garden(labels: list[str], marks: dict[str, str]) -> list[str]:
     """The garden as text lines: a label per cell, and around the edge every spot as its mark
     (the seat's number, or '·' when free) with an arrow for the way it looks."""
+
     def mark(cell: int, direction: str, shown: bool = True) -> str:
         return marks.get(f"{CELLS[cell]}:{direction}", "·") + ARROWS[direction] if shown else "  "
 
     def edge(row: int, left: str, middle: str, right: str) -> str:
         return "      " + "".join(
             f" {mark(row * SIZE + col, left)}{mark(row * SIZE + col, middle):^{WIDTH - 6}}"
-            f"{mark(row * SIZE + col, right)} " for col in range(SIZE))
+            f"{mark(row * SIZE + col, right)} "
+            for col in range(SIZE)
+        )
 
     last = SIZE - 1
-    lines = ["      " + "".join(f"{cell_name(col, 0)[0]:^{WIDTH}}" for col in range(SIZE)),
-             edge(0, "SE", "S", "SW")]
+    lines = [
+        "      " + "".join(f"{cell_name(col, 0)[0]:^{WIDTH}}" for col in range(SIZE)),
+        edge(0, "SE", "S", "SW"),
+    ]
     for row in range(SIZE):
         west, east = row * SIZE, row * SIZE + last
         cells = "".join(f"{labels[row * SIZE + col]:^{WIDTH}}" for col in range(SIZE))
         gap = " " * (WIDTH * SIZE)  # corner spots between two rows sit on the rows' edges
-        lines += [f"   {mark(west, 'SE', row > 0)} {gap} {mark(east, 'SW', row > 0)}",
-                  f"{row + 1:>2} {mark(west, 'E')} {cells} {mark(east, 'W')}",
-                  f"   {mark(west, 'NE', row < last)} {gap} {mark(east, 'NW', row < last)}"]
+        lines += [
+            f"   {mark(west, 'SE', row > 0)} {gap} {mark(east, 'SW', row > 0)}",
+            f"{row + 1:>2} {mark(west, 'E')} {cells} {mark(east, 'W')}",
+            f"   {mark(west, 'NE', row < last)} {gap} {mark(east, 'NW', row < last)}",
+        ]
     lines.append(edge(last, "NE", "N", "NW"))
     return [line.rstrip() for line in lines]

@@ -54,8 +54,8 @@ from .garden import (
 )
 
 HAND = 3
-VISITORS = {2: 8, 3: 6, 4: 5}      # visitors per player, by player count
-REMOVES_A_TYPE = {2, 3}            # player counts that play without one sculpture type
+VISITORS = {2: 8, 3: 6, 4: 5}  # visitors per player, by player count
+REMOVES_A_TYPE = {2, 3}  # player counts that play without one sculpture type
 KEEP, VISIT, REVEAL, OVER = "keep", "visit", "reveal", "over"
 
 
@@ -92,22 +92,30 @@ class Sculptures:
         kind, _, value = name.rpartition(" ") if isinstance(name, str) else ("", "", "")
         by_lower = {t.lower(): t for t in self.types}
         if kind.strip().lower() not in by_lower or not value.isdecimal():
-            raise IllegalMove(f"{name!r} is not a sculpture tile: name it by type and value, like "
-                              f"'Swan 4'; the types are {', '.join(self.types)}")
+            raise IllegalMove(
+                f"{name!r} is not a sculpture tile: name it by type and value, like "
+                f"'Swan 4'; the types are {', '.join(self.types)}"
+            )
         kind = by_lower[kind.strip().lower()]
         if kind == self.removed:
-            raise IllegalMove(f"{kind} {value} is not in this game: the {kind} tiles were "
-                              "removed at setup")
+            raise IllegalMove(
+                f"{kind} {value} is not in this game: the {kind} tiles were removed at setup"
+            )
         if int(value) not in self.values:
-            raise IllegalMove(f"there is no {kind} {value}: values run "
-                              f"{min(self.values)}-{max(self.values)}")
+            raise IllegalMove(
+                f"there is no {kind} {value}: values run {min(self.values)}-{max(self.values)}"
+            )
         return f"{kind} {int(value)}"
 
 
 @lru_cache(maxsize=16)
 def _tiles_in_play(sculptures: Sculptures) -> tuple[str, ...]:
-    return tuple(f"{kind} {value}" for kind in sculptures.types if kind != sculptures.removed
-                 for value in sculptures.values)
+    return tuple(
+        f"{kind} {value}"
+        for kind in sculptures.types
+        if kind != sculptures.removed
+        for value in sculptures.values
+    )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -120,11 +128,11 @@ class Visitor:
 class TopiaryState:
     sculptures: Sculptures
     visitors_each: int
-    tiles: tuple[str | None, ...]             # 25 cells a1 b1 .. e5; None: never seen
+    tiles: tuple[str | None, ...]  # 25 cells a1 b1 .. e5; None: never seen
     face_up: tuple[bool, ...]
     hands: tuple[tuple[str | None, ...], ...]  # per seat, known tiles sorted, then None per unknown
-    box: tuple[str, ...] = ()                 # known tiles back in the box (the last player's)
-    visitors: tuple[Visitor, ...] = ()        # in the order placed
+    box: tuple[str, ...] = ()  # known tiles back in the box (the last player's)
+    visitors: tuple[Visitor, ...] = ()  # in the order placed
 
     @property
     def players(self) -> int:
@@ -132,6 +140,7 @@ class TopiaryState:
 
 
 # ---- moves, parsed at the boundary ------------------------------------------------------------
+
 
 @dataclasses.dataclass(frozen=True)
 class Keep:
@@ -141,9 +150,9 @@ class Keep:
 @dataclasses.dataclass(frozen=True)
 class Visit:
     spot: str
-    take: int | None = None        # the garden cell taken from
-    place: str | None = None       # the tile put face up into that gap
-    took: str | None = None        # the taken tile's identity, when the table saw it
+    take: int | None = None  # the garden cell taken from
+    place: str | None = None  # the tile put face up into that gap
+    took: str | None = None  # the taken tile's identity, when the table saw it
 
 
 @dataclasses.dataclass(frozen=True)
@@ -151,8 +160,10 @@ class Reveal:
     tiles: tuple[str, ...]
 
 
-MOVE_FORMS = ('{"visitor": SPOT}, {"visitor": SPOT, "take": CELL, "place": TILE} (optionally with '
-              '"took": TILE), {"keep": [TILE, ...]} or {"reveal": [TILE, ...]}')
+MOVE_FORMS = (
+    '{"visitor": SPOT}, {"visitor": SPOT, "take": CELL, "place": TILE} (optionally with '
+    '"took": TILE), {"keep": [TILE, ...]} or {"reveal": [TILE, ...]}'
+)
 
 
 def _tile_list(sculptures: Sculptures, value: object, what: str) -> tuple[str, ...]:
@@ -177,25 +188,39 @@ def parse_move(sculptures: Sculptures, move: object) -> Keep | Visit | Reveal:
         return Visit(parse_spot(move["visitor"]))
     if shape is declared.VisitAndTake:
         took = move.get("took")
-        return Visit(parse_spot(move["visitor"]), parse_garden_cell(move["take"]),
-                     sculptures.parse(move["place"]),
-                     None if took is None else sculptures.parse(took))
+        return Visit(
+            parse_spot(move["visitor"]),
+            parse_garden_cell(move["take"]),
+            sculptures.parse(move["place"]),
+            None if took is None else sculptures.parse(took),
+        )
     if "visitor" in keys and keys & {"take", "place"}:
-        raise IllegalMove("taking and placing go together: a tile taken from the sight line is "
-                          "replaced by one placed face up from the hand (give take and place)")
+        raise IllegalMove(
+            "taking and placing go together: a tile taken from the sight line is "
+            "replaced by one placed face up from the hand (give take and place)"
+        )
     raise IllegalMove(f"a Topiary move is {MOVE_FORMS}; got keys {sorted(keys)}")
 
 
 # ---- the manifest and options -----------------------------------------------------------------
 
+
 def _components(manifest: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     data = load_manifest(manifest)
     types, values = (data.get("types"), data.get("values")) if isinstance(data, dict) else (0, 0)
-    if (not isinstance(types, list) or not types or len(set(types)) != len(types)
-            or not all(isinstance(t, str) and t.strip() for t in types)):
+    if (
+        not isinstance(types, list)
+        or not types
+        or len(set(types)) != len(types)
+        or not all(isinstance(t, str) and t.strip() for t in types)
+    ):
         raise InvalidSetup(f"manifest {manifest}: types must be a list of distinct names")
-    if (not isinstance(values, list) or not values or len(set(values)) != len(values)
-            or not all(isinstance(v, int) and v > 0 for v in values)):
+    if (
+        not isinstance(values, list)
+        or not values
+        or len(set(values)) != len(values)
+        or not all(isinstance(v, int) and v > 0 for v in values)
+    ):
         raise InvalidSetup(f"manifest {manifest}: values must be distinct positive numbers")
     return tuple(types), tuple(values)
 
@@ -225,8 +250,9 @@ class Topiary(GameRules[TopiaryState]):
         """How many tiles each seat is dealt (the last player gets the rest when choosing)."""
         rest = tiles - SIZE * SIZE - HAND * seats
         if rest < 0:
-            raise InvalidSetup(f"{tiles} tiles do not fill a {SIZE}x{SIZE} garden and {seats} "
-                               f"hands of {HAND}")
+            raise InvalidSetup(
+                f"{tiles} tiles do not fill a {SIZE}x{SIZE} garden and {seats} hands of {HAND}"
+            )
         return [HAND] * (seats - 1) + [HAND + rest if options["last_player_chooses"] else HAND]
 
     def deal(self, seats: int, options: Mapping[str, Any], rng) -> dict[str, Any]:
@@ -237,36 +263,46 @@ class Topiary(GameRules[TopiaryState]):
         tiles = list(_tiles_in_play(Sculptures(types, values, removed)))
         rng.shuffle(tiles)
         dealt = self._dealt(seats, opts, len(tiles))
-        garden, rest = tiles[:SIZE * SIZE], tiles[SIZE * SIZE:]
+        garden, rest = tiles[: SIZE * SIZE], tiles[SIZE * SIZE :]
         starts = list(itertools.accumulate(dealt, initial=0))
         setup: dict[str, Any] = {
             "garden": dict(zip(CELLS, garden)),
-            "hands": [rest[starts[s]:starts[s + 1]] for s in range(seats)]}
+            "hands": [rest[starts[s] : starts[s + 1]] for s in range(seats)],
+        }
         if removed:
             setup["removed"] = removed
         return setup
 
-    def start(self, seats: int, options: Mapping[str, Any],
-              setup: Mapping[str, Any]) -> TopiaryState:
+    def start(
+        self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]
+    ) -> TopiaryState:
         opts = self.options(options)
         types, values = _components(opts["manifest"])
         _check_players(seats)
         if not isinstance(setup, Mapping) or set(setup) - {"removed", "garden", "hands"}:
-            raise InvalidSetup('a Topiary setup is {"removed": TYPE (2-3 players), "garden": '
-                               '{CELL: TILE, ...} (c3 at least), "hands": [[TILE, ...] per seat]}')
+            raise InvalidSetup(
+                'a Topiary setup is {"removed": TYPE (2-3 players), "garden": '
+                '{CELL: TILE, ...} (c3 at least), "hands": [[TILE, ...] per seat]}'
+            )
         removed = setup.get("removed")
         if seats in REMOVES_A_TYPE and removed not in types:
-            raise InvalidSetup(f"with {seats} players one sculpture type is removed: setup "
-                               f"'removed' names one of {', '.join(types)}, got {removed!r}")
+            raise InvalidSetup(
+                f"with {seats} players one sculpture type is removed: setup "
+                f"'removed' names one of {', '.join(types)}, got {removed!r}"
+            )
         if seats not in REMOVES_A_TYPE and removed is not None:
             raise InvalidSetup(f"with {seats} players no sculpture type is removed")
         sculptures = Sculptures(types, values, removed)
         dealt = self._dealt(seats, opts, len(sculptures.tiles()))
         try:
-            garden = {parse_garden_cell(cell): sculptures.parse(tile)
-                      for cell, tile in dict(setup.get("garden") or {}).items()}
-            hands = [_tile_list(sculptures, hand, "a hand")
-                     for hand in (setup.get("hands") or [[]] * seats)]
+            garden = {
+                parse_garden_cell(cell): sculptures.parse(tile)
+                for cell, tile in dict(setup.get("garden") or {}).items()
+            }
+            hands = [
+                _tile_list(sculptures, hand, "a hand")
+                for hand in (setup.get("hands") or [[]] * seats)
+            ]
         except (IllegalMove, TypeError, ValueError) as err:
             raise InvalidSetup(f"setup: {err}") from None
         if CENTRE not in garden:
@@ -281,10 +317,12 @@ class Topiary(GameRules[TopiaryState]):
         if twice:
             raise InvalidSetup(f"setup: {', '.join(twice)} dealt twice: each tile exists once")
         return TopiaryState(
-            sculptures=sculptures, visitors_each=VISITORS[seats],
+            sculptures=sculptures,
+            visitors_each=VISITORS[seats],
             tiles=tuple(garden.get(cell) for cell in range(SIZE * SIZE)),
             face_up=tuple(cell == CENTRE for cell in range(SIZE * SIZE)),
-            hands=tuple(_hand(hand, size) for hand, size in zip(hands, dealt)))
+            hands=tuple(_hand(hand, size) for hand, size in zip(hands, dealt)),
+        )
 
     # ---- whose turn -----------------------------------------------------------------------
 
@@ -340,19 +378,24 @@ class Topiary(GameRules[TopiaryState]):
         seat = self._seat(state, phase)
         if isinstance(action, Keep):
             if phase != KEEP:
-                raise IllegalMove("only the last player keeps tiles, once, before the first "
-                                  "visitor (option last_player_chooses)")
+                raise IllegalMove(
+                    "only the last player keeps tiles, once, before the first "
+                    "visitor (option last_player_chooses)"
+                )
             return self._keep(state, seat, action.tiles)
         if isinstance(action, Reveal):
             if phase != REVEAL:
                 raise IllegalMove("hands are revealed at the end, once every visitor is placed")
             return self._reveal(state, seat, action.tiles)
         if phase == KEEP:
-            raise IllegalMove(f"{_player(seat)} first keeps {HAND} of the tiles dealt to them "
-                              "(option last_player_chooses)")
+            raise IllegalMove(
+                f"{_player(seat)} first keeps {HAND} of the tiles dealt to them "
+                "(option last_player_chooses)"
+            )
         if phase == REVEAL:
-            raise IllegalMove("the game is over: every visitor is placed; what remains is to "
-                              "reveal the hands")
+            raise IllegalMove(
+                "the game is over: every visitor is placed; what remains is to reveal the hands"
+            )
         return self._visit(state, seat, action)
 
     def _keep(self, state: TopiaryState, seat: int, keep: tuple[str, ...]) -> TopiaryState:
@@ -365,8 +408,10 @@ class Topiary(GameRules[TopiaryState]):
         if newly_seen and not unseen:
             raise IllegalMove(f"{dealt}: {newly_seen[0]} is not among them")
         if len(newly_seen) + HAND - len(keep) > unseen:
-            raise IllegalMove(f"{dealt}: name every kept tile the record knows, "
-                              f"{HAND} in all when the whole deal is known")
+            raise IllegalMove(
+                f"{dealt}: name every kept tile the record knows, "
+                f"{HAND} in all when the whole deal is known"
+            )
         box = tuple(sorted(state.box + tuple(t for t in pool if t and t not in keep)))
         hands = _replace(state.hands, seat, _hand(keep, HAND))
         return dataclasses.replace(state, hands=hands, box=box)
@@ -392,17 +437,21 @@ class Topiary(GameRules[TopiaryState]):
         assert visit.place is not None  # the move's parser gives take and place together
         cell, line = visit.take, SIGHT_LINES[visit.spot]
         if cell not in line:
-            raise IllegalMove(f"{CELLS[cell]} is not in the sight line of {visit.spot} "
-                              f"({' '.join(CELLS[c] for c in line)}): a visitor takes only a tile "
-                              "it looks at")
+            raise IllegalMove(
+                f"{CELLS[cell]} is not in the sight line of {visit.spot} "
+                f"({' '.join(CELLS[c] for c in line)}): a visitor takes only a tile "
+                "it looks at"
+            )
         if state.face_up[cell]:
-            raise IllegalMove(f"{CELLS[cell]} is face up ({state.tiles[cell]}): only face-down "
-                              "tiles are taken")
+            raise IllegalMove(
+                f"{CELLS[cell]} is face up ({state.tiles[cell]}): only face-down tiles are taken"
+            )
         taken = state.tiles[cell]
         if visit.took is not None and visit.took != taken:
             if taken is not None:
-                raise IllegalMove(f"the tile at {CELLS[cell]} is {taken} (known from the deal), "
-                                  f"not {visit.took}")
+                raise IllegalMove(
+                    f"the tile at {CELLS[cell]} is {taken} (known from the deal), not {visit.took}"
+                )
             taken = self._unseen(state, visit.took)
         hand = list(state.hands[seat]) + [taken]
         if visit.place in hand:
@@ -411,13 +460,17 @@ class Topiary(GameRules[TopiaryState]):
             self._unseen(state, visit.place)
             hand.remove(None)
         else:
-            raise IllegalMove(f"{visit.place} is not in your hand: you hold "
-                              f"{_listing(hand[:-1])} and took {taken} from {CELLS[cell]}")
+            raise IllegalMove(
+                f"{visit.place} is not in your hand: you hold "
+                f"{_listing(hand[:-1])} and took {taken} from {CELLS[cell]}"
+            )
         return dataclasses.replace(
-            state, visitors=visitors,
+            state,
+            visitors=visitors,
             tiles=_replace(state.tiles, cell, visit.place),
             face_up=_replace(state.face_up, cell, True),
-            hands=_replace(state.hands, seat, _hand([t for t in hand if t], HAND)))
+            hands=_replace(state.hands, seat, _hand([t for t in hand if t], HAND)),
+        )
 
     # ---- what may be played ---------------------------------------------------------------
 
@@ -430,16 +483,21 @@ class Topiary(GameRules[TopiaryState]):
             return self._keep_moves(state, seat)
         if phase == REVEAL:
             known = [t for t in state.hands[seat] if t]
-            return [{"reveal": known + list(more)} for more in itertools.combinations(
-                self._free(state), state.hands[seat].count(None))]
+            return [
+                {"reveal": known + list(more)}
+                for more in itertools.combinations(self._free(state), state.hands[seat].count(None))
+            ]
         return self._visit_moves(state, seat)
 
     def _keep_moves(self, state: TopiaryState, seat: int) -> list[Move]:
         pool = state.hands[seat]
         known, unseen = [t for t in pool if t], pool.count(None)
         # Kept tiles the record names: known ones of the deal; the rest of the 3 stay unseen.
-        return [{"keep": list(kept)} for size in range(max(0, HAND - unseen), HAND + 1)
-                for kept in itertools.combinations(known, size)]
+        return [
+            {"keep": list(kept)}
+            for size in range(max(0, HAND - unseen), HAND + 1)
+            for kept in itertools.combinations(known, size)
+        ]
 
     def _visit_moves(self, state: TopiaryState, seat: int) -> list[Move]:
         taken_spots = {v.spot for v in state.visitors}
@@ -458,8 +516,9 @@ class Topiary(GameRules[TopiaryState]):
                 places = hand + [taken] if taken else list(hand)
                 if hand_unseen or taken is None:
                     places += free
-                moves.extend({"visitor": spot, "take": CELLS[cell], "place": tile}
-                             for tile in places)
+                moves.extend(
+                    {"visitor": spot, "take": CELLS[cell], "place": tile} for tile in places
+                )
         return moves
 
     # ---- scoring --------------------------------------------------------------------------
@@ -482,26 +541,48 @@ class Topiary(GameRules[TopiaryState]):
             if visitor.seat == seat:
                 seen = self.sight(state, visitor.spot)
                 types = Counter(tile_type(t) for t in seen)
-                views.append({"spot": visitor.spot, "sees": seen,
-                              "points": sum(map(tile_value, seen)),
-                              "bonus": sum(n for n in types.values() if n >= 2)})
+                views.append(
+                    {
+                        "spot": visitor.spot,
+                        "sees": seen,
+                        "points": sum(map(tile_value, seen)),
+                        "bonus": sum(n for n in types.values() if n >= 2),
+                    }
+                )
         tallest: dict[str, int] = {}
         for view in views:
             for tile in view["sees"]:
                 tallest[tile_type(tile)] = max(tallest.get(tile_type(tile), 0), tile_value(tile))
-        hand = [{"tile": tile, "points": tile_value(tile)
-                 if tallest.get(tile_type(tile), 0) > tile_value(tile) else 0}
-                for tile in state.hands[seat] if tile]
-        return {"visitors": sum(v["points"] for v in views),
-                "type bonus": sum(v["bonus"] for v in views),
-                "hand": sum(h["points"] for h in hand), "views": views, "hand_tiles": hand}
+        hand = [
+            {
+                "tile": tile,
+                "points": tile_value(tile)
+                if tallest.get(tile_type(tile), 0) > tile_value(tile)
+                else 0,
+            }
+            for tile in state.hands[seat]
+            if tile
+        ]
+        return {
+            "visitors": sum(v["points"] for v in views),
+            "type bonus": sum(v["bonus"] for v in views),
+            "hand": sum(h["points"] for h in hand),
+            "views": views,
+            "hand_tiles": hand,
+        }
 
     def _require_hands(self, state: TopiaryState) -> None:
-        unseen = [f"{_player(seat)}'s hand has {hand.count(None)} unrevealed tile(s)"
-                  for seat, hand in enumerate(state.hands) if None in hand]
+        unseen = [
+            f"{_player(seat)}'s hand has {hand.count(None)} unrevealed tile(s)"
+            for seat, hand in enumerate(state.hands)
+            if None in hand
+        ]
         if unseen:
-            raise UnknownInformation("hand points need every hand: " + "; ".join(unseen)
-                                     + ' (record a {"reveal": [...]} move for each)')
+            raise UnknownInformation(
+                "hand points need every hand: "
+                + "; ".join(unseen)
+                + ' (record a {"reveal": [...]} move for each)'
+            )
 
     def score(self, state: TopiaryState) -> list[dict[str, Any]]:
         self._require_hands(state)
@@ -509,8 +590,14 @@ class Topiary(GameRules[TopiaryState]):
         for seat in range(state.players):
             tally = self._tally(state, seat)
             categories = {key: tally[key] for key in ("visitors", "type bonus", "hand")}
-            result.append(seat_score(sum(categories.values()), categories,
-                                     visitors=tally["views"], hand=tally["hand_tiles"]))
+            result.append(
+                seat_score(
+                    sum(categories.values()),
+                    categories,
+                    visitors=tally["views"],
+                    hand=tally["hand_tiles"],
+                )
+            )
         return result
 
     def outcome(self, state: TopiaryState) -> Outcome | None:
@@ -519,26 +606,33 @@ class Topiary(GameRules[TopiaryState]):
         if self.phase(state) != OVER:
             return None
         scores = self.score(state)
-        key = [(entry["total"], entry["categories"]["hand"], seat)
-               for seat, entry in enumerate(scores)]
+        key = [
+            (entry["total"], entry["categories"]["hand"], seat) for seat, entry in enumerate(scores)
+        ]
         ranked = sorted(range(state.players), key=lambda seat: key[seat], reverse=True)
         (total, hand, winner), (total2, hand2, _) = key[ranked[0]], key[ranked[1]]
         if total > total2:
             reason = f"{_player(winner)} has the highest total, {total} points"
         elif hand > hand2:
-            reason = (f"tied on {total} points, {_player(winner)} has the most hand points "
-                      f"({hand} to {hand2})")
+            reason = (
+                f"tied on {total} points, {_player(winner)} has the most hand points "
+                f"({hand} to {hand2})"
+            )
         else:
-            reason = (f"tied on {total} points and {hand} hand points, {_player(winner)} "
-                      "played later in turn order")
+            reason = (
+                f"tied on {total} points and {hand} hand points, {_player(winner)} "
+                "played later in turn order"
+            )
         return Outcome((winner,), tuple((seat,) for seat in ranked), reason)
 
     def evaluate(self, state: TopiaryState, seat: int) -> float:
         """What a player can count mid-game: the points its visitors see now plus its own hand
         points, against the best opponent's visible points (their hands are secret)."""
+
         def visible(s: int) -> int:
             tally = self._tally(state, s)
             return tally["visitors"] + tally["type bonus"] + (tally["hand"] if s == seat else 0)
+
         others = [visible(s) for s in range(state.players) if s != seat]
         return visible(seat) - max(others)
 
@@ -563,23 +657,33 @@ class Topiary(GameRules[TopiaryState]):
         return text
 
     def render(self, state: TopiaryState, seats: Sequence[str]) -> str:
-        labels = [(tile if up else f"[{tile}]") if tile else "[ ? ]"
-                  for tile, up in zip(state.tiles, state.face_up)]
+        labels = [
+            (tile if up else f"[{tile}]") if tile else "[ ? ]"
+            for tile, up in zip(state.tiles, state.face_up)
+        ]
         removed = f", {state.sculptures.removed} removed" if state.sculptures.removed else ""
-        lines = [f"Topiary, {state.players} players{removed}. Swan 4: face up; [Swan 4]: face "
-                 "down, known to the record; [ ? ]: face down, unseen"]
+        lines = [
+            f"Topiary, {state.players} players{removed}. Swan 4: face up; [Swan 4]: face "
+            "down, known to the record; [ ? ]: face down, unseen"
+        ]
         lines += draw_garden(labels, {v.spot: str(v.seat + 1) for v in state.visitors})
-        lines.append("around the garden: each visitor spot, · when free or the number of the "
-                     "player standing there; the arrow is the way it looks")
+        lines.append(
+            "around the garden: each visitor spot, · when free or the number of the "
+            "player standing there; the arrow is the way it looks"
+        )
         for seat, name in enumerate(seats):
             tally = self._tally(state, seat)
             placed = sum(v.seat == seat for v in state.visitors)
-            lines.append(f"{seat + 1} {name}: {placed}/{state.visitors_each} visitors, hand "
-                         f"{_listing(state.hands[seat])}; visitors {tally['visitors']}, type bonus "
-                         f"{tally['type bonus']}, hand {tally['hand']}")
-            lines += [f"    {view['spot']:<6} sees {_listing(view['sees'])}: {view['points']}"
-                      + (f" + {view['bonus']} type bonus" if view["bonus"] else "")
-                      for view in tally["views"]]
+            lines.append(
+                f"{seat + 1} {name}: {placed}/{state.visitors_each} visitors, hand "
+                f"{_listing(state.hands[seat])}; visitors {tally['visitors']}, type bonus "
+                f"{tally['type bonus']}, hand {tally['hand']}"
+            )
+            lines += [
+                f"    {view['spot']:<6} sees {_listing(view['sees'])}: {view['points']}"
+                + (f" + {view['bonus']} type bonus" if view["bonus"] else "")
+                for view in tally["views"]
+            ]
         lines.append(self._status(state, seats))
         return "\n".join(lines)
 
@@ -597,8 +701,9 @@ class Topiary(GameRules[TopiaryState]):
             return f"to move: {seats[seat]}, visitor {number} of {state.visitors_each}"
         return f"every visitor is placed; awaiting {seats[seat]}'s hand to be revealed"
 
-    def components(self, state: TopiaryState, scores: list[dict[str, Any]],
-                   moves: Moves) -> list[list[Component]]:
+    def components(
+        self, state: TopiaryState, scores: list[dict[str, Any]], moves: Moves
+    ) -> list[list[Component]]:
         return component_rows(state, scores, moves)
 
 
@@ -609,7 +714,7 @@ def _hand(known: Sequence[str | None], size: int) -> tuple[str | None, ...]:
 
 
 def _replace(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1:]
+    return items[:index] + (value,) + items[index + 1 :]
 
 
 RULES = Topiary()

@@ -45,28 +45,32 @@ PIECES = {"bucket": "bucket", "small": "S", "large": "L"}
 # What may slide onto what: (moving stack, target stack) -> resulting stack, for either colour.
 STACKINGS = {}
 for _b in BUCKET:
-    STACKINGS[(_b, "S")] = "S" + _b             # (b) bucket onto a small pile
-    STACKINGS[(_b, "LS")] = "LS" + _b           # (e) bucket onto a sand castle
-    STACKINGS[("S" + _b, "L")] = "LS" + _b      # (d) bucket on small pile onto a large pile
-STACKINGS[("S", "L")] = "LS"                    # (c) small pile onto a large pile: a castle
+    STACKINGS[(_b, "S")] = "S" + _b  # (b) bucket onto a small pile
+    STACKINGS[(_b, "LS")] = "LS" + _b  # (e) bucket onto a sand castle
+    STACKINGS[("S" + _b, "L")] = "LS" + _b  # (d) bucket on small pile onto a large pile
+STACKINGS[("S", "L")] = "LS"  # (c) small pile onto a large pile: a castle
 
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    tuple((r + dr) * SIZE + (c + dc) for dc, dr in KING_STEPS
-          if 0 <= c + dc < SIZE and 0 <= r + dr < SIZE)
-    for r in range(SIZE) for c in range(SIZE)
+    tuple(
+        (r + dr) * SIZE + (c + dc)
+        for dc, dr in KING_STEPS
+        if 0 <= c + dc < SIZE and 0 <= r + dr < SIZE
+    )
+    for r in range(SIZE)
+    for c in range(SIZE)
 )
 NAMES = tuple(cell_name(i % SIZE, i // SIZE) for i in range(SIZE * SIZE))
 
 
 @dataclasses.dataclass(frozen=True)
 class TopitopState:
-    cells: tuple[str, ...]          # 9 stacks, a1 b1 c1 a2 ... c3
-    turn: int                       # the seat to act
-    small: int                      # the match's number of small piles
-    large: int                      # and of large piles
+    cells: tuple[str, ...]  # 9 stacks, a1 b1 c1 a2 ... c3
+    turn: int  # the seat to act
+    small: int  # the match's number of small piles
+    large: int  # and of large piles
     no_return: tuple[int, int] | None = None  # (from, to): the slide the player to act may not make
     winner: int | None = None
-    actions: int = 0                # actions taken, passes included
+    actions: int = 0  # actions taken, passes included
 
     def supply(self, piece: str) -> int:
         """How many of a piece ("S", "L", "B", "R") are still off the board."""
@@ -90,8 +94,10 @@ def _describe_stack(stack: str) -> str:
     if stack in names:
         return names[stack]
     colour = COLOURS[BUCKET.index(stack[-1])]
-    return f"a {colour} bucket" + {"": "", "S": " on a small pile", "LS": " on a sand castle"}[
-        stack[:-1]]
+    return (
+        f"a {colour} bucket"
+        + {"": "", "S": " on a small pile", "LS": " on a sand castle"}[stack[:-1]]
+    )
 
 
 class Topitop(GameRules[TopitopState]):
@@ -110,23 +116,27 @@ class Topitop(GameRules[TopitopState]):
                 raise InvalidSetup(f"option {name} must be between 0 and 9, got {count}")
         return unstructure(declared)
 
-    def start(self, seats: int, options: Mapping[str, Any],
-              setup: Mapping[str, Any]) -> TopitopState:
+    def start(
+        self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]
+    ) -> TopitopState:
         if seats != 2:
             raise InvalidSetup(f"Topitop is for 2 players (Blue and Red), not {seats}")
         if setup:
             raise InvalidSetup("Topitop starts on an empty board: it takes no setup")
         opts = self.options(options)
-        return TopitopState(cells=("",) * (SIZE * SIZE), turn=0, small=opts["small"],
-                            large=opts["large"])
+        return TopitopState(
+            cells=("",) * (SIZE * SIZE), turn=0, small=opts["small"], large=opts["large"]
+        )
 
     # ---- the actions ------------------------------------------------------------------------
 
     def _place_error(self, state: TopitopState, piece: str, to: int) -> str | None:
         letter = BUCKET[state.turn] if piece == "bucket" else PIECES[piece]
         if state.cells[to]:
-            return (f"{NAMES[to]} holds {_describe_stack(state.cells[to])}: pieces are placed "
-                    "on empty cells only; move a piece to stack it")
+            return (
+                f"{NAMES[to]} holds {_describe_stack(state.cells[to])}: pieces are placed "
+                "on empty cells only; move a piece to stack it"
+            )
         if state.supply(letter) <= 0:
             what = f"{COLOURS[state.turn]} buckets" if piece == "bucket" else f"{piece} sand piles"
             return f"no {what} are left to place"
@@ -138,16 +148,22 @@ class Topitop(GameRules[TopitopState]):
             return f"{NAMES[src]} is empty: there is nothing to move"
         owner = _owner(moving)
         if owner is not None and owner != state.turn:
-            return (f"{NAMES[src]} holds {_describe_stack(moving)}: "
-                    f"{COLOURS[state.turn]} may not move the opponent's bucket")
+            return (
+                f"{NAMES[src]} holds {_describe_stack(moving)}: "
+                f"{COLOURS[state.turn]} may not move the opponent's bucket"
+            )
         if dst not in NEIGHBOURS[src]:
             return f"{NAMES[src]} to {NAMES[dst]} is not one step in any of the 8 directions"
         if target and (moving, target) not in STACKINGS:
-            return (f"{_describe_stack(moving)} may not go onto {_describe_stack(target)} "
-                    f"at {NAMES[dst]}")
+            return (
+                f"{_describe_stack(moving)} may not go onto {_describe_stack(target)} "
+                f"at {NAMES[dst]}"
+            )
         if state.no_return == (src, dst):
-            return (f"no reversal: the opponent just slid that piece from {NAMES[dst]} to "
-                    f"{NAMES[src]}, it may not go straight back")
+            return (
+                f"no reversal: the opponent just slid that piece from {NAMES[dst]} to "
+                f"{NAMES[src]}, it may not go straight back"
+            )
         return None
 
     def _parse(self, state: TopitopState, move: Mapping[str, Any]) -> tuple:
@@ -163,9 +179,11 @@ class Topitop(GameRules[TopitopState]):
             return ("slide", _cell(move["from"]), _cell(move["to"]))
         if shape is Pass and move["pass"] is True:
             return ("pass",)
-        raise IllegalMove('a Topitop move is {"place": "bucket"|"small"|"large", "to": CELL}, '
-                          '{"from": CELL, "to": CELL} or {"pass": true}, '
-                          f"got {sorted(keys)}")
+        raise IllegalMove(
+            'a Topitop move is {"place": "bucket"|"small"|"large", "to": CELL}, '
+            '{"from": CELL, "to": CELL} or {"pass": true}, '
+            f"got {sorted(keys)}"
+        )
 
     def apply(self, state: TopitopState, move: Mapping[str, Any]) -> TopitopState:
         if state.winner is not None:
@@ -193,8 +211,13 @@ class Topitop(GameRules[TopitopState]):
                 no_return = (dst, src)
         won = sum(stack == "LS" + BUCKET[state.turn] for stack in cells) == BUCKETS_PER_SEAT
         return dataclasses.replace(
-            state, cells=tuple(cells), turn=1 - state.turn, no_return=no_return,
-            winner=state.turn if won else None, actions=state.actions + 1)
+            state,
+            cells=tuple(cells),
+            turn=1 - state.turn,
+            no_return=no_return,
+            winner=state.turn if won else None,
+            actions=state.actions + 1,
+        )
 
     def _actions(self, state: TopitopState) -> list[Move]:
         moves: list[Move] = []
@@ -223,17 +246,26 @@ class Topitop(GameRules[TopitopState]):
             on_castle = sum(stack == "LS" + bucket for stack in state.cells)
             on_small = sum(stack == "S" + bucket for stack in state.cells)
             placed = BUCKETS_PER_SEAT - state.supply(bucket)
-            result.append(seat_score(on_castle, {"buckets on castles": on_castle},
-                                     colour=COLOURS[seat], buckets_placed=placed,
-                                     buckets_on_small_piles=on_small))
+            result.append(
+                seat_score(
+                    on_castle,
+                    {"buckets on castles": on_castle},
+                    colour=COLOURS[seat],
+                    buckets_placed=placed,
+                    buckets_on_small_piles=on_small,
+                )
+            )
         return result
 
     def outcome(self, state: TopitopState) -> Outcome | None:
         if state.winner is None:
             return None
         loser = 1 - state.winner
-        return Outcome((state.winner,), ((state.winner,), (loser,)),
-                       f"{COLOURS[state.winner]} has both buckets on sand castles")
+        return Outcome(
+            (state.winner,),
+            ((state.winner,), (loser,)),
+            f"{COLOURS[state.winner]} has both buckets on sand castles",
+        )
 
     # ---- describing -------------------------------------------------------------------------
 
@@ -256,10 +288,13 @@ class Topitop(GameRules[TopitopState]):
             row = [state.cells[r * SIZE + c] or "." for c in range(SIZE)]
             lines.append(f"  {r + 1}  " + "".join(f"{stack:^7}" for stack in row))
         lines.append("")
-        lines.append("L large pile, S small pile, B Blue bucket, R Red bucket "
-                     "(stacks bottom to top)")
-        lines.append(f"supply: small {state.supply('S')}, large {state.supply('L')}, "
-                     f"Blue buckets {state.supply('B')}, Red buckets {state.supply('R')}")
+        lines.append(
+            "L large pile, S small pile, B Blue bucket, R Red bucket (stacks bottom to top)"
+        )
+        lines.append(
+            f"supply: small {state.supply('S')}, large {state.supply('L')}, "
+            f"Blue buckets {state.supply('B')}, Red buckets {state.supply('R')}"
+        )
         if state.winner is not None:
             lines.append(f"{seats[state.winner]} ({COLOURS[state.winner]}) has won")
         else:
@@ -269,8 +304,9 @@ class Topitop(GameRules[TopitopState]):
                 lines.append(f"may not slide {NAMES[src]} back to {NAMES[dst]} this turn")
         return "\n".join(lines)
 
-    def components(self, state: TopitopState, scores: list[dict[str, Any]],
-                   moves: Moves) -> list[list[Component]]:
+    def components(
+        self, state: TopitopState, scores: list[dict[str, Any]], moves: Moves
+    ) -> list[list[Component]]:
         """Nothing to measure: two buckets each, no scored components."""
         return [[] for _ in scores]
 

@@ -11,8 +11,7 @@ from typing import Any
 from ..base import NAN, Component, Moves
 
 
-def components(state: Any, scores: list[dict[str, Any]],
-               moves: Moves) -> list[list[Component]]:
+def components(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[list[Component]]:
     played: list[Counter[str]] = [Counter() for _ in scores]
     for _, move in moves:
         for seat, garden in enumerate(("east", "west")):
@@ -22,7 +21,9 @@ def components(state: Any, scores: list[dict[str, Any]],
     result = []
     for seat, entry in enumerate(scores):
         rows = [Component("card colour", card, n, NAN) for card, n in sorted(played[seat].items())]
-        rows += [Component("bout condition", condition, int(n), float(n))
-                 for condition, n in entry["categories"].items()]
+        rows += [
+            Component("bout condition", condition, int(n), float(n))
+            for condition, n in entry["categories"].items()
+        ]
         result.append(rows)
     return result

@@ -32,24 +32,28 @@ def _ring(k: int) -> list[tuple[int, int]]:
     return cells
 
 
-COORDS: tuple[tuple[int, int], ...] = tuple(cell for k in range(len(RING_LETTERS))
-                                            for cell in _ring(k))
+COORDS: tuple[tuple[int, int], ...] = tuple(
+    cell for k in range(len(RING_LETTERS)) for cell in _ring(k)
+)
 TILES: tuple[str, ...] = tuple(
     RING_LETTERS[k] + (str(i + 1) if k else "")
-    for k in range(len(RING_LETTERS)) for i in range(len(_ring(k))))
+    for k in range(len(RING_LETTERS))
+    for i in range(len(_ring(k)))
+)
 INDEX: dict[str, int] = {name: i for i, name in enumerate(TILES)}
 RING: tuple[int, ...] = tuple(RING_LETTERS.index(name[0]) for name in TILES)
 _AT = {cell: i for i, cell in enumerate(COORDS)}
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_AT[(q + dq, r + dr)] for dq, dr in STEPS if (q + dq, r + dr) in _AT)
-    for q, r in COORDS)
+    tuple(_AT[(q + dq, r + dr)] for dq, dr in STEPS if (q + dq, r + dr) in _AT) for q, r in COORDS
+)
 TILES_AT_LEVEL = {level: sum(1 for ring in RING if ring <= level) for level in LEVELS}
 
 
 def level_tiles(level: int) -> str:
     """`"A, B1-B6"`: the tile names of a level, for messages."""
-    return ", ".join(["A"] + [f"{RING_LETTERS[k]}1-{RING_LETTERS[k]}{6 * k}"
-                              for k in range(1, level + 1)])
+    return ", ".join(
+        ["A"] + [f"{RING_LETTERS[k]}1-{RING_LETTERS[k]}{6 * k}" for k in range(1, level + 1)]
+    )
 
 
 def adjacent(a: int, b: int) -> bool:

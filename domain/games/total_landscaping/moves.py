@@ -36,9 +36,9 @@ class Play:
     card: str
     garden: int
     tile: int
-    remove: tuple[str, ...] | None = None   # Red
-    spread: int | None = None               # Yellow, a tile of the same garden
-    recolour: int | None = None             # Purple, a tile of the same garden
+    remove: tuple[str, ...] | None = None  # Red
+    spread: int | None = None  # Yellow, a tile of the same garden
+    recolour: int | None = None  # Purple, a tile of the same garden
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,9 +49,11 @@ class Hoe:
 
 Choice = Play | Hoe
 
-MOVE_SHAPE = ('a Total Landscaping move is one round: {"east": CHOICE, "west": CHOICE}, a CHOICE '
-              'being {"card": COLOUR, "garden": "east"|"west", "tile": TILE, ...parameters} '
-              'or {"hoe": [TILE, TILE]}')
+MOVE_SHAPE = (
+    'a Total Landscaping move is one round: {"east": CHOICE, "west": CHOICE}, a CHOICE '
+    'being {"card": COLOUR, "garden": "east"|"west", "tile": TILE, ...parameters} '
+    'or {"hoe": [TILE, TILE]}'
+)
 
 
 def _name(value: object, allowed: Sequence[str], what: str) -> str:
@@ -70,7 +72,8 @@ def _tile(state: LandscapingState, garden: int, value: object) -> int:
     if index >= state.size:
         raise IllegalMove(
             f"{hexes.TILES[index]} is not in the {GARDEN[garden]} in round {state.round}: "
-            f"the gardens are LVL{state.level} ({hexes.level_tiles(state.level)}) until they grow")
+            f"the gardens are LVL{state.level} ({hexes.level_tiles(state.level)}) until they grow"
+        )
     return index
 
 
@@ -80,8 +83,7 @@ def parse_choice(state: LandscapingState, seat: int, raw: object) -> Choice:
         raise IllegalMove(f"{who}'s choice must be a card or a hoe; " + MOVE_SHAPE)
     if "hoe" in raw:
         if set(raw) != {"hoe"}:
-            raise IllegalMove('a hoe is {"hoe": [TILE, TILE]}, got keys '
-                              f"{sorted(map(str, raw))}")
+            raise IllegalMove(f'a hoe is {{"hoe": [TILE, TILE]}}, got keys {sorted(map(str, raw))}')
         return _parse_hoe(state, seat, raw["hoe"])
     if "card" in raw:
         return _parse_play(state, seat, raw)
@@ -94,11 +96,15 @@ def _parse_hoe(state: LandscapingState, seat: int, raw: object) -> Hoe:
     tiles = (_tile(state, seat, raw[0]), _tile(state, seat, raw[1]))
     for tile in tiles:
         if not state.gardens[seat][tile]:
-            raise IllegalMove(f"{in_garden(seat, tile)} has nothing planted: a hoe destroys "
-                              "only tiles where something is already planted")
+            raise IllegalMove(
+                f"{in_garden(seat, tile)} has nothing planted: a hoe destroys "
+                "only tiles where something is already planted"
+            )
     if not hexes.adjacent(*tiles):
-        raise IllegalMove(f"{hexes.TILES[tiles[0]]} and {hexes.TILES[tiles[1]]} are not "
-                          "adjacent: a hoe destroys two adjacent tiles")
+        raise IllegalMove(
+            f"{hexes.TILES[tiles[0]]} and {hexes.TILES[tiles[1]]} are not "
+            "adjacent: a hoe destroys two adjacent tiles"
+        )
     return Hoe(seat, tiles)
 
 
@@ -106,14 +112,15 @@ def _parse_play(state: LandscapingState, seat: int, raw: Mapping[str, Any]) -> P
     card = _name(raw["card"], CARDS, "a card")
     hand = state.hands[seat]
     if card not in hand:
-        raise IllegalMove(f"{card} is not in the {ROLE[seat]}'s hand "
-                          f"({', '.join(hand)})")
+        raise IllegalMove(f"{card} is not in the {ROLE[seat]}'s hand ({', '.join(hand)})")
     allowed = {"card", "garden", "tile"} | ({PARAMETER[card]} if card in PARAMETER else set())
     if not {"garden", "tile"} <= set(raw) <= allowed:
         extra = ", ".join(sorted(set(raw) - allowed))
-        raise IllegalMove(f"{card} is played onto a garden and a tile"
-                          + (f"; {extra} is not a parameter of {card}" if extra else "")
-                          + f"; got keys {sorted(map(str, raw))}")
+        raise IllegalMove(
+            f"{card} is played onto a garden and a tile"
+            + (f"; {extra} is not a parameter of {card}" if extra else "")
+            + f"; got keys {sorted(map(str, raw))}"
+        )
     garden = SEATS.index(_name(raw["garden"], SEATS, "the garden"))
     tile = _tile(state, garden, raw["tile"])
     error = planting_error(state, card, garden, tile)
@@ -131,12 +138,16 @@ def _parse_play(state: LandscapingState, seat: int, raw: Mapping[str, Any]) -> P
     if raw.get("recolour") is not None:
         target = _tile(state, garden, raw["recolour"])
         if not hexes.adjacent(tile, target):
-            raise IllegalMove(f"Purple turns an adjacent flower purple: {hexes.TILES[target]} "
-                              f"is not adjacent to {hexes.TILES[tile]}")
+            raise IllegalMove(
+                f"Purple turns an adjacent flower purple: {hexes.TILES[target]} "
+                f"is not adjacent to {hexes.TILES[tile]}"
+            )
         content = state.gardens[garden][target]
         if not flower(content):
-            raise IllegalMove("Purple turns an existing flower purple: "
-                              f"{in_garden(garden, target)} holds {describe_tile(content)}")
+            raise IllegalMove(
+                "Purple turns an existing flower purple: "
+                f"{in_garden(garden, target)} holds {describe_tile(content)}"
+            )
         play = dataclasses.replace(play, recolour=target)
     return play
 
@@ -145,66 +156,88 @@ def _parse_remove(state: LandscapingState, seat: int, raw: object) -> tuple[str,
     rest = [card for card in state.hands[seat] if card != "Red"]
     count = min(RED_DISCARDS, len(rest))
     if not isinstance(raw, list | tuple):
-        raise IllegalMove(f"Red names {count} cards of its player's hand as a list, "
-                          f"got {raw!r}")
+        raise IllegalMove(f"Red names {count} cards of its player's hand as a list, got {raw!r}")
     names = tuple(_name(card, CARDS, "a card Red names") for card in raw)
     if len(set(names)) != len(names) or len(names) != count:
-        raise IllegalMove(f"Red names {count} different cards in hand "
-                          f"(the rest of the hand: {', '.join(rest) or 'none'}), "
-                          f"got {list(raw)}")
+        raise IllegalMove(
+            f"Red names {count} different cards in hand "
+            f"(the rest of the hand: {', '.join(rest) or 'none'}), "
+            f"got {list(raw)}"
+        )
     for card in names:
         if card not in rest:
-            raise IllegalMove(f"Red names cards in its player's hand: {card} is not there "
-                              f"(the rest of the hand: {', '.join(rest) or 'none'})")
+            raise IllegalMove(
+                f"Red names cards in its player's hand: {card} is not there "
+                f"(the rest of the hand: {', '.join(rest) or 'none'})"
+            )
     return tuple(sorted(names, key=CARDS.index))
 
 
 def planting_error(state: LandscapingState, card: str, garden: int, tile: int) -> str | None:
     if state.blocked == (garden, tile):
-        return (f"{in_garden(garden, tile)} cannot be chosen this round: last round both "
-                "players chose it and nobody planted there")
+        return (
+            f"{in_garden(garden, tile)} cannot be chosen this round: last round both "
+            "players chose it and nobody planted there"
+        )
     content = state.gardens[garden][tile]
     if content == "" or (content == GRASS and card != "Green"):
         return None
-    return (f"{in_garden(garden, tile)} holds {describe_tile(content)}: "
-            + ("Green is planted on empty tiles only" if content == GRASS
-               else "a card plants on an empty tile, or a flower on grass"))
+    return f"{in_garden(garden, tile)} holds {describe_tile(content)}: " + (
+        "Green is planted on empty tiles only"
+        if content == GRASS
+        else "a card plants on an empty tile, or a flower on grass"
+    )
 
 
 def spread_error(state: LandscapingState, garden: int, tile: int, spread: int) -> str | None:
     if not hexes.adjacent(tile, spread):
-        return (f"Yellow spreads to an adjacent tile: {hexes.TILES[spread]} is not adjacent "
-                f"to {hexes.TILES[tile]}")
+        return (
+            f"Yellow spreads to an adjacent tile: {hexes.TILES[spread]} is not adjacent "
+            f"to {hexes.TILES[tile]}"
+        )
     if state.gardens[garden][spread]:
-        return (f"Yellow spreads to an empty tile: {in_garden(garden, spread)} holds "
-                f"{describe_tile(state.gardens[garden][spread])}")
+        return (
+            f"Yellow spreads to an empty tile: {in_garden(garden, spread)} holds "
+            f"{describe_tile(state.gardens[garden][spread])}"
+        )
     if state.blocked == (garden, spread):
-        return (f"Yellow cannot spread to {in_garden(garden, spread)}: it cannot be chosen "
-                "this round after last round's clash")
+        return (
+            f"Yellow cannot spread to {in_garden(garden, spread)}: it cannot be chosen "
+            "this round after last round's clash"
+        )
     return None
 
 
 def spreads(state: LandscapingState, garden: int, tile: int) -> list[int]:
     """The tiles a Yellow planted on `tile` may spread to."""
-    return [n for n in hexes.NEIGHBOURS[tile]
-            if n < state.size and spread_error(state, garden, tile, n) is None]
+    return [
+        n
+        for n in hexes.NEIGHBOURS[tile]
+        if n < state.size and spread_error(state, garden, tile, n) is None
+    ]
 
 
 # ---- a choice's parameters, listed --------------------------------------------------------
 
 
-def with_parameters(state: LandscapingState, seat: int, base: Move,
-                    garden: int, tile: int) -> list[Move]:
+def with_parameters(
+    state: LandscapingState, seat: int, base: Move, garden: int, tile: int
+) -> list[Move]:
     """Every way to play `base`, a card on a tile: one move per choice of its parameters."""
     card = base["card"]
     if card == "Red":
         rest = [c for c in state.hands[seat] if c != "Red"]
-        return [{**base, "remove": list(pair)}
-                for pair in itertools.combinations(rest, min(RED_DISCARDS, len(rest)))]
+        return [
+            {**base, "remove": list(pair)}
+            for pair in itertools.combinations(rest, min(RED_DISCARDS, len(rest)))
+        ]
     if card == "Yellow":
         targets = spreads(state, garden, tile)
         return [{**base, "spread": hexes.TILES[t]} for t in targets] or [base]
     if card == "Purple":
-        return [base] + [{**base, "recolour": hexes.TILES[t]} for t in hexes.NEIGHBOURS[tile]
-                         if t < state.size and flower(state.gardens[garden][t])]
+        return [base] + [
+            {**base, "recolour": hexes.TILES[t]}
+            for t in hexes.NEIGHBOURS[tile]
+            if t < state.size and flower(state.gardens[garden][t])
+        ]
     return [base]

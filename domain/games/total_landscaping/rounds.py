@@ -64,9 +64,13 @@ def hoed_off(choices: tuple[Choice, Choice], hoeing: str) -> tuple[bool, bool]:
     touched: its flower is still planted, and then hoed as usual."""
     result = []
     for mine, theirs in (choices, choices[::-1]):
-        result.append(hoeing == STOPS_EFFECTS and isinstance(mine, Play)
-                      and isinstance(theirs, Hoe) and mine.card in NEGATABLE
-                      and bool(effect_tiles(mine) & {(theirs.seat, t) for t in theirs.tiles}))
+        result.append(
+            hoeing == STOPS_EFFECTS
+            and isinstance(mine, Play)
+            and isinstance(theirs, Hoe)
+            and mine.card in NEGATABLE
+            and bool(effect_tiles(mine) & {(theirs.seat, t) for t in theirs.tiles})
+        )
     return result[0], result[1]
 
 
@@ -90,8 +94,11 @@ def withered(garden: tuple[str, ...]) -> tuple[int, ...]:
     gone = []
     for tile, content in enumerate(garden):
         colour = flower(content)
-        if colour and not content.startswith(GRASS) and any(
-                WITHERS.get(flower(garden[n]) or "") == colour for n in hexes.NEIGHBOURS[tile]):
+        if (
+            colour
+            and not content.startswith(GRASS)
+            and any(WITHERS.get(flower(garden[n]) or "") == colour for n in hexes.NEIGHBOURS[tile])
+        ):
             gone.append(tile)
     return tuple(gone)
 
@@ -106,8 +113,10 @@ def figures(garden: tuple[str, ...]) -> GardenFigures:
         flowers=sum(map(bool, colours)),
         blue=colours.count("Blue"),
         biggest_patch=max(map(len, patches), default=0),
-        colours_connected=max((len({colours[t] for t in group}) for group in flower_groups),
-                              default=0))
+        colours_connected=max(
+            (len({colours[t] for t in group}) for group in flower_groups), default=0
+        ),
+    )
 
 
 def decide(round_no: int, gardens: Sequence[Sequence[str]]) -> tuple[int, str] | None:
@@ -118,9 +127,11 @@ def decide(round_no: int, gardens: Sequence[Sequence[str]]) -> tuple[int, str] |
         # Both at once: not fulfilled this round; later rounds of LVL1 check again (reading).
         if done[0] != done[1]:
             return (0 if done[0] else 1), CONDITIONS[0]
-    for at, field, condition in ((PATCH_ROUND, "biggest_patch", CONDITIONS[1]),
-                                 (FLOWERS_ROUND, "flowers", CONDITIONS[2]),
-                                 (BLUE_ROUND, "blue", CONDITIONS[3])):
+    for at, field, condition in (
+        (PATCH_ROUND, "biggest_patch", CONDITIONS[1]),
+        (FLOWERS_ROUND, "flowers", CONDITIONS[2]),
+        (BLUE_ROUND, "blue", CONDITIONS[3]),
+    ):
         if round_no == at:
             mine, theirs = getattr(east, field), getattr(west, field)
             if mine != theirs:
@@ -133,8 +144,9 @@ def decide(round_no: int, gardens: Sequence[Sequence[str]]) -> tuple[int, str] |
 # ---- a round, resolved --------------------------------------------------------------------
 
 
-def plant(gardens: list[list[str]], choices: tuple[Choice, Choice],
-           log: list[str]) -> tuple[int, int] | None:
+def plant(
+    gardens: list[list[str]], choices: tuple[Choice, Choice], log: list[str]
+) -> tuple[int, int] | None:
     """Plant the cards; a tile both chose goes to the clash winner or to nobody, and then
     it is returned as next round's blocked tile."""
     plays = [c for c in choices if isinstance(c, Play)]
@@ -150,14 +162,19 @@ def plant(gardens: list[list[str]], choices: tuple[Choice, Choice],
             log.append(f"clash on {spot}: {plays[0].card} takes it")
     for play in plays:
         before = gardens[play.garden][play.tile]
-        gardens[play.garden][play.tile] = (GRASS if play.card == "Green"
-                                           else before + LETTER[play.card])
+        gardens[play.garden][play.tile] = (
+            GRASS if play.card == "Green" else before + LETTER[play.card]
+        )
     return blocked
 
 
-def trigger(gardens: list[list[str]], hands: list[list[str]],
-            choices: tuple[Choice, Choice], negated: tuple[bool, bool],
-            log: list[str]) -> bool:
+def trigger(
+    gardens: list[list[str]],
+    hands: list[list[str]],
+    choices: tuple[Choice, Choice],
+    negated: tuple[bool, bool],
+    log: list[str],
+) -> bool:
     """The effects that were not negated (nor stopped by a hoe); returns whether an Orange
     exchanges the hands.
     A card that lost its tile in a clash keeps its effect: only negation stops one (reading)."""
@@ -173,8 +190,7 @@ def trigger(gardens: list[list[str]], hands: list[list[str]],
             exchange = True  # two Oranges exchange the hands once (reading)
         elif play.card == "Yellow" and play.spread is not None:
             spot = where(play.garden, play.spread)
-            if isinstance(other, Play) and (other.garden, other.tile) == (play.garden,
-                                                                          play.spread):
+            if isinstance(other, Play) and (other.garden, other.tile) == (play.garden, play.spread):
                 log.append(f"Yellow does not spread to {spot}: the opponent planted there")
             else:
                 gardens[play.garden][play.spread] = LETTER["Yellow"]
@@ -190,30 +206,40 @@ def wither(gardens: list[list[str]], log: list[str]) -> None:
     for g, garden in enumerate(gardens):
         gone = withered(tuple(garden))
         if gone:
-            log.append("withered: " + ", ".join(f"{where(g, t)} ({flower(garden[t])})"
-                                                 for t in gone))
+            log.append(
+                "withered: " + ", ".join(f"{where(g, t)} ({flower(garden[t])})" for t in gone)
+            )
         for tile in gone:
             garden[tile] = ""
 
 
-def end_round(state: LandscapingState, gardens: tuple[tuple[str, ...], tuple[str, ...]],
-              hands: list[list[str]], blocked: tuple[int, int] | None, exchange: bool,
-              log: list[str]) -> LandscapingState:
+def end_round(
+    state: LandscapingState,
+    gardens: tuple[tuple[str, ...], tuple[str, ...]],
+    hands: list[list[str]],
+    blocked: tuple[int, int] | None,
+    exchange: bool,
+    log: list[str],
+) -> LandscapingState:
     """The bout-end check; then the next bout, the end of the match, or the next round
     with empty hands refilled and an Orange exchange made."""
     decided = decide(state.round, gardens)  # round 25 always decides
     if decided is not None:
         winner, condition = decided
-        result = BoutResult(winner, state.round, condition,
-                            (figures(gardens[0]), figures(gardens[1])))
-        log.append(f"bout {state.bout} to the {ROLE[winner]} ({SEATS[winner]}) in round "
-                   f"{state.round}: {condition}")
+        result = BoutResult(
+            winner, state.round, condition, (figures(gardens[0]), figures(gardens[1]))
+        )
+        log.append(
+            f"bout {state.bout} to the {ROLE[winner]} ({SEATS[winner]}) in round "
+            f"{state.round}: {condition}"
+        )
         ended = dataclasses.replace(state, bouts=state.bouts + (result,), last_round=tuple(log))
         if not ended.over:  # a blocked tile or a pending exchange lapses (reading)
             return new_bout(state.bout + 1, ended.bouts, ended.last_round, state.hoeing)
         # The match is over: the deciding gardens stay on show.
-        return dataclasses.replace(ended, gardens=gardens, blocked=None,
-                                   hands=(tuple(hands[0]), tuple(hands[1])))
+        return dataclasses.replace(
+            ended, gardens=gardens, blocked=None, hands=(tuple(hands[0]), tuple(hands[1]))
+        )
     for seat in (0, 1):
         if not hands[seat]:
             hands[seat] = list(CARDS)
@@ -222,8 +248,13 @@ def end_round(state: LandscapingState, gardens: tuple[tuple[str, ...], tuple[str
         hands.reverse()
         log.append("Orange: the hands are exchanged")
     return dataclasses.replace(
-        state, round=state.round + 1, gardens=gardens, blocked=blocked,
-        hands=(_sorted_hand(hands[0]), _sorted_hand(hands[1])), last_round=tuple(log))
+        state,
+        round=state.round + 1,
+        gardens=gardens,
+        blocked=blocked,
+        hands=(_sorted_hand(hands[0]), _sorted_hand(hands[1])),
+        last_round=tuple(log),
+    )
 
 
 def _sorted_hand(hand: list[str]) -> tuple[str, ...]:

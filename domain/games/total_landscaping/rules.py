@@ -109,15 +109,19 @@ class TotalLandscaping(GameRules[LandscapingState]):
             return {**options, "hoeing": AFTER_EFFECTS}
         return super().replay_options(rules_version, options)
 
-    def start(self, seats: int, options: Mapping[str, Any],
-              setup: Mapping[str, Any]) -> LandscapingState:
+    def start(
+        self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]
+    ) -> LandscapingState:
         if seats != 2:
-            raise InvalidSetup("Total Landscaping is for 2 players (the Elimination Candidate and "
-                               f"the Death Match Opponent), not {seats}")
+            raise InvalidSetup(
+                "Total Landscaping is for 2 players (the Elimination Candidate and "
+                f"the Death Match Opponent), not {seats}"
+            )
         hoeing = self.options(options)["hoeing"]
         if setup:
-            raise InvalidSetup("Total Landscaping starts with empty gardens and full hands: "
-                               "it takes no setup")
+            raise InvalidSetup(
+                "Total Landscaping starts with empty gardens and full hands: it takes no setup"
+            )
         return new_bout(1, hoeing=hoeing)
 
     # ---- the round's rules (total_landscaping_rounds) ---------------------------------------
@@ -139,8 +143,10 @@ class TotalLandscaping(GameRules[LandscapingState]):
             raise IllegalMove(f"the match is over: {self._match_result(state)}")
         if not isinstance(move, Mapping) or GAME_INFO.move_shape(move) is not declared.Round:
             raise IllegalMove(MOVE_SHAPE + f"; got {move!r}")
-        choices = (moves.parse_choice(state, 0, move["east"]),
-                   moves.parse_choice(state, 1, move["west"]))
+        choices = (
+            moves.parse_choice(state, 0, move["east"]),
+            moves.parse_choice(state, 1, move["west"]),
+        )
         # Parameters a triggered effect needs; an effect that fails (negated, or stopped by the
         # hoe, which both players see before naming them) may leave them out.
         failing = zip(self.negated(choices), self.hoed_off(choices, state.hoeing))
@@ -149,30 +155,47 @@ class TotalLandscaping(GameRules[LandscapingState]):
                 continue
             rest = len(state.hands[choice.seat]) - 1
             if choice.card == "Red" and choice.remove is None and rest:
-                raise IllegalMove(f"the {ROLE[choice.seat]}'s Red takes effect: name "
-                                  f"{min(RED_DISCARDS, rest)} cards of the hand to remove")
-            if (choice.card == "Yellow" and choice.spread is None
-                    and moves.spreads(state, choice.garden, choice.tile)):
-                raise IllegalMove(f"the {ROLE[choice.seat]}'s Yellow takes effect: name the "
-                                  f"adjacent empty tile of the {GARDEN[choice.garden]} "
-                                  "it spreads to")
+                raise IllegalMove(
+                    f"the {ROLE[choice.seat]}'s Red takes effect: name "
+                    f"{min(RED_DISCARDS, rest)} cards of the hand to remove"
+                )
+            if (
+                choice.card == "Yellow"
+                and choice.spread is None
+                and moves.spreads(state, choice.garden, choice.tile)
+            ):
+                raise IllegalMove(
+                    f"the {ROLE[choice.seat]}'s Yellow takes effect: name the "
+                    f"adjacent empty tile of the {GARDEN[choice.garden]} "
+                    "it spreads to"
+                )
         return choices
 
     def apply(self, state: LandscapingState, move: Mapping[str, Any]) -> LandscapingState:
         choices = self._parse_round(state, move)
         negated, hoed = self.negated(choices), self.hoed_off(choices, state.hoeing)
-        log = [self.describe(move)] + [f"{SEATS[c.seat].title()}'s {c.card} effect is negated"
-                                       for c, off in zip(choices, negated)
-                                       if off and isinstance(c, Play)]
-        log += [f"{SEATS[c.seat].title()}'s {c.card} effect does not trigger: it involves "
-                f"{', '.join(sorted(where(*t) for t in rounds.effect_tiles(c)))}, hoed this round"
-                for c, off in zip(choices, hoed) if off and isinstance(c, Play)]
+        log = [self.describe(move)] + [
+            f"{SEATS[c.seat].title()}'s {c.card} effect is negated"
+            for c, off in zip(choices, negated)
+            if off and isinstance(c, Play)
+        ]
+        log += [
+            f"{SEATS[c.seat].title()}'s {c.card} effect does not trigger: it involves "
+            f"{', '.join(sorted(where(*t) for t in rounds.effect_tiles(c)))}, hoed this round"
+            for c, off in zip(choices, hoed)
+            if off and isinstance(c, Play)
+        ]
         failing = (negated[0] or hoed[0], negated[1] or hoed[1])
         # The round works on fresh copies; the state itself is never touched.
         gardens = [list(state.gardens[0]), list(state.gardens[1])]
-        hands = [[card for card in state.hands[seat]
-                  if not (isinstance(choice, Play) and card == choice.card)]
-                 for seat, choice in zip((0, 1), choices)]
+        hands = [
+            [
+                card
+                for card in state.hands[seat]
+                if not (isinstance(choice, Play) and card == choice.card)
+            ]
+            for seat, choice in zip((0, 1), choices)
+        ]
         blocked = rounds.plant(gardens, choices, log)
         exchange = rounds.trigger(gardens, hands, choices, failing, log)
         rounds.wither(gardens, log)
@@ -180,8 +203,9 @@ class TotalLandscaping(GameRules[LandscapingState]):
             if isinstance(choice, Hoe):
                 for tile in choice.tiles:
                     gardens[choice.seat][tile] = ""
-        return rounds.end_round(state, (tuple(gardens[0]), tuple(gardens[1])), hands, blocked,
-                                exchange, log)
+        return rounds.end_round(
+            state, (tuple(gardens[0]), tuple(gardens[1])), hands, blocked, exchange, log
+        )
 
     # ---- what may be played -----------------------------------------------------------------
 
@@ -193,8 +217,10 @@ class TotalLandscaping(GameRules[LandscapingState]):
         seats' choices (often millions). List each seat's with `choices`, join with `combine`."""
         if state.over:
             return []
-        raise NotImplementedError("Total Landscaping is simultaneous: list each seat's options "
-                                  "with choices(state, seat) and join two with combine()")
+        raise NotImplementedError(
+            "Total Landscaping is simultaneous: list each seat's options "
+            "with choices(state, seat) and join two with combine()"
+        )
 
     def choices(self, state: LandscapingState, seat: int) -> list[Move]:
         """Every choice of `seat` that is legal whatever the other seat chooses."""
@@ -234,16 +260,31 @@ class TotalLandscaping(GameRules[LandscapingState]):
         entries = []
         for seat in (0, 1):
             won = [b for b in state.bouts if b.winner == seat]
-            categories = {condition: sum(b.condition == condition for b in won)
-                          for condition in CONDITIONS}
-            bouts = [{"bout": n, "won": b.winner == seat, "round": b.round,
-                      "condition": b.condition, "own_garden": b.figures[seat].to_json(),
-                      "other_garden": b.figures[1 - seat].to_json()}
-                     for n, b in enumerate(state.bouts, start=1)]
-            entries.append(seat_score(
-                len(won), categories, role=ROLE[seat], garden=GARDEN[seat], bouts=bouts,
-                garden_now=self.figures(state.gardens[seat]).to_json(),
-                hand=list(state.hands[seat])))
+            categories = {
+                condition: sum(b.condition == condition for b in won) for condition in CONDITIONS
+            }
+            bouts = [
+                {
+                    "bout": n,
+                    "won": b.winner == seat,
+                    "round": b.round,
+                    "condition": b.condition,
+                    "own_garden": b.figures[seat].to_json(),
+                    "other_garden": b.figures[1 - seat].to_json(),
+                }
+                for n, b in enumerate(state.bouts, start=1)
+            ]
+            entries.append(
+                seat_score(
+                    len(won),
+                    categories,
+                    role=ROLE[seat],
+                    garden=GARDEN[seat],
+                    bouts=bouts,
+                    garden_now=self.figures(state.gardens[seat]).to_json(),
+                    hand=list(state.hands[seat]),
+                )
+            )
         return entries
 
     def outcome(self, state: LandscapingState) -> Outcome | None:
@@ -255,11 +296,15 @@ class TotalLandscaping(GameRules[LandscapingState]):
     def _match_result(self, state: LandscapingState, seats: Sequence[str] = ROLE) -> str:
         """`"the Elimination Candidate (east) wins the match 2-1 (bout 1: ...)"`."""
         winner = 0 if state.wins(0) >= BOUTS_TO_WIN else 1
-        bouts = "; ".join(f"bout {n}: {SEATS[b.winner]}, round {b.round}, {b.condition}"
-                          for n, b in enumerate(state.bouts, start=1))
+        bouts = "; ".join(
+            f"bout {n}: {SEATS[b.winner]}, round {b.round}, {b.condition}"
+            for n, b in enumerate(state.bouts, start=1)
+        )
         who = f"the {ROLE[winner]}" if seats is ROLE else seats[winner]
-        return (f"{who} ({SEATS[winner]}) wins the match "
-                f"{state.wins(winner)}-{state.wins(1 - winner)} ({bouts})")
+        return (
+            f"{who} ({SEATS[winner]}) wins the match "
+            f"{state.wins(winner)}-{state.wins(1 - winner)} ({bouts})"
+        )
 
     def evaluate(self, state: LandscapingState, seat: int) -> float:
         """Bouts won first; within a bout, the lead in what the next check measures: colours
@@ -269,9 +314,15 @@ class TotalLandscaping(GameRules[LandscapingState]):
         if state.over:
             return lead * 10
         mine, theirs = self.figures(state.gardens[seat]), self.figures(state.gardens[1 - seat])
-        field = ("colours_connected" if state.round <= SIX_COLOURS_UNTIL else
-                 "biggest_patch" if state.round <= PATCH_ROUND else
-                 "flowers" if state.round <= FLOWERS_ROUND else "blue")
+        field = (
+            "colours_connected"
+            if state.round <= SIX_COLOURS_UNTIL
+            else "biggest_patch"
+            if state.round <= PATCH_ROUND
+            else "flowers"
+            if state.round <= FLOWERS_ROUND
+            else "blue"
+        )
         lead += getattr(mine, field) - getattr(theirs, field)
         if field == "blue":
             lead += 0.5 if seat == BLUE_TIE_WINNER else -0.5
@@ -284,8 +335,13 @@ class TotalLandscaping(GameRules[LandscapingState]):
         kinds = []
         for seat in SEATS:
             choice = move.get(seat) if isinstance(move, Mapping) else None
-            kinds.append("hoe" if isinstance(choice, Mapping) and "hoe" in choice
-                         else str(choice.get("card")) if isinstance(choice, Mapping) else "?")
+            kinds.append(
+                "hoe"
+                if isinstance(choice, Mapping) and "hoe" in choice
+                else str(choice.get("card"))
+                if isinstance(choice, Mapping)
+                else "?"
+            )
         return " v ".join(kinds)
 
     def describe(self, move: Mapping[str, Any]) -> str:
@@ -312,29 +368,39 @@ class TotalLandscaping(GameRules[LandscapingState]):
         level, width = state.level, 5
         drawn = []
         for garden in (1, 0):  # West on the left, East on the right, as on a map
-            labels = [f"{hexes.TILES[t]}:{_symbol(state.gardens[garden][t])}"
-                      + ("#" if state.blocked == (garden, t) else "")
-                      for t in range(len(hexes.TILES))]
+            labels = [
+                f"{hexes.TILES[t]}:{_symbol(state.gardens[garden][t])}"
+                + ("#" if state.blocked == (garden, t) else "")
+                for t in range(len(hexes.TILES))
+            ]
             drawn.append(hexes.draw(labels, level, width))
         titles = [f"{GARDEN[g]}: {seats[g]}, {ROLE[g]}" for g in (1, 0)]
         span = max((2 * level + 1) * width, len(titles[0])) + 4
-        lines = [f"Total Landscaping, bout {state.bout}, round {state.round} of {ROUNDS}, "
-                 f"gardens LVL{level}; bouts won: {seats[0]} {state.wins(0)}, "
-                 f"{seats[1]} {state.wins(1)}", ""]
+        lines = [
+            f"Total Landscaping, bout {state.bout}, round {state.round} of {ROUNDS}, "
+            f"gardens LVL{level}; bouts won: {seats[0]} {state.wins(0)}, "
+            f"{seats[1]} {state.wins(1)}",
+            "",
+        ]
         lines.append(f"{titles[0]:<{span}}{titles[1]}")
         lines += [f"{left:<{span}}{right}" for left, right in zip(*drawn)]
         lines.append("")
-        lines.append(". empty  g grass  R O Y B P W flowers (lowercase: on grass, never withers)"
-                     "  # blocked this round")
+        lines.append(
+            ". empty  g grass  R O Y B P W flowers (lowercase: on grass, never withers)"
+            "  # blocked this round"
+        )
         for g in (0, 1):
             fig = self.figures(state.gardens[g])
             hand = " ".join(state.hands[g]) or "(empty)"
-            lines.append(f"{seats[g]} ({SEATS[g]}): hand {hand}; garden: "
-                         f"{fig.flowers} flowers, {fig.blue} Blue, biggest patch "
-                         f"{fig.biggest_patch}, {fig.colours_connected} colours connected")
+            lines.append(
+                f"{seats[g]} ({SEATS[g]}): hand {hand}; garden: "
+                f"{fig.flowers} flowers, {fig.blue} Blue, biggest patch "
+                f"{fig.biggest_patch}, {fig.colours_connected} colours connected"
+            )
         for n, b in enumerate(state.bouts, start=1):
-            lines.append(f"bout {n}: {seats[b.winner]} ({SEATS[b.winner]}) in round {b.round}, "
-                         f"{b.condition}")
+            lines.append(
+                f"bout {n}: {seats[b.winner]} ({SEATS[b.winner]}) in round {b.round}, {b.condition}"
+            )
         if state.last_round:
             lines.append("last round: " + "; ".join(state.last_round))
         if state.over:
@@ -343,8 +409,9 @@ class TotalLandscaping(GameRules[LandscapingState]):
             lines.append(f"this bout is decided by: {_next_check(state.round)}")
         return "\n".join(lines)
 
-    def components(self, state: LandscapingState, scores: list[dict[str, Any]],
-                   moves: Moves) -> list[list[Component]]:
+    def components(
+        self, state: LandscapingState, scores: list[dict[str, Any]], moves: Moves
+    ) -> list[list[Component]]:
         return component_rows(state, scores, moves)
 
 
@@ -362,8 +429,9 @@ def _next_check(round_no: int) -> str:
         return f"the biggest one-colour patch after round {PATCH_ROUND}"
     if round_no <= FLOWERS_ROUND:
         return f"the most flowers after round {FLOWERS_ROUND}"
-    return (f"the most Blue flowers after round {BLUE_ROUND} "
-            "(a tie goes to the Death Match Opponent)")
+    return (
+        f"the most Blue flowers after round {BLUE_ROUND} (a tie goes to the Death Match Opponent)"
+    )
 
 
 RULES = TotalLandscaping()

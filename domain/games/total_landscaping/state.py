@@ -12,8 +12,14 @@ from . import hexgarden as hexes
 # ---- the game, declared -------------------------------------------------------------------
 
 CARDS = ("Red", "Orange", "Yellow", "Green", "Blue", "Purple", "White")  # a hand: one of each
-WITHERS = {"Red": "Orange", "Orange": "Yellow", "Yellow": "Blue", "Blue": "Purple",
-           "Purple": "White", "White": "Red"}  # Green plants grass, which is not a flower
+WITHERS = {
+    "Red": "Orange",
+    "Orange": "Yellow",
+    "Yellow": "Blue",
+    "Blue": "Purple",
+    "Purple": "White",
+    "White": "Red",
+}  # Green plants grass, which is not a flower
 LETTER = {colour: colour[0] for colour in WITHERS}  # R O Y B P W
 COLOUR_OF = {letter: colour for colour, letter in LETTER.items()}
 GRASS = "G"
@@ -26,17 +32,17 @@ NEGATABLE = {"Red", "Orange", "Yellow", "Purple"}
 PARAMETER = {"Red": "remove", "Yellow": "spread", "Purple": "recolour"}
 RED_DISCARDS = 2
 
-SEATS = ("east", "west")              # a seat is named in moves by the garden it tends
+SEATS = ("east", "west")  # a seat is named in moves by the garden it tends
 GARDEN = ("Eastern garden", "Western garden")
 ROLE = ("Elimination Candidate", "Death Match Opponent")
 SHORT = ("E", "W")
 
 BOUTS_TO_WIN = 2
 ROUNDS = 25
-LEVEL_STARTS = {1: 1, 2: 9, 3: 17}    # the round from which each garden level is played
-SIX_COLOURS_UNTIL = 8                 # rounds 1-8: all six colours in one connected group
+LEVEL_STARTS = {1: 1, 2: 9, 3: 17}  # the round from which each garden level is played
+SIX_COLOURS_UNTIL = 8  # rounds 1-8: all six colours in one connected group
 PATCH_ROUND, FLOWERS_ROUND, BLUE_ROUND = 16, 22, 25
-BLUE_TIE_WINNER = 1                   # a Blue tie in round 25 goes to the Death Match Opponent
+BLUE_TIE_WINNER = 1  # a Blue tie in round 25 goes to the Death Match Opponent
 CONDITIONS = ("six colours connected", "biggest patch", "most flowers", "most Blue")
 
 EMPTY_GARDEN = ("",) * len(hexes.TILES)
@@ -78,10 +84,11 @@ def describe_tile(tile: str) -> str:
 @dataclasses.dataclass(frozen=True)
 class GardenFigures:
     """What the bout-end conditions measure in one garden."""
+
     flowers: int
     blue: int
-    biggest_patch: int        # the largest connected group of one colour
-    colours_connected: int    # the most colours in one connected group of flower tiles
+    biggest_patch: int  # the largest connected group of one colour
+    colours_connected: int  # the most colours in one connected group of flower tiles
 
     def to_json(self) -> dict[str, int]:
         return dataclasses.asdict(self)
@@ -91,20 +98,20 @@ class GardenFigures:
 class BoutResult:
     winner: int
     round: int
-    condition: str                                 # one of CONDITIONS
-    figures: tuple[GardenFigures, GardenFigures]   # East's garden, West's garden
+    condition: str  # one of CONDITIONS
+    figures: tuple[GardenFigures, GardenFigures]  # East's garden, West's garden
 
 
 @dataclasses.dataclass(frozen=True)
 class LandscapingState:
-    bout: int                                      # 1-based; the last bout once the match is over
-    round: int                                     # the round awaited (or the one that ended it)
+    bout: int  # 1-based; the last bout once the match is over
+    round: int  # the round awaited (or the one that ended it)
     gardens: tuple[tuple[str, ...], tuple[str, ...]]  # East, West: 37 tiles each, A to D18
-    hands: tuple[tuple[str, ...], tuple[str, ...]]    # East's, West's, in CARDS order
-    blocked: tuple[int, int] | None = None         # (garden, tile) nobody may choose this round
+    hands: tuple[tuple[str, ...], tuple[str, ...]]  # East's, West's, in CARDS order
+    blocked: tuple[int, int] | None = None  # (garden, tile) nobody may choose this round
     bouts: tuple[BoutResult, ...] = ()
-    last_round: tuple[str, ...] = ()               # what happened in the previous round
-    hoeing: str = STOPS_EFFECTS                    # the match's option: one of HOEING
+    last_round: tuple[str, ...] = ()  # what happened in the previous round
+    hoeing: str = STOPS_EFFECTS  # the match's option: one of HOEING
 
     def wins(self, seat: int) -> int:
         return sum(result.winner == seat for result in self.bouts)
@@ -123,8 +130,18 @@ class LandscapingState:
         return hexes.TILES_AT_LEVEL[self.level]
 
 
-def new_bout(bout: int, bouts: tuple[BoutResult, ...] = (),
-             last_round: tuple[str, ...] = (), hoeing: str = STOPS_EFFECTS) -> LandscapingState:
-    return LandscapingState(bout=bout, round=1, gardens=(EMPTY_GARDEN, EMPTY_GARDEN),
-                            hands=(CARDS, CARDS), bouts=bouts, last_round=last_round,
-                            hoeing=hoeing)
+def new_bout(
+    bout: int,
+    bouts: tuple[BoutResult, ...] = (),
+    last_round: tuple[str, ...] = (),
+    hoeing: str = STOPS_EFFECTS,
+) -> LandscapingState:
+    return LandscapingState(
+        bout=bout,
+        round=1,
+        gardens=(EMPTY_GARDEN, EMPTY_GARDEN),
+        hands=(CARDS, CARDS),
+        bouts=bouts,
+        last_round=last_round,
+        hoeing=hoeing,
+    )
