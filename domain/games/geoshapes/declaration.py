@@ -8,8 +8,7 @@ from typing import Literal
 
 from ..declaring import Flag, GameInfo, ManifestName, key
 
-# The engine's own default board (rules.DEFAULT_MANIFEST) is the one it fills in; a test checks
-# that the two agree.
+# The board a new match plays on unless it names another (the engine's default_manifest).
 DEFAULT_MANIFEST = "geoshapes-v2"
 SHAPE = "a shape of the board (Square, Wild...)"
 SEAT = {"minimum": 0, "maximum": 3}

@@ -50,7 +50,7 @@ from ..base import (
 )
 from .board import Board, Place, fits, is_complete, load_board, missing
 from .components import components as component_rows
-from .declaration import GAME_INFO
+from .declaration import DEFAULT_MANIFEST, GAME_INFO
 from .moves import (
     Action,
     Discard,
@@ -64,7 +64,6 @@ from .moves import (
     parse,
 )
 
-DEFAULT_MANIFEST = "geoshapes-v2"
 V1_MANIFEST = "geoshapes"  # the default board of rules version 1: its matches name it
 RESHUFFLE, END = "reshuffle", "end"
 EMPTY_DECK = (RESHUFFLE, END)
@@ -152,13 +151,13 @@ def _names(shapes: Sequence[str]) -> str:
 
 
 class GeoShapes(GameRules[GeoShapesState]):
-    id = "geoshapes"
-    name = "GeoShapes"
+    # What the game is comes from its declaration (declaration.py), said once.
+    id = GAME_INFO.id
+    name = GAME_INFO.name
     version = "2"
     components_read_moves = True  # what was drawn or played is gone from the end position
     default_manifest = DEFAULT_MANIFEST
-    min_players = 2
-    max_players = 4
+    min_players, max_players = GAME_INFO.min_players, GAME_INFO.max_players
     move_cap = 2000  # random bots take 100-535 moves; people far fewer (docs/games)
     state_type = GeoShapesState
     scores_as_it_goes = False  # hands are settled only when somebody wins

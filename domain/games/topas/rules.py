@@ -231,12 +231,12 @@ def _points(lines: Sequence[Line], expert: bool) -> int:
 
 
 class Topas(GameRules[TopasState]):
-    id = "topas"
-    name = "Topas"
+    # What the game is comes from its declaration (declaration.py), said once.
+    id = GAME_INFO.id
+    name = GAME_INFO.name
     version = "1"
     default_manifest = "topas"
-    min_players = 1
-    max_players = 4
+    min_players, max_players = GAME_INFO.min_players, GAME_INFO.max_players
     move_cap = 200  # a 2-player match has about 14 moves (docs/games)
     state_type = TopasState
 

@@ -231,11 +231,12 @@ def _check_players(seats: int) -> None:
 
 
 class Topiary(GameRules[TopiaryState]):
-    id = "topiary"
-    name = "Topiary"
+    # What the game is comes from its declaration (declaration.py), said once.
+    id = declared.GAME_INFO.id
+    name = declared.GAME_INFO.name
     version = "1"
     default_manifest = "topiary"
-    min_players, max_players = 2, 4
+    min_players, max_players = declared.GAME_INFO.min_players, declared.GAME_INFO.max_players
     move_cap = 200  # a 2-player match has 16 moves, 4 players about twice that (docs/games)
     state_type = TopiaryState
 

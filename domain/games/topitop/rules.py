@@ -101,10 +101,11 @@ def _describe_stack(stack: str) -> str:
 
 
 class Topitop(GameRules[TopitopState]):
-    id = "topitop"
-    name = "Topitop"
+    # What the game is comes from its declaration (declaration.py), said once.
+    id = GAME_INFO.id
+    name = GAME_INFO.name
     version = "1"
-    min_players = max_players = 2
+    min_players, max_players = GAME_INFO.min_players, GAME_INFO.max_players
     move_cap = 200  # as for simulations: past it the buckets go round in circles (docs/games)
     state_type = TopitopState
     playout_cap = 200  # simulations end loops as a draw by agreement after this many actions

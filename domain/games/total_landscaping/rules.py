@@ -89,14 +89,15 @@ from .state import (  # noqa: F401
 
 
 class TotalLandscaping(GameRules[LandscapingState]):
-    id = "total-landscaping"
-    name = "Total Landscaping"
+    # What the game is comes from its declaration (declaration.py), said once.
+    id = declared.GAME_INFO.id
+    name = declared.GAME_INFO.name
     version = "2"
     components_read_moves = True  # what was drawn or played is gone from the end position
-    min_players = max_players = 2
+    min_players, max_players = declared.GAME_INFO.min_players, declared.GAME_INFO.max_players
     move_cap = 500  # simulated matches take 32-66 moves (docs/games)
     state_type = LandscapingState
-    simultaneous = True
+    simultaneous = declared.GAME_INFO.simultaneous
 
     # ---- setting up -------------------------------------------------------------------------
 
