@@ -32,23 +32,12 @@ from tablelog.dashboard.record.picking import (
 )
 from tablelog.domain.games import RulesError
 from tablelog.domain.games.cells import parse_cell
+from tablelog.domain.games.topiary.garden import DIRECTIONS, SIZE
 
 from .drawing import Sketch, board_figure, label, rect
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
-SIZE = 5
-# Compass direction -> (column step, row step), row 1 on top (as in the rules' garden).
-DIRECTIONS = {
-    "N": (0, -1),
-    "NE": (1, -1),
-    "E": (1, 0),
-    "SE": (1, 1),
-    "S": (0, 1),
-    "SW": (-1, 1),
-    "W": (-1, 0),
-    "NW": (-1, -1),
-}
 ANGLES = {"N": 0, "NE": 45, "E": 90, "SE": 135, "S": 180, "SW": 225, "W": 270, "NW": 315}
 FACE_UP, KNOWN, UNSEEN = "#e9f5e1", "#d5d5d5", "#8a8a8a"
 
