@@ -9,6 +9,7 @@ import threading
 import pytest
 
 from tablelog.domain.errors import Conflict
+from tablelog.domain.match import Match
 from tablelog.domain.recorder import BULK
 from tablelog.simulate import make_plan, play_match
 from tests.conftest import stored_rows
@@ -20,7 +21,7 @@ def enough_matches(events: int, seed: int) -> list:
     """Finished Topitop matches played in memory by simulation's random bots (not stored),
     together holding at least `events` events."""
     plan = make_plan("topitop", matches=10**6, seed=seed)
-    matches: list[object] = []
+    matches: list[Match] = []
     held = 0
     while held < events:
         matches.append(play_match(plan, len(matches)))

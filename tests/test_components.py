@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from typing import Any
 
 import pytest
 
@@ -20,7 +21,7 @@ from tests.test_cli import run
 
 TOPAS = json.loads(data_path("manifests", "topas.json").read_text(encoding="utf-8"))
 START = {"start": "R1-G2"}
-FIRST = {"card": "R2-B1", "at": [0, 1], "dir": "E"}
+FIRST: dict[str, Any] = {"card": "R2-B1", "at": [0, 1], "dir": "E"}
 
 
 def club_deck(without: str = "Y3-B2") -> dict:

@@ -24,4 +24,5 @@ def test_an_example_record_imports_and_ends(recorder, path):
     recorder.save_new([match])
     stored = recorder.get(match.id)
     assert stored.game == path.stem and stored.status == "ended"
-    assert stored.outcome == match.rules.outcome(stored.state).to_json()
+    outcome = match.rules.outcome(stored.state)
+    assert outcome is not None and stored.outcome == outcome.to_json()

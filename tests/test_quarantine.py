@@ -257,7 +257,7 @@ def test_serve_starts_on_a_damaged_store_and_warns(damaged_store):
                 layout = urllib.request.urlopen(f"{url}/_dash-layout", timeout=5).read().decode()
                 break
             except OSError:
-                assert server.poll() is None, server.stderr.read()
+                assert server.poll() is None, server.stderr and server.stderr.read()
                 time.sleep(0.5)
         else:
             pytest.fail("serve did not answer")

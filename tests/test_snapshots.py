@@ -16,7 +16,7 @@ from tablelog.domain.audit import audit_match
 from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.snapshot_reads import _fold
-from tablelog.domain.snapshots import Trail, usable
+from tablelog.domain.snapshots import MatchSnapshot, Trail, usable
 from tablelog.store import is_postgres, open_recorder
 from tests.long_matches import apply_steps, random_steps, shuffled_moves
 
@@ -64,7 +64,9 @@ def snapshot_count(location: str) -> int:
         import psycopg
 
         with psycopg.connect(location) as db:
-            return db.execute("SELECT count(*) FROM tablelog_snapshots").fetchone()[0]
+            row = db.execute("SELECT count(*) FROM tablelog_snapshots").fetchone()
+            assert row is not None  # count(*) answers one row
+            return row[0]
     with sqlite3.connect(location) as db:
         return db.execute("SELECT count(*) FROM stored_snapshots").fetchone()[0]
 
@@ -195,6 +197,7 @@ def test_a_damaged_or_foreign_snapshot_is_not_used(any_recorder, any_store, smal
     reader = open_recorder(any_store)
     assert reader.snapshots is not None
     older = next(iter(reader.snapshots.get(match_id, desc=True, limit=1)))
+    assert isinstance(older, MatchSnapshot)
     assert older.state["format"] == 99 and not usable(older.state)
     assert_same(reader.get(match_id), before)
 

@@ -50,7 +50,8 @@ def test_a_loopback_bind_opens_writes_and_any_other_needs_a_token():
     assert WritePolicy.for_bind("127.0.0.1").open
     assert WritePolicy.for_bind("localhost", token="  ").open  # a blank token is no token
     network = WritePolicy.for_bind("0.0.0.0")
-    assert not network.open and network.generated and len(network.token) >= 32
+    assert not network.open and network.generated
+    assert network.token is not None and len(network.token) >= 32
     assert WritePolicy.for_bind("0.0.0.0").token != network.token
     given = WritePolicy.for_bind("192.168.1.20", token="club-night")
     assert (given.token, given.generated) == ("club-night", False)

@@ -51,7 +51,7 @@ def from_schema(schema: dict) -> st.SearchStrategy:
     for union in ("anyOf", "oneOf"):
         if union in schema:
             return st.one_of([from_schema(s) for s in schema[union]])
-    kind = schema.get("type")
+    kind: str = schema.get("type", "")
     if kind == "object":
         required = set(schema["required"])
         fields = {name: from_schema(s) for name, s in schema["properties"].items()}

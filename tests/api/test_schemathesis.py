@@ -148,7 +148,8 @@ def stateful(schema) -> int:
     calls = 0
     bodies = itertools.cycle(new_matches())
 
-    class Workflow(schema.as_state_machine()):
+    # schemathesis builds the state machine class from the document at run time
+    class Workflow(schema.as_state_machine()):  # type: ignore[misc]
         def before_call(self, case):
             # Random names of games start nothing: most new matches here are valid ones, so the
             # links are followed to real matches.

@@ -48,14 +48,15 @@ def through_api(client, record: dict) -> str:
     match_id, version = created["id"], created["version"]
     for entry in script(record):
         kind = entry["type"]
-        path, body = {
+        requests: dict[str, tuple[str, dict[str, object]]] = {
             "move": ("moves", {"seat": entry.get("seat"), "move": entry.get("move")}),
             "undo": ("undo", {"by": entry.get("by"), "reason": entry.get("reason")}),
             "claim": ("claims", {"by": entry.get("by"), "scores": entry.get("scores")}),
             "dispute": ("disputes", {"by": entry.get("by"), "about": entry.get("about")}),
             "resolve": ("disputes/resolve", {"by": entry.get("by"), "ruling": entry.get("ruling")}),
             "end": ("end", {"draw": bool(entry.get("agreed_draw"))}),
-        }[kind]
+        }
+        path, body = requests[kind]
         answer = client.post(
             f"/api/v1/matches/{match_id}/{path}", json={**body, "version": version}
         )

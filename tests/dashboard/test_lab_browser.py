@@ -65,9 +65,12 @@ def test_a_stored_skill_experiment_is_shown(served, page):
     page.goto(served + "/lab")
     wait_for_traces(page, "lab-skill", 2)
     skill = plot(page, "lab-skill")
+    assert skill is not None, "the skill plot is drawn"
     assert skill["x"][1] == [2, 4]  # the stronger budget of each doubling
     wait_for_traces(page, "lab-forest", 2)
-    assert plot(page, "lab-forest")["traces"] >= 2 * 10  # two arms, ten metrics or more
+    forest = plot(page, "lab-forest")
+    assert forest is not None, "the forest plot is drawn"
+    assert forest["traces"] >= 2 * 10  # two arms, ten metrics or more
     assert "stronger won" in page.inner_text("#lab-words")
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "dashboard-lab.png"), full_page=True)

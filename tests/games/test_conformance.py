@@ -117,9 +117,10 @@ def test_score_has_one_entry_per_seat_with_categories(game):
 def test_malformed_moves_are_refused_with_a_reason(game):
     rules = GAMES[game]
     _, start, _, _ = playout(rules, rules.min_players, 0, cap=1)
-    for junk in ({}, {"nonsense": 1}, [], "a1", None, {"to": None}):
+    junks: list[object] = [{}, {"nonsense": 1}, [], "a1", None, {"to": None}]
+    for junk in junks:
         with pytest.raises(IllegalMove) as refused:
-            rules.apply(start, junk)
+            rules.apply(start, junk)  # type: ignore[arg-type]  # junk, deliberately
         assert str(refused.value).strip(), "an IllegalMove carries a reason"
 
 

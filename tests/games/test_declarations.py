@@ -40,6 +40,12 @@ def info_of(game: str) -> GameInfo:
     return module.GAME_INFO
 
 
+def option_fields(info: GameInfo) -> tuple[dataclasses.Field, ...]:
+    """The declared options, one field each (GameInfo.options is a dataclass)."""
+    assert dataclasses.is_dataclass(info.options), info.options
+    return dataclasses.fields(info.options)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_declaration_describes_the_engine(game):
     rules, info = GAMES[game], info_of(game)
@@ -64,9 +70,7 @@ def test_the_declared_defaults_are_the_engines(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_every_true_false_option_takes_the_command_lines_words(game):
     rules, info = GAMES[game], info_of(game)
-    flags = [
-        json_key(f) for f in info.options.__dataclass_fields__.values() if f.type in (Flag, "Flag")
-    ]
+    flags = [json_key(f) for f in option_fields(info) if f.type in (Flag, "Flag")]
     for name in flags:
         for word in (*TRUE_WORDS, *FALSE_WORDS):
             for spelling in (word, word.upper(), f" {word.title()} "):
@@ -83,7 +87,9 @@ def offered(rules, state) -> list[tuple[object, dict]]:
     if not rules.simultaneous:
         return [("move", move) for move in rules.legal_moves(state)]
     choices = {seat: rules.choices(state, seat) for seat in rules.to_move(state)}
-    pairs = [("part", choice) for seat_choices in choices.values() for choice in seat_choices]
+    pairs: list[tuple[object, dict]] = [
+        ("part", choice) for seat_choices in choices.values() for choice in seat_choices
+    ]
     if choices and all(choices.values()):
         pairs.append(("move", rules.combine(state, {s: c[0] for s, c in choices.items()})))
     return pairs
@@ -178,7 +184,7 @@ def test_the_docs_page_lists_exactly_the_declared_options(game):
     info = info_of(game)
     page = (DOCS / f"{game}.md").read_text()
     listed = re.findall(r"^\| `(\w+)` +\|", section(page, "ptions"), re.MULTILINE)
-    assert sorted(listed) == sorted(json_key(f) for f in info.options.__dataclass_fields__.values())
+    assert sorted(listed) == sorted(json_key(f) for f in option_fields(info))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -191,6 +197,7 @@ def test_the_docs_page_shows_every_declared_move_and_no_other(game):
     assert unknown == [], f"docs/games/{game}.md shows moves no class declares"
     seen: set[type] = set()
     for example, shape in zip(shown, shapes):
+        assert shape is not None  # no unknown example, asserted above
         seen |= classes_in(structure(example, shape))
         Draft202012Validator(json_schema(shape)).validate(example)
     missing = sorted(c.__name__ for c in classes if c not in seen)

@@ -174,7 +174,8 @@ def test_with_a_dealt_deck_every_draw_must_agree_with_it():
     state = table(deck=order)
     refused(state, {"draw": "Square"}, "next card of the dealt deck is a Rhombus")
     assert [m for m in RULES.legal_moves(state) if "draw" in m] == [{"draw": "Rhombus"}]
-    assert RULES.apply(state, {"draw": "Rhombus"}).deck[0] == order[1]
+    drawn = RULES.apply(state, {"draw": "Rhombus"}).deck
+    assert drawn is not None and drawn[0] == order[1]
 
 
 # ---- B: picking up a discard stack ------------------------------------------------------------
@@ -569,7 +570,8 @@ def test_the_example_match_replays_to_its_claimed_result():
     # Ben still holds an Isosceles Triangle: -3.
     assert claim["scores"] == {"Ann": 25, "Ben": -3}
     assert [s["total"] for s in RULES.score(state)] == [25, -3]
-    assert RULES.outcome(state).winners == (ANN,)
+    outcome = RULES.outcome(state)
+    assert outcome is not None and outcome.winners == (ANN,)
 
 
 def test_the_show_drawing_marks_what_fills_each_figure():

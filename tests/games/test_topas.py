@@ -258,8 +258,8 @@ def test_with_a_known_deal_the_card_must_be_in_the_players_hand():
     assert {m["card"] for m in RULES.legal_moves(state)} == {"R1-G2", "R1-G3", "R2-G1"}
     state = RULES.apply(state, place("R1-G2", 0, 1, "E"))
     # Place, then draw: the pile's top is the first card of the deck not dealt, R1-Y2.
-    assert state.hands[0] == ("R1-G3", "R2-G1", "R1-Y2")
-    assert len(state.pile) == 36 - 1 - 6 - 1
+    assert state.hands is not None and state.hands[0] == ("R1-G3", "R2-G1", "R1-Y2")
+    assert state.pile is not None and len(state.pile) == 36 - 1 - 6 - 1
 
 
 def test_no_card_may_be_played_after_the_last_round():

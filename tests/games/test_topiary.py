@@ -15,6 +15,7 @@ import pytest
 
 from tablelog.domain.games import GAMES, IllegalMove, InvalidSetup
 from tablelog.domain.games.topiary.garden import CELLS, SIGHT_LINES, parse_spot
+from tablelog.domain.games.topiary.rules import RULES as TOPIARY
 from tablelog.domain.games.topiary.rules import Visitor
 
 RULES = GAMES["topiary"]
@@ -351,8 +352,8 @@ def test_the_seeds_sight_line_example_played_out():
         {"visitor": "a5:E", "take": "c5", "place": "Spiral 5"},
     )
     assert not state.face_up[CELLS.index("c2")]
-    assert RULES.sight(state, "c1:S") == ["Polyhedron 3", "Pom Pom 4", "Spiral 5"]
-    assert RULES.sight(state, "c5:N") == ["Spiral 5"]  # from the other end, nothing is larger
+    assert TOPIARY.sight(state, "c1:S") == ["Polyhedron 3", "Pom Pom 4", "Spiral 5"]
+    assert TOPIARY.sight(state, "c5:N") == ["Spiral 5"]  # from the other end, nothing is larger
     view = seat_scores(state, 0)["details"]["visitors"][0]
     assert view == {
         "spot": "c1:S",

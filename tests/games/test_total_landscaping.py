@@ -8,6 +8,7 @@ directly: a garden is 37 tile codes, "" empty, "G" grass, a flower letter (R O Y
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,11 @@ def garden(**tiles: str) -> tuple[str, ...]:
 
 def position(east=EMPTY, west=EMPTY, round=1, hands=(CARDS, CARDS), **more):
     return dataclasses.replace(
-        new_bout(1), gardens=(east, west), round=round, hands=tuple(tuple(h) for h in hands), **more
+        new_bout(1),
+        gardens=(east, west),
+        round=round,
+        hands=(tuple(hands[0]), tuple(hands[1])),
+        **more,
     )
 
 
@@ -256,7 +261,10 @@ def test_withering_is_the_cycle_red_orange_yellow_blue_purple_white_red():
         ("W", "Red"),
     ]:
         state = position(east=garden(B1=strong, B4=strong))
-        parameters = {"Yellow": {"spread": "B2"}, "Red": {"remove": ["Green", "Blue"]}}
+        parameters: dict[str, dict[str, Any]] = {
+            "Yellow": {"spread": "B2"},
+            "Red": {"remove": ["Green", "Blue"]},
+        }
         after = play(state, card(weak, "E:A", **parameters.get(weak, {})), QUIET)
         assert tile(after, "E:A") == "" and tile(after, "E:B1") == strong, (strong, weak)
 

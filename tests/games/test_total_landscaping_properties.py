@@ -49,7 +49,7 @@ def test_random_matches_keep_the_invariants_and_replay_equal(seed):
         assert replayed == expected
 
 
-WORDS = st.sampled_from(
+WORDS: st.SearchStrategy[object] = st.sampled_from(
     [
         "Red",
         "blue",

@@ -42,6 +42,7 @@ def test_sheet_logs_a_match_from_options(store):
     )
     assert code == 0, err
     match = open_recorder(store).get(out.strip())
+    assert match.sheet is not None and match.outcome is not None
     assert match.sheet["scores"][0]["categories"] == {"visitors": 40, "type bonus": 0, "hand": 3}
     assert match.played_at == "2024-01-02T19:00:00+01:00" and match.outcome["winners"] == [0]
     shown = tablelog(store, "show", out.strip()[:8])[1]

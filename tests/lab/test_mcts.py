@@ -51,7 +51,8 @@ def test_it_takes_a_win_in_one(case):
     state = positions(wins_at_once, 3)[case]
     seat = RULES.to_move(state)[0]
     move = MCTS(BUDGET)(RULES, state, seat, random.Random(case))
-    assert RULES.outcome(RULES.apply(state, move)).winners == (seat,)
+    outcome = RULES.outcome(RULES.apply(state, move))
+    assert outcome is not None and outcome.winners == (seat,)
 
 
 @pytest.mark.parametrize("case", range(3))

@@ -5,9 +5,10 @@ what the play area shows, the next question, and the one door every write goes t
 from __future__ import annotations
 
 import json
+from typing import Any, TypeVar
 
 import pytest
-from dash import no_update
+from dash import html, no_update
 
 from tablelog.access import WritePolicy
 from tablelog.dashboard.record import actions, panels, steps
@@ -19,6 +20,14 @@ from tests.packaged import example
 OPEN, GUARDED = WritePolicy.for_bind("127.0.0.1"), WritePolicy.for_bind("0.0.0.0", "s3cret")
 HOST = "127.0.0.1:8050"
 TOPITOP = [["game", "topitop"], ["small", 4], ["large", 4]]
+T = TypeVar("T")
+
+
+def a(kind: type[T], value: object) -> T:
+    """`value`, failing the test unless it is a `kind`: the steps answer None (nothing to show)
+    or words (why not) where a test expects the thing itself."""
+    assert isinstance(value, kind), value
+    return value
 
 
 @pytest.fixture
@@ -90,8 +99,8 @@ def test_a_chip_says_the_answer_as_the_player_gave_it():
 def test_the_token_box_shows_only_where_the_server_needs_a_token():
     assert steps.token_box(None, None) is None
     assert steps.token_box(OPEN, None) is None
-    assert "only with its write token" in steps.token_box(GUARDED, None)
-    assert "is kept for this browser session" in steps.token_box(GUARDED, "s3cret")
+    assert "only with its write token" in a(str, steps.token_box(GUARDED, None))
+    assert "is kept for this browser session" in a(str, steps.token_box(GUARDED, "s3cret"))
     assert panels.token_box(None) == ({"display": "none"}, "")
 
 
@@ -108,7 +117,7 @@ def test_the_page_follows_a_match_another_device_moved_on(matches, recorder):
     shown = matches.loaded(match_id)
     assert steps.followed(match_id, shown, matches.now) is None  # nothing new
     recorder.record(match_id, "Ann", {"place": "large", "to": "b2"})
-    version, picks, said = steps.followed(match_id, shown, matches.now)
+    version, picks, said = a(tuple, steps.followed(match_id, shown, matches.now))
     assert version == recorder.get(match_id).version and picks == [] and "reloaded" in said
 
 
@@ -132,37 +141,43 @@ def test_an_unknown_match_has_no_version(matches):
 
 def test_the_setup_asks_its_questions_once_a_game_is_chosen():
     assert steps.setting_up([], "Ann, Ben") is None
-    asked = steps.setting_up([["game", "topitop"]], "Ann, Ben")
+    asked = a(steps.SettingUp, steps.setting_up([["game", "topitop"]], "Ann, Ben"))
     assert asked.head == "Topitop, 2 player(s)"
-    assert asked.asked.question.key == "small"
-    done = steps.setting_up(TOPITOP, " Ann ,, Ben ")
-    assert done.asked.question is None and "complete" in done.asked.ready
+    assert asked.asked.question is not None and asked.asked.question.key == "small"
+    done = a(steps.SettingUp, steps.setting_up(TOPITOP, " Ann ,, Ben "))
+    assert done.asked.question is None and "complete" in a(str, done.asked.ready)
     assert done.asked.picks == TOPITOP
 
 
 def test_answers_that_no_longer_fit_are_drawn_as_a_warning_beside_their_chips():
-    drawn = panels.setup(
-        steps.SettingUp("Topas, 1 player(s)", steps.Asked([["game", "topas"]], stale="gone"))
+    drawn = a(
+        list,
+        panels.setup(
+            steps.SettingUp("Topas, 1 player(s)", steps.Asked([["game", "topas"]], stale="gone"))
+        ),
     )
     assert [part.className for part in drawn[1:]] == ["record-answers", "warning"]
-    assert panels.picker(steps.Asked([["to", "b2"]], stale="gone")).className == "warning"
+    # a dash component's props are attributes set at run time, unknown to mypy: hence Any
+    picker: Any = a(html.Div, panels.picker(steps.Asked([["to", "b2"]], stale="gone")))
+    assert picker.className == "warning"
 
 
 def test_a_move_is_asked_question_by_question_then_said_in_words(matches):
     match_id = started(matches)
     version = matches.loaded(match_id)
-    first = steps.asking(matches.get, match_id, version, [])
+    first = a(steps.Asked, steps.asking(matches.get, match_id, version, []))
     assert first.question is not None and first.picks == []
-    ready = steps.asking(matches.get, match_id, version, [["piece", "supply:large"], ["to", "b2"]])
-    assert ready.question is None and ready.ready.startswith("Ann ") and "b2" in ready.ready
+    picks = [["piece", "supply:large"], ["to", "b2"]]
+    ready = a(steps.Asked, steps.asking(matches.get, match_id, version, picks))
+    words = a(str, ready.ready)
+    assert ready.question is None and words.startswith("Ann ") and "b2" in words
 
 
 def test_an_answer_that_no_longer_fits_says_so(matches):
     match_id = started(matches)
-    asked = steps.asking(
-        matches.get, match_id, matches.loaded(match_id), [["piece", "supply:nothing"]]
-    )
-    assert asked.stale.endswith("take an answer back") and asked.question is None
+    picks = [["piece", "supply:nothing"]]
+    asked = a(steps.Asked, steps.asking(matches.get, match_id, matches.loaded(match_id), picks))
+    assert a(str, asked.stale).endswith("take an answer back") and asked.question is None
 
 
 def test_no_question_without_a_match_at_the_version_shown_or_a_move_awaited(matches, recorder):
@@ -182,25 +197,25 @@ def test_no_question_without_a_match_at_the_version_shown_or_a_move_awaited(matc
 
 def test_a_running_match_shows_who_is_to_move_and_its_score(matches):
     match_id = started(matches)
-    shown = steps.showing(matches.get, match_id, matches.loaded(match_id), "Nobody")
+    shown = a(steps.Shown, steps.showing(matches.get, match_id, matches.loaded(match_id), "Nobody"))
     assert shown.summary.startswith("Topitop · Ann, Ben · running · move 0 · match ")
     assert shown.replay == f"/match?id={match_id}"
     assert shown.to_move == "To move: Ann"
     assert shown.undo_by == "Ann"  # who takes back: a seat of this match
-    assert shown.running and shown.verdict is None and shown.board[0] == "topitop"
-    assert [entry["total"] for entry in shown.scores] == shown.totals == [0, 0]
-    assert steps.showing(matches.get, match_id, None, "Ben").undo_by == "Ben"
+    assert shown.running and shown.verdict is None and a(tuple, shown.board)[0] == "topitop"
+    assert [entry["total"] for entry in a(list, shown.scores)] == shown.totals == [0, 0]
+    assert a(steps.Shown, steps.showing(matches.get, match_id, None, "Ben")).undo_by == "Ben"
 
 
 def test_a_game_over_by_the_rules_offers_the_claim_until_it_is_ended(matches, recorder):
     match_id = topitop_to_its_end(recorder)
-    shown = steps.showing(matches.get, match_id, matches.loaded(match_id), None)
+    shown = a(steps.Shown, steps.showing(matches.get, match_id, matches.loaded(match_id), None))
     assert shown.to_move == "The game is over by the rules."
-    assert shown.verdict.startswith("By the rules: Ann wins (")
-    assert len(shown.totals) == 2 and shown.running
+    assert a(str, shown.verdict).startswith("By the rules: Ann wins (")
+    assert len(a(list, shown.totals)) == 2 and shown.running
     recorder.claim(match_id, "Ann", {"Ann": 2, "Ben": 0})
     recorder.end(match_id)
-    ended = steps.showing(matches.get, match_id, matches.loaded(match_id), "Ben")
+    ended = a(steps.Shown, steps.showing(matches.get, match_id, matches.loaded(match_id), "Ben"))
     assert ended.to_move.startswith("The match has ended: Ann wins (")
     assert ended.verdict is None and not ended.running
     assert panels.play(ended)[-1] == {"display": "none"}  # no undo after the end
@@ -208,7 +223,7 @@ def test_a_game_over_by_the_rules_offers_the_claim_until_it_is_ended(matches, re
 
 def test_a_sheet_shows_its_result_and_scores_without_a_board(matches, recorder):
     match_id = recorder.start_sheet("topitop", ["Ann", "Ben"], {"winners": ["Ben"]})
-    shown = steps.showing(matches.get, str(match_id), None, None)
+    shown = a(steps.Shown, steps.showing(matches.get, str(match_id), None, None))
     assert "score sheet" in shown.summary and shown.board is None
     assert shown.to_move.startswith("The match has ended: Ben wins")
     assert shown.sheet is not None
@@ -217,15 +232,16 @@ def test_a_sheet_shows_its_result_and_scores_without_a_board(matches, recorder):
 
 def test_a_match_that_cannot_be_shown_says_why(matches, recorder):
     assert steps.showing(matches.get, None, None, None) is None
-    assert "no match" in steps.showing(
-        matches.get, "00000000-0000-0000-0000-000000000000", None, None
+    assert "no match" in a(
+        str, steps.showing(matches.get, "00000000-0000-0000-0000-000000000000", None, None)
     )
     match_id = started(matches)
     shown = matches.loaded(match_id)
     recorder.record(match_id, "Ann", {"place": "large", "to": "b2"})
-    assert "reloaded" in steps.showing(Matches(recorder).get, match_id, shown, None)
+    assert "reloaded" in a(str, steps.showing(Matches(recorder).get, match_id, shown, None))
     # A version once shown stays what it was: the page shows it until it follows the store.
-    assert steps.showing(matches.get, match_id, shown, None).summary.count("move 0") == 1
+    again = a(steps.Shown, steps.showing(matches.get, match_id, shown, None))
+    assert again.summary.count("move 0") == 1
     outputs = panels.play("why")  # the start form stays, the play area hides, the reason shows
     assert outputs[1:3] == ({"display": "none"}, "why")
     assert all(value is no_update for value in outputs[3:])
@@ -325,7 +341,7 @@ def test_a_sheet_is_logged_through_the_same_door(recorder, store):
     form = sheets.SheetForm(
         game="topitop", players="Ann, Ben", totals=[None, None], winners=["Ben"], first="Ann"
     )
-    assert "write token" in sheets.log(recorder, form, GUARDED, "192.168.1.5:8050")
+    assert "write token" in a(str, sheets.log(recorder, form, GUARDED, "192.168.1.5:8050"))
     assert sheets.log(recorder, sheets.SheetForm(players="Ann, Ben"), OPEN, HOST) == (
         "refused: choose the game first"
     )
@@ -339,7 +355,7 @@ def test_a_sheet_is_logged_through_the_same_door(recorder, store):
 
 def test_a_sheet_the_rules_refuse_says_why_and_stores_nothing(recorder, store):
     form = sheets.SheetForm(game="topitop", players="Ann, Ben", winners=["Eve"])
-    said = sheets.log(recorder, form, OPEN, HOST)
+    said = a(str, sheets.log(recorder, form, OPEN, HOST))
     assert said.startswith("refused: ") and "Eve" in said
     assert sheets.logged("topitop", said) == said
     assert stored_rows(store) == []
