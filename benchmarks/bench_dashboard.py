@@ -28,6 +28,7 @@ import json
 import random
 import sqlite3
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 from uuid import uuid4
@@ -70,7 +71,7 @@ def build(path: str, total: int, real: dict[str, int]) -> None:
             key = (row["game"], row["player"])
             played[key] = max(played.get(key, 0), row["after_match"])
         rng = random.Random(7)
-        out = {n: [] for n in names}
+        out: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
         print(f"  copying rows up to {total:,} matches", file=sys.stderr, flush=True)
         for _ in range(total - len(rows["matches"])):
             template = rng.choice(templates)
@@ -361,7 +362,7 @@ def run(quick: bool) -> list[Result]:
         results.append(
             Result(
                 f"dashboard {page}: repeat",
-                1000 * best_of(repeats, lambda page=page: visit(client, page, position, match_id)),
+                1000 * best_of(repeats, partial(visit, client, page, position, match_id)),
                 "ms",
                 base_ms,
                 f"{note}; no new events since the last visit",

@@ -10,6 +10,7 @@ so the ratio is what the search costs on top of its playouts.
 from __future__ import annotations
 
 import random
+from functools import partial
 
 from tablelog.domain.agents import MCTS
 from tablelog.domain.agents.mcts import ROLLOUT_DEPTH
@@ -59,9 +60,7 @@ def run(quick: bool) -> list[Result]:
 
         iterations = budget * len(states)
         took = best_of(1 if quick else 2, search)
-        baseline = best_of(
-            1 if quick else 2, lambda rules=rules, states=states: playouts(rules, states, budget)
-        )
+        baseline = best_of(1 if quick else 2, partial(playouts, rules, states, budget))
         results.append(
             Result(
                 f"mcts iterations {game}",

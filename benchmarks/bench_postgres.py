@@ -159,9 +159,8 @@ def bench_move_latency(quick: bool) -> list[Result]:
         recorder.close()
     for result in results:
         result.name = f"PostgreSQL {result.name}"
-    results[0].note = (
-        f"store of {stored:,} events; baseline: psycopg select of the match + rules fold"
-    )
+    note = f"store of {stored:,} events; baseline: psycopg select of the match + rules fold"
+    results[0].note = note
     return results
 
 

@@ -113,16 +113,16 @@ def storing_only(matches: int) -> list[Result]:
             recorder.save_mapped(rows)
         seconds[way] = time.perf_counter() - start
         recorder.close()
-    ddl, rows = stored_rows(store)
-    raw = raw_insert_seconds(ddl, rows)
+    ddl, stored = stored_rows(store)
+    raw = raw_insert_seconds(ddl, stored)
     for way, spent in seconds.items():
         results.append(
             Result(
                 f"store played topitop matches via {way}",
-                len(rows) / spent,
+                len(stored) / spent,
                 "events/s",
-                len(rows) / raw,
-                f"{matches} matches, {len(rows)} events, one transaction",
+                len(stored) / raw,
+                f"{matches} matches, {len(stored)} events, one transaction",
             )
         )
     return results

@@ -48,7 +48,7 @@ def create_app(store: str | Recorder | None = None, refresh_every: float | None 
         pages_folder=str(PAGES),
         title="Tablelog",
         suppress_callback_exceptions=True,
-        update_title=None,
+        update_title=None,  # type: ignore[arg-type]  # Dash documents None (no "Updating...") but types str
         meta_tags=[{"name": "viewport", "content": "width=device-width, initial-scale=1"}],
     )
     app.index_string = INDEX

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import dash_ag_grid as dag
 import pandas as pd
@@ -62,7 +62,8 @@ def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
         if pd.api.types.is_datetime64_any_dtype(out[column]):
             out[column] = out[column].dt.strftime("%Y-%m-%d %H:%M").astype(object)
     out = out.astype(object).where(out.notna(), None)
-    return out.to_dict("records")
+    # The frames' column labels are text; pandas types a record's keys as any Hashable.
+    return cast(list[dict[str, Any]], out.to_dict("records"))
 
 
 def options(values: Sequence[Any], labels: Sequence[str] | None = None) -> list[dict[str, Any]]:

@@ -201,7 +201,7 @@ def _typed(
 ) -> pd.DataFrame:
     """Typed as `projections.stats`' tallies (SQLite gives 0/1 for booleans; text is the
     contract's "string")."""
-    types = {
+    types: dict[str, str | type[object]] = {
         **{c: bool for c in bools},
         **{c: "int64" for c in ints},
         **{c: "float64" for c in floats},
@@ -254,7 +254,8 @@ def _group_query(
     grouped on: comparing the long variant text on every row is what such a sort would cost)
     and put them back as columns, as the tallies have them."""
     data = source.query(sql, pick * repeats, [c for c in columns if c not in stats.GROUP])
-    fixed = {c: value for c, value in zip(stats.GROUP, pick) if c in columns}
+    values: tuple[str | int, ...] = pick
+    fixed = {c: value for c, value in zip(stats.GROUP, values) if c in columns}
     return data.assign(**fixed)[list(columns)]
 
 

@@ -455,7 +455,7 @@ def diverging_move(
     the claimed value was never reached in the stretch, the totals alone cannot place the move:
     the report says so and lists the moves that changed the seat's score there.
     """
-    totals = [step.totals[seat] for step in line]
+    totals = [_total(step, seat) for step in line]
     final = totals[-1]
     for t in range(len(line) - 2, start - 1, -1):
         equal = math.isclose(totals[t], claimed, abs_tol=1e-9)
@@ -492,6 +492,14 @@ def diverging_move(
         f"(moves that changed it there: {listed}); a claim entered after every round "
         "narrows it down",
     }
+
+
+def _total(step: Step, seat: int) -> float:
+    """The rules' total of `seat` at `step`; a step hidden information left unscored (a
+    Topiary hand not yet revealed) cannot place a divergence."""
+    if step.totals is None:
+        raise UnknownInformation(step.unknown or f"move {step.move} has no score by the rules")
+    return step.totals[seat]
 
 
 def _index(line: Sequence[Step], step: Step | None) -> int:

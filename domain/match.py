@@ -147,8 +147,9 @@ class Match(LeanAggregate, Aggregate):
         self.setup = setup
         self.played_at = played_at
         self.components = components_of(options, components)
-        # A score sheet has no moves, so no position: its setup is never dealt.
-        self.states = [
+        # A score sheet has no moves, so no position: its setup is never dealt. A state is the
+        # game's own type (None for a sheet), so Any.
+        self.states: list[Any] = [
             None
             if kind == SHEET
             else initial_state(

@@ -51,7 +51,7 @@ class Recorder(Snapshotting, LeanApplication):
 
     # ---- get, act, save ---------------------------------------------------------------------
 
-    def get(self, match_id: UUID, step: int | None = None) -> Match:
+    def get(self, match_id: UUID | str, step: int | None = None) -> Match:
         """The match now, or as it was after `step` events following its start (0 = start)."""
         match_id = _as_uuid(match_id)
         version = None if step is None else step + Match.INITIAL_VERSION
@@ -70,7 +70,10 @@ class Recorder(Snapshotting, LeanApplication):
         return match
 
     def _act(
-        self, match_id: UUID, action: Callable[[Match], None], expected_version: int | None = None
+        self,
+        match_id: UUID | str,
+        action: Callable[[Match], None],
+        expected_version: int | None = None,
     ) -> Match:
         match = self.current(match_id, expected_version)
         action(match)
@@ -132,37 +135,37 @@ class Recorder(Snapshotting, LeanApplication):
     # A match that moved on meanwhile is then a Conflict, not an entry on another board.
 
     def record(
-        self, match_id: UUID, seat: str | int, move: Any, expected_version: int | None = None
+        self, match_id: UUID | str, seat: str | int, move: Any, expected_version: int | None = None
     ) -> Match:
         return self._act(match_id, lambda m: m.record(seat, move), expected_version)
 
     def undo(
-        self, match_id: UUID, by: str, reason: str, expected_version: int | None = None
+        self, match_id: UUID | str, by: str, reason: str, expected_version: int | None = None
     ) -> Match:
         return self._act(match_id, lambda m: m.undo(by, reason), expected_version)
 
     def claim(
-        self, match_id: UUID, by: str, scores: Any, expected_version: int | None = None
+        self, match_id: UUID | str, by: str, scores: Any, expected_version: int | None = None
     ) -> Match:
         return self._act(match_id, lambda m: m.claim(by, scores), expected_version)
 
     def dispute(
-        self, match_id: UUID, by: str, about: str, expected_version: int | None = None
+        self, match_id: UUID | str, by: str, about: str, expected_version: int | None = None
     ) -> Match:
         return self._act(match_id, lambda m: m.dispute(by, about), expected_version)
 
     def resolve(
-        self, match_id: UUID, by: str, ruling: str, expected_version: int | None = None
+        self, match_id: UUID | str, by: str, ruling: str, expected_version: int | None = None
     ) -> Match:
         return self._act(match_id, lambda m: m.resolve(by, ruling), expected_version)
 
     def end(
-        self, match_id: UUID, agreed_draw: bool = False, expected_version: int | None = None
+        self, match_id: UUID | str, agreed_draw: bool = False, expected_version: int | None = None
     ) -> Match:
         return self._act(match_id, lambda m: m.end(agreed_draw), expected_version)
 
     def abandon(
-        self, match_id: UUID, by: str, reason: str, expected_version: int | None = None
+        self, match_id: UUID | str, by: str, reason: str, expected_version: int | None = None
     ) -> Match:
         return self._act(match_id, lambda m: m.abandon(by, reason), expected_version)
 
@@ -201,12 +204,13 @@ class Recorder(Snapshotting, LeanApplication):
         return bool(self.recorder.select_events(_as_uuid(match_id), limit=1))
 
     def stored_events(
-        self, match_id: UUID, gt: int | None = None, lte: int | None = None
+        self, match_id: UUID | str, gt: int | None = None, lte: int | None = None
     ) -> list[Any]:
         """The match's stored events (those with versions in (gt, lte] when given: a long
         match's page of them)."""
+        match_id = _as_uuid(match_id)  # text that is no match id is MatchNotFound, as in `get`
         try:
-            events = list(self.events.get(_as_uuid(match_id), gt=gt, lte=lte))
+            events = list(self.events.get(match_id, gt=gt, lte=lte))
         except Exception as err:  # noqa: BLE001 - a row that no longer decodes: quarantine
             raise damaged(self, match_id, err) from None
         if not events:

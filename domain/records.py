@@ -208,7 +208,7 @@ def _describe_entry(match: Match, entry: Any) -> str:
 
 def check_all(
     records: Iterable[Any],
-    on_each: Callable[[], None] | None = None,
+    on_each: Callable[[], object] | None = None,  # its return value, if any, is ignored
     lines: Iterable[int] | None = None,
 ) -> list[Match]:
     """Rebuild every record; the first bad one raises BadRecord naming its line (`lines`: the

@@ -107,7 +107,7 @@ class Snapshotting:
         for stored in events:
             first.setdefault(stored.originator_id, stored.originator_version)
         taken = [
-            _snapshot_of(cast(Match, match))
+            _snapshot_of(match)
             for match_id, match in aggregates.items()
             if match_id in first and match.version // every > (first[match_id] - 1) // every
         ]

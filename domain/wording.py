@@ -11,9 +11,13 @@ from typing import Any, Protocol
 
 
 class PlayerCounts(Protocol):
-    name: str
-    min_players: int
-    max_players: int
+    # Read-only members, so a rules class (which holds them as class variables) satisfies it.
+    @property
+    def name(self) -> str: ...
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
 
 
 def winners_text(winners: Sequence[str]) -> str:

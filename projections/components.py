@@ -2,8 +2,8 @@
 
 Each game's plugin (`GameRules.components`, in `domain/games/<game>/components.py`) reads the
 final position's `score()` entries (their categories and details) and, where the final position
-has forgotten it, the effective moves. Each gives, per seat, `Component(kind, component, count,
-points)` rows of the `components` table:
+has forgotten it, the effective moves. Each gives, per seat, `Component(kind, component, number,
+points)` rows of the `components` table (`number` is its column `count`):
 
 - Topiary, "sculpture type": count = sculptures of that type the seat's visitors see (a sculpture
   seen by two visitors counts twice, as it scores twice); points = what they score: their values,

@@ -8,7 +8,7 @@ tables["scores"].groupby("seat").won.mean()
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from .tables import TABLES, Table
 
@@ -19,7 +19,14 @@ if TYPE_CHECKING:
 
     from .runner import Progress, TablesProjection
 
-DTYPES = {"text": "string", "json": "string", "int": "int64", "float": "float64", "bool": "bool"}
+# Literal, so pandas' types know which Series each astype gives.
+DTYPES: dict[str, Literal["string", "int64", "float64", "bool"]] = {
+    "text": "string",
+    "json": "string",
+    "int": "int64",
+    "float": "float64",
+    "bool": "bool",
+}
 
 
 def frame(table: Table, rows: Iterable[tuple]) -> pd.DataFrame:

@@ -34,7 +34,7 @@ from eventsourcing.postgres import (
     PostgresTrackingRecorder,
 )
 from eventsourcing.projection import Projection, ProjectionRunner
-from psycopg.sql import SQL
+from psycopg.sql import SQL, Composed
 
 from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
@@ -82,7 +82,7 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
         self._upserts = {name: upsert_statement(t, "%s") for name, t in STORED.items()}
         self._kinds = {name: tuple(c.kind for c in t.columns) for name, t in STORED.items()}
         self.sql_create_statements += [
-            SQL(s)
+            Composed([SQL(s)])  # the library's list holds Composed (what SQL.format gives)
             for s in (
                 f"CREATE TABLE IF NOT EXISTS {SCHEMA_TABLE} (version INTEGER)",
                 *(create_statement(t, POSTGRES_TYPES) for t in STORED.values()),
@@ -280,6 +280,7 @@ class TablesRunner(ProjectionRunner[Recorder, PostgresTablesView]):
             view_class=PostgresTablesView,
             env=env,
         )
+        assert isinstance(self.projection, LiveTables)  # projection_class above
         self.projection.attach(self.app)
 
     def __exit__(self, *args: Any) -> None:

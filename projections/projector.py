@@ -255,6 +255,7 @@ class Projector:
         the tables hold it) "damaged" so that no list or statistic counts it."""
         self.damaged.add(match_id)
         match = self.cache.pop(match_id, None)
+        row: dict[str, Any] | None
         if match is not None:
             row = match.row
         else:
@@ -388,7 +389,8 @@ class Projector:
             ranking=_json([[names[s] for s in group] for group in outcome["ranking"]]),
         )
         totals = [(entry or {}).get("total") for entry in sheet["scores"]]
-        match.totals[-1] = None if None in totals else [float(t) for t in totals]
+        known = [float(t) for t in totals if t is not None]
+        match.totals[-1] = None if len(known) < len(totals) else known
         winners = set(outcome["winners"])
         place = {seat: n for n, group in enumerate(outcome["ranking"], start=1) for seat in group}
         common = {
@@ -399,7 +401,7 @@ class Projector:
         }
         for seat, entry in enumerate(sheet["scores"]):
             who = {**common, "seat": seat + 1, "player": names[seat], "won": seat in winners}
-            total = NAN if totals[seat] is None else float(totals[seat])
+            total = NAN if (given := totals[seat]) is None else float(given)
             self._emit(
                 "scores",
                 {
@@ -467,7 +469,16 @@ class Projector:
                     "score_categories", {**who, "category": category, "points": float(points)}
                 )
             for item in found[seat]:
-                self._emit("components", {**who, **item._asdict()})
+                self._emit(
+                    "components",
+                    {
+                        **who,
+                        "kind": item.kind,
+                        "component": item.component,
+                        "count": item.number,
+                        "points": item.points,
+                    },
+                )
 
 
 def _kind(rules: GameRules | None, move: dict[str, Any]) -> str:

@@ -50,7 +50,7 @@ class Ratings:
             return []
         place = {seat: n for n, group in enumerate(ranking) for seat in group}
         before = [self._get(game, name) for name in seats]
-        ranks = [place.get(seat, len(ranking)) for seat in range(len(seats))]
+        ranks: list[float] = [place.get(seat, len(ranking)) for seat in range(len(seats))]
         after = self.model.rate([[rating] for _, rating in before], ranks=ranks)
         rows = []
         for name, (played, _), (rating,) in zip(seats, before, after):

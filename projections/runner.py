@@ -75,9 +75,11 @@ def open_view(recorder: Recorder) -> TablesView:
     if isinstance(recorder.recorder, SQLiteApplicationRecorder):
         view: TablesView = SQLiteTablesView(recorder.recorder.datastore)
     else:  # psycopg is imported only for a PostgreSQL store
-        from .postgres import PostgresTablesView, is_postgres
+        from eventsourcing.postgres import PostgresApplicationRecorder
 
-        if not is_postgres(recorder):
+        from .postgres import PostgresTablesView
+
+        if not isinstance(recorder.recorder, PostgresApplicationRecorder):
             raise NotImplementedError(
                 f"no projection tables on a {type(recorder.recorder).__name__} store"
             )

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, SupportsInt, cast
 
 import numpy as np
 import pandas as pd
@@ -262,7 +262,7 @@ def distributions(tallies: pd.DataFrame) -> pd.DataFrame:
         rows.append(
             {
                 "game": game,
-                "players": int(players),
+                "players": int(cast(SupportsInt, players)),  # a group key: Hashable to pandas
                 "variant": variant,
                 "category": category,
                 "seats": "winners" if won else "rest",
@@ -395,7 +395,7 @@ def lengths(tallies: pd.DataFrame) -> pd.DataFrame:
         rows.append(
             {
                 "game": game,
-                "players": int(players),
+                "players": int(cast(SupportsInt, players)),  # a group key: Hashable to pandas
                 "variant": variant,
                 **{k if k in ("n", "small") else f"moves_{k}": v for k, v in moves.items()},
             }

@@ -95,7 +95,9 @@ def traces_from_tables(
     """Traces of the ended matches in the projection tables, without replaying anything."""
     ended = matches[matches["status"] == "ended"]
     effective = moves[~moves["undone"].astype(bool)].sort_values(["match_id", "number"])
-    by_match = {key: frame for key, frame in effective.groupby("match_id", sort=False)}
+    by_match: dict[Any, pd.DataFrame] = {  # keyed by match id (pandas: any scalar)
+        key: frame for key, frame in effective.groupby("match_id", sort=False)
+    }
     finals = (
         {}
         if scores is None

@@ -49,6 +49,10 @@ class TablesView(TrackingRecorder, abc.ABC):
     _upserts: dict[str, str]
     datastore: Any
 
+    @abc.abstractmethod
+    def create_table(self) -> None:
+        """Create the tables (and the tracking table) when they are not there yet."""
+
     def write(self, rows: Rows, tracking: Tracking, since: int | None = None) -> None:
         """Upsert `rows` and record `tracking`, atomically. With `since` (the position the rows
         were folded from), nothing is written unless the stored position is still that one:

@@ -29,7 +29,7 @@ from .lab_report import report_of
 from .lab_store import LabStore
 
 BATCH = 20  # matches stored per transaction
-Progress = Callable[[int, int], None]  # (matches played, matches in all)
+Progress = Callable[[int, int], object]  # (matches played, matches in all); returns ignored
 Job = tuple[int, int]  # arm index, match number
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.recorder import Recorder
@@ -25,9 +25,19 @@ TABLE = "lab_experiments"
 COLUMNS = ("id", "created", "game", "kind", "status", "definition", "match_ids", "report")
 
 
+@runtime_checkable
+class _OnDatastore(Protocol):
+    """The library's SQLite and PostgreSQL recorders: both keep their connections in a
+    datastore (the base ApplicationRecorder does not say so)."""
+
+    datastore: Any
+
+
 class LabStore:
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder  # kept: the application closes its connections when collected
+        if not isinstance(recorder.recorder, _OnDatastore):
+            raise NotImplementedError(f"no lab on a {type(recorder.recorder).__name__} store")
         self.datastore = recorder.recorder.datastore
         postgres = type(self.datastore).__module__.startswith("eventsourcing.postgres")
         self.mark = "%s" if postgres else "?"

@@ -164,9 +164,9 @@ class Played(NamedTuple):
 def played(plan: Plan, number: int, mapper: Mapper) -> Played:
     match = play_match(plan, number)
     rows = [mapper.to_stored_event(event) for event in match.collect_events()]
-    return Played(
-        rows, tuple(match.outcome["winners"]), match.outcome["reason"] == "draw by agreement"
-    )
+    outcome = match.outcome
+    assert outcome is not None  # play_match plays every match to its end
+    return Played(rows, tuple(outcome["winners"]), outcome["reason"] == "draw by agreement")
 
 
 @dataclasses.dataclass

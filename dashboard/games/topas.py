@@ -40,7 +40,9 @@ def table(state: dict[str, Any]) -> list[tuple[str, list[tuple[int, int]], int |
     column = len(state["starts"]) - 1
     if column < 0:
         return []
-    cards = [(state["starts"][column], [(0, 0), (1, 0)], None)]
+    cards: list[tuple[str, list[tuple[int, int]], int | None]] = [
+        (state["starts"][column], [(0, 0), (1, 0)], None)  # the start card: nobody's
+    ]
     cards += [
         (p["card"], [tuple(c) for c in p["cells"]], p["seat"])
         for p in state["placements"]

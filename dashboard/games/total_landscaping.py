@@ -140,7 +140,7 @@ def ring(tile: str) -> str:
     return "the centre" if tile == "A" else f"ring {tile[0]}"
 
 
-FACETS = [
+FACETS: list[Facet | Several] = [
     Facet(
         "card",
         "Which card (or the hoe)?",

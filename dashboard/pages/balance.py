@@ -4,6 +4,8 @@ Statistics come from `projections.stats`; only ended matches without an open dis
 
 from __future__ import annotations
 
+from typing import SupportsInt, cast
+
 import dash
 import pandas as pd
 from dash import Input, Output, State, dcc, html
@@ -99,7 +101,7 @@ def register(app: dash.Dash, source) -> None:
         sizes = groups(_counts(source, game)).groupby("players")["n"].sum()
         if sizes.empty:
             return [], None
-        value = chosen if chosen in sizes.index else int(sizes.idxmax())
+        value = chosen if chosen in sizes.index else int(cast(SupportsInt, sizes.idxmax()))
         return options(
             [int(p) for p in sizes.index],
             [f"{p} players ({n:,} matches)" for p, n in sizes.items()],

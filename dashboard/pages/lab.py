@@ -163,7 +163,7 @@ def _register_views(app: dash.Dash, service) -> None:
         from tablelog.domain.restrictions import restrictions as declared
 
         names = list(declared(game)) if game in GAMES else []
-        return options(names), (names or [None])[0]
+        return options(names), names[0] if names else None
 
 
 def _register_runs(app: dash.Dash, service) -> None:

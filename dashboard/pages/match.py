@@ -4,6 +4,8 @@ then. Below: the claims beside the result the rules recompute, and the whole eve
 
 from __future__ import annotations
 
+from typing import Any
+
 import dash
 import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
@@ -36,7 +38,7 @@ LOG_COLUMNS = [
     {"field": "what", "headerName": "What", "flex": 2},
     {"field": "flag", "headerName": "", "maxWidth": 150},
 ]
-CLAIM_COLUMNS = [
+CLAIM_COLUMNS: list[dict[str, Any]] = [
     {"field": "step", "headerName": "Step", "maxWidth": 80},
     {"field": "by", "headerName": "Claimed by"},
     {"field": "seat", "headerName": "Player"},
@@ -218,12 +220,16 @@ def match_view(source, match_id: str) -> dict:
     steps = match.version - Match.INITIAL_VERSION
     first = max(0, steps + 1 - LOG_WINDOW)
     log = replay.event_log(source.events(match_id, first), _rules(match.game), match.seats, first)
-    marks = {
+    flagged = {
         row["step"]: {"label": "undo" if row["event"] == "MoveUndone" else "!"}
         for row in log
         if row["event"] in ("MoveUndone", "DisputeRaised")
     }
-    marks = {0: "start", **{int(k): v for k, v in marks.items()}, steps: "now"}
+    marks: dict[int, str | dict[str, str]] = {
+        0: "start",
+        **{int(k): v for k, v in flagged.items()},
+        steps: "now",
+    }
     whole = steps < WHOLE_UP_TO
     claims, audit_text = claims_section(source, match, audit=whole)
     status = views.status(match)
@@ -271,9 +277,11 @@ def claims_section(source, match, audit: bool = True) -> tuple[list[dict], str]:
     without it (a long match), beside the rules' score now."""
     try:
         from tablelog.domain.audit import audit_match
+
+        audited = audit
     except ImportError:
-        audit_match = None
-    if audit_match is not None and audit:
+        audited = False
+    if audited:
         report = audit_match(source.recorder, match.id)
         findings = (
             "; ".join(f["message"] for f in report["findings"])

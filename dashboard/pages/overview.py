@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import dash
 from dash import Input, Output, dcc, html
 
@@ -13,7 +15,7 @@ from tablelog.dashboard.figures.style import STATUS_COLOURS
 dash.register_page(__name__, path="/", name="Overview", order=0, title="Tablelog: overview")
 
 RECENT = 50
-COLUMNS = [
+COLUMNS: list[dict[str, Any]] = [
     {"field": "played", "headerName": "Played", "maxWidth": 150},
     {"field": "game", "headerName": "Game", "maxWidth": 160},
     {"field": "seats", "headerName": "Players"},

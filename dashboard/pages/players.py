@@ -3,6 +3,8 @@ the matches they played."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import dash
 import pandas as pd
 from dash import Input, Output, State, dcc, html
@@ -22,7 +24,7 @@ from tablelog.dashboard.figures import players as figures
 dash.register_page(__name__, path="/players", name="Players", order=2, title="Tablelog: players")
 
 SHOWN = 5  # players drawn when nobody is chosen yet: the best rated
-COLUMNS = [
+COLUMNS: list[dict[str, Any]] = [
     {"field": "player", "headerName": "Player", "pinned": "left", "minWidth": 130},
     {"field": "matches", "headerName": "Matches"},
     {"field": "wins", "headerName": "Wins"},

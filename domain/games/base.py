@@ -30,12 +30,13 @@ NAN = float("nan")
 
 class Component(NamedTuple):
     """One row of component strength: what a seat did with one kind of component in a match
-    (`kind` "gem colour", `component` "Red": `count` lines scoring `points` gems). `points` is
-    NaN where a component scores nothing by itself."""
+    (`kind` "gem colour", `component` "Red": `number` lines scoring `points` gems). `points` is
+    NaN where a component scores nothing by itself. `number` is the `components` table's column
+    "count" (a field named count would hide the tuple's own count method)."""
 
     kind: str
     component: str
-    count: int
+    number: int
     points: float
 
 

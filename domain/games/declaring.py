@@ -169,11 +169,16 @@ def move_shape(move: object, classes: Sequence[type]) -> type | None:
 
 # ---- structuring ---------------------------------------------------------------------------
 
+
+def _is_literal(t: object) -> bool:
+    return typing.get_origin(t) is Literal
+
+
 CONVERTER = make_converter(forbid_extra_keys=True)
 CONVERTER.register_structure_hook(Flag, lambda value, _: flag(value))
 CONVERTER.register_structure_hook(WholeNumber, lambda value, _: whole_number(value))
 CONVERTER.register_structure_hook(ManifestName, lambda value, _: manifest_name(value))
-CONVERTER.register_structure_hook_func(lambda t: typing.get_origin(t) is Literal, _literal)
+CONVERTER.register_structure_hook_func(_is_literal, _literal)
 
 
 def _renamed(cls: type) -> dict[str, Any]:

@@ -105,6 +105,7 @@ def _view(endpoint: Endpoint, service: Service, policy: WritePolicy) -> Callable
         arguments: dict[str, Any] = dict(path)
         if endpoint.write:
             _check_write(policy)
+        if endpoint.body is not None:  # exactly the endpoints that write
             arguments["body"] = _body(endpoint.body)
         for param in endpoint.params:
             if param.where == "query":

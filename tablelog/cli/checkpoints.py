@@ -29,6 +29,7 @@ from tablelog.domain.checkpoints import (
     public_pem,
     public_raw_from_text,
 )
+from tablelog.domain.signed import SigningRecorder
 from tablelog.store import open_recorder
 
 from . import main
@@ -182,6 +183,7 @@ def receipt(match, qr_file, short, as_json, store):
     """The match's signed receipt: the newest signed head and the proof that the match's newest
     signed event is in it. Keep it (text, JSON or a photo); `tablelog verify` checks it."""
     recorder, match_id = open_match(store, match)
+    assert isinstance(recorder, SigningRecorder)  # what open_recorder opens
     found = recorder.receipt(match_id, proof=not short)
     if found is None:
         raise BadReceipt(

@@ -3,6 +3,7 @@ them. Each first processes whatever events are new (with a progress bar when the
 
 from __future__ import annotations
 
+import sys
 from typing import TYPE_CHECKING
 from uuid import UUID
 
@@ -17,6 +18,7 @@ from .options import echo_json, json_option, store_option
 if TYPE_CHECKING:
     from tablelog.domain.recorder import Recorder
     from tablelog.projections.queries import Queries
+    from tablelog.projections.runner import TablesProjection
 
 SHOW_PROGRESS_FROM = 20_000  # events behind; fewer take under a second or so
 
@@ -60,7 +62,7 @@ def warn_damaged(damaged: list[dict]) -> None:
         )
 
 
-def _catch_up(projection) -> None:
+def _catch_up(projection: TablesProjection) -> None:
     behind = projection.behind()
     if behind < SHOW_PROGRESS_FROM:
         projection.catch_up()
@@ -68,7 +70,7 @@ def _catch_up(projection) -> None:
     with click.progressbar(
         length=behind,
         label="projecting events",
-        file=click.get_text_stream("stderr"),
+        file=sys.stderr,  # click.get_text_stream is deprecated since Click 8.5
         show_pos=True,
     ) as bar:
         seen = [0]
