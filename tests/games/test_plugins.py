@@ -144,4 +144,4 @@ def test_component_extractor_gives_each_seat_rows_of_components(game):
     rows = rules.components(state, scores, json.loads(json.dumps(moves)))
     assert len(rows) == len(scores)
     for seat_rows in rows:
-        assert all(isinstance(row, Component) and row.count >= 0 for row in seat_rows)
+        assert all(isinstance(row, Component) and row.number >= 0 for row in seat_rows)

@@ -25,8 +25,8 @@ def test_total_landscaping_counts_every_card_and_every_bout_won():
     found = components.extract("total-landscaping", match.state, scores, moves)
     for seat, mine in enumerate(found):
         cards = [c for c in mine if c.kind == "card colour"]
-        assert sum(c.count for c in cards) == len(moves)  # one card or hoe per round
-        bouts = sum(c.count for c in mine if c.kind == "bout condition")
+        assert sum(c.number for c in cards) == len(moves)  # one card or hoe per round
+        bouts = sum(c.number for c in mine if c.kind == "bout condition")
         assert bouts == scores[seat]["total"]
 
 
@@ -47,7 +47,7 @@ def test_geoshapes_shapes_in_hand_count_what_the_hand_scored():
         held = sum(c.points for c in mine if c.kind == "shape in hand")
         assert held == entry["categories"]["hand"]
     draws = sum(1 for _, move in moves if "draw" in move)
-    assert sum(c.count for seat in found for c in seat if c.kind == "shape drawn") == draws
+    assert sum(c.number for seat in found for c in seat if c.kind == "shape drawn") == draws
 
 
 def test_a_game_without_components_has_none():
