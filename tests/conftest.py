@@ -135,9 +135,16 @@ def serving(app) -> Iterator[str]:
             refresher.stop()
 
 
+# The longest a browser test waits for what it expects to see. Generous: on a loaded 2-core
+# machine (xdist workers, servers, Chromium) a Dash round trip can take many seconds; a wait
+# only ends sooner when the page is right, so this costs nothing when it passes.
+BROWSER_WAIT = 60_000  # ms
+
+
 def open_page(browser, width: int, height: int):
     """A browser page of that size whose console and page errors collect in `page.errors`."""
     page = browser.new_page(viewport={"width": width, "height": height})
+    page.set_default_timeout(BROWSER_WAIT)
     page.errors = []
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda err: page.errors.append(str(err)))

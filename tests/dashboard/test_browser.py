@@ -12,14 +12,14 @@ import pytest
 from tablelog.dashboard.app import create_app
 from tablelog.simulate import make_plan, simulate
 from tablelog.store import open_recorder
-from tests.conftest import serving
+from tests.conftest import BROWSER_WAIT, serving
 
 from .conftest import EVE
 
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-WAIT = 20_000  # ms: the longest a page may take to show what a test waits for
+WAIT = BROWSER_WAIT  # ms (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")

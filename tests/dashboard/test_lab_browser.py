@@ -13,12 +13,12 @@ from tablelog.access import WritePolicy
 from tablelog.cli.serve import build_app
 from tablelog.lab_run import run
 from tablelog.store import open_recorder
-from tests.conftest import open_page, serving
+from tests.conftest import BROWSER_WAIT, open_page, serving
 
 pytestmark = pytest.mark.browser
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-WAIT = 30_000
+WAIT = BROWSER_WAIT  # ms (tests/conftest.py)
 
 
 @pytest.fixture(scope="module")

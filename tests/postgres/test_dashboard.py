@@ -96,9 +96,7 @@ def test_the_pages_render_in_a_browser_and_a_new_match_appears(postgres_store, p
         wait_for_title(page, "overview-games", "Matches by game")
         page.wait_for_function("document.querySelector('.stat .value').innerText === '10'")
         simulate(recorder, make_plan("topitop", 1, seed=99), workers=1, progress=False)
-        page.wait_for_function(
-            "document.querySelector('.stat .value').innerText === '11'", timeout=20_000
-        )
+        page.wait_for_function("document.querySelector('.stat .value').innerText === '11'")
         assert page.errors == []
     finally:
         server.shutdown()

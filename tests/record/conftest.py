@@ -16,12 +16,12 @@ from tablelog.dashboard.record import Question, menu
 from tablelog.dashboard.record import setup as setups
 from tablelog.dashboard.record.actions import POLICY
 from tablelog.store import open_recorder
-from tests.conftest import open_page
+from tests.conftest import BROWSER_WAIT, open_page
 
 from .entering import picks_for
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
-WAIT = 15_000  # ms
+WAIT = BROWSER_WAIT  # ms (tests/conftest.py)
 
 
 class Served:
