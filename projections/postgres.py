@@ -226,13 +226,17 @@ class LiveTables(Projection[PostgresTablesView]):
                 # Another dashboard wrote these very events first (the usual case when several
                 # follow one store): the matches cached are right; the ratings read may not be.
                 self.tables.forget_ratings()
+                self.position = held.notification_id
             else:
                 # It is elsewhere in the log: start again from its position with an empty
                 # cache, reading the log (which covers the events of the dropped batch too);
-                # the runner's later events up to there are skipped.
+                # the runner's later events up to where that cache stands are skipped. Not up
+                # to where the tables are now: another process may have moved them on since,
+                # and skipping its events would leave them out of the cache (a sound match
+                # would look damaged). They fold again; the next write sorts it out here.
                 self.tables.forget()
                 self.tables.catch_up()
-            self.position = self.tables.position()
+                self.position = self.tables.cached_at or 0
         except BaseException:
             self.tables.forget()  # its cache is ahead of the tables
             raise

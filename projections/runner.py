@@ -113,6 +113,12 @@ class TablesProjection:
     def _new_projector(self) -> Projector:
         return Projector(self._history, self.view, self.capacity)
 
+    @property
+    def cached_at(self) -> int | None:
+        """The position the projector's cache stands at (None before the first catch-up). The
+        tables may be further on: another process may have written since."""
+        return self._cached_at
+
     def forget(self) -> None:
         """Drop the projector's cache: after a failed or refused write it is ahead of the
         tables, and matches missing from it are rebuilt from their events."""
@@ -156,6 +162,7 @@ class TablesProjection:
         position = self.position()
         if self._cached_at is not None and self._cached_at != position:
             self.forget()  # the tables moved on without us: the cache is of an older position
+        self._cached_at = position  # (an empty cache is right at any position)
         done, total = 0, max(0, head - position)
         while position < head:
             page = notifications.select_notifications(
@@ -173,7 +180,7 @@ class TablesProjection:
                 # Another process moved the tables on meanwhile: what we folded may be stale,
                 # so start again from its position with an empty cache.
                 self.forget()
-                position = self.position()
+                position = self._cached_at = self.position()
                 continue
             except BaseException:
                 self.forget()
