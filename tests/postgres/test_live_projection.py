@@ -206,7 +206,10 @@ def test_a_dashboard_whose_catch_up_another_outran_skips_nothing(postgres_store,
     a move out of its cache and mark a sound match damaged."""
     recorder = open_recorder(postgres_store)
     match_id = play(recorder, OPENING[:2])
-    newest = recorder.recorder.max_notification_id
+
+    def newest() -> int:
+        return recorder.recorder.max_notification_id() or 0
+
     live = LiveTables(open_view(recorder))  # type: ignore[arg-type]  # PostgreSQL: its view
     live.attach(recorder)
     _deliver(live, recorder, 0, newest())  # folded and written: the start and two moves
@@ -227,7 +230,7 @@ def test_a_dashboard_whose_catch_up_another_outran_skips_nothing(postgres_store,
     monkeypatch.setattr(live.tables, "catch_up", outrun)
     _deliver(live, recorder, written, newest())  # refused: catches up, and is outrun
     recorder.record(match_id, *WIN[5])
-    _deliver(live, recorder, live.position, newest())  # the runner goes on from there
+    _deliver(live, recorder, live.position or 0, newest())  # the runner goes on from there
 
     assert live.tables.damaged() == []
     assert_same_tables(snapshot(live.tables), rebuilt(postgres_store))
