@@ -55,58 +55,77 @@ def build(path: str, total: int, real: dict[str, int]) -> None:
         print(f"  simulating {matches} {game} matches", file=sys.stderr, flush=True)
         simulate(recorder, make_plan(game, matches, seed=2024), workers=1, progress=False)
     TablesProjection(recorder).catch_up()
-    names = ["matches", "scores", "score_categories", "components", "ratings"]
     with sqlite3.connect(path) as db:
         db.row_factory = sqlite3.Row
         rows = {
-            n: [dict(r) for r in db.execute(f"SELECT * FROM {TABLES[n].sql_name}")] for n in names
+            n: [dict(r) for r in db.execute(f"SELECT * FROM {TABLES[n].sql_name}")] for n in COPIED
         }
-        templates = [m for m in rows["matches"] if m["status"] == "ended"]
-        by_match: dict[str, dict] = {n: {} for n in names[1:]}
-        for name in names[1:]:
-            for row in rows[name]:
-                by_match[name].setdefault(row["match_id"], []).append(row)
-        played: dict[tuple[str, str], int] = {}
-        for row in rows["ratings"]:
-            key = (row["game"], row["player"])
-            played[key] = max(played.get(key, 0), row["after_match"])
-        rng = random.Random(7)
-        out: dict[str, list[dict[str, Any]]] = {n: [] for n in names}
         print(f"  copying rows up to {total:,} matches", file=sys.stderr, flush=True)
-        for _ in range(total - len(rows["matches"])):
-            template = rng.choice(templates)
-            new_id, old_id = str(uuid4()), template["match_id"]
-            seats = json.loads(template["seats"])
-            pool = [f"{template['game']}-player-{k:03d}" for k in range(PLAYERS_PER_GAME)]
-            rename = dict(zip(seats, rng.sample(pool, len(seats))))
-            out["matches"].append(
-                {
-                    **template,
-                    "match_id": new_id,
-                    "seats": json.dumps([rename[s] for s in seats]),
-                    "winners": json.dumps([rename[w] for w in json.loads(template["winners"])]),
-                    "ranking": json.dumps(
-                        [[rename[p] for p in group] for group in json.loads(template["ranking"])]
-                    ),
-                }
-            )
-            for name in names[1:]:
-                for row in by_match[name].get(old_id, []):
-                    copy = {
-                        **row,
-                        "match_id": new_id,
-                        "player": rename.get(row["player"], row["player"]),
-                    }
-                    if name == "ratings":
-                        key = (copy["game"], copy["player"])
-                        played[key] = played.get(key, 0) + 1
-                        copy["after_match"] = played[key]
-                    out[name].append(copy)
-        for name in names:
+        out = _copies(rows, total)
+        for name in COPIED:
             table = TABLES[name]
             db.executemany(
                 upsert_statement(table, "?"), [tuple(r[c] for c in table.names) for r in out[name]]
             )
+
+
+COPIED = ["matches", "scores", "score_categories", "components", "ratings"]
+
+
+def _copies(rows: dict[str, list[dict[str, Any]]], total: int) -> dict[str, list[dict[str, Any]]]:
+    """New rows of every copied table, for copies of ended matches up to `total` matches."""
+    templates = [m for m in rows["matches"] if m["status"] == "ended"]
+    by_match: dict[str, dict] = {n: {} for n in COPIED[1:]}
+    for name in COPIED[1:]:
+        for row in rows[name]:
+            by_match[name].setdefault(row["match_id"], []).append(row)
+    played: dict[tuple[str, str], int] = {}
+    for row in rows["ratings"]:
+        key = (row["game"], row["player"])
+        played[key] = max(played.get(key, 0), row["after_match"])
+    rng = random.Random(7)
+    out: dict[str, list[dict[str, Any]]] = {n: [] for n in COPIED}
+    for _ in range(total - len(rows["matches"])):
+        _copy_match(rng.choice(templates), by_match, played, rng, out)
+    return out
+
+
+def _copy_match(
+    template: dict[str, Any],
+    by_match: dict[str, dict],
+    played: dict[tuple[str, str], int],
+    rng: random.Random,
+    out: dict[str, list[dict[str, Any]]],
+) -> None:
+    """Append one copy of `template`'s rows to `out`: a new match id, its seats renamed to
+    players of the game's pool, each rated player's match count carried on."""
+    new_id, old_id = str(uuid4()), template["match_id"]
+    seats = json.loads(template["seats"])
+    pool = [f"{template['game']}-player-{k:03d}" for k in range(PLAYERS_PER_GAME)]
+    rename = dict(zip(seats, rng.sample(pool, len(seats))))
+    out["matches"].append(
+        {
+            **template,
+            "match_id": new_id,
+            "seats": json.dumps([rename[s] for s in seats]),
+            "winners": json.dumps([rename[w] for w in json.loads(template["winners"])]),
+            "ranking": json.dumps(
+                [[rename[p] for p in group] for group in json.loads(template["ranking"])]
+            ),
+        }
+    )
+    for name in COPIED[1:]:
+        for row in by_match[name].get(old_id, []):
+            copy = {
+                **row,
+                "match_id": new_id,
+                "player": rename.get(row["player"], row["player"]),
+            }
+            if name == "ratings":
+                key = (copy["game"], copy["player"])
+                played[key] = played.get(key, 0) + 1
+                copy["after_match"] = played[key]
+            out[name].append(copy)
 
 
 def store(quick: bool) -> str:
@@ -169,107 +188,128 @@ def callback(client, outputs, inputs, state=()):
 def visit(client, page: str, position: int, match_id: str = "", step: int = 0) -> None:
     """Every callback a page fires when it opens, in order, each fed the one before."""
     if page == "overview":
-        callback(
-            client,
-            [
-                ("overview-stats", "children"),
-                ("overview-games", "figure"),
-                ("overview-recent", "rowData"),
-            ],
-            [("overview-position", "data", position)],
-        )
+        _visit_overview(client, position)
     elif page == "balance":
-        game = callback(
-            client,
-            [("balance-game", "options"), ("balance-game", "value")],
-            [("balance-position", "data", position)],
-            [("balance-game", "value", None)],
-        )["balance-game"]["value"]
-        players = callback(
-            client,
-            [("balance-players", "options"), ("balance-players", "value")],
-            [("balance-game", "value", game), ("balance-players", "value", None)],
-        )["balance-players"]["value"]
-        variant = callback(
-            client,
-            [("balance-variant", "options"), ("balance-variant", "value")],
-            [
-                ("balance-game", "value", game),
-                ("balance-players", "value", players),
-                ("balance-variant", "value", None),
-            ],
-        )["balance-variant"]["value"]
-        callback(
-            client,
-            [
-                ("balance-summary", "children"),
-                ("balance-seats", "figure"),
-                ("balance-scores", "figure"),
-                ("balance-components", "figure"),
-                ("balance-length", "figure"),
-            ],
-            [
-                ("balance-game", "value", game),
-                ("balance-players", "value", players),
-                ("balance-variant", "value", variant),
-                ("balance-position", "data", position),
-            ],
-        )
+        _visit_balance(client, position)
     elif page == "players":
-        game = callback(
-            client,
-            [("players-game", "options"), ("players-game", "value")],
-            [("players-position", "data", position)],
-            [("players-game", "value", None)],
-        )["players-game"]["value"]
-        chosen = callback(
-            client,
-            [
-                ("players-table", "rowData"),
-                ("players-chosen", "options"),
-                ("players-chosen", "value"),
-            ],
-            [("players-game", "value", game), ("players-position", "data", position)],
-            [("players-chosen", "value", None)],
-        )["players-chosen"]["value"]
-        callback(
-            client,
-            [("players-ratings", "figure")],
-            [
-                ("players-game", "value", game),
-                ("players-chosen", "value", chosen),
-                ("players-position", "data", position),
-            ],
-        )
+        _visit_players(client, position)
     elif page == "match":
-        callback(
-            client,
-            [("match-pick", "options"), ("match-pick", "value")],
-            [("match-pick", "search_value", None)],
-            [("match-pick", "value", match_id)],
-        )
-        loaded = callback(
-            client,
-            [(i, p) for i, p in MATCH_LOAD],
-            [
-                ("match-pick", "value", match_id),
-                ("match-position", "data", position),
-                ("match-back", "n_clicks", None),
-                ("match-forward", "n_clicks", None),
-            ],
-            [
-                ("match-step", "value", None),
-                ("match-step", "max", None),
-                ("match-log-data", "data", None),
-            ],
-        )
-        log = loaded["match-log-data"]["data"]
-        callback(
-            client,
-            [("match-board", "figure"), ("match-score", "figure"), ("match-caption", "children")],
-            [("match-step", "value", step if step else len(log) - 1)],
-            [("match-pick", "value", match_id), ("match-log-data", "data", log)],
-        )
+        _visit_match(client, position, match_id, step)
+
+
+def _visit_overview(client, position: int) -> None:
+    """The Overview page: its figures and table in one callback."""
+    callback(
+        client,
+        [
+            ("overview-stats", "children"),
+            ("overview-games", "figure"),
+            ("overview-recent", "rowData"),
+        ],
+        [("overview-position", "data", position)],
+    )
+
+
+def _visit_balance(client, position: int) -> None:
+    """The Balance page: game, seat count and variant dropdowns, then its figures."""
+    game = callback(
+        client,
+        [("balance-game", "options"), ("balance-game", "value")],
+        [("balance-position", "data", position)],
+        [("balance-game", "value", None)],
+    )["balance-game"]["value"]
+    players = callback(
+        client,
+        [("balance-players", "options"), ("balance-players", "value")],
+        [("balance-game", "value", game), ("balance-players", "value", None)],
+    )["balance-players"]["value"]
+    variant = callback(
+        client,
+        [("balance-variant", "options"), ("balance-variant", "value")],
+        [
+            ("balance-game", "value", game),
+            ("balance-players", "value", players),
+            ("balance-variant", "value", None),
+        ],
+    )["balance-variant"]["value"]
+    callback(
+        client,
+        [
+            ("balance-summary", "children"),
+            ("balance-seats", "figure"),
+            ("balance-scores", "figure"),
+            ("balance-components", "figure"),
+            ("balance-length", "figure"),
+        ],
+        [
+            ("balance-game", "value", game),
+            ("balance-players", "value", players),
+            ("balance-variant", "value", variant),
+            ("balance-position", "data", position),
+        ],
+    )
+
+
+def _visit_players(client, position: int) -> None:
+    """The Players page: the game dropdown, the table and chosen players, then ratings."""
+    game = callback(
+        client,
+        [("players-game", "options"), ("players-game", "value")],
+        [("players-position", "data", position)],
+        [("players-game", "value", None)],
+    )["players-game"]["value"]
+    chosen = callback(
+        client,
+        [
+            ("players-table", "rowData"),
+            ("players-chosen", "options"),
+            ("players-chosen", "value"),
+        ],
+        [("players-game", "value", game), ("players-position", "data", position)],
+        [("players-chosen", "value", None)],
+    )["players-chosen"]["value"]
+    callback(
+        client,
+        [("players-ratings", "figure")],
+        [
+            ("players-game", "value", game),
+            ("players-chosen", "value", chosen),
+            ("players-position", "data", position),
+        ],
+    )
+
+
+def _visit_match(client, position: int, match_id: str, step: int) -> None:
+    """The Match page: the match picker, the match's log, then the board at `step` (the last
+    step when 0)."""
+    callback(
+        client,
+        [("match-pick", "options"), ("match-pick", "value")],
+        [("match-pick", "search_value", None)],
+        [("match-pick", "value", match_id)],
+    )
+    loaded = callback(
+        client,
+        [(i, p) for i, p in MATCH_LOAD],
+        [
+            ("match-pick", "value", match_id),
+            ("match-position", "data", position),
+            ("match-back", "n_clicks", None),
+            ("match-forward", "n_clicks", None),
+        ],
+        [
+            ("match-step", "value", None),
+            ("match-step", "max", None),
+            ("match-log-data", "data", None),
+        ],
+    )
+    log = loaded["match-log-data"]["data"]
+    callback(
+        client,
+        [("match-board", "figure"), ("match-score", "figure"), ("match-caption", "children")],
+        [("match-step", "value", step if step else len(log) - 1)],
+        [("match-pick", "value", match_id), ("match-log-data", "data", log)],
+    )
 
 
 MATCH_LOAD = [
@@ -333,40 +373,17 @@ def run(quick: bool) -> list[Result]:
     for page, (baseline, what) in _baselines(db, match_id).items():
         base_ms = 1000 * best_of(repeats, baseline)
         first = min(first_visit(path, page, match_id) for _ in range(firsts))
-        results.append(
-            Result(
-                f"dashboard {page}: first visit",
-                1000 * first,
-                "ms",
-                base_ms,
-                f"{note}; fresh process right after create_app; every callback "
-                f"the page fires on opening, over HTTP; baseline: "
-                f"pandas.read_sql of {what}",
-            )
-        )
-
-        def again(page=page):
-            source.forget()
-            visit(client, page, position, match_id)
-
-        results.append(
-            Result(
-                f"dashboard {page}: after new events",
-                1000 * best_of(repeats, again),
-                "ms",
-                base_ms,
-                f"{note}; remembered reads and figures dropped, warm process",
-            )
-        )
-        visit(client, page, position, match_id)
-        results.append(
-            Result(
-                f"dashboard {page}: repeat",
-                1000 * best_of(repeats, partial(visit, client, page, position, match_id)),
-                "ms",
-                base_ms,
-                f"{note}; no new events since the last visit",
-            )
+        results += _visit_results(
+            page,
+            partial(visit, client, page, position, match_id),
+            source,
+            repeats,
+            first,
+            base_ms,
+            f"{note}; fresh process right after create_app; every callback "
+            f"the page fires on opening, over HTTP; baseline: "
+            f"pandas.read_sql of {what}",
+            note,
         )
     new_step = _slider(client, match_id, moves, position)
     results.append(
@@ -379,6 +396,46 @@ def run(quick: bool) -> list[Result]:
         )
     )
     db.close()
+    return results
+
+
+def _visit_results(
+    page: str,
+    visit_page: Any,
+    source: Any,
+    repeats: int,
+    first: float,
+    base_ms: float,
+    first_note: str,
+    note: str,
+) -> list[Result]:
+    """A page's three timings: the first visit (`first` seconds, timed in a fresh process),
+    after new events (remembered reads and figures dropped), and a repeat visit."""
+
+    def again():
+        source.forget()
+        visit_page()
+
+    results = [Result(f"dashboard {page}: first visit", 1000 * first, "ms", base_ms, first_note)]
+    results.append(
+        Result(
+            f"dashboard {page}: after new events",
+            1000 * best_of(repeats, again),
+            "ms",
+            base_ms,
+            f"{note}; remembered reads and figures dropped, warm process",
+        )
+    )
+    visit_page()
+    results.append(
+        Result(
+            f"dashboard {page}: repeat",
+            1000 * best_of(repeats, visit_page),
+            "ms",
+            base_ms,
+            f"{note}; no new events since the last visit",
+        )
+    )
     return results
 
 

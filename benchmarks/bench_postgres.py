@@ -16,9 +16,14 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from .bench_recorder import build, moves_at_the_table, replays, scripts, simulated
 from .harness import Result, best_of
+
+if TYPE_CHECKING:
+    from tablelog.domain.signed import SigningRecorder
+    from tablelog.projections.runner import TablesProjection
 
 SERVER = os.environ.get("TABLELOG_BENCH_PG", "postgresql://postgres@127.0.0.1:5432")
 PAGE = 5000
@@ -185,22 +190,43 @@ def raw_read(url: str) -> int:
             position = page[-1][0]
 
 
-def bench_projection(quick: bool) -> list[Result]:
-    from tablelog.projections.postgres import LiveTables, follow
-    from tablelog.projections.runner import TablesProjection
-    from tablelog.store import open_recorder
-
+def _store_random_matches(recorder: SigningRecorder, wanted: int) -> None:
+    """Save random Topitop, Topiary and Topas matches, a batch at a time, until at least
+    `wanted` events are stored."""
     from .bench_projections import BATCH, GAMES
     from .matches import random_match
+
+    rng, stored = random.Random(1), 0
+    while stored < wanted:
+        batch = [random_match(*GAMES[n % len(GAMES)], rng, cap=120) for n in range(BATCH)]
+        recorder.save_new(batch)
+        stored += sum(m.version for m in batch)
+
+
+def _runner_catch_up(
+    recorder: SigningRecorder, projection: TablesProjection, batch: int, upto: int
+) -> float:
+    """Events per second of the library's runner catching up to event `upto`, writing `batch`
+    events per transaction."""
+    from tablelog.projections.postgres import LiveTables, follow
+
+    projection.reset()
+    LiveTables.batch = batch
+    started = time.perf_counter()
+    with follow(recorder) as runner:
+        runner.wait(upto, timeout=3600)
+        return upto / (time.perf_counter() - started)
+
+
+def bench_projection(quick: bool) -> list[Result]:
+    from tablelog.projections.postgres import LiveTables
+    from tablelog.projections.runner import TablesProjection
+    from tablelog.store import open_recorder
 
     wanted = 20_000 if quick else 100_000
     with database() as url:
         recorder = open_recorder(url)
-        rng, stored = random.Random(1), 0
-        while stored < wanted:
-            batch = [random_match(*GAMES[n % len(GAMES)], rng, cap=120) for n in range(BATCH)]
-            recorder.save_new(batch)
-            stored += sum(m.version for m in batch)
+        _store_random_matches(recorder, wanted)
         events = recorder.recorder.max_notification_id() or 0
         raw_s = best_of(3, lambda: raw_read(url))
 
@@ -210,20 +236,11 @@ def bench_projection(quick: bool) -> list[Result]:
         projection.catch_up()
         polling_s = time.perf_counter() - started
 
-        def runner_catch_up(batch: int, upto: int) -> float:
-            """Events per second of the library's runner catching up to event `upto`."""
-            projection.reset()
-            LiveTables.batch = batch
-            started = time.perf_counter()
-            with follow(recorder) as runner:
-                runner.wait(upto, timeout=3600)
-                return upto / (time.perf_counter() - started)
-
         default = LiveTables.batch
         some = min(events, 10_000)  # one transaction per event is slow: time the first ones
         try:
-            runner_rate = runner_catch_up(default, events)
-            one_by_one = runner_catch_up(1, some)
+            runner_rate = _runner_catch_up(recorder, projection, default, events)
+            one_by_one = _runner_catch_up(recorder, projection, 1, some)
         finally:
             LiveTables.batch = default
         recorder.close()

@@ -359,38 +359,7 @@ class Replay(Findings):
             return
         claim.result["recomputed"] = dict(zip(self.seats, after.totals))
         for name, claimed in claim.scores.items():
-            seat = self.seats.index(name) if name in self.seats else None
-            if seat is None:
-                self.find(
-                    claim.event,
-                    "claim",
-                    f"the claim at event {claim.event} scores "
-                    f"{name!r}, who has no seat in this match",
-                )
-                continue
-            if isinstance(claimed, bool) or not isinstance(claimed, (int, float)):
-                self.find(
-                    claim.event,
-                    "claim",
-                    f"the claim at event {claim.event} gives "
-                    f"{name} {claimed!r}, which is not a score",
-                )
-                continue
-            recomputed = after.totals[seat]
-            if math.isclose(claimed, recomputed, abs_tol=1e-9):
-                agreed_at[name] = after
-                continue
-            claim.result["differences"].append(
-                {
-                    "seat": name,
-                    "claimed": claimed,
-                    "recomputed": recomputed,
-                    "difference": claimed - recomputed,
-                    "diverging_move": diverging_move(
-                        claim.line, seat, name, claimed, _index(claim.line, agreed_at.get(name))
-                    ),
-                }
-            )
+            self._compare_seat(claim, after, after.totals, name, claimed, agreed_at)
         differences = claim.result["differences"]
         claim.result["agrees"] = not differences
         if not differences:
@@ -403,6 +372,48 @@ class Replay(Findings):
             self._claim_message(claim),
             after_move=after.move,
             diverging_move=claim.result["diverging_move"],
+        )
+
+    def _compare_seat(
+        self,
+        claim: Claim,
+        after: Step,
+        totals: list[float],
+        name: str,
+        claimed: float,
+        agreed_at: dict[str, Step],
+    ) -> None:
+        """One seat's claimed score against the rules' total after the same move: the step is
+        remembered where they agree, a difference is added to the claim's result where not."""
+        seat = self.seats.index(name) if name in self.seats else None
+        if seat is None:
+            self.find(
+                claim.event,
+                "claim",
+                f"the claim at event {claim.event} scores {name!r}, who has no seat in this match",
+            )
+            return
+        if isinstance(claimed, bool) or not isinstance(claimed, (int, float)):
+            self.find(
+                claim.event,
+                "claim",
+                f"the claim at event {claim.event} gives {name} {claimed!r}, which is not a score",
+            )
+            return
+        recomputed = totals[seat]
+        if math.isclose(claimed, recomputed, abs_tol=1e-9):
+            agreed_at[name] = after
+            return
+        claim.result["differences"].append(
+            {
+                "seat": name,
+                "claimed": claimed,
+                "recomputed": recomputed,
+                "difference": claimed - recomputed,
+                "diverging_move": diverging_move(
+                    claim.line, seat, name, claimed, _index(claim.line, agreed_at.get(name))
+                ),
+            }
         )
 
     def _claim_message(self, claim: Claim) -> str:

@@ -424,26 +424,7 @@ def start_match(
     rules = get_rules(game)
     rules_version = rules.version if rules_version is None else str(rules_version)
     seats = _checked_seats(rules, seats)
-    options = plain_json(options or {}, "options")
-    if not isinstance(options, dict):
-        raise Refused('options are a JSON object {"name": value, ...}')
-    given = plain_json(components, "the manifest")
-    embedded = (
-        _recorded_components(rules, options, given)
-        if as_recorded
-        else _components_for(rules, options, given)
-    )
-    if as_recorded and embedded is None and rules.default_manifest and "manifest" not in options:
-        # A record written by hand, naming no manifest: it embeds today's default, so that a
-        # later default never changes it.
-        embedded = _components_for(rules, options, None)
-        assert embedded is not None  # the game has a default manifest
-        options = {**options, "manifest": embedded["name"]}
-    checked = rules.options(
-        options if embedded is None else {**options, "manifest": manifests.register(embedded)}
-    )
-    if not as_recorded:
-        options = checked if embedded is None else {**checked, "manifest": embedded["name"]}
+    options, embedded = _options_and_components(rules, options, components, as_recorded)
     setup = plain_json(setup or {}, "the setup")
     if kind not in (None, SHEET):
         raise Refused(f"a match's kind is {SHEET!r} (a score sheet) or none (moves), not {kind!r}")
@@ -473,6 +454,34 @@ def start_match(
         # The Started event is hashed with the aggregate's topic as the original stored it.
         object.__setattr__(match.pending_events[0], "originator_topic", originator_topic)
     return match
+
+
+def _options_and_components(
+    rules: GameRules, options: Any, components: Any, as_recorded: bool
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The options a match stores, checked against the rules, and the manifest it embeds (None
+    when the game has no components, or for a release 0.1 record)."""
+    options = plain_json(options or {}, "options")
+    if not isinstance(options, dict):
+        raise Refused('options are a JSON object {"name": value, ...}')
+    given = plain_json(components, "the manifest")
+    embedded = (
+        _recorded_components(rules, options, given)
+        if as_recorded
+        else _components_for(rules, options, given)
+    )
+    if as_recorded and embedded is None and rules.default_manifest and "manifest" not in options:
+        # A record written by hand, naming no manifest: it embeds today's default, so that a
+        # later default never changes it.
+        embedded = _components_for(rules, options, None)
+        assert embedded is not None  # the game has a default manifest
+        options = {**options, "manifest": embedded["name"]}
+    checked = rules.options(
+        options if embedded is None else {**options, "manifest": manifests.register(embedded)}
+    )
+    if not as_recorded:
+        options = checked if embedded is None else {**checked, "manifest": embedded["name"]}
+    return options, embedded
 
 
 def _checked_seats(rules: GameRules, seats: Any) -> list[str]:

@@ -157,57 +157,56 @@ def test_category_names_are_text_not_markup():
     assert "&lt;i&gt;hand&lt;/i&gt;" in list(figure.data[0].x)
 
 
+def sculpture_type(component, **values):
+    """A component-strength row of one of Topiary's sculpture types."""
+    return {"game": "topiary", "kind": "sculpture type", "component": component, **values}
+
+
 def test_component_bars_sorted_within_kind_with_n_and_grey():
     frame = pd.DataFrame(
         [
-            {
-                "game": "topiary",
-                "kind": "sculpture type",
-                "component": "Swan",
-                "seats": 50,
-                "count": 120,
-                "mean_count": 2.4,
-                "mean_points": 9.0,
-                "wins": 30,
-                "win_rate": 0.6,
-                "ci_low": 0.46,
-                "ci_high": 0.72,
-                "mean_count_winners": 2.8,
-                "mean_count_rest": 2.0,
-                "small": False,
-            },
-            {
-                "game": "topiary",
-                "kind": "sculpture type",
-                "component": "Whale",
-                "seats": 10,
-                "count": 15,
-                "mean_count": 1.5,
-                "mean_points": 4.0,
-                "wins": 2,
-                "win_rate": 0.2,
-                "ci_low": 0.06,
-                "ci_high": 0.51,
-                "mean_count_winners": 1.0,
-                "mean_count_rest": 1.6,
-                "small": True,
-            },
-            {
-                "game": "topiary",
-                "kind": "sculpture type",
-                "component": "Pyramid",
-                "seats": 0,
-                "count": 0,
-                "mean_count": math.nan,
-                "mean_points": math.nan,
-                "wins": 0,
-                "win_rate": math.nan,
-                "ci_low": math.nan,
-                "ci_high": math.nan,
-                "mean_count_winners": 0.0,
-                "mean_count_rest": 0.0,
-                "small": True,
-            },
+            sculpture_type(
+                "Swan",
+                seats=50,
+                count=120,
+                mean_count=2.4,
+                mean_points=9.0,
+                wins=30,
+                win_rate=0.6,
+                ci_low=0.46,
+                ci_high=0.72,
+                mean_count_winners=2.8,
+                mean_count_rest=2.0,
+                small=False,
+            ),
+            sculpture_type(
+                "Whale",
+                seats=10,
+                count=15,
+                mean_count=1.5,
+                mean_points=4.0,
+                wins=2,
+                win_rate=0.2,
+                ci_low=0.06,
+                ci_high=0.51,
+                mean_count_winners=1.0,
+                mean_count_rest=1.6,
+                small=True,
+            ),
+            sculpture_type(
+                "Pyramid",
+                seats=0,
+                count=0,
+                mean_count=math.nan,
+                mean_points=math.nan,
+                wins=0,
+                win_rate=math.nan,
+                ci_low=math.nan,
+                ci_high=math.nan,
+                mean_count_winners=0.0,
+                mean_count_rest=0.0,
+                small=True,
+            ),
         ]
     )
     figure = balance.component_strength(frame, fair=0.5)

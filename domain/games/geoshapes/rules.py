@@ -224,18 +224,7 @@ class GeoShapes(GameRules[GeoShapesState]):
         half = opts["half_board"]
         self._seats_fit(seats, half)
         board = load_board(opts["manifest"])
-        if not isinstance(setup, Mapping) or "hands" not in setup:
-            raise InvalidSetup(
-                'a GeoShapes setup records the deal: {"hands": [[SHAPE, ...], '
-                '...], "quadrants": optional, "deck": optional draw order, '
-                '"reshuffled": optional orders of the new decks}'
-            )
-        extra = set(setup) - {"hands", "quadrants", "deck", "reshuffled"}
-        if extra:
-            raise InvalidSetup(
-                f"a GeoShapes setup holds hands, quadrants, deck and "
-                f"reshuffled, not {sorted(extra)}"
-            )
+        self._setup_holds_a_deal(setup)
         quadrants = self._setup_quadrants(board, seats, half, setup.get("quadrants"))
         hands = self._setup_hands(board, seats, half, setup["hands"])
         dealt = [shape for hand in hands for shape in hand]
@@ -278,6 +267,22 @@ class GeoShapes(GameRules[GeoShapesState]):
             empty_deck=opts["empty_deck"],
             reshuffled=orders,
         )
+
+    @staticmethod
+    def _setup_holds_a_deal(setup: Mapping[str, Any]) -> None:
+        """A setup records the hands dealt, and nothing but the deal's parts."""
+        if not isinstance(setup, Mapping) or "hands" not in setup:
+            raise InvalidSetup(
+                'a GeoShapes setup records the deal: {"hands": [[SHAPE, ...], '
+                '...], "quadrants": optional, "deck": optional draw order, '
+                '"reshuffled": optional orders of the new decks}'
+            )
+        extra = set(setup) - {"hands", "quadrants", "deck", "reshuffled"}
+        if extra:
+            raise InvalidSetup(
+                f"a GeoShapes setup holds hands, quadrants, deck and "
+                f"reshuffled, not {sorted(extra)}"
+            )
 
     def _order(
         self, board: Board, raw: Any, expected: Counter[str], what: str, holding: str
