@@ -48,12 +48,6 @@ def event_log(
             ) + event.reason
             if withdrawn:
                 withdrawn["flag"] = "withdrawn"
-        elif kind == "ResultClaimed":
-            row["who"] = event.by
-            row["what"] = ", ".join(
-                f"{name} {points:g}" if isinstance(points, (int, float)) else f"{name} {points}"
-                for name, points in event.scores.items()
-            )
         elif kind == "DisputeRaised":
             row["who"], row["what"], row["flag"] = event.by, event.about, "open"
             disputes.append(row)
@@ -62,18 +56,30 @@ def event_log(
             open_ = [d for d in disputes if d["flag"] == "open"]
             if open_:
                 open_[0]["flag"] = f"resolved at step {step}"
-        elif kind == "SheetRecorded":  # a score sheet: its totals and the result it gives
-            totals = [(e or {}).get("total") for e in event.sheet.get("scores") or []]
-            row["what"] = ", ".join(
-                f"{name} {'-' if t is None else t}" for name, t in zip(seats, totals)
-            ) + (f" ({event.outcome.get('reason', '')})")
-        elif kind == "Ended":
-            winners = [seats[s] for s in event.outcome.get("winners", []) if s < len(seats)]
-            row["what"] = outcome_text({**event.outcome, "winners": winners})
-        elif kind == "Abandoned":
-            row["who"], row["what"] = event.by, event.reason
+        else:
+            _fill_in(row, kind, event, seats)
         rows.append(row)
     return rows
+
+
+def _fill_in(row: dict[str, Any], kind: str, event: Any, seats: list[str]) -> None:
+    """Who and what of an event that flags no earlier row (a claim, a sheet, the end)."""
+    if kind == "ResultClaimed":
+        row["who"] = event.by
+        row["what"] = ", ".join(
+            f"{name} {points:g}" if isinstance(points, (int, float)) else f"{name} {points}"
+            for name, points in event.scores.items()
+        )
+    elif kind == "SheetRecorded":  # a score sheet: its totals and the result it gives
+        totals = [(e or {}).get("total") for e in event.sheet.get("scores") or []]
+        row["what"] = ", ".join(
+            f"{name} {'-' if t is None else t}" for name, t in zip(seats, totals)
+        ) + (f" ({event.outcome.get('reason', '')})")
+    elif kind == "Ended":
+        winners = [seats[s] for s in event.outcome.get("winners", []) if s < len(seats)]
+        row["what"] = outcome_text({**event.outcome, "winners": winners})
+    elif kind == "Abandoned":
+        row["who"], row["what"] = event.by, event.reason
 
 
 def _describe(rules: GameRules | None, move: dict[str, Any]) -> str:

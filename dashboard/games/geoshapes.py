@@ -83,73 +83,100 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     sketch = Sketch()
     places = list(zip(board["places"], state["placed"]))
     for number, quadrant in enumerate(board["quadrants"]):
-        col, row = BOXES[number]
-        left, top = col * WIDTH, -row * HEIGHT
         seat = owners.get(quadrant)
-        colour = NOBODY if seat is None else seat_colour(seat + 1)
-        rect(
-            sketch,
-            f"quadrant {quadrant}",
-            left + 0.08,
-            top - HEIGHT + 0.08,
-            left + WIDTH - 0.08,
-            top - 0.08,
-            "#fafafa",
-            colour,
-            2,
-        )
         owner = "nobody" if seat is None else text(seats[seat])
+        mine = [(p, placed) for p, placed in places if p["quadrant"] == quadrant]
+        _draw_quadrant(
+            sketch, number, quadrant, seat, owner, mine, board["wild"], state["stacks"][number]
+        )
+    return sketch.onto(figure)
+
+
+def _draw_quadrant(
+    sketch: Sketch,
+    number: int,
+    quadrant: str,
+    seat: int | None,
+    owner: str,
+    mine: list[tuple[dict[str, Any], list[str]]],
+    wild: str,
+    stack: list[str],
+) -> None:
+    """One quadrant's box: its owner, its places' shape slots and its discard stack."""
+    col, row = BOXES[number]
+    left, top = col * WIDTH, -row * HEIGHT
+    colour = NOBODY if seat is None else seat_colour(seat + 1)
+    rect(
+        sketch,
+        f"quadrant {quadrant}",
+        left + 0.08,
+        top - HEIGHT + 0.08,
+        left + WIDTH - 0.08,
+        top - 0.08,
+        "#fafafa",
+        colour,
+        2,
+    )
+    label(
+        sketch,
+        left + 0.25,
+        top - 0.4,
+        f"<b>{text(quadrant)}</b>: {owner}",
+        12,
+        colour,
+        xanchor="left",
+    )
+    for line, (place, placed) in enumerate(mine):
+        _draw_place(sketch, left, top - 1.2 - line * 0.95, place, placed, wild, colour)
+    if stack:
         label(
             sketch,
-            left + 0.25,
-            top - 0.4,
-            f"<b>{text(quadrant)}</b>: {owner}",
-            12,
-            colour,
-            xanchor="left",
+            left + WIDTH - 0.25,
+            top - HEIGHT + 0.35,
+            f"discards: {text(stack[-1])} on top ({len(stack)})",
+            9,
+            "#666",
+            xanchor="right",
         )
-        mine = [(p, placed) for p, placed in places if p["quadrant"] == quadrant]
-        for line, (place, placed) in enumerate(mine):
-            y = top - 1.2 - line * 0.95
-            name = "circle" if place["is_circle"] else place["name"]
-            label(sketch, left + 0.2, y, text(name), 9, "#444", xanchor="left")
-            for k, (shape, mark) in enumerate(slots(place["needs"], placed, board["wild"])):
-                x = left + 2.7 + k * 1.05
-                fill = OPEN if not mark else colour
-                rect(
-                    sketch,
-                    f"{place['name']}:{k}:{shape}:{mark or 'open'}",
-                    x - 0.5,
-                    y - 0.38,
-                    x + 0.5,
-                    y + 0.38,
-                    fill,
-                    colour,
-                    1,
-                    "solid" if mark else "dot",
-                )
-                words = "W" if mark == "W" else short(shape)
-                label(
-                    sketch,
-                    x,
-                    y,
-                    words,
-                    9,
-                    "white" if mark else "#777",
-                    hovertext=text(shape + (" (Wild)" if mark == "W" else "")),
-                )
-        stack = state["stacks"][number]
-        if stack:
-            label(
-                sketch,
-                left + WIDTH - 0.25,
-                top - HEIGHT + 0.35,
-                f"discards: {text(stack[-1])} on top ({len(stack)})",
-                9,
-                "#666",
-                xanchor="right",
-            )
-    return sketch.onto(figure)
+
+
+def _draw_place(
+    sketch: Sketch,
+    left: float,
+    y: float,
+    place: dict[str, Any],
+    placed: list[str],
+    wild: str,
+    colour: str,
+) -> None:
+    """One place's row: its name, then a slot per shape it needs (filled once a card is placed)."""
+    name = "circle" if place["is_circle"] else place["name"]
+    label(sketch, left + 0.2, y, text(name), 9, "#444", xanchor="left")
+    for k, (shape, mark) in enumerate(slots(place["needs"], placed, wild)):
+        x = left + 2.7 + k * 1.05
+        fill = OPEN if not mark else colour
+        rect(
+            sketch,
+            f"{place['name']}:{k}:{shape}:{mark or 'open'}",
+            x - 0.5,
+            y - 0.38,
+            x + 0.5,
+            y + 0.38,
+            fill,
+            colour,
+            1,
+            "solid" if mark else "dot",
+        )
+        words = "W" if mark == "W" else short(shape)
+        label(
+            sketch,
+            x,
+            y,
+            words,
+            9,
+            "white" if mark else "#777",
+            hovertext=text(shape + (" (Wild)" if mark == "W" else "")),
+        )
 
 
 # ---- the picker: menu(rules, state, seat, picks, names) -----------------------------------------

@@ -206,30 +206,7 @@ def _visit(
     rules: Any, state: Any, encoded: dict[str, Any], seat: int, moves: list[Move], picks: Picks
 ) -> Step:
     hand = {t for t in encoded["hands"][seat] if t}
-
-    def take_label(cell: str) -> str:
-        if cell == VISITOR_ONLY:
-            return "no tile: the visitor only"
-        known = encoded["tiles"][CELLS.index(cell)]
-        return f"{cell} ({known}, face down)" if known else f"{cell} (face down)"
-
-    facets = [
-        Facet(
-            "visitor",
-            "Where does the visitor stand?",
-            lambda m: m["visitor"],
-            spot_label,
-            lambda spot: SIDES[spot.split(":")[1]],
-            sort=spot_order,
-        ),
-        Facet(
-            "take",
-            "Take a face-down tile from its sight line?",
-            lambda m: m.get("take", VISITOR_ONLY),
-            take_label,
-            lambda cell: "" if cell == VISITOR_ONLY else "take the tile at",
-        ),
-    ]
+    facets = _spot_and_take(encoded)
     step = narrow(moves, facets, picks)
     if isinstance(step, Question):
         return step
@@ -263,6 +240,35 @@ def _visit(
         sort=lambda t: (t not in hand and t != taken, t),
     )
     return _walk(moves, [place], picks)
+
+
+def _spot_and_take(encoded: dict[str, Any]) -> list[Facet]:
+    """The visit's first two questions: where the visitor stands, then which face-down tile on
+    its sight line (if any) it takes."""
+
+    def take_label(cell: str) -> str:
+        if cell == VISITOR_ONLY:
+            return "no tile: the visitor only"
+        known = encoded["tiles"][CELLS.index(cell)]
+        return f"{cell} ({known}, face down)" if known else f"{cell} (face down)"
+
+    return [
+        Facet(
+            "visitor",
+            "Where does the visitor stand?",
+            lambda m: m["visitor"],
+            spot_label,
+            lambda spot: SIDES[spot.split(":")[1]],
+            sort=spot_order,
+        ),
+        Facet(
+            "take",
+            "Take a face-down tile from its sight line?",
+            lambda m: m.get("take", VISITOR_ONLY),
+            take_label,
+            lambda cell: "" if cell == VISITOR_ONLY else "take the tile at",
+        ),
+    ]
 
 
 def _with_took(rules: Any, state: Any, moves: list[Move], took: str) -> list[Move]:

@@ -82,12 +82,7 @@ def register(app: dash.Dash, source) -> None:
         State("balance-game", "value"),
     )
     def games(_position, chosen):
-        counts = data.counts(source, "matches", ["game"])
-        if counts.empty:
-            return [], None
-        games = list(counts["game"])
-        value = chosen if chosen in games else games[0]
-        return options(games, [f"{g} ({n:,})" for g, n in zip(games, counts["n"])]), value
+        return _game_choices(source, chosen)
 
     @app.callback(
         Output("balance-players", "options"),
@@ -96,16 +91,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-players", "value"),
     )
     def player_counts(game, chosen):
-        if game is None:
-            return [], None
-        sizes = groups(_counts(source, game)).groupby("players")["n"].sum()
-        if sizes.empty:
-            return [], None
-        value = chosen if chosen in sizes.index else int(cast(SupportsInt, sizes.idxmax()))
-        return options(
-            [int(p) for p in sizes.index],
-            [f"{p} players ({n:,} matches)" for p, n in sizes.items()],
-        ), value
+        return _player_choices(source, game, chosen)
 
     @app.callback(
         Output("balance-variant", "options"),
@@ -115,16 +101,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-variant", "value"),
     )
     def variants(game, players, chosen):
-        if game is None or players is None:
-            return [], None
-        sizes = groups(_counts(source, game))
-        sizes = sizes[sizes["players"] == players]
-        if sizes.empty:
-            return [], None
-        value = chosen if chosen in set(sizes["variant"]) else sizes["variant"].iloc[0]
-        return options(
-            list(sizes["variant"]), [f"{v} ({n:,})" for v, n in zip(sizes["variant"], sizes["n"])]
-        ), value
+        return _variant_choices(source, game, players, chosen)
 
     @app.callback(
         Output("balance-summary", "children"),
@@ -142,6 +119,44 @@ def register(app: dash.Dash, source) -> None:
         if game is None or players is None or variant is None:
             raise PreventUpdate
         return figures_for(source, game, players, variant, None if kind in (None, "all") else kind)
+
+
+def _game_choices(source, chosen):
+    """The recorded games (with their match counts), keeping the chosen one if still there."""
+    counts = data.counts(source, "matches", ["game"])
+    if counts.empty:
+        return [], None
+    games = list(counts["game"])
+    value = chosen if chosen in games else games[0]
+    return options(games, [f"{g} ({n:,})" for g, n in zip(games, counts["n"])]), value
+
+
+def _player_choices(source, game, chosen):
+    """The game's player counts; by default the one with the most matches."""
+    if game is None:
+        return [], None
+    sizes = groups(_counts(source, game)).groupby("players")["n"].sum()
+    if sizes.empty:
+        return [], None
+    value = chosen if chosen in sizes.index else int(cast(SupportsInt, sizes.idxmax()))
+    return options(
+        [int(p) for p in sizes.index],
+        [f"{p} players ({n:,} matches)" for p, n in sizes.items()],
+    ), value
+
+
+def _variant_choices(source, game, players, chosen):
+    """The variants played at that player count, keeping the chosen one if still there."""
+    if game is None or players is None:
+        return [], None
+    sizes = groups(_counts(source, game))
+    sizes = sizes[sizes["players"] == players]
+    if sizes.empty:
+        return [], None
+    value = chosen if chosen in set(sizes["variant"]) else sizes["variant"].iloc[0]
+    return options(
+        list(sizes["variant"]), [f"{v} ({n:,})" for v, n in zip(sizes["variant"], sizes["n"])]
+    ), value
 
 
 def _counts(source, game: str) -> pd.DataFrame:

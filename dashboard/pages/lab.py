@@ -10,6 +10,8 @@ like the Record page.
 
 from __future__ import annotations
 
+from typing import Any
+
 import dash
 import flask
 from dash import Input, Output, State, dcc, html
@@ -215,19 +217,27 @@ def _register_runs(app: dash.Dash, service) -> None:
     )
     def progress(_tick, finished):
         lab = service()
-        state = lab.progress if lab else {"state": "idle"}
-        if state["state"] == "idle":
+        shown = _progress_shown(lab.progress if lab else {"state": "idle"}, finished)
+        if shown is None:
             raise PreventUpdate
-        if state["state"] == "running":
-            return (
-                f"Running {state['kind']} of {state['game']}: {state['done']} of "
-                f"{state['total']} matches played"
-            ), dash.no_update
-        if state["state"] == "failed":
-            return f"Failed: {state['error']}", dash.no_update
-        if state.get("id") == finished:
-            raise PreventUpdate
-        return (f"Done: {state['total']} matches stored, experiment {state['id'][:8]}", state["id"])
+        return shown
+
+
+def _progress_shown(state: dict, finished: str | None) -> tuple[str, Any] | None:
+    """What the progress line says of the lab's state, and the experiment just finished (if it
+    is new); None when there is nothing new to say."""
+    if state["state"] == "idle":
+        return None
+    if state["state"] == "running":
+        return (
+            f"Running {state['kind']} of {state['game']}: {state['done']} of "
+            f"{state['total']} matches played"
+        ), dash.no_update
+    if state["state"] == "failed":
+        return f"Failed: {state['error']}", dash.no_update
+    if state.get("id") == finished:
+        return None
+    return (f"Done: {state['total']} matches stored, experiment {state['id'][:8]}", state["id"])
 
 
 def _report(lab, game: str | None, experiment_id: str | None) -> dict | None:

@@ -127,23 +127,54 @@ def register(app: dash.Dash, source) -> None:
         State("match-pick", "value"),
     )
     def pick(search, value):
-        matches = source.table("matches", order="started DESC", limit=RECENT)
-        if search and len(search.strip()) >= 4:
-            try:
-                found = source.queries.candidates(search, limit=RECENT)
-            except MatchNotFound:  # not the start of an id: nothing to offer
-                found = []
-            matches = (
-                pd.concat([source.table("matches", match_id=m) for m in found])
-                if found
-                else matches.iloc[0:0]
-            )
-        if value and value not in set(matches["match_id"]):
-            matches = pd.concat([source.table("matches", match_id=value), matches])
-        rows = matches.to_dict("records")
-        if value is None and rows and not search:
-            value = rows[0]["match_id"]
-        return [{"label": label(r), "value": r["match_id"]} for r in rows], value
+        return _match_choices(source, search, value)
+
+    _register_load(app, source)
+
+    @app.callback(
+        Output("match-board", "figure"),
+        Output("match-score", "figure"),
+        Output("match-caption", "children"),
+        Input("match-step", "value"),
+        State("match-pick", "value"),
+        State("match-log-data", "data"),
+    )
+    def at_step(step, match_id, log):
+        if not match_id or step is None or not log:
+            raise PreventUpdate
+        board, score = source.remember(
+            ("match step", match_id, step), lambda: step_figures(source, match_id, step)
+        )
+        row = row_at(log, step) or source.remember(
+            ("match row", match_id, step), lambda: step_row(source, match_id, step)
+        )
+        return board, score, replay.caption(row)
+
+
+def _match_choices(source, search: str | None, value: str | None):
+    """The match picker's options: the most recent matches, or those whose id starts with what
+    was typed; the chosen match is kept among them."""
+    matches = source.table("matches", order="started DESC", limit=RECENT)
+    if search and len(search.strip()) >= 4:
+        try:
+            found = source.queries.candidates(search, limit=RECENT)
+        except MatchNotFound:  # not the start of an id: nothing to offer
+            found = []
+        matches = (
+            pd.concat([source.table("matches", match_id=m) for m in found])
+            if found
+            else matches.iloc[0:0]
+        )
+    if value and value not in set(matches["match_id"]):
+        matches = pd.concat([source.table("matches", match_id=value), matches])
+    rows = matches.to_dict("records")
+    if value is None and rows and not search:
+        value = rows[0]["match_id"]
+    return [{"label": label(r), "value": r["match_id"]} for r in rows], value
+
+
+def _register_load(app: dash.Dash, source) -> None:
+    """Loading the picked match (and stepping through it with the back/forward buttons)."""
 
     @app.callback(
         Output("match-step", "max"),
@@ -178,39 +209,25 @@ def register(app: dash.Dash, source) -> None:
         # Follow new events only when the slider was at the end (or the match changed).
         if ctx.triggered_id != "match-position" or step is None or step >= (last or 0):
             step = end
-        values = view["values"]
-        return (
-            end,
-            step,
-            view["marks"],
-            view["log"],
-            view["log"],
-            view["claims"],
-            view["audit"],
-            view["summary"],
-            []
-            if values is None
-            else graph("match-values-figure", figure=figures.value_history(values)),
-        )
+        return _view_outputs(view, step)
 
-    @app.callback(
-        Output("match-board", "figure"),
-        Output("match-score", "figure"),
-        Output("match-caption", "children"),
-        Input("match-step", "value"),
-        State("match-pick", "value"),
-        State("match-log-data", "data"),
+
+def _view_outputs(view: dict, step: int) -> tuple:
+    """The load callback's outputs for a loaded match view, the slider at `step`."""
+    values = view["values"]
+    return (
+        view["steps"],
+        step,
+        view["marks"],
+        view["log"],
+        view["log"],
+        view["claims"],
+        view["audit"],
+        view["summary"],
+        []
+        if values is None
+        else graph("match-values-figure", figure=figures.value_history(values)),
     )
-    def at_step(step, match_id, log):
-        if not match_id or step is None or not log:
-            raise PreventUpdate
-        board, score = source.remember(
-            ("match step", match_id, step), lambda: step_figures(source, match_id, step)
-        )
-        row = row_at(log, step) or source.remember(
-            ("match row", match_id, step), lambda: step_row(source, match_id, step)
-        )
-        return board, score, replay.caption(row)
 
 
 def match_view(source, match_id: str) -> dict:
