@@ -364,17 +364,23 @@ class Projector:
             agreed_draw=self._agreed_draw(match, outcome),
         )
         self._score(match, event, outcome)
-        if not self._quiet:
-            for row in self.ratings.rate(
-                match.game,
-                str(event.match_id),
-                names,
-                outcome["ranking"],
-                _time(event.data),
-                match.row["played"],
-            ):
-                self._emit("ratings", row)
+        self._rate(match, event, names, outcome)
         match.close()
+
+    def _rate(self, match: OpenMatch, event: Event, names: list, outcome: dict) -> None:
+        """The players' new ratings from a finished match's ranking (not while quiet)."""
+        if self._quiet:
+            return
+        rated = self.ratings.rate(
+            match.game,
+            str(event.match_id),
+            names,
+            outcome["ranking"],
+            _time(event.data),
+            match.row["played"],
+        )
+        for row in rated:
+            self._emit("ratings", row)
 
     def _sheet_recorded(self, match: OpenMatch, event: Event) -> None:
         """A score sheet ends its match: scores, categories where the sheet has them, ratings;
@@ -415,16 +421,7 @@ class Projector:
                 self._emit(
                     "score_categories", {**who, "category": category, "points": float(points)}
                 )
-        if not self._quiet:
-            for row in self.ratings.rate(
-                match.game,
-                str(event.match_id),
-                names,
-                outcome["ranking"],
-                _time(event.data),
-                match.row["played"],
-            ):
-                self._emit("ratings", row)
+        self._rate(match, event, names, outcome)
         match.close()
 
     # ---- the final score --------------------------------------------------------------------

@@ -161,6 +161,15 @@ def match_state(match: Match, step: int | None = None) -> dict[str, Any]:
     }
 
 
+def _created(service: Service, match_id: Any) -> Reply:
+    """201 with the new match's state and its URL in `Location`."""
+    return Reply(
+        201,
+        match_state(service.recorder.get(match_id)),
+        {"Location": f"{PREFIX}/matches/{match_id}"},
+    )
+
+
 def _step(match: Match) -> int:
     return match.version - Match.INITIAL_VERSION
 
@@ -339,11 +348,7 @@ def create_match(service: Service, body: dict[str, Any]) -> Any:
         components=body.get("manifest"),
         played_at=body.get("played_at"),
     )
-    return Reply(
-        201,
-        match_state(service.recorder.get(match_id)),
-        {"Location": f"{PREFIX}/matches/{match_id}"},
-    )
+    return _created(service, match_id)
 
 
 @endpoint(
@@ -376,11 +381,7 @@ def create_sheet(service: Service, body: dict[str, Any]) -> Any:
         body.get("options"),
         played_at=body.get("played_at"),
     )
-    return Reply(
-        201,
-        match_state(service.recorder.get(match_id)),
-        {"Location": f"{PREFIX}/matches/{match_id}"},
-    )
+    return _created(service, match_id)
 
 
 @endpoint(
