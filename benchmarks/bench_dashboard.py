@@ -246,6 +246,7 @@ def _visit_balance(client, position: int) -> None:
             ("balance-players", "value", players),
             ("balance-variant", "value", variant),
             ("balance-position", "data", position),
+            ("balance-kind", "value", "all"),  # every kind of match: logged, sheets, simulated
         ],
     )
 
