@@ -970,21 +970,20 @@ class GeoShapes(GameRules[GeoShapesState]):
         """Slots still empty on the closest figure plus circle of each own quadrant, counting
         twice those no shape in hand can fill (what a player counts to see how close they are)."""
         board, hand = state.board, Counter(state.players[seat].hand)
+        wilds = hand[board.wild]
+
+        def open_slots(place: Place) -> list[str]:  # the slots no placed shape covers
+            placed = state.on(place.name)
+            return missing(place, placed, board.wild)[placed.count(board.wild) :]
+
         total = 0
         for quadrant in state.players[seat].quadrants:
-            circle = board.circle(quadrant)
+            circle_gaps = open_slots(board.circle(quadrant))
             costs = []
             for figure in board.figures(quadrant):
-                gaps: Counter[str] = Counter()
-                for place in (figure, circle):
-                    placed = state.on(place.name)
-                    open_slots = missing(place, placed, board.wild)
-                    gaps.update(open_slots[placed.count(board.wild) :])
-                wilds = hand[board.wild]
-                uncovered = sum(max(0, n - hand[shape]) for shape, n in gaps.items())
-                uncovered = max(0, uncovered - wilds)
-                cost = sum(gaps.values()) + uncovered
-                costs.append(cost)
+                gaps = open_slots(figure) + circle_gaps
+                uncovered = sum(max(0, gaps.count(shape) - hand[shape]) for shape in set(gaps))
+                costs.append(len(gaps) + max(0, uncovered - wilds))
             total += min(costs)
         return total
 
