@@ -100,7 +100,13 @@ class GardenFigures:
     colours_connected: int  # the most colours in one connected group of flower tiles
 
     def to_json(self) -> dict[str, int]:
-        return dataclasses.asdict(self)
+        # Spelled out: every score lists these, and dataclasses.asdict deep-copies its way there.
+        return {
+            "flowers": self.flowers,
+            "blue": self.blue,
+            "biggest_patch": self.biggest_patch,
+            "colours_connected": self.colours_connected,
+        }
 
 
 @dataclasses.dataclass(frozen=True)
