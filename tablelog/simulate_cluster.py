@@ -26,6 +26,7 @@ import dataclasses
 import logging
 import re
 import signal
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache
@@ -55,6 +56,7 @@ ADDRESS = re.compile(r"^(tcp|tls|ws|wss)://[^\s/]+:\d+/?$")
 CONNECT_TIMEOUT = "10s"
 WINDOW = 4  # tasks in flight per worker thread
 TASK_MATCHES = 25  # at most, in one task (one transaction on PostgreSQL)
+POLL = 0.02  # seconds between looks at the oldest task in flight
 
 
 def check_cluster(cluster: str, store: str, workers: int | None) -> None:
@@ -116,8 +118,6 @@ class Cluster:
         self, run: Run, tasks: list[list[Job]], writes: bool, stop: Callable[[], bool]
     ) -> Iterator[tuple[list[Job], list[Any]]]:
         """Each task's results in task order; a window of tasks is kept in flight."""
-        from distributed import TimeoutError as Waiting
-
         plays = run._replace(jobs=[])  # what a task needs of the run: not every job
         waiting = iter(tasks)
         flight: deque[tuple[list[Job], Any]] = deque()
@@ -132,12 +132,13 @@ class Cluster:
                 self.client.cancel([future for _, future in flight])
                 return
             jobs, future = flight[0]
-            try:
-                results = future.result(timeout=0.1)  # polled: a Ctrl-C is seen at once
-            except Waiting:
+            if not future.done():
+                # Polled, so that a Ctrl-C is seen at once (not result(timeout=...): in
+                # distributed 2026.8 a timeout that races the answer can lose the answer).
+                time.sleep(POLL)
                 continue
             flight.popleft()
-            yield jobs, results
+            yield jobs, future.result()
 
 
 @contextlib.contextmanager
