@@ -34,6 +34,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, NamedTuple
 from uuid import UUID, uuid4, uuid5
 
@@ -192,19 +193,17 @@ Packed = tuple[bytes, int, list[str], list[bytes], tuple[int, ...], bool]
 
 def packed(match: Played) -> Packed:
     rows = match.rows
-    first = rows[0]
+    id = rows[0].originator_id
+    assert isinstance(id, UUID)  # the mapper's rows carry the aggregate's own UUID
     topics = [row.topic for row in rows]
     states = [row.state for row in rows]
-    return first.originator_id.bytes, first.originator_version, topics, states, *match[1:]
+    return id.bytes, rows[0].originator_version, topics, states, *match[1:]
 
 
 def unpacked(wire: Packed) -> Played:
     id_bytes, version, topics, states, winners, capped = wire
-    id = UUID(bytes=id_bytes)
-    rows = [
-        stored_event(id, version + n, topic, state)
-        for n, (topic, state) in enumerate(zip(topics, states))
-    ]
+    versions = range(version, version + len(topics))
+    rows = list(map(stored_event, repeat(UUID(bytes=id_bytes)), versions, topics, states))
     return Played(rows, winners, capped)
 
 

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
+import sys
+import time
 import uuid
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -107,9 +111,10 @@ def test_the_cluster_workers_store_the_same_matches_in_postgresql(
 
 def stored_matches(store: str) -> int:
     with psycopg.connect(store) as db:
-        return db.execute(
+        (count,) = db.execute(
             "SELECT count(*) FROM tablelog_events WHERE topic LIKE '%Started'"
-        ).fetchone()[0]
+        ).fetchall()
+        return count[0]
 
 
 def test_a_task_run_again_after_its_commit_stores_nothing_twice(postgres_store):
@@ -181,4 +186,51 @@ def test_an_unreachable_scheduler_is_one_line_and_the_store_is_untouched(postgre
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.stderr
     assert "Traceback" not in result.stderr
     with psycopg.connect(postgres_store) as db:  # not even the tables were made
-        assert db.execute("SELECT to_regclass('tablelog_events')").fetchone()[0] is None
+        assert db.execute("SELECT to_regclass('tablelog_events')").fetchall() == [(None,)]
+
+
+@pytest.fixture
+def lab_cluster(tmp_path):
+    """A cluster started as docs/simulation.md tells a lab: `dask scheduler` and `dask worker`
+    processes (here on this machine, on a free port); the scheduler's address."""
+    dask = str(Path(sys.executable).with_name("dask"))  # the command pip installed beside us
+    found = tmp_path / "scheduler.json"
+    started = [
+        subprocess.Popen(
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard"]
+            + ["--scheduler-file", str(found)],
+            stderr=subprocess.DEVNULL,
+        )
+    ]
+    try:
+        deadline = time.monotonic() + 120
+        while not found.exists():
+            assert time.monotonic() < deadline, "the scheduler did not start in 2 minutes"
+            time.sleep(0.2)
+        address = json.loads(found.read_text())["address"]
+        worker = [dask, "worker", address]
+        started.append(
+            subprocess.Popen(
+                [*worker, "--nworkers", "2", "--nthreads", "1", "--no-dashboard"],
+                stderr=subprocess.DEVNULL,
+            )
+        )
+        with Client(address, timeout="60s") as client:
+            client.wait_for_workers(2, timeout=120)
+        yield address
+    finally:
+        for process in started:
+            process.terminate()
+        for process in started:
+            process.wait(timeout=60)
+
+
+@pytest.mark.slow
+def test_a_lab_cluster_plays_the_command_into_postgresql(tmp_path, postgres_store, lab_cluster):
+    args = ["simulate", "topitop", "-n", "12", "--seed", "9", "--bots", "greedy,random"]
+    result = run(postgres_store, *args, "--cluster", lab_cluster)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("stored 12 topitop matches")
+    one = str(tmp_path / "one.sqlite")
+    assert run(one, *args, "--workers", "1").returncode == 0
+    assert canonical(postgres_store) == canonical(one)
