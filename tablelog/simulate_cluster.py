@@ -155,6 +155,7 @@ def connect(cluster: str, store: str, workers: int | None = None) -> Iterator[Cl
                     threads_per_worker=1,  # the rules engines are Python: one thread a process
                     processes=True,
                     dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": ":0"},  # its HTTP server: a free port
                     silence_logs=logging.ERROR,
                 )
             stack.enter_context(local)

@@ -4,8 +4,11 @@ workers write). The same seeds must give the same matches as a run on this machi
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -33,6 +36,7 @@ def scheduler():
         threads_per_worker=1,
         processes=True,
         dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": ":0"},  # its HTTP server: a free port
         silence_logs=logging.ERROR,
     ) as cluster:
         yield cluster.scheduler_address
@@ -234,3 +238,42 @@ def test_a_lab_cluster_plays_the_command_into_postgresql(tmp_path, postgres_stor
     one = str(tmp_path / "one.sqlite")
     assert run(one, *args, "--workers", "1").returncode == 0
     assert canonical(postgres_store) == canonical(one)
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_a_local_cluster_keeps_whole_matches_and_counts_them(tmp_path):
+    store = tmp_path / "store.sqlite"
+    command = [sys.executable, "-m", "tablelog", "simulate", "topitop", "-n", "100000"]
+    command += ["--cluster", "local", "--workers", "2", "--quiet", "--store", str(store)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 180
+        while not started_in(store):  # wait for the first tasks to be stored
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "nothing was stored in 3 minutes"
+            time.sleep(0.1)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 130, err
+    assert out.startswith("interrupted: stored ") and "Traceback" not in err
+    stored = exports(str(store))
+    assert 0 < len(stored) == int(out.split()[2]) == started_in(store) < 100000
+    for record in stored:  # every stored match is ended and replays through the rules
+        assert record["events"][-1]["type"] == "end"
+        assert from_record(record).status == "ended"
+
+
+def started_in(store: Path) -> int:
+    """Matches begun in an SQLite store (0 while it is not made yet)."""
+    if not store.exists() or not store.stat().st_size:
+        return 0
+    try:
+        with contextlib.closing(sqlite3.connect(store, timeout=10)) as db:
+            (count,) = db.execute(
+                "SELECT count(*) FROM stored_events WHERE topic LIKE '%Started'"
+            ).fetchall()
+            return count[0]
+    except sqlite3.OperationalError:  # its tables are not made yet
+        return 0
