@@ -141,6 +141,7 @@ class Workers:
         self.seen: dict[int, tuple[float, float, float]] = {}  # pid -> first seen, run, wait
         self.last: dict[int, tuple[float, float, float]] = {}
         self.stop = threading.Event()
+        self.cpu = 0.0  # this sampler's own CPU time, which is not the run's
         self.thread = threading.Thread(target=self._sample, daemon=True)
 
     def __enter__(self) -> Workers:
@@ -152,6 +153,13 @@ class Workers:
         self.thread.join()
 
     def _sample(self) -> None:
+        start = time.thread_time()
+        try:
+            self._samples()
+        finally:
+            self.cpu = time.thread_time() - start
+
+    def _samples(self) -> None:
         children = Path(f"/proc/self/task/{os.getpid()}/children")
         while not self.stop.wait(0.02):
             try:
@@ -193,7 +201,7 @@ def one_run(matches: int, workers: int) -> tuple[float, float, float]:
     cpu = cpu_seconds()
     with Workers() as seen:
         report = simulate(recorder, plan, workers=workers, progress=False)
-    cpu = cpu_seconds() - cpu
+    cpu = cpu_seconds() - cpu - seen.cpu
     recorder.close()
     return report.matches / report.seconds, cpu / report.matches, seen.blocked_share()
 
