@@ -679,7 +679,7 @@ class Topiary(GameRules[TopiaryState]):
             return "visitor and rearrange"
         return next((kind for kind in ("visitor", "keep", "reveal") if kind in move), "move")
 
-    def describe(self, move: Mapping[str, Any]) -> str:
+    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         if "keep" in move:
             unnamed = HAND - len(move["keep"])
             kept = list(move["keep"]) + ([f"{unnamed} unrecorded"] if unnamed else [])

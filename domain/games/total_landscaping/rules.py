@@ -394,7 +394,7 @@ class TotalLandscaping(GameRules[LandscapingState]):
             )
         return " v ".join(kinds)
 
-    def describe(self, move: Mapping[str, Any]) -> str:
+    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         parts = []
         for seat in SEATS:
             choice = move.get(seat, {}) if isinstance(move, Mapping) else {}
