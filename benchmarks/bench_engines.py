@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from tablelog.domain.games import GAMES, GameRules
@@ -88,9 +89,13 @@ def playout_rows(quick: bool) -> list[Result]:
     results = []
     for game, rules in GAMES.items():
         repeats = 1 if quick else 2  # the best of two for every row, the baseline's too
-        baseline = moves / best_of(repeats, lambda r=rules: playouts(r, moves, plain_step))
-        for label, step in (("with legal_moves", listing_step), ("random_move", random_step)):
-            took = best_of(repeats, lambda r=rules, s=step: playouts(r, moves, s))
+        baseline = moves / best_of(repeats, partial(playouts, rules, moves, plain_step))
+        steps: tuple[tuple[str, Step], ...] = (
+            ("with legal_moves", listing_step),
+            ("random_move", random_step),
+        )
+        for label, step in steps:
+            took = best_of(repeats, partial(playouts, rules, moves, step))
             results.append(
                 Result(
                     f"random playout {game}, {label}",
