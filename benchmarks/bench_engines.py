@@ -6,7 +6,8 @@ Per game, seeded random games are played until a fixed number of moves has been 
   greedy bot pays);
 - "random_move": each move is drawn with `random_move` and applied (what a random bot pays).
 The baseline, in the same run, is the plain path the engines took before their fast paths: list
-every legal move the plain way (GeoShapes: every candidate parsed and checked) and choose from
+every legal move the plain way (GeoShapes: every candidate parsed and checked; Topas:
+every card on every span checked by the placement rule) and choose from
 the list as the bots did, then apply. A ratio below 1 is the speed-up.
 
 Topitop perft: the number of action sequences of depth 5 from the start, counted by the fast
@@ -24,6 +25,7 @@ from typing import Any
 
 from tablelog.domain.games import GAMES, GameRules
 from tablelog.domain.games.geoshapes.rules import RULES as GEOSHAPES
+from tablelog.domain.games.topas.rules import RULES as TOPAS
 from tablelog.domain.games.topitop.perft import perft
 
 from .harness import Result, best_of
@@ -42,6 +44,8 @@ def plain_step(rules: GameRules, state: Any, rng: random.Random) -> Any:
     """The plain path: list everything, choose from the list (as the bots did), apply."""
     if rules.id == "geoshapes":
         move = _by_kind(GEOSHAPES.plain_legal_moves(state), rules.move_kind, rng)
+    elif rules.id == "topas":
+        move = rng.choice(TOPAS.plain_legal_moves(state))
     elif rules.simultaneous:
         move = rules.combine(
             state,

@@ -29,6 +29,7 @@ import pytest
 from tablelog.domain.games import GAMES
 from tablelog.domain.games.geoshapes.board import missing
 from tablelog.domain.games.geoshapes.rules import RULES as GEOSHAPES
+from tablelog.domain.games.topas.rules import RULES as TOPAS
 from tablelog.domain.games.total_landscaping.rules import RULES as LANDSCAPING
 
 POSITIONS = 2000
@@ -104,6 +105,11 @@ def offered(game: str, state: Any) -> list[dict]:
 def test_geoshapes_legal_moves_are_the_plain_listing():
     for state in positions("geoshapes"):
         assert GEOSHAPES.legal_moves(state) == GEOSHAPES.plain_legal_moves(state)
+
+
+def test_topas_legal_moves_are_the_plain_listing():
+    for state in positions("topas")[::8]:  # every card on every span: milliseconds a listing
+        assert TOPAS.legal_moves(state) == TOPAS.plain_legal_moves(state)
 
 
 # Topas draws a card and a place until they fit (uniform, not the list's draws): not compared.
