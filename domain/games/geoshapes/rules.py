@@ -915,12 +915,13 @@ class GeoShapes(GameRules[GeoShapesState]):
         ]
 
     def _legal_places(self, state: GeoShapesState) -> list[Move]:
-        board, open_places = state.board, self._open_places(state)
+        board = state.board
+        open_places = [(place, state.on(place.name)) for place in self._open_places(state)]
         return [
             {"place": shape, "on": place.name}
             for shape in sorted(set(state.players[state.turn].hand))
-            for place in state.own_places(state.turn)
-            if place in open_places and fits(place, state.on(place.name), shape, board.wild)
+            for place, placed in open_places
+            if fits(place, placed, shape, board.wild)
         ]
 
     def _legal_switches(self, state: GeoShapesState) -> list[Move]:

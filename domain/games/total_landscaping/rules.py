@@ -273,10 +273,17 @@ class TotalLandscaping(GameRules[LandscapingState]):
         if card == "Red":
             rest = sum(c != "Red" for c in state.hands[seat])
             return math.comb(rest, min(RED_DISCARDS, rest))
-        if card == "Yellow":
-            return len(moves.spreads(state, garden, tile)) or 1
+        row, size = state.gardens[garden], state.size
+        if card == "Yellow":  # `moves.spreads`: adjacent, empty, not barred this round
+            return (
+                sum(
+                    1
+                    for t in hexes.NEIGHBOURS[tile]
+                    if t < size and not row[t] and state.blocked != (garden, t)
+                )
+                or 1
+            )
         if card == "Purple":
-            row, size = state.gardens[garden], state.size
             return 1 + sum(1 for t in hexes.NEIGHBOURS[tile] if t < size and flower(row[t]))
         return 1
 
