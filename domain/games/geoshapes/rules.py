@@ -527,6 +527,8 @@ class GeoShapes(GameRules[GeoShapesState]):
             if action.shape not in player.hand:
                 return f"the hand holds no {action.shape} to discard"
             return None
+        if not self._discards(state):
+            return 'nothing in hand or on the board to discard: end the play ({"end_play": true})'
         if action.source is None:
             return (
                 "the hand is empty: discard a shape from a figure or circle of your "
@@ -561,6 +563,10 @@ class GeoShapes(GameRules[GeoShapesState]):
 
     def _end_play_error(self, state: GeoShapesState, action: EndPlay) -> str | None:
         if state.stage == PLAY:
+            if not self._discards(state):
+                # Our reading: a card that gave no piece can leave a player with nothing in hand
+                # or on the board; with nothing to discard the play ends without a discard.
+                return None
             return "after a draw or a pick-up the play ends with a discard: one shape must go"
         return self._stage_error(state, (TRADED,), "ending the play")
 
@@ -792,6 +798,7 @@ class GeoShapes(GameRules[GeoShapesState]):
         moves += [{"switch": place.name} for place in places if not place.is_circle]
         if state.stage == TRADED:
             return moves + [{"end_play": True}]
+        moves.append({"end_play": True})  # legal only with nothing to discard (_end_play_error)
         targets = [{"to": q} for q in player.quadrants] if state.half_board else [{}]
         sources = (
             [{"discard": shape} for shape in hand]
@@ -855,7 +862,10 @@ class GeoShapes(GameRules[GeoShapesState]):
             offer("end play", [{"end_play": True}])
         elif state.placing_optional or state.placements or not places:
             # Placing is compulsory: no discard while a shape could be placed.
-            offer("discard", self._discards(state))
+            discards = self._discards(state)
+            offer("discard", discards)
+            if not discards:  # nothing in hand or on the board (_end_play_error)
+                offer("end play", [{"end_play": True}])
         return kinds
 
     @staticmethod
