@@ -36,11 +36,26 @@ def score_breakdown(
     `totals`, else the sum) written at the end of its bar, its name in its seat colour."""
     if rows.empty:
         return empty(title, "no score yet", height=220)
+    sums = rows.groupby("seat")["points"].sum()
+    whole = bool(totals) and any(
+        abs(sums.get(s, 0.0) - t) > 1e-9 for s, t in (totals or {}).items()
+    )
+    if whole:
+        # The categories are not parts of the score (solitaire Topas scores its lowest
+        # column, and lists each column and each colour): stacked, they would add up to
+        # far more than the score. Each seat's bar is then its score, the categories in
+        # the hover.
+        rows = whole_scores(rows, totals or {})
+        sums = rows.groupby("seat")["points"].sum()
     seats = rows[["seat", "player"]].drop_duplicates().sort_values("seat", ascending=False)
     labels = {
         seat: f"{seat}. {text(player)}" for seat, player in zip(seats["seat"], seats["player"])
     }
-    figure = base(title, height=120 + 45 * len(seats))
+    figure = base(
+        title,
+        height=120 + 45 * len(seats),
+        subtitle="the parts do not add up to the score: hover for them" if whole else "",
+    )
     for number, category in enumerate(rows["category"].drop_duplicates()):
         part = rows[rows["category"] == category].sort_values("seat", ascending=False)
         figure.add_bar(
@@ -49,9 +64,13 @@ def score_breakdown(
             orientation="h",
             name=text(category),
             marker_color=CATEGORY_COLOURS[number % 8],
-            hovertemplate="%{y}: " + text(category) + " %{x:g}<extra></extra>",
+            customdata=part["hover"] if whole else None,
+            hovertemplate="%{y}: "
+            + text(category)
+            + " %{x:g}"
+            + ("<br>%{customdata}" if whole else "")
+            + "<extra></extra>",
         )
-    sums = rows.groupby("seat")["points"].sum()
     for seat in seats["seat"]:
         total = (totals or {}).get(seat, sums[seat])
         figure.add_annotation(
@@ -62,7 +81,9 @@ def score_breakdown(
             showarrow=False,
             xshift=6,
         )
-    figure.update_layout(barmode="relative", margin={"l": 10, "t": 50, "b": 40}, legend={"y": -0.3})
+    figure.update_layout(
+        barmode="relative", margin={"l": 10, "t": 70 if whole else 50, "b": 40}, legend={"y": -0.3}
+    )
     figure.update_yaxes(automargin=True, tickfont={"size": 13})
     figure.update_xaxes(title="points")
     # Each name in its seat colour, as on the board.
@@ -73,6 +94,23 @@ def score_breakdown(
         tickvals=[labels[s] for s in seats["seat"]],
     )
     return figure
+
+
+def whole_scores(rows: pd.DataFrame, totals: dict[int, float]) -> pd.DataFrame:
+    """One "score" row per seat, its points the rules' total, its categories as hover text."""
+    out = []
+    for (seat, player), part in rows.groupby(["seat", "player"], sort=True):
+        listed = ", ".join(f"{text(c)} {p:g}" for c, p in zip(part["category"], part["points"]))
+        out.append(
+            {
+                "seat": seat,
+                "player": player,
+                "category": "score",
+                "points": float(totals.get(int(seat), part["points"].sum())),
+                "hover": listed,
+            }
+        )
+    return pd.DataFrame(out)
 
 
 VALUE_LEVEL = {"win": 1, "draw": 0, "lose": -1}

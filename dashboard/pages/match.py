@@ -13,7 +13,17 @@ from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import games, replay
 from tablelog.dashboard.checkpoint import checkpoint_state
-from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, grid, live, names
+from tablelog.dashboard.components import (
+    LIVE_INTERVAL_MS,
+    NUMBER,
+    TEXT,
+    WHEN,
+    control,
+    graph,
+    grid,
+    live,
+    names,
+)
 from tablelog.dashboard.figures import match as figures
 from tablelog.dashboard.figures.style import empty
 from tablelog.domain import views
@@ -30,40 +40,64 @@ RECENT = 30
 # left to `tablelog audit` / `tablelog analyse` past WHOLE_UP_TO events.
 LOG_WINDOW = 500
 WHOLE_UP_TO = 5_000
+# Steps number the match's events as everywhere else (the audit, `tablelog show --at N`, the
+# API's `at`): step 0 is the start, step N the Nth event after it.
 LOG_COLUMNS = [
-    {"field": "step", "headerName": "Step", "maxWidth": 80},
-    {"field": "when", "headerName": "When", "maxWidth": 170},
-    {"field": "event", "headerName": "Event", "maxWidth": 150},
-    {"field": "who", "headerName": "Who", "maxWidth": 140},
-    {"field": "what", "headerName": "What", "flex": 2},
-    {"field": "flag", "headerName": "", "maxWidth": 150},
+    {"field": "step", "headerName": "Step", **NUMBER, "minWidth": 80},
+    {"field": "when", "headerName": "When", **WHEN, "minWidth": 170},
+    {
+        "field": "event",
+        "headerName": "Event",
+        "minWidth": 120,
+        "wrapText": True,
+        "autoHeight": True,
+    },
+    {"field": "who", "headerName": "Who", **TEXT, "minWidth": 110, "flex": 1},
+    {"field": "what", "headerName": "What", **TEXT, "minWidth": 200},
+    {"field": "flag", "headerName": "Note", **TEXT, "minWidth": 120, "flex": 1},
 ]
 CLAIM_COLUMNS: list[dict[str, Any]] = [
-    {"field": "step", "headerName": "Step", "maxWidth": 80},
-    {"field": "by", "headerName": "Claimed by"},
-    {"field": "seat", "headerName": "Player"},
-    {"field": "claimed", "headerName": "Claimed"},
-    {"field": "recomputed", "headerName": "Rules give"},
-    {"field": "agrees", "headerName": "Agrees", "maxWidth": 100},
+    {"field": "step", "headerName": "Step", **NUMBER, "minWidth": 80},
+    {"field": "by", "headerName": "Claimed by", **TEXT, "minWidth": 120},
+    {"field": "seat", "headerName": "Player", **TEXT, "minWidth": 120},
+    {"field": "claimed", "headerName": "Claimed", **NUMBER},
+    {"field": "recomputed", "headerName": "Rules give", **NUMBER},
+    {"field": "agrees", "headerName": "Agrees", **NUMBER},
 ]
+# What each stored event is, in the words of the table (the log shows these, not class names).
+EVENT_WORDS = {
+    "Started": "start",
+    "MoveRecorded": "move",
+    "MoveUndone": "undo",
+    "ResultClaimed": "claim",
+    "DisputeRaised": "dispute raised",
+    "DisputeResolved": "dispute resolved",
+    "SheetRecorded": "score sheet",
+    "Ended": "end",
+    "Abandoned": "abandoned",
+}
 
 
 def layout(id: str | None = None, **_query):
     return html.Div(
         [
             html.H2("Match"),
+            # The id from the address (`/match?id=...`, whole or a prefix): the picker's first
+            # callback looks it up, or says why it names no match.
+            dcc.Store(id="match-wanted", data=id),
             html.Div(
                 [
                     control(
                         "Match (type 4+ characters of an id to search)",
                         dcc.Dropdown(
-                            id="match-pick", value=id, clearable=False, placeholder="choose a match"
+                            id="match-pick", clearable=False, placeholder="choose a match"
                         ),
                         wide=True,
                     )
                 ],
                 className="controls",
             ),
+            html.Div(id="match-notice", role="alert", className="warning card", hidden=True),
             html.Div(id="match-summary", className="note"),
             html.Div(
                 [
@@ -87,7 +121,13 @@ def layout(id: str | None = None, **_query):
             ),
             html.Div(id="match-values"),  # Topitop only: the solved value after each move
             html.Div(id="match-caption", className="step-caption"),
-            html.Div([graph("match-board"), graph("match-score")], className="grid2"),
+            html.Div(
+                [
+                    graph("match-board", figure=empty("Board", "no match chosen")),
+                    graph("match-score", figure=empty("Score", "no match chosen")),
+                ],
+                className="grid2",
+            ),
             html.Div(
                 [
                     html.H3("Claimed against recomputed", style={"margin": "4px"}),
@@ -123,11 +163,20 @@ def register(app: dash.Dash, source) -> None:
     @app.callback(
         Output("match-pick", "options"),
         Output("match-pick", "value"),
+        Output("match-notice", "children"),
+        Output("match-notice", "hidden"),
         Input("match-pick", "search_value"),
         State("match-pick", "value"),
+        State("match-wanted", "data"),
     )
-    def pick(search, value):
-        return _match_choices(source, search, value)
+    def pick(search, value, wanted):
+        if value is None and wanted:
+            try:  # a whole id or a unique prefix of one, as everywhere else
+                value = str(source.queries.find(wanted))
+            except MatchNotFound as err:  # no match shown rather than another one
+                choices, _ = _match_choices(source, search, None)
+                return choices, None, f"{err}. Choose a match above.", False
+        return *_match_choices(source, search, value), "", True
 
     _register_load(app, source)
 
@@ -146,7 +195,7 @@ def register(app: dash.Dash, source) -> None:
             ("match step", match_id, step), lambda: step_figures(source, match_id, step)
         )
         row = row_at(log, step) or source.remember(
-            ("match row", match_id, step), lambda: step_row(source, match_id, step)
+            ("match row", match_id, step), lambda: in_words(step_row(source, match_id, step))
         )
         return board, score, replay.caption(row)
 
@@ -251,13 +300,13 @@ def match_view(source, match_id: str) -> dict:
     claims, audit_text = claims_section(source, match, audit=whole)
     status = views.status(match)
     summary = (
-        f"{match.game}, {len(match.seats)} players ({', '.join(match.seats)}); "
-        f"{status}; {len(match.moves)} effective moves, {len(match.undos)} undone; "
-        f"{steps} steps" + (f"; the log shows the newest {len(log)}" if first else "")
+        f"{match.game}, {count(len(match.seats), 'player')} ({', '.join(match.seats)}); "
+        f"{status}; {count(len(match.moves), 'effective move')}, {len(match.undos)} undone; "
+        f"{count(steps, 'step')}" + (f"; the log shows the newest {len(log)}" if first else "")
     )
     summary += checkpoint_state(source.recorder, match.id)  # who signed it, verified or not
     return {
-        "log": log,
+        "log": [in_words(row) for row in log],
         "steps": steps,
         "marks": marks,
         "claims": claims,
@@ -265,6 +314,16 @@ def match_view(source, match_id: str) -> dict:
         "summary": summary,
         "values": replay.solved_values(match) if whole else None,
     }
+
+
+def count(number: int, thing: str) -> str:
+    """How many, in words: "1 player", "2 players"."""
+    return f"{number:,} {thing}{'' if number == 1 else 's'}"
+
+
+def in_words(row: dict) -> dict:
+    """An event log row as the page shows it: what happened in words, not a class name."""
+    return {**row, "event": EVENT_WORDS.get(row["event"], row["event"])}
 
 
 def _rules(game: str):
