@@ -24,7 +24,7 @@ GRAPH_CONFIG = {
 
 
 def graph(id: str, **extra: Any) -> html.Div:
-    return html.Div(dcc.Graph(id=id, config=GRAPH_CONFIG, **extra), className="card")
+    return html.Div(dcc.Graph(id=id, config=GRAPH_CONFIG, **extra), className="card figure")
 
 
 def stat(value: Any, what: str, colour: str = "#23324a") -> html.Div:
@@ -43,11 +43,11 @@ def control(label: str, component: Any, wide: bool = False) -> html.Div:
 
 
 # Column widths that fit what the column holds: a column never gets narrower than its
-# minWidth (a grid wider than its card scrolls sideways inside it, as on a phone), and long
-# free text wraps onto more lines instead of ending in "...".
+# minWidth (a grid wider than its card scrolls sideways inside it, as on a phone), and text
+# longer than its column wraps onto more lines instead of ending in "...".
 NUMBER = {"minWidth": 90}
 WHEN = {"minWidth": 150}  # "2026-12-01 20:03"
-TEXT = {"minWidth": 160, "flex": 2, "wrapText": True, "autoHeight": True}
+TEXT = {"minWidth": 160, "flex": 2}
 
 
 def grid(id: str, columns: Sequence[dict[str, Any]], height: int = 420) -> dag.AgGrid:
@@ -62,6 +62,8 @@ def grid(id: str, columns: Sequence[dict[str, Any]], height: int = 420) -> dag.A
             "resizable": True,
             "filter": True,
             "minWidth": 100,
+            "wrapText": True,
+            "autoHeight": True,
             "wrapHeaderText": True,
             "autoHeaderHeight": True,
         },

@@ -51,11 +51,11 @@ h2 { margin: 8px 0 4px; font-size: 24px; }
 .content img, .content svg { max-width: 100%; }
 /* Every figure keeps a strip above it for the mode bar (plotly puts it over the top right of
    the figure, where a title on a narrow screen reaches): the bar moves up into that strip. */
-.dash-graph { padding-top: 28px; }
-.dash-graph .modebar-container { top: -28px !important; }
+.card.figure { padding-top: 36px; }
+.card.figure .modebar-container { top: -30px !important; }
 /* Grid cells wrap their text rather than cut it; a grid wider than its card scrolls inside it. */
 .ag-theme-alpine { max-width: 100%; }
-.ag-theme-alpine .ag-cell-wrap-text { line-height: 1.4; padding-top: 6px; padding-bottom: 6px;
+.ag-theme-alpine .ag-cell-wrap-text { line-height: 1.4; padding-top: 9px; padding-bottom: 9px;
                                       word-break: normal; overflow-wrap: anywhere; }
 .differs { color: #c62828; font-weight: 600; }
 @media (max-width: 900px) { .grid2 { grid-template-columns: 1fr; } }

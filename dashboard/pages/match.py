@@ -44,17 +44,12 @@ WHOLE_UP_TO = 5_000
 # API's `at`): step 0 is the start, step N the Nth event after it.
 LOG_COLUMNS = [
     {"field": "step", "headerName": "Step", **NUMBER, "minWidth": 80},
-    {"field": "when", "headerName": "When", **WHEN, "minWidth": 170},
-    {
-        "field": "event",
-        "headerName": "Event",
-        "minWidth": 120,
-        "wrapText": True,
-        "autoHeight": True,
-    },
+    {"field": "event", "headerName": "Event", "minWidth": 120},
     {"field": "who", "headerName": "Who", **TEXT, "minWidth": 110, "flex": 1},
     {"field": "what", "headerName": "What", **TEXT, "minWidth": 200},
     {"field": "flag", "headerName": "Note", **TEXT, "minWidth": 120, "flex": 1},
+    # Last: on a phone the step, what happened and by whom fill the screen first.
+    {"field": "when", "headerName": "When", **WHEN, "minWidth": 170},
 ]
 CLAIM_COLUMNS: list[dict[str, Any]] = [
     {"field": "step", "headerName": "Step", **NUMBER, "minWidth": 80},
