@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import dash
+import flask
 import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
@@ -74,25 +75,28 @@ EVENT_WORDS = {
 
 
 def layout(id: str | None = None, **_query):
+    shown, notice = wanted(id)
     return html.Div(
         [
             html.H2("Match"),
-            # The id from the address (`/match?id=...`, whole or a prefix): the picker's first
-            # callback looks it up, or says why it names no match.
-            dcc.Store(id="match-wanted", data=id),
             html.Div(
                 [
                     control(
                         "Match (type 4+ characters of an id to search)",
                         dcc.Dropdown(
-                            id="match-pick", clearable=False, placeholder="choose a match"
+                            id="match-pick",
+                            value=shown,
+                            clearable=False,
+                            placeholder="choose a match",
                         ),
                         wide=True,
                     )
                 ],
                 className="controls",
             ),
-            html.Div(id="match-notice", role="alert", className="warning card", hidden=True),
+            html.Div(
+                notice, id="match-notice", role="alert", className="warning card", hidden=not notice
+            ),
             html.Div(id="match-summary", className="note"),
             html.Div(
                 [
@@ -145,6 +149,22 @@ def layout(id: str | None = None, **_query):
     )
 
 
+def wanted(id: str | None) -> tuple[str | None, str]:
+    """The match the page opens with, and what to say when there is none: the one the address
+    names (`/match?id=...`, whole or a unique prefix, as the command line takes it), else the
+    latest. An id naming no match, or several, is said so and no other match is shown."""
+    if not flask.has_app_context():  # Dash checking the layout, not a visitor
+        return None, ""
+    source = flask.current_app.extensions["tablelog"]  # the app's Source (dashboard/app.py)
+    if not id:
+        latest = source.table("matches", order="started DESC", limit=1)
+        return (str(latest["match_id"].iloc[0]) if len(latest) else None), ""
+    try:
+        return str(source.queries.find(id)), ""
+    except MatchNotFound as err:
+        return None, f"{err}. Choose a match above."
+
+
 def label(row: dict) -> str:
     return (
         f"{row['game']} · {names(row['seats'])} · {row['status']} · "
@@ -158,20 +178,11 @@ def register(app: dash.Dash, source) -> None:
     @app.callback(
         Output("match-pick", "options"),
         Output("match-pick", "value"),
-        Output("match-notice", "children"),
-        Output("match-notice", "hidden"),
         Input("match-pick", "search_value"),
         State("match-pick", "value"),
-        State("match-wanted", "data"),
     )
-    def pick(search, value, wanted):
-        if value is None and wanted:
-            try:  # a whole id or a unique prefix of one, as everywhere else
-                value = str(source.queries.find(wanted))
-            except MatchNotFound as err:  # no match shown rather than another one
-                choices, _ = _match_choices(source, search, None)
-                return choices, None, f"{err}. Choose a match above.", False
-        return *_match_choices(source, search, value), "", True
+    def pick(search, value):
+        return _match_choices(source, search, value)
 
     _register_load(app, source)
 
@@ -212,8 +223,6 @@ def _match_choices(source, search: str | None, value: str | None):
     if value and value not in set(matches["match_id"]):
         matches = pd.concat([source.table("matches", match_id=value), matches])
     rows = matches.to_dict("records")
-    if value is None and rows and not search:
-        value = rows[0]["match_id"]
     return [{"label": label(r), "value": r["match_id"]} for r in rows], value
 
 

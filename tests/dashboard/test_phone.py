@@ -111,7 +111,7 @@ def shot(page, name: str, size: str) -> None:
         ("match", "/match?id={eve}", "#match-score .gtitle"),
         ("match-solo-topas", "/match?id={solo}", "#match-score .gtitle"),
         ("lab", "/lab", "#lab-forest .gtitle"),
-        ("record", "/record", "#record-token-input"),
+        ("record", "/record", "#record-players"),
     ],
 )
 def test_every_page_fits_the_screen(served, screen, size, name, path, ready):
