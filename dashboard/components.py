@@ -16,7 +16,7 @@ LIVE_INTERVAL_MS = 3000  # how often a live page asks whether the tables moved o
 
 # The mode bar keeps what a reader uses (zoom, pan, reset, download); the selection tools
 # select nothing on these pages and only make the bar wider than a phone's figure.
-GRAPH_CONFIG = {
+GRAPH_CONFIG: Any = {
     "displaylogo": False,
     "responsive": True,  # the figure follows its card's width (a phone's included)
     "modeBarButtonsToRemove": ["select2d", "lasso2d"],

@@ -99,14 +99,15 @@ def score_breakdown(
 def whole_scores(rows: pd.DataFrame, totals: dict[int, float]) -> pd.DataFrame:
     """One "score" row per seat, its points the rules' total, its categories as hover text."""
     out = []
-    for (seat, player), part in rows.groupby(["seat", "player"], sort=True):
+    for _, part in rows.groupby("seat", sort=True):
         listed = ", ".join(f"{text(c)} {p:g}" for c, p in zip(part["category"], part["points"]))
+        number = int(part["seat"].iloc[0])
         out.append(
             {
-                "seat": seat,
-                "player": player,
+                "seat": number,
+                "player": part["player"].iloc[0],
                 "category": "score",
-                "points": float(totals.get(int(seat), part["points"].sum())),
+                "points": float(totals.get(number, part["points"].sum())),
                 "hover": listed,
             }
         )
