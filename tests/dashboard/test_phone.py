@@ -147,7 +147,9 @@ def test_an_id_naming_no_single_match_says_so(served, screen, wanted, words):
     notice.wait_for(state="visible", timeout=BROWSER_WAIT)
     assert words in notice.inner_text()
     # The figures say that nothing is shown, instead of drawing blank axes.
-    assert "no match chosen" in screen.locator("#match-board").inner_text()
+    for graph in ("#match-board", "#match-score"):
+        screen.locator(graph, has_text="no match chosen").wait_for(timeout=BROWSER_WAIT)
+    assert screen.locator("#match-log .ag-row").count() == 0
 
 
 def test_the_event_log_speaks_words_and_names_its_columns(served, screen):
