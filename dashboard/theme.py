@@ -25,7 +25,7 @@ h2 { margin: 8px 0 4px; font-size: 24px; }
 .lead { color: #666; margin: 0 0 12px; }
 .card { background: #fff; border-radius: 8px; box-shadow: 0 1px 3px rgba(0,0,0,.08);
         padding: 8px; margin-bottom: 14px; min-width: 0; }
-.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 14px; }
+.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 14px; margin-bottom: 14px; }
 .grid2 > .card { margin-bottom: 0; }
 .controls { display: flex; gap: 14px; flex-wrap: wrap; align-items: flex-end;
             margin-bottom: 12px; }

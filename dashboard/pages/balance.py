@@ -40,7 +40,17 @@ def layout(game: str | None = None, **_query):
             ),
             html.Div(
                 [
-                    control("Game", dcc.Dropdown(id="balance-game", value=game, clearable=False)),
+                    control(
+                        "Game",
+                        # The game from the address is an option from the start: Dash's
+                        # dropdown drops a value none of its options has.
+                        dcc.Dropdown(
+                            id="balance-game",
+                            value=game,
+                            options=options([game] if game else []),
+                            clearable=False,
+                        ),
+                    ),
                     control("Players", dcc.Dropdown(id="balance-players", clearable=False)),
                     control(
                         "Variant", dcc.Dropdown(id="balance-variant", clearable=False), wide=True

@@ -86,6 +86,7 @@ def layout(id: str | None = None, **_query):
                         dcc.Dropdown(
                             id="match-pick",
                             value=shown,
+                            options=first_choice(shown),
                             clearable=False,
                             placeholder="choose a match",
                         ),
@@ -163,6 +164,18 @@ def wanted(id: str | None) -> tuple[str | None, str]:
         return str(source.queries.find(id)), ""
     except MatchNotFound as err:
         return None, f"{err}. Choose a match above."
+
+
+def first_choice(match_id: str | None) -> list[dict[str, str]]:
+    """The shown match as the picker's one option until its callback lists the others: its
+    label shows at once, not the placeholder."""
+    if match_id is None:
+        return []
+    source = flask.current_app.extensions["tablelog"]
+    return [
+        {"label": label(r), "value": match_id}
+        for r in source.table("matches", match_id=match_id).to_dict("records")
+    ]
 
 
 def label(row: dict) -> str:

@@ -77,7 +77,17 @@ def layout(game: str | None = None, **_query):
             ),
             html.Div(
                 [
-                    control("Game", dcc.Dropdown(id="players-game", value=game, clearable=False)),
+                    control(
+                        "Game",
+                        # The game from the address is an option from the start: Dash's
+                        # dropdown drops a value none of its options has.
+                        dcc.Dropdown(
+                            id="players-game",
+                            value=game,
+                            options=options([game] if game else []),
+                            clearable=False,
+                        ),
+                    ),
                     control("Compare", dcc.Dropdown(id="players-chosen", multi=True), wide=True),
                 ],
                 className="controls",
