@@ -19,6 +19,9 @@ CATEGORY_COLOURS = (
 )
 
 
+AT_THE_END = {"xanchor": "left", "showarrow": False, "xshift": 6}
+
+
 def score_rows(seats: list[str], scores: list[dict]) -> pd.DataFrame:
     """The rules' `score()` (one entry per seat) as long rows: seat, player, category, points."""
     rows = [
@@ -36,17 +39,10 @@ def score_breakdown(
     `totals`, else the sum) written at the end of its bar, its name in its seat colour."""
     if rows.empty:
         return empty(title, "no score yet", height=220)
-    sums = rows.groupby("seat")["points"].sum()
-    whole = bool(totals) and any(
-        abs(sums.get(s, 0.0) - t) > 1e-9 for s, t in (totals or {}).items()
-    )
-    if whole:
-        # The categories are not parts of the score (solitaire Topas scores its lowest
-        # column, and lists each column and each colour): stacked, they would add up to
-        # far more than the score. Each seat's bar is then its score, the categories in
-        # the hover.
+    whole = not adds_up(rows, totals)
+    if whole:  # the categories are not parts of the score (solitaire Topas): see whole_scores
         rows = whole_scores(rows, totals or {})
-        sums = rows.groupby("seat")["points"].sum()
+    sums = rows.groupby("seat")["points"].sum()
     seats = rows[["seat", "player"]].drop_duplicates().sort_values("seat", ascending=False)
     labels = {
         seat: f"{seat}. {text(player)}" for seat, player in zip(seats["seat"], seats["player"])
@@ -71,23 +67,19 @@ def score_breakdown(
             + ("<br>%{customdata}" if whole else "")
             + "<extra></extra>",
         )
-    for seat in seats["seat"]:
+    for seat in seats["seat"]:  # the total at the end of the bar
         total = (totals or {}).get(seat, sums[seat])
         figure.add_annotation(
-            y=labels[seat],
-            x=max(sums[seat], 0),
-            text=f"<b>{total:g}</b>",
-            xanchor="left",
-            showarrow=False,
-            xshift=6,
+            y=labels[seat], x=max(sums[seat], 0), text=f"<b>{total:g}</b>", **AT_THE_END
         )
     figure.update_layout(
         barmode="relative", margin={"l": 10, "t": 70 if whole else 50, "b": 40}, legend={"y": -0.3}
     )
-    figure.update_yaxes(automargin=True, tickfont={"size": 13})
     figure.update_xaxes(title="points")
     # Each name in its seat colour, as on the board.
     figure.update_yaxes(
+        automargin=True,
+        tickfont={"size": 13},
         ticktext=[
             f"<span style='color:{seat_colour(s)}'>{labels[s]}</span>" for s in seats["seat"]
         ],
@@ -96,8 +88,18 @@ def score_breakdown(
     return figure
 
 
+def adds_up(rows: pd.DataFrame, totals: dict[int, float] | None) -> bool:
+    """Whether each seat's categories add up to its total (no totals: taken as the sums)."""
+    sums = rows.groupby("seat")["points"].sum()
+    return all(abs(sums.get(s, 0.0) - t) <= 1e-9 for s, t in (totals or {}).items())
+
+
 def whole_scores(rows: pd.DataFrame, totals: dict[int, float]) -> pd.DataFrame:
-    """One "score" row per seat, its points the rules' total, its categories as hover text."""
+    """One "score" row per seat, its points the rules' total, its categories as hover text.
+
+    For categories that are not parts of the score: solitaire Topas scores its lowest column
+    and lists each column and each colour, which stacked would add up to far more than the
+    score (about 95 for a score of 4)."""
     out = []
     for _, part in rows.groupby("seat", sort=True):
         listed = ", ".join(f"{text(c)} {p:g}" for c, p in zip(part["category"], part["points"]))

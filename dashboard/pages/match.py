@@ -99,26 +99,7 @@ def layout(id: str | None = None, **_query):
                 notice, id="match-notice", role="alert", className="warning card", hidden=not notice
             ),
             html.Div(id="match-summary", className="note"),
-            html.Div(
-                [
-                    html.Button("◀", id="match-back", title="previous step"),
-                    html.Div(
-                        dcc.Slider(
-                            id="match-step",
-                            min=0,
-                            max=0,
-                            step=1,
-                            value=0,
-                            allow_direct_input=False,
-                            updatemode="drag",
-                            tooltip={"placement": "bottom", "always_visible": False},
-                        ),
-                        className="slider",
-                    ),
-                    html.Button("▶", id="match-forward", title="next step"),
-                ],
-                className="stepper card",
-            ),
+            stepper(),
             html.Div(id="match-values"),  # Topitop only: the solved value after each move
             html.Div(id="match-caption", className="step-caption"),
             html.Div(
@@ -147,6 +128,30 @@ def layout(id: str | None = None, **_query):
             dcc.Interval(id="match-tick", interval=LIVE_INTERVAL_MS),
             dcc.Store(id="match-position"),
         ]
+    )
+
+
+def stepper() -> html.Div:
+    """The slider over the match's steps, with a button either side for one step."""
+    return html.Div(
+        [
+            html.Button("◀", id="match-back", title="previous step"),
+            html.Div(
+                dcc.Slider(
+                    id="match-step",
+                    min=0,
+                    max=0,
+                    step=1,
+                    value=0,
+                    allow_direct_input=False,
+                    updatemode="drag",
+                    tooltip={"placement": "bottom", "always_visible": False},
+                ),
+                className="slider",
+            ),
+            html.Button("▶", id="match-forward", title="next step"),
+        ],
+        className="stepper card",
     )
 
 
