@@ -92,8 +92,10 @@ def damaged_banner(damaged: list[dict]) -> html.Div:
     return html.Div(
         [
             html.Strong(f"{count} damaged match{'es' if count > 1 else ''} left out: "),
+            # The stored position (1 = the start) as the step everything else names.
             "; ".join(
-                f"{row['match_id'][:8]} (event {row['event']}: {row['finding']})" for row in damaged
+                f"{row['match_id'][:8]} (step {int(row['event']) - 1}: {row['finding']})"
+                for row in damaged
             ),
             ". `tablelog audit MATCH` names every finding.",
         ],

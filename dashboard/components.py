@@ -14,11 +14,17 @@ from dash.exceptions import PreventUpdate
 LIVE_INTERVAL_MS = 3000  # how often a live page asks whether the tables moved on
 
 
+# The mode bar keeps what a reader uses (zoom, pan, reset, download); the selection tools
+# select nothing on these pages and only make the bar wider than a phone's figure.
+GRAPH_CONFIG: Any = {
+    "displaylogo": False,
+    "responsive": True,  # the figure follows its card's width (a phone's included)
+    "modeBarButtonsToRemove": ["select2d", "lasso2d"],
+}
+
+
 def graph(id: str, **extra: Any) -> html.Div:
-    return html.Div(
-        dcc.Graph(id=id, config={"displaylogo": False, "responsive": True}, **extra),
-        className="card",
-    )
+    return html.Div(dcc.Graph(id=id, config=GRAPH_CONFIG, **extra), className="card figure")
 
 
 def stat(value: Any, what: str, colour: str = "#23324a") -> html.Div:
@@ -36,13 +42,31 @@ def control(label: str, component: Any, wide: bool = False) -> html.Div:
     return html.Div([html.Label(label), component], className="control wide" if wide else "control")
 
 
+# Column widths that fit what the column holds: a column never gets narrower than its
+# minWidth (a grid wider than its card scrolls sideways inside it, as on a phone), and text
+# longer than its column wraps onto more lines instead of ending in "...".
+NUMBER = {"minWidth": 90}
+WHEN = {"minWidth": 150}  # "2026-12-01 20:03"
+TEXT = {"minWidth": 160, "flex": 2}
+
+
 def grid(id: str, columns: Sequence[dict[str, Any]], height: int = 420) -> dag.AgGrid:
-    """An AG Grid whose cells are plain text (names are never read as markup)."""
+    """An AG Grid whose cells are plain text (names are never read as markup) and whose
+    headers wrap rather than cut their words."""
     return dag.AgGrid(
         id=id,
         columnDefs=list(columns),
         rowData=[],
-        defaultColDef={"sortable": True, "resizable": True, "filter": True},
+        defaultColDef={
+            "sortable": True,
+            "resizable": True,
+            "filter": True,
+            "minWidth": 100,
+            "wrapText": True,
+            "autoHeight": True,
+            "wrapHeaderText": True,
+            "autoHeaderHeight": True,
+        },
         dashGridOptions={"domLayout": "normal", "animateRows": False},
         columnSize="responsiveSizeToFit",
         style={"height": height},

@@ -1,5 +1,8 @@
 """The page around the figures: Dash's index page with the house stylesheet inlined (so it works
-from any install, no asset files to ship). Narrow screens get one column."""
+from any install, no asset files to ship). Narrow screens get one column; nothing is ever wider
+than the screen (a phone at 390 px included): figures follow their card's width, grids scroll
+sideways inside their card, and a figure's mode bar sits in a strip of its own above the
+figure, so that it never covers the title."""
 
 INDEX = """<!DOCTYPE html>
 <html>
@@ -22,7 +25,7 @@ h2 { margin: 8px 0 4px; font-size: 24px; }
 .lead { color: #666; margin: 0 0 12px; }
 .card { background: #fff; border-radius: 8px; box-shadow: 0 1px 3px rgba(0,0,0,.08);
         padding: 8px; margin-bottom: 14px; min-width: 0; }
-.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 14px; }
+.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 14px; margin-bottom: 14px; }
 .grid2 > .card { margin-bottom: 0; }
 .controls { display: flex; gap: 14px; flex-wrap: wrap; align-items: flex-end;
             margin-bottom: 12px; }
@@ -43,9 +46,21 @@ h2 { margin: 8px 0 4px; font-size: 24px; }
 .stepper button { border: 1px solid #bbb; background: #fff; border-radius: 6px;
                   padding: 4px 12px; font-size: 16px; cursor: pointer; }
 .agrees { color: #2e7d32; font-weight: 600; }
+/* Nothing wider than its column: a long word or a long id wraps instead of widening the page. */
+.content, .card { max-width: 100%; box-sizing: border-box; overflow-wrap: anywhere; }
+.content img, .content svg { max-width: 100%; }
+/* Every figure keeps a strip above it for the mode bar (plotly puts it over the top right of
+   the figure, where a title on a narrow screen reaches): the bar moves up into that strip. */
+.card.figure { padding-top: 36px; }
+.card.figure .modebar-container { top: -30px !important; }
+/* Grid cells wrap their text rather than cut it; a grid wider than its card scrolls inside it. */
+.ag-theme-alpine { max-width: 100%; }
+.ag-theme-alpine .ag-cell-wrap-text { line-height: 1.4; padding-top: 9px; padding-bottom: 9px;
+                                      word-break: normal; overflow-wrap: anywhere; }
 .differs { color: #c62828; font-weight: 600; }
 @media (max-width: 900px) { .grid2 { grid-template-columns: 1fr; } }
-@media (max-width: 520px) { .content { padding: 8px; } .control { flex: 1 1 100%; } }
+@media (max-width: 520px) { .content { padding: 8px; } .control { flex: 1 1 100%; min-width: 0; }
+                            .top { gap: 8px; padding: 8px 10px; } .nav-link { padding: 6px 8px; } }
 </style>
 </head>
 <body>

@@ -139,28 +139,59 @@ def component_strength(strength: pd.DataFrame, fair: float | None = None) -> go.
     return figure
 
 
+MAX_BARS = 40  # past this many move counts, neighbouring counts share a bar
+
+
 def match_length(lengths: pd.DataFrame) -> go.Figure:
     """Bars of how many counted matches (ended, no open dispute) had each number of effective
-    moves, from `stats.length_tallies(...)` (moves, matches) for one player count and variant."""
+    moves, from `stats.length_tallies(...)` (moves, matches) for one player count and variant.
+
+    Lengths are whole numbers: one bar per number of moves, or, over a wide range, one bar per
+    run of neighbouring numbers (at most MAX_BARS bars, so that none is a 1-pixel sliver); a
+    game whose matches are always as long says so instead of drawing one block."""
     title = "Match length"
     lengths = lengths[lengths["matches"] > 0].sort_values("moves")
     if lengths.empty:
         return empty(title, "no finished matches")
     spread = describe_counts(lengths["moves"], lengths["matches"])
     n, small = spread["n"], spread["small"]
+    if lengths["moves"].nunique() == 1:
+        moves = int(lengths["moves"].iloc[0])
+        return empty(title, f"always {moves} moves ({n:,} matches)")
+    bars = length_bars(lengths)
     figure = base(title, subtitle=f"median {spread['median']:g} moves (n={n})")
     figure.add_bar(
-        x=lengths["moves"],
-        y=lengths["matches"],
-        width=1,
+        x=bars["middle"],
+        y=bars["matches"],
+        width=bars["width"],
         marker_color=GREY if small else "#3b7dd8",
-        hovertemplate="%{x} moves: %{y} matches<extra></extra>",
+        marker_line={"width": 1, "color": "#fff"},
+        customdata=bars["label"],
+        hovertemplate="%{customdata}: %{y} matches<extra></extra>",
         showlegend=False,
     )
-    figure.update_xaxes(title="moves per match")
+    span = int(bars["last"].max() - bars["first"].min()) + 1
+    figure.update_xaxes(title="moves per match", dtick=1 if span <= 12 else None)
     figure.update_yaxes(title="matches")
     _small_note(figure, small)
     return figure
+
+
+def length_bars(lengths: pd.DataFrame) -> pd.DataFrame:
+    """The bars of `match_length`: per run of `width` neighbouring move counts (1 when the
+    range is at most MAX_BARS wide): first, last, middle, width, matches and a label."""
+    low, high = int(lengths["moves"].min()), int(lengths["moves"].max())
+    width = max(1, -(-(high - low + 1) // MAX_BARS))  # ceiling division
+    first = low + (lengths["moves"].astype(int) - low) // width * width
+    bars = lengths.groupby(first.rename("first"))["matches"].sum().reset_index()
+    bars["last"] = bars["first"] + width - 1
+    bars["middle"] = bars["first"] + (width - 1) / 2
+    bars["width"] = width
+    bars["label"] = [
+        f"{a} moves" if width == 1 else f"{a}-{b} moves"
+        for a, b in zip(bars["first"], bars["last"])
+    ]
+    return bars
 
 
 def _faint(colour: str) -> str:
@@ -169,14 +200,11 @@ def _faint(colour: str) -> str:
 
 
 def _small_note(figure: go.Figure, small: bool) -> None:
+    """The small-sample warning as a second subtitle line: inside the title block, it never
+    meets the mode bar or the title, whatever the screen's width."""
     if small:
-        figure.add_annotation(
-            text=SMALL_NOTE,
-            xref="paper",
-            yref="paper",
-            x=1,
-            y=1.12,
-            xanchor="right",
-            showarrow=False,
-            font={"size": 11, "color": "#777"},
+        subtitle = figure.layout.title.subtitle.text or ""
+        figure.update_layout(
+            title_subtitle_text=f"{subtitle}<br>{SMALL_NOTE}" if subtitle else SMALL_NOTE,
+            margin_t=(figure.layout.margin.t or 60) + 16,
         )

@@ -19,6 +19,9 @@ CATEGORY_COLOURS = (
 )
 
 
+AT_THE_END = {"xanchor": "left", "showarrow": False, "xshift": 6}
+
+
 def score_rows(seats: list[str], scores: list[dict]) -> pd.DataFrame:
     """The rules' `score()` (one entry per seat) as long rows: seat, player, category, points."""
     rows = [
@@ -36,11 +39,19 @@ def score_breakdown(
     `totals`, else the sum) written at the end of its bar, its name in its seat colour."""
     if rows.empty:
         return empty(title, "no score yet", height=220)
+    whole = not adds_up(rows, totals)
+    if whole:  # the categories are not parts of the score (solitaire Topas): see whole_scores
+        rows = whole_scores(rows, totals or {})
+    sums = rows.groupby("seat")["points"].sum()
     seats = rows[["seat", "player"]].drop_duplicates().sort_values("seat", ascending=False)
     labels = {
         seat: f"{seat}. {text(player)}" for seat, player in zip(seats["seat"], seats["player"])
     }
-    figure = base(title, height=120 + 45 * len(seats))
+    figure = base(
+        title,
+        height=120 + 45 * len(seats),
+        subtitle="the parts do not add up to the score: hover for them" if whole else "",
+    )
     for number, category in enumerate(rows["category"].drop_duplicates()):
         part = rows[rows["category"] == category].sort_values("seat", ascending=False)
         figure.add_bar(
@@ -49,30 +60,60 @@ def score_breakdown(
             orientation="h",
             name=text(category),
             marker_color=CATEGORY_COLOURS[number % 8],
-            hovertemplate="%{y}: " + text(category) + " %{x:g}<extra></extra>",
+            customdata=part["hover"] if whole else None,
+            hovertemplate="%{y}: "
+            + text(category)
+            + " %{x:g}"
+            + ("<br>%{customdata}" if whole else "")
+            + "<extra></extra>",
         )
-    sums = rows.groupby("seat")["points"].sum()
-    for seat in seats["seat"]:
+    for seat in seats["seat"]:  # the total at the end of the bar
         total = (totals or {}).get(seat, sums[seat])
         figure.add_annotation(
-            y=labels[seat],
-            x=max(sums[seat], 0),
-            text=f"<b>{total:g}</b>",
-            xanchor="left",
-            showarrow=False,
-            xshift=6,
+            y=labels[seat], x=max(sums[seat], 0), text=f"<b>{total:g}</b>", **AT_THE_END
         )
-    figure.update_layout(barmode="relative", margin={"l": 10, "t": 50, "b": 40}, legend={"y": -0.3})
-    figure.update_yaxes(automargin=True, tickfont={"size": 13})
+    figure.update_layout(
+        barmode="relative", margin={"l": 10, "t": 70 if whole else 50, "b": 40}, legend={"y": -0.3}
+    )
     figure.update_xaxes(title="points")
     # Each name in its seat colour, as on the board.
     figure.update_yaxes(
+        automargin=True,
+        tickfont={"size": 13},
         ticktext=[
             f"<span style='color:{seat_colour(s)}'>{labels[s]}</span>" for s in seats["seat"]
         ],
         tickvals=[labels[s] for s in seats["seat"]],
     )
     return figure
+
+
+def adds_up(rows: pd.DataFrame, totals: dict[int, float] | None) -> bool:
+    """Whether each seat's categories add up to its total (no totals: taken as the sums)."""
+    sums = rows.groupby("seat")["points"].sum()
+    return all(abs(sums.get(s, 0.0) - t) <= 1e-9 for s, t in (totals or {}).items())
+
+
+def whole_scores(rows: pd.DataFrame, totals: dict[int, float]) -> pd.DataFrame:
+    """One "score" row per seat, its points the rules' total, its categories as hover text.
+
+    For categories that are not parts of the score: solitaire Topas scores its lowest column
+    and lists each column and each colour, which stacked would add up to far more than the
+    score (about 95 for a score of 4)."""
+    out = []
+    for _, part in rows.groupby("seat", sort=True):
+        listed = ", ".join(f"{text(c)} {p:g}" for c, p in zip(part["category"], part["points"]))
+        number = int(part["seat"].iloc[0])
+        out.append(
+            {
+                "seat": number,
+                "player": part["player"].iloc[0],
+                "category": "score",
+                "points": float(totals.get(number, part["points"].sum())),
+                "hover": listed,
+            }
+        )
+    return pd.DataFrame(out)
 
 
 VALUE_LEVEL = {"win": 1, "draw": 0, "lose": -1}

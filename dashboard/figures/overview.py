@@ -39,6 +39,7 @@ def matches_by_game(counts: pd.DataFrame) -> go.Figure:
         textposition="top center",
         showlegend=False,
         hoverinfo="skip",
+        cliponaxis=False,  # the tallest bar's total sits above the plot's top edge
     )
     figure.update_layout(barmode="stack")
     figure.update_yaxes(title="matches", rangemode="tozero")

@@ -23,6 +23,9 @@ PALETTE = (
 )
 
 
+MARKERS_UP_TO = 60  # rated matches: past this, the markers hide the line
+
+
 def ratings(ratings: pd.DataFrame, players: Sequence[str]) -> go.Figure:
     """One line per chosen player: the conservative rating (mu - 3 sigma) after each of their
     rated matches; hovering shows mu and sigma too. `ratings` is the projection table."""
@@ -31,6 +34,9 @@ def ratings(ratings: pd.DataFrame, players: Sequence[str]) -> go.Figure:
     if chosen.empty:
         return empty(title, "choose players to compare")
     figure = base(title, height=400, subtitle="after each match; openskill, mu - 3 sigma")
+    # One look for every line: markers while the longest line is short enough to show them.
+    longest = int(chosen["player"].value_counts().max())
+    mode = "lines+markers" if longest < MARKERS_UP_TO else "lines"
     for number, player in enumerate(players):
         rows = chosen[chosen["player"] == player].sort_values("after_match")
         if rows.empty:
@@ -38,7 +44,7 @@ def ratings(ratings: pd.DataFrame, players: Sequence[str]) -> go.Figure:
         figure.add_scatter(
             x=rows["after_match"],
             y=rows["ordinal"],
-            mode="lines+markers" if len(rows) < 60 else "lines",
+            mode=mode,
             name=text(player),
             line={"color": PALETTE[number % len(PALETTE)]},
             customdata=rows[["mu", "sigma"]].to_numpy(),

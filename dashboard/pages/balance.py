@@ -40,7 +40,17 @@ def layout(game: str | None = None, **_query):
             ),
             html.Div(
                 [
-                    control("Game", dcc.Dropdown(id="balance-game", value=game, clearable=False)),
+                    control(
+                        "Game",
+                        # The game from the address is an option from the start: Dash's
+                        # dropdown drops a value none of its options has.
+                        dcc.Dropdown(
+                            id="balance-game",
+                            value=game,
+                            options=options([game] if game else []),
+                            clearable=False,
+                        ),
+                    ),
                     control("Players", dcc.Dropdown(id="balance-players", clearable=False)),
                     control(
                         "Variant", dcc.Dropdown(id="balance-variant", clearable=False), wide=True
@@ -141,7 +151,7 @@ def _player_choices(source, game, chosen):
     value = chosen if chosen in sizes.index else int(cast(SupportsInt, sizes.idxmax()))
     return options(
         [int(p) for p in sizes.index],
-        [f"{p} players ({n:,} matches)" for p, n in sizes.items()],
+        [f"{p} player{'' if p == 1 else 's'} ({n:,})" for p, n in sizes.items()],
     ), value
 
 
@@ -154,8 +164,10 @@ def _variant_choices(source, game, players, chosen):
     if sizes.empty:
         return [], None
     value = chosen if chosen in set(sizes["variant"]) else sizes["variant"].iloc[0]
+    # Shown in the game's words; the stored text stays the value the figures filter by.
     return options(
-        list(sizes["variant"]), [f"{v} ({n:,})" for v, n in zip(sizes["variant"], sizes["n"])]
+        list(sizes["variant"]),
+        [f"{data.variant_words(game, v)} ({n:,})" for v, n in zip(sizes["variant"], sizes["n"])],
     ), value
 
 

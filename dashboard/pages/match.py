@@ -7,13 +7,24 @@ from __future__ import annotations
 from typing import Any
 
 import dash
+import flask
 import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import games, replay
 from tablelog.dashboard.checkpoint import checkpoint_state
-from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, grid, live, names
+from tablelog.dashboard.components import (
+    LIVE_INTERVAL_MS,
+    NUMBER,
+    TEXT,
+    WHEN,
+    control,
+    graph,
+    grid,
+    live,
+    names,
+)
 from tablelog.dashboard.figures import match as figures
 from tablelog.dashboard.figures.style import empty
 from tablelog.domain import views
@@ -30,25 +41,41 @@ RECENT = 30
 # left to `tablelog audit` / `tablelog analyse` past WHOLE_UP_TO events.
 LOG_WINDOW = 500
 WHOLE_UP_TO = 5_000
+# Steps number the match's events as everywhere else (the audit, `tablelog show --at N`, the
+# API's `at`): step 0 is the start, step N the Nth event after it.
 LOG_COLUMNS = [
-    {"field": "step", "headerName": "Step", "maxWidth": 80},
-    {"field": "when", "headerName": "When", "maxWidth": 170},
-    {"field": "event", "headerName": "Event", "maxWidth": 150},
-    {"field": "who", "headerName": "Who", "maxWidth": 140},
-    {"field": "what", "headerName": "What", "flex": 2},
-    {"field": "flag", "headerName": "", "maxWidth": 150},
+    {"field": "step", "headerName": "Step", **NUMBER, "minWidth": 80},
+    {"field": "event", "headerName": "Event", "minWidth": 120},
+    {"field": "who", "headerName": "Who", **TEXT, "minWidth": 110, "flex": 1},
+    {"field": "what", "headerName": "What", **TEXT, "minWidth": 200},
+    {"field": "flag", "headerName": "Note", **TEXT, "minWidth": 120, "flex": 1},
+    # Last: on a phone the step, what happened and by whom fill the screen first.
+    {"field": "when", "headerName": "When", **WHEN, "minWidth": 170},
 ]
 CLAIM_COLUMNS: list[dict[str, Any]] = [
-    {"field": "step", "headerName": "Step", "maxWidth": 80},
-    {"field": "by", "headerName": "Claimed by"},
-    {"field": "seat", "headerName": "Player"},
-    {"field": "claimed", "headerName": "Claimed"},
-    {"field": "recomputed", "headerName": "Rules give"},
-    {"field": "agrees", "headerName": "Agrees", "maxWidth": 100},
+    {"field": "step", "headerName": "Step", **NUMBER, "minWidth": 80},
+    {"field": "by", "headerName": "Claimed by", **TEXT, "minWidth": 120},
+    {"field": "seat", "headerName": "Player", **TEXT, "minWidth": 120},
+    {"field": "claimed", "headerName": "Claimed", **NUMBER},
+    {"field": "recomputed", "headerName": "Rules give", **NUMBER},
+    {"field": "agrees", "headerName": "Agrees", **NUMBER},
 ]
+# What each stored event is, in the words of the table (the log shows these, not class names).
+EVENT_WORDS = {
+    "Started": "start",
+    "MoveRecorded": "move",
+    "MoveUndone": "undo",
+    "ResultClaimed": "claim",
+    "DisputeRaised": "dispute raised",
+    "DisputeResolved": "dispute resolved",
+    "SheetRecorded": "score sheet",
+    "Ended": "end",
+    "Abandoned": "abandoned",
+}
 
 
 def layout(id: str | None = None, **_query):
+    shown, notice = wanted(id)
     return html.Div(
         [
             html.H2("Match"),
@@ -57,37 +84,31 @@ def layout(id: str | None = None, **_query):
                     control(
                         "Match (type 4+ characters of an id to search)",
                         dcc.Dropdown(
-                            id="match-pick", value=id, clearable=False, placeholder="choose a match"
+                            id="match-pick",
+                            value=shown,
+                            options=first_choice(shown),
+                            clearable=False,
+                            placeholder="choose a match",
                         ),
                         wide=True,
                     )
                 ],
                 className="controls",
             ),
-            html.Div(id="match-summary", className="note"),
             html.Div(
-                [
-                    html.Button("◀", id="match-back", title="previous step"),
-                    html.Div(
-                        dcc.Slider(
-                            id="match-step",
-                            min=0,
-                            max=0,
-                            step=1,
-                            value=0,
-                            allow_direct_input=False,
-                            updatemode="drag",
-                            tooltip={"placement": "bottom", "always_visible": False},
-                        ),
-                        className="slider",
-                    ),
-                    html.Button("▶", id="match-forward", title="next step"),
-                ],
-                className="stepper card",
+                notice, id="match-notice", role="alert", className="warning card", hidden=not notice
             ),
+            html.Div(id="match-summary", className="note"),
+            stepper(),
             html.Div(id="match-values"),  # Topitop only: the solved value after each move
             html.Div(id="match-caption", className="step-caption"),
-            html.Div([graph("match-board"), graph("match-score")], className="grid2"),
+            html.Div(
+                [
+                    graph("match-board", figure=empty("Board", "no match chosen")),
+                    graph("match-score", figure=empty("Score", "no match chosen")),
+                ],
+                className="grid2",
+            ),
             html.Div(
                 [
                     html.H3("Claimed against recomputed", style={"margin": "4px"}),
@@ -108,6 +129,58 @@ def layout(id: str | None = None, **_query):
             dcc.Store(id="match-position"),
         ]
     )
+
+
+def stepper() -> html.Div:
+    """The slider over the match's steps, with a button either side for one step."""
+    return html.Div(
+        [
+            html.Button("◀", id="match-back", title="previous step"),
+            html.Div(
+                dcc.Slider(
+                    id="match-step",
+                    min=0,
+                    max=0,
+                    step=1,
+                    value=0,
+                    allow_direct_input=False,
+                    updatemode="drag",
+                    tooltip={"placement": "bottom", "always_visible": False},
+                ),
+                className="slider",
+            ),
+            html.Button("▶", id="match-forward", title="next step"),
+        ],
+        className="stepper card",
+    )
+
+
+def wanted(id: str | None) -> tuple[str | None, str]:
+    """The match the page opens with, and what to say when there is none: the one the address
+    names (`/match?id=...`, whole or a unique prefix, as the command line takes it), else the
+    latest. An id naming no match, or several, is said so and no other match is shown."""
+    if not flask.has_app_context():  # Dash checking the layout, not a visitor
+        return None, ""
+    source = flask.current_app.extensions["tablelog"]  # the app's Source (dashboard/app.py)
+    if not id:
+        latest = source.table("matches", order="started DESC", limit=1)
+        return (str(latest["match_id"].iloc[0]) if len(latest) else None), ""
+    try:
+        return str(source.queries.find(id)), ""
+    except MatchNotFound as err:
+        return None, f"{err}. Choose a match above."
+
+
+def first_choice(match_id: str | None) -> list[dict[str, str]]:
+    """The shown match as the picker's one option until its callback lists the others: its
+    label shows at once, not the placeholder."""
+    if match_id is None:
+        return []
+    source = flask.current_app.extensions["tablelog"]
+    return [
+        {"label": label(r), "value": match_id}
+        for r in source.table("matches", match_id=match_id).to_dict("records")
+    ]
 
 
 def label(row: dict) -> str:
@@ -146,7 +219,7 @@ def register(app: dash.Dash, source) -> None:
             ("match step", match_id, step), lambda: step_figures(source, match_id, step)
         )
         row = row_at(log, step) or source.remember(
-            ("match row", match_id, step), lambda: step_row(source, match_id, step)
+            ("match row", match_id, step), lambda: in_words(step_row(source, match_id, step))
         )
         return board, score, replay.caption(row)
 
@@ -168,8 +241,6 @@ def _match_choices(source, search: str | None, value: str | None):
     if value and value not in set(matches["match_id"]):
         matches = pd.concat([source.table("matches", match_id=value), matches])
     rows = matches.to_dict("records")
-    if value is None and rows and not search:
-        value = rows[0]["match_id"]
     return [{"label": label(r), "value": r["match_id"]} for r in rows], value
 
 
@@ -251,13 +322,13 @@ def match_view(source, match_id: str) -> dict:
     claims, audit_text = claims_section(source, match, audit=whole)
     status = views.status(match)
     summary = (
-        f"{match.game}, {len(match.seats)} players ({', '.join(match.seats)}); "
-        f"{status}; {len(match.moves)} effective moves, {len(match.undos)} undone; "
-        f"{steps} steps" + (f"; the log shows the newest {len(log)}" if first else "")
+        f"{match.game}, {count(len(match.seats), 'player')} ({', '.join(match.seats)}); "
+        f"{status}; {count(len(match.moves), 'effective move')}, {len(match.undos)} undone; "
+        f"{count(steps, 'step')}" + (f"; the log shows the newest {len(log)}" if first else "")
     )
     summary += checkpoint_state(source.recorder, match.id)  # who signed it, verified or not
     return {
-        "log": log,
+        "log": [in_words(row) for row in log],
         "steps": steps,
         "marks": marks,
         "claims": claims,
@@ -265,6 +336,16 @@ def match_view(source, match_id: str) -> dict:
         "summary": summary,
         "values": replay.solved_values(match) if whole else None,
     }
+
+
+def count(number: int, thing: str) -> str:
+    """How many, in words: "1 player", "2 players"."""
+    return f"{number:,} {thing}{'' if number == 1 else 's'}"
+
+
+def in_words(row: dict) -> dict:
+    """An event log row as the page shows it: what happened in words, not a class name."""
+    return {**row, "event": EVENT_WORDS.get(row["event"], row["event"])}
 
 
 def _rules(game: str):

@@ -8,7 +8,18 @@ import dash
 from dash import Input, Output, dcc, html
 
 from tablelog.dashboard import data
-from tablelog.dashboard.components import LIVE_INTERVAL_MS, graph, grid, live, names, records, stat
+from tablelog.dashboard.components import (
+    LIVE_INTERVAL_MS,
+    NUMBER,
+    TEXT,
+    WHEN,
+    graph,
+    grid,
+    live,
+    names,
+    records,
+    stat,
+)
 from tablelog.dashboard.figures import overview as figures
 from tablelog.dashboard.figures.style import STATUS_COLOURS
 
@@ -16,18 +27,18 @@ dash.register_page(__name__, path="/", name="Overview", order=0, title="Tablelog
 
 RECENT = 50
 COLUMNS: list[dict[str, Any]] = [
-    {"field": "played", "headerName": "Played", "maxWidth": 150},
-    {"field": "game", "headerName": "Game", "maxWidth": 160},
-    {"field": "seats", "headerName": "Players"},
-    {"field": "status", "headerName": "Status", "maxWidth": 110},
-    {"field": "moves", "headerName": "Moves", "maxWidth": 90},
-    {"field": "winners", "headerName": "Won"},
+    {"field": "played", "headerName": "Played", **WHEN},
+    {"field": "game", "headerName": "Game", "minWidth": 140},
+    {"field": "seats", "headerName": "Players", **TEXT},
+    {"field": "status", "headerName": "Status", "minWidth": 105},
+    {"field": "moves", "headerName": "Moves", **NUMBER},
+    {"field": "winners", "headerName": "Won", **TEXT},
     # Ids are UUIDs the recorder made, so this is the one cell that may be a link.
     {
         "field": "open",
         "headerName": "Match",
         "cellRenderer": "markdown",
-        "maxWidth": 120,
+        "minWidth": 110,
         "linkTarget": "_self",
     },
 ]

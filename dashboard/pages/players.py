@@ -12,6 +12,9 @@ from dash import Input, Output, State, dcc, html
 from tablelog.dashboard import data
 from tablelog.dashboard.components import (
     LIVE_INTERVAL_MS,
+    NUMBER,
+    TEXT,
+    WHEN,
     control,
     graph,
     grid,
@@ -25,36 +28,41 @@ dash.register_page(__name__, path="/players", name="Players", order=2, title="Ta
 
 SHOWN = 5  # players drawn when nobody is chosen yet: the best rated
 COLUMNS: list[dict[str, Any]] = [
-    {"field": "player", "headerName": "Player", "pinned": "left", "minWidth": 130},
-    {"field": "matches", "headerName": "Matches"},
-    {"field": "wins", "headerName": "Wins"},
+    {"field": "player", "headerName": "Player", "pinned": "left", **TEXT, "minWidth": 120},
+    {"field": "matches", "headerName": "Matches", **NUMBER},
+    {"field": "wins", "headerName": "Wins", **NUMBER},
     {
         "field": "win_rate",
         "headerName": "Win rate",
+        **NUMBER,
         "valueFormatter": {"function": "d3.format('.0%')(params.value)"},
     },
     {
         "field": "mean_total",
         "headerName": "Mean points",
+        **NUMBER,
         "valueFormatter": {"function": "d3.format('.1f')(params.value)"},
     },
     {
         "field": "ordinal",
         "headerName": "Rating",
+        **NUMBER,
         "sort": "desc",
         "valueFormatter": {"function": "d3.format('.2f')(params.value)"},
     },
     {
         "field": "mu",
         "headerName": "mu",
+        **NUMBER,
         "valueFormatter": {"function": "d3.format('.2f')(params.value)"},
     },
     {
         "field": "sigma",
         "headerName": "sigma",
+        **NUMBER,
         "valueFormatter": {"function": "d3.format('.2f')(params.value)"},
     },
-    {"field": "last", "headerName": "Last played"},
+    {"field": "last", "headerName": "Last played", **WHEN},
 ]
 
 
@@ -69,7 +77,17 @@ def layout(game: str | None = None, **_query):
             ),
             html.Div(
                 [
-                    control("Game", dcc.Dropdown(id="players-game", value=game, clearable=False)),
+                    control(
+                        "Game",
+                        # The game from the address is an option from the start: Dash's
+                        # dropdown drops a value none of its options has.
+                        dcc.Dropdown(
+                            id="players-game",
+                            value=game,
+                            options=options([game] if game else []),
+                            clearable=False,
+                        ),
+                    ),
                     control("Compare", dcc.Dropdown(id="players-chosen", multi=True), wide=True),
                 ],
                 className="controls",

@@ -23,19 +23,24 @@ SEAT_DOC = (
 @dataclass(frozen=True)
 class Options:
     manifest: ManifestName = field(
-        default=ManifestName(DEFAULT_MANIFEST), metadata=key(doc="the board (a manifest name)")
+        default=ManifestName(DEFAULT_MANIFEST),
+        metadata=key(doc="the board (a manifest name)", label="board"),
     )
     half_board: Flag = field(
-        default=Flag(False), metadata=key(doc="two players, two adjoining quadrants each")
+        default=Flag(False),
+        metadata=key(doc="two players, two adjoining quadrants each", label="half board"),
     )
     placing_optional: Flag = field(
         default=Flag(False),
-        metadata=key(doc="no shape need be placed (the seed's challenging option)"),
+        metadata=key(
+            doc="no shape need be placed (the seed's challenging option)", label="placing optional"
+        ),
     )
     empty_deck: Literal["reshuffle", "end"] = field(
         default="reshuffle",
         metadata=key(
-            doc="when the deck runs out: the discards become a new deck, or the round ends"
+            doc="when the deck runs out: the discards become a new deck, or the round ends",
+            label="when the deck runs out",
         ),
     )
 

@@ -14,10 +14,12 @@ CARD_DOC = "a card named by its halves, colour letter and gems (R2-B1), in any c
 class Options:
     expert: Flag = field(
         default=Flag(False),
-        metadata=key(doc="the expert variant: a line scores the product of its gems"),
+        metadata=key(
+            doc="the expert variant: a line scores the product of its gems", label="expert"
+        ),
     )
     manifest: ManifestName = field(
-        default=ManifestName("topas"), metadata=key(doc="the deck (a manifest name)")
+        default=ManifestName("topas"), metadata=key(doc="the deck (a manifest name)", label="deck")
     )
 
 

@@ -18,10 +18,14 @@ CELL = {"pattern": "^[A-Ea-e][0-9]+$"}
 class Options:
     last_player_chooses: Flag = field(
         default=Flag(False),
-        metadata=key(doc="the seed's variant: the last player is dealt the tiles left and keeps 3"),
+        metadata=key(
+            doc="the seed's variant: the last player is dealt the tiles left and keeps 3",
+            label="last player chooses",
+        ),
     )
     manifest: ManifestName = field(
-        default=ManifestName("topiary"), metadata=key(doc="the tiles (a manifest name)")
+        default=ManifestName("topiary"),
+        metadata=key(doc="the tiles (a manifest name)", label="tiles"),
     )
 
 

@@ -15,11 +15,19 @@ CELL_DOC = "a cell, a1 (top left) to c3"
 class Options:
     small: WholeNumber = field(
         default=WholeNumber(4),
-        metadata=key(doc="small sand piles in the game (0-9)", schema={"minimum": 0, "maximum": 9}),
+        metadata=key(
+            doc="small sand piles in the game (0-9)",
+            schema={"minimum": 0, "maximum": 9},
+            label="small sand piles",
+        ),
     )
     large: WholeNumber = field(
         default=WholeNumber(4),
-        metadata=key(doc="large sand piles in the game (0-9)", schema={"minimum": 0, "maximum": 9}),
+        metadata=key(
+            doc="large sand piles in the game (0-9)",
+            schema={"minimum": 0, "maximum": 9},
+            label="large sand piles",
+        ),
     )
 
 

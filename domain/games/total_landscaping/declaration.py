@@ -18,7 +18,8 @@ class Options:
         default="stops-effects",
         metadata=key(
             doc="stops-effects: a card whose effect involves a hoed tile does not trigger it; "
-            "after-effects: every effect triggers, the hoe only clears (version 1)"
+            "after-effects: every effect triggers, the hoe only clears (version 1)",
+            label="hoeing",
         ),
     )
 
