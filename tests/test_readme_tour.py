@@ -48,7 +48,9 @@ def tour_lines(text: str) -> list[tuple[int, str]]:
 
 def tour_commands(text: str) -> list[Command]:
     commands: list[Command] = []
-    skipped, block, previous = None, None, ""
+    block: list[tuple[int, str]] | None = None
+    skipped: str | None = None
+    previous = ""
     for number, line in tour_lines(text):
         if block is None:
             if line == "```bash":
