@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .audit_findings import Findings
+from .audit_text import step, steps
 from .match import Match, event_hash
 from .recorder import Recorder
 
@@ -39,7 +40,7 @@ def decode(found: Findings, recorder: Recorder, rows: Sequence[Any]) -> list[Sto
             found.find(
                 row.originator_version,
                 "undecodable",
-                f"event {row.originator_version} no longer decodes ({reason}): "
+                f"{step(row.originator_version)} no longer decodes ({reason}): "
                 "its stored bytes were changed",
                 topic=row.topic,
             )
@@ -62,8 +63,8 @@ def check_before_start(found: Findings, events: list[Stored]) -> list[Stored]:
             stored.position,
             "inserted",
             f"{what} was inserted at position "
-            f"{stored.position}, before the match's start (event 1): a match's log "
-            "begins at event 1, so it is no event of this match",
+            f"{stored.position}, before the match's start (step 0, stored at position 1): a "
+            "match's log begins there, so it is no event of this match",
         )
     return log
 
@@ -75,9 +76,9 @@ def check_positions(found: Findings, events: list[Stored]) -> None:
     for stored in events:
         if stored.position > expected:
             missing = (
-                f"event {expected} is"
+                f"{step(expected)} is"
                 if stored.position == expected + 1
-                else f"events {expected} to {stored.position - 1} are"
+                else f"{steps(expected, stored.position - 1)} are"
             )
             found.find(
                 expected,
@@ -116,7 +117,7 @@ def _report_broken_run(found: Findings, run: list[tuple[Stored, Stored | None]],
         found.find(
             first.position,
             "chain",
-            f"event {first.position} claims a predecessor "
+            f"{step(first.position)} claims a predecessor "
             "but is stored as the first event: events before it were removed, or it "
             "was edited",
             between=[first.position],
@@ -130,12 +131,12 @@ def _report_broken_run(found: Findings, run: list[tuple[Stored, Stored | None]],
         position, later = before.position, first.position
         if later == last:
             message = (
-                f"event {later}, the last, does not follow event {position}: event "
-                f"{later} was appended or replaced, or event {position} was edited"
+                f"{step(later)}, the last, does not follow {step(position)}: event "
+                f"{later} was appended or replaced, or {step(position)} was edited"
             )
         else:
             message = (
-                f"event {position} is not the event that event {later} sealed: it "
+                f"{step(position)} is not the event that {step(later)} sealed: it "
                 "was edited after it was recorded"
             )
         found.find(position, "chain", message, between=[position, later])
@@ -145,14 +146,14 @@ def _report_broken_run(found: Findings, run: list[tuple[Stored, Stored | None]],
     end = run[-1][0].position
     through = end if end == last else end - 1
     span = (
-        f"event {first.position} is"
+        f"{step(first.position)} is"
         if through == first.position
-        else f"events {first.position} to {through} are"
+        else f"{steps(first.position, through)} are"
     )
     where = (
-        f"after event {before.position}"
+        f"after {step(before.position)}"
         if through == end
-        else f"between event {before.position} and event {end}"
+        else f"between {step(before.position)} and {step(end)}"
     )
     found.find(
         first.position,
@@ -172,12 +173,12 @@ def check_receipt(found: Findings, events: list[Stored], head: str) -> None:
             later = events[-1].position - stored.position
             if later:
                 found.notes.append(
-                    f"the receipt seals event {stored.position}; {later} "
+                    f"the receipt seals {step(stored.position)}; {later} "
                     f"event{'s were' if later > 1 else ' was'} recorded after "
                     "it (listed in the log): check they belong"
                 )
             else:
-                found.notes.append(f"the receipt matches the last event ({stored.position})")
+                found.notes.append(f"the receipt matches the last event ({step(stored.position)})")
             return
     found.find(
         None,

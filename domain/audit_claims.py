@@ -16,7 +16,17 @@ from typing import Any
 from . import audit_sheet
 from .audit_chain import Stored
 from .audit_findings import Findings
-from .audit_text import num, outcome_text, seat_name, signed, when
+from .audit_text import (
+    claim_sentence,
+    num,
+    outcome_text,
+    seat_name,
+    sentence,
+    signed,
+    step,
+    when,
+    winner_sentence,
+)
 from .games import GameRules, RulesError, UnknownInformation, get_rules
 from .match import ABANDONED, ENDED, RUNNING, components_of, initial_state
 
@@ -99,7 +109,7 @@ class Replay(Findings):
                 self.find(
                     stored.position,
                     "replay",
-                    f"event {stored.position} ({name}) cannot "
+                    f"{step(stored.position)} ({name}) cannot "
                     f"be replayed: {type(err).__name__}: {err}",
                 )
 
@@ -120,7 +130,7 @@ class Replay(Findings):
 
     def _on_Started(self, position: int, event: Any) -> None:  # named after the event classes
         if self.started is not None:
-            self.find(position, "replay", f"event {position} starts the match a second time")
+            self.find(position, "replay", f"{step(position)} starts the match a second time")
             return
         self.started = event
         self.seats = list(event.seats)
@@ -148,14 +158,14 @@ class Replay(Findings):
 
     def _on_MoveRecorded(self, position: int, event: Any) -> None:
         if self.sheet is not None:
-            self.find(position, "replay", f"event {position} records a move in a score-sheet match")
+            self.find(position, "replay", f"{step(position)} records a move in a score-sheet match")
             return
         number = len(self.line)
         if self.status != RUNNING:
             self.find(
                 position,
                 "replay",
-                f"event {position} records a move in a match already {self.status}",
+                f"{step(position)} records a move in a match already {self.status}",
             )
         if not self.replaying:
             return
@@ -164,7 +174,7 @@ class Replay(Findings):
         if type(seat) is not int or not 0 <= seat < len(self.seats):
             self._stop(
                 position,
-                f"event {position}: move {number} is by seat {seat!r}, "
+                f"{step(position)}: move {number} is by seat {seat!r}, "
                 "which this match does not have",
             )
             return
@@ -172,7 +182,7 @@ class Replay(Findings):
             waiting = " or ".join(self.seats[s] for s in rules.to_move(state)) or "nobody"
             self._stop(
                 position,
-                f"event {position}: move {number} is by {self.seats[seat]}, "
+                f"{step(position)}: move {number} is by {self.seats[seat]}, "
                 f"but it was not their turn (waiting for {waiting})",
             )
             return
@@ -181,7 +191,7 @@ class Replay(Findings):
         except RulesError as err:
             self._stop(
                 position,
-                f"event {position}: move {number} by {self.seats[seat]} "
+                f"{step(position)}: move {number} by {self.seats[seat]} "
                 f"({event.move}) breaks the rules: {err}",
             )
             return
@@ -211,12 +221,12 @@ class Replay(Findings):
             self.find(
                 position,
                 "replay",
-                f"event {position} undoes a move in a match already {self.status}",
+                f"{step(position)} undoes a move in a match already {self.status}",
             )
         if not self.replaying:
             return
         if len(self.line) == 1:
-            self._stop(position, f"event {position} undoes a move, but no move was left to undo")
+            self._stop(position, f"{step(position)} undoes a move, but no move was left to undo")
             return
         withdrawn = self.line.pop()
         undo["withdrew"] = {
@@ -229,7 +239,7 @@ class Replay(Findings):
     def _on_ResultClaimed(self, position: int, event: Any) -> None:
         if self.status == ABANDONED:
             self.find(
-                position, "replay", f"event {position} claims a result for an abandoned match"
+                position, "replay", f"{step(position)} claims a result for an abandoned match"
             )
         over = bool(self.replaying and self.outcome_now() is not None)
         self.claims.append(
@@ -261,7 +271,7 @@ class Replay(Findings):
     def _on_DisputeResolved(self, position: int, event: Any) -> None:
         dispute = next((d for d in self.disputes if d["ruling"] is None), None)
         if dispute is None:
-            self.find(position, "replay", f"event {position} resolves a dispute, but none was open")
+            self.find(position, "replay", f"{step(position)} resolves a dispute, but none was open")
             return
         dispute.update(
             ruling=event.ruling,
@@ -272,7 +282,7 @@ class Replay(Findings):
 
     def _on_Ended(self, position: int, event: Any) -> None:
         if self.status != RUNNING:
-            self.find(position, "replay", f"event {position} ends a match already {self.status}")
+            self.find(position, "replay", f"{step(position)} ends a match already {self.status}")
         self.status = ENDED
         self.recorded_outcome = dict(event.outcome)
         if not self.replaying:
@@ -291,13 +301,13 @@ class Replay(Findings):
             self.find(
                 position,
                 "outcome",
-                f"event {position} ends the match with {said}; by the rules {rules_say}",
+                f"{step(position)} ends the match with {said}; by the rules {rules_say}",
             )
 
     def _on_Abandoned(self, position: int, event: Any) -> None:
         if self.status != RUNNING:
             self.find(
-                position, "replay", f"event {position} abandons a match already {self.status}"
+                position, "replay", f"{step(position)} abandons a match already {self.status}"
             )
         self.status = ABANDONED
         self.abandoned = {
@@ -346,13 +356,13 @@ class Replay(Findings):
         }
         if after is None:
             self.notes.append(
-                f"the claim at event {claim.event} cannot be checked: the match "
+                f"the claim at {step(claim.event)} cannot be checked: the match "
                 "could not be replayed up to it"
             )
             return
         if after.totals is None:
             self.notes.append(
-                f"the claim at event {claim.event} cannot be checked: the score "
+                f"the claim at {step(claim.event)} cannot be checked: the score "
                 f"after move {after.move} needs what the table never revealed "
                 f"({after.unknown})"
             )
@@ -390,14 +400,14 @@ class Replay(Findings):
             self.find(
                 claim.event,
                 "claim",
-                f"the claim at event {claim.event} scores {name!r}, who has no seat in this match",
+                f"the claim at {step(claim.event)} scores {name!r}, who has no seat in this match",
             )
             return
         if isinstance(claimed, bool) or not isinstance(claimed, (int, float)):
             self.find(
                 claim.event,
                 "claim",
-                f"the claim at event {claim.event} gives {name} {claimed!r}, which is not a score",
+                f"the claim at {step(claim.event)} gives {name} {claimed!r}, which is not a score",
             )
             return
         recomputed = totals[seat]
@@ -417,25 +427,23 @@ class Replay(Findings):
         )
 
     def _claim_message(self, claim: Claim) -> str:
+        """One sentence per seat that differs, where the table and the rules parted, and
+        whether it changes who wins."""
         after = claim.line[-1]
-        parts = [
-            f"{d['seat']} claimed {num(d['claimed'])}, the rules give "
-            f"{num(d['recomputed'])} ({num(abs(d['difference']))} too "
-            f"{'many' if d['difference'] > 0 else 'few'})"
+        text = " ".join(
+            claim_sentence(claim.by, claim.event, after.move, d)
             for d in claim.result["differences"]
-        ]
-        text = (
-            f"the claim by {claim.by} at event {claim.event} (after move {after.move}) "
-            f"differs: {'; '.join(parts)}"
         )
         first = claim.result["diverging_move"]
         text += (
-            f". They diverge from move {first['move']}: {first['explanation']}"
+            f" The table and the rules part at move {first['move']}: {first['explanation']}."
             if first
-            else ". " + claim.result["differences"][0]["diverging_move"]["explanation"]
+            else " "
+            + sentence(claim.result["differences"][0]["diverging_move"]["explanation"])
+            + "."
         )
         winner = self._claimed_winner_change(claim)
-        return text + (f". {winner}" if winner else "")
+        return text + (f" {winner}" if winner else "")
 
     def _claimed_winner_change(self, claim: Claim) -> str | None:
         """When a final claim is wrong: does the error change who wins?"""
@@ -446,12 +454,7 @@ class Replay(Findings):
         leaders = [name for name in self.seats if claim.scores[name] == best]
         outcome = self.started_rules.outcome(claim.line[-1].state)
         winners = [seat_name(self.seats, s) for s in (outcome.winners if outcome else ())]
-        if sorted(leaders) == sorted(winners):
-            return "The claimed scores still give the winner the rules give"
-        return (
-            f"The claimed scores put {' and '.join(leaders)} ahead; by the rules "
-            f"{' and '.join(winners) or 'nobody'} {'wins' if len(winners) == 1 else 'win'}"
-        )
+        return winner_sentence(leaders, winners)
 
 
 def diverging_move(

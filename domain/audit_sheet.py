@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .audit_text import num
+from .audit_text import claim_sentence, num, step
 from .errors import Refused
 from .games import RulesError
 from .match import ENDED, RUNNING, components_of
@@ -23,14 +23,14 @@ def recorded(replay: Any, position: int, event: Any) -> None:
         replay.find(
             position,
             "replay",
-            f"event {position} records a score sheet in a match logged move by move",
+            f"{step(position)} records a score sheet in a match logged move by move",
         )
         return
     if replay.status != RUNNING:
         replay.find(
             position,
             "replay",
-            f"event {position} records a score sheet in a match already {replay.status}",
+            f"{step(position)} records a score sheet in a match already {replay.status}",
         )
     replay.status = ENDED
     replay.recorded_outcome = dict(event.outcome)
@@ -46,21 +46,21 @@ def recorded(replay: Any, position: int, event: Any) -> None:
         )
     except (Refused, RulesError) as err:
         replay.find(
-            position, "sheet", f"event {position}: the score sheet breaks the game's rules: {err}"
+            position, "sheet", f"{step(position)}: the score sheet breaks the game's rules: {err}"
         )
         return
     if sheet != event.sheet:
         replay.find(
             position,
             "sheet",
-            f"event {position}: the score sheet is not as the "
+            f"{step(position)}: the score sheet is not as the "
             "recorder writes one (a field was changed or added)",
         )
     if outcome != event.outcome:
         replay.find(
             position,
             "outcome",
-            f"event {position} ends the match with {event.outcome}; the sheet gives {outcome}",
+            f"{step(position)} ends the match with {event.outcome}; the sheet gives {outcome}",
         )
 
 
@@ -76,7 +76,7 @@ def compare_claims(replay: Any) -> None:
         }
         if not isinstance(recorded_sheet, dict):
             replay.notes.append(
-                f"the claim at event {claim.event} cannot be checked: the match has no score sheet"
+                f"the claim at {step(claim.event)} cannot be checked: the match has no score sheet"
             )
             continue
         totals = {
@@ -88,15 +88,13 @@ def compare_claims(replay: Any) -> None:
             _compare(replay, claim, name, claimed, totals)
         claim.result["agrees"] = not claim.result["differences"]
         if claim.result["differences"]:
-            parts = "; ".join(
-                f"{d['seat']} claimed {num(d['claimed'])}, the sheet says {num(d['recomputed'])}"
-                for d in claim.result["differences"]
-            )
             replay.find(
                 claim.event,
                 "claim",
-                f"the claim by {claim.by} at event {claim.event} "
-                f"differs from the score sheet: {parts}",
+                " ".join(
+                    claim_sentence(claim.by, claim.event, None, {**d, "source": "sheet"})
+                    for d in claim.result["differences"]
+                ),
             )
 
 
@@ -105,17 +103,17 @@ def _compare(replay: Any, claim: Any, name: str, claimed: Any, totals: dict) -> 
         replay.find(
             claim.event,
             "claim",
-            f"the claim at event {claim.event} scores {name!r}, who has no seat in this match",
+            f"the claim at {step(claim.event)} scores {name!r}, who has no seat in this match",
         )
     elif isinstance(claimed, bool) or not isinstance(claimed, (int, float)):
         replay.find(
             claim.event,
             "claim",
-            f"the claim at event {claim.event} gives {name} {claimed!r}, which is not a score",
+            f"the claim at {step(claim.event)} gives {name} {claimed!r}, which is not a score",
         )
     elif totals[name] is None:
         replay.notes.append(
-            f"the claim at event {claim.event} gives {name} {num(claimed)}; "
+            f"the claim at {step(claim.event)} gives {name} {num(claimed)}; "
             "the score sheet has no total for them to compare"
         )
     elif not math.isclose(claimed, totals[name], abs_tol=1e-9):

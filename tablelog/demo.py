@@ -4,6 +4,8 @@ Every registered game, a few hundred simulated matches in all with mixed bots an
 and a handful of matches that show every status a logged match can have: one still running, one
 abandoned, one with a withdrawn move, claimed results (one matching the rules, one not) and
 disputes (one resolved, one open); and a couple of dozen matches logged from score sheets.
+The wrong claim and the open dispute are recorded by names marked "(demo)", so that `audit`
+lists them as the demo's planted examples and a fresh store audits clean (audit_demo.py).
 Everything goes through the recorder's commands, so the demo is exactly as checked as a logged
 game. `tablelog demo` builds it; `tablelog serve` calls `build_demo_store` when the default store
 does not exist yet.
@@ -17,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tablelog.domain.audit_demo import demo_name
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES
 from tablelog.domain.match import Match
@@ -110,7 +113,9 @@ def featured_matches() -> list[Match]:
     for number, (game, error) in enumerate((("topiary", 0), ("topas", 3)), start=4):
         match, plan, rng = _featured(game, "random", number, 0)
         _to_the_end(match, plan, rng)
-        match.claim(match.seats[-1], _claimed_totals(match, error))
+        # the slip is planted (audit lists it as the demo's, audit_demo.py); the right claim not
+        by = match.seats[-1]
+        match.claim(demo_name(by) if error else by, _claimed_totals(match, error))
         featured.append(match)
     # Disputes: one ruled on, one still open.
     match, plan, rng = _featured("total-landscaping", "random", 6, 10)
@@ -121,7 +126,7 @@ def featured_matches() -> list[Match]:
     match, plan, rng = _featured("geoshapes", "greedy", 7, 0)
     _to_the_end(match, plan, rng)
     match.claim("greedy-1", _claimed_totals(match))
-    match.dispute("greedy-2", "greedy-1 held no shape to discard when claiming the win")
+    match.dispute(demo_name("greedy-2"), "greedy-1 held no shape to discard when claiming the win")
     featured.append(match)
     return [m for m in featured if m.game in GAMES]
 

@@ -23,11 +23,31 @@ legal moves, event log and audit, and the balance statistics per game. Every ent
 by the same recorder and rules as the `tablelog` command line: a refusal stores nothing and
 answers `{"error": KIND, "message": REASON}`. See docs/api.md."""
 
+# The documentation is not served: it ships in the checkout and the sdist.
+DOCS = "docs/api.md in the Tablelog sources (the endpoints, errors and a curl example per game)"
+
 WRITE_AUTH = {
     "open": "Writes are open to this machine (the server is bound to loopback): a write is "
     "refused (403) when it arrives under a host name that is not a loopback one.",
     "token": "Writes need `Authorization: Bearer TOKEN` (401 otherwise); reads are open.",
 }
+
+
+def build_index() -> dict[str, Any]:
+    """What `GET /api/v1/` answers: a client (or a person with curl) starts here."""
+    return {
+        "api": TITLE,
+        "version": API_VERSION,
+        "description": DESCRIPTION.replace("\n", " "),
+        "links": {
+            "openapi": PREFIX + "/openapi.json",
+            "docs": DOCS,
+            "matches": PREFIX + "/matches",
+        },
+        "endpoints": [
+            {"method": e.method, "path": PREFIX + e.path, "summary": e.summary} for e in ENDPOINTS
+        ],
+    }
 
 
 def build_document(policy: WritePolicy) -> dict[str, Any]:
@@ -36,6 +56,21 @@ def build_document(policy: WritePolicy) -> dict[str, Any]:
         paths.setdefault(PREFIX + endpoint.path, {})[endpoint.method.lower()] = _operation(
             endpoint, policy
         )
+    paths[PREFIX + "/"] = {
+        "get": {
+            "operationId": "index",
+            "tags": ["meta"],
+            "summary": "The API's index",
+            "description": "Where to start: links to this document and the documentation, "
+            "and every endpoint with its method and summary.",
+            "responses": {
+                "200": {
+                    "description": "The index.",
+                    "content": {"application/json": {"schema": {"type": "object"}}},
+                }
+            },
+        }
+    }
     paths[PREFIX + "/openapi.json"] = {
         "get": {
             "operationId": "openapi",

@@ -21,7 +21,7 @@ from tablelog.domain import views
 from tablelog.domain.audit_ledger import attach
 from tablelog.domain.audit_match_ledger import audit_match_ledger
 from tablelog.domain.games import GAMES
-from tablelog.domain.match import RUNNING, Match
+from tablelog.domain.match import RUNNING, SHEET, Match
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.signed import with_receipt
 from tablelog.projections.queries import Queries
@@ -535,10 +535,16 @@ WRITE_REFUSALS = (NOT_FOUND, CLOSED, REFUSED)
     ),
 )
 def record_move(service: Service, match: str, body: dict[str, Any]) -> Any:
-    """Record one move by `seat`, checked against the rules as `tablelog move` checks it."""
-    return match_state(
-        service.write(match, body.get("version"), "record", body["seat"], body["move"])
-    )
+    """Record one move by `seat`, checked against the rules as `tablelog move` checks it: the
+    move as a person types it (players by name or number from 1, names in any case) is read
+    into its stored form against the position it was read from, as the command line does."""
+    found = service.get(match)
+    move, version = body["move"], body.get("version")
+    if found.kind != SHEET:  # a sheet has no moves: record refuses it in its own words
+        move = found.rules.typed_move(found.state, body["move"], found.seats)
+        if move != body["move"] and version is None:
+            version = found.version  # read against this position: a race is a 409, not a misreading
+    return match_state(service.write(match, version, "record", body["seat"], move))
 
 
 @endpoint(

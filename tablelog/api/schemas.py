@@ -485,6 +485,12 @@ RESPONSES: dict[str, Schema] = {
                     ("event", "kind", "message"),
                 ),
             },
+            "planted": {
+                "type": "array",
+                "description": "Findings at entries the demo store planted as examples "
+                "(recorded by a name ending in '(demo)'): listed, but they fail nothing.",
+                "items": ANY_OBJECT,
+            },
             "notes": {"type": "array", "items": TEXT},
             "checkpoints": {
                 **ANY_OBJECT,

@@ -18,7 +18,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, request
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
-from werkzeug.exceptions import HTTPException, NotFound, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
 from tablelog.access import WritePolicy
 from tablelog.domain.errors import Refused
@@ -27,11 +27,12 @@ from tablelog.domain.recorder import Recorder
 from tablelog.guard import MAX_BODY, guard
 
 from .errors import ApiError, bad_request, from_refusal
-from .openapi import build_document
+from .openapi import build_document, build_index
 from .routes import ENDPOINTS, PREFIX, Endpoint, Param, Reply, Service
 from .schemas import REQUESTS
 
 INTEGER = re.compile(r"-?[0-9]{1,20}")
+ANY_METHOD = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 ROUTING_KINDS = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 VALIDATORS = {name: Draft202012Validator(schema) for name, schema in REQUESTS.items()}
 
@@ -48,9 +49,12 @@ def create_blueprint(recorder: Recorder, policy: WritePolicy) -> Blueprint:
             _view(endpoint, service, policy),
             methods=[endpoint.method],
         )
+    index = build_index()
+    blueprint.add_url_rule("/", "index", lambda: json_response(index))
     blueprint.add_url_rule("/openapi.json", "openapi", lambda: json_response(document))
-    # A host app may route every other GET to itself (the dashboard's pages do): not under here.
-    blueprint.add_url_rule("/<path:anything>", "nothing_here", _nothing_here, methods=["GET"])
+    # A host app may route every other path to itself (the dashboard's pages do): not under
+    # here, where an unknown path is a JSON 404 whatever the method.
+    blueprint.add_url_rule("/<path:anything>", "nothing_here", _nothing_here, methods=ANY_METHOD)
     blueprint.register_error_handler(ApiError, _answer_error)
     return blueprint
 
@@ -125,7 +129,20 @@ def _view(endpoint: Endpoint, service: Service, policy: WritePolicy) -> Callable
 
 
 def _nothing_here(anything: str) -> Response:
-    raise NotFound()
+    """No endpoint at this path for this method: a 405 naming the methods the path takes, or
+    a 404 when no method would do (the catch-all itself matches every path, so it is skipped)."""
+    adapter = request.url_rule.map.bind_to_environ(request.environ) if request.url_rule else None
+    allowed = []
+    for method in ANY_METHOD:
+        try:
+            rule, _ = adapter.match(request.path, method=method, return_rule=True)  # type: ignore[union-attr]
+        except HTTPException:
+            continue
+        if rule.endpoint != request.url_rule.endpoint:  # type: ignore[union-attr]
+            allowed.append(method)
+    if allowed:
+        raise MethodNotAllowed(valid_methods=allowed)
+    raise NotFound(f"no such path in the API: {request.path} (the index: {PREFIX}/)")
 
 
 def _check_write(policy: WritePolicy) -> None:

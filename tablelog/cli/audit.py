@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from tablelog.domain import audit as auditing
+from tablelog.domain.audit_text import step
 from tablelog.domain.match import Match
 from tablelog.domain.wording import outcome_text
 from tablelog.store import open_recorder
@@ -19,7 +20,7 @@ from .stats import open_match, open_queries
 
 def _recorded(done: Match, what: str) -> None:
     """What was stored, and the head hash an organiser can keep to check the log later."""
-    click.echo(f"event {done.version}: {what}")
+    click.echo(f"{step(done.version)}: {what}")
     click.echo(f"receipt: {done.head_hash}")
 
 
@@ -135,16 +136,35 @@ def audit(ctx, match, everything, head, moves_from, against, key_files, as_json,
             click.echo(text_report(report))
         click.echo(ledger_text(signed), nl=False)
         if everything:
-            failing = [r["match"][:8] for r in reports if not r["clean"]]
-            click.echo(
-                f"{len(reports)} match{'es' if len(reports) != 1 else ''} audited: "
-                f"{len(reports) - len(failing)} clean"
-                + (f", {len(failing)} with findings ({', '.join(failing)})" if failing else "")
-            )
+            click.echo(summary_line(reports))
     ctx.exit(0 if clean else 1)
 
 
 # ---- the report as an organiser reads it -------------------------------------------------------
+
+PLANTED = (
+    "the log is intact; what follows is an example the demo store planted to show what the "
+    "audit finds (recorded by a name marked (demo)), not a fault in this store"
+)
+
+
+def summary_line(reports: list[dict[str, Any]]) -> str:
+    """`audit --all`'s last line: how many are clean, which fail, which hold the demo's
+    planted examples (clean all the same)."""
+    failing = [r["match"][:8] for r in reports if not r["clean"]]
+    planted = [r["match"][:8] for r in reports if r["clean"] and r.get("planted")]
+    line = (
+        f"{len(reports)} match{'es' if len(reports) != 1 else ''} audited: "
+        f"{len(reports) - len(failing)} clean"
+    )
+    if planted:
+        line += (
+            f" ({len(planted)} of them holding the demo's planted examples, "
+            f"{', '.join(planted)}: not faults)"
+        )
+    if failing:
+        line += f", {len(failing)} with findings ({', '.join(failing)})"
+    return line
 
 
 def text_report(report: dict[str, Any]) -> str:
@@ -153,18 +173,20 @@ def text_report(report: dict[str, Any]) -> str:
         f"{', '.join(report['seats'])}  [{report['status']}]"
         + (f"  started {_time(report['started_at'])}" if report["started_at"] else "")
     ]
-    findings = report["findings"]
-    lines.append(
-        "  CLEAN: the log is intact and every result holds"
-        if report["clean"]
-        else f"  FAILS: {len(findings)} finding{'s' if len(findings) > 1 else ''}"
-    )
-    lines += [f"  ! {finding['message']}" for finding in findings]  # each names its events
+    findings, planted = report["findings"], report.get("planted", [])
+    if not report["clean"]:
+        lines.append(f"  FAILS: {len(findings)} finding{'s' if len(findings) > 1 else ''}")
+    elif planted:
+        lines.append(f"  DEMO: {PLANTED}")
+    else:
+        lines.append("  CLEAN: the log is intact and every result holds")
+    lines += [f"  ! {finding['message']}" for finding in findings]  # each names its steps
+    lines += [f"  ! (the demo's example) {finding['message']}" for finding in planted]
     for note in report["notes"]:
         lines.append(f"  note: {note}")
     head = report["head"]
     lines.append(
-        f"  log: {report['events']} events; the last, event {head['event']}, hashes to "
+        f"  log: {report['events']} events; the last, {step(head['event'])}, hashes to "
         f"{head['hash'] or '(undecodable)'} (keep it as a receipt: audit --head HASH)"
     )
     lines += _result_lines(report)
@@ -174,8 +196,8 @@ def text_report(report: dict[str, Any]) -> str:
     if report["abandoned"]:
         gone = report["abandoned"]
         lines.append(
-            f"  abandoned by {gone['by']} at {_time(gone['at'])} (event "
-            f"{gone['event']}): {gone['reason']}"
+            f"  abandoned by {gone['by']} at {_time(gone['at'])} ({step(gone['event'])}): "
+            f"{gone['reason']}"
         )
     return "\n".join(lines) + "\n"
 
@@ -209,7 +231,7 @@ def _claim_line(claim: dict[str, Any]) -> str:
     }[claim["agrees"]]
     after = f", after move {claim['after_move']}" if claim["after_move"] is not None else ""
     return (
-        f"event {claim['event']}, {claim['by']} at {_time(claim['at'])}{after}: "
+        f"{step(claim['event'])}, {claim['by']} at {_time(claim['at'])}{after}: "
         f"{written} - {verdict}"
     )
 
@@ -221,20 +243,20 @@ def _undo_line(undo: dict[str, Any]) -> str:
         if withdrew
         else "withdrew a move"
     )
-    return f"event {undo['event']}, {undo['by']} at {_time(undo['at'])}: {what}: {undo['reason']}"
+    return f"{step(undo['event'])}, {undo['by']} at {_time(undo['at'])}: {what}: {undo['reason']}"
 
 
 def _dispute_line(dispute: dict[str, Any]) -> str:
     after = f", after move {dispute['after_move']}" if dispute["after_move"] is not None else ""
     raised = (
-        f"event {dispute['event']}, {dispute['by']} at {_time(dispute['at'])}{after}: "
+        f"{step(dispute['event'])}, {dispute['by']} at {_time(dispute['at'])}{after}: "
         f"{dispute['about']}"
     )
     if dispute["ruling"] is None:
         return raised + " - STILL OPEN"
     return (
         f"{raised} - ruled by {dispute['resolved_by']} at {_time(dispute['resolved_at'])} "
-        f"(event {dispute['resolved_event']}): {dispute['ruling']}"
+        f"({step(dispute['resolved_event'])}): {dispute['ruling']}"
     )
 
 

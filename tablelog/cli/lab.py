@@ -104,10 +104,12 @@ def _run(definition, workers, quiet, as_json, store) -> None:
 def report_text(report: dict) -> str:
     lines = []
     for arm in report["arms"]:
-        lines.append(
-            f"arm {arm['name']}: {arm['matches']} matches, agents "
-            f"{', '.join(arm['agents'])}, options {arm['options']}"
+        played = (  # an experiment's arm; the humans-against-bots sides have neither
+            f", agents {', '.join(arm['agents'])}, options {arm['options']}"
+            if "agents" in arm
+            else ""
         )
+        lines.append(f"arm {arm['name']}: {arm['matches']} matches{played}")
         for m in arm["metrics"]:
             if m["n"]:
                 lines.append(

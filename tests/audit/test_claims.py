@@ -37,11 +37,14 @@ def test_a_claim_that_missed_the_last_bucket_diverges_at_move_15(recorder):
     assert finding["diverging_move"]["move"] == 15
     assert finding["diverging_move"]["event"] == 16
     assert finding["diverging_move"]["how"] == "left the claimed value"
-    assert "Ann claimed 1, the rules give 2 (1 too few)" in finding["message"]
-    assert "They diverge from move 15" in finding["message"]
+    assert (
+        "At step 16 (after move 15) Ann claimed 1 for Ann; the rules give Ann 2, so the claim "
+        "is 1 too low."
+    ) in finding["message"]
+    assert "The table and the rules part at move 15: " in finding["message"]
     assert "until move 15 (Ann moves a2 to a3) made it 2" in finding["message"]
     # The error does not change who won.
-    assert "still give the winner the rules give" in finding["message"]
+    assert "The claimed scores give the same winner as the rules: Ann wins." in finding["message"]
 
 
 def test_a_claim_of_nothing_diverges_where_the_first_bucket_landed(recorder):
@@ -49,7 +52,9 @@ def test_a_claim_of_nothing_diverges_where_the_first_bucket_landed(recorder):
     (finding,) = report["findings"]
     assert finding["diverging_move"]["move"] == 9
     assert finding["diverging_move"]["described"] == "moves a1 to b2"
-    assert "The claimed scores put Ann and Ben ahead; by the rules Ann wins" in finding["message"]
+    assert (
+        "By the claimed scores Ann and Ben would tie for first; by the rules Ann wins."
+    ) in finding["message"]
 
 
 def test_a_claim_never_reached_says_the_totals_cannot_name_the_move(recorder):

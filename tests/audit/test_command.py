@@ -17,12 +17,12 @@ def test_claim_dispute_and_resolve_are_recorded_with_a_receipt(store):
     match_id = str(play(open_recorder(store), WIN))
     claimed = run(store, "claim", match_id[:8], "--by", "Ann", "--scores", '{"Ann": 2, "Ben": 0}')
     assert claimed.returncode == 0, claimed.stderr
-    assert claimed.stdout.startswith("event 17: Ann claims Ann 2, Ben 0 (after move 15)\n")
+    assert claimed.stdout.startswith("step 16: Ann claims Ann 2, Ben 0 (after move 15)\n")
     assert re.search(r"^receipt: [0-9a-f]{64}$", claimed.stdout, re.M)
     raised = run(store, "dispute", match_id, "--by", "Ben", "--about", "Ann moved twice")
-    assert raised.stdout.startswith("event 18: dispute raised by Ben: Ann moved twice")
+    assert raised.stdout.startswith("step 17: dispute raised by Ben: Ann moved twice")
     ruled = run(store, "resolve", match_id, "--by", "Umpire", "--ruling", "she did not")
-    assert ruled.stdout.startswith("event 19: dispute ruled by Umpire: she did not")
+    assert ruled.stdout.startswith("step 18: dispute ruled by Umpire: she did not")
     audited = json.loads(run(store, "audit", match_id, "--json").stdout)
     assert audited["disputes"][0]["ruling"] == "she did not"
     receipt = ruled.stdout.split("receipt: ")[1].strip()
@@ -80,7 +80,7 @@ def test_a_tampered_store_exits_1_naming_the_match_and_the_event(store):
     assert f"4 matches audited: 3 clean, 1 with findings ({ids[1][:8]})" in result.stdout
     block = result.stdout.split("\n\n")[1]
     assert block.startswith(f"topitop match {ids[1]}")
-    assert "! event 12 is missing: deleted from the store" in block
+    assert "! step 11 is missing: deleted from the store" in block
     reports = json.loads(run(store, "audit", "--all", "--json").stdout)
     assert reports["clean"] is False
     failing = [r for r in reports["matches"] if not r["clean"]]
@@ -92,8 +92,10 @@ def test_a_wrong_claim_exits_1_with_the_diverging_move(store):
     run(store, "claim", match_id, "--by", "Ben", "--scores", '{"Ann": 1, "Ben": 0}')
     result = run(store, "audit", match_id)
     assert result.returncode == 1
-    assert "! the claim by Ben at event 17 (after move 15) differs" in result.stdout
-    assert "They diverge from move 15" in result.stdout
+    assert (
+        "! At step 16 (after move 15) Ben claimed 1 for Ann; the rules give Ann 2" in result.stdout
+    )
+    assert "The table and the rules part at move 15" in result.stdout
     assert "Ann 1, Ben 0 - DIFFERS from the rules" in result.stdout
 
 

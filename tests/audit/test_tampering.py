@@ -52,7 +52,7 @@ def test_a_changed_byte_in_a_timestamp_is_found_by_the_chain_alone(store, matche
     report = only_failing(store, matches)
     # The move still replays; only the hash that event 12 holds shows event 11 was changed.
     assert [(f["event"], f["kind"]) for f in report["findings"]] == [(11, "chain")]
-    assert "event 11 is not the event that event 12 sealed" in report["findings"][0]["message"]
+    assert "step 10 is not the event that step 11 sealed" in report["findings"][0]["message"]
 
 
 def test_a_changed_move_breaks_the_chain_where_it_was_changed(store, matches):
@@ -71,7 +71,7 @@ def test_a_deleted_middle_row_is_named(store, matches):
     report = only_failing(store, matches)
     first = report["findings"][0]
     assert (first["event"], first["kind"]) == (9, "missing")
-    assert first["message"] == "event 9 is missing: deleted from the store"
+    assert first["message"] == "step 8 is missing: deleted from the store"
     assert report["events"] == 21
 
 
@@ -81,7 +81,7 @@ def test_two_swapped_rows_are_both_named(store, matches):
     chain = [f for f in report["findings"] if f["kind"] == "chain"]
     assert [f["event"] for f in chain] == [4, 15]
     assert chain[0]["message"].startswith(
-        "event 4 is not what was recorded between event 3 and event 5"
+        "step 3 is not what was recorded between step 2 and step 4"
     )
     assert report["findings"][0]["event"] == 4
 
@@ -91,7 +91,7 @@ def test_an_inserted_row_is_named_where_it_was_put(store, matches):
     report = only_failing(store, matches)
     first = report["findings"][0]
     assert (first["event"], first["kind"]) == (6, "chain")
-    assert first["message"].startswith("events 6 to 23 are not what was recorded after event 5")
+    assert first["message"].startswith("steps 5 to 22 are not what was recorded after step 4")
 
 
 def test_a_row_that_no_longer_decodes_is_a_finding_not_a_crash(store, matches):
@@ -141,4 +141,4 @@ def test_a_receipt_taken_earlier_lists_what_came_after(recorder, matches):
     recorder.dispute(match_id, "Ben", "the time limit")
     report = audit_match(recorder, match_id, head=early)
     assert report["clean"] is False  # the new dispute is open
-    assert "the receipt seals event 22; 1 event was recorded after it" in report["notes"][0]
+    assert "the receipt seals step 21; 1 event was recorded after it" in report["notes"][0]

@@ -264,5 +264,5 @@ def test_a_sheet_match_can_be_claimed_disputed_resolved_and_audited(any_recorder
     assert not report["clean"] and report["sheet"]["winners"] == ["Ann"]
     (finding,) = report["findings"]
     assert finding["kind"] == "claim"
-    assert "Ann claimed 41, the sheet says 43" in finding["message"]
+    assert "claimed 41 for Ann; the score sheet gives Ann 43" in finding["message"]
     assert isinstance(any_recorder.get(match_id), Match)
