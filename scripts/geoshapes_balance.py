@@ -42,11 +42,19 @@ def winners(manifest: str, players: int, seed: int, numbers: range) -> Counter[i
     return wins
 
 
-def measure(manifest: str, players: int, matches: int, seed: int, workers: int) -> Counter[int]:
-    """Wins per seat over matches 0..matches-1, split among `workers` processes."""
-    shares = [range(w, matches, workers) for w in range(workers)]
+def measure(
+    manifest: str, players: int, matches: int, seed: int, workers: int, chunk: int = 25
+) -> Counter[int]:
+    """Wins per seat over matches 0..matches-1, in chunks shared among `workers` processes;
+    the running count goes to stderr after each chunk (a long run can be read before it ends)."""
+    chunks = [range(start, min(start + chunk, matches)) for start in range(0, matches, chunk)]
+    total: Counter[int] = Counter()
     with ProcessPoolExecutor(workers) as pool:
-        return sum(pool.map(partial(winners, manifest, players, seed), shares), Counter())
+        for done, wins in enumerate(pool.map(partial(winners, manifest, players, seed), chunks)):
+            total += wins
+            counts = [total[seat] for seat in range(players)]
+            print(f"{players} players, {chunks[done].stop} matches: {counts}", file=sys.stderr)
+    return total
 
 
 def rows(players: int, matches: int, wins: Counter[int]) -> list[dict]:
