@@ -1,6 +1,6 @@
 """Seat win rates of a GeoShapes board with greedy bots, as issue 27 measures a default board.
 
-    nice -n 19 .venv/bin/python scripts/geoshapes_balance.py [--manifest geoshapes-v3]
+    nice -n 19 .venv/bin/python scripts/geoshapes_balance.py [--manifest NAME]
         [--players 2 3 4] [--matches 2000] [--seed 2026] [--workers 2] [--json FILE]
 
 Each match is `tablelog.simulate.play_match`, the function `tablelog simulate` plays with, so
@@ -9,8 +9,10 @@ seed S plays the very matches of `tablelog simulate geoshapes -n N --bots greedy
 gives each seat's wins, rate and 95% Wilson interval against the fair rate 1/K, and per player
 count a chi-square test of all seats together (the one test that does not multiply chances).
 
-The version 3 board was confirmed on two seed sets fixed before either was run, 2026 and 1226
-(fresh: the search for the board screened its candidates on seeds 27, 2727, 272727, 501, 1001).
+The manifest is the default board unless named (a candidate: a file NAME.json in a folder that
+$TABLELOG_MANIFESTS points at). A board is confirmed on two seed sets fixed before either is
+run; for the next candidate those are 2026 and 1226 (fresh: the searches so far screened on
+seeds 27, 2727, 272727, 501 and 1001).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from functools import partial
 from scipy.stats import chisquare
 from statsmodels.stats.proportion import proportion_confint
 
+from tablelog.domain.games.geoshapes.declaration import DEFAULT_MANIFEST
 from tablelog.simulate import make_plan, play_match
 
 QUADRANTS = ["North-West", "North-East", "South-East", "South-West"]
@@ -80,7 +83,7 @@ def rows(players: int, matches: int, wins: Counter[int]) -> list[dict]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--manifest", default="geoshapes-v3")
+    parser.add_argument("--manifest", default=DEFAULT_MANIFEST)
     parser.add_argument("--players", type=int, nargs="+", default=[2, 3, 4])
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=2026)
