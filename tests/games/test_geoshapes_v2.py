@@ -22,14 +22,18 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib.util
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
 from tablelog.domain.games import InvalidSetup
 from tablelog.domain.games.geoshapes.board import load_board
 from tablelog.domain.games.geoshapes.rules import PLAY, RULES
+from tablelog.simulate import make_plan, simulate
+from tablelog.store import open_recorder
 from tests.packaged import data_path
 
 from .test_geoshapes import ANN, BEN, hand, play, position, refused, table
@@ -236,10 +240,10 @@ def test_version_1s_board_file_is_never_edited():
     )
 
 
-# ---- the new default board ------------------------------------------------------------------
+# ---- version 2's board ---------------------------------------------------------------------
 
 
-def test_the_default_board_has_the_seeds_figure_a_trapezoid_and_the_triangle_complete():
+def test_version_2s_board_has_the_seeds_figure_a_trapezoid_and_the_triangle_complete():
     board = load_board("geoshapes-v2")
     assert board.deck["Equilateral Triangle"] == 1 and board.deck[board.wild] >= 1
     needing = [p for p in board.places if "Equilateral Triangle" in p.needs]
@@ -247,14 +251,14 @@ def test_the_default_board_has_the_seeds_figure_a_trapezoid_and_the_triangle_com
     assert [p.needs for p in needing if p.needs == {"Trapezoid": 1, "Equilateral Triangle": 1}]
 
 
-def test_the_seeds_wild_example_plays_out_on_the_default_board():
+def test_the_seeds_wild_example_plays_out_on_version_2s_board():
     board = load_board("geoshapes-v2")
     small = next(p for p in board.places if p.needs == {"Trapezoid": 1, "Equilateral Triangle": 1})
     other = next(p for p in board.places if "Equilateral Triangle" in p.needs and p is not small)
     assert other.quadrant != small.quadrant  # the Triangle was played by someone else
     state = RULES.start(
         2,
-        RULES.options({}),
+        RULES.options({"manifest": "geoshapes-v2"}),
         {
             "hands": [["Square"] * 4, ["Rectangle"] * 4],
             "quadrants": [small.quadrant, other.quadrant],
@@ -273,3 +277,39 @@ def test_the_seeds_wild_example_plays_out_on_the_default_board():
     )
     # "Together with the Trapezoid, this Wild Shape would be complete."
     assert len(after.on(small.name)) == small.size == 2
+
+
+# ---- the balance measurement (scripts/geoshapes_balance.py) ---------------------------------
+
+
+def balance_script():
+    path = Path(__file__).parents[2] / "scripts" / "geoshapes_balance.py"
+    spec = importlib.util.spec_from_file_location("geoshapes_balance", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_balance_script_counts_what_tablelog_simulate_stores(store):
+    # The docs' balance tables come from the script; a seed must play the same matches as
+    # `tablelog simulate geoshapes --bots greedy --seed S` on the default board.
+    report = simulate(
+        open_recorder(store),
+        make_plan("geoshapes", 4, 2026, 2, "greedy"),
+        workers=1,
+        progress=False,
+    )
+    counted = balance_script().winners(RULES.options({})["manifest"], 2, 2026, range(4))
+    assert [counted[0], counted[1], counted[-1]] == [report.wins[0], report.wins[1], report.draws]
+
+
+def test_the_balance_table_uses_95_percent_wilson_intervals():
+    # Wilson's 95% interval for 50 of 100 is 0.404-0.596 (any statistics text).
+    script = balance_script()
+    even = script.rows(2, 100, Counter({0: 50, 1: 50}))
+    lopsided = script.rows(2, 100, Counter({0: 61, 1: 39}))
+    assert even[0]["low"] == pytest.approx(0.4038, abs=1e-4)
+    assert even[0]["high"] == pytest.approx(0.5962, abs=1e-4)
+    assert [r["inside"] for r in even] == [True, True]
+    assert [r["inside"] for r in lopsided] == [False, False]
