@@ -286,6 +286,8 @@ class Topiary(GameRules[TopiaryState]):
                 '{CELL: TILE, ...} (c3 at least), "hands": [[TILE, ...] per seat]}'
             )
         removed = setup.get("removed")
+        if isinstance(removed, str):  # any case, in the manifest's spelling
+            removed = {t.casefold(): t for t in types}.get(removed.strip().casefold(), removed)
         if seats in REMOVES_A_TYPE and removed not in types:
             raise InvalidSetup(
                 f"with {seats} players one sculpture type is removed: setup "
