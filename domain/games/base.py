@@ -239,6 +239,11 @@ class GameRules(ABC, Generic[S]):
         except RulesError:  # nothing offered here (a hidden hand...): the rules decide
             return move
 
+    def shown_move(self, move: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+        """A stored move as a person types it (the inverse of `typed_move`), for front ends that
+        offer moves to be sent back (the API's legal moves). Default: as stored."""
+        return dict(move)
+
     def named_reason(self, reason: str, seats: Sequence[str]) -> str:
         """A stored outcome reason with the seats it names as the players' names. The reason a
         match ended with is stored (and `audit` compares it with the rules'), so its words are

@@ -59,6 +59,17 @@ def test_a_seat_that_is_no_player_is_refused_naming_the_players(typed):
         RULES.typed_move(table(), {"pick_up": typed}, SEATS)
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), moves=st.integers(0, 60), players=st.integers(2, 4))
+def test_every_legal_move_shown_with_names_is_typed_back_to_itself(seed, moves, players):
+    state = table(players, seed, moves)
+    seats = [f"Player{n}" for n in range(players)]
+    for move in RULES.legal_moves(state):
+        shown = RULES.shown_move(move, seats)
+        assert "pick_up" not in shown or shown["pick_up"] in seats
+        assert RULES.typed_move(state, shown, seats) == move
+
+
 def test_moves_are_described_with_names_and_without_them_from_one():
     offer = {"trade": {"with": 0, "give": ["Square"], "get": ["Wild"], "accepted": True}}
     assert RULES.describe(offer, SEATS) == "offers Ann Square for Wild: accepted"
