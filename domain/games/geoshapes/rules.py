@@ -557,11 +557,8 @@ class GeoShapes(GameRules[GeoShapesState]):
 
     def placeable(self, state: GeoShapesState) -> dict[str, str] | None:
         """A placement the player to move could make now (switching aside), or None."""
-        for shape in sorted(set(state.players[state.turn].hand)):
-            for place in state.own_places(state.turn):
-                if self._place_error(state, PlaceShape(shape, place.name)) is None:
-                    return {"place": shape, "on": place.name}
-        return None
+        places = self._legal_places(state)  # in the order a player would scan them
+        return dict(places[0]) if places else None
 
     def _end_play_error(self, state: GeoShapesState, action: EndPlay) -> str | None:
         if state.stage == PLAY:
@@ -808,11 +805,9 @@ class GeoShapes(GameRules[GeoShapesState]):
         )
         return moves + [{**source, **target} for source in sources for target in targets]
 
-    def legal_moves(self, state: GeoShapesState) -> list[Move]:
-        """Every draw, pick-up, placement, switch and discard the rules allow now. Trades are
-        offered as one-for-one swaps of different shapes between hands, accepted or refused:
-        the full range (1-3 for 1-3, hand or board) runs to hundreds of thousands and is
-        accepted by `apply` all the same."""
+    def plain_legal_moves(self, state: GeoShapesState) -> list[Move]:
+        """`legal_moves` the long way: every candidate parsed and checked by the rules `apply`
+        uses. The reference the fast paths are tested against (tests/games/test_fast_paths.py)."""
         if state.over:
             return []
         return [
@@ -821,13 +816,139 @@ class GeoShapes(GameRules[GeoShapesState]):
             if self._error(state, self._parse(state, move)) is None
         ]
 
+    def legal_moves(self, state: GeoShapesState) -> list[Move]:
+        """Every draw, pick-up, placement, switch and discard the rules allow now. Trades are
+        offered as one-for-one swaps of different shapes between hands, accepted or refused:
+        the full range (1-3 for 1-3, hand or board) runs to hundreds of thousands and is
+        accepted by `apply` all the same. Built kind by kind from what the position allows
+        (the same list, in the same order, as `plain_legal_moves`, without parsing and checking
+        every candidate)."""
+        if state.over:
+            return []
+        return [move for kind in self._legal_kinds(state).values() for move in kind()]
+
     def random_move(self, state: GeoShapesState, rng: random.Random) -> Move:
         """A random legal move, its kind chosen first: trades far outnumber draws, and a player
-        trading at random would never run the deck down to the end of the game."""
-        by_kind: dict[str, list[Move]] = {}
-        for move in self.legal_moves(state):
-            by_kind.setdefault(self.move_kind(move), []).append(move)
-        return rng.choice(by_kind[rng.choice(sorted(by_kind))])
+        trading at random would never run the deck down to the end of the game. Only the chosen
+        kind's moves are listed (the draws of `rng` are those of a choice over `legal_moves`)."""
+        kinds = self._legal_kinds(state)
+        return rng.choice(kinds[rng.choice(sorted(kinds))]())
+
+    def _legal_kinds(self, state: GeoShapesState) -> dict[str, Callable[[], list[Move]]]:
+        """The kinds of move legal now, each with the maker of its legal moves, in the order of
+        `_candidates`. A kind is listed only when it has a legal move."""
+        kinds: dict[str, Callable[[], list[Move]]] = {}
+
+        def offer(kind: str, moves: list[Move]) -> None:
+            if moves:
+                kinds[kind] = lambda: moves
+
+        if state.stage in (ACT, REFUSED):
+            offer("draw", self._legal_draws(state))
+            offer("pick up", self._legal_pick_ups(state))
+            if state.stage == ACT and self._can_trade(state):
+                kinds["trade"] = lambda: self._one_for_one_trades(state)
+            return kinds
+        places = self._legal_places(state)
+        offer("place", places)
+        offer("switch", self._legal_switches(state))
+        if state.stage == TRADED:
+            offer("end play", [{"end_play": True}])
+        elif state.placing_optional or state.placements or not places:
+            # Placing is compulsory: no discard while a shape could be placed.
+            offer("discard", self._discards(state))
+        return kinds
+
+    @staticmethod
+    def _legal_draws(state: GeoShapesState) -> list[Move]:
+        if state.deck_left == 0:
+            return []
+        can = state.deck_can_hold()
+        shapes = [state.deck[0]] if state.deck is not None else sorted(can)
+        return [{"draw": shape} for shape in shapes if can[shape]]
+
+    def _legal_pick_ups(self, state: GeoShapesState) -> list[Move]:
+        return [
+            {"pick_up": other}
+            for other, player in enumerate(state.players)
+            if any(self._stack(state, q) for q in player.quadrants)
+        ]
+
+    @staticmethod
+    def _can_trade(state: GeoShapesState) -> bool:
+        """A one-for-one swap of different shapes with somebody exists."""
+        mine = set(state.players[state.turn].hand)
+        return any(
+            mine and theirs and (len(mine | theirs) > 1)
+            for other, partner in enumerate(state.players)
+            if other != state.turn
+            for theirs in [set(partner.hand)]
+        )
+
+    @staticmethod
+    def _one_for_one_trades(state: GeoShapesState) -> list[Move]:
+        """Every one-for-one swap of different shapes between hands: legal as they stand (each
+        side holds what it gives, one shape each way)."""
+        seat = state.turn
+        return [
+            {"trade": {"with": other, "give": [mine], "get": [theirs], "accepted": accepted}}
+            for other, partner in enumerate(state.players)
+            if other != seat
+            for mine in sorted(set(state.players[seat].hand))
+            for theirs in sorted(set(partner.hand))
+            if mine != theirs
+            for accepted in (True, False)
+        ]
+
+    def _open_places(self, state: GeoShapesState) -> list[Place]:
+        """The player's places that may take a shape this play (a figure only while its
+        quadrant's other figure is empty and was not placed on this play)."""
+        board = state.board
+        return [
+            place
+            for place in state.own_places(state.turn)
+            if place.is_circle
+            or not any(
+                other.name in state.played_on or state.on(other.name)
+                for other in board.figures(place.quadrant)
+                if other is not place
+            )
+        ]
+
+    def _legal_places(self, state: GeoShapesState) -> list[Move]:
+        board, open_places = state.board, self._open_places(state)
+        return [
+            {"place": shape, "on": place.name}
+            for shape in sorted(set(state.players[state.turn].hand))
+            for place in state.own_places(state.turn)
+            if place in open_places and fits(place, state.on(place.name), shape, board.wild)
+        ]
+
+    def _legal_switches(self, state: GeoShapesState) -> list[Move]:
+        board = state.board
+        return [
+            {"switch": place.name}
+            for place in state.own_places(state.turn)
+            if not place.is_circle
+            and any(state.on(f.name) for f in board.figures(place.quadrant) if f is not place)
+        ]
+
+    @staticmethod
+    def _discards(state: GeoShapesState) -> list[Move]:
+        """The discards of a play allowed to end: from the hand, or off the board once the hand
+        is empty; on the half board, to either own stack."""
+        player = state.players[state.turn]
+        targets = [{"to": q} for q in player.quadrants] if state.half_board else [{}]
+        sources = (
+            [{"discard": shape} for shape in sorted(set(player.hand))]
+            if player.hand
+            else [
+                {"discard": shape, "from": place.name}
+                for place in state.own_places(state.turn)
+                for shape in sorted(set(state.on(place.name)))
+            ]
+        )
+        return [{**source, **target} for source in sources for target in targets]
 
     def to_move(self, state: GeoShapesState) -> tuple[int, ...]:
         return () if state.over else (state.turn,)
@@ -887,21 +1008,20 @@ class GeoShapes(GameRules[GeoShapesState]):
         """Slots still empty on the closest figure plus circle of each own quadrant, counting
         twice those no shape in hand can fill (what a player counts to see how close they are)."""
         board, hand = state.board, Counter(state.players[seat].hand)
+        wilds = hand[board.wild]
+
+        def open_slots(place: Place) -> list[str]:  # the slots no placed shape covers
+            placed = state.on(place.name)
+            return missing(place, placed, board.wild)[placed.count(board.wild) :]
+
         total = 0
         for quadrant in state.players[seat].quadrants:
-            circle = board.circle(quadrant)
+            circle_gaps = open_slots(board.circle(quadrant))
             costs = []
             for figure in board.figures(quadrant):
-                gaps: Counter[str] = Counter()
-                for place in (figure, circle):
-                    placed = state.on(place.name)
-                    open_slots = missing(place, placed, board.wild)
-                    gaps.update(open_slots[placed.count(board.wild) :])
-                wilds = hand[board.wild]
-                uncovered = sum(max(0, n - hand[shape]) for shape, n in gaps.items())
-                uncovered = max(0, uncovered - wilds)
-                cost = sum(gaps.values()) + uncovered
-                costs.append(cost)
+                gaps = open_slots(figure) + circle_gaps
+                uncovered = sum(max(0, gaps.count(shape) - hand[shape]) for shape in set(gaps))
+                costs.append(len(gaps) + max(0, uncovered - wilds))
             total += min(costs)
         return total
 
