@@ -214,3 +214,20 @@ def test_the_old_record_still_imports_to_the_same_scores_and_is_shown_with_names
         end["outcome"]["reason"] == "seat 0 completed a figure and the circle with a shape to spare"
     )
     assert tablelog(store, "audit", row["id"]).exit_code == 0
+
+
+@pytest.mark.parametrize("typed", ["Cid", 0, 3])
+def test_a_move_naming_no_player_is_refused_and_stores_nothing(store, tmp_path, typed):
+    setup = tmp_path / "setup.json"
+    setup.write_text(json.dumps(example("geoshapes")["setup"]))
+    started = tablelog(
+        store, "new", "geoshapes", "--players", "Ann,Ben", "--option", "manifest=geoshapes",
+        "--setup", str(setup),
+    )  # fmt: skip
+    match_id = started.output.strip()
+    before = open_recorder(store).get(match_id).version
+    refused = tablelog(store, "move", match_id, "--seat", "Ann", json.dumps({"pick_up": typed}))
+    assert refused.exit_code == 2
+    assert "is not a player of this match" in refused.output
+    assert "(1 Ann, 2 Ben)" in refused.output
+    assert open_recorder(store).get(match_id).version == before
