@@ -17,6 +17,8 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from cattrs.preconf.json import make_converter
 
+from .spelling import as_offered
+
 Move = dict[str, Any]
 """A move in the game's own vocabulary, as plain JSON (what is stored in MoveRecorded)."""
 
@@ -231,8 +233,16 @@ class GameRules(ABC, Generic[S]):
         canonical spelling, and a seat named by its player or its number counted from 1 as the
         stored index (counted from 0). Records and the stored events are already in that form
         and never pass through here. A move this cannot read is returned unchanged, so that
-        `apply` refuses it in its own words. Default: as typed."""
-        return move
+        `apply` refuses it in its own words. Default: the legal move it spells in any case."""
+        try:
+            return as_offered(move, self.legal_moves(state))
+        except RulesError:  # nothing offered here (a hidden hand...): the rules decide
+            return move
+
+    def shown_move(self, move: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+        """A stored move as a person types it (the inverse of `typed_move`), for front ends that
+        offer moves to be sent back (the API's legal moves). Default: as stored."""
+        return dict(move)
 
     def named_reason(self, reason: str, seats: Sequence[str]) -> str:
         """A stored outcome reason with the seats it names as the players' names. The reason a

@@ -59,6 +59,17 @@ def test_a_seat_that_is_no_player_is_refused_naming_the_players(typed):
         RULES.typed_move(table(), {"pick_up": typed}, SEATS)
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), moves=st.integers(0, 60), players=st.integers(2, 4))
+def test_every_legal_move_shown_with_names_is_typed_back_to_itself(seed, moves, players):
+    state = table(players, seed, moves)
+    seats = [f"Player{n}" for n in range(players)]
+    for move in RULES.legal_moves(state):
+        shown = RULES.shown_move(move, seats)
+        assert "pick_up" not in shown or shown["pick_up"] in seats
+        assert RULES.typed_move(state, shown, seats) == move
+
+
 def test_moves_are_described_with_names_and_without_them_from_one():
     offer = {"trade": {"with": 0, "give": ["Square"], "get": ["Wild"], "accepted": True}}
     assert RULES.describe(offer, SEATS) == "offers Ann Square for Wild: accepted"
@@ -203,3 +214,20 @@ def test_the_old_record_still_imports_to_the_same_scores_and_is_shown_with_names
         end["outcome"]["reason"] == "seat 0 completed a figure and the circle with a shape to spare"
     )
     assert tablelog(store, "audit", row["id"]).exit_code == 0
+
+
+@pytest.mark.parametrize("typed", ["Cid", 0, 3])
+def test_a_move_naming_no_player_is_refused_and_stores_nothing(store, tmp_path, typed):
+    setup = tmp_path / "setup.json"
+    setup.write_text(json.dumps(example("geoshapes")["setup"]))
+    started = tablelog(
+        store, "new", "geoshapes", "--players", "Ann,Ben", "--option", "manifest=geoshapes",
+        "--setup", str(setup),
+    )  # fmt: skip
+    match_id = started.output.strip()
+    before = open_recorder(store).get(match_id).version
+    refused = tablelog(store, "move", match_id, "--seat", "Ann", json.dumps({"pick_up": typed}))
+    assert refused.exit_code == 2
+    assert "is not a player of this match" in refused.output
+    assert "(1 Ann, 2 Ben)" in refused.output
+    assert open_recorder(store).get(match_id).version == before

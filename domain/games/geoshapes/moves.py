@@ -145,6 +145,16 @@ def from_table(move: Any, seats: Sequence[str]) -> Any:
     return move
 
 
+def to_table(move: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+    """The inverse of `from_table`: a stored move with each seat as its player's name."""
+    if isinstance(move.get("pick_up"), int):
+        return {**move, "pick_up": seats[move["pick_up"]]}
+    trade = move.get("trade")
+    if isinstance(trade, Mapping) and isinstance(trade.get("with"), int):
+        return {**move, "trade": {**trade, "with": seats[trade["with"]]}}
+    return dict(move)
+
+
 def seat_typed(raw: Any, seats: Sequence[str]) -> int:
     """The stored index of a seat typed as a player's name or a number counted from 1."""
     if isinstance(raw, str):

@@ -66,6 +66,7 @@ from .moves import (
     from_table,
     parse,
     spelled_as,
+    to_table,
 )
 
 V1_MANIFEST = "geoshapes"  # the default board of rules version 1: its matches name it
@@ -1096,6 +1097,9 @@ class GeoShapes(GameRules[GeoShapesState]):
             return as_json(self._parse(state, stored))
         except IllegalMove:
             return stored  # apply refuses it, in its own words
+
+    def shown_move(self, move: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+        return to_table(move, seats)
 
     def render(self, state: GeoShapesState, seats: Sequence[str]) -> str:
         board = state.board

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import random
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
@@ -71,6 +72,11 @@ def tile_value(tile: str) -> int:
 
 def _player(seat: int) -> str:
     return f"player {seat + 1}"
+
+
+# "player 2" in a stored outcome reason: its words are fixed (`audit` compares them with the
+# rules'), so the name goes in where it is shown (`named_reason`).
+PLAYER_IN_REASON = re.compile(r"\bplayer (\d+)\b")
 
 
 def _listing(tiles: Sequence[str | None]) -> str:
@@ -287,6 +293,8 @@ class Topiary(GameRules[TopiaryState]):
                 '{CELL: TILE, ...} (c3 at least), "hands": [[TILE, ...] per seat]}'
             )
         removed = setup.get("removed")
+        if isinstance(removed, str):  # any case, in the manifest's spelling
+            removed = {t.casefold(): t for t in types}.get(removed.strip().casefold(), removed)
         if seats in REMOVES_A_TYPE and removed not in types:
             raise InvalidSetup(
                 f"with {seats} players one sculpture type is removed: setup "
@@ -679,6 +687,13 @@ class Topiary(GameRules[TopiaryState]):
             return "visitor and rearrange"
         return next((kind for kind in ("visitor", "keep", "reveal") if kind in move), "move")
 
+    def named_reason(self, reason: str, seats: Sequence[str]) -> str:
+        def name(found: re.Match[str]) -> str:
+            number = int(found[1])
+            return seats[number - 1] if 1 <= number <= len(seats) else found[0]
+
+        return PLAYER_IN_REASON.sub(name, reason)
+
     def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         if "keep" in move:
             unnamed = HAND - len(move["keep"])
@@ -730,7 +745,8 @@ class Topiary(GameRules[TopiaryState]):
         if phase == OVER:
             result = self.outcome(state)
             assert result is not None  # every hand is revealed: the game is over
-            return f"game over: {seats[result.winners[0]]} wins ({result.reason})"
+            reason = self.named_reason(result.reason, seats)
+            return f"game over: {seats[result.winners[0]]} wins ({reason})"
         seat = self._seat(state, phase)
         if phase == VISIT:
             number = sum(v.seat == seat for v in state.visitors) + 1

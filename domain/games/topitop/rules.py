@@ -173,9 +173,10 @@ class Topitop(GameRules[TopitopState]):
         keys, shape = set(move), GAME_INFO.move_shape(move)
         if shape is Place:
             # A list or object is no piece (and no key of PIECES: unhashable, it would raise).
-            if not isinstance(move["place"], str) or move["place"] not in PIECES:
+            piece = move["place"].strip().lower() if isinstance(move["place"], str) else None
+            if piece not in PIECES:  # any case, as every name
                 raise IllegalMove(f"place must be bucket, small or large, not {move['place']!r}")
-            return ("place", move["place"], _cell(move["to"]))
+            return ("place", piece, _cell(move["to"]))
         if shape is Slide:
             return ("slide", _cell(move["from"]), _cell(move["to"]))
         if shape is Pass and move["pass"] is True:

@@ -44,6 +44,7 @@ from ..base import (
     Outcome,
     seat_score,
 )
+from ..spelling import as_offered
 from . import declaration as declared
 from . import hexgarden as hexes
 from . import moves, rounds
@@ -393,6 +394,18 @@ class TotalLandscaping(GameRules[LandscapingState]):
                 else "?"
             )
         return " v ".join(kinds)
+
+    def typed_move(self, state: LandscapingState, move: Any, seats: Sequence[str]) -> Any:
+        """Each garden's choice as that seat's offered choice it spells in any case (a round's
+        every combination is too many to list)."""
+        if not isinstance(move, Mapping) or state.over:
+            return move
+        return {
+            garden: as_offered(choice, self.choices(state, SEATS.index(garden)))
+            if garden in SEATS
+            else choice
+            for garden, choice in move.items()
+        }
 
     def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         parts = []
