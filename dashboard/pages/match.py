@@ -381,9 +381,13 @@ def claims_section(source, match, audit: bool = True) -> tuple[list[dict], str]:
         audited = False
     if audited:
         report = audit_match(source.recorder, match.id)
+        # The demo's planted slips are listed apart by the audit; show them, marked as such.
+        messages = [f["message"] for f in report["findings"]] + [
+            f"(the demo's planted example) {f['message']}" for f in report.get("planted", [])
+        ]
         findings = (
-            "; ".join(f["message"] for f in report["findings"])
-            if report["findings"]
+            "; ".join(messages)
+            if messages
             else "no findings: the hash chain is intact and every claim agrees"
         )
         rules = (report.get("outcome") or {}).get("rules")
