@@ -1,0 +1,143 @@
+"""Logging whole games by tapping the drawn board on the Record page, in headless Chromium, at
+a phone's size (390x844) and a desktop's (1400x1000): each answer that has a place on the board
+is given by tapping that place (a pile of the supply, a cell, a visitor's spot, a hex tile, a
+Topas cell, a GeoShapes figure), the rest by the buttons; the stored events must equal those of
+the same game entered at the command line. On the phone the board fits the width (its third
+column is not cut off) and the page never scrolls sideways. Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tablelog.dashboard.record import Question, menu
+from tablelog.store import open_recorder
+from tests.conftest import open_page
+
+from .conftest import ARTIFACTS, answered, start_match, tap
+from .entering import picks_for
+from .test_browser import cli_game, example_moves, logged
+
+pytestmark = pytest.mark.browser
+
+SIZES = {"phone": (390, 844), "desktop": (1400, 1000)}
+
+# Per game, the questions whose answers lie on the board: these must be tapped there (a
+# missing tap target fails the test); any other answer is given by its button.
+ON_THE_BOARD = {
+    "topitop": {"piece", "to"},
+    "topiary": {"visitor", "take"},
+    "total-landscaping": {"garden", "tile", "spread", "recolour", "hoe"},
+    "topas": {"at", "dir"},
+    "geoshapes": {"pick_up", "switch", "on", "from", "to"},
+}
+NOT_A_PLACE = ("", "pass", "__done__")  # answers that name no place: "visitor only", pass...
+
+# The tap targets of the board as drawn: (trace index, point index) of the target whose pick
+# is [key, value], drawn for `count` answers; null while the board shows another question.
+FIND_TARGET = """([key, value, count]) => {
+    const plot = document.querySelector('#record-board .js-plotly-plot');
+    if (!plot || !plot.data) return null;
+    const trace = plot.data.findIndex(t => t.name === 'tap');
+    if (trace < 0) return null;
+    const data = plot.data[trace].customdata.map(c => JSON.parse(c));
+    if (data.length === 0 || data[0][2] !== count) return null;
+    const want = JSON.stringify([key, value]);
+    const point = data.findIndex(d => JSON.stringify([d[0], d[1]]) === want);
+    return point < 0 ? [trace, -1] : [trace, point];
+}"""
+
+
+@pytest.fixture(params=list(SIZES))
+def screen(request, browser):
+    """A page of each size in turn, collecting console errors."""
+    page = open_page(browser, *SIZES[request.param])
+    page.size_name = request.param
+    yield page
+    page.close()
+
+
+def tap_board(page, key: str, value, count: int) -> None:
+    """Tap the board's target for [key, value] where it is drawn, as a finger would."""
+    page.wait_for_function(FIND_TARGET, arg=[key, value, count])
+    trace, point = page.evaluate(FIND_TARGET, [key, value, count])
+    assert point >= 0, f"the board offers no place to tap for {key} = {value!r}"
+    target = page.locator("#record-board .scatterlayer .trace").nth(trace).locator(".point")
+    target.nth(point).scroll_into_view_if_needed()
+    box = target.nth(point).bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def enter_by_tapping(page, recorder, match_id: str, move: dict) -> int:
+    """Enter `move` on the page: the board for every answer it places, buttons for the rest.
+    Returns how many answers were tapped on the board."""
+    match = recorder.get(match_id)
+    rules, state, seats = match.rules, match.state, list(match.seats)
+    seat = rules.to_move(state)[0]
+    picks = picks_for(match.game, rules, state, seat, move, seats)
+    answered(page, "#record-picker", 0)
+    on_board = 0
+    for number, (key, value) in enumerate(picks):
+        step = menu(match.game, rules, state, seat, picks[:number], seats)
+        assert isinstance(step, Question), f"the move is complete before {key}"
+        if key.split(".")[-1] in ON_THE_BOARD[match.game] and value not in NOT_A_PLACE:
+            tap_board(page, key, value, number)
+            on_board += 1
+        else:
+            label = next(o.label for o in step.options if o.value == value)
+            tap(page, "#record-picker", label)
+        answered(page, "#record-picker", number + 1)
+    page.get_by_role("button", name="Record this move").click()
+    page.wait_for_selector(f"#record-summary:has-text('move {len(match.moves) + 1} ')")
+    return on_board
+
+
+def fits_the_width(page) -> None:
+    """No sideways scrolling, and the whole board (its tap targets too) inside the screen."""
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    board = page.locator("#record-board .main-svg").first.bounding_box()
+    assert board is not None and board["x"] >= 0 and board["x"] + board["width"] <= width
+
+
+def shot(page, name: str) -> None:
+    """The screen with the board in view (a full-page shot resizes the window, and the board
+    redraws itself to that size half way through)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#record-board").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"record-tap-{name}.png"))
+
+
+def log_game(page, served, game: str, moves: list[dict], match_id: str) -> int:
+    taps = 0
+    for number, move in enumerate(moves):
+        taps += enter_by_tapping(page, served.recorder, match_id, move)
+        if number == 1:
+            fits_the_width(page)
+            shot(page, f"{game}-{page.size_name}")
+    return taps
+
+
+def test_a_topitop_game_logged_by_tapping_the_board_equals_the_command_line(
+    serve, screen, tmp_path
+):
+    served = serve()
+    _record, entries = example_moves("topitop")
+    moves = [entry["move"] for entry in entries]
+    cli_store = str(tmp_path / "cli.sqlite")
+    by_cli = cli_game(
+        cli_store,
+        ["topitop", "--players", "Ann,Ben"],
+        [["move", "ID", "--seat", e["seat"], json.dumps(e["move"])] for e in entries],
+    )
+    start_match(screen, served.url, "topitop", "Topitop", "Ann, Ben", [["small", 4], ["large", 4]])
+    match_id = screen.url.split("match=")[1]
+    fits_the_width(screen)
+    taps = log_game(screen, served, "topitop", moves, match_id)
+    screen.wait_for_selector("text=The game is over")
+    assert taps == 2 * len(moves)  # every piece and every cell was tapped on the board
+    assert not screen.errors
+    assert logged(served.recorder, match_id) == logged(open_recorder(cli_store), by_cli.result())
