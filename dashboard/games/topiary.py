@@ -34,7 +34,7 @@ from tablelog.domain.games import RulesError
 from tablelog.domain.games.cells import parse_cell
 from tablelog.domain.games.topiary.garden import DIRECTIONS, SIZE
 
-from .drawing import Sketch, board_figure, label, rect
+from .drawing import Sketch, Tap, board_figure, label, rect
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -284,3 +284,18 @@ def _with_took(rules: Any, state: Any, moves: list[Move], took: str) -> list[Mov
             continue
         accepted.append(move)
     return accepted
+
+
+def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+    """The visitor's spot around the garden, then the face-down tile it takes (tile a1 is drawn
+    at (0, 0), x to the east, y up)."""
+    if question.key == "visitor":
+        return [Tap(option.value, *spot_position(option.value)) for option in question.options]
+    if question.key != "take":
+        return []
+    found = []
+    for option in question.options:
+        if option.value != VISITOR_ONLY:
+            col, row = parse_cell(option.value, SIZE, SIZE)
+            found.append(Tap(option.value, col, -row))
+    return found
