@@ -2,7 +2,7 @@
 and its circle; every slot of a place shows the shape it needs, filled in its owner's colour
 once placed (W when the Wild stands in), and the quadrant's shape discards. A slot has room for
 two letters only, so the shapes are abbreviated there and named in full in a key below the
-board (and on hover).
+board.
 
 Entering a move at the table (the Record page): geoShapes: a turn is several recorded moves.
 First the action (draw a card, naming the shape it shows; pick up a discard stack; offer a
@@ -241,8 +241,7 @@ def _draw_place(
             "W" if mark == "W" else text(where.marks.get(shape, short(shape))),
             9,
             "white" if mark else "#777",
-            hovertext=text(shape + (" (Wild)" if mark == "W" else "")),
-        )
+        )  # no hover text: a label with one takes the taps meant for the board beneath
 
 
 # ---- the picker: menu(rules, state, seat, picks, names) -----------------------------------------

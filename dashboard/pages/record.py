@@ -45,6 +45,9 @@ BOARD: Any = {
 
 
 def layout(match: str | None = None, **_query):
+    """The page; `match` (from `?match=`) is a match id or a unique prefix of it. A prefix that
+    names no match, or several, says so above the start form."""
+    match, problem = steps.resolved(_find(), match)
     return html.Div(
         [
             html.H2("Record"),
@@ -78,6 +81,7 @@ def layout(match: str | None = None, **_query):
                 style=HIDDEN,
             ),
             html.Div(
+                problem,
                 id="record-message",
                 role="status",
                 **LIVE,
@@ -89,6 +93,13 @@ def layout(match: str | None = None, **_query):
         ],
         style={"maxWidth": "720px", "margin": "0 auto", "overflowX": "hidden"},
     )
+
+
+def _find() -> Any:
+    """The app's lookup of a match by id or prefix (None outside a request, as in a test that
+    builds the layout alone)."""
+    source = flask.current_app.extensions.get("tablelog") if flask.has_app_context() else None
+    return None if source is None else source.queries.find
 
 
 def start_form() -> list:

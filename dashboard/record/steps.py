@@ -48,6 +48,22 @@ def saved_token(typed: str | None) -> tuple[str | None, str]:
     return token or None, TOKEN_SAVED if token else NO_TOKEN
 
 
+# The match in the address ---------------------------------------------------------------------
+
+
+def resolved(find: Callable[[str], Any] | None, given: str | None) -> tuple[str | None, str]:
+    """The match the address names (`?match=` an id or a unique prefix of it): (its full id, "")
+    or (None, why not, to show above the start form). `find` is the query side's lookup
+    (`Queries.find`, MatchNotFound naming the candidates of an ambiguous prefix)."""
+    given = (given or "").strip()
+    if not given or find is None:
+        return given or None, ""
+    try:
+        return str(find(given)), ""
+    except MatchNotFound as err:
+        return None, f"The address names no match to show: {err}. Start a match below."
+
+
 # Following other devices ---------------------------------------------------------------------
 
 

@@ -119,7 +119,7 @@ def test_geoshapes_fills_slots_with_shapes_then_wilds():
         ("Square", "W"),
         ("Rectangle", ""),
     ]
-    assert geoshapes.short("Right Triangle") == "RT" and geoshapes.short("Square") == "Squa"
+    assert geoshapes.short("Right Triangle") == "RT" and geoshapes.short("Square") == "Sq"
 
 
 def test_every_game_draws_a_played_position():
