@@ -14,7 +14,7 @@ import pytest
 
 from tablelog.dashboard.record import Question, menu
 from tablelog.store import open_recorder
-from tests.conftest import open_page
+from tests.conftest import BROWSER_WAIT, open_page
 
 from .conftest import ARTIFACTS, answered, start_match, tap
 from .entering import picks_for, setup_picks_for
@@ -52,11 +52,26 @@ FIND_TARGET = """([key, value, count]) => {
 
 @pytest.fixture(params=list(SIZES))
 def screen(request, browser):
-    """A page of each size in turn, collecting console errors."""
-    page = open_page(browser, *SIZES[request.param])
-    page.size_name = request.param
+    """A page of each size in turn, collecting console errors; the phone's is a touch screen
+    (its taps are touches, as a finger's), the desktop's has a mouse."""
+    if request.param == "desktop":
+        page = open_page(browser, *SIZES["desktop"])
+        page.touch, page.size_name = False, "desktop"
+        yield page
+        page.close()
+        return
+    width, height = SIZES["phone"]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(BROWSER_WAIT)
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    page.touch, page.size_name = True, "phone"
     yield page
-    page.close()
+    context.close()
 
 
 def tap_board(page, key: str, value, count: int) -> None:
@@ -68,7 +83,11 @@ def tap_board(page, key: str, value, count: int) -> None:
     target.nth(point).scroll_into_view_if_needed()
     box = target.nth(point).bounding_box()
     assert box is not None
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if page.touch:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
 
 
 def enter_by_tapping(page, recorder, match_id: str, move: dict) -> int:

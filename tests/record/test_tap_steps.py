@@ -6,6 +6,11 @@ ambiguous one says why, naming the candidates)."""
 from __future__ import annotations
 
 import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tablelog.dashboard import games
 from tablelog.dashboard.games.drawing import TAP_TRACE
@@ -80,3 +85,68 @@ def test_the_address_takes_a_unique_prefix_and_says_why_another_shows_nothing(re
     match, why = steps.resolved(queries.find, other[:4])
     assert match is None and "2 matches have ids starting with" in why
     assert other in why and seen[other[:4]] in why
+
+
+# Every board, in positions the rules reach: each answer that has a place on the board is a tap
+# target there (exactly once per place), every tap target is a legal answer, and all of them lie
+# inside the drawn board.
+
+ON_THE_BOARD = {  # the questions whose every answer (but those naming no place) is tappable
+    "topitop": {"piece", "to"},
+    "topiary": {"visitor", "take"},
+    "total-landscaping": {"garden", "tile", "spread", "recolour", "hoe"},
+    "topas": {"at", "dir"},
+    "geoshapes": {"switch", "on", "from", "to", "pick_up"},
+}
+NOT_A_PLACE = ("", "pass", "__done__")
+
+
+def _targets(figure) -> list[tuple[str, object, float, float]]:
+    trace = next((t for t in figure.data if t.name == TAP_TRACE), None)
+    if trace is None:
+        return []
+    return [
+        (*json.loads(data)[:2], x, y)
+        for data, x, y in zip(trace.customdata, trace.x, trace.y, strict=True)
+    ]
+
+
+def _check_question(game, rules, state, seat, picks, names) -> Question | None:
+    question = menu(game, rules, state, seat, picks, names)
+    if not isinstance(question, Question):
+        return None
+    figure = games.draw(game, rules.encode(state), names, question, picks)
+    targets = _targets(figure)
+    offered = [json.dumps(o.value) for o in question.options]
+    assert all(json.dumps(value) in offered for _k, value, _x, _y in targets), game
+    assert all(key == question.key for key, *_ in targets)
+    (x0, x1), (y0, y1) = sorted(figure.layout.xaxis.range), sorted(figure.layout.yaxis.range)
+    assert all(x0 <= x <= x1 and y0 <= y <= y1 for *_kv, x, y in targets), game
+    if question.key.split(".")[-1] in ON_THE_BOARD[game]:
+        tapped = {json.dumps(value) for _k, value, _x, _y in targets}
+        places = {
+            o for o, option in zip(offered, question.options) if option.value not in NOT_A_PLACE
+        }
+        assert places <= tapped, f"{game} {question.key}: {places - tapped} not on the board"
+    return question
+
+
+@pytest.mark.parametrize("game", list(ON_THE_BOARD))
+@given(seed=st.integers(0, 10_000))
+@settings(max_examples=5, deadline=None)
+def test_every_answer_with_a_place_is_a_tap_target_inside_the_board(game, seed):
+    rules = get_rules(game)
+    rng = random.Random(seed)
+    players = max(2, rules.min_players)
+    names = ["Ann", "Ben", "Cy", "Di"][:players]
+    options = rules.options({})
+    state = rules.start(players, options, rules.deal(players, options, rng))
+    for _ in range(rng.randrange(0, 25)):
+        if rules.outcome(state) is not None:
+            break
+        state = rules.apply(state, rules.random_move(state, rng))
+    if rules.outcome(state) is not None or not rules.to_move(state):
+        return
+    seat, picks = rules.to_move(state)[0], []
+    while (question := _check_question(game, rules, state, seat, picks, names)) is not None:
+        picks.append([question.key, rng.choice(question.options).value])
