@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tablelog.dashboard import games
 from tablelog.dashboard.games.drawing import TAP_TRACE
-from tablelog.dashboard.record import Question, menu, steps
+from tablelog.dashboard.record import Question, Ready, menu, steps
 from tablelog.domain.games import get_rules
 from tablelog.projections.queries import Queries
 
@@ -37,12 +37,13 @@ def test_tapping_the_board_gives_the_pick_its_button_gives_and_a_late_tap_is_ign
         question = menu("topitop", rules, state, 0, picks, names)
         assert isinstance(question, Question)
         figure = games.draw("topitop", rules.encode(state), names, question, picks)
-        before = list(picks)
-        picks = steps.board_tapped(picks, click_on(figure, value))
-        assert picks == [*before, [question.key, value]]
+        after = steps.board_tapped(picks, click_on(figure, value))
+        assert after == [*picks, [question.key, value]]
+        picks = after
         stale = steps.board_tapped(picks, click_on(figure, value))  # the same board, again
         assert stale is None
-    assert menu("topitop", rules, state, 0, picks, names).move == {"place": "large", "to": "b2"}
+    ready = menu("topitop", rules, state, 0, picks, names)
+    assert isinstance(ready, Ready) and ready.move == {"place": "large", "to": "b2"}
 
 
 def test_only_legal_answers_are_tap_targets():
