@@ -21,7 +21,7 @@ import plotly.graph_objects as go
 
 from tablelog.dashboard.figures.style import empty
 
-from .drawing import tappable
+from .drawing import TAP_SIZE, tappable
 
 
 def module(game: str) -> ModuleType:
@@ -44,5 +44,6 @@ def draw(
         return empty("Board", f"no board drawing for {game} yet")
     figure = found.draw(state, list(seats))
     if question is not None and hasattr(found, "taps"):
-        tappable(figure, question, found.taps(state, question, picks, list(seats)), len(picks))
+        taps = found.taps(state, question, picks, list(seats))
+        tappable(figure, question, taps, len(picks), getattr(found, "TAP_SIZE", TAP_SIZE))
     return figure

@@ -109,7 +109,9 @@ class Tap:
     y: float
 
 
-def tappable(figure: go.Figure, question: Any, taps: Iterable[Tap], answered: int) -> go.Figure:
+def tappable(
+    figure: go.Figure, question: Any, taps: Iterable[Tap], answered: int, size: int = TAP_SIZE
+) -> go.Figure:
     """Put the question's legal answers on the board: a highlighted marker per tap target whose
     value the question offers (others are dropped), carrying the pick as JSON with the number
     of answers given when it was drawn, so a tap on a board drawn for an earlier question is
@@ -123,7 +125,7 @@ def tappable(figure: go.Figure, question: Any, taps: Iterable[Tap], answered: in
         y=[tap.y for tap in shown],
         mode="markers",
         name=TAP_TRACE,
-        marker={"size": TAP_SIZE, "color": TAP_FILL, "line": {"color": TAP_RING, "width": 3}},
+        marker={"size": size, "color": TAP_FILL, "line": {"color": TAP_RING, "width": 3}},
         customdata=[json.dumps([question.key, tap.value, answered]) for tap in shown],
         hovertext=[labels[json.dumps(tap.value)] for tap in shown],
         hovertemplate="%{hovertext}<extra></extra>",
