@@ -113,8 +113,8 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     score = " · ".join(f"{text(n)} {w}" for n, w in zip(seats, wins))
     figure.update_layout(
         title={
-            "text": f"Total Landscaping: bout {state['bout']}, round {state['round']}, "
-            f"LVL{level}; bouts won: {score}",
+            # short enough for a phone's width (the page names the game beside the board)
+            "text": f"Bout {state['bout']}, round {state['round']}, LVL{level} · won: {score}",
             "x": 0.01,
             "font": {"size": 15},
         },
