@@ -148,6 +148,7 @@ def test_every_answer_with_a_place_is_a_tap_target_inside_the_board(game, seed):
         state = rules.apply(state, rules.random_move(state, rng))
     if rules.outcome(state) is not None or not rules.to_move(state):
         return
-    seat, picks = rules.to_move(state)[0], []
+    seat = rules.to_move(state)[0]
+    picks: list[list] = []
     while (question := _check_question(game, rules, state, seat, picks, names)) is not None:
         picks.append([question.key, rng.choice(question.options).value])
