@@ -13,6 +13,7 @@ import json
 import pytest
 
 from tablelog.dashboard.record import Question, menu
+from tablelog.domain.games import get_rules
 from tablelog.store import open_recorder
 from tests.conftest import BROWSER_WAIT, open_page
 
@@ -182,10 +183,34 @@ def by_the_command_line(tmp_path, game: str, record: dict, entries: list[dict]):
     return cli_store, cli_game(cli_store, new, moves)
 
 
+def as_the_menus_say(game: str, record: dict, entries: list[dict]) -> list[dict]:
+    """The example's moves as the page enters them: Total Landscaping's menus always name
+    Yellow's spread when one exists, even in a round where the other's White negates it
+    (docs/record.md, known limits), so such a round is entered with its first spread named;
+    the engine accepts it and ignores the spread. Both loggings then enter the same moves."""
+    if game != "total-landscaping":
+        return entries
+    rules = get_rules(game)
+    options = rules.options(record.get("options") or {})
+    state = rules.start(len(record["seats"]), options, record.get("setup") or {})
+    said = []
+    for entry in entries:
+        move = entry["move"]
+        for side, choice in move.items():
+            if choice.get("card") == "Yellow" and "spread" not in choice:
+                seat = ("east", "west").index(side)
+                spreads = [c for c in rules.choices(state, seat) if c.items() >= choice.items()]
+                move = {**move, side: spreads[0]}
+        state = rules.apply(state, move)
+        said.append({**entry, "move": move})
+    return said
+
+
 @pytest.mark.parametrize("game", list(NAMES))
 def test_a_game_logged_by_tapping_the_board_equals_the_command_line(game, serve, screen, tmp_path):
     served = serve()
     record, entries = example_moves(game)
+    entries = as_the_menus_say(game, record, entries)
     cli_store, by_cli = by_the_command_line(tmp_path, game, record, entries)
     match_id = begin(screen, served, game, record)
     fits_the_width(screen)
