@@ -574,7 +574,7 @@ class Topas(GameRules[TopasState]):
     def move_kind(self, move: Mapping[str, Any]) -> str:
         return "start column" if "start" in move else "place"
 
-    def describe(self, move: Mapping[str, Any]) -> str:
+    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         if "start" in move:
             return f"turns up {move['start']} to start a new column"
         try:
@@ -585,7 +585,7 @@ class Topas(GameRules[TopasState]):
                 f"{cell_text(step(at, _direction(move['dir'])))}"
             )
         except (IllegalMove, KeyError, ValueError):
-            return super().describe(move)
+            return super().describe(move, seats)
 
     def render(self, state: TopasState, seats: Sequence[str]) -> str:
         deck = load_deck(state.manifest)

@@ -34,7 +34,10 @@ def direction(a: Cell, b: Cell) -> str:
 
 
 def neighbours(cell: Cell) -> tuple[Cell, ...]:
-    return tuple(step(cell, d) for d in STEPS)
+    """The four edge-neighbours, in the order of STEPS (N, E, S, W); spelled out, as every
+    listing of the places a card may go asks it for each cell near the table."""
+    x, y = cell
+    return (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)
 
 
 def cell_text(cell: Cell) -> str:
@@ -82,12 +85,14 @@ class Table:
     def spans(self) -> list[tuple[Cell, Cell]]:
         """Every ordered pair of free edge-adjacent cells (first half, second half) of which at
         least one touches the table: all the places a card may go, colours aside."""
-        frontier = {n for cell in self.halves for n in neighbours(cell) if n not in self.halves}
+        halves = self.halves
+        frontier = {n for cell in halves for n in neighbours(cell) if n not in halves}
         pairs: set[tuple[Cell, Cell]] = set()
         for a in frontier:
             for b in neighbours(a):
-                if b not in self.halves:
-                    pairs.update(((a, b), (b, a)))
+                if b not in halves:
+                    pairs.add((a, b))
+                    pairs.add((b, a))
         return sorted(pairs)
 
     def drawing(self) -> list[str]:

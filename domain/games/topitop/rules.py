@@ -275,7 +275,7 @@ class Topitop(GameRules[TopitopState]):
             return f"place {move['place']}"
         return "pass" if "pass" in move else "slide"
 
-    def describe(self, move: Mapping[str, Any]) -> str:
+    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         if "place" in move:
             pile = "sand pile " if move["place"] != "bucket" else ""
             return f"places a {move['place']} {pile}on {move['to']}"
