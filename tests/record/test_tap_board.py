@@ -179,8 +179,21 @@ def by_the_command_line(tmp_path, game: str, record: dict, entries: list[dict]):
         for arg in ("--option", f"{key}={json.dumps(value) if isinstance(value, bool) else value}")
     ]
     new = [game, "--players", ",".join(record["seats"]), "--setup", str(setup), *options]
-    moves = [["move", "ID", "--seat", e["seat"], json.dumps(e["move"])] for e in entries]
+    seats = record["seats"]
+    moves = [
+        ["move", "ID", "--seat", e["seat"], json.dumps(typed(e["move"], seats))] for e in entries
+    ]
     return cli_store, cli_game(cli_store, new, moves)
+
+
+def typed(move: dict, seats: list[str]) -> dict:
+    """A move as a person types it at the command line: GeoShapes names the other player (the
+    record stores a seat number from 0; `tablelog move` reads names or numbers from 1)."""
+    if "trade" in move:
+        return {"trade": {**move["trade"], "with": seats[move["trade"]["with"]]}}
+    if "pick_up" in move:
+        return {"pick_up": seats[move["pick_up"]]}
+    return move
 
 
 def as_the_menus_say(game: str, record: dict, entries: list[dict]) -> list[dict]:
