@@ -2,10 +2,11 @@
 
 Events arrive already decoded (`Event`: the match, the event's version, its type name and its
 fields as stored), in notification-log order. For each running match the projector keeps what
-the next event needs (the state after every effective move, each state's score totals, the rows it
-will update) in a bounded cache; a match that is not cached (the cache was full, or the process
-restarted) is rebuilt by folding its earlier events again, quietly, through the same code. So a new
-event costs its own rules work (one `apply` and one `score`), not a replay.
+the next event needs (each effective move's score totals and row, and positions once computed)
+in a bounded cache; a match that is not cached (the cache was full, or the process restarted) is
+rebuilt by folding its earlier events again, quietly, through the same code. A move or an end
+stored with its derived values (`domain.derived`: the recorder scored it) costs no rules work
+here; one stored without them (before they existed) costs one `apply` and one `score`.
 
 Rows come out as upserts keyed by the tables' keys (`take()` gives them, the last version of each
 row only), so a page of events writes each touched row once.
