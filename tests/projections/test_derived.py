@@ -128,7 +128,7 @@ def won(store):
     return store, match_id
 
 
-def _derived_findings(path: str, match_id) -> list[dict]:
+def _derived_findings(path: str, match_id) -> tuple[list[dict], dict]:
     recorder = open_recorder(path)
     try:
         report = audit_match(recorder, match_id)
