@@ -30,7 +30,9 @@ class DerivedReplay(Replay):
         before = self.line[-1] if self.line else None
         super()._on_MoveRecorded(position, event)
         after = self.line[-1] if self.line else None
-        if before is not None and after is not None and after.event == position:
+        if before is None or after is None or after.event != position:
+            return  # the move was not replayed (a finding says why)
+        if before.unknown is None and after.unknown is None:  # else a note says why not
             self.expected[position] = self._after_move(before, after, event.seat)
 
     def _after_move(self, before: Step, after: Step, seat: int) -> dict[str, Any]:
@@ -42,6 +44,8 @@ class DerivedReplay(Replay):
         super()._on_Ended(position, event)
         if not self.replaying or getattr(event, derived.FIELD, None) is None:
             return
+        if self.line[-1].unknown is not None:
+            return  # the final score cannot be recomputed (a note says so)
         rules, final = self.started_rules, self.line[-1].state
         try:
             decided = rules.outcome(final) is not None
