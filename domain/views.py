@@ -32,7 +32,8 @@ def named_outcome(match: Match, outcome: dict[str, Any] | None) -> dict[str, Any
     return {
         "winners": [name(s) for s in outcome["winners"]],
         "ranking": [[name(s) for s in group] for group in outcome["ranking"]],
-        "reason": outcome["reason"],
+        # The stored reason's words, with the players' names where it names seats.
+        "reason": match.rules.named_reason(outcome["reason"], match.seats),
     }
 
 

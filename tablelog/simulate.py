@@ -34,17 +34,22 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, NamedTuple
-from uuid import uuid4
+from itertools import repeat
+from typing import TYPE_CHECKING, Any, NamedTuple
+from uuid import UUID, uuid4, uuid5
 
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from tablelog.domain.bots import BOTS, next_move
 from tablelog.domain.errors import Refused
+from tablelog.domain.eventsourcing_internals import stored_event
 from tablelog.domain.games import get_rules
 from tablelog.domain.match import Match, start_match
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.wording import player_count_refusal
+
+if TYPE_CHECKING:
+    from tablelog.simulate_cluster import Cluster
 
 # Every game ends by its rules, except where bots can go round in circles: Topitop declares its
 # cap (`playout_cap`, 200 actions); any other game still running after RUNAWAY moves is also
@@ -125,12 +130,19 @@ def move_cap(game: str) -> int:
     return get_rules(game).playout_cap or RUNAWAY
 
 
-def begin_match(plan: Plan, number: int) -> tuple[Match, random.Random]:
+def match_id(run: UUID, which: int, number: int) -> UUID:
+    """The id of match `number` of plan `which` in the run `run` (a fresh uuid4 per run): the
+    same in whichever process plays it, so a batch played twice (a cluster retries the task of
+    a worker lost after its commit) is recognised in the store instead of stored twice."""
+    return uuid5(run, f"{which}:{number}")
+
+
+def begin_match(plan: Plan, number: int, id: UUID | None = None) -> tuple[Match, random.Random]:
     """Match `number` of the plan, dealt and started in memory, and its generator."""
     rules = get_rules(plan.game)
     rng = match_rng(plan.seed, number)
     setup = rules.deal(plan.players, plan.options, rng)  # the whole deal goes into Started
-    return start_match(uuid4(), plan.game, plan.seats, dict(plan.options), setup), rng
+    return start_match(id or uuid4(), plan.game, plan.seats, dict(plan.options), setup), rng
 
 
 def play_on(match: Match, plan: Plan, rng: random.Random, moves: int) -> None:
@@ -145,24 +157,58 @@ def play_on(match: Match, plan: Plan, rng: random.Random, moves: int) -> None:
         match.record(seat, move)
 
 
-def play_match(plan: Plan, number: int) -> Match:
+def play_match(plan: Plan, number: int, id: UUID | None = None) -> Match:
     """Match `number` of the plan, played to its end and ended, in memory (nothing stored)."""
-    match, rng = begin_match(plan, number)
+    match, rng = begin_match(plan, number, id)
     play_on(match, plan, rng, move_cap(plan.game))
     match.end(agreed_draw=match.rules_outcome() is None)  # at the cap: a draw by agreement
     return match
 
 
 class Played(NamedTuple):
-    """A finished match as it crosses from a worker: its rows, ready to insert, and its result."""
+    """A finished match: its rows, ready to insert, and its result."""
 
     rows: list[StoredEvent]
     winners: tuple[int, ...]
     capped: bool
 
+    @property
+    def events(self) -> int:
+        return len(self.rows)
 
-def played(plan: Plan, number: int, mapper: Mapper) -> Played:
-    match = play_match(plan, number)
+
+class Tally(NamedTuple):
+    """What a run counts of a match stored by someone else (a cluster's worker)."""
+
+    events: int
+    winners: tuple[int, ...]
+    capped: bool
+
+
+# A played match as it crosses between processes: its id's bytes, first version, topics and
+# states. Pickling plain bytes and strings costs a fraction of pickling StoredEvents and UUIDs
+# (measured: 4x less CPU at both ends), which a run with workers pays for every event.
+Packed = tuple[bytes, int, list[str], list[bytes], tuple[int, ...], bool]
+
+
+def packed(match: Played) -> Packed:
+    rows = match.rows
+    id = rows[0].originator_id
+    assert isinstance(id, UUID)  # the mapper's rows carry the aggregate's own UUID
+    topics = [row.topic for row in rows]
+    states = [row.state for row in rows]
+    return id.bytes, rows[0].originator_version, topics, states, *match[1:]
+
+
+def unpacked(wire: Packed) -> Played:
+    id_bytes, version, topics, states, winners, capped = wire
+    versions = range(version, version + len(topics))
+    rows = list(map(stored_event, repeat(UUID(bytes=id_bytes)), versions, topics, states))
+    return Played(rows, winners, capped)
+
+
+def played(plan: Plan, number: int, mapper: Mapper, id: UUID | None = None) -> Played:
+    match = play_match(plan, number, id)
     rows = [mapper.to_stored_event(event) for event in match.collect_events()]
     outcome = match.outcome
     assert outcome is not None  # play_match plays every match to its end
@@ -182,9 +228,9 @@ class Report:
     draws: int = 0
     capped: int = 0  # drawn by agreement at the move cap
 
-    def count(self, match: Played) -> None:
+    def count(self, match: Played | Tally) -> None:
         self.matches += 1
-        self.events += len(match.rows)
+        self.events += match.events
         self.wins.update(match.winners)
         self.draws += not match.winners
         self.capped += match.capped
@@ -215,11 +261,15 @@ class Report:
 
 
 def simulate(
-    recorder: Recorder, plan: Plan, workers: int | None = None, progress: bool = True
+    recorder: Recorder,
+    plan: Plan,
+    workers: int | None = None,
+    progress: bool = True,
+    cluster: Cluster | None = None,
 ) -> Report:
     """Play and store every match of the plan, in match order, a batch per transaction.
     Ctrl-C stops it: the matches finished so far are stored whole, the rest not at all."""
-    return simulate_all(recorder, [plan], workers, progress)[0]
+    return simulate_all(recorder, [plan], workers, progress, cluster)[0]
 
 
 def simulate_all(
@@ -227,38 +277,32 @@ def simulate_all(
     plans: Sequence[Plan],
     workers: int | None = None,
     progress: bool | str = True,
+    cluster: Cluster | None = None,
 ) -> list[Report]:
-    """`simulate` for several plans one after the other, sharing one pool of workers and one
-    progress bar (`progress` may be the bar's label)."""
+    """`simulate` for several plans one after the other, sharing one pool of workers (or the
+    Dask `cluster`, tablelog.simulate_cluster) and one progress bar (`progress` may be the
+    bar's label)."""
     from tqdm import tqdm
 
     reports = [Report(plan) for plan in plans]
     jobs = [(which, number) for which, plan in enumerate(plans) for number in range(plan.matches)]
+    run = uuid4()  # the run's match ids derive from it and the match numbers (match_id)
     started = time.perf_counter()
-    batch: list[tuple[int, Played]] = []
-
-    def store() -> None:
-        # One transaction: every row of every match in the batch, or none.
-        recorder.save_mapped([row for _, match in batch for row in match.rows])
-        for which, match in batch:
-            reports[which].count(match)
-        batch.clear()
-
     label = progress if isinstance(progress, str) else plans[0].game if len(plans) == 1 else ""
     with (
         _interrupt_flag() as interrupted,
-        _played(
-            plans, jobs, recorder.mapper, _worker_count(len(jobs), workers), interrupted
-        ) as matches,
         tqdm(total=len(jobs), desc=label, unit="match", disable=not progress, leave=False) as bar,
     ):
-        for which, match in matches:
-            batch.append((which, match))
-            bar.update()
-            if len(batch) >= BATCH_MATCHES or sum(len(m.rows) for _, m in batch) >= BATCH_EVENTS:
-                store()
-        if batch:
-            store()
+        if cluster is not None:
+            cluster.play(Run(plans, jobs, run), recorder, reports, bar.update, interrupted)
+        else:
+            writer = Writer(recorder, reports)
+            count = _worker_count(len(jobs), workers)
+            with _played(Run(plans, jobs, run), recorder.mapper, count, interrupted) as matches:
+                for which, match in matches:
+                    writer.add(which, match)
+                    bar.update()
+            writer.flush()
     seconds = time.perf_counter() - started
     for report in reports:
         report.interrupted = interrupted() and report.matches < report.plan.matches
@@ -266,7 +310,47 @@ def simulate_all(
     return reports
 
 
+class Writer:
+    """Stores whole played matches a batch per transaction, in the order given, and counts
+    them in their plans' reports once stored."""
+
+    def __init__(self, recorder: Recorder, reports: Sequence[Report]) -> None:
+        self.recorder = recorder
+        self.reports = reports
+        self.batch: list[tuple[int, Played]] = []
+        self.events = 0
+
+    def add(self, which: int, match: Played) -> None:
+        self.batch.append((which, match))
+        self.events += match.events
+        if len(self.batch) >= BATCH_MATCHES or self.events >= BATCH_EVENTS:
+            self.flush()
+
+    def flush(self) -> None:
+        # One transaction: every row of every match in the batch, or none.
+        if self.batch:
+            self.recorder.save_mapped([row for _, match in self.batch for row in match.rows])
+        for which, match in self.batch:
+            self.reports[which].count(match)
+        self.batch.clear()
+        self.events = 0
+
+
 Job = tuple[int, int]  # which plan, and the number of one of its matches
+
+
+class Run(NamedTuple):
+    """What one call of simulate_all plays: its plans, every (plan, match number), its id."""
+
+    plans: Sequence[Plan]
+    jobs: list[Job]
+    id: UUID
+
+    def play(self, jobs: Sequence[Job], mapper: Mapper) -> list[Played]:
+        return [
+            played(self.plans[which], number, mapper, match_id(self.id, which, number))
+            for which, number in jobs
+        ]
 
 
 def check_workers(workers: int | None) -> None:
@@ -274,35 +358,45 @@ def check_workers(workers: int | None) -> None:
         raise SimulationError(f"--workers must be 1 or more, got {workers}")
 
 
+def cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def _worker_count(jobs: int, workers: int | None) -> int:
     """Both cores by default; in-process when the run is too small to repay starting workers."""
     check_workers(workers)
     if workers is None:
-        cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-        workers = 1 if jobs < 4 * (cores or 1) else cores or 1
+        workers = 1 if jobs < 4 * cores() else cores()
     return max(1, min(workers, jobs))
 
 
 @contextlib.contextmanager
 def _played(
-    plans: Sequence[Plan], jobs: list[Job], mapper: Mapper, workers: int, stop: Callable[[], bool]
+    run: Run, mapper: Mapper, workers: int, stop: Callable[[], bool]
 ) -> Iterator[Iterator[tuple[int, Played]]]:
     """Every job's match, played, in job order, until all are played or `stop()`."""
     if workers == 1:
         yield (
-            (which, played(plans[which], number, mapper)) for which, number in _until(jobs, stop)
+            (job[0], match) for job in _until(run.jobs, stop) for match in run.play([job], mapper)
         )
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    pool = multiprocessing.get_context(method).Pool(workers, _init_worker, (plans, mapper))
+    pool = multiprocessing.get_context(method).Pool(workers, _init_worker, (run, mapper))
     try:
-        # A task is a run of consecutive jobs: fewer round trips for short matches.
-        size = max(1, min(8, len(jobs) // (workers * 16)))
-        tasks = [jobs[n : n + size] for n in range(0, len(jobs), size)]
-        yield _results(pool.imap(_play_in_worker, tasks), stop)
+        yield _results(pool.imap(_play_in_worker, _tasks(run.jobs, workers)), stop)
     finally:
         pool.terminate()
         pool.join()
+
+
+def _tasks(jobs: list[Job], workers: int) -> list[list[Job]]:
+    """The jobs cut into tasks of consecutive jobs: fewer round trips for short matches, yet
+    small enough (64 a worker) that no worker waits long for the other's last task."""
+    size = max(1, min(8, len(jobs) // (workers * 64)))
+    return [jobs[n : n + size] for n in range(0, len(jobs), size)]
 
 
 def _until(jobs: list[Job], stop: Callable[[], bool]) -> Iterator[Job]:
@@ -321,23 +415,24 @@ def _results(results: Any, stop: Callable[[], bool]) -> Iterator[tuple[int, Play
             continue
         except StopIteration:
             return
-        yield from task
+        for which, wire in task:
+            yield which, unpacked(wire)
 
 
-_WORKER: tuple[Sequence[Plan], Mapper] | None = None
+_WORKER: tuple[Run, Mapper] | None = None
 
 
-def _init_worker(plans: Sequence[Plan], mapper: Mapper) -> None:
+def _init_worker(run: Run, mapper: Mapper) -> None:
     # Ctrl-C reaches the whole process group: only the main process acts on it.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _WORKER
-    _WORKER = (plans, mapper)
+    _WORKER = (run, mapper)
 
 
-def _play_in_worker(jobs: list[Job]) -> list[tuple[int, Played]]:
+def _play_in_worker(jobs: list[Job]) -> list[tuple[int, Packed]]:
     assert _WORKER is not None
-    plans, mapper = _WORKER
-    return [(which, played(plans[which], number, mapper)) for which, number in jobs]
+    run, mapper = _WORKER
+    return [(job[0], packed(match)) for job, match in zip(jobs, run.play(jobs, mapper))]
 
 
 @contextlib.contextmanager

@@ -221,9 +221,24 @@ class GameRules(ABC, Generic[S]):
         """A short label for tables and charts ("place", "slide", "pass"...)."""
         return next(iter(move), "move")
 
-    def describe(self, move: Mapping[str, Any]) -> str:
-        """A one-line human reading of a move."""
+    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
+        """A one-line human reading of a move; a seat it names is the player's name when
+        `seats` (the match's names in turn order) are given, else its number counted from 1."""
         return json.dumps(move, sort_keys=True)
+
+    def typed_move(self, state: S, move: Any, seats: Sequence[str]) -> Any:
+        """A move as a person types it (CLI, API) in the form it is stored in: names in their
+        canonical spelling, and a seat named by its player or its number counted from 1 as the
+        stored index (counted from 0). Records and the stored events are already in that form
+        and never pass through here. A move this cannot read is returned unchanged, so that
+        `apply` refuses it in its own words. Default: as typed."""
+        return move
+
+    def named_reason(self, reason: str, seats: Sequence[str]) -> str:
+        """A stored outcome reason with the seats it names as the players' names. The reason a
+        match ended with is stored (and `audit` compares it with the rules'), so its words are
+        fixed; names are put in where it is shown. Default: as stored."""
+        return reason
 
     @abstractmethod
     def render(self, state: S, seats: Sequence[str]) -> str:

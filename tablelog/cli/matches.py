@@ -8,7 +8,7 @@ import click
 
 from tablelog.domain import views
 from tablelog.domain.games import manifests
-from tablelog.domain.match import Match
+from tablelog.domain.match import SHEET, Match
 from tablelog.domain.times import local_unless_zoned
 from tablelog.store import open_recorder
 
@@ -89,13 +89,26 @@ def move(match, move_json, seat, store):
     """Record one move, checked against the rules; a refused move stores nothing."""
     move_value = parse_json(move_json, "the move")
     recorder, match_id = open_match(store, match)
-    done = recorder.record(match_id, seat, move_value)
-    rules = done.rules
+    found = recorder.get(match_id)
+    # As typed (players by name or number from 1, names in any case) into the stored form,
+    # against the position it was read from.
+    typed = (
+        move_value
+        if found.kind == SHEET  # refused by record: a sheet has no moves
+        else found.rules.typed_move(found.state, move_value, found.seats)
+    )
+    done = recorder.record(match_id, seat, typed, expected_version=found.version)
+    rules, recorded = done.rules, done.moves[-1]
     waiting = ", ".join(done.seats[s] for s in rules.to_move(done.state))
     outcome = rules.outcome(done.state)
     click.echo(
-        f"move {len(done.moves)}: {seat} {rules.describe(move_value)}; "
-        + (f"game over: {outcome.reason}" if outcome else f"next: {waiting}")
+        f"move {len(done.moves)}: {done.seats[recorded['seat']]} "
+        f"{rules.describe(recorded['move'], done.seats)}; "
+        + (
+            f"game over: {rules.named_reason(outcome.reason, done.seats)}"
+            if outcome
+            else f"next: {waiting}"
+        )
     )
     if views.draw_offered(done):
         click.echo(_draw_offer(done))
@@ -120,7 +133,7 @@ def undo(match, by, reason, store):
     withdrawn = done.undos[-1]["move"]
     click.echo(
         f"withdrew move {len(done.moves) + 1}: {done.seats[withdrawn['seat']]} "
-        f"{done.rules.describe(withdrawn['move'])}"
+        f"{done.rules.describe(withdrawn['move'], done.seats)}"
     )
 
 

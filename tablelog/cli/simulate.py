@@ -50,9 +50,15 @@ INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C
     metavar="W",
     help="Processes playing matches (default: one per core; 1 plays in-process).",
 )
+@click.option(
+    "--cluster",
+    metavar="tcp://HOST:PORT|local",
+    help="Play on a Dask cluster: its scheduler's address, or local for a LocalCluster of "
+    "--workers processes here (docs/simulation.md).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @store_option
-def simulate(game, count, seed, players, bots, option_pairs, workers, quiet, store):
+def simulate(game, count, seed, players, bots, option_pairs, workers, cluster, quiet, store):
     """Play N matches of GAME between seeded bots and store them, like logged matches.
 
     Each match is dealt from the seed and match number (the whole deal goes into its start),
@@ -62,15 +68,26 @@ def simulate(game, count, seed, players, bots, option_pairs, workers, quiet, sto
     Seats are named after their bots: greedy-1, random-2...
 
     Ctrl-C stops the run: the matches already finished are stored whole, none half-written.
+
+    With --cluster, tasks of consecutive matches play on a Dask cluster; the same seed gives
+    the same matches as here. A remote cluster needs a PostgreSQL store, which its workers write
+    to; an SQLite store is written by this process alone (--cluster local).
     """
     from tablelog.simulate import check_workers, make_plan
     from tablelog.simulate import simulate as run
-    from tablelog.store import open_recorder
+    from tablelog.store import open_recorder, store_location
 
     plan = make_plan(game, count, seed, players, bots, parse_options(option_pairs))
     check_workers(workers)  # every argument checked before the store is opened
-    recorder = open_recorder(store)
-    report = run(recorder, plan, workers=workers, progress=not quiet)
+    if cluster is None:
+        report = run(open_recorder(store), plan, workers=workers, progress=not quiet)
+    else:
+        from tablelog.simulate_cluster import check_cluster, connect
+
+        location = store_location(store)
+        check_cluster(cluster, location, workers)
+        with connect(cluster, location, workers) as on:  # before the store: a bad address
+            report = run(open_recorder(location), plan, progress=not quiet, cluster=on)
     click.echo(report.summary())
     if report.interrupted:
         sys.exit(INTERRUPTED)

@@ -189,7 +189,7 @@ def test_a_pick_up_takes_a_players_whole_stack():
 
 
 def test_an_empty_stack_cannot_be_picked_up():
-    refused(table(), {"pick_up": BEN}, "seat 1's shape discards are empty")
+    refused(table(), {"pick_up": BEN}, "the shape discards of seat 2 (North-East) are empty")
 
 
 def test_a_half_board_pick_up_takes_both_of_a_players_stacks():
@@ -238,9 +238,15 @@ def test_no_more_than_three_shapes_are_traded_each_way():
 
 
 def test_a_trade_names_shapes_the_players_hold():
-    refused(table(), trade(["Hexagon"], ["Semicircle"]), "seat 0's hand holds no (more) Hexagon")
     refused(
-        table(), trade(["Square"], ["Semicircle"] * 3), "seat 1's hand holds no (more) Semicircle"
+        table(),
+        trade(["Hexagon"], ["Semicircle"]),
+        "seat 1 (North-West) holds no (more) Hexagon in hand",
+    )
+    refused(
+        table(),
+        trade(["Square"], ["Semicircle"] * 3),
+        "seat 2 (North-East) holds no (more) Semicircle",
     )
     refused(table(), trade(["Square"], ["Hexagon"], partner=ANN), "another player")
 
@@ -253,7 +259,7 @@ def test_a_trade_may_take_shapes_off_the_board():
     refused(
         state,
         trade(["Square"], [{"shape": "Rhombus", "from": "Sailboat"}]),
-        "not a figure or circle of seat 1",
+        "not a figure or circle of seat 2 (North-East)",
     )
 
 
@@ -546,8 +552,13 @@ def test_malformed_moves_are_refused_with_the_vocabulary(move):
 
 def test_every_move_is_described_in_the_games_words():
     assert RULES.describe(trade([{"shape": "Rhombus", "from": "Kite"}], ["Hexagon"], False)) == (
-        "offers seat 1 Rhombus off the Kite for Hexagon: refused"
+        "offers seat 2 Rhombus off the Kite for Hexagon: refused"
     )
+    offer = trade([{"shape": "Rhombus", "from": "Kite"}], ["Hexagon"], False)
+    assert RULES.describe(offer, ["Ann", "Ben"]) == (
+        "offers Ben Rhombus off the Kite for Hexagon: refused"
+    )
+    assert RULES.describe({"pick_up": ANN}, ["Ann", "Ben"]) == "picks up Ann's shape discards"
     assert RULES.describe({"discard": "Square", "from": "Sailboat"}) == (
         "discards a Square off the Sailboat"
     )

@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from ..base import InvalidSetup
@@ -45,13 +45,19 @@ class Place:
     is_circle: bool
     needs: dict[str, int]
 
-    @property
+    # Computed once per place (the board is read once per match): the rules ask these on every
+    # move. A cached_property lives outside the dataclass fields, so == and encoding ignore it.
+    @cached_property
     def size(self) -> int:
         return sum(self.needs.values())
 
+    @cached_property
+    def _slots(self) -> tuple[str, ...]:
+        return tuple(shape for shape, count in self.needs.items() for _ in range(count))
+
     def slots(self) -> list[str]:
         """The completed place's shapes one by one, in manifest order."""
-        return [shape for shape, count in self.needs.items() for _ in range(count)]
+        return list(self._slots)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -67,8 +73,25 @@ class Board:
     def cards(self) -> int:
         return sum(self.deck.values())
 
+    # Lookup tables built on first use (the rules ask them on every move); cached_property
+    # keeps them out of the dataclass fields, so == and encoding see only the manifest.
+    @cached_property
+    def _indices(self) -> dict[str, int]:
+        return {place.name: i for i, place in enumerate(self.places)}
+
+    @cached_property
+    def _figures(self) -> dict[str, tuple[Place, ...]]:
+        return {
+            q: tuple(p for p in self.places if p.quadrant == q and not p.is_circle)
+            for q in self.quadrants
+        }
+
+    @cached_property
+    def _circles(self) -> dict[str, Place]:
+        return {p.quadrant: p for p in self.places if p.is_circle}
+
     def index(self, name: str) -> int | None:
-        return next((i for i, place in enumerate(self.places) if place.name == name), None)
+        return self._indices.get(name)
 
     def where(self, name: str) -> int:
         """The index of a place the rules already found on this board."""
@@ -82,10 +105,10 @@ class Board:
         return [place for place in self.places if place.quadrant in wanted]
 
     def figures(self, quadrant: str) -> list[Place]:
-        return [p for p in self.places if p.quadrant == quadrant and not p.is_circle]
+        return list(self._figures.get(quadrant, ()))
 
     def circle(self, quadrant: str) -> Place:
-        return next(p for p in self.places if p.quadrant == quadrant and p.is_circle)
+        return self._circles[quadrant]
 
     def adjoin(self, first: str, second: str) -> bool:
         a, b = self.quadrants.index(first), self.quadrants.index(second)
@@ -110,11 +133,13 @@ def is_complete(place: Place, placed: tuple[str, ...]) -> bool:
 
 def missing(place: Place, placed: tuple[str, ...], wild: str) -> list[str]:
     """The slots no real shape fills, in manifest order (the Wilds placed cover the first ones)."""
-    have = Counter(s for s in placed if s != wild)
+    if not placed:
+        return list(place._slots)
+    have = list(placed)  # a list, not a Counter: a place holds a handful of shapes
     gaps = []
-    for shape in place.slots():
-        if have[shape]:
-            have[shape] -= 1
+    for shape in place._slots:
+        if shape in have and shape != wild:
+            have.remove(shape)
         else:
             gaps.append(shape)
     return gaps

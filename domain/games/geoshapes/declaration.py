@@ -11,7 +11,13 @@ from ..declaring import Flag, GameInfo, ManifestName, key
 # The board a new match plays on unless it names another (the engine's default_manifest).
 DEFAULT_MANIFEST = "geoshapes-v2"
 SHAPE = "a shape of the board (Square, Wild...)"
+# A player: stored (and offered by legal_moves) as the seat's index from 0; typed at the
+# command line as the name or the seat's number from 1 (moves.from_table stores the index).
 SEAT = {"minimum": 0, "maximum": 3}
+SEAT_DOC = (
+    "the player: stored as the seat's index from 0; typed, the player's name or the seat's "
+    "number from 1"
+)
 
 
 @dataclass(frozen=True)
@@ -43,9 +49,9 @@ class Draw:
 
 @dataclass(frozen=True)
 class PickUp:
-    """Pick up a seat's SHAPE DISCARDS stack."""
+    """Pick up a player's SHAPE DISCARDS stack."""
 
-    pick_up: int = field(metadata=key(doc="the seat (0 = first in turn order)", schema=SEAT))
+    pick_up: int | str = field(metadata=key(doc=SEAT_DOC, schema=SEAT))
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,7 @@ class BoardShape:
 class Offer:
     """1 to 3 shapes for 1 to 3 shapes; a plain name is a shape in hand."""
 
-    with_: int = field(metadata=key("with", doc="the seat traded with", schema=SEAT))
+    with_: int | str = field(metadata=key("with", doc=SEAT_DOC, schema=SEAT))
     give: list[str | BoardShape] = field(metadata=key(doc="the shapes given"))
     get: list[str | BoardShape] = field(metadata=key(doc="the shapes received"))
     accepted: bool = field(metadata=key(doc="the other player's answer"))

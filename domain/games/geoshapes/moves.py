@@ -1,15 +1,23 @@
 """GeoShapes moves, parsed at the boundary: the JSON of a move into a typed action, or an
 IllegalMove naming what is malformed. Whether the action is legal is the rules' business
-(`geoshapes.py`); this module only needs the board's shape names and the number of seats."""
+(`rules.py`); this module only needs the board's names and the number of seats.
+
+Names (shapes, figures, circles, quadrants) are read in any case and become the board's
+spelling. A seat is stored as its index counted from 0 (`{"pick_up": 1}` is the second player),
+as every stored event and record holds it; a person types the player's name or the seat's
+number counted from 1, and `from_table` turns that into the stored form at the edge (CLI, API).
+"""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..base import IllegalMove
 from . import declaration as declared
+from .board import Board
 from .declaration import GAME_INFO
 
 
@@ -62,73 +70,159 @@ class EndPlay:
 
 Action = Draw | PickUp | Trade | PlaceShape | Switch | Discard | EndPlay
 VOCABULARY = (
-    '{"draw": SHAPE}, {"pick_up": SEAT}, {"trade": {"with": SEAT, "give": [...], '
+    '{"draw": SHAPE}, {"pick_up": PLAYER}, {"trade": {"with": PLAYER, "give": [...], '
     '"get": [...], "accepted": true|false}}, {"place": SHAPE, "on": PLACE}, '
     '{"switch": FIGURE}, {"discard": SHAPE} (with "to": QUADRANT, "from": PLACE as '
     'needed) or {"end_play": true}'
 )
 
 
-def parse(move: Any, shapes: Collection[str], seats: int) -> Action:
-    """The typed action of `move`, checked for shape: known shapes, real seats, names as text."""
+def parse(move: Any, board: Board, seats: int) -> Action:
+    """The typed action of `move` (stored form), checked for shape: known shapes, real seats,
+    names as text in the board's spelling."""
     if not isinstance(move, Mapping):
         raise IllegalMove(f"a GeoShapes move is a JSON object: {VOCABULARY}")
-    keys, shape = set(move), GAME_INFO.move_shape(move)
+    keys, shape, shapes = set(move), GAME_INFO.move_shape(move), board.values
     if shape is declared.Draw:
         return Draw(_shape(move["draw"], shapes))
     if shape is declared.PickUp:
         return PickUp(_seat(move["pick_up"], seats))
     if shape is declared.Trade:
-        return _trade(move["trade"], shapes, seats)
+        return _trade(move["trade"], board, seats)
     if shape is declared.Place:
-        return PlaceShape(_shape(move["place"], shapes), _name(move["on"], "a place"))
+        return PlaceShape(_shape(move["place"], shapes), _place(move["on"], board, "a place"))
     if shape is declared.Switch:
-        return Switch(_name(move["switch"], "a figure"))
+        return Switch(_place(move["switch"], board, "a figure"))
     if shape is declared.Discard:
         source, to = move.get("from"), move.get("to")
         return Discard(
             _shape(move["discard"], shapes),
-            None if source is None else _name(source, "a place"),
-            None if to is None else _name(to, "a quadrant"),
+            None if source is None else _place(source, board, "a place"),
+            None if to is None else spelled_as(_text(to, "a quadrant"), board.quadrants),
         )
     if shape is declared.EndPlay and move["end_play"] is True:
         return EndPlay()
     raise IllegalMove(f"a GeoShapes move is one of {VOCABULARY}; got {sorted(keys)}")
 
 
+def as_json(action: Action) -> dict[str, Any]:
+    """The stored form of an action: what `legal_moves` offers, names in the board's spelling."""
+    if isinstance(action, Draw):
+        return {"draw": action.shape}
+    if isinstance(action, PickUp):
+        return {"pick_up": action.seat}
+    if isinstance(action, Trade):
+        offer = {"with": action.partner, "give": _items(action.give), "get": _items(action.get)}
+        return {"trade": {**offer, "accepted": action.accepted}}
+    if isinstance(action, PlaceShape):
+        return {"place": action.shape, "on": action.on}
+    if isinstance(action, Switch):
+        return {"switch": action.figure}
+    if isinstance(action, Discard):
+        extra = {"from": action.source, "to": action.to}
+        return {"discard": action.shape, **{k: v for k, v in extra.items() if v is not None}}
+    return {"end_play": True}
+
+
+def _items(items: tuple[Item, ...]) -> list[str | dict[str, str]]:
+    return [i.shape if i.place is None else {"shape": i.shape, "from": i.place} for i in items]
+
+
+# ---- seats as a person types them -----------------------------------------------------------
+
+
+def from_table(move: Any, seats: Sequence[str]) -> Any:
+    """`move` with each seat it names (`pick_up`, a trade's `with`) as the stored index: a
+    person names the player (any case) or gives the seat's number counted from 1. Anything
+    else is left for `parse` to refuse."""
+    if not isinstance(move, Mapping):
+        return move
+    if "pick_up" in move:
+        return {**move, "pick_up": seat_typed(move["pick_up"], seats)}
+    trade = move.get("trade")
+    if isinstance(trade, Mapping) and "with" in trade:
+        return {**move, "trade": {**trade, "with": seat_typed(trade["with"], seats)}}
+    return move
+
+
+def seat_typed(raw: Any, seats: Sequence[str]) -> int:
+    """The stored index of a seat typed as a player's name or a number counted from 1."""
+    if isinstance(raw, str):
+        by_name = {name.casefold(): index for index, name in enumerate(seats)}
+        found = by_name.get(raw.strip().casefold())
+        if found is not None:
+            return found
+        if raw.strip().isascii() and raw.strip().isdigit():
+            raw = int(raw)
+    if isinstance(raw, int) and not isinstance(raw, bool) and 1 <= raw <= len(seats):
+        return raw - 1
+    listed = ", ".join(f"{number} {name}" for number, name in enumerate(seats, 1))
+    raise IllegalMove(
+        f"{raw!r} is not a player of this match: name one, or give the seat's number ({listed})"
+    )
+
+
+# ---- names --------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def _folded(names: tuple[str, ...]) -> dict[str, str]:
+    return {name.casefold(): name for name in names}
+
+
+def spelled_as(raw: str, names: Collection[str]) -> str:
+    """`raw` in the spelling of the name it matches in any case; unchanged if none (the rules
+    then refuse it, naming what is wrong)."""
+    if raw in names:  # the usual case (legal_moves, bots, stored moves): no folding needed
+        return raw
+    return _folded(tuple(names)).get(raw.strip().casefold(), raw)
+
+
 def _shape(raw: Any, shapes: Collection[str]) -> str:
-    if not isinstance(raw, str) or raw not in shapes:
-        raise IllegalMove(f"{raw!r} is not one of the shapes: {', '.join(shapes)}")
-    return raw
+    if isinstance(raw, str):
+        spelled = spelled_as(raw, shapes)
+        if spelled in shapes:
+            return spelled
+    raise IllegalMove(f"{raw!r} is not one of the shapes: {', '.join(shapes)}")
+
+
+def _place(raw: Any, board: Board, what: str) -> str:
+    name = _text(raw, what)
+    if board.index(name) is not None:
+        return name
+    return spelled_as(name, tuple(place.name for place in board.places))
 
 
 def _seat(raw: Any, seats: int) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < seats:
-        raise IllegalMove(f"{raw!r} is not a seat (0 to {seats - 1})")
+        raise IllegalMove(
+            f"{raw!r} is not a stored seat: stored moves count seats from 0 (0 to {seats - 1}); "
+            "name the player, or give the seat's number from 1, when typing a move"
+        )
     return raw
 
 
-def _name(raw: Any, what: str) -> str:
+def _text(raw: Any, what: str) -> str:
     if not isinstance(raw, str):
         raise IllegalMove(f"{what} is named by a string, got {raw!r}")
     return raw
 
 
-def _item(raw: Any, shapes: Collection[str]) -> Item:
+def _item(raw: Any, board: Board) -> Item:
     if isinstance(raw, Mapping) and set(raw) == {"shape", "from"}:
-        return Item(_shape(raw["shape"], shapes), _name(raw["from"], "a place"))
+        return Item(_shape(raw["shape"], board.values), _place(raw["from"], board, "a place"))
     if isinstance(raw, str):
-        return Item(_shape(raw, shapes), None)
+        return Item(_shape(raw, board.values), None)
     raise IllegalMove(
         'a traded shape is a name (from the hand) or {"shape": SHAPE, '
         f'"from": PLACE}} (off the board), got {raw!r}'
     )
 
 
-def _trade(raw: Any, shapes: Collection[str], seats: int) -> Trade:
+def _trade(raw: Any, board: Board, seats: int) -> Trade:
     if not isinstance(raw, Mapping) or set(raw) != {"with", "give", "get", "accepted"}:
         raise IllegalMove(
-            'a trade is {"with": SEAT, "give": [...], "get": [...], "accepted": true|false}'
+            'a trade is {"with": PLAYER, "give": [...], "get": [...], "accepted": true|false}'
         )
     if not isinstance(raw["give"], list) or not isinstance(raw["get"], list):
         raise IllegalMove("a trade's give and get are lists of shapes")
@@ -136,7 +230,7 @@ def _trade(raw: Any, shapes: Collection[str], seats: int) -> Trade:
         raise IllegalMove(f"a trade is accepted (true) or refused (false), got {raw['accepted']!r}")
     return Trade(
         _seat(raw["with"], seats),
-        tuple(_item(i, shapes) for i in raw["give"]),
-        tuple(_item(i, shapes) for i in raw["get"]),
+        tuple(_item(i, board) for i in raw["give"]),
+        tuple(_item(i, board) for i in raw["get"]),
         raw["accepted"],
     )

@@ -4,7 +4,7 @@ Rules as RULES.md reads them; the board and deck are a manifest (`geoshapes_boar
 - 2-4 players, each on a quadrant (option `half_board`: 2 players on two adjoining quadrants
   each). Four cards each are dealt face up (eight on the half board) and exchanged for their
   shapes, so every hand is public; only the order of the draw deck is hidden.
-- Seat 0 (the dealer's left) plays first. A turn is staged, one recorded move per step:
+- The first seat (the dealer's left) plays first. A turn is staged, one recorded move per step:
     act      draw a card (take its shape), pick up a player's whole shape-discard stack, or offer
              a trade of 1-3 shapes for 1-3 shapes (hand or board), accepted or refused;
     refused  after a refused offer: draw or pick up;
@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -61,7 +62,10 @@ from .moves import (
     PlaceShape,
     Switch,
     Trade,
+    as_json,
+    from_table,
     parse,
+    spelled_as,
 )
 
 V1_MANIFEST = "geoshapes"  # the default board of rules version 1: its matches name it
@@ -148,6 +152,18 @@ def _a(shape: str) -> str:
 
 def _names(shapes: Sequence[str]) -> str:
     return ", ".join(shapes) if shapes else "nothing"
+
+
+def _seat(state: GeoShapesState, seat: int) -> str:
+    """A seat where names are not known (a refusal): counted from 1, with its quadrants."""
+    return f"seat {seat + 1} ({', '.join(state.players[seat].quadrants)})"
+
+
+# The winner's reason as stored (`audit` compares it with the rules', so its words are fixed;
+# `named_reason` puts the name in where it is shown).
+WON = "seat {} completed a figure and the circle with a shape to spare"  # counted from 0
+DECK_OUT = "the deck ran out and the round ended with nobody completing a figure and circle"
+WON_STORED = re.compile(r"^seat (\d+) (completed a figure and the circle with a shape to spare)$")
 
 
 class GeoShapes(GameRules[GeoShapesState]):
@@ -301,19 +317,24 @@ class GeoShapes(GameRules[GeoShapesState]):
     def _shape_list(board: Board, raw: Any, what: str) -> list[str]:
         if not isinstance(raw, list) or not all(isinstance(s, str) for s in raw):
             raise InvalidSetup(f"{what} must be a list of shape names")
-        unknown = sorted({s for s in raw if s not in board.values})
+        spelled = [spelled_as(s, board.values) for s in raw]  # any case, the board's spelling
+        unknown = sorted({s for s in spelled if s not in board.values})
         if unknown:
             raise InvalidSetup(f"{what} names {unknown}, not among the shapes of {board.name}")
-        return list(raw)
+        return spelled
 
     def _setup_hands(self, board: Board, seats: int, half: bool, raw: Any) -> list[list[str]]:
         if not isinstance(raw, list) or len(raw) != seats:
             raise InvalidSetup(f"the deal must list one hand per player ({seats})")
-        hands = [self._shape_list(board, hand, f"hand {seat}") for seat, hand in enumerate(raw)]
-        for seat, hand in enumerate(hands):
+        hands = [
+            self._shape_list(board, hand, f"the hand of seat {seat}")
+            for seat, hand in enumerate(raw, 1)
+        ]
+        for seat, hand in enumerate(hands, 1):
             if len(hand) != DEALT[half]:
                 raise InvalidSetup(
-                    f"hand {seat} holds {len(hand)} shapes; each player is dealt {DEALT[half]}"
+                    f"the hand of seat {seat} holds {len(hand)} shapes; each player is dealt "
+                    f"{DEALT[half]}"
                 )
         over = Counter(s for hand in hands for s in hand) - Counter(board.deck)
         if over:
@@ -328,7 +349,12 @@ class GeoShapes(GameRules[GeoShapesState]):
             return self._default_quadrants(board, seats, half)
         if not isinstance(raw, list) or len(raw) != seats:
             raise InvalidSetup(f"quadrants must list one choice per player ({seats})")
-        chosen = [[entry] if isinstance(entry, str) else entry for entry in raw]
+        chosen = [
+            [spelled_as(q, board.quadrants) if isinstance(q, str) else q for q in quads]
+            if isinstance(quads, list)
+            else quads
+            for quads in ([entry] if isinstance(entry, str) else entry for entry in raw)
+        ]
         for seat, quads in enumerate(chosen):
             if (
                 not isinstance(quads, list)
@@ -336,12 +362,12 @@ class GeoShapes(GameRules[GeoShapesState]):
                 or any(q not in board.quadrants for q in quads)
             ):
                 raise InvalidSetup(
-                    f"player {seat} must play {QUADRANTS_EACH[half]} of the quadrants "
+                    f"seat {seat + 1} must play {QUADRANTS_EACH[half]} of the quadrants "
                     f"{list(board.quadrants)}, got {quads!r}"
                 )
             if half and not board.adjoin(*quads):
                 raise InvalidSetup(
-                    f"player {seat}'s half board {quads} is not two adjoining quadrants"
+                    f"seat {seat + 1}'s half board {quads} is not two adjoining quadrants"
                 )
         taken = [q for quads in chosen for q in quads]
         if len(set(taken)) != len(taken):
@@ -350,7 +376,7 @@ class GeoShapes(GameRules[GeoShapesState]):
 
     @staticmethod
     def _parse(state: GeoShapesState, move: Any) -> Action:
-        return parse(move, state.board.values, len(state.players))
+        return parse(move, state.board, len(state.players))
 
     # ---- the rules: each returns the broken rule's wording, or None -------------------------
 
@@ -375,11 +401,11 @@ class GeoShapes(GameRules[GeoShapesState]):
         player = state.players[seat]
         short = Counter(i.shape for i in items if i.place is None) - Counter(player.hand)
         if short:
-            return f"seat {seat}'s hand holds no (more) {next(iter(short))}"
+            return f"{_seat(state, seat)} holds no (more) {next(iter(short))} in hand"
         for (where, shape), count in Counter((i.place, i.shape) for i in items if i.place).items():
             index = state.board.index(where)
             if index is None or state.board.places[index].quadrant not in player.quadrants:
-                return f"{where!r} is not a figure or circle of seat {seat}"
+                return f"{where!r} is not a figure or circle of {_seat(state, seat)}"
             if state.placed[index].count(shape) < count:
                 return f"the {where} holds no (more) {shape}"
         return None
@@ -402,7 +428,10 @@ class GeoShapes(GameRules[GeoShapesState]):
         if error := self._stage_error(state, (ACT, REFUSED), "pick-up"):
             return error
         if not any(self._stack(state, q) for q in state.players[action.seat].quadrants):
-            return f"seat {action.seat}'s shape discards are empty: there is no stack to pick up"
+            return (
+                f"the shape discards of {_seat(state, action.seat)} are empty: "
+                "there is no stack to pick up"
+            )
         return None
 
     def _trade_error(self, state: GeoShapesState, action: Trade) -> str | None:
@@ -527,11 +556,8 @@ class GeoShapes(GameRules[GeoShapesState]):
 
     def placeable(self, state: GeoShapesState) -> dict[str, str] | None:
         """A placement the player to move could make now (switching aside), or None."""
-        for shape in sorted(set(state.players[state.turn].hand)):
-            for place in state.own_places(state.turn):
-                if self._place_error(state, PlaceShape(shape, place.name)) is None:
-                    return {"place": shape, "on": place.name}
-        return None
+        places = self._legal_places(state)  # in the order a player would scan them
+        return dict(places[0]) if places else None
 
     def _end_play_error(self, state: GeoShapesState, action: EndPlay) -> str | None:
         if state.stage == PLAY:
@@ -778,11 +804,9 @@ class GeoShapes(GameRules[GeoShapesState]):
         )
         return moves + [{**source, **target} for source in sources for target in targets]
 
-    def legal_moves(self, state: GeoShapesState) -> list[Move]:
-        """Every draw, pick-up, placement, switch and discard the rules allow now. Trades are
-        offered as one-for-one swaps of different shapes between hands, accepted or refused:
-        the full range (1-3 for 1-3, hand or board) runs to hundreds of thousands and is
-        accepted by `apply` all the same."""
+    def plain_legal_moves(self, state: GeoShapesState) -> list[Move]:
+        """`legal_moves` the long way: every candidate parsed and checked by the rules `apply`
+        uses. The reference the fast paths are tested against (tests/games/test_fast_paths.py)."""
         if state.over:
             return []
         return [
@@ -791,13 +815,140 @@ class GeoShapes(GameRules[GeoShapesState]):
             if self._error(state, self._parse(state, move)) is None
         ]
 
+    def legal_moves(self, state: GeoShapesState) -> list[Move]:
+        """Every draw, pick-up, placement, switch and discard the rules allow now. Trades are
+        offered as one-for-one swaps of different shapes between hands, accepted or refused:
+        the full range (1-3 for 1-3, hand or board) runs to hundreds of thousands and is
+        accepted by `apply` all the same. Built kind by kind from what the position allows
+        (the same list, in the same order, as `plain_legal_moves`, without parsing and checking
+        every candidate)."""
+        if state.over:
+            return []
+        return [move for kind in self._legal_kinds(state).values() for move in kind()]
+
     def random_move(self, state: GeoShapesState, rng: random.Random) -> Move:
         """A random legal move, its kind chosen first: trades far outnumber draws, and a player
-        trading at random would never run the deck down to the end of the game."""
-        by_kind: dict[str, list[Move]] = {}
-        for move in self.legal_moves(state):
-            by_kind.setdefault(self.move_kind(move), []).append(move)
-        return rng.choice(by_kind[rng.choice(sorted(by_kind))])
+        trading at random would never run the deck down to the end of the game. Only the chosen
+        kind's moves are listed (the draws of `rng` are those of a choice over `legal_moves`)."""
+        kinds = self._legal_kinds(state)
+        return rng.choice(kinds[rng.choice(sorted(kinds))]())
+
+    def _legal_kinds(self, state: GeoShapesState) -> dict[str, Callable[[], list[Move]]]:
+        """The kinds of move legal now, each with the maker of its legal moves, in the order of
+        `_candidates`. A kind is listed only when it has a legal move."""
+        kinds: dict[str, Callable[[], list[Move]]] = {}
+
+        def offer(kind: str, moves: list[Move]) -> None:
+            if moves:
+                kinds[kind] = lambda: moves
+
+        if state.stage in (ACT, REFUSED):
+            offer("draw", self._legal_draws(state))
+            offer("pick up", self._legal_pick_ups(state))
+            if state.stage == ACT and self._can_trade(state):
+                kinds["trade"] = lambda: self._one_for_one_trades(state)
+            return kinds
+        places = self._legal_places(state)
+        offer("place", places)
+        offer("switch", self._legal_switches(state))
+        if state.stage == TRADED:
+            offer("end play", [{"end_play": True}])
+        elif state.placing_optional or state.placements or not places:
+            # Placing is compulsory: no discard while a shape could be placed.
+            offer("discard", self._discards(state))
+        return kinds
+
+    @staticmethod
+    def _legal_draws(state: GeoShapesState) -> list[Move]:
+        if state.deck_left == 0:
+            return []
+        can = state.deck_can_hold()
+        shapes = [state.deck[0]] if state.deck is not None else sorted(can)
+        return [{"draw": shape} for shape in shapes if can[shape]]
+
+    def _legal_pick_ups(self, state: GeoShapesState) -> list[Move]:
+        return [
+            {"pick_up": other}
+            for other, player in enumerate(state.players)
+            if any(self._stack(state, q) for q in player.quadrants)
+        ]
+
+    @staticmethod
+    def _can_trade(state: GeoShapesState) -> bool:
+        """A one-for-one swap of different shapes with somebody exists."""
+        mine = set(state.players[state.turn].hand)
+        return any(
+            mine and theirs and (len(mine | theirs) > 1)
+            for other, partner in enumerate(state.players)
+            if other != state.turn
+            for theirs in [set(partner.hand)]
+        )
+
+    @staticmethod
+    def _one_for_one_trades(state: GeoShapesState) -> list[Move]:
+        """Every one-for-one swap of different shapes between hands: legal as they stand (each
+        side holds what it gives, one shape each way)."""
+        seat = state.turn
+        return [
+            {"trade": {"with": other, "give": [mine], "get": [theirs], "accepted": accepted}}
+            for other, partner in enumerate(state.players)
+            if other != seat
+            for mine in sorted(set(state.players[seat].hand))
+            for theirs in sorted(set(partner.hand))
+            if mine != theirs
+            for accepted in (True, False)
+        ]
+
+    def _open_places(self, state: GeoShapesState) -> list[Place]:
+        """The player's places that may take a shape this play (a figure only while its
+        quadrant's other figure is empty and was not placed on this play)."""
+        board = state.board
+        return [
+            place
+            for place in state.own_places(state.turn)
+            if place.is_circle
+            or not any(
+                other.name in state.played_on or state.on(other.name)
+                for other in board.figures(place.quadrant)
+                if other is not place
+            )
+        ]
+
+    def _legal_places(self, state: GeoShapesState) -> list[Move]:
+        board = state.board
+        open_places = [(place, state.on(place.name)) for place in self._open_places(state)]
+        return [
+            {"place": shape, "on": place.name}
+            for shape in sorted(set(state.players[state.turn].hand))
+            for place, placed in open_places
+            if fits(place, placed, shape, board.wild)
+        ]
+
+    def _legal_switches(self, state: GeoShapesState) -> list[Move]:
+        board = state.board
+        return [
+            {"switch": place.name}
+            for place in state.own_places(state.turn)
+            if not place.is_circle
+            and any(state.on(f.name) for f in board.figures(place.quadrant) if f is not place)
+        ]
+
+    @staticmethod
+    def _discards(state: GeoShapesState) -> list[Move]:
+        """The discards of a play allowed to end: from the hand, or off the board once the hand
+        is empty; on the half board, to either own stack."""
+        player = state.players[state.turn]
+        targets = [{"to": q} for q in player.quadrants] if state.half_board else [{}]
+        sources = (
+            [{"discard": shape} for shape in sorted(set(player.hand))]
+            if player.hand
+            else [
+                {"discard": shape, "from": place.name}
+                for place in state.own_places(state.turn)
+                for shape in sorted(set(state.on(place.name)))
+            ]
+        )
+        return [{**source, **target} for source in sources for target in targets]
 
     def to_move(self, state: GeoShapesState) -> tuple[int, ...]:
         return () if state.over else (state.turn,)
@@ -836,34 +987,41 @@ class GeoShapes(GameRules[GeoShapesState]):
             for total in sorted(set(totals), reverse=True)
         )
         winners = () if state.winner is None else (state.winner,)
-        return Outcome(winners, ranking, self._result(state))
+        reason = DECK_OUT if state.winner is None else WON.format(state.winner)
+        return Outcome(winners, ranking, reason)
 
     @staticmethod
-    def _result(state: GeoShapesState, seats: Sequence[str] | None = None) -> str:
-        if state.winner is not None:
-            who = seats[state.winner] if seats else f"seat {state.winner}"
-            return f"{who} completed a figure and the circle with a shape to spare"
-        return "the deck ran out and the round ended with nobody completing a figure and circle"
+    def _result(state: GeoShapesState, seats: Sequence[str] = ()) -> str:
+        """Why the game ended, in words a person reads: the winner's name where known."""
+        if state.winner is None:
+            return DECK_OUT
+        who = seats[state.winner] if seats else _seat(state, state.winner)
+        return f"{who} completed a figure and the circle with a shape to spare"
+
+    def named_reason(self, reason: str, seats: Sequence[str]) -> str:
+        won = WON_STORED.match(reason)
+        if won is None or not int(won[1]) < len(seats):
+            return reason
+        return f"{seats[int(won[1])]} {won[2]}"
 
     def _shapes_needed(self, state: GeoShapesState, seat: int) -> int:
         """Slots still empty on the closest figure plus circle of each own quadrant, counting
         twice those no shape in hand can fill (what a player counts to see how close they are)."""
         board, hand = state.board, Counter(state.players[seat].hand)
+        wilds = hand[board.wild]
+
+        def open_slots(place: Place) -> list[str]:  # the slots no placed shape covers
+            placed = state.on(place.name)
+            return missing(place, placed, board.wild)[placed.count(board.wild) :]
+
         total = 0
         for quadrant in state.players[seat].quadrants:
-            circle = board.circle(quadrant)
+            circle_gaps = open_slots(board.circle(quadrant))
             costs = []
             for figure in board.figures(quadrant):
-                gaps: Counter[str] = Counter()
-                for place in (figure, circle):
-                    placed = state.on(place.name)
-                    open_slots = missing(place, placed, board.wild)
-                    gaps.update(open_slots[placed.count(board.wild) :])
-                wilds = hand[board.wild]
-                uncovered = sum(max(0, n - hand[shape]) for shape, n in gaps.items())
-                uncovered = max(0, uncovered - wilds)
-                cost = sum(gaps.values()) + uncovered
-                costs.append(cost)
+                gaps = open_slots(figure) + circle_gaps
+                uncovered = sum(max(0, gaps.count(shape) - hand[shape]) for shape in set(gaps))
+                costs.append(len(gaps) + max(0, uncovered - wilds))
             total += min(costs)
         return total
 
@@ -888,11 +1046,16 @@ class GeoShapes(GameRules[GeoShapesState]):
                 return kind
         return "move"
 
-    def describe(self, move: Mapping[str, Any]) -> str:
+    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
+        def who(seat: Any) -> str:  # a stored seat (counted from 0), as a person reads it
+            if isinstance(seat, int) and 0 <= seat < len(seats):
+                return seats[seat]
+            return f"seat {seat + 1}" if isinstance(seat, int) else str(seat)
+
         if "draw" in move:
             return f"draws {_a(move['draw'])} card and takes the shape"
         if "pick_up" in move:
-            return f"picks up seat {move['pick_up']}'s shape discards"
+            return f"picks up {who(move['pick_up'])}'s shape discards"
         if "trade" in move:
             trade = move["trade"]
 
@@ -903,7 +1066,7 @@ class GeoShapes(GameRules[GeoShapesState]):
 
             answer = "accepted" if trade["accepted"] else "refused"
             return (
-                f"offers seat {trade['with']} {items(trade['give'])} for "
+                f"offers {who(trade['with'])} {items(trade['give'])} for "
                 f"{items(trade['get'])}: {answer}"
             )
         if "place" in move:
@@ -915,6 +1078,14 @@ class GeoShapes(GameRules[GeoShapesState]):
             target = f" to the {move['to']} discards" if move.get("to") else ""
             return f"discards {_a(move['discard'])}{source}{target}"
         return "ends the play (no discard after a trade)"
+
+    def typed_move(self, state: GeoShapesState, move: Any, seats: Sequence[str]) -> Any:
+        """Seats named by player or counted from 1, and names in any case, as stored."""
+        stored = from_table(move, seats)
+        try:
+            return as_json(self._parse(state, stored))
+        except IllegalMove:
+            return stored  # apply refuses it, in its own words
 
     def render(self, state: GeoShapesState, seats: Sequence[str]) -> str:
         board = state.board

@@ -458,12 +458,27 @@ class Topas(GameRules[TopasState]):
             return []
         if state.awaiting_start:
             return [{"start": card} for card in self.playable(state)]
+        # A span is two free cells touching the table (`Table.spans`), so of the placement
+        # rules only the line limit is left to check.
         deck, table = load_deck(state.manifest), self.table(state)
         spans = table.spans()
         return [
             self._move(card, cells)
             for card in self.playable(state)
             for cells in spans
+            if table.most_gems_with(cells, deck.halves[card]) <= LINE_LIMIT
+        ]
+
+    def plain_legal_moves(self, state: TopasState) -> list[Move]:
+        """`legal_moves` the long way, every card on every span checked by the rule `apply`
+        uses: the reference of the fast listing (tests/games/test_fast_paths.py)."""
+        if state.over or state.awaiting_start:
+            return self.legal_moves(state)
+        deck, table = load_deck(state.manifest), self.table(state)
+        return [
+            self._move(card, cells)
+            for card in self.playable(state)
+            for cells in table.spans()
             if not self._placement_error(table, card, cells, deck.halves[card], deck)
         ]
 
@@ -574,7 +589,7 @@ class Topas(GameRules[TopasState]):
     def move_kind(self, move: Mapping[str, Any]) -> str:
         return "start column" if "start" in move else "place"
 
-    def describe(self, move: Mapping[str, Any]) -> str:
+    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         if "start" in move:
             return f"turns up {move['start']} to start a new column"
         try:
@@ -585,7 +600,7 @@ class Topas(GameRules[TopasState]):
                 f"{cell_text(step(at, _direction(move['dir'])))}"
             )
         except (IllegalMove, KeyError, ValueError):
-            return super().describe(move)
+            return super().describe(move, seats)
 
     def render(self, state: TopasState, seats: Sequence[str]) -> str:
         deck = load_deck(state.manifest)

@@ -34,7 +34,10 @@ def direction(a: Cell, b: Cell) -> str:
 
 
 def neighbours(cell: Cell) -> tuple[Cell, ...]:
-    return tuple(step(cell, d) for d in STEPS)
+    """The four edge-neighbours, in the order of STEPS (N, E, S, W); spelled out, as every
+    listing of the places a card may go asks it for each cell near the table."""
+    x, y = cell
+    return (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)
 
 
 def cell_text(cell: Cell) -> str:
@@ -79,15 +82,36 @@ class Table:
         grid = {**self.halves, **dict(zip(cells, halves))}
         return tuple(_run(grid, cell, axis) for cell in cells for axis in AXES)
 
+    def most_gems_with(self, cells: Sequence[Cell], halves: Sequence[Half]) -> int:
+        """The most gems of the runs `runs_with` finds, counted without copying the table or
+        building the lines (listing the legal moves asks it for every card on every span)."""
+        new = dict(zip(cells, halves))
+        most = 0
+        for (x0, y0), (colour, gems) in new.items():
+            for dx, dy in AXES.values():
+                total = gems
+                for sign in (-1, 1):
+                    x, y = x0, y0
+                    while True:
+                        x, y = x + sign * dx, y + sign * dy
+                        half = new.get((x, y)) or self.halves.get((x, y))
+                        if half is None or half[0] != colour:
+                            break
+                        total += half[1]
+                most = max(most, total)
+        return most
+
     def spans(self) -> list[tuple[Cell, Cell]]:
         """Every ordered pair of free edge-adjacent cells (first half, second half) of which at
         least one touches the table: all the places a card may go, colours aside."""
-        frontier = {n for cell in self.halves for n in neighbours(cell) if n not in self.halves}
+        halves = self.halves
+        frontier = {n for cell in halves for n in neighbours(cell) if n not in halves}
         pairs: set[tuple[Cell, Cell]] = set()
         for a in frontier:
             for b in neighbours(a):
-                if b not in self.halves:
-                    pairs.update(((a, b), (b, a)))
+                if b not in halves:
+                    pairs.add((a, b))
+                    pairs.add((b, a))
         return sorted(pairs)
 
     def drawing(self) -> list[str]:

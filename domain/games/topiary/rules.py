@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
@@ -501,15 +502,30 @@ class Topiary(GameRules[TopiaryState]):
         ]
 
     def _visit_moves(self, state: TopiaryState, seat: int) -> list[Move]:
+        moves: list[Move] = []
+        for spot, cell, places in self._visit_offers(state, seat):
+            if cell is None:
+                moves.append({"visitor": spot})
+            else:
+                moves.extend(
+                    {"visitor": spot, "take": CELLS[cell], "place": tile} for tile in places
+                )
+        return moves
+
+    def _visit_offers(
+        self, state: TopiaryState, seat: int
+    ) -> list[tuple[str, int | None, list[str]]]:
+        """The visiting moves, grouped: (spot, None, []) for a visitor alone, then (spot, cell,
+        tiles) for each face-down tile it may take and the tiles that may replace it."""
         taken_spots = {v.spot for v in state.visitors}
         hand = [t for t in state.hands[seat] if t]
         hand_unseen = None in state.hands[seat]
         free = self._free(state) if hand_unseen or None in state.tiles else []
-        moves: list[Move] = []
+        offers: list[tuple[str, int | None, list[str]]] = []
         for spot, line in SIGHT_LINES.items():
             if spot in taken_spots:
                 continue
-            moves.append({"visitor": spot})
+            offers.append((spot, None, []))
             for cell in line:
                 if state.face_up[cell]:
                     continue
@@ -517,10 +533,29 @@ class Topiary(GameRules[TopiaryState]):
                 places = hand + [taken] if taken else list(hand)
                 if hand_unseen or taken is None:
                     places += free
-                moves.extend(
-                    {"visitor": spot, "take": CELLS[cell], "place": tile} for tile in places
-                )
-        return moves
+                offers.append((spot, cell, places))
+        return offers
+
+    def random_move(self, state: TopiaryState, rng: random.Random) -> Move:
+        """Uniform over `legal_moves`, drawing exactly as a choice from that list does, but
+        building only the move drawn (a turn offers hundreds)."""
+        phase = self.phase(state)
+        if phase != VISIT:
+            return super().random_move(state, rng)
+        offers = self._visit_offers(state, self._seat(state, phase))
+        drawn = rng.choice(
+            range(sum(len(places) if cell is not None else 1 for _, cell, places in offers))
+        )
+        for spot, cell, places in offers:
+            if cell is None:
+                if not drawn:
+                    return {"visitor": spot}
+                drawn -= 1
+            elif drawn < len(places):
+                return {"visitor": spot, "take": CELLS[cell], "place": places[drawn]}
+            else:
+                drawn -= len(places)
+        raise AssertionError("the draw falls within the moves counted")
 
     # ---- scoring --------------------------------------------------------------------------
 
@@ -644,7 +679,7 @@ class Topiary(GameRules[TopiaryState]):
             return "visitor and rearrange"
         return next((kind for kind in ("visitor", "keep", "reveal") if kind in move), "move")
 
-    def describe(self, move: Mapping[str, Any]) -> str:
+    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         if "keep" in move:
             unnamed = HAND - len(move["keep"])
             kept = list(move["keep"]) + ([f"{unnamed} unrecorded"] if unnamed else [])

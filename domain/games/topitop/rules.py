@@ -221,12 +221,22 @@ class Topitop(GameRules[TopitopState]):
         )
 
     def _actions(self, state: TopitopState) -> list[Move]:
-        moves: list[Move] = []
-        for to in range(SIZE * SIZE):
-            for piece in PIECES:
-                if self._place_error(state, piece, to) is None:
-                    moves.append({"place": piece, "to": NAMES[to]})
+        # The supply is counted once, not once per cell and piece (`_place_error`'s checks: an
+        # empty cell and a piece left); every slide is checked by the rule itself.
+        left = [
+            piece
+            for piece in PIECES
+            if state.supply(BUCKET[state.turn] if piece == "bucket" else PIECES[piece]) > 0
+        ]
+        moves: list[Move] = [
+            {"place": piece, "to": NAMES[to]}
+            for to in range(SIZE * SIZE)
+            if not state.cells[to]
+            for piece in left
+        ]
         for src in range(SIZE * SIZE):
+            if not state.cells[src]:
+                continue
             for dst in NEIGHBOURS[src]:
                 if self._slide_error(state, src, dst) is None:
                     moves.append({"from": NAMES[src], "to": NAMES[dst]})
@@ -275,7 +285,7 @@ class Topitop(GameRules[TopitopState]):
             return f"place {move['place']}"
         return "pass" if "pass" in move else "slide"
 
-    def describe(self, move: Mapping[str, Any]) -> str:
+    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         if "place" in move:
             pile = "sand pile " if move["place"] != "bucket" else ""
             return f"places a {move['place']} {pile}on {move['to']}"

@@ -30,6 +30,7 @@ rules and steps are in `total_landscaping_rounds`; the gardens' geometry lives i
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -235,20 +236,68 @@ class TotalLandscaping(GameRules[LandscapingState]):
                     if moves.planting_error(state, card, garden, tile) is None:
                         base = {"card": card, "garden": SEATS[garden], "tile": hexes.TILES[tile]}
                         result.extend(moves.with_parameters(state, seat, base, garden, tile))
-        own = state.gardens[seat]
-        for a in range(size):
-            for b in hexes.NEIGHBOURS[a]:
-                if a < b < size and own[a] and own[b]:
-                    result.append({"hoe": [hexes.TILES[a], hexes.TILES[b]]})
-        return result
+        return result + self._hoes(state, seat)
 
     def random_choice(self, state: LandscapingState, seat: int, rng) -> Move:
         """A card (or the hoe) first, then where and how: a player picks Red as often as Blue,
-        not one of Red's fifteen ways to name two cards every time."""
-        by_card: dict[str, list[Move]] = {}
-        for choice in self.choices(state, seat):
-            by_card.setdefault(choice.get("card", "hoe"), []).append(choice)
-        return rng.choice(by_card[rng.choice(sorted(by_card))])
+        not one of Red's fifteen ways to name two cards every time. Uniform over the chosen
+        card's entries in `choices`, in their order, but only the one drawn is built (the draws
+        of `rng` are those of a choice over the listed `choices`)."""
+        gardens, hand = state.gardens, state.hands[seat]
+        # Where a card may go: an empty tile, or grass for a flower (`planting_error`).
+        spots = [
+            (garden, tile)
+            for garden in (0, 1)
+            for tile in range(state.size)
+            if gardens[garden][tile] in ("", GRASS) and state.blocked != (garden, tile)
+        ]
+        empty = [(garden, tile) for garden, tile in spots if not gardens[garden][tile]]
+        hoes = self._hoes(state, seat)
+        kinds = {card for card in hand if (empty if card == "Green" else spots)}
+        kind = rng.choice(sorted(kinds | ({"hoe"} if hoes else set())))
+        if kind == "hoe":
+            return rng.choice(hoes)
+        where = empty if kind == "Green" else spots
+        ways = [self._ways(state, seat, kind, garden, tile) for garden, tile in where]
+        drawn = rng.choice(range(sum(ways)))
+        for (garden, tile), count in zip(where, ways):
+            if drawn < count:
+                base = {"card": kind, "garden": SEATS[garden], "tile": hexes.TILES[tile]}
+                return moves.with_parameters(state, seat, base, garden, tile)[drawn]
+            drawn -= count
+        raise AssertionError("the draw falls within the ways counted")
+
+    @staticmethod
+    def _ways(state: LandscapingState, seat: int, card: str, garden: int, tile: int) -> int:
+        """How many entries `moves.with_parameters` lists for the card on that tile, counted."""
+        if card == "Red":
+            rest = sum(c != "Red" for c in state.hands[seat])
+            return math.comb(rest, min(RED_DISCARDS, rest))
+        row, size = state.gardens[garden], state.size
+        if card == "Yellow":  # `moves.spreads`: adjacent, empty, not barred this round
+            return (
+                sum(
+                    1
+                    for t in hexes.NEIGHBOURS[tile]
+                    if t < size and not row[t] and state.blocked != (garden, t)
+                )
+                or 1
+            )
+        if card == "Purple":
+            return 1 + sum(1 for t in hexes.NEIGHBOURS[tile] if t < size and flower(row[t]))
+        return 1
+
+    @staticmethod
+    def _hoes(state: LandscapingState, seat: int) -> list[Move]:
+        """The seat's hoes: two adjacent planted tiles of its own garden (as `choices` lists)."""
+        own, size = state.gardens[seat], state.size
+        return [
+            {"hoe": [hexes.TILES[a], hexes.TILES[b]]}
+            for a in range(size)
+            if own[a]
+            for b in hexes.NEIGHBOURS[a]
+            if a < b < size and own[b]
+        ]
 
     def combine(self, state: LandscapingState, choices: Mapping[int, Move]) -> Move:
         return {SEATS[seat]: dict(choices[seat]) for seat in (0, 1)}
@@ -345,7 +394,7 @@ class TotalLandscaping(GameRules[LandscapingState]):
             )
         return " v ".join(kinds)
 
-    def describe(self, move: Mapping[str, Any]) -> str:
+    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         parts = []
         for seat in SEATS:
             choice = move.get(seat, {}) if isinstance(move, Mapping) else {}

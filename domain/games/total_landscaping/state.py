@@ -54,8 +54,17 @@ STOPS_EFFECTS, AFTER_EFFECTS = "stops-effects", "after-effects"
 HOEING = (STOPS_EFFECTS, AFTER_EFFECTS)
 
 
-def level_of(round_no: int) -> int:
+def _level_of(round_no: int) -> int:
     return max(level for level, first in LEVEL_STARTS.items() if round_no >= first)
+
+
+# Asked on every tile of every listing of choices: looked up, not recomputed.
+_LEVEL_OF_ROUND = {round_no: _level_of(round_no) for round_no in range(1, ROUNDS + 1)}
+
+
+def level_of(round_no: int) -> int:
+    level = _LEVEL_OF_ROUND.get(round_no)
+    return _level_of(round_no) if level is None else level
 
 
 def flower(tile: str) -> str | None:
@@ -91,7 +100,13 @@ class GardenFigures:
     colours_connected: int  # the most colours in one connected group of flower tiles
 
     def to_json(self) -> dict[str, int]:
-        return dataclasses.asdict(self)
+        # Spelled out: every score lists these, and dataclasses.asdict deep-copies its way there.
+        return {
+            "flowers": self.flowers,
+            "blue": self.blue,
+            "biggest_patch": self.biggest_patch,
+            "colours_connected": self.colours_connected,
+        }
 
 
 @dataclasses.dataclass(frozen=True)
