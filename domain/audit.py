@@ -33,6 +33,7 @@ from .audit_chain import (
 )
 from .audit_claims import Replay
 from .audit_demo import split_planted
+from .audit_derived import DerivedReplay, check_derived
 from .audit_text import named, step, when
 from .errors import MatchNotFound
 from .match import RUNNING
@@ -70,12 +71,13 @@ def audit_match(
     rows = recorder.recorder.select_events(match_id)
     if not rows:
         raise MatchNotFound(f"no match {match_id} in this store")
-    audit = Replay()
+    audit = DerivedReplay()
     stored = decode(audit, recorder, rows)
     events = check_before_start(audit, stored) or stored
     check_positions(audit, events)
     check_chain(audit, events)
     audit.replay(events)
+    check_derived(audit, events)
     audit.compare_claims()
     if head is not None:
         check_receipt(audit, events, head)

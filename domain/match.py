@@ -18,7 +18,7 @@ import orjson
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.utils import get_topic
 
-from . import LEGACY_PACKAGE
+from . import LEGACY_PACKAGE, derived
 from .errors import MatchClosed, NotYourTurn, Refused
 from .eventsourcing_internals import LeanAggregate
 from .games import GameRules, Outcome, get_rules, manifests
@@ -42,9 +42,12 @@ SHEET = "sheet"  # Started.kind of a match logged from its score sheet (None: mo
 
 
 def event_hash(event: Any) -> str:
-    """SHA-256 over everything an event stores: its match, position, time, type and fields."""
+    """SHA-256 over everything an event stores: its match, position, time, type and fields;
+    but not its derived values (`domain.derived`: the rules recompute them, and `audit` does),
+    so an event hashes the same whether or not the recorder that stored it kept them."""
     body = dict(vars(event))
     body["type"] = type(event).__name__
+    body.pop(derived.FIELD, None)
     for name in UPCAST_FIELDS:
         if name in body and body[name] is None:
             del body[name]
@@ -164,7 +167,7 @@ class Match(LeanAggregate, Aggregate):
         self.undos: list[dict[str, Any]] = []
 
     @event("MoveRecorded")
-    def _move_recorded(self, seat: int, move: dict) -> None:
+    def _move_recorded(self, seat: int, move: dict, derived: dict | None = None) -> None:
         checked = self.__dict__.pop("_checked", None)  # set by record(); absent on replay
         if checked is not None and checked[0] is move:
             self.states.append(checked[1])
@@ -210,7 +213,7 @@ class Match(LeanAggregate, Aggregate):
         self.outcome = outcome
 
     @event("Ended")
-    def _ended(self, outcome: dict) -> None:
+    def _ended(self, outcome: dict, derived: dict | None = None) -> None:
         self.status = ENDED
         self.outcome = outcome
 
@@ -298,8 +301,22 @@ class Match(LeanAggregate, Aggregate):
             names = " or ".join(self.seats[i] for i in awaited)
             raise NotYourTurn(f"it is not {self.seats[index]}'s turn: waiting for {names}")
         after = self.rules.apply(self.state, move)  # IllegalMove before anything is triggered
+        scored = self._derived_after(index, after)
         self._checked = (move, after)  # the event body takes this rather than apply twice
-        self._move_recorded(seat=index, move=move)
+        self._move_recorded(seat=index, move=move, derived=scored)
+
+    def _derived_after(self, seat: int, after: Any) -> dict[str, Any]:
+        """The move's derived values (`domain.derived`): the totals before it are the previous
+        move's, when that is the newest event, rather than a second `score`."""
+        rules = self.rules
+        if not rules.scores_as_it_goes:
+            return derived.after_move(None, None, seat)
+        head = getattr(self, "_head_event", None)
+        prior = (
+            getattr(head, derived.FIELD, None) if type(head).__name__ == "MoveRecorded" else None
+        )
+        before = prior["totals"] if prior else derived.totals(rules, self.state)
+        return derived.after_move(before, derived.totals(rules, after), seat)
 
     def undo(self, by: str, reason: str) -> None:
         self._require(RUNNING)
@@ -338,6 +355,7 @@ class Match(LeanAggregate, Aggregate):
         if self.kind == SHEET:
             raise Refused("a score-sheet match ends with its sheet (tablelog sheet)")
         outcome = self.rules_outcome()
+        decided = outcome is not None
         if outcome is None:
             if not agreed_draw:
                 raise Refused(
@@ -345,7 +363,9 @@ class Match(LeanAggregate, Aggregate):
                 )
             everyone = tuple(range(len(self.seats)))
             outcome = Outcome((), (everyone,), "draw by agreement")
-        self._ended(outcome=outcome.to_json())
+        moves = [(m["seat"], m["move"]) for m in self.moves]
+        final = derived.at_end(self.rules, self.state, decided, moves)
+        self._ended(outcome=outcome.to_json(), derived=final)
 
     def abandon(self, by: str, reason: str) -> None:
         self._require(RUNNING)

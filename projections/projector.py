@@ -2,10 +2,11 @@
 
 Events arrive already decoded (`Event`: the match, the event's version, its type name and its
 fields as stored), in notification-log order. For each running match the projector keeps what
-the next event needs (the state after every effective move, each state's score totals, the rows it
-will update) in a bounded cache; a match that is not cached (the cache was full, or the process
-restarted) is rebuilt by folding its earlier events again, quietly, through the same code. So a new
-event costs its own rules work (one `apply` and one `score`), not a replay.
+the next event needs (each effective move's score totals and row, and positions once computed)
+in a bounded cache; a match that is not cached (the cache was full, or the process restarted) is
+rebuilt by folding its earlier events again, quietly, through the same code. A move or an end
+stored with its derived values (`domain.derived`: the recorder scored it) costs no rules work
+here; one stored without them (before they existed) costs one `apply` and one `score`.
 
 Rows come out as upserts keyed by the tables' keys (`take()` gives them, the last version of each
 row only), so a page of events writes each touched row once.
@@ -18,10 +19,15 @@ import math
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
+from operator import itemgetter
 from typing import Any, NamedTuple
 from uuid import UUID
 
+import orjson
+
+from tablelog.domain import derived
 from tablelog.domain.games import GameRules, RulesError, get_rules
+from tablelog.domain.games.base import Component
 from tablelog.domain.match import components_of, initial_state
 
 from . import components
@@ -30,12 +36,17 @@ from .tables import STORED
 from .view import TablesView
 
 NAN = math.nan
+_KEYS = {name: itemgetter(*table.key) for name, table in STORED.items()}
 # A running match longer than TRIM_AT effective moves (a looping Topitop match) keeps only its
 # newest KEEP states, totals and move rows: an undo needs the latest ones only, and memory stays
 # bounded however long it runs. Undoing past what is kept refolds the match from its events.
 # Games whose components are read from every move (Total Landscaping, GeoShapes) keep them all.
 TRIM_AT = 10_000
 KEEP = 1_000
+
+
+LATER: Any = type("Later", (), {"__repr__": lambda self: "LATER"})()
+"""A position or totals not computed yet (see `OpenMatch`)."""
 
 
 class _Refold(Exception):
@@ -63,8 +74,30 @@ def variant_text(options: dict[str, Any]) -> str:
     )
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps(value, ensure_ascii=False) builds
+# a new encoder on every call; the text is the same
+
+
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    return _ENCODER.encode(value)
+
+
+_MOVE_TEXTS: dict[bytes, str] = {}  # a move's orjson bytes -> its text in the `moves` table
+
+
+def _move_text(move: Any) -> str:
+    """`_json(move)`, remembered: most moves recur (the same cells, the same pieces), and
+    orjson's bytes are a cheap key where the table's spelling (", " and ": ") is not."""
+    try:
+        key = orjson.dumps(move)
+    except TypeError:  # a number orjson does not take: spell it the long way
+        return _json(move)
+    text = _MOVE_TEXTS.get(key)
+    if text is None:
+        if len(_MOVE_TEXTS) >= 100_000:
+            _MOVE_TEXTS.clear()
+        text = _MOVE_TEXTS[key] = _json(move)
+    return text
 
 
 def _time(data: dict[str, Any]) -> str | None:
@@ -81,7 +114,12 @@ def _played(data: dict[str, Any]) -> str | None:
 
 
 class OpenMatch:
-    """What the projector remembers of one match between its events."""
+    """What the projector remembers of one match between its events.
+
+    Positions are computed only when something needs one: a move stored with its derived
+    values (`domain.derived`) brings its totals and score change, so its position stays LATER
+    until an event without them (stored before derived values existed) or an end without them
+    asks for it; then the effective moves since the last known position are applied."""
 
     def __init__(self, match_id: UUID, data: dict[str, Any]) -> None:
         self.game: str = data["game"]
@@ -89,26 +127,16 @@ class OpenMatch:
         self.variant = variant_text(data["options"])
         self.rules: GameRules | None
         self.kind = "sheet" if data.get("kind") == "sheet" else "moves"
+        self.start = data  # the Started fields, for the first position when it is asked for
         try:
             self.rules = get_rules(self.game)
-            start = (
-                initial_state(
-                    self.rules,
-                    len(self.seats),
-                    data["rules_version"],
-                    data["options"],
-                    data["setup"],
-                    components_of(data["options"], data.get("components")),
-                )
-                if self.kind == "moves"
-                else None
-            )  # a sheet: no position
-        except RulesError:  # an engine gone or changed: the match is listed, never replayed
-            self.rules, start = None, None
+        except RulesError:  # an engine gone: the match is listed, never replayed
+            self.rules = None
+        first = LATER if self.rules is not None and self.kind == "moves" else None
         self.version = 1  # the match's last event folded: the next must be version + 1
-        self.states: list[Any] = [start]  # after each effective move (trimmed once closed)
+        self.states: list[Any] = [first]  # after each effective move (trimmed once closed)
         self.as_it_goes = self.rules is not None and self.rules.scores_as_it_goes
-        self.totals: list[list[float] | None] = [self.score_totals(start)]
+        self.totals: list[Any] = [LATER if self.as_it_goes and first is LATER else None]
         self.moves: list[dict[str, Any]] = []  # the effective moves' rows, in order
         self.count = 0  # effective moves (more than `moves` holds once trimmed)
         self.trimmable = not components.reads_moves(self.game)
@@ -139,7 +167,49 @@ class OpenMatch:
 
     @property
     def state(self) -> Any:
+        if self.states[-1] is LATER:
+            self._catch_up_states()
         return self.states[-1]
+
+    def latest_totals(self) -> list[float] | None:
+        if self.totals[-1] is LATER:
+            self.totals[-1] = self.score_totals(self.state)
+        return self.totals[-1]
+
+    def _catch_up_states(self) -> None:
+        """Apply the effective moves since the last known position (from the start, or from
+        the events again when a trimmed match has forgotten where that is)."""
+        states = self.states
+        known = next((i for i in range(len(states) - 1, -1, -1) if states[i] is not LATER), None)
+        if known is None:
+            if self.count != len(self.moves):  # trimmed: the start is gone
+                raise _Refold
+            states[0] = self._first_position()
+            known = 0
+        rules = self.rules
+        assert rules is not None  # LATER is only ever set with rules
+        for i in range(known, len(states) - 1):
+            state = states[i]
+            try:
+                move = json.loads(self.moves[i]["move"])
+                states[i + 1] = None if state is None else rules.apply(state, move)
+            except RulesError:  # recorded under other rules: not replayed from here on
+                states[i + 1] = None
+
+    def _first_position(self) -> Any:
+        data, rules = self.start, self.rules
+        assert rules is not None
+        try:
+            return initial_state(
+                rules,
+                len(self.seats),
+                data["rules_version"],
+                data["options"],
+                data["setup"],
+                components_of(data["options"], data.get("components")),
+            )
+        except RulesError:  # an engine changed: the match is listed, never replayed
+            return None
 
     def score_totals(self, state: Any) -> list[float] | None:
         if self.rules is None or state is None or not self.as_it_goes:
@@ -154,8 +224,11 @@ class OpenMatch:
         row["status"] = "disputed" if self.open_disputes else self.base_status
         if self.base_status == "running":  # a closed match has forgotten its moves
             row["moves"] = self.count
-        totals = self.totals[-1]
-        if self.claim is None or totals is None:
+        if self.claim is None:
+            row["claim_agrees"] = None
+            return
+        totals = self.latest_totals()
+        if totals is None:
             row["claim_agrees"] = None
         else:
             row["claim_agrees"] = all(
@@ -259,9 +332,9 @@ class Projector:
         if match is not None:
             row = match.row
         else:
-            rows = self.pending["matches"].get((str(match_id),)) or next(
-                iter(self.view.select("matches", {"match_id": str(match_id)})), None
-            )
+            rows = self.pending["matches"].get(
+                _KEYS["matches"]({"match_id": str(match_id)})
+            ) or next(iter(self.view.select("matches", {"match_id": str(match_id)})), None)
             row = None if rows is None else dict(rows)
         if row is not None:
             row["status"] = "damaged"
@@ -296,39 +369,53 @@ class Projector:
         return self.cache[match_id]
 
     def _emit(self, table: str, row: dict[str, Any]) -> None:
+        """Hold the row for the next `take`. Not a copy: a row changed again before then (a
+        match's row after each event, a move withdrawn) is written as it is by then."""
         if not self._quiet:
-            self.pending[table][tuple(row[k] for k in STORED[table].key)] = dict(row)
+            self.pending[table][_KEYS[table](row)] = row
 
     # ---- one method per event type ----------------------------------------------------------
 
     def _move_recorded(self, match: OpenMatch, event: Event) -> None:
         seat, move = event.data["seat"], event.data["move"]
-        rules, state = match.rules, match.state
-        try:
-            after = rules.apply(state, move) if rules and state is not None else None
-        except RulesError:  # recorded under other rules: listed, not replayed from here on
-            after = None
-        totals_before, totals_after = match.totals[-1], match.score_totals(after)
-        change = (
-            totals_after[seat] - totals_before[seat]
-            if totals_before is not None and totals_after is not None
-            else NAN
-        )
+        rules = match.rules
+        scored = event.data.get(derived.FIELD)
+        if scored is not None and rules is not None:  # the recorder scored it: no rules here
+            after, totals_after = LATER, scored["totals"]
+            change = NAN if scored["change"] is None else scored["change"]
+        else:
+            after, totals_after, change = self._apply(match, move, seat)
         row = {
-            "match_id": str(event.match_id),
+            "match_id": match.row["match_id"],
             "game": match.game,
             "step": event.version - 1,
             "number": match.count + 1,
             "seat": seat + 1,
             "player": match.seats[seat],
             "kind": _kind(rules, move),
-            "move": _json(move),
+            "move": _move_text(move),
             "score_change": change,
             "undone": False,
             "recorded": _time(event.data),
         }
         match.push(after, totals_after, row)
         self._emit("moves", row)
+
+    @staticmethod
+    def _apply(match: OpenMatch, move: Any, seat: int) -> tuple[Any, Any, float]:
+        """A move stored without derived values: apply and score it here."""
+        rules, state = match.rules, match.state
+        try:
+            after = rules.apply(state, move) if rules and state is not None else None
+        except RulesError:  # recorded under other rules: listed, not replayed from here on
+            after = None
+        totals_before, totals_after = match.latest_totals(), match.score_totals(after)
+        change = (
+            totals_after[seat] - totals_before[seat]
+            if totals_before is not None and totals_after is not None
+            else NAN
+        )
+        return after, totals_after, change
 
     def _move_undone(self, match: OpenMatch, event: Event) -> None:
         withdrawn = match.pop()
@@ -355,15 +442,20 @@ class Projector:
     def _ended(self, match: OpenMatch, event: Event) -> None:
         outcome = event.data["outcome"]
         names = match.seats
+        final = event.data.get(derived.FIELD) if match.rules is not None else None
         match.base_status = "ended"
         match.row.update(
             ended=_time(event.data),
             reason=outcome["reason"],
             winners=_json([names[s] for s in outcome["winners"]]),
             ranking=_json([[names[s] for s in group] for group in outcome["ranking"]]),
-            agreed_draw=self._agreed_draw(match, outcome),
+            agreed_draw=(
+                self._agreed_draw(match, outcome) if final is None else not final["decided"]
+            ),
         )
-        self._score(match, event, outcome)
+        scored = self._final_score(match) if final is None else _stored_score(final)
+        if scored is not None:
+            self._score(match, event, outcome, *scored)
         self._rate(match, event, names, outcome)
         match.close()
 
@@ -432,13 +524,27 @@ class Projector:
             return match.rules.outcome(match.state) is None  # the rules had not decided
         return not outcome["winners"] and len(outcome["ranking"]) == 1
 
-    def _score(self, match: OpenMatch, event: Event, outcome: dict[str, Any]) -> None:
+    @staticmethod
+    def _final_score(match: OpenMatch) -> tuple[list[dict[str, Any]], list[list[Any]]] | None:
+        """The final position's scores and components, by the rules (an end stored without
+        derived values); None where there is no score to count."""
         if match.rules is None or match.state is None:
-            return
+            return None
         try:
             scores = match.rules.score(match.state)
         except RulesError:  # a hidden identity never revealed: no final score to count
-            return
+            return None
+        moves = [(row["seat"] - 1, json.loads(row["move"])) for row in match.moves]
+        return scores, components.extract(match.game, match.state, scores, moves)
+
+    def _score(
+        self,
+        match: OpenMatch,
+        event: Event,
+        outcome: dict[str, Any],
+        scores: list[dict[str, Any]],
+        found: list[list[Any]],
+    ) -> None:
         match.totals[-1] = [float(entry["total"]) for entry in scores]  # claims compare to it
         winners = set(outcome["winners"])
         place = {seat: n for n, group in enumerate(outcome["ranking"], start=1) for seat in group}
@@ -448,8 +554,6 @@ class Projector:
             "variant": match.variant,
             "players": len(match.seats),
         }
-        moves = [(row["seat"] - 1, json.loads(row["move"])) for row in match.moves]
-        found = components.extract(match.game, match.state, scores, moves)
         for seat, entry in enumerate(scores):
             who = {**common, "seat": seat + 1, "player": match.seats[seat], "won": seat in winners}
             self._emit(
@@ -476,6 +580,20 @@ class Projector:
                         "points": item.points,
                     },
                 )
+
+
+def _stored_score(final: dict[str, Any]) -> tuple[list[dict[str, Any]], list[list[Any]]] | None:
+    """An end's stored derived values as `_score` takes them (None: no score to count)."""
+    if final["scores"] is None:
+        return None
+    found = [
+        [
+            Component(kind, name, number, derived.points(points))
+            for kind, name, number, points in seat
+        ]
+        for seat in final["components"]
+    ]
+    return final["scores"], found
 
 
 def _kind(rules: GameRules | None, move: dict[str, Any]) -> str:

@@ -12,9 +12,12 @@ objects), which keeps the per-event cost to one JSON decode plus the rules' own 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import lru_cache
+from typing import Any, NamedTuple
 from uuid import UUID
 
+import orjson
 from eventsourcing.persistence import IntegrityError, StoredEvent, Tracking
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import resolve_topic
@@ -22,6 +25,7 @@ from eventsourcing.utils import resolve_topic
 from tablelog.domain.match import Match
 from tablelog.domain.quarantine import finding_of
 from tablelog.domain.recorder import Recorder
+from tablelog.domain.transcoding import DATETIME
 
 from .projector import Event, Projector
 from .ratings import Ratings
@@ -30,6 +34,32 @@ from .view import SQLiteTablesView, TablesView
 PAGE = 5000
 Progress = Callable[[int, int], None]
 """Called after each page with (events processed so far, events to process in all)."""
+
+
+class Row(NamedTuple):
+    """A notification as the catch-up reads it: no library objects, the id as stored."""
+
+    id: int
+    originator_id: Any  # text in SQLite, a UUID from PostgreSQL
+    originator_version: int
+    topic: str
+    state: bytes
+
+
+@lru_cache(maxsize=8192)
+def match_id_of(stored_id: Any) -> UUID:
+    """The match a row belongs to (cached: a page holds a few hundred matches' ids many times)."""
+    return stored_id if isinstance(stored_id, UUID) else UUID(stored_id)
+
+
+def _plain(state: bytes) -> dict[str, Any]:
+    """A Match event's stored fields: plain JSON but for the timestamp, which the tables hold
+    as the ISO text it is stored as (the transcoder would parse it, to be formatted again)."""
+    data = orjson.loads(state)
+    stamp = data.get("timestamp")
+    if isinstance(stamp, dict) and stamp.get("_type_") == DATETIME:
+        data["timestamp"] = stamp["_data_"]
+    return data
 
 
 class Decoder:
@@ -51,21 +81,22 @@ class Decoder:
             self.kinds[topic] = None if not ours else ("~" if upcast else "") + cls.__name__
         return self.kinds[topic]
 
-    def decode(self, stored: StoredEvent) -> Event | None:
+    def decode(self, stored: StoredEvent | Row) -> Event | None:
         kind = self.kind(stored.topic)
         if kind is None:
             return None
+        originator_id = match_id_of(stored.originator_id)
         if kind.startswith("~") or not self.plain:
-            data = dict(vars(self.mapper.to_domain_event(stored)))
+            as_stored = StoredEvent(
+                originator_id, stored.originator_version, stored.topic, stored.state
+            )
+            data = dict(vars(self.mapper.to_domain_event(as_stored)))
             kind = kind.lstrip("~")
         else:
-            data = self.transcoder.decode(stored.state)
-        originator_id = stored.originator_id
-        if not isinstance(originator_id, UUID):
-            originator_id = UUID(originator_id)
+            data = _plain(stored.state)
         return Event(originator_id, stored.originator_version, kind, data)
 
-    def decode_all(self, stored: Iterable[StoredEvent]) -> list[Event]:
+    def decode_all(self, stored: Iterable[StoredEvent | Row]) -> list[Event]:
         return [e for e in map(self.decode, stored) if e is not None]
 
 
@@ -165,9 +196,7 @@ class TablesProjection:
         self._cached_at = position  # (an empty cache is right at any position)
         done, total = 0, max(0, head - position)
         while position < head:
-            page = notifications.select_notifications(
-                start=position, limit=self.page, stop=head, inclusive_of_start=False
-            )
+            page = self._read(position, head)
             if not page:
                 return done
             try:
@@ -191,12 +220,31 @@ class TablesProjection:
                 progress(done, max(total, done))
         return done
 
-    def _fold_stored(self, stored: StoredEvent) -> None:
+    def _read(self, position: int, head: int) -> Sequence[Row]:
+        """The next page of notifications after `position`, up to `head`. On SQLite one plain
+        query (the notification id is the rowid); the library's recorder builds an object per
+        row and converts each id, which cost more than decoding the row."""
+        recorder = self.recorder.recorder
+        if not isinstance(recorder, SQLiteApplicationRecorder):
+            return [
+                Row(n.id, n.originator_id, n.originator_version, n.topic, n.state)
+                for n in recorder.select_notifications(
+                    start=position, limit=self.page, stop=head, inclusive_of_start=False
+                )
+            ]
+        with recorder.datastore.transaction(commit=False) as c:
+            c.execute(
+                "SELECT rowid, originator_id, originator_version, topic, state "
+                f"FROM {recorder.events_table_name} WHERE rowid > ? AND rowid <= ? "
+                "ORDER BY rowid LIMIT ?",
+                (position, head, self.page),
+            )
+            return [Row(*row) for row in c.fetchall()]
+
+    def _fold_stored(self, stored: Row) -> None:
         """Fold one stored event; one that does not decode or replay quarantines its match
         (named with the audit's finding) and the catch-up goes on with every other match."""
-        match_id = stored.originator_id
-        if not isinstance(match_id, UUID):
-            match_id = UUID(match_id)
+        match_id = match_id_of(stored.originator_id)
         if match_id in self.projector.damaged:
             return
         try:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
@@ -60,10 +61,9 @@ class TablesView(TrackingRecorder, abc.ABC):
         with self.datastore.transaction(commit=True) as c:
             self._serialise(c)
             for name, table_rows in rows.items():
-                names = STORED[name].names
+                values = itemgetter(*STORED[name].names)
                 c.executemany(
-                    self._upserts[name],
-                    [self._values(name, tuple(row[n] for n in names)) for row in table_rows],
+                    self._upserts[name], [self._values(name, values(row)) for row in table_rows]
                 )
             if since is not None:
                 stored = max_tracking_id(self, c, tracking.application_name) or 0
