@@ -202,7 +202,7 @@ class Replay(Findings):
                     position,
                     self.seats[seat],
                     event.move,
-                    rules.describe(event.move),
+                    rules.describe(event.move, self.seats),
                     after,
                 )
             )

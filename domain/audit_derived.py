@@ -16,6 +16,7 @@ from typing import Any
 from . import derived
 from .audit_chain import Stored
 from .audit_claims import Replay, Step
+from .audit_text import step
 from .games import RulesError
 
 
@@ -55,6 +56,9 @@ class DerivedReplay(Replay):
         self.expected[position] = derived.at_end(rules, final, decided, moves)
 
 
+WHAT = {"MoveRecorded": "a move", "Ended": "the end"}  # the events that store derived values
+
+
 def _floats(totals: list[float] | None) -> list[float] | None:
     return None if totals is None else [float(t) for t in totals]
 
@@ -67,11 +71,11 @@ def check_derived(audit: DerivedReplay, events: list[Stored]) -> None:
             continue
         expected = audit.expected[stored.position]
         if held != expected:
-            kind = type(stored.event).__name__
+            kind = WHAT.get(type(stored.event).__name__, "event")
             audit.find(
                 stored.position,
                 "derived",
-                f"event {stored.position} ({kind}) stores derived values that the rules do "
+                f"{step(stored.position)} ({kind}) stores derived values that the rules do "
                 f"not give: stored {_differing(held, expected)}",
             )
 

@@ -447,7 +447,13 @@ def get_legal_moves(service: Service, match: str, at: int | None) -> Any:
         "step": _step(found),
         "version": found.version,
         "simultaneous": rules.simultaneous,
-        "moves": {found.seats[seat]: rules.choices(state, seat) for seat in awaited},
+        # As a person types them (GeoShapes: players by name), so a client can send one back.
+        "moves": {
+            found.seats[seat]: [
+                rules.shown_move(m, found.seats) for m in rules.choices(state, seat)
+            ]
+            for seat in awaited
+        },
     }
 
 

@@ -109,8 +109,9 @@ def analyse(match, as_json, store):
     rules = found.rules
     for row in rows:
         flag = "  BLUNDER" if row["blunder"] else ""
+        said = rules.describe(row["move"], found.seats)
         click.echo(
-            f"{row['number']:>3}. {row['player']:<12} {rules.describe(row['move']):<34} "
+            f"{row['number']:>3}. {row['player']:<12} {said:<34} "
             f"{_value(row['value_before'], row['remoteness_before'])} -> "
             f"{_value(row['value_after'], row['remoteness_after'])}{flag}"
         )

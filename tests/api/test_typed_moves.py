@@ -33,3 +33,19 @@ def test_a_seat_that_is_no_player_is_refused_and_nothing_is_stored(client):
     assert answer.status_code == 422
     assert "1 Ann, 2 Ben" in answer.get_json()["message"]
     assert client.get(f"/api/v1/matches/{started['id']}").get_json()["version"] == before
+
+
+def test_every_legal_move_the_api_offers_can_be_sent_back_as_it_reads(client, store):
+    """The legal moves name players as a person does, so a client posting one it was offered
+    records exactly that move (a trade's partner, a pick-up's player)."""
+    record = example("geoshapes")
+    started = new_match(
+        client, "geoshapes", options={"manifest": "geoshapes"}, setup=record["setup"]
+    )
+    offered = client.get(f"/api/v1/matches/{started['id']}/legal-moves").get_json()["moves"]
+    trades = [m for m in offered["Ann"] if "trade" in m]
+    assert trades and all(m["trade"]["with"] == "Ben" for m in trades)
+    answer = move(client, started["id"], "Ann", trades[0])
+    assert answer.status_code == 200, answer.get_json()
+    stored = open_recorder(store).get(started["id"])
+    assert stored.moves[-1]["move"]["trade"]["with"] == 1  # the record's own form: Ben, from 0
