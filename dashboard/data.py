@@ -39,7 +39,7 @@ from tablelog.projections.runner import TablesProjection
 from tablelog.projections.tables import TABLES
 
 CACHED = 128  # reads, aggregates and page results remembered (least recently used go)
-STEPS_KEPT = 256  # things fixed once stored (a match's figures at a step) kept, whatever is new
+STEPS_KEPT = 128  # things fixed once stored (a match's figures at a step) kept, whatever is new
 
 
 class Source:
