@@ -39,6 +39,7 @@ from tablelog.projections.runner import TablesProjection
 from tablelog.projections.tables import TABLES
 
 CACHED = 128  # reads, aggregates and page results remembered (least recently used go)
+STEPS_KEPT = 128  # things fixed once stored (a match's figures at a step) kept, whatever is new
 
 
 class Source:
@@ -53,6 +54,7 @@ class Source:
         self._refreshing = threading.Lock()
         self._cache: OrderedDict[tuple, tuple[int, Any]] = OrderedDict()
         self._cache_lock = threading.Lock()
+        self._kept: OrderedDict[tuple, Any] = OrderedDict()
 
     # ---- keeping the tables up to date --------------------------------------------------------
 
@@ -69,6 +71,7 @@ class Source:
         """Drop every remembered read (the next ones go to the database)."""
         with self._cache_lock:
             self._cache.clear()
+            self._kept.clear()
 
     # ---- reading ------------------------------------------------------------------------------
 
@@ -86,6 +89,22 @@ class Source:
             self._cache[key] = (position, value)
             while len(self._cache) > CACHED:
                 self._cache.popitem(last=False)
+        return value
+
+    def keep(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        """`compute()`, worked out once for good: for what the store can never change, such as
+        a match as it was after step N (a stored event is forever). New events elsewhere in
+        the store, which move the tracked position, do not drop it as they drop `remember`'s;
+        only `forget` and the least recently used rule do."""
+        with self._cache_lock:
+            if key in self._kept:
+                self._kept.move_to_end(key)
+                return self._kept[key]
+        value = compute()  # an error (no such step yet) is raised, never kept
+        with self._cache_lock:
+            self._kept[key] = value
+            while len(self._kept) > STEPS_KEPT:
+                self._kept.popitem(last=False)
         return value
 
     def table(

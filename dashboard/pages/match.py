@@ -215,8 +215,11 @@ def register(app: dash.Dash, source) -> None:
     def at_step(step, match_id, log):
         if not match_id or step is None or not log:
             raise PreventUpdate
-        board, score = source.remember(
-            ("match step", match_id, step), lambda: step_figures(source, match_id, step)
+        # A step's board and score never change once stored: kept across new events, as
+        # plain dicts (Dash encodes those far faster than plotly Figure objects).
+        board, score = source.keep(
+            ("match step", match_id, step),
+            lambda: [f.to_plotly_json() for f in step_figures(source, match_id, step)],
         )
         row = row_at(log, step) or source.remember(
             ("match row", match_id, step), lambda: in_words(step_row(source, match_id, step))
