@@ -48,7 +48,11 @@ def new_and_move(game: str, folder: Path) -> None:
         "new", game, "--players", ",".join(record["seats"]), *options, "--setup", str(setup)
     ).strip()
     first = next(e for e in record["events"] if e["type"] == "move")
-    tablelog("move", match_id, "--seat", first["seat"], json.dumps(first["move"]))
+    # The record's stored form as a person types it (GeoShapes: a player by name, not index).
+    from tablelog.domain.games import get_rules
+
+    typed = get_rules(game).shown_move(first["move"], record["seats"])
+    tablelog("move", match_id, "--seat", first["seat"], json.dumps(typed))
     tablelog("show", match_id)
 
 
