@@ -10,6 +10,7 @@ from tablelog.domain import views
 from tablelog.domain.games import manifests
 from tablelog.domain.match import SHEET, Match
 from tablelog.domain.times import local_unless_zoned
+from tablelog.domain.values import stored_value
 from tablelog.store import open_recorder
 
 from . import main
@@ -87,7 +88,8 @@ def new(game, players, option_pairs, setup_file, manifest_file, played_at, store
 @store_option
 def move(match, move_json, seat, store):
     """Record one move, checked against the rules; a refused move stores nothing."""
-    move_value = parse_json(move_json, "the move")
+    # Bounded (depth, size) before the rules read it: typing walks the whole value.
+    move_value = stored_value(parse_json(move_json, "the move"), "the move")
     recorder, match_id = open_match(store, match)
     found = recorder.get(match_id)
     # As typed (players by name or number from 1, names in any case) into the stored form,

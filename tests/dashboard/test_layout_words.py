@@ -11,7 +11,7 @@ import typing
 
 import pandas as pd
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablelog.dashboard.app import create_app, damaged_banner
@@ -126,6 +126,7 @@ def test_a_game_always_as_long_says_so_instead_of_one_block():
     assert "always 16 moves" in figure.layout.annotations[0].text
 
 
+@settings(deadline=None)  # builds a plotly figure per example: slow on a loaded machine
 @given(st.dictionaries(st.integers(1, 3000), st.integers(1, 50), min_size=2, max_size=200))
 def test_length_bars_count_every_match_once_in_at_most_forty_bars(tallies):
     bars = balance.length_bars(_lengths(tallies))
