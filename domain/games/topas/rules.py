@@ -30,7 +30,6 @@ import math
 import random
 import re
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from ..base import (
@@ -43,7 +42,7 @@ from ..base import (
     Outcome,
     seat_score,
 )
-from ..manifests import load_manifest
+from ..manifests import read_with
 from .components import components as component_rows
 from .declaration import GAME_INFO, Place, StartColumn
 from .table import STEPS, Cell, Half, Line, Table, cell_text, direction, step
@@ -105,10 +104,13 @@ def _reversed(card: str) -> str:
     return "-".join(reversed(card.split("-")))
 
 
-@lru_cache(maxsize=8)
 def load_deck(manifest: str) -> Deck:
-    """The deck a manifest describes (`"topas"` is data/manifests/topas.json)."""
-    data = load_manifest(manifest)
+    """The deck a manifest describes (`"topas"` is data/manifests/topas.json); a club's edited
+    file is read again (`manifests.read_with`)."""
+    return read_with(manifest, _parse_deck)
+
+
+def _parse_deck(data: Any, manifest: str) -> Deck:
     try:
         colours = dict(data["colours"])
         names = list(data["cards"])
