@@ -146,6 +146,8 @@ def read_with(reference: str, parse: Callable[[Any, str], T]) -> T:
     once per content object: packaged and recorded content is the same object every time, so
     it is parsed once, while a club's file is read afresh on every call, so an edited file is
     never served from memory (a cache by name did that in a long-running server)."""
+    if reference.startswith(REF_PREFIX):  # recorded content never changes: the engines' path
+        return _read_recorded(reference, parse)
     content = load_manifest(reference)
     key = (id(content), parse)
     kept = _read.get(key)
@@ -154,6 +156,11 @@ def read_with(reference: str, parse: Callable[[Any, str], T]) -> T:
             _read.clear()
         kept = _read[key] = (content, parse(content, reference))
     return kept[1]
+
+
+@lru_cache(maxsize=64)
+def _read_recorded(reference: str, parse: Callable[[Any, str], T]) -> T:
+    return parse(load_manifest(reference), reference)
 
 
 def legacy_components(recorded: str) -> dict[str, Any]:

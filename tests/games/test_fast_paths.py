@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from tablelog.domain.games import GAMES
+from tablelog.domain.games import GAMES, RulesError
 from tablelog.domain.games.geoshapes.board import missing
 from tablelog.domain.games.geoshapes.rules import RULES as GEOSHAPES
 from tablelog.domain.games.topas.rules import RULES as TOPAS
@@ -224,3 +224,23 @@ def test_total_landscaping_garden_figures_read_as_their_fields():
         for seat, entry in enumerate(LANDSCAPING.score(state)):
             figures = LANDSCAPING.figures(state.gardens[seat])
             assert entry["details"]["garden_now"] == dataclasses.asdict(figures)
+
+
+def plain_totals(rules, state) -> list[float] | type[Exception]:
+    """Each seat's total read off the full `score`, or the error it raises."""
+    try:
+        return [float(entry["total"]) for entry in rules.score(state)]
+    except RulesError as err:
+        return type(err)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_lean_totals_are_the_scores_totals(game):
+    rules = GAMES[game]
+    for state in positions(game)[::2]:
+        expected = plain_totals(rules, state)
+        if isinstance(expected, list):
+            assert rules.totals(state) == expected
+        else:
+            with pytest.raises(expected):
+                rules.totals(state)

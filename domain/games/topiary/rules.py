@@ -644,6 +644,29 @@ class Topiary(GameRules[TopiaryState]):
             )
         return result
 
+    def totals(self, state: TopiaryState) -> list[float]:
+        """`score`'s totals without its details (the recorder asks after every move): per seat,
+        what its visitors see, a point per tile of a type seen twice or more by one visitor,
+        and each hand tile lower than the tallest of its type the seat's visitors see."""
+        self._require_hands(state)
+        points = [0] * state.players
+        tallest: list[dict[str, int]] = [{} for _ in range(state.players)]
+        for visitor in state.visitors:
+            seen = self.sight(state, visitor.spot)
+            types = Counter(tile_type(t) for t in seen)
+            points[visitor.seat] += sum(map(tile_value, seen)) + sum(
+                n for n in types.values() if n >= 2
+            )
+            best = tallest[visitor.seat]
+            for tile in seen:
+                best[tile_type(tile)] = max(best.get(tile_type(tile), 0), tile_value(tile))
+        for seat, hand in enumerate(state.hands):
+            best = tallest[seat]
+            points[seat] += sum(
+                tile_value(t) for t in hand if t and best.get(tile_type(t), 0) > tile_value(t)
+            )
+        return [float(p) for p in points]
+
     def outcome(self, state: TopiaryState) -> Outcome | None:
         # The reveal of the hands is part of play: until it is recorded the game is running
         # (`to_move` names whose hand is awaited) and `score` says which hands are missing.
