@@ -30,6 +30,7 @@ from tablelog.domain.games import GAMES, RulesError
 from tablelog.domain.games.geoshapes.board import missing
 from tablelog.domain.games.geoshapes.rules import RULES as GEOSHAPES
 from tablelog.domain.games.topas.rules import RULES as TOPAS
+from tablelog.domain.games.topitop.rules import RULES as TOPITOP
 from tablelog.domain.games.total_landscaping.rules import RULES as LANDSCAPING
 
 POSITIONS = 2000
@@ -99,6 +100,8 @@ def offered(game: str, state: Any) -> list[dict]:
         return rules.choices(state, 0)
     if game == "geoshapes":
         return GEOSHAPES.plain_legal_moves(state)
+    if game == "topitop":
+        return TOPITOP.plain_legal_moves(state)
     return rules.legal_moves(state)
 
 
@@ -110,6 +113,11 @@ def test_geoshapes_legal_moves_are_the_plain_listing():
 def test_topas_legal_moves_are_the_plain_listing():
     for state in positions("topas")[::8]:  # every card on every span: milliseconds a listing
         assert TOPAS.legal_moves(state) == TOPAS.plain_legal_moves(state)
+
+
+def test_topitop_legal_moves_are_the_plain_listing():
+    for state in positions("topitop"):
+        assert TOPITOP.legal_moves(state) == TOPITOP.plain_legal_moves(state)
 
 
 # Topas draws a card and a place until they fit (uniform, not the list's draws): not compared.
