@@ -370,8 +370,12 @@ class Projector:
         self._emit("damaged", {"match_id": str(match_id), "event": version, "finding": finding})
 
     def take(self) -> dict[str, list[dict[str, Any]]]:
-        """The rows changed since the last `take`, each once, by table; and forget them."""
+        """The rows changed since the last `take`, each once, by table; and forget them. No
+        later event changes them (a match's row goes as a copy; a withdrawn move is a new
+        row), so they may be written while the next events are folded."""
         rows = {name: list(rows.values()) for name, rows in self.pending.items() if rows}
+        if "matches" in rows:
+            rows["matches"] = [dict(row) for row in rows["matches"]]
         for rows_of in self.pending.values():
             rows_of.clear()
         return rows
@@ -393,8 +397,8 @@ class Projector:
         return self.cache[match_id]
 
     def _emit(self, table: str, row: dict[str, Any]) -> None:
-        """Hold the row for the next `take`. Not a copy: a row changed again before then (a
-        match's row after each event, a move withdrawn) is written as it is by then."""
+        """Hold the row for the next `take`. Not a copy: a match's row changed again before
+        then is written as it is by then."""
         if not self._quiet:
             self.pending[table][_KEYS[table](row)] = row
 
@@ -444,8 +448,7 @@ class Projector:
         return after, totals_after, change
 
     def _move_undone(self, match: OpenMatch, event: Event) -> None:
-        withdrawn = match.pop()
-        withdrawn["undone"] = True
+        withdrawn = {**match.pop(), "undone": True}  # a new row: the old one may be in a write
         match.row["undos"] += 1
         self._emit("moves", withdrawn)
 

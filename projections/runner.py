@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -32,7 +33,7 @@ from tablelog.domain.transcoding import DATETIME
 
 from .projector import Event, Projector
 from .ratings import Ratings
-from .view import SQLiteTablesView, TablesView
+from .view import Rows, SQLiteTablesView, TablesView
 
 PAGE = 5000
 Progress = Callable[[int, int], None]
@@ -140,6 +141,52 @@ def _values(row: Any) -> tuple:
     return tuple(row.values()) if isinstance(row, dict) else tuple(row)
 
 
+Progress1 = Callable[[int], None]
+"""Called with the events written so far."""
+
+
+class _Writes:
+    """The tables' writes, one at a time and in order. While more pages follow, a page's rows
+    are written in a second thread as the next page is folded (rows from `Projector.take`
+    change no more); the last page's are written at once, so a catch-up of a few events never
+    starts a thread."""
+
+    def __init__(self, view: TablesView) -> None:
+        self.view = view
+        self._pool: ThreadPoolExecutor | None = None
+        self._pending: Future[None] | None = None
+        self._count = 0  # the events of the write in flight, or just made
+
+    def start(self, rows: Rows, tracking: Tracking, since: int, count: int, more: bool) -> None:
+        self._count = count
+        if more:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="tablelog-tables")
+            self._pending = self._pool.submit(self.view.write, rows, tracking, since=since)
+        else:
+            self.view.write(rows, tracking, since=since)
+            self._pending = Future()
+            self._pending.set_result(None)
+
+    def settle(self) -> int:
+        """Wait for the last write started: how many events it wrote (0 if there was none);
+        its error, if it failed."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return 0
+        pending.result()
+        return self._count
+
+    def __enter__(self) -> _Writes:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pending is not None:  # an error elsewhere: let the write in flight end
+            wait([self._pending])
+        if self._pool is not None:
+            self._pool.shutdown()
+
+
 def open_view(recorder: Recorder) -> TablesView:
     """The tables beside the recorder's events, on its own connections (created on first use):
     in the SQLite file, or in the PostgreSQL database."""
@@ -236,34 +283,50 @@ class TablesProjection:
         if self._cached_at is not None and self._cached_at != position:
             self.forget()  # the tables moved on without us: the cache is of an older position
         self._cached_at = position  # (an empty cache is right at any position)
-        done, total = 0, max(0, head - position)
-        while position < head:
-            page = page or self._read(position, head)
-            if not page:
-                return done
+        total = max(0, head - position)
+
+        def written(done: int) -> None:
+            if progress:
+                progress(done, max(total, done))
+
+        with _Writes(self.view) as writes:
             try:
-                with collector_paused():
-                    for stored in page:
-                        self._fold_stored(stored)
-                    self.view.write(
-                        self.projector.take(), Tracking(self.name, page[-1].id), since=position
-                    )
-            except IntegrityError:
-                # Another process moved the tables on meanwhile: what we folded may be stale,
-                # so start again from its position with an empty cache.
-                self.forget()
-                position = self._cached_at = self.position()
-                page = []
-                continue
+                return self._pages(head, position, page, writes, written)
             except BaseException:
                 self.forget()
                 raise
-            position = self._cached_at = page[-1].id
-            done += len(page)
+
+    def _pages(
+        self, head: int, folded: int, page: list[Row], writes: _Writes, written: Progress1
+    ) -> int:
+        """Fold page after page, each written with its position while the next one is folded
+        (in a second thread: the database works without holding the GIL)."""
+        done = 0
+        while True:
+            if not page and folded < head:
+                page = self._read(folded, head)
+            with collector_paused():
+                for stored in page:
+                    self._fold_stored(stored)
+                try:
+                    done += writes.settle()  # the previous page's: each on the last's position
+                    if page:
+                        more = len(page) == self.page and page[-1].id < head
+                        tracking = Tracking(self.name, page[-1].id)
+                        writes.start(self.projector.take(), tracking, folded, len(page), more)
+                except IntegrityError:
+                    # Another process moved the tables on meanwhile: what we folded may be
+                    # stale, so start again from its position with an empty cache.
+                    self.forget()
+                    folded = self._cached_at = self.position()
+                    page = []
+                    continue
+            if done:
+                written(done)
+            if not page:
+                return done
+            folded = self._cached_at = page[-1].id
             page = []
-            if progress:
-                progress(done, max(total, done))
-        return done
 
     def _start(self) -> tuple[int, int, list[Row]]:
         """The newest notification, the tracked position and the first page after it, read in

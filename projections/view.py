@@ -61,10 +61,7 @@ class TablesView(TrackingRecorder, abc.ABC):
         with self.datastore.transaction(commit=True) as c:
             self._serialise(c)
             for name, table_rows in rows.items():
-                values = itemgetter(*STORED[name].names)
-                c.executemany(
-                    self._upserts[name], [self._values(name, values(row)) for row in table_rows]
-                )
+                self._upsert(c, name, table_rows)
             if since is not None:
                 stored = max_tracking_id(self, c, tracking.application_name) or 0
                 if stored != since:
@@ -73,6 +70,11 @@ class TablesView(TrackingRecorder, abc.ABC):
                         f"from event {since} (another process projected them)"
                     )
             insert_tracking(self, c, tracking)
+
+    def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Upsert one table's rows in the caller's transaction (no two with the same key)."""
+        values = itemgetter(*STORED[table].names)
+        cursor.executemany(self._upserts[table], [self._values(table, values(row)) for row in rows])
 
     def _serialise(self, cursor: Any) -> None:
         """Make concurrent writes of the tables take turns (SQLite's write lock already does)."""
