@@ -71,6 +71,7 @@ def is_postgres(recorder: Recorder) -> bool:
 
 class PostgresTablesView(PostgresTrackingRecorder, TablesView):
     placeholder = "%s"
+    write_behind = True  # the server upserts while this process folds the next page
 
     def __init__(
         self,

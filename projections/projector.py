@@ -76,6 +76,23 @@ def variant_text(options: dict[str, Any]) -> str:
     )
 
 
+_VARIANTS: dict[bytes, str] = {}  # the options' orjson bytes -> their variant text
+
+
+def _variant(options: dict[str, Any]) -> str:
+    """`variant_text(options)`, remembered: every match of a study shares a few variants."""
+    try:
+        key = orjson.dumps(options, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # options orjson does not take: no shortcut
+        return variant_text(options)
+    text = _VARIANTS.get(key)
+    if text is None:
+        if len(_VARIANTS) >= 10_000:
+            _VARIANTS.clear()
+        text = _VARIANTS[key] = variant_text(options)
+    return text
+
+
 _ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps(value, ensure_ascii=False) builds
 # a new encoder on every call; the text is the same
 # A digit before a point or an exponent: a float, which orjson and json may spell differently
@@ -146,7 +163,7 @@ class OpenMatch:
     def __init__(self, match_id: UUID, data: dict[str, Any]) -> None:
         self.game: str = data["game"]
         self.seats: list[str] = list(data["seats"])
-        self.variant = variant_text(data["options"])
+        self.variant = _variant(data["options"])
         self.rules: GameRules | None
         self.kind = "sheet" if data.get("kind") == "sheet" else "moves"
         self.start = data  # the Started fields, for the first position when it is asked for

@@ -90,15 +90,16 @@ class Decoder:
         self.transcoder = recorder.mapper.transcoder
         self.plain = recorder.mapper.cipher is None and recorder.mapper.compressor is None
         self.kinds: dict[str, str | None] = {}
+        self.versions: dict[str, int] = {}  # a topic's class version, where it is above 1
 
     def kind(self, topic: str) -> str | None:
         """The Match event class name of a topic; None for anything else."""
         if topic not in self.kinds:
             cls = resolve_topic(topic)
             ours = isinstance(cls, type) and issubclass(cls, Match.Event)
-            # An event class with upcasters goes through the mapper, which applies them.
-            upcast = getattr(cls, "class_version", 1) > 1
-            self.kinds[topic] = None if not ours else ("~" if upcast else "") + cls.__name__
+            self.kinds[topic] = cls.__name__ if ours else None
+            if ours and getattr(cls, "class_version", 1) > 1:
+                self.versions[topic] = cls.class_version
         return self.kinds[topic]
 
     def decode(self, stored: StoredEvent | Row) -> Event | None:
@@ -106,14 +107,20 @@ class Decoder:
         if kind is None:
             return None
         originator_id = match_id_of(stored.originator_id)
-        if kind[0] == "~" or not self.plain:
+        data = _plain(stored.state) if self.plain else None
+        version = self.versions.get(stored.topic)
+        if version is not None and data is not None:
+            # Stored by the class as it is now (the mapper's marker says so): nothing to
+            # upcast, so the mapper (an event object, only to be taken apart) is not needed.
+            if data.get("class_version") == version:
+                del data["class_version"]
+            else:
+                data = None
+        if data is None:  # an older version to upcast, or a cipher or compressor
             as_stored = StoredEvent(
                 originator_id, stored.originator_version, stored.topic, stored.state
             )
             data = dict(vars(self.mapper.to_domain_event(as_stored)))
-            kind = kind.lstrip("~")
-        else:
-            data = _plain(stored.state)
         return Event(originator_id, stored.originator_version, kind, data)
 
     def decode_all(self, stored: Iterable[StoredEvent | Row]) -> list[Event]:
@@ -147,9 +154,9 @@ Progress1 = Callable[[int], None]
 
 class _Writes:
     """The tables' writes, one at a time and in order. While more pages follow, a page's rows
-    are written in a second thread as the next page is folded (rows from `Projector.take`
-    change no more); the last page's are written at once, so a catch-up of a few events never
-    starts a thread."""
+    are written in a second thread as the next page is folded, where the view gains by it
+    (`TablesView.write_behind`; rows from `Projector.take` change no more); the last page's
+    are written at once, so a catch-up of a few events never starts a thread."""
 
     def __init__(self, view: TablesView) -> None:
         self.view = view
@@ -159,7 +166,7 @@ class _Writes:
 
     def start(self, rows: Rows, tracking: Tracking, since: int, count: int, more: bool) -> None:
         self._count = count
-        if more:
+        if more and self.view.write_behind:
             if self._pool is None:
                 self._pool = ThreadPoolExecutor(1, thread_name_prefix="tablelog-tables")
             self._pending = self._pool.submit(self.view.write, rows, tracking, since=since)

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablelog.projections.projector import _json, _move_text
+from tablelog.projections.projector import _json, _move_text, _variant, variant_text
 from tablelog.projections.runner import TablesProjection
 from tablelog.projections.tables import STORED
 from tablelog.store import open_recorder
@@ -42,6 +42,13 @@ def test_the_tables_spell_json_as_json_dumps_does(value: Any) -> None:
     assert _json(value) == expected
     assert _move_text(value) == expected
     assert _move_text(value) == expected  # remembered, the same
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.dictionaries(JSON_TEXT, JSON_VALUES, max_size=4))
+def test_a_variant_is_named_the_same_remembered_or_not(options: dict[str, Any]) -> None:
+    assert _variant(options) == variant_text(options)
+    assert _variant(dict(reversed(options.items()))) == variant_text(options)
 
 
 def stored_rows(projection: TablesProjection) -> dict[str, list[tuple]]:
