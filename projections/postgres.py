@@ -37,6 +37,7 @@ from eventsourcing.postgres import (
 from eventsourcing.projection import Projection, ProjectionRunner
 from psycopg.sql import SQL, Composed
 
+from tablelog.domain.eventsourcing_internals import insert_tracking, max_tracking_id
 from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.transcoding import LeanMapper
@@ -44,7 +45,14 @@ from tablelog.domain.transcoding import LeanMapper
 from .projector import Event
 from .runner import TablesProjection, open_view
 from .tables import SCHEMA_VERSION, STORED, Table
-from .view import INDEXES, SCHEMA_TABLE, TablesView, create_statement, upsert_statement
+from .view import (
+    INDEXES,
+    SCHEMA_TABLE,
+    Rows,
+    TablesView,
+    create_statement,
+    upsert_statement,
+)
 
 # Stored as on SQLite (times ISO-8601 text, lists JSON text, truth 0 or 1), so rows read back the
 # same from either store and one SQL text over the tables (`SUM(won)`) runs on both.
@@ -60,6 +68,9 @@ POSTGRES_TYPES = {
 NAME = "projection"
 """The projection's name: the library names the view's tracking table after it."""
 TRACKING_TABLE = f"{NAME}_tracking"
+
+COPY_FROM = 200
+"""Rows in a write from which COPY and one upsert a table beat a pipeline of upserts."""
 
 CREATE_LOCK = 0x7AB1E107  # advisory lock ids of our own (the store's schema lock is ...106)
 WRITE_LOCK = 0x7AB1E108
@@ -152,6 +163,31 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
     def _values(self, table: str, values: tuple) -> tuple:
         # As SQLite stores them: truth as 0 or 1, a number that does not exist (NaN) as NULL.
         return tuple(map(_stored, self._kinds[table], values))
+
+    def write(self, rows: Rows, tracking: Tracking, since: int | None = None) -> None:
+        """`TablesView.write`; a few rows (a new move, a new match) go in one pipeline: the
+        statements of the transaction reach the server together and their results come back
+        together, where each statement waited for the last one's answer."""
+        lists = {name: list(table_rows) for name, table_rows in rows.items()}
+        if sum(map(len, lists.values())) >= COPY_FROM:
+            super().write(lists, tracking, since)
+            return
+        with self.datastore.get_connection() as conn, conn.pipeline(), conn.transaction():
+            c = conn.cursor()
+            self._serialise(c)
+            for name, table_rows in lists.items():
+                values = itemgetter(*STORED[name].names)
+                c.executemany(
+                    self._upserts[name], [self._values(name, values(row)) for row in table_rows]
+                )
+            if since is not None:
+                stored = max_tracking_id(self, c, tracking.application_name) or 0
+                if stored != since:
+                    raise IntegrityError(
+                        f"the tables moved on to event {stored} while this batch was folded "
+                        f"from event {since} (another process projected them)"
+                    )
+            insert_tracking(self, c, tracking)
 
     def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
         """All of a table's rows in two statements: COPY them into a scratch table of this
