@@ -68,7 +68,8 @@ def fresh(store: str, page: int = 5000) -> TablesProjection:
     return projection
 
 
-def test_catch_up_at_once_by_pages_and_by_match_write_the_same_rows(recorder, store):
+def test_catch_up_at_once_by_pages_and_by_match_write_the_same_rows(any_recorder, any_store):
+    recorder, store = any_recorder, any_store
     rng = random.Random(24)
     by_match = TablesProjection(recorder, page=3, capacity=3)
     for match in some_matches(rng) + some_matches(rng):
