@@ -230,6 +230,22 @@ def _one_match(
     return projected, time.perf_counter() - begin
 
 
+def _one_match_result(recorder: SigningRecorder, projection: TablesProjection, url: str) -> Result:
+    import psycopg
+
+    with psycopg.connect(url) as db:
+        _one_match(recorder, projection, db)  # warm the statement caches
+        timings = [_one_match(recorder, projection, db) for _ in range(5)]
+    return Result(
+        "PostgreSQL projection of one new match",
+        min(t[0] for t in timings) * 1000,
+        "ms",
+        min(t[1] for t in timings) * 1000,
+        "17 events (15 moves + start + end), polling catch-up; baseline: psycopg read + "
+        "json.loads of the same 17 rows on an open connection",
+    )
+
+
 def _runner_catch_up(
     recorder: SigningRecorder, projection: TablesProjection, batch: int, upto: int
 ) -> float:
@@ -246,8 +262,6 @@ def _runner_catch_up(
 
 
 def bench_projection(quick: bool) -> list[Result]:
-    import psycopg
-
     from tablelog.projections.postgres import LiveTables
     from tablelog.projections.runner import TablesProjection
     from tablelog.store import open_recorder
@@ -266,9 +280,7 @@ def bench_projection(quick: bool) -> list[Result]:
         projection.catch_up()
         polling_s, polling_cpu = time.perf_counter() - started, time.process_time() - cpu
 
-        with psycopg.connect(url) as db:
-            _one_match(recorder, projection, db)  # warm the statement caches
-            timings = [_one_match(recorder, projection, db) for _ in range(5)]
+        one_match = _one_match_result(recorder, projection, url)
         default = LiveTables.batch
         some = min(events, 10_000)  # one transaction per event is slow: time the first ones
         try:
@@ -287,14 +299,7 @@ def bench_projection(quick: bool) -> list[Result]:
             f"{note}; CPU in this process {polling_cpu:.2f} s against the baseline's "
             f"{raw_cpu:.2f} s (the server's upserts are not in it)",
         ),
-        Result(
-            "PostgreSQL projection of one new match",
-            min(t[0] for t in timings) * 1000,
-            "ms",
-            min(t[1] for t in timings) * 1000,
-            "17 events (15 moves + start + end), polling catch-up; baseline: psycopg read + "
-            "json.loads of the same 17 rows on an open connection",
-        ),
+        one_match,
         Result(
             f"PostgreSQL projection catch-up (library runner, {default} per write)",
             runner_rate,
