@@ -16,8 +16,9 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from .bench_projections import cpu_of
 from .bench_recorder import build, moves_at_the_table, replays, scripts, simulated
 from .harness import Result, best_of
 
@@ -173,21 +174,26 @@ def raw_read(url: str) -> int:
     """The baseline: page through the events with plain psycopg and json-decode each row."""
     import psycopg
 
-    rows, position = 0, 0
     with psycopg.connect(url) as db:
-        while True:
-            page = db.execute(
-                "SELECT notification_id, originator_id, originator_version, topic, "
-                "state FROM tablelog_events WHERE notification_id > %s "
-                "ORDER BY notification_id LIMIT %s",
-                (position, PAGE),
-            ).fetchall()
-            if not page:
-                return rows
-            for row in page:
-                json.loads(row[4])
-            rows += len(page)
-            position = page[-1][0]
+        return read_after(db, 0)
+
+
+def read_after(db: Any, position: int) -> int:
+    """Page through the events after `position` on an open connection, json-decoding each."""
+    rows = 0
+    while True:
+        page = db.execute(
+            "SELECT notification_id, originator_id, originator_version, topic, "
+            "state FROM tablelog_events WHERE notification_id > %s "
+            "ORDER BY notification_id LIMIT %s",
+            (position, PAGE),
+        ).fetchall()
+        if not page:
+            return rows
+        for row in page:
+            json.loads(row[4])
+        rows += len(page)
+        position = page[-1][0]
 
 
 def _store_random_matches(recorder: SigningRecorder, wanted: int) -> None:
@@ -201,6 +207,43 @@ def _store_random_matches(recorder: SigningRecorder, wanted: int) -> None:
         batch = [random_match(*GAMES[n % len(GAMES)], rng, cap=120) for n in range(BATCH)]
         recorder.save_new(batch)
         stored += sum(m.version for m in batch)
+
+
+def _one_match(
+    recorder: SigningRecorder, projection: TablesProjection, db: Any
+) -> tuple[float, float]:
+    """Record a 15-move Topitop match (17 events) and time projecting it, then the raw read of
+    the same rows on an open connection (`db`: a new one would cost more than the read)."""
+    from .matches import WIN
+
+    position = projection.position()
+    match_id = recorder.start("topitop", ["Ann", "Ben"])
+    for seat, move in WIN:
+        recorder.record(match_id, seat, move)
+    recorder.end(match_id)
+    begin = time.perf_counter()
+    projection.catch_up()
+    projected = time.perf_counter() - begin
+    begin = time.perf_counter()
+    read_after(db, position)
+    db.rollback()  # end the read's transaction, as the projection's reads end theirs
+    return projected, time.perf_counter() - begin
+
+
+def _one_match_result(recorder: SigningRecorder, projection: TablesProjection, url: str) -> Result:
+    import psycopg
+
+    with psycopg.connect(url) as db:
+        _one_match(recorder, projection, db)  # warm the statement caches
+        timings = [_one_match(recorder, projection, db) for _ in range(5)]
+    return Result(
+        "PostgreSQL projection of one new match",
+        min(t[0] for t in timings) * 1000,
+        "ms",
+        min(t[1] for t in timings) * 1000,
+        "17 events (15 moves + start + end), polling catch-up; baseline: psycopg read + "
+        "json.loads of the same 17 rows on an open connection",
+    )
 
 
 def _runner_catch_up(
@@ -229,13 +272,15 @@ def bench_projection(quick: bool) -> list[Result]:
         _store_random_matches(recorder, wanted)
         events = recorder.recorder.max_notification_id() or 0
         raw_s = best_of(3, lambda: raw_read(url))
+        raw_cpu = cpu_of(lambda: raw_read(url))
 
         projection = TablesProjection(recorder)
         projection.reset()
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         projection.catch_up()
-        polling_s = time.perf_counter() - started
+        polling_s, polling_cpu = time.perf_counter() - started, time.process_time() - cpu
 
+        one_match = _one_match_result(recorder, projection, url)
         default = LiveTables.batch
         some = min(events, 10_000)  # one transaction per event is slow: time the first ones
         try:
@@ -251,8 +296,10 @@ def bench_projection(quick: bool) -> list[Result]:
             events / polling_s,
             "events/s",
             events / raw_s,
-            note,
+            f"{note}; CPU in this process {polling_cpu:.2f} s against the baseline's "
+            f"{raw_cpu:.2f} s (the server's upserts are not in it)",
         ),
+        one_match,
         Result(
             f"PostgreSQL projection catch-up (library runner, {default} per write)",
             runner_rate,

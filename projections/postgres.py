@@ -23,7 +23,8 @@ import contextlib
 import dataclasses
 import math
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from operator import itemgetter
 from typing import Any
 from uuid import UUID
 
@@ -36,14 +37,22 @@ from eventsourcing.postgres import (
 from eventsourcing.projection import Projection, ProjectionRunner
 from psycopg.sql import SQL, Composed
 
+from tablelog.domain.eventsourcing_internals import insert_tracking, max_tracking_id
 from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.transcoding import LeanMapper
 
 from .projector import Event
 from .runner import TablesProjection, open_view
-from .tables import SCHEMA_VERSION, STORED
-from .view import INDEXES, SCHEMA_TABLE, TablesView, create_statement, upsert_statement
+from .tables import SCHEMA_VERSION, STORED, Table
+from .view import (
+    INDEXES,
+    SCHEMA_TABLE,
+    Rows,
+    TablesView,
+    create_statement,
+    upsert_statement,
+)
 
 # Stored as on SQLite (times ISO-8601 text, lists JSON text, truth 0 or 1), so rows read back the
 # same from either store and one SQL text over the tables (`SUM(won)`) runs on both.
@@ -60,6 +69,9 @@ NAME = "projection"
 """The projection's name: the library names the view's tracking table after it."""
 TRACKING_TABLE = f"{NAME}_tracking"
 
+COPY_FROM = 200
+"""Rows in a write from which COPY and one upsert a table beat a pipeline of upserts."""
+
 CREATE_LOCK = 0x7AB1E107  # advisory lock ids of our own (the store's schema lock is ...106)
 WRITE_LOCK = 0x7AB1E108
 
@@ -70,6 +82,7 @@ def is_postgres(recorder: Recorder) -> bool:
 
 class PostgresTablesView(PostgresTrackingRecorder, TablesView):
     placeholder = "%s"
+    write_behind = True  # the server upserts while this process folds the next page
 
     def __init__(
         self,
@@ -80,6 +93,8 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
     ) -> None:
         super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
         self._upserts = {name: upsert_statement(t, "%s") for name, t in STORED.items()}
+        self._batch_upserts = {name: _batch_upsert(t) for name, t in STORED.items()}
+        self._columns = {name: ", ".join(t.names) for name, t in STORED.items()}
         self._kinds = {name: tuple(c.kind for c in t.columns) for name, t in STORED.items()}
         self.sql_create_statements += [
             Composed([SQL(s)])  # the library's list holds Composed (what SQL.format gives)
@@ -139,10 +154,67 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
         # Held to the end of the write's transaction: writers never deadlock on each other's
         # rows, and `since` is checked against a position nobody else is writing.
         cursor.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+        # The tables are derived from the events and rebuilt from them; their rows and position
+        # commit together, so a crash of the server's machine loses at most the last writes of
+        # both, which the next catch-up makes again (SQLite's synchronous=NORMAL, here). Not
+        # waiting for the disk at each write was most of a new match's write.
+        cursor.execute("SET LOCAL synchronous_commit = off")
 
     def _values(self, table: str, values: tuple) -> tuple:
         # As SQLite stores them: truth as 0 or 1, a number that does not exist (NaN) as NULL.
         return tuple(map(_stored, self._kinds[table], values))
+
+    def write(self, rows: Rows, tracking: Tracking, since: int | None = None) -> None:
+        """`TablesView.write`; a few rows (a new move, a new match) go in one pipeline: the
+        statements of the transaction reach the server together and their results come back
+        together, where each statement waited for the last one's answer."""
+        lists = {name: list(table_rows) for name, table_rows in rows.items()}
+        if sum(map(len, lists.values())) >= COPY_FROM:
+            super().write(lists, tracking, since)
+            return
+        with self.datastore.get_connection() as conn, conn.pipeline(), conn.transaction():
+            c = conn.cursor()
+            self._serialise(c)
+            for name, table_rows in lists.items():
+                values = itemgetter(*STORED[name].names)
+                c.executemany(
+                    self._upserts[name], [self._values(name, values(row)) for row in table_rows]
+                )
+            if since is not None:
+                stored = max_tracking_id(self, c, tracking.application_name) or 0
+                if stored != since:
+                    raise IntegrityError(
+                        f"the tables moved on to event {stored} while this batch was folded "
+                        f"from event {since} (another process projected them)"
+                    )
+            insert_tracking(self, c, tracking)
+
+    def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
+        """All of a table's rows in two statements: COPY them into a scratch table of this
+        session, then upsert them from it. A statement per row (even pipelined) cost the server
+        a parse, plan and execution per row and psycopg a round of Python per row; COPY's rows
+        are formatted by psycopg's C code."""
+        names = self._columns[table]
+        values = itemgetter(*STORED[table].names)
+        scratch = f"scratch_{table}"
+        cursor.execute(
+            f"CREATE TEMPORARY TABLE IF NOT EXISTS {scratch} "
+            f"(LIKE {STORED[table].sql_name}) ON COMMIT DELETE ROWS"
+        )
+        with cursor.copy(f"COPY {scratch} ({names}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(self._values(table, values(row)))
+        cursor.execute(self._batch_upserts[table])
+
+
+def _batch_upsert(table: Table) -> str:
+    """`upsert_statement`'s upsert, of the rows in the table's scratch table (see `_upsert`)."""
+    names = ", ".join(table.names)
+    updates = ", ".join(f"{c} = excluded.{c}" for c in table.names if c not in table.key)
+    return (
+        f"INSERT INTO {table.sql_name} ({names}) SELECT {names} FROM scratch_{table.name} "
+        f"ON CONFLICT ({', '.join(table.key)}) DO UPDATE SET {updates}"
+    )
 
 
 def _stored(kind: str, value: Any) -> Any:

@@ -12,7 +12,10 @@ objects), which keeps the per-event cost to one JSON decode plus the rules' own 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import gc
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, NamedTuple
 from uuid import UUID
@@ -22,6 +25,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent, Tracking
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import resolve_topic
 
+from tablelog.domain.eventsourcing_internals import max_tracking_id
 from tablelog.domain.match import Match
 from tablelog.domain.quarantine import finding_of
 from tablelog.domain.recorder import Recorder
@@ -29,7 +33,7 @@ from tablelog.domain.transcoding import DATETIME
 
 from .projector import Event, Projector
 from .ratings import Ratings
-from .view import SQLiteTablesView, TablesView
+from .view import Rows, SQLiteTablesView, TablesView
 
 PAGE = 5000
 Progress = Callable[[int, int], None]
@@ -52,6 +56,22 @@ def match_id_of(stored_id: Any) -> UUID:
     return stored_id if isinstance(stored_id, UUID) else UUID(stored_id)
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cycle collector while a page is folded and written. Decoding and folding
+    allocate a dict or two per event, none in a cycle, yet the allocations set off collections
+    that walk every match the projector keeps (measured: decoding took twice as long). Only if
+    it was running, and on again after the page whatever happens."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def _plain(state: bytes) -> dict[str, Any]:
     """A Match event's stored fields: plain JSON but for the timestamp, which the tables hold
     as the ISO text it is stored as (the transcoder would parse it, to be formatted again)."""
@@ -70,34 +90,108 @@ class Decoder:
         self.transcoder = recorder.mapper.transcoder
         self.plain = recorder.mapper.cipher is None and recorder.mapper.compressor is None
         self.kinds: dict[str, str | None] = {}
+        self.versions: dict[str, int] = {}  # a topic's class version, where it is above 1
 
     def kind(self, topic: str) -> str | None:
         """The Match event class name of a topic; None for anything else."""
         if topic not in self.kinds:
             cls = resolve_topic(topic)
             ours = isinstance(cls, type) and issubclass(cls, Match.Event)
-            # An event class with upcasters goes through the mapper, which applies them.
-            upcast = getattr(cls, "class_version", 1) > 1
-            self.kinds[topic] = None if not ours else ("~" if upcast else "") + cls.__name__
+            self.kinds[topic] = cls.__name__ if ours else None
+            if ours and getattr(cls, "class_version", 1) > 1:
+                self.versions[topic] = cls.class_version
         return self.kinds[topic]
 
     def decode(self, stored: StoredEvent | Row) -> Event | None:
-        kind = self.kind(stored.topic)
+        kind = self.kinds.get(stored.topic) or self.kind(stored.topic)
         if kind is None:
             return None
         originator_id = match_id_of(stored.originator_id)
-        if kind.startswith("~") or not self.plain:
+        data = _plain(stored.state) if self.plain else None
+        version = self.versions.get(stored.topic)
+        if version is not None and data is not None:
+            # Stored by the class as it is now (the mapper's marker says so): nothing to
+            # upcast, so the mapper (an event object, only to be taken apart) is not needed.
+            if data.get("class_version") == version:
+                del data["class_version"]
+            else:
+                data = None
+        if data is None:  # an older version to upcast, or a cipher or compressor
             as_stored = StoredEvent(
                 originator_id, stored.originator_version, stored.topic, stored.state
             )
             data = dict(vars(self.mapper.to_domain_event(as_stored)))
-            kind = kind.lstrip("~")
-        else:
-            data = _plain(stored.state)
         return Event(originator_id, stored.originator_version, kind, data)
 
     def decode_all(self, stored: Iterable[StoredEvent | Row]) -> list[Event]:
         return [e for e in map(self.decode, stored) if e is not None]
+
+
+def _statements(recorder: Recorder) -> tuple[str, str]:
+    """The newest notification, and a page of notifications (after a position, up to the
+    newest one when the catch-up began, at most so many), in the store's own SQL."""
+    events: Any = recorder.recorder  # SQLite's or PostgreSQL's: both name their table
+    if isinstance(events, SQLiteApplicationRecorder):  # the notification id is the rowid
+        table, number, marker = events.events_table_name, "rowid", "?"
+    else:
+        table = f'"{events.datastore.schema}"."{events.events_table_name}"'
+        number, marker = "notification_id", "%s"
+    return (
+        f"SELECT MAX({number}) FROM {table}",
+        f"SELECT {number}, originator_id, originator_version, topic, state FROM {table} "
+        f"WHERE {number} > {marker} AND {number} <= {marker} ORDER BY {number} LIMIT {marker}",
+    )
+
+
+def _values(row: Any) -> tuple:
+    """A row as a tuple, whichever the cursor gives (SQLite rows, PostgreSQL dicts)."""
+    return tuple(row.values()) if isinstance(row, dict) else tuple(row)
+
+
+Progress1 = Callable[[int], None]
+"""Called with the events written so far."""
+
+
+class _Writes:
+    """The tables' writes, one at a time and in order. While more pages follow, a page's rows
+    are written in a second thread as the next page is folded, where the view gains by it
+    (`TablesView.write_behind`; rows from `Projector.take` change no more); the last page's
+    are written at once, so a catch-up of a few events never starts a thread."""
+
+    def __init__(self, view: TablesView) -> None:
+        self.view = view
+        self._pool: ThreadPoolExecutor | None = None
+        self._pending: Future[None] | None = None
+        self._count = 0  # the events of the write in flight, or just made
+
+    def start(self, rows: Rows, tracking: Tracking, since: int, count: int, more: bool) -> None:
+        self._count = count
+        if more and self.view.write_behind:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(1, thread_name_prefix="tablelog-tables")
+            self._pending = self._pool.submit(self.view.write, rows, tracking, since=since)
+        else:
+            self.view.write(rows, tracking, since=since)
+            self._pending = Future()
+            self._pending.set_result(None)
+
+    def settle(self) -> int:
+        """Wait for the last write started: how many events it wrote (0 if there was none);
+        its error, if it failed."""
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return 0
+        pending.result()
+        return self._count
+
+    def __enter__(self) -> _Writes:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._pending is not None:  # an error elsewhere: let the write in flight end
+            wait([self._pending])
+        if self._pool is not None:
+            self._pool.shutdown()
 
 
 def open_view(recorder: Recorder) -> TablesView:
@@ -135,6 +229,10 @@ class TablesProjection:
         self.page = page
         self.capacity = capacity
         self.decoder = Decoder(recorder)
+        self._on_postgres = not isinstance(recorder.recorder, SQLiteApplicationRecorder)
+        self._head_statement, self._page_statement = _statements(recorder)
+        # Both stores' recorders have a datastore; the library's protocol does not say so.
+        self._events_store: Any = getattr(recorder.recorder, "datastore")  # noqa: B009
         self.projector = self._new_projector()
         # The tracked position the projector's cache was folded up to (None: no cache yet).
         # Another process may move the tables on between two catch-ups; folding the next
@@ -188,64 +286,86 @@ class TablesProjection:
     def catch_up(self, progress: Progress | None = None) -> int:
         """Process every notification after the tracked position up to the newest one stored
         when it began (on a busy store it does not chase writers forever); return how many."""
-        notifications = self.recorder.recorder
-        head = notifications.max_notification_id() or 0
-        position = self.position()
+        head, position, page = self._start()
         if self._cached_at is not None and self._cached_at != position:
             self.forget()  # the tables moved on without us: the cache is of an older position
         self._cached_at = position  # (an empty cache is right at any position)
-        done, total = 0, max(0, head - position)
-        while position < head:
-            page = self._read(position, head)
-            if not page:
-                return done
+        total = max(0, head - position)
+
+        def written(done: int) -> None:
+            if progress:
+                progress(done, max(total, done))
+
+        with _Writes(self.view) as writes:
             try:
-                for stored in page:
-                    self._fold_stored(stored)
-                self.view.write(
-                    self.projector.take(), Tracking(self.name, page[-1].id), since=position
-                )
-            except IntegrityError:
-                # Another process moved the tables on meanwhile: what we folded may be stale,
-                # so start again from its position with an empty cache.
-                self.forget()
-                position = self._cached_at = self.position()
-                continue
+                return self._pages(head, position, page, writes, written)
             except BaseException:
                 self.forget()
                 raise
-            position = self._cached_at = page[-1].id
-            done += len(page)
-            if progress:
-                progress(done, max(total, done))
-        return done
 
-    def _read(self, position: int, head: int) -> Sequence[Row]:
-        """The next page of notifications after `position`, up to `head`. On SQLite one plain
-        query (the notification id is the rowid); the library's recorder builds an object per
-        row and converts each id, which cost more than decoding the row."""
-        recorder = self.recorder.recorder
-        if not isinstance(recorder, SQLiteApplicationRecorder):
-            return [
-                Row(n.id, n.originator_id, n.originator_version, n.topic, n.state)
-                for n in recorder.select_notifications(
-                    start=position, limit=self.page, stop=head, inclusive_of_start=False
-                )
-            ]
-        with recorder.datastore.transaction(commit=False) as c:
-            c.execute(
-                "SELECT rowid, originator_id, originator_version, topic, state "
-                f"FROM {recorder.events_table_name} WHERE rowid > ? AND rowid <= ? "
-                "ORDER BY rowid LIMIT ?",
-                (position, head, self.page),
-            )
-            return [Row(*row) for row in c.fetchall()]
+    def _pages(
+        self, head: int, folded: int, page: list[Row], writes: _Writes, written: Progress1
+    ) -> int:
+        """Fold page after page, each written with its position while the next one is folded
+        (in a second thread: the database works without holding the GIL)."""
+        done = 0
+        while True:
+            if not page and folded < head:
+                page = self._read(folded, head)
+            with collector_paused():
+                for stored in page:
+                    self._fold_stored(stored)
+                try:
+                    done += writes.settle()  # the previous page's: each on the last's position
+                    if page:
+                        more = len(page) == self.page and page[-1].id < head
+                        tracking = Tracking(self.name, page[-1].id)
+                        writes.start(self.projector.take(), tracking, folded, len(page), more)
+                except IntegrityError:
+                    # Another process moved the tables on meanwhile: what we folded may be
+                    # stale, so start again from its position with an empty cache.
+                    self.forget()
+                    folded = self._cached_at = self.position()
+                    page = []
+                    continue
+            if done:
+                written(done)
+            if not page:
+                return done
+            folded = self._cached_at = page[-1].id
+            page = []
+
+    def _start(self) -> tuple[int, int, list[Row]]:
+        """The newest notification, the tracked position and the first page after it, read in
+        one transaction: a new match's few events cost one round trip, not three."""
+        with self._events_store.transaction(commit=False) as c:
+            c.execute(self._head_statement)
+            (head,) = _values(c.fetchone())
+            position = max_tracking_id(self.view, c, self.name) or 0
+            page = self._page(c, position, head or 0) if position < (head or 0) else []
+        return head or 0, position, page
+
+    def _read(self, position: int, head: int) -> list[Row]:
+        """The next page of notifications after `position`, up to `head`."""
+        with self._events_store.transaction(commit=False) as c:
+            return self._page(c, position, head)
+
+    def _page(self, c: Any, position: int, head: int) -> list[Row]:
+        """One plain query: the library's recorders build an object per row (and a dict per
+        row on PostgreSQL) and convert each id, which cost more than decoding the row."""
+        if self._on_postgres:
+            from psycopg.rows import tuple_row
+
+            c.row_factory = tuple_row  # this cursor's rows from here on (a transaction's own)
+        c.execute(self._page_statement, (position, head, self.page))
+        return [Row(*row) for row in c.fetchall()]
 
     def _fold_stored(self, stored: Row) -> None:
         """Fold one stored event; one that does not decode or replay quarantines its match
         (named with the audit's finding) and the catch-up goes on with every other match."""
         match_id = match_id_of(stored.originator_id)
-        if match_id in self.projector.damaged:
+        damaged = self.projector.damaged
+        if damaged and match_id in damaged:
             return
         try:
             event = self.decoder.decode(stored)

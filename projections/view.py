@@ -49,6 +49,10 @@ class TablesView(TrackingRecorder, abc.ABC):
     """The driver's parameter marker, for SQL written against these tables (the dashboard's)."""
     _upserts: dict[str, str]
     datastore: Any
+    write_behind = False
+    """A catch-up may write a page while it folds the next: worth it where the database does
+    the writing without holding the GIL for long stretches (PostgreSQL's server does it; SQLite
+    takes the GIL back for every row, so the two threads only took turns)."""
 
     @abc.abstractmethod
     def create_table(self) -> None:
@@ -61,10 +65,7 @@ class TablesView(TrackingRecorder, abc.ABC):
         with self.datastore.transaction(commit=True) as c:
             self._serialise(c)
             for name, table_rows in rows.items():
-                values = itemgetter(*STORED[name].names)
-                c.executemany(
-                    self._upserts[name], [self._values(name, values(row)) for row in table_rows]
-                )
+                self._upsert(c, name, table_rows)
             if since is not None:
                 stored = max_tracking_id(self, c, tracking.application_name) or 0
                 if stored != since:
@@ -74,12 +75,13 @@ class TablesView(TrackingRecorder, abc.ABC):
                     )
             insert_tracking(self, c, tracking)
 
+    def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
+        """Upsert one table's rows in the caller's transaction (no two with the same key)."""
+        values = itemgetter(*STORED[table].names)
+        cursor.executemany(self._upserts[table], map(values, rows))
+
     def _serialise(self, cursor: Any) -> None:
         """Make concurrent writes of the tables take turns (SQLite's write lock already does)."""
-
-    def _values(self, table: str, values: tuple) -> tuple:
-        """A row's values as the driver stores them."""
-        return values
 
     def fetch(self, statement: str, params: Sequence[Any] = ()) -> list[tuple]:
         """The rows of a query over the tables, as tuples in the selected order. The statement
