@@ -253,5 +253,7 @@ def run(quick: bool) -> list[Result]:
     for game in GAMES:
         results.extend(per_game(game, max(12, int(sizes.get(game, 100) * scale))))
     results.extend(storing_only(max(20, int(500 * scale))))
-    results.extend(both_cores(max(16, int(400 * scale))))
+    # 2,000 matches: since the engines' fast paths one worker plays 400 Topitop matches in under
+    # a second, and the pool's start (forking, the first tasks) would be a fixed share of it.
+    results.extend(both_cores(max(16, int(2000 * scale))))
     return results
