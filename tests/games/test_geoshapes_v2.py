@@ -313,3 +313,17 @@ def test_the_balance_table_uses_95_percent_wilson_intervals():
     assert even[0]["high"] == pytest.approx(0.5962, abs=1e-4)
     assert [r["inside"] for r in even] == [True, True]
     assert [r["inside"] for r in lopsided] == [False, False]
+
+
+def test_a_board_is_confirmed_only_with_every_seat_inside_and_the_pooled_sets_even():
+    # The shipping rule of issue 27's sixth round (the script's docstring).
+    script = balance_script()
+    inside = script.rows(2, 2000, Counter({0: 1030, 1: 970}))  # 51.5%: 49.3-53.7%, inside
+    outside = script.rows(2, 2000, Counter({0: 1060, 1: 940}))  # 53.0%: 50.8-55.2%, outside
+    # 4,000 matches 2,040 to 1,960: chi-square (40² + 40²) / 2,000 = 1.6, p = 0.21;
+    # 2,100 to 1,900: 10.0, p = 0.0016 (any chi-square table, 1 degree of freedom).
+    even = script.rows(2, 4000, Counter({0: 2040, 1: 1960}))
+    uneven = script.rows(2, 4000, Counter({0: 2100, 1: 1900}))
+    assert script.confirmed(inside, even)
+    assert not script.confirmed(inside, uneven)
+    assert not script.confirmed(outside, even)
