@@ -1,6 +1,8 @@
 """GeoShapes: the four quadrants clockwise from the top left, each with its owner, its two figures
 and its circle; every slot of a place shows the shape it needs, filled in its owner's colour
-once placed (W when the Wild stands in), and the quadrant's shape discards.
+once placed (W when the Wild stands in), and the quadrant's shape discards. A slot has room for
+two letters only, so the shapes are abbreviated there and named in full in a key below the
+board.
 
 Entering a move at the table (the Record page): geoShapes: a turn is several recorded moves.
 First the action (draw a card, naming the shape it shows; pick up a discard stack; offer a
@@ -15,6 +17,7 @@ holds, so the finished offer is a legal one; `apply` still judges it when it is 
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from typing import Any
 
@@ -36,7 +39,7 @@ from tablelog.dashboard.record.picking import (
     walk,
 )
 
-from .drawing import Sketch, board_figure, label, rect
+from .drawing import Sketch, Tap, board_figure, label, rect
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -47,9 +50,44 @@ OPEN, NOBODY = "#ffffff", "#7f7f7f"
 
 
 def short(shape: str) -> str:
-    """ "Right Triangle" -> "RT", "Square" -> "Squa": short enough for a slot."""
+    """ "Right Triangle" -> "RT", "Square" -> "Sq": short enough for a slot, spelled out in
+    the key."""
     words = shape.split()
-    return "".join(w[0] for w in words).upper() if len(words) > 1 else shape[:4]
+    return "".join(w[0] for w in words).upper() if len(words) > 1 else shape[:2]
+
+
+def abbreviations(shapes: list[str]) -> dict[str, str]:
+    """Each shape's slot label, distinct on the board ("Pentagon" beside "Parallelogram"
+    gets "Pe" and "Pa"; a clash that remains takes more letters)."""
+    found: dict[str, str] = {}
+    for shape in shapes:
+        mark, length = short(shape), 2
+        while mark in found.values() and length < len(shape):
+            length += 1
+            mark = shape[:length]
+        found[shape] = mark
+    return found
+
+
+KEY_LINE = 56  # characters of the key per line: it must fit a phone's width
+KEY_STEP = 0.55  # board units per line of the key
+
+
+def key_lines(marks: dict[str, str]) -> list[str]:
+    """The key to the slots' abbreviations, in lines short enough for a phone."""
+    lines, line = [], ""
+    for shape, mark in marks.items():
+        entry = f"<b>{text(mark)}</b> {text(shape)}"
+        plain = f"{mark} {shape}"
+        if line and len(_plain(line)) + len(plain) + 3 > KEY_LINE:
+            lines.append(line)
+            line = ""
+        line = f"{line} · {entry}" if line else entry
+    return [*lines, line] if line else lines
+
+
+def _plain(line: str) -> str:
+    return line.replace("<b>", "").replace("</b>", "")
 
 
 def slots(needs: dict[str, int], placed: list[str], wild: str) -> list[tuple[str, str]]:
@@ -74,11 +112,11 @@ def slots(needs: dict[str, int], placed: list[str], wild: str) -> list[tuple[str
 def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     board = state["board"]
     owners = {q: seat for seat, p in enumerate(state["players"]) for q in p["quadrants"]}
+    marks = abbreviations(list(dict.fromkeys(s for p in board["places"] for s in p["needs"])))
+    lines = key_lines({**marks, board["wild"]: "W"})
+    bottom = -2 * HEIGHT - 0.2 - KEY_STEP * len(lines)
     figure = board_figure(
-        "GeoShapes: " + text(board["name"]),
-        (-0.1, 2 * WIDTH + 0.1),
-        (-2 * HEIGHT - 0.1, 0.1),
-        height=520,
+        "GeoShapes: " + text(board["name"]), (-0.1, 2 * WIDTH + 0.1), (bottom, 0.1), height=560
     )
     sketch = Sketch()
     places = list(zip(board["places"], state["placed"]))
@@ -86,53 +124,72 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
         seat = owners.get(quadrant)
         owner = "nobody" if seat is None else text(seats[seat])
         mine = [(p, placed) for p, placed in places if p["quadrant"] == quadrant]
-        _draw_quadrant(
-            sketch, number, quadrant, seat, owner, mine, board["wild"], state["stacks"][number]
-        )
+        where = Quadrant(number, quadrant, seat, owner, board["wild"], marks)
+        _draw_quadrant(sketch, where, mine, state["stacks"][number])
+    for number, line in enumerate(lines):
+        y = -2 * HEIGHT - 0.1 - KEY_STEP * (number + 0.5)
+        label(sketch, 0.1, y, line, 10, "#555", xanchor="left")
     return sketch.onto(figure)
+
+
+@dataclasses.dataclass(frozen=True)
+class Quadrant:
+    """What a quadrant's box is drawn from: its place in the board's list and its owner."""
+
+    number: int
+    name: str
+    seat: int | None
+    owner: str
+    wild: str
+    marks: dict[str, str]  # the slots' abbreviations
+
+    @property
+    def corner(self) -> tuple[float, float]:
+        """The box's top left corner."""
+        col, row = BOXES[self.number]
+        return col * WIDTH, -row * HEIGHT
+
+    @property
+    def colour(self) -> str:
+        return NOBODY if self.seat is None else seat_colour(self.seat + 1)
 
 
 def _draw_quadrant(
     sketch: Sketch,
-    number: int,
-    quadrant: str,
-    seat: int | None,
-    owner: str,
+    where: Quadrant,
     mine: list[tuple[dict[str, Any], list[str]]],
-    wild: str,
     stack: list[str],
 ) -> None:
     """One quadrant's box: its owner, its places' shape slots and its discard stack."""
-    col, row = BOXES[number]
-    left, top = col * WIDTH, -row * HEIGHT
-    colour = NOBODY if seat is None else seat_colour(seat + 1)
+    left, top = where.corner
     rect(
         sketch,
-        f"quadrant {quadrant}",
+        f"quadrant {where.name}",
         left + 0.08,
         top - HEIGHT + 0.08,
         left + WIDTH - 0.08,
         top - 0.08,
         "#fafafa",
-        colour,
+        where.colour,
         2,
     )
     label(
         sketch,
         left + 0.25,
         top - 0.4,
-        f"<b>{text(quadrant)}</b>: {owner}",
+        f"<b>{text(where.name)}</b>: {where.owner}",
         12,
-        colour,
+        where.colour,
         xanchor="left",
     )
     for line, (place, placed) in enumerate(mine):
-        _draw_place(sketch, left, top - 1.2 - line * 0.95, place, placed, wild, colour)
+        _draw_place(sketch, where, line, place, placed)
     if stack:
+        x, y = discards_at(where.number)
         label(
             sketch,
-            left + WIDTH - 0.25,
-            top - HEIGHT + 0.35,
+            x,
+            y,
             f"discards: {text(stack[-1])} on top ({len(stack)})",
             9,
             "#666",
@@ -140,21 +197,31 @@ def _draw_quadrant(
         )
 
 
+def row_at(number: int, line: int) -> tuple[float, float]:
+    """Where a quadrant's `line`-th place row starts (its name) and its height."""
+    left, top = BOXES[number][0] * WIDTH, -BOXES[number][1] * HEIGHT
+    return left, top - 1.2 - line * 0.95
+
+
+def slot_x(left: float, k: int) -> float:
+    return left + 2.7 + k * 1.05
+
+
+def discards_at(number: int) -> tuple[float, float]:
+    """The right end of a quadrant's discards line."""
+    col, row = BOXES[number]
+    return col * WIDTH + WIDTH - 0.25, -row * HEIGHT - HEIGHT + 0.35
+
+
 def _draw_place(
-    sketch: Sketch,
-    left: float,
-    y: float,
-    place: dict[str, Any],
-    placed: list[str],
-    wild: str,
-    colour: str,
+    sketch: Sketch, where: Quadrant, line: int, place: dict[str, Any], placed: list[str]
 ) -> None:
     """One place's row: its name, then a slot per shape it needs (filled once a card is placed)."""
+    left, y = row_at(where.number, line)
     name = "circle" if place["is_circle"] else place["name"]
     label(sketch, left + 0.2, y, text(name), 9, "#444", xanchor="left")
-    for k, (shape, mark) in enumerate(slots(place["needs"], placed, wild)):
-        x = left + 2.7 + k * 1.05
-        fill = OPEN if not mark else colour
+    for k, (shape, mark) in enumerate(slots(place["needs"], placed, where.wild)):
+        x = slot_x(left, k)
         rect(
             sketch,
             f"{place['name']}:{k}:{shape}:{mark or 'open'}",
@@ -162,21 +229,19 @@ def _draw_place(
             y - 0.38,
             x + 0.5,
             y + 0.38,
-            fill,
-            colour,
+            OPEN if not mark else where.colour,
+            where.colour,
             1,
             "solid" if mark else "dot",
         )
-        words = "W" if mark == "W" else short(shape)
         label(
             sketch,
             x,
             y,
-            words,
+            "W" if mark == "W" else text(where.marks.get(shape, short(shape))),
             9,
             "white" if mark else "#777",
-            hovertext=text(shape + (" (Wild)" if mark == "W" else "")),
-        )
+        )  # no hover text: a label with one takes the taps meant for the board beneath
 
 
 # ---- the picker: menu(rules, state, seat, picks, names) -----------------------------------------
@@ -300,3 +365,57 @@ def trade_menu(
             }
         }
     )
+
+
+ON_A_PLACE = ("switch", "on", "from")
+
+
+def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+    """A figure or circle (to place on, switch to, take from) at its first open slot (its first
+    slot when full); a quadrant's discards (to discard onto) and a player's stacks (to pick up)
+    at the discards line."""
+    board = state["board"]
+    if question.key in ON_A_PLACE:
+        rows = place_rows(state)
+        return [Tap(o.value, *rows[o.value]) for o in question.options if o.value in rows]
+    if question.key == "to":
+        quadrants = board["quadrants"]
+        return [
+            Tap(o.value, *_discards_tap(quadrants.index(o.value)))
+            for o in question.options
+            if o.value in quadrants
+        ]
+    if question.key == "pick_up":
+        return [
+            Tap(o.value, *_discards_tap(board["quadrants"].index(quadrant)))
+            for o in question.options
+            for quadrant in state["players"][_seat(o.value, seats)]["quadrants"]
+        ]
+    return []
+
+
+def place_rows(state: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """Each place's tap point: its first open slot, or its first slot when it is full."""
+    board, found = state["board"], {}
+    for number, quadrant in enumerate(board["quadrants"]):
+        mine = [
+            (place, placed)
+            for place, placed in zip(board["places"], state["placed"])
+            if place["quadrant"] == quadrant
+        ]
+        for line, (place, placed) in enumerate(mine):
+            left, y = row_at(number, line)
+            marks = [mark for _shape, mark in slots(place["needs"], placed, board["wild"])]
+            first = marks.index("") if "" in marks else 0
+            found[place["name"]] = (slot_x(left, first), y)
+    return found
+
+
+def _discards_tap(number: int) -> tuple[float, float]:
+    x, y = discards_at(number)
+    return x - 1.2, y
+
+
+def _seat(value: Any, seats: list[str]) -> int:
+    """A seat as the picker names it: its number from 0, or its player's name."""
+    return seats.index(value) if isinstance(value, str) else int(value)

@@ -8,9 +8,10 @@ from typing import Any
 from dash import dcc, html, no_update
 
 from tablelog.dashboard import games
+from tablelog.dashboard.games.drawing import has_taps
 
 from .actions import KEEP, Written
-from .steps import Asked, SettingUp, Shown, pick_label
+from .steps import Asked, Board, SettingUp, Shown, pick_label
 from .widgets import FIELD, HIDDEN, PRIMARY, QUIET, ROW, SECTION, chips, question, score_table
 
 TOKEN_BOX = {"marginBottom": "10px"}
@@ -69,11 +70,11 @@ def picker(asked: Asked | None) -> list | html.Div:
 
 def play(shown: Shown | str | None) -> tuple:
     """The outputs of the play area: the start form's and play area's styles, the match line,
-    the replay link, who is to move, board, score, end form, undo choices, the undo box."""
+    the replay link, who is to move, score, end form, undo choices, the undo box."""
     if shown is None:
-        return (SECTION, HIDDEN, *[no_update] * 9)
+        return (SECTION, HIDDEN, *[no_update] * 8)
     if isinstance(shown, str):  # the match cannot be shown: why
-        return (SECTION, HIDDEN, shown, *[no_update] * 8)
+        return (SECTION, HIDDEN, shown, *[no_update] * 7)
     if shown.sheet is not None:
         return (
             HIDDEN,
@@ -81,7 +82,6 @@ def play(shown: Shown | str | None) -> tuple:
             shown.summary,
             shown.replay,
             shown.to_move,
-            {},
             html.Pre(shown.sheet),
             [],
             [],
@@ -95,7 +95,6 @@ def play(shown: Shown | str | None) -> tuple:
         shown.summary,
         shown.replay,
         shown.to_move,
-        board(shown),
         score(shown),
         end_form(shown),
         people,
@@ -104,13 +103,16 @@ def play(shown: Shown | str | None) -> tuple:
     )
 
 
-def board(shown: Shown) -> Any:
-    if shown.board is None:
-        return {}
-    game, encoded = shown.board
-    figure = games.draw(game, encoded, shown.seats)
+def board(drawn: Board | None) -> tuple[Any, str]:
+    """The board, its legal answers to the question asked marked for tapping, and the line
+    above it that says so; a match logged from its sheet has no board."""
+    if drawn is None:
+        return {}, ""
+    figure = games.draw(drawn.game, drawn.encoded, drawn.seats, drawn.question, drawn.picks)
     figure.update_layout(height=380, margin={"l": 4, "r": 4, "t": 40, "b": 4})
-    return figure
+    if drawn.question is None or not has_taps(figure):
+        return figure, ""
+    return figure, f"{drawn.question.prompt} Tap a ringed place on the board, or a button below."
 
 
 def score(shown: Shown) -> Any:

@@ -37,7 +37,7 @@ def test_topitop_escapes_names():
 def test_topiary_visitor_spots_stand_outside_their_first_tile():
     assert topiary.spot_position("c1:S") == pytest.approx((2, 0.72))  # above c1
     assert topiary.spot_position("e3:W") == pytest.approx((4.72, -2))  # right of e3
-    assert topiary.spot_position("a5:NE") == pytest.approx((-0.72, -4.72))
+    assert topiary.spot_position("a5:NE") == pytest.approx((-1.2, -5.2))  # diagonals farther out
     assert len(topiary.all_spots()) == 56  # 20 straight + 36 diagonal, as the rules say
 
 
@@ -119,7 +119,7 @@ def test_geoshapes_fills_slots_with_shapes_then_wilds():
         ("Square", "W"),
         ("Rectangle", ""),
     ]
-    assert geoshapes.short("Right Triangle") == "RT" and geoshapes.short("Square") == "Squa"
+    assert geoshapes.short("Right Triangle") == "RT" and geoshapes.short("Square") == "Sq"
 
 
 def test_every_game_draws_a_played_position():
