@@ -143,7 +143,14 @@ def play_area() -> list:
             id="record-to-move", style={"fontSize": "18px", "fontWeight": "600", "margin": "8px 0"}
         ),
         html.Div(id="record-hint", className="note"),
-        dcc.Graph(id="record-board", config=BOARD, style={"maxWidth": "100%"}),
+        # The board fills its box's width and height (panels.BOARD_HEIGHT), whatever the
+        # screen: in a box of no height the figure would lie over the buttons below it.
+        html.Div(
+            dcc.Graph(id="record-board", config=BOARD, responsive=True, style={"height": "100%"}),
+            id="record-board-box",
+            className="board",
+            style=panels.BOARD_BOX,
+        ),
         html.Div(id="record-picker"),
         html.H3("Score", style={"margin": "8px 0 4px"}),
         html.Div(id="record-score", style={"overflowX": "auto"}),
@@ -267,6 +274,7 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
     @app.callback(
         Output("record-picker", "children"),
         Output("record-board", "figure"),
+        Output("record-board-box", "style"),
         Output("record-hint", "children"),
         Input("record-picks", "data"),
         Input("record-version", "data"),

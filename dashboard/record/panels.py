@@ -103,16 +103,24 @@ def play(shown: Shown | str | None) -> tuple:
     )
 
 
-def board(drawn: Board | None) -> tuple[Any, str]:
-    """The board, its legal answers to the question asked marked for tapping, and the line
-    above it that says so; a match logged from its sheet has no board."""
+# The board's height in px. The board's box has this height (the figure fills it and follows
+# its width): a figure sizing itself inside a box of no height collapses, and its drag layer
+# then lies over the buttons below it.
+BOARD_HEIGHT = 380
+BOARD_BOX = {"height": f"{BOARD_HEIGHT}px"}
+
+
+def board(drawn: Board | None) -> tuple[Any, Any, str]:
+    """The board, its legal answers to the question asked marked for tapping, its box's style,
+    and the line above it that says so; a match logged from its sheet has no board."""
     if drawn is None:
-        return {}, ""
+        return {}, HIDDEN, ""
     figure = games.draw(drawn.game, drawn.encoded, drawn.seats, drawn.question, drawn.picks)
-    figure.update_layout(height=380, margin={"l": 4, "r": 4, "t": 40, "b": 4})
+    figure.update_layout(height=BOARD_HEIGHT, margin={"l": 4, "r": 4, "t": 40, "b": 4})
     if drawn.question is None or not has_taps(figure):
-        return figure, ""
-    return figure, f"{drawn.question.prompt} Tap a ringed place on the board, or a button below."
+        return figure, BOARD_BOX, ""
+    hint = f"{drawn.question.prompt} Tap a ringed place on the board, or a button below."
+    return figure, BOARD_BOX, hint
 
 
 def score(shown: Shown) -> Any:
