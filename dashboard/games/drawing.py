@@ -120,6 +120,9 @@ def tappable(
     shown = [tap for tap in taps if json.dumps(tap.value) in labels]
     if not shown:
         return figure
+    # While a question is asked only its answers answer the pointer: a drawing's own hover
+    # (GeoShapes names its slots) would otherwise take a tap on a target beside it.
+    figure.update_traces(hoverinfo="skip")
     figure.add_scatter(
         x=[tap.x for tap in shown],
         y=[tap.y for tap in shown],

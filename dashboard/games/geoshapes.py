@@ -1,8 +1,8 @@
 """GeoShapes: the four quadrants clockwise from the top left, each with its owner, its two figures
 and its circle; every slot of a place shows the shape it needs, filled in its owner's colour
-once placed (W when the Wild stands in), and the quadrant's shape discards. A slot has room for
-two letters only, so the shapes are abbreviated there and named in full in a key below the
-board.
+once placed (a star where the Wild stands in), and the quadrant's shape discards. Each slot draws
+its shape as a small outline (a square, a trapezoid, a quarter circle ...), named in full in the
+slot's hover and in a key below the board: no word is cut short to fit a slot.
 
 Entering a move at the table (the Record page): geoShapes: a turn is several recorded moves.
 First the action (draw a card, naming the shape it shows; pick up a discard stack; offer a
@@ -18,6 +18,7 @@ holds, so the finished offer is a legal one; `apply` still judges it when it is 
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import Counter
 from typing import Any
 
@@ -50,8 +51,8 @@ OPEN, NOBODY = "#ffffff", "#7f7f7f"
 
 
 def short(shape: str) -> str:
-    """ "Right Triangle" -> "RT", "Square" -> "Sq": short enough for a slot, spelled out in
-    the key."""
+    """ "Right Triangle" -> "RT", "Square" -> "Sq": a slot's label for a shape with no glyph
+    (a board of one's own may name new shapes), spelled out in the key."""
     words = shape.split()
     return "".join(w[0] for w in words).upper() if len(words) > 1 else shape[:2]
 
@@ -69,25 +70,77 @@ def abbreviations(shapes: list[str]) -> dict[str, str]:
     return found
 
 
-KEY_LINE = 56  # characters of the key per line: it must fit a phone's width
-KEY_STEP = 0.55  # board units per line of the key
+def _arc(cx: float, cy: float, r: float, start: float, stop: float) -> list[tuple[float, float]]:
+    """Corners along a circle's arc, from angle `start` to `stop` (degrees, anticlockwise)."""
+    steps = 12
+    return [
+        (cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a)))
+        for a in (start + (stop - start) * k / steps for k in range(steps + 1))
+    ]
 
 
-def key_lines(marks: dict[str, str]) -> list[str]:
-    """The key to the slots' abbreviations, in lines short enough for a phone."""
-    lines, line = [], ""
-    for shape, mark in marks.items():
-        entry = f"<b>{text(mark)}</b> {text(shape)}"
-        plain = f"{mark} {shape}"
-        if line and len(_plain(line)) + len(plain) + 3 > KEY_LINE:
-            lines.append(line)
-            line = ""
-        line = f"{line} · {entry}" if line else entry
-    return [*lines, line] if line else lines
+def _star() -> list[tuple[float, float]]:
+    return [
+        (r * math.cos(math.radians(90 + 36 * k)), r * math.sin(math.radians(90 + 36 * k)))
+        for k, r in ((k, 1.0 if k % 2 == 0 else 0.42) for k in range(10))
+    ]
 
 
-def _plain(line: str) -> str:
-    return line.replace("<b>", "").replace("</b>", "")
+# Each shape's glyph: the corners of its outline in a box from -1 to 1 each way, y up (plotly's
+# shape paths take no arcs, so circle parts are many short sides). The Wild is a star.
+GLYPHS: dict[str, list[tuple[float, float]]] = {
+    "Square": [(-0.75, -0.75), (0.75, -0.75), (0.75, 0.75), (-0.75, 0.75)],
+    "Rectangle": [(-1, -0.55), (1, -0.55), (1, 0.55), (-1, 0.55)],
+    "Right Triangle": [(-0.8, -0.8), (0.8, -0.8), (-0.8, 0.8)],
+    "Isosceles Triangle": [(-0.5, -0.9), (0.5, -0.9), (0, 0.95)],
+    "Equilateral Triangle": [(-0.95, -0.75), (0.95, -0.75), (0, 0.9)],
+    "Trapezoid": [(-1, -0.6), (1, -0.6), (0.45, 0.6), (-0.45, 0.6)],
+    "Parallelogram": [(-1, -0.6), (0.45, -0.6), (1, 0.6), (-0.45, 0.6)],
+    "Rhombus": [(0, -1), (0.7, 0), (0, 1), (-0.7, 0)],
+    "Hexagon": _arc(0, 0, 0.95, 0, 360)[::2][:6],
+    "Semicircle": _arc(0, -0.5, 1, 0, 180),
+    "Quarter Circle": [(-0.8, -0.8), *_arc(-0.8, -0.8, 1.6, 0, 90)],
+    "Wild": _star(),
+}
+GLYPH = 0.28  # board units: half a slot's glyph (a slot is 0.9 x 0.76)
+
+
+def has_glyph(shape: str) -> bool:
+    return shape in GLYPHS
+
+
+def glyph(
+    sketch: Sketch, shape: str, x: float, y: float, size: float, fill: str, line: str
+) -> None:
+    """The shape's outline centred on (x, y), `size` board units from its middle to its
+    box's edge."""
+    corners = " L ".join(f"{x + size * gx:.3f} {y + size * gy:.3f}" for gx, gy in GLYPHS[shape])
+    sketch.shapes.append(
+        {
+            "type": "path",
+            "name": f"glyph {shape}",
+            "path": f"M {corners} Z",
+            "fillcolor": fill,
+            "line": {"color": line, "width": 1.5},
+            "layer": "above",
+        }
+    )
+
+
+KEY_COLUMNS, KEY_STEP = 2, 0.55  # the key's columns (a phone's width) and board units per row
+
+
+def _draw_key(sketch: Sketch, marks: dict[str, str], top: float) -> None:
+    """Every shape of the board, and the Wild, drawn as in the slots with its full name."""
+    for number, (shape, mark) in enumerate(marks.items()):
+        x = 0.4 + (number % KEY_COLUMNS) * WIDTH
+        y = top - KEY_STEP * (number // KEY_COLUMNS + 0.5)
+        if has_glyph(shape):
+            glyph(sketch, shape, x, y, 0.2, OPEN, "#555")
+            label(sketch, x + 0.35, y, text(shape), 10, "#555", xanchor="left")
+        else:
+            entry = f"<b>{text(mark)}</b> {text(shape)}"
+            label(sketch, x - 0.2, y, entry, 10, "#555", xanchor="left")
 
 
 def slots(needs: dict[str, int], placed: list[str], wild: str) -> list[tuple[str, str]]:
@@ -113,8 +166,9 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     board = state["board"]
     owners = {q: seat for seat, p in enumerate(state["players"]) for q in p["quadrants"]}
     marks = abbreviations(list(dict.fromkeys(s for p in board["places"] for s in p["needs"])))
-    lines = key_lines({**marks, board["wild"]: "W"})
-    bottom = -2 * HEIGHT - 0.2 - KEY_STEP * len(lines)
+    keyed = {**marks, board["wild"]: "W"}
+    rows = -(-len(keyed) // KEY_COLUMNS)
+    bottom = -2 * HEIGHT - 0.2 - KEY_STEP * rows
     figure = board_figure(
         "GeoShapes: " + text(board["name"]), (-0.1, 2 * WIDTH + 0.1), (bottom, 0.1), height=560
     )
@@ -126,10 +180,40 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
         mine = [(p, placed) for p, placed in places if p["quadrant"] == quadrant]
         where = Quadrant(number, quadrant, seat, owner, board["wild"], marks)
         _draw_quadrant(sketch, where, mine, state["stacks"][number])
-    for number, line in enumerate(lines):
-        y = -2 * HEIGHT - 0.1 - KEY_STEP * (number + 0.5)
-        label(sketch, 0.1, y, line, 10, "#555", xanchor="left")
+    _draw_key(sketch, keyed, -2 * HEIGHT - 0.1)
+    _slot_names(figure, state)
     return sketch.onto(figure)
+
+
+def _slot_names(figure: go.Figure, state: dict[str, Any]) -> None:
+    """Each slot's shape in full, and what fills it, as the slot's hover (invisible markers:
+    a label with a hover would take the taps meant for the board beneath)."""
+    board, xs, ys, names = state["board"], [], [], []
+    for number, quadrant in enumerate(board["quadrants"]):
+        mine = [
+            (p, on) for p, on in zip(board["places"], state["placed"]) if p["quadrant"] == quadrant
+        ]
+        for line, (place, placed) in enumerate(mine):
+            left, y = row_at(number, line)
+            for k, (shape, mark) in enumerate(slots(place["needs"], placed, board["wild"])):
+                xs.append(slot_x(left, k))
+                ys.append(y)
+                names.append(_slot_words(text(shape), mark, text(board["wild"])))
+    figure.add_scatter(
+        x=xs,
+        y=ys,
+        mode="markers",
+        name="slots",
+        marker={"size": 18, "opacity": 0},
+        hovertext=names,
+        hovertemplate="%{hovertext}<extra></extra>",
+    )
+
+
+def _slot_words(shape: str, mark: str, wild: str) -> str:
+    if mark == "W":
+        return f"{shape}: the {wild} stands in"
+    return f"{shape}: placed" if mark else f"{shape}: still needed"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,7 +225,7 @@ class Quadrant:
     seat: int | None
     owner: str
     wild: str
-    marks: dict[str, str]  # the slots' abbreviations
+    marks: dict[str, str]  # the slots' labels, for shapes without a glyph
 
     @property
     def corner(self) -> tuple[float, float]:
@@ -197,14 +281,30 @@ def _draw_quadrant(
         )
 
 
+NAME_LINE = 9  # characters: a longer place name takes two lines, clear of its first slot
+
+
+def place_name(name: str) -> str:
+    """A place's name as its row shows it: two lines, broken at the space nearest its middle,
+    when it is too long for one ("Great Triangle")."""
+    spaces = [i for i, c in enumerate(name) if c == " "]
+    if len(name) <= NAME_LINE or not spaces:
+        return text(name)
+    cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
+    return f"{text(name[:cut])}<br>{text(name[cut + 1 :])}"
+
+
 def row_at(number: int, line: int) -> tuple[float, float]:
     """Where a quadrant's `line`-th place row starts (its name) and its height."""
     left, top = BOXES[number][0] * WIDTH, -BOXES[number][1] * HEIGHT
     return left, top - 1.2 - line * 0.95
 
 
+SLOT = 0.45  # board units: half a slot's width (a place's name has 2.3 units before it)
+
+
 def slot_x(left: float, k: int) -> float:
-    return left + 2.7 + k * 1.05
+    return left + 3.0 + k * 0.95
 
 
 def discards_at(number: int) -> tuple[float, float]:
@@ -219,29 +319,29 @@ def _draw_place(
     """One place's row: its name, then a slot per shape it needs (filled once a card is placed)."""
     left, y = row_at(where.number, line)
     name = "circle" if place["is_circle"] else place["name"]
-    label(sketch, left + 0.2, y, text(name), 9, "#444", xanchor="left")
+    label(sketch, left + 0.2, y, place_name(name), 9, "#444", xanchor="left", align="left")
     for k, (shape, mark) in enumerate(slots(place["needs"], placed, where.wild)):
         x = slot_x(left, k)
         rect(
             sketch,
             f"{place['name']}:{k}:{shape}:{mark or 'open'}",
-            x - 0.5,
+            x - SLOT,
             y - 0.38,
-            x + 0.5,
+            x + SLOT,
             y + 0.38,
             OPEN if not mark else where.colour,
             where.colour,
             1,
             "solid" if mark else "dot",
         )
-        label(
-            sketch,
-            x,
-            y,
-            "W" if mark == "W" else text(where.marks.get(shape, short(shape))),
-            9,
-            "white" if mark else "#777",
-        )  # no hover text: a label with one takes the taps meant for the board beneath
+        shown = where.wild if mark == "W" else shape
+        if has_glyph(shown):
+            glyph(
+                sketch, shown, x, y, GLYPH, "white" if mark else OPEN, "white" if mark else "#777"
+            )
+        else:  # no hover text: a label with one takes the taps meant for the board beneath
+            words = "W" if mark == "W" else where.marks.get(shape, short(shape))
+            label(sketch, x, y, text(words), 9, "white" if mark else "#777")
 
 
 # ---- the picker: menu(rules, state, seat, picks, names) -----------------------------------------
