@@ -149,7 +149,7 @@ def play_area() -> list:
             dcc.Graph(id="record-board", config=BOARD, responsive=True, style={"height": "100%"}),
             id="record-board-box",
             className="board",
-            style=panels.BOARD_BOX,
+            style=HIDDEN,  # until there is a board to draw
         ),
         html.Div(id="record-picker"),
         html.H3("Score", style={"margin": "8px 0 4px"}),

@@ -110,11 +110,13 @@ BOARD_HEIGHT = 380
 BOARD_BOX = {"height": f"{BOARD_HEIGHT}px"}
 
 
-def board(drawn: Board | None) -> tuple[Any, Any, str]:
+def board(drawn: Board | None) -> tuple[Any, Any, Any]:
     """The board, its legal answers to the question asked marked for tapping, its box's style,
-    and the line above it that says so; a match logged from its sheet has no board."""
+    and the line above it that says so. Nothing changes when there is no board to draw: a
+    match logged from its sheet has none (its box stays hidden), and a page a move behind
+    the store is drawn again once it has caught up."""
     if drawn is None:
-        return {}, HIDDEN, ""
+        return no_update, no_update, no_update
     figure = games.draw(drawn.game, drawn.encoded, drawn.seats, drawn.question, drawn.picks)
     figure.update_layout(height=BOARD_HEIGHT, margin={"l": 4, "r": 4, "t": 40, "b": 4})
     if drawn.question is None or not has_taps(figure):

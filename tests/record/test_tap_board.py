@@ -51,6 +51,9 @@ FIND_TARGET = """([key, value, count]) => {
 }"""
 
 
+# The board is drawn: plotly is not redrawing it (a tap lands on what the screen shows).
+DRAWN = "!document.querySelector('#record-board .dash-graph--pending')"
+
 # Whether plotly's hover has found the target (trace, point) under the pointer.
 HOVERED = """([trace, point]) => {
     const plot = document.querySelector('#record-board .js-plotly-plot');
@@ -86,6 +89,7 @@ def screen(request, browser):
 def tap_board(page, key: str, value, count: int) -> None:
     """Tap the board's target for [key, value] where it is drawn, as a finger would."""
     page.wait_for_function(FIND_TARGET, arg=[key, value, count])
+    page.wait_for_function(DRAWN)
     trace, point = page.evaluate(FIND_TARGET, [key, value, count])
     assert point >= 0, f"the board offers no place to tap for {key} = {value!r}"
     target = page.locator("#record-board .scatterlayer .trace").nth(trace).locator(".point")
