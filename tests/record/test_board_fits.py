@@ -57,13 +57,14 @@ CROWDED = """() => {
     const slots = [];
     plot.layout.shapes.forEach((shape, i) => {
         if (shape.name.startsWith('glyph') || shape.name.split(':').length === 4)
-            slots.push([shape.name, box(plot.querySelector(`.shapelayer path[data-index="${i}"]`))]);
+            slots.push([shape.name, box(plot.querySelector(`.shapelayer [data-index="${i}"]`))]);
     });
     const labels = Array.from(plot.querySelectorAll('.annotation-text'))
         .map(t => [t.textContent, box(t)]);
     const problems = [];
     labels.forEach(([words, at], i) => {
-        if (at.left < svg.left || at.right > svg.right) problems.push(`"${words}" leaves the board`);
+        if (at.left < svg.left || at.right > svg.right)
+            problems.push(`"${words}" leaves the board`);
         for (const [name, slot] of slots)
             if (meet(at, slot)) problems.push(`"${words}" over ${name}`);
         for (const [other, there] of labels.slice(i + 1))
