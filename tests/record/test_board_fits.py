@@ -34,10 +34,11 @@ def phone(browser):
 # Where the board lies against the screen and its box, and what is under the first button.
 MEASURE = """() => {
     const box = e => e.getBoundingClientRect();
-    const board = document.querySelector('#record-board-box');
+    const button = document.querySelector('#record-picker button.record-option');
+    button.scrollIntoView({block: 'center'});  // a point off the screen has no element
+    const board = document.querySelector('#record-board');
     const svg = box(document.querySelector('#record-board .main-svg'));
     const drag = box(document.querySelector('#record-board .nsewdrag'));
-    const button = document.querySelector('#record-picker button.record-option');
     const b = box(button);
     const under = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
     return {
