@@ -121,8 +121,9 @@ def tappable(
     if not shown:
         return figure
     # While a question is asked only its answers answer the pointer: a drawing's own hover
-    # (GeoShapes names its slots) would otherwise take a tap on a target beside it.
-    figure.update_traces(hoverinfo="skip")
+    # (GeoShapes names its slots) would otherwise take a tap on a target beside it. Plotly
+    # reads no hoverinfo from a trace with a hovertemplate, so that goes too.
+    figure.update_traces(hoverinfo="skip", hovertemplate=None)
     figure.add_scatter(
         x=[tap.x for tap in shown],
         y=[tap.y for tap in shown],

@@ -135,6 +135,7 @@ def enter_by_tapping(page, recorder, match_id: str, move: dict) -> int:
 
 def fits_the_width(page) -> None:
     """No sideways scrolling, and the whole board (its tap targets too) inside the screen."""
+    page.locator("#record-board .main-svg").first.wait_for()  # the board is drawn
     width = page.evaluate("window.innerWidth")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     board = page.locator("#record-board .main-svg").first.bounding_box()

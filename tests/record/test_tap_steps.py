@@ -89,8 +89,8 @@ def test_the_address_takes_a_unique_prefix_and_says_why_another_shows_nothing(re
 
 
 # Every board, in positions the rules reach: each answer that has a place on the board is a tap
-# target there (exactly once per place), every tap target is a legal answer, and all of them lie
-# inside the drawn board.
+# target there (exactly once per place), every tap target is a legal answer, all of them lie
+# inside the drawn board, and no other point on it takes the pointer.
 
 ON_THE_BOARD = {  # the questions whose every answer (but those naming no place) is tappable
     "topitop": {"piece", "to"},
@@ -123,6 +123,9 @@ def _check_question(game, rules, state, seat, picks, names) -> Question | None:
     assert all(key == question.key for key, *_ in targets)
     (x0, x1), (y0, y1) = sorted(figure.layout.xaxis.range), sorted(figure.layout.yaxis.range)
     assert all(x0 <= x <= x1 and y0 <= y <= y1 for *_kv, x, y in targets), game
+    if targets:  # nothing else on the board answers the pointer (GeoShapes' slots name shapes)
+        others = [t for t in figure.data if t.name != TAP_TRACE]
+        assert all(t.hoverinfo == "skip" and t.hovertemplate is None for t in others), game
     if question.key.split(".")[-1] in ON_THE_BOARD[game]:
         tapped = {json.dumps(value) for _k, value, _x, _y in targets}
         places = {
