@@ -51,6 +51,8 @@ FIND_TARGET = """([key, value, count]) => {
 }"""
 
 
+FINGER_REST_MS = 300  # between two taps of a finger, at the least
+
 # The board is drawn: plotly is not redrawing it (a tap lands on what the screen shows).
 DRAWN = "!document.querySelector('#record-board .dash-graph--pending')"
 
@@ -98,6 +100,10 @@ def tap_board(page, key: str, value, count: int) -> None:
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     if page.touch:
+        # A finger rests between taps. Plotly finds the point under a tap by a hover it runs
+        # at most every 50 ms: a tap within 50 ms of the last one's (the board answers faster
+        # than that here) lands on nothing, which no hand is quick enough to do.
+        page.wait_for_timeout(FINGER_REST_MS)
         page.touchscreen.tap(x, y)
         return
     # A mouse comes to rest over the place before it clicks, as a hand does: plotly finds the
