@@ -35,7 +35,7 @@ def totals(rules: GameRules, state: Any) -> list[float] | None:
     if not rules.scores_as_it_goes:
         return None
     try:
-        return [float(entry["total"]) for entry in rules.score(state)]
+        return rules.totals(state)
     except RulesError:
         return None
 

@@ -450,10 +450,8 @@ def start_match(
         raise Refused(f"a match's kind is {SHEET!r} (a score sheet) or none (moves), not {kind!r}")
     if kind == SHEET and setup:
         raise Refused("a score-sheet match has no setup")
-    if kind is None:  # Raises InvalidSetup (an unknown version, a bad setup) before storing.
-        initial_state(
-            rules, len(seats), rules_version, options, setup, components_of(options, embedded)
-        )
+    # A bad setup or an unknown rules version raises InvalidSetup from the Started event's
+    # body (`Match.__init__` deals the position), before anything exists to be stored.
     when = None if played_at is None else parse_time(played_at, "played_at").isoformat()
     match = Match.created_by(
         Match.Started,

@@ -45,7 +45,6 @@ def forest(report: dict[str, Any] | None) -> go.Figure:
         for row, metric in enumerate(metrics, start=1):
             _dot(figure, arm, _metric(arm, metric), row, number)
     figure.update_layout(
-        template="plotly_white",
         height=80 + PANEL_HEIGHT * len(metrics),
         title={"text": title, "x": 0.01},
         font={"color": INK},

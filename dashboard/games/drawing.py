@@ -21,7 +21,6 @@ def board_figure(
     figure = go.Figure()
     figure.update_layout(
         title={"text": title, "x": 0.01, "xanchor": "left", "font": {"size": 15}},
-        template="plotly_white",
         height=height,
         font={"family": FONT, "color": INK},
         margin={"l": 8, "r": 8, "t": 50, "b": 8},
@@ -38,15 +37,22 @@ def board_figure(
 
 class Sketch:
     """Shapes and labels gathered first and set on the figure at once: plotly checks its whole
-    shape list on every `add_shape`, which makes a board of a hundred pieces take a second."""
+    shape list on every `add_shape`, which makes a board of a hundred pieces take a second.
+
+    Even one `update_layout(shapes=...)` validates every shape (about 40 ms for Topiary's 50,
+    most of a new step on the Match page), so the figure is rebuilt from its plain form without
+    that check: the shapes are this module's own literal dicts, and
+    tests/dashboard/test_board_validity.py puts every game's drawing through plotly's full check
+    instead."""
 
     def __init__(self) -> None:
         self.shapes: list[dict] = []
         self.annotations: list[dict] = []
 
     def onto(self, figure: go.Figure) -> go.Figure:
-        figure.update_layout(shapes=self.shapes, annotations=self.annotations)
-        return figure
+        whole = figure.to_plotly_json()
+        layout = dict(whole["layout"], shapes=self.shapes, annotations=self.annotations)
+        return go.Figure({"data": whole["data"], "layout": layout}, _validate=False)
 
 
 def rect(

@@ -118,7 +118,6 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
             "x": 0.01,
             "font": {"size": 15},
         },
-        template="plotly_white",
         height=440,
         showlegend=False,
         dragmode=False,

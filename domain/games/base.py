@@ -205,6 +205,12 @@ class GameRules(ABC, Generic[S]):
     def score(self, state: S) -> list[dict[str, Any]]:
         """Per seat (in seat order) a `seat_score(...)`: total, categories, details. Must."""
 
+    def totals(self, state: S) -> list[float]:
+        """Each seat's total, as `score` gives it: what the recorder stores after every move
+        (`domain.derived`). Games whose `score` builds costly details override it with a lean
+        count (tests/games/test_fast_paths.py checks it against `score`)."""
+        return [float(entry["total"]) for entry in self.score(state)]
+
     @abstractmethod
     def outcome(self, state: S) -> Outcome | None:
         """None while the game runs. Must."""

@@ -23,10 +23,11 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import platformdirs
 
@@ -134,6 +135,32 @@ def load_manifest(reference: str) -> Any:
                 f"manifest {reference} has not been loaded in this process"
             ) from None
     return find(reference)
+
+
+T = TypeVar("T")
+_read: dict[tuple[int, Callable[..., Any]], tuple[Any, Any]] = {}
+
+
+def read_with(reference: str, parse: Callable[[Any, str], T]) -> T:
+    """`parse(content, reference)` of the manifest `reference` names (`load_manifest`), parsed
+    once per content object: packaged and recorded content is the same object every time, so
+    it is parsed once, while a club's file is read afresh on every call, so an edited file is
+    never served from memory (a cache by name did that in a long-running server)."""
+    if reference.startswith(REF_PREFIX):  # recorded content never changes: the engines' path
+        return _read_recorded(reference, parse)
+    content = load_manifest(reference)
+    key = (id(content), parse)
+    kept = _read.get(key)
+    if kept is None or kept[0] is not content:  # the id of content since freed: parse again
+        if len(_read) >= 64:
+            _read.clear()
+        kept = _read[key] = (content, parse(content, reference))
+    return kept[1]
+
+
+@lru_cache(maxsize=64)
+def _read_recorded(reference: str, parse: Callable[[Any, str], T]) -> T:
+    return parse(load_manifest(reference), reference)
 
 
 def legacy_components(recorded: str) -> dict[str, Any]:

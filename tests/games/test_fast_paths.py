@@ -26,10 +26,11 @@ from typing import Any
 
 import pytest
 
-from tablelog.domain.games import GAMES
+from tablelog.domain.games import GAMES, RulesError
 from tablelog.domain.games.geoshapes.board import missing
 from tablelog.domain.games.geoshapes.rules import RULES as GEOSHAPES
 from tablelog.domain.games.topas.rules import RULES as TOPAS
+from tablelog.domain.games.topitop.rules import RULES as TOPITOP
 from tablelog.domain.games.total_landscaping.rules import RULES as LANDSCAPING
 
 POSITIONS = 2000
@@ -99,6 +100,8 @@ def offered(game: str, state: Any) -> list[dict]:
         return rules.choices(state, 0)
     if game == "geoshapes":
         return GEOSHAPES.plain_legal_moves(state)
+    if game == "topitop":
+        return TOPITOP.plain_legal_moves(state)
     return rules.legal_moves(state)
 
 
@@ -110,6 +113,11 @@ def test_geoshapes_legal_moves_are_the_plain_listing():
 def test_topas_legal_moves_are_the_plain_listing():
     for state in positions("topas")[::8]:  # every card on every span: milliseconds a listing
         assert TOPAS.legal_moves(state) == TOPAS.plain_legal_moves(state)
+
+
+def test_topitop_legal_moves_are_the_plain_listing():
+    for state in positions("topitop"):
+        assert TOPITOP.legal_moves(state) == TOPITOP.plain_legal_moves(state)
 
 
 # Topas draws a card and a place until they fit (uniform, not the list's draws): not compared.
@@ -224,3 +232,23 @@ def test_total_landscaping_garden_figures_read_as_their_fields():
         for seat, entry in enumerate(LANDSCAPING.score(state)):
             figures = LANDSCAPING.figures(state.gardens[seat])
             assert entry["details"]["garden_now"] == dataclasses.asdict(figures)
+
+
+def plain_totals(rules, state) -> list[float] | type[Exception]:
+    """Each seat's total read off the full `score`, or the error it raises."""
+    try:
+        return [float(entry["total"]) for entry in rules.score(state)]
+    except RulesError as err:
+        return type(err)
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_lean_totals_are_the_scores_totals(game):
+    rules = GAMES[game]
+    for state in positions(game)[::2]:
+        expected = plain_totals(rules, state)
+        if isinstance(expected, list):
+            assert rules.totals(state) == expected
+        else:
+            with pytest.raises(expected):
+                rules.totals(state)

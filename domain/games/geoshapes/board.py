@@ -23,11 +23,11 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 from ..base import InvalidSetup
-from ..manifests import load_manifest
+from ..manifests import read_with
 
 FORMAT = "geoshapes-manifest/1"
 QUADRANTS = 4
@@ -271,7 +271,7 @@ def _quadrants(
     return names, places
 
 
-@lru_cache(maxsize=32)
 def load_board(name_or_path: str) -> Board:
-    """`"geoshapes"` is the default board in data/manifests; anything else is a club's file."""
-    return parse_board(load_manifest(name_or_path), name_or_path)
+    """The board a manifest describes, by name (packaged, or a club's file) or by a recorded
+    reference (`sha256:...`); a club's edited file is read again (`manifests.read_with`)."""
+    return read_with(name_or_path, parse_board)

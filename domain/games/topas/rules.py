@@ -30,7 +30,6 @@ import math
 import random
 import re
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from ..base import (
@@ -43,7 +42,7 @@ from ..base import (
     Outcome,
     seat_score,
 )
-from ..manifests import load_manifest
+from ..manifests import read_with
 from .components import components as component_rows
 from .declaration import GAME_INFO, Place, StartColumn
 from .table import STEPS, Cell, Half, Line, Table, cell_text, direction, step
@@ -105,10 +104,13 @@ def _reversed(card: str) -> str:
     return "-".join(reversed(card.split("-")))
 
 
-@lru_cache(maxsize=8)
 def load_deck(manifest: str) -> Deck:
-    """The deck a manifest describes (`"topas"` is data/manifests/topas.json)."""
-    data = load_manifest(manifest)
+    """The deck a manifest describes (`"topas"` is data/manifests/topas.json); a club's edited
+    file is read again (`manifests.read_with`)."""
+    return read_with(manifest, _parse_deck)
+
+
+def _parse_deck(data: Any, manifest: str) -> Deck:
     try:
         colours = dict(data["colours"])
         names = list(data["cards"])
@@ -319,7 +321,15 @@ class Topas(GameRules[TopasState]):
     # ---- playing ----------------------------------------------------------------------------
 
     def table(self, state: TopasState) -> Table:
-        """The cards on the table now: the current column's start card and placements."""
+        """The cards on the table now: the current column's start card and placements. Kept
+        on the state (outside its fields: a state never changes), because a bot's draw and the
+        rules' check of the move drawn both ask for it; callers never lay cards on it."""
+        kept = state.__dict__.get("_table")
+        if kept is None:
+            kept = state.__dict__["_table"] = self._laid(state)
+        return kept
+
+    def _laid(self, state: TopasState) -> Table:
         deck, column = load_deck(state.manifest), len(state.starts) - 1
         table = Table()
         card, flipped = deck.identify(state.starts[column])
@@ -355,7 +365,10 @@ class Topas(GameRules[TopasState]):
         cells: tuple[Cell, Cell],
         halves: tuple[Half, Half],
         deck: Deck,
+        runs: tuple[Line, ...] | None = None,
     ) -> str | None:
+        """Why the card may not go on `cells`, or None; `runs` are `table.runs_with(cells,
+        halves)` when the caller has them already."""
         for cell in cells:
             if cell in table.halves:
                 return (
@@ -367,7 +380,7 @@ class Topas(GameRules[TopasState]):
                 f"{card} on {cell_text(cells[0])} and {cell_text(cells[1])} touches no card: "
                 "a card is placed edge to edge with a half already on the table"
             )
-        for run in table.runs_with(cells, halves):
+        for run in table.runs_with(cells, halves) if runs is None else runs:
             if run.gems > LINE_LIMIT:
                 return (
                     f"the {deck.colour(run.colour)} {run.axis} line through "
@@ -420,15 +433,14 @@ class Topas(GameRules[TopasState]):
         at = _cell(move["at"])
         second = step(at, _direction(move["dir"]))
         cells = (second, at) if flipped else (at, second)  # cells[i] holds the card's half i
-        table = self.table(state)
+        table, halves = self.table(state), deck.halves[card]
+        runs = table.runs_with(cells, halves)  # checked against the limit, then scored
         error = self._card_error(state, card) or self._placement_error(
-            table, card, cells, deck.halves[card], deck
+            table, card, cells, halves, deck, runs
         )
         if error:
             raise IllegalMove(error)
-        lines = tuple(
-            run for run in table.runs_with(cells, deck.halves[card]) if len(run.cells) >= MIN_LINE
-        )
+        lines = tuple(run for run in runs if len(run.cells) >= MIN_LINE)
         placement = Placement(
             state.seat, state.column, card, cells, lines, _points(lines, state.expert)
         )
@@ -540,6 +552,15 @@ class Topas(GameRules[TopasState]):
                 points = min(columns)
             result.append(seat_score(points, categories, **details))
         return result
+
+    def totals(self, state: TopasState) -> list[float]:
+        """`score`'s totals without its details (the recorder asks after every move)."""
+        if state.solitaire:
+            return [float(min(self.column_totals(state)))]
+        points = [0.0] * state.players
+        for placement in state.placements:
+            points[placement.seat] += placement.points + 0
+        return points
 
     def _detail(self, state: TopasState, deck: Deck, index: int, p: Placement) -> dict[str, Any]:
         detail = {

@@ -64,8 +64,10 @@ class Table:
     def __init__(self) -> None:
         self.halves: dict[Cell, Half] = {}
         self.cards: dict[Cell, str] = {}  # which card covers a cell
+        self._spans: list[tuple[Cell, Cell]] | None = None
 
     def lay(self, card: str, cells: Sequence[Cell], halves: Sequence[Half]) -> None:
+        self._spans = None
         for cell, half in zip(cells, halves):
             self.halves[cell] = half
             self.cards[cell] = card
@@ -103,16 +105,19 @@ class Table:
 
     def spans(self) -> list[tuple[Cell, Cell]]:
         """Every ordered pair of free edge-adjacent cells (first half, second half) of which at
-        least one touches the table: all the places a card may go, colours aside."""
-        halves = self.halves
-        frontier = {n for cell in halves for n in neighbours(cell) if n not in halves}
-        pairs: set[tuple[Cell, Cell]] = set()
-        for a in frontier:
-            for b in neighbours(a):
-                if b not in halves:
-                    pairs.add((a, b))
-                    pairs.add((b, a))
-        return sorted(pairs)
+        least one touches the table: all the places a card may go, colours aside. Worked out
+        once per table (a bot's draw and the legal moves both ask); callers do not change it."""
+        if self._spans is None:
+            halves = self.halves
+            frontier = {n for cell in halves for n in neighbours(cell)}.difference(halves)
+            pairs: set[tuple[Cell, Cell]] = set()
+            for a in frontier:
+                for b in neighbours(a):
+                    if b not in halves:
+                        pairs.add((a, b))
+                        pairs.add((b, a))
+            self._spans = sorted(pairs)
+        return self._spans
 
     def drawing(self) -> list[str]:
         """The table as text: a half is its colour letter and gem count ("R2"); the halves of one

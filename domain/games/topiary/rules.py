@@ -61,6 +61,7 @@ REMOVES_A_TYPE = {2, 3}  # player counts that play without one sculpture type
 KEEP, VISIT, REVEAL, OVER = "keep", "visit", "reveal", "over"
 
 
+@cache  # a few dozen tiles, asked for hundreds of thousands of times in a study
 def tile_type(tile: str) -> str:
     return tile.rsplit(" ", 1)[0]
 
@@ -550,19 +551,35 @@ class Topiary(GameRules[TopiaryState]):
         phase = self.phase(state)
         if phase != VISIT:
             return super().random_move(state, rng)
-        offers = self._visit_offers(state, self._seat(state, phase))
-        drawn = rng.choice(
-            range(sum(len(places) if cell is not None else 1 for _, cell, places in offers))
-        )
-        for spot, cell, places in offers:
-            if cell is None:
-                if not drawn:
-                    return {"visitor": spot}
-                drawn -= 1
-            elif drawn < len(places):
-                return {"visitor": spot, "take": CELLS[cell], "place": places[drawn]}
-            else:
-                drawn -= len(places)
+        seat = self._seat(state, phase)
+        hand = [t for t in state.hands[seat] if t]
+        hand_unseen = None in state.hands[seat]
+        free = self._free(state) if hand_unseen or None in state.tiles else []
+        # What `_visit_offers` lists, counted: a visitor alone, then per face-down tile in its
+        # sight line the hand's tiles, the taken tile back, and any unseen tile.
+        ways = [
+            len(hand) + (1 if taken else 0) + (len(free) if hand_unseen or taken is None else 0)
+            for taken in state.tiles
+        ]
+        taken_spots = {v.spot for v in state.visitors}
+        lines = [
+            (spot, [cell for cell in line if not state.face_up[cell]])
+            for spot, line in SIGHT_LINES.items()
+            if spot not in taken_spots
+        ]
+        drawn = rng.choice(range(sum(1 + sum(ways[c] for c in cells) for _, cells in lines)))
+        for spot, cells in lines:
+            if not drawn:
+                return {"visitor": spot}
+            drawn -= 1
+            for cell in cells:
+                if drawn < ways[cell]:
+                    taken = state.tiles[cell]
+                    places = hand + ([taken] if taken else [])
+                    if hand_unseen or taken is None:
+                        places += free
+                    return {"visitor": spot, "take": CELLS[cell], "place": places[drawn]}
+                drawn -= ways[cell]
         raise AssertionError("the draw falls within the moves counted")
 
     # ---- scoring --------------------------------------------------------------------------
@@ -643,6 +660,29 @@ class Topiary(GameRules[TopiaryState]):
                 )
             )
         return result
+
+    def totals(self, state: TopiaryState) -> list[float]:
+        """`score`'s totals without its details (the recorder asks after every move): per seat,
+        what its visitors see, a point per tile of a type seen twice or more by one visitor,
+        and each hand tile lower than the tallest of its type the seat's visitors see."""
+        self._require_hands(state)
+        points = [0] * state.players
+        tallest: list[dict[str, int]] = [{} for _ in range(state.players)]
+        for visitor in state.visitors:
+            seen = self.sight(state, visitor.spot)
+            types = [tile_type(t) for t in seen]  # a handful: counted without a Counter
+            points[visitor.seat] += sum(map(tile_value, seen)) + sum(
+                n for n in map(types.count, set(types)) if n >= 2
+            )
+            best = tallest[visitor.seat]
+            for tile in seen:
+                best[tile_type(tile)] = max(best.get(tile_type(tile), 0), tile_value(tile))
+        for seat, hand in enumerate(state.hands):
+            best = tallest[seat]
+            points[seat] += sum(
+                tile_value(t) for t in hand if t and best.get(tile_type(t), 0) > tile_value(t)
+            )
+        return [float(p) for p in points]
 
     def outcome(self, state: TopiaryState) -> Outcome | None:
         # The reveal of the hands is part of play: until it is recorded the game is running

@@ -19,7 +19,7 @@ A cell holds its stack bottom to top as a string: "" empty, "L" large pile, "S" 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..base import (
@@ -98,6 +98,19 @@ def _describe_stack(stack: str) -> str:
         f"a {colour} bucket"
         + {"": "", "S": " on a small pile", "LS": " on a sand castle"}[stack[:-1]]
     )
+
+
+def _slides(state: TopitopState) -> Iterator[tuple[int, int]]:
+    """Every legal slide (from, to): what `_slide_error` allows, checked without wording the
+    refusals (a bot's turn asks for every slide; most are refused)."""
+    cells, mine = state.cells, BUCKET[state.turn]
+    for src, moving in enumerate(cells):
+        if not moving or (moving[-1] in BUCKET and moving[-1] != mine):
+            continue  # nothing to move, or the opponent's bucket on top
+        for dst in NEIGHBOURS[src]:
+            target = cells[dst]
+            if (not target or (moving, target) in STACKINGS) and state.no_return != (src, dst):
+                yield src, dst
 
 
 class Topitop(GameRules[TopitopState]):
@@ -235,13 +248,23 @@ class Topitop(GameRules[TopitopState]):
             if not state.cells[to]
             for piece in left
         ]
-        for src in range(SIZE * SIZE):
-            if not state.cells[src]:
-                continue
-            for dst in NEIGHBOURS[src]:
-                if self._slide_error(state, src, dst) is None:
-                    moves.append({"from": NAMES[src], "to": NAMES[dst]})
+        moves.extend({"from": NAMES[src], "to": NAMES[dst]} for src, dst in _slides(state))
         return moves
+
+    def plain_legal_moves(self, state: TopitopState) -> list[Move]:
+        """`legal_moves` with every slide checked by the rule `apply` uses (`_slide_error`):
+        the reference of the fast listing (tests/games/test_fast_paths.py)."""
+        if state.winner is not None:
+            return []
+        moves = [m for m in self._actions(state) if "place" in m]
+        moves.extend(
+            {"from": NAMES[src], "to": NAMES[dst]}
+            for src in range(SIZE * SIZE)
+            if state.cells[src]
+            for dst in NEIGHBOURS[src]
+            if self._slide_error(state, src, dst) is None
+        )
+        return moves or [{"pass": True}]
 
     def legal_moves(self, state: TopitopState) -> list[Move]:
         if state.winner is not None:
@@ -250,6 +273,9 @@ class Topitop(GameRules[TopitopState]):
 
     def to_move(self, state: TopitopState) -> tuple[int, ...]:
         return () if state.winner is not None else (state.turn,)
+
+    def totals(self, state: TopitopState) -> list[float]:
+        return [float(state.cells.count("LS" + bucket)) for bucket in BUCKET]
 
     def score(self, state: TopitopState) -> list[dict[str, Any]]:
         """Topitop has no points: the total is the buckets crowning a castle (2 wins)."""

@@ -259,7 +259,7 @@ class TotalLandscaping(GameRules[LandscapingState]):
         if kind == "hoe":
             return rng.choice(hoes)
         where = empty if kind == "Green" else spots
-        ways = [self._ways(state, seat, kind, garden, tile) for garden, tile in where]
+        ways = self._ways(state, seat, kind, where)
         drawn = rng.choice(range(sum(ways)))
         for (garden, tile), count in zip(where, ways):
             if drawn < count:
@@ -269,24 +269,32 @@ class TotalLandscaping(GameRules[LandscapingState]):
         raise AssertionError("the draw falls within the ways counted")
 
     @staticmethod
-    def _ways(state: LandscapingState, seat: int, card: str, garden: int, tile: int) -> int:
-        """How many entries `moves.with_parameters` lists for the card on that tile, counted."""
+    def _ways(
+        state: LandscapingState, seat: int, card: str, where: list[tuple[int, int]]
+    ) -> list[int]:
+        """How many entries `moves.with_parameters` lists for the card on each (garden, tile)
+        of `where`, counted (the round's size and the hand looked up once, not per tile)."""
         if card == "Red":
             rest = sum(c != "Red" for c in state.hands[seat])
-            return math.comb(rest, min(RED_DISCARDS, rest))
-        row, size = state.gardens[garden], state.size
+            return [math.comb(rest, min(RED_DISCARDS, rest))] * len(where)
+        gardens, size, blocked = state.gardens, state.size, state.blocked
         if card == "Yellow":  # `moves.spreads`: adjacent, empty, not barred this round
-            return (
+            return [
                 sum(
                     1
                     for t in hexes.NEIGHBOURS[tile]
-                    if t < size and not row[t] and state.blocked != (garden, t)
+                    if t < size and not gardens[garden][t] and blocked != (garden, t)
                 )
                 or 1
-            )
+                for garden, tile in where
+            ]
         if card == "Purple":
-            return 1 + sum(1 for t in hexes.NEIGHBOURS[tile] if t < size and flower(row[t]))
-        return 1
+            return [
+                1
+                + sum(1 for t in hexes.NEIGHBOURS[tile] if t < size and flower(gardens[garden][t]))
+                for garden, tile in where
+            ]
+        return [1] * len(where)
 
     @staticmethod
     def _hoes(state: LandscapingState, seat: int) -> list[Move]:
