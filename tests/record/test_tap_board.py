@@ -51,7 +51,7 @@ FIND_TARGET = """([key, value, count]) => {
 }"""
 
 
-FINGER_REST_MS = 300  # between two taps of a finger, at the least
+FINGER_REST_MS = 1000  # between two taps of a finger (a look at the board), at the least
 
 # The board is drawn: plotly is not redrawing it (a tap lands on what the screen shows).
 DRAWN = "!document.querySelector('#record-board .dash-graph--pending')"
@@ -100,9 +100,10 @@ def tap_board(page, key: str, value, count: int) -> None:
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     if page.touch:
-        # A finger rests between taps. Plotly finds the point under a tap by a hover it runs
-        # at most every 50 ms: a tap within 50 ms of the last one's (the board answers faster
-        # than that here) lands on nothing, which no hand is quick enough to do.
+        # A finger rests between taps, as a player looks at the redrawn board. A touch that
+        # comes within a few hundred ms of the board's redraw is sometimes not seen by plotly
+        # as a tap on a point (no plotly_click; lost in about 1 of 3 games at 300 ms, never
+        # at 1 s here; cause not found, see docs/record.md's known limits).
         page.wait_for_timeout(FINGER_REST_MS)
         page.touchscreen.tap(x, y)
         return
