@@ -3,6 +3,11 @@ turns a position (the rules' `encode(state)`, plain JSON) and the seat names int
 (the Match and Record pages' board), and `menu(rules, state, seat, picks, names)` is the Record
 page's next question for the seat to move (the picker, built on `dashboard/record/picking.py`).
 `drawing.py` holds what the boards share. A game without a module gets a figure that says so.
+
+Tapping the board (the Record page): `taps(state, question, picks, seats)` says where on the board
+each answer to the picker's current question lies (a `drawing.Tap` per answer that has a place);
+`draw(..., question, picks)` marks those legal answers, each tap giving the same pick as its
+button. Answers with no place on the board (a card's identity, a yes or no) stay buttons only.
 """
 
 from __future__ import annotations
@@ -16,15 +21,29 @@ import plotly.graph_objects as go
 
 from tablelog.dashboard.figures.style import empty
 
+from .drawing import TAP_SIZE, tappable
+
 
 def module(game: str) -> ModuleType:
     """The game's dashboard module; ModuleNotFoundError for a game without one."""
     return importlib.import_module(f"{__name__}.{game.replace('-', '_')}")
 
 
-def draw(game: str, state: dict[str, Any], seats: Sequence[str]) -> go.Figure:
+def draw(
+    game: str,
+    state: dict[str, Any],
+    seats: Sequence[str],
+    question: Any = None,
+    picks: Sequence[Sequence[Any]] = (),
+) -> go.Figure:
+    """The board; with the Record page's `question` (and the answers `picks` so far), its legal
+    answers marked for tapping."""
     try:
         found = module(game)
     except ModuleNotFoundError:
         return empty("Board", f"no board drawing for {game} yet")
-    return found.draw(state, list(seats))
+    figure = found.draw(state, list(seats))
+    if question is not None and hasattr(found, "taps"):
+        taps = found.taps(state, question, picks, list(seats))
+        tappable(figure, question, taps, len(picks), getattr(found, "TAP_SIZE", TAP_SIZE))
+    return figure

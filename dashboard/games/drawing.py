@@ -1,6 +1,12 @@
-"""What the board drawings share: a figure with equal axes and nothing but the board."""
+"""What the board drawings share: a figure with equal axes and nothing but the board, and the
+Record page's tap targets: the answers to the question being asked, marked on the board."""
 
 from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable
+from typing import Any
 
 import plotly.graph_objects as go
 
@@ -90,3 +96,79 @@ def label(
             **extra,
         }
     )
+
+
+# ---- tapping the board: the Record page's question answered on the drawing ---------------------
+
+TAP_TRACE = "tap"  # the trace of tap targets (the page reads a tap's pick off its customdata)
+TAP_FILL, TAP_RING = "rgba(230, 85, 13, 0.16)", "#e6550d"  # unlike any piece or seat colour
+TAP_SIZE = 28  # px: a thumb's width at the least, whatever the board's scale
+
+
+@dataclasses.dataclass(frozen=True)
+class Tap:
+    """A place on the board (in board units) that answers the question being asked with
+    `value`, the same pick its button gives."""
+
+    value: Any
+    x: float
+    y: float
+
+
+def tappable(
+    figure: go.Figure, question: Any, taps: Iterable[Tap], answered: int, size: int = TAP_SIZE
+) -> go.Figure:
+    """Put the question's legal answers on the board: a highlighted marker per tap target whose
+    value the question offers (others are dropped), carrying the pick as JSON with the number
+    of answers given when it was drawn, so a tap on a board drawn for an earlier question is
+    known as stale. Plotly shapes take no clicks; scatter markers do."""
+    labels = {json.dumps(option.value): option.label for option in question.options}
+    shown = [tap for tap in taps if json.dumps(tap.value) in labels]
+    if not shown:
+        return figure
+    # While a question is asked only its answers answer the pointer: a drawing's own hover
+    # (GeoShapes names its slots) would otherwise take a tap on a target beside it. Plotly
+    # reads no hoverinfo from a trace with a hovertemplate, so that goes too.
+    figure.update_traces(hoverinfo="skip", hovertemplate=None)
+    figure.add_scatter(
+        x=[tap.x for tap in shown],
+        y=[tap.y for tap in shown],
+        mode="markers",
+        name=TAP_TRACE,
+        marker={"size": size, "color": TAP_FILL, "line": {"color": TAP_RING, "width": 3}},
+        customdata=[json.dumps([question.key, tap.value, answered]) for tap in shown],
+        hovertext=[labels[json.dumps(tap.value)] for tap in shown],
+        hovertemplate="%{hovertext}<extra></extra>",
+    )
+    _reach(figure, "xaxis", [tap.x for tap in shown])
+    _reach(figure, "yaxis", [tap.y for tap in shown])
+    figure.update_layout(hovermode="closest", clickmode="event")
+    return figure
+
+
+def _reach(figure: go.Figure, axis: str, values: list[float]) -> None:
+    """Widen a board's range to take in every tap target (a Topas cell beside the cards)."""
+    shown = figure.layout[axis].range
+    if shown is None:
+        return
+    low, high = min(shown), max(shown)
+    low, high = min([low, *(v - 0.5 for v in values)]), max([high, *(v + 0.5 for v in values)])
+    figure.layout[axis].range = [low, high] if shown[0] <= shown[1] else [high, low]
+
+
+def has_taps(figure: go.Figure) -> bool:
+    return any(trace.name == TAP_TRACE for trace in figure.data)
+
+
+def tapped_pick(click: Any) -> tuple[str, Any, int] | None:
+    """The pick a tap on the board gave, with the number of answers the board was drawn for;
+    None when the tap hit no tap target."""
+    for point in (click or {}).get("points", []):
+        data = point.get("customdata")
+        if isinstance(data, str):
+            try:
+                key, value, answered = json.loads(data)
+            except (ValueError, TypeError):
+                return None
+            return key, value, answered
+    return None

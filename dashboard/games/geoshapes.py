@@ -1,6 +1,8 @@
 """GeoShapes: the four quadrants clockwise from the top left, each with its owner, its two figures
 and its circle; every slot of a place shows the shape it needs, filled in its owner's colour
-once placed (W when the Wild stands in), and the quadrant's shape discards.
+once placed (a star where the Wild stands in), and the quadrant's shape discards. Each slot draws
+its shape as a small outline (a square, a trapezoid, a quarter circle ...), named in full in the
+slot's hover and in a key below the board: no word is cut short to fit a slot.
 
 Entering a move at the table (the Record page): geoShapes: a turn is several recorded moves.
 First the action (draw a card, naming the shape it shows; pick up a discard stack; offer a
@@ -15,6 +17,8 @@ holds, so the finished offer is a legal one; `apply` still judges it when it is 
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from collections import Counter
 from typing import Any
 
@@ -36,7 +40,7 @@ from tablelog.dashboard.record.picking import (
     walk,
 )
 
-from .drawing import Sketch, board_figure, label, rect
+from .drawing import Sketch, Tap, board_figure, label, rect
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -47,9 +51,96 @@ OPEN, NOBODY = "#ffffff", "#7f7f7f"
 
 
 def short(shape: str) -> str:
-    """ "Right Triangle" -> "RT", "Square" -> "Squa": short enough for a slot."""
+    """ "Right Triangle" -> "RT", "Square" -> "Sq": a slot's label for a shape with no glyph
+    (a board of one's own may name new shapes), spelled out in the key."""
     words = shape.split()
-    return "".join(w[0] for w in words).upper() if len(words) > 1 else shape[:4]
+    return "".join(w[0] for w in words).upper() if len(words) > 1 else shape[:2]
+
+
+def abbreviations(shapes: list[str]) -> dict[str, str]:
+    """Each shape's slot label, distinct on the board ("Pentagon" beside "Parallelogram"
+    gets "Pe" and "Pa"; a clash that remains takes more letters)."""
+    found: dict[str, str] = {}
+    for shape in shapes:
+        mark, length = short(shape), 2
+        while mark in found.values() and length < len(shape):
+            length += 1
+            mark = shape[:length]
+        found[shape] = mark
+    return found
+
+
+def _arc(cx: float, cy: float, r: float, start: float, stop: float) -> list[tuple[float, float]]:
+    """Corners along a circle's arc, from angle `start` to `stop` (degrees, anticlockwise)."""
+    steps = 12
+    return [
+        (cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a)))
+        for a in (start + (stop - start) * k / steps for k in range(steps + 1))
+    ]
+
+
+def _star() -> list[tuple[float, float]]:
+    return [
+        (r * math.cos(math.radians(90 + 36 * k)), r * math.sin(math.radians(90 + 36 * k)))
+        for k, r in ((k, 1.0 if k % 2 == 0 else 0.42) for k in range(10))
+    ]
+
+
+# Each shape's glyph: the corners of its outline in a box from -1 to 1 each way, y up (plotly's
+# shape paths take no arcs, so circle parts are many short sides). The Wild is a star.
+GLYPHS: dict[str, list[tuple[float, float]]] = {
+    "Square": [(-0.75, -0.75), (0.75, -0.75), (0.75, 0.75), (-0.75, 0.75)],
+    "Rectangle": [(-1, -0.55), (1, -0.55), (1, 0.55), (-1, 0.55)],
+    "Right Triangle": [(-0.8, -0.8), (0.8, -0.8), (-0.8, 0.8)],
+    "Isosceles Triangle": [(-0.5, -0.9), (0.5, -0.9), (0, 0.95)],
+    "Equilateral Triangle": [(-0.95, -0.75), (0.95, -0.75), (0, 0.9)],
+    "Trapezoid": [(-1, -0.6), (1, -0.6), (0.45, 0.6), (-0.45, 0.6)],
+    "Parallelogram": [(-1, -0.6), (0.45, -0.6), (1, 0.6), (-0.45, 0.6)],
+    "Rhombus": [(0, -1), (0.7, 0), (0, 1), (-0.7, 0)],
+    "Hexagon": _arc(0, 0, 0.95, 0, 360)[::2][:6],
+    "Semicircle": _arc(0, -0.5, 1, 0, 180),
+    "Quarter Circle": [(-0.8, -0.8), *_arc(-0.8, -0.8, 1.6, 0, 90)],
+    "Wild": _star(),
+}
+GLYPH = 0.28  # board units: half a slot's glyph (a slot is 0.9 x 0.76)
+
+
+def has_glyph(shape: str) -> bool:
+    return shape in GLYPHS
+
+
+def glyph(
+    sketch: Sketch, shape: str, x: float, y: float, size: float, fill: str, line: str
+) -> None:
+    """The shape's outline centred on (x, y), `size` board units from its middle to its
+    box's edge."""
+    corners = " L ".join(f"{x + size * gx:.3f} {y + size * gy:.3f}" for gx, gy in GLYPHS[shape])
+    sketch.shapes.append(
+        {
+            "type": "path",
+            "name": f"glyph {shape}",
+            "path": f"M {corners} Z",
+            "fillcolor": fill,
+            "line": {"color": line, "width": 1.5},
+            "layer": "above",
+        }
+    )
+
+
+KEY_COLUMNS, KEY_STEP = 2, 0.55  # the key's columns (a phone's width) and board units per row
+
+
+def _draw_key(sketch: Sketch, marks: dict[str, str], top: float) -> None:
+    """Every shape of the board, and the Wild, drawn as in the slots with its full name."""
+    for number, (shape, mark) in enumerate(marks.items()):
+        x = 0.4 + (number % KEY_COLUMNS) * WIDTH
+        y = top - KEY_STEP * (number // KEY_COLUMNS + 0.5)
+        if has_glyph(shape):
+            glyph(sketch, shape, x, y, 0.2, OPEN, "#555")
+            label(sketch, x + 0.35, y, text(shape), 10, "#555", xanchor="left")
+        else:
+            entry = f"<b>{text(mark)}</b> {text(shape)}"
+            label(sketch, x - 0.2, y, entry, 10, "#555", xanchor="left")
 
 
 def slots(needs: dict[str, int], placed: list[str], wild: str) -> list[tuple[str, str]]:
@@ -74,11 +165,12 @@ def slots(needs: dict[str, int], placed: list[str], wild: str) -> list[tuple[str
 def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     board = state["board"]
     owners = {q: seat for seat, p in enumerate(state["players"]) for q in p["quadrants"]}
+    marks = abbreviations(list(dict.fromkeys(s for p in board["places"] for s in p["needs"])))
+    keyed = {**marks, board["wild"]: "W"}
+    rows = -(-len(keyed) // KEY_COLUMNS)
+    bottom = -2 * HEIGHT - 0.2 - KEY_STEP * rows
     figure = board_figure(
-        "GeoShapes: " + text(board["name"]),
-        (-0.1, 2 * WIDTH + 0.1),
-        (-2 * HEIGHT - 0.1, 0.1),
-        height=520,
+        "GeoShapes: " + text(board["name"]), (-0.1, 2 * WIDTH + 0.1), (bottom, 0.1), height=560
     )
     sketch = Sketch()
     places = list(zip(board["places"], state["placed"]))
@@ -86,53 +178,102 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
         seat = owners.get(quadrant)
         owner = "nobody" if seat is None else text(seats[seat])
         mine = [(p, placed) for p, placed in places if p["quadrant"] == quadrant]
-        _draw_quadrant(
-            sketch, number, quadrant, seat, owner, mine, board["wild"], state["stacks"][number]
-        )
+        where = Quadrant(number, quadrant, seat, owner, board["wild"], marks)
+        _draw_quadrant(sketch, where, mine, state["stacks"][number])
+    _draw_key(sketch, keyed, -2 * HEIGHT - 0.1)
+    _slot_names(figure, state)
     return sketch.onto(figure)
+
+
+def _slot_names(figure: go.Figure, state: dict[str, Any]) -> None:
+    """Each slot's shape in full, and what fills it, as the slot's hover (invisible markers:
+    a label with a hover would take the taps meant for the board beneath)."""
+    board, xs, ys, names = state["board"], [], [], []
+    for number, quadrant in enumerate(board["quadrants"]):
+        mine = [
+            (p, on) for p, on in zip(board["places"], state["placed"]) if p["quadrant"] == quadrant
+        ]
+        for line, (place, placed) in enumerate(mine):
+            left, y = row_at(number, line)
+            for k, (shape, mark) in enumerate(slots(place["needs"], placed, board["wild"])):
+                xs.append(slot_x(left, k))
+                ys.append(y)
+                names.append(_slot_words(text(shape), mark, text(board["wild"])))
+    figure.add_scatter(
+        x=xs,
+        y=ys,
+        mode="markers",
+        name="slots",
+        marker={"size": 18, "opacity": 0},
+        hovertext=names,
+        hovertemplate="%{hovertext}<extra></extra>",
+    )
+
+
+def _slot_words(shape: str, mark: str, wild: str) -> str:
+    if mark == "W":
+        return f"{shape}: the {wild} stands in"
+    return f"{shape}: placed" if mark else f"{shape}: still needed"
+
+
+@dataclasses.dataclass(frozen=True)
+class Quadrant:
+    """What a quadrant's box is drawn from: its place in the board's list and its owner."""
+
+    number: int
+    name: str
+    seat: int | None
+    owner: str
+    wild: str
+    marks: dict[str, str]  # the slots' labels, for shapes without a glyph
+
+    @property
+    def corner(self) -> tuple[float, float]:
+        """The box's top left corner."""
+        col, row = BOXES[self.number]
+        return col * WIDTH, -row * HEIGHT
+
+    @property
+    def colour(self) -> str:
+        return NOBODY if self.seat is None else seat_colour(self.seat + 1)
 
 
 def _draw_quadrant(
     sketch: Sketch,
-    number: int,
-    quadrant: str,
-    seat: int | None,
-    owner: str,
+    where: Quadrant,
     mine: list[tuple[dict[str, Any], list[str]]],
-    wild: str,
     stack: list[str],
 ) -> None:
     """One quadrant's box: its owner, its places' shape slots and its discard stack."""
-    col, row = BOXES[number]
-    left, top = col * WIDTH, -row * HEIGHT
-    colour = NOBODY if seat is None else seat_colour(seat + 1)
+    left, top = where.corner
     rect(
         sketch,
-        f"quadrant {quadrant}",
+        f"quadrant {where.name}",
         left + 0.08,
         top - HEIGHT + 0.08,
         left + WIDTH - 0.08,
         top - 0.08,
         "#fafafa",
-        colour,
+        where.colour,
         2,
     )
     label(
         sketch,
         left + 0.25,
         top - 0.4,
-        f"<b>{text(quadrant)}</b>: {owner}",
+        f"<b>{text(where.name)}</b>: {where.owner}",
         12,
-        colour,
+        where.colour,
         xanchor="left",
     )
     for line, (place, placed) in enumerate(mine):
-        _draw_place(sketch, left, top - 1.2 - line * 0.95, place, placed, wild, colour)
+        _draw_place(sketch, where, line, place, placed)
     if stack:
+        x, y = discards_at(where.number)
         label(
             sketch,
-            left + WIDTH - 0.25,
-            top - HEIGHT + 0.35,
+            x,
+            y,
             f"discards: {text(stack[-1])} on top ({len(stack)})",
             9,
             "#666",
@@ -140,43 +281,67 @@ def _draw_quadrant(
         )
 
 
+NAME_LINE = 9  # characters: a longer place name takes two lines, clear of its first slot
+
+
+def place_name(name: str) -> str:
+    """A place's name as its row shows it: two lines, broken at the space nearest its middle,
+    when it is too long for one ("Great Triangle")."""
+    spaces = [i for i, c in enumerate(name) if c == " "]
+    if len(name) <= NAME_LINE or not spaces:
+        return text(name)
+    cut = min(spaces, key=lambda i: abs(i - len(name) / 2))
+    return f"{text(name[:cut])}<br>{text(name[cut + 1 :])}"
+
+
+def row_at(number: int, line: int) -> tuple[float, float]:
+    """Where a quadrant's `line`-th place row starts (its name) and its height."""
+    left, top = BOXES[number][0] * WIDTH, -BOXES[number][1] * HEIGHT
+    return left, top - 1.2 - line * 0.95
+
+
+SLOT = 0.45  # board units: half a slot's width (a place's name has 2.3 units before it)
+
+
+def slot_x(left: float, k: int) -> float:
+    return left + 3.0 + k * 0.95
+
+
+def discards_at(number: int) -> tuple[float, float]:
+    """The right end of a quadrant's discards line."""
+    col, row = BOXES[number]
+    return col * WIDTH + WIDTH - 0.25, -row * HEIGHT - HEIGHT + 0.35
+
+
 def _draw_place(
-    sketch: Sketch,
-    left: float,
-    y: float,
-    place: dict[str, Any],
-    placed: list[str],
-    wild: str,
-    colour: str,
+    sketch: Sketch, where: Quadrant, line: int, place: dict[str, Any], placed: list[str]
 ) -> None:
     """One place's row: its name, then a slot per shape it needs (filled once a card is placed)."""
+    left, y = row_at(where.number, line)
     name = "circle" if place["is_circle"] else place["name"]
-    label(sketch, left + 0.2, y, text(name), 9, "#444", xanchor="left")
-    for k, (shape, mark) in enumerate(slots(place["needs"], placed, wild)):
-        x = left + 2.7 + k * 1.05
-        fill = OPEN if not mark else colour
+    label(sketch, left + 0.2, y, place_name(name), 9, "#444", xanchor="left", align="left")
+    for k, (shape, mark) in enumerate(slots(place["needs"], placed, where.wild)):
+        x = slot_x(left, k)
         rect(
             sketch,
             f"{place['name']}:{k}:{shape}:{mark or 'open'}",
-            x - 0.5,
+            x - SLOT,
             y - 0.38,
-            x + 0.5,
+            x + SLOT,
             y + 0.38,
-            fill,
-            colour,
+            OPEN if not mark else where.colour,
+            where.colour,
             1,
             "solid" if mark else "dot",
         )
-        words = "W" if mark == "W" else short(shape)
-        label(
-            sketch,
-            x,
-            y,
-            words,
-            9,
-            "white" if mark else "#777",
-            hovertext=text(shape + (" (Wild)" if mark == "W" else "")),
-        )
+        shown = where.wild if mark == "W" else shape
+        if has_glyph(shown):
+            glyph(
+                sketch, shown, x, y, GLYPH, "white" if mark else OPEN, "white" if mark else "#777"
+            )
+        else:  # no hover text: a label with one takes the taps meant for the board beneath
+            words = "W" if mark == "W" else where.marks.get(shape, short(shape))
+            label(sketch, x, y, text(words), 9, "white" if mark else "#777")
 
 
 # ---- the picker: menu(rules, state, seat, picks, names) -----------------------------------------
@@ -300,3 +465,57 @@ def trade_menu(
             }
         }
     )
+
+
+ON_A_PLACE = ("switch", "on", "from")
+
+
+def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+    """A figure or circle (to place on, switch to, take from) at its first open slot (its first
+    slot when full); a quadrant's discards (to discard onto) and a player's stacks (to pick up)
+    at the discards line."""
+    board = state["board"]
+    if question.key in ON_A_PLACE:
+        rows = place_rows(state)
+        return [Tap(o.value, *rows[o.value]) for o in question.options if o.value in rows]
+    if question.key == "to":
+        quadrants = board["quadrants"]
+        return [
+            Tap(o.value, *_discards_tap(quadrants.index(o.value)))
+            for o in question.options
+            if o.value in quadrants
+        ]
+    if question.key == "pick_up":
+        return [
+            Tap(o.value, *_discards_tap(board["quadrants"].index(quadrant)))
+            for o in question.options
+            for quadrant in state["players"][_seat(o.value, seats)]["quadrants"]
+        ]
+    return []
+
+
+def place_rows(state: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """Each place's tap point: its first open slot, or its first slot when it is full."""
+    board, found = state["board"], {}
+    for number, quadrant in enumerate(board["quadrants"]):
+        mine = [
+            (place, placed)
+            for place, placed in zip(board["places"], state["placed"])
+            if place["quadrant"] == quadrant
+        ]
+        for line, (place, placed) in enumerate(mine):
+            left, y = row_at(number, line)
+            marks = [mark for _shape, mark in slots(place["needs"], placed, board["wild"])]
+            first = marks.index("") if "" in marks else 0
+            found[place["name"]] = (slot_x(left, first), y)
+    return found
+
+
+def _discards_tap(number: int) -> tuple[float, float]:
+    x, y = discards_at(number)
+    return x - 1.2, y
+
+
+def _seat(value: Any, seats: list[str]) -> int:
+    """A seat as the picker names it: its number from 0, or its player's name."""
+    return seats.index(value) if isinstance(value, str) else int(value)

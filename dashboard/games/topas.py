@@ -15,9 +15,17 @@ from typing import Any
 import plotly.graph_objects as go
 
 from tablelog.dashboard.figures.style import seat_colour, text
-from tablelog.dashboard.record.picking import Facet, Picks, Step, legal_moves, walk
+from tablelog.dashboard.record.picking import (
+    Facet,
+    Picks,
+    Question,
+    Step,
+    answer,
+    legal_moves,
+    walk,
+)
 
-from .drawing import Sketch, board_figure, label, rect
+from .drawing import Sketch, Tap, board_figure, label, rect
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -154,6 +162,21 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
         Facet("dir", f"And its {second} half?", lambda m: m.get("dir"), dir_label),
     ]
     return walk(moves, facets, picks)
+
+
+def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+    """Where the card goes: the cell of its first half, then the cell its second half points
+    to (cell (x, y) is drawn at (x, -y))."""
+    if question.key == "at":
+        return [Tap(option.value, option.value[0], -option.value[1]) for option in question.options]
+    at = answer(picks, "at")
+    if question.key != "dir" or at is None:
+        return []
+    found = []
+    for option in question.options:
+        dx, dy = STEPS[option.value]
+        found.append(Tap(option.value, at[0] + dx, -(at[1] + dy)))
+    return found
 
 
 def colours(card: str) -> str:

@@ -34,7 +34,9 @@ from tablelog.domain.games import RulesError
 from tablelog.domain.games.cells import parse_cell
 from tablelog.domain.games.topiary.garden import DIRECTIONS, SIZE
 
-from .drawing import Sketch, board_figure, label, rect
+from .drawing import Sketch, Tap, board_figure, label, rect
+
+TAP_SIZE = 20  # px: the spots stand 0.4 of a tile apart, 24 px on a phone
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -42,13 +44,19 @@ ANGLES = {"N": 0, "NE": 45, "E": 90, "SE": 135, "S": 180, "SW": 225, "W": 270, "
 FACE_UP, KNOWN, UNSEEN = "#e9f5e1", "#d5d5d5", "#8a8a8a"
 
 
+STRAIGHT, DIAGONAL = 0.72, 1.2  # a spot's distance from its first tile, along each axis
+
+
 def spot_position(spot: str) -> tuple[float, float]:
     """Where a visitor on `spot` ("c1:S") stands, in plot units: just outside its first tile,
-    against the direction it looks (x to the east, y up, tile a1 at (0, 0))."""
+    against the direction it looks (x to the east, y up, tile a1 at (0, 0)). Diagonal spots
+    stand farther out, so that no two spots are closer than 0.4 of a tile: each is a place to
+    tap on a phone."""
     cell, direction = spot.split(":")
     col, row = parse_cell(cell, SIZE, SIZE)
     dc, dr = DIRECTIONS[direction]
-    return col - 0.72 * dc, -(row - 0.72 * dr)
+    away = DIAGONAL if dc and dr else STRAIGHT
+    return col - away * dc, -(row - away * dr)
 
 
 def all_spots() -> list[str]:
@@ -63,7 +71,7 @@ def all_spots() -> list[str]:
 
 
 def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
-    figure = board_figure("Topiary garden", (-1.2, 5.2), (-5.2, 1.2), height=520)
+    figure = board_figure("Topiary garden", (-1.45, 5.45), (-5.45, 1.45), height=520)
     sketch = Sketch()
     for index, (tile, up) in enumerate(zip(state["tiles"], state["face_up"])):
         col, row = index % SIZE, index // SIZE
@@ -284,3 +292,18 @@ def _with_took(rules: Any, state: Any, moves: list[Move], took: str) -> list[Mov
             continue
         accepted.append(move)
     return accepted
+
+
+def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+    """The visitor's spot around the garden, then the face-down tile it takes (tile a1 is drawn
+    at (0, 0), x to the east, y up)."""
+    if question.key == "visitor":
+        return [Tap(option.value, *spot_position(option.value)) for option in question.options]
+    if question.key != "take":
+        return []
+    found = []
+    for option in question.options:
+        if option.value != VISITOR_ONLY:
+            col, row = parse_cell(option.value, SIZE, SIZE)
+            found.append(Tap(option.value, col, -row))
+    return found

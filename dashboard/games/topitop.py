@@ -1,5 +1,5 @@
 """Topitop: the 3x3 board, each cell's stack drawn bottom to top (large pile, small pile, bucket in
-its player's colour), the supply beside the title.
+its player's colour), the supply in a row below it.
 
 The picker (the Record page's questions): the piece (one from the supply, or a piece or stack on
 the board), then the cell it goes to. Only the engine's legal moves are offered; a stuck player
@@ -17,13 +17,14 @@ from tablelog.dashboard.record.picking import (
     Facet,
     Move,
     Picks,
+    Question,
     Step,
     legal_moves,
     walk,
 )
 from tablelog.domain.games import cells
 
-from .drawing import Sketch, board_figure, label, rect
+from .drawing import Sketch, Tap, board_figure, label, rect
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -32,6 +33,9 @@ BUCKETS = {"B": 1, "R": 2}  # bucket letter -> seat number (seat 1 plays Blue)
 # Piece letter -> (width, height, fill) in cell units.
 PIECES = {"L": (0.78, 0.24, "#d4a95f"), "S": (0.5, 0.2, "#ecd29a")}
 BUCKET = (0.3, 0.22)
+SUPPLY_Y = -3.2  # the supply's row, below the board
+SUPPLY_X = {"bucket": 0.0, "small": 1.0, "large": 2.0}
+EACH = 2  # buckets per player
 
 
 def cell_name(index: int) -> str:
@@ -43,7 +47,7 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
         f"{text(seats[i])} ({colour})" for i, colour in enumerate(("Blue", "Red")) if i < len(seats)
     ]
     figure = board_figure(
-        "Topitop: " + " vs ".join(names), (-0.55, 2.55), (-2.75, 0.55), height=440
+        "Topitop: " + " vs ".join(names), (-0.55, 2.55), (-3.55, 0.55), height=440
     )
     sketch = Sketch()
     for index, stack in enumerate(state["cells"]):
@@ -81,7 +85,46 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     winner = state.get("winner")
     if winner is not None and winner < len(seats):
         label(sketch, 1, -2.65, f"{text(seats[winner])} wins", 14, seat_colour(winner + 1))
+    _supply(figure, sketch, state)
     return sketch.onto(figure)
+
+
+def _supply(figure: go.Figure, sketch: Sketch, state: dict[str, Any]) -> None:
+    """The pieces not yet on the board: each player's buckets in their colour, the small and
+    large piles, with how many are left. Markers, not shapes: the board's shapes are its cells
+    and stacks."""
+    on_board = "".join(state["cells"])
+    xs, sizes, colours = [], [], []
+    for letter, seat in BUCKETS.items():
+        left = EACH - on_board.count(letter)
+        xs += [bucket_x(seat - 1) + 0.12 * k for k in range(left)]
+        sizes += [14] * left
+        colours += [seat_colour(seat)] * left
+    for kind, letter in (("small", "S"), ("large", "L")):
+        if state.get(kind, 0) > 0:
+            xs.append(SUPPLY_X[kind])
+            sizes.append(18 if kind == "small" else 26)
+            colours.append(PIECES[letter][2])
+        label(sketch, SUPPLY_X[kind], SUPPLY_Y - 0.3, f"{state.get(kind, 0)} {kind}", 10, "#666")
+    label(sketch, SUPPLY_X["bucket"], SUPPLY_Y - 0.3, "buckets", 10, "#666")
+    figure.add_scatter(
+        x=xs,
+        y=[SUPPLY_Y] * len(xs),
+        mode="markers",
+        name="supply",
+        hoverinfo="skip",
+        marker={
+            "symbol": "square",
+            "size": sizes,
+            "color": colours,
+            "line": {"color": "#444", "width": 1},
+        },
+    )
+
+
+def bucket_x(seat: int) -> float:
+    """Where a seat's buckets wait in the supply (Blue left, Red right of the column)."""
+    return SUPPLY_X["bucket"] - 0.3 + 0.45 * seat
 
 
 # ---- the picker: menu(rules, state, seat, picks, names) -----------------------------------------
@@ -127,6 +170,23 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
         Facet("to", "To which cell?", target, sort=lambda cell: (cell[1], cell[0])),
     ]
     return walk(legal_moves(rules, state), facets, picks)
+
+
+def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+    """Where each answer lies on the board: a supply pile below it, a stack or a cell on it."""
+    found = []
+    for option in question.options:
+        value = option.value
+        if not isinstance(value, str) or value == "pass":
+            continue
+        if value.startswith("supply:"):
+            kind = value.removeprefix("supply:")
+            x = bucket_x(state["turn"]) + 0.06 if kind == "bucket" else SUPPLY_X[kind]
+            found.append(Tap(value, x, SUPPLY_Y))
+        else:
+            col, row = cells.parse_cell(value, SIZE, SIZE)
+            found.append(Tap(value, col, -row))
+    return found
 
 
 def cell_index(cell: str) -> int:

@@ -19,9 +19,11 @@ from tablelog.dashboard.figures.style import seat_colour, text
 from tablelog.dashboard.record.picking import (
     Facet,
     Picks,
+    Question,
     Ready,
     Several,
     Step,
+    answer,
     by_seat,
     narrow,
     prefixed,
@@ -29,7 +31,7 @@ from tablelog.dashboard.record.picking import (
 from tablelog.domain.games.total_landscaping import hexgarden as hexes
 from tablelog.domain.games.total_landscaping.rules import level_of
 
-from .drawing import Sketch, label
+from .drawing import Sketch, Tap, label
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -111,8 +113,8 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     score = " · ".join(f"{text(n)} {w}" for n, w in zip(seats, wins))
     figure.update_layout(
         title={
-            "text": f"Total Landscaping: bout {state['bout']}, round {state['round']}, "
-            f"LVL{level}; bouts won: {score}",
+            # short enough for a phone's width (the page names the game beside the board)
+            "text": f"Bout {state['bout']}, round {state['round']}, LVL{level} · won: {score}",
             "x": 0.01,
             "font": {"size": 15},
         },
@@ -184,3 +186,35 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
             return prefixed(step, prefix, who)
         chosen[awaited] = step[0]
     return Ready(rules.combine(state, chosen))
+
+
+OFFSETS = (SPAN, 0.0)  # garden 0 (East's) is drawn on the right, garden 1 (West's) on the left
+ON_A_TILE = ("tile", "spread", "recolour", "hoe")
+
+
+def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+    """The garden (any of its tiles answers "which garden?"), then the tiles: the card's tile,
+    Yellow's spread and Purple's recolour in the garden chosen, the hoe's in one's own."""
+    prefix, _, key = question.key.rpartition(".")
+    own = GARDEN_KEYS.index(prefix)
+    size = hexes.TILES_AT_LEVEL[level_of(state["round"])]
+    if key == "garden":
+        return [
+            Tap(option.value, *_at(GARDEN_KEYS.index(option.value), index))
+            for option in question.options
+            for index in range(size)
+        ]
+    if key not in ON_A_TILE:
+        return []
+    chosen = answer(by_seat(picks, prefix), "garden")
+    garden = own if key == "hoe" or chosen is None else GARDEN_KEYS.index(chosen)
+    return [
+        Tap(option.value, *_at(garden, hexes.TILES.index(option.value)))
+        for option in question.options
+        if option.value in hexes.TILES
+    ]
+
+
+def _at(garden: int, index: int) -> tuple[float, float]:
+    x, y = centre(index)
+    return x + OFFSETS[garden], y

@@ -34,10 +34,20 @@ dash.register_page(__name__, path="/record", name="Record", order=4, title="Tabl
 
 POLL_MS = 3000
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
-BOARD: Any = {"displayModeBar": False, "staticPlot": True, "responsive": True}
+# Not static: the board takes taps (its tap targets answer the question asked); nothing zooms.
+BOARD: Any = {
+    "displayModeBar": False,
+    "responsive": True,
+    "scrollZoom": False,
+    "doubleClick": False,
+    "showTips": False,
+}
 
 
 def layout(match: str | None = None, **_query):
+    """The page; `match` (from `?match=`) is a match id or a unique prefix of it. A prefix that
+    names no match, or several, says so above the start form."""
+    match, problem = steps.resolved(_find(), match)
     return html.Div(
         [
             html.H2("Record"),
@@ -71,6 +81,7 @@ def layout(match: str | None = None, **_query):
                 style=HIDDEN,
             ),
             html.Div(
+                problem,
                 id="record-message",
                 role="status",
                 **LIVE,
@@ -82,6 +93,13 @@ def layout(match: str | None = None, **_query):
         ],
         style={"maxWidth": "720px", "margin": "0 auto", "overflowX": "hidden"},
     )
+
+
+def _find() -> Any:
+    """The app's lookup of a match by id or prefix (None outside a request, as in a test that
+    builds the layout alone)."""
+    source = flask.current_app.extensions.get("tablelog") if flask.has_app_context() else None
+    return None if source is None else source.queries.find
 
 
 def start_form() -> list:
@@ -124,8 +142,16 @@ def play_area() -> list:
         html.Div(
             id="record-to-move", style={"fontSize": "18px", "fontWeight": "600", "margin": "8px 0"}
         ),
+        html.Div(id="record-hint", className="note"),
+        # The board fills its box's width and height (panels.BOARD_HEIGHT), whatever the
+        # screen: in a box of no height the figure would lie over the buttons below it.
+        html.Div(
+            dcc.Graph(id="record-board", config=BOARD, responsive=True, style={"height": "100%"}),
+            id="record-board-box",
+            className="board",
+            style=HIDDEN,  # until there is a board to draw
+        ),
         html.Div(id="record-picker"),
-        dcc.Graph(id="record-board", config=BOARD, style={"maxWidth": "100%"}),
         html.H3("Score", style={"margin": "8px 0 4px"}),
         html.Div(id="record-score", style={"overflowX": "auto"}),
         html.Div(id="record-end"),
@@ -231,7 +257,6 @@ def _match(app: dash.Dash, matches: Matches) -> None:
         Output("record-summary", "children"),
         Output("record-replay", "href"),
         Output("record-to-move", "children"),
-        Output("record-board", "figure"),
         Output("record-score", "children"),
         Output("record-end", "children"),
         Output("record-undo-by", "options"),
@@ -248,21 +273,31 @@ def _match(app: dash.Dash, matches: Matches) -> None:
 def _picks(app: dash.Dash, matches: Matches) -> None:
     @app.callback(
         Output("record-picker", "children"),
+        Output("record-board", "figure"),
+        Output("record-board-box", "style"),
+        Output("record-hint", "children"),
         Input("record-picks", "data"),
         Input("record-version", "data"),
         State("record-match", "data"),
     )
     def picker(picks, version, match_id):
-        return panels.picker(steps.asking(matches.get, match_id, version, picks))
+        """The question as buttons, and the board with its legal answers to tap."""
+        asked = steps.asking(matches.get, match_id, version, picks)
+        drawn = steps.board(matches.get, match_id, version, asked)
+        return panels.picker(asked), *panels.board(drawn)
 
     @app.callback(
         Output("record-picks", "data"),
         Input({"type": "record-option", "key": ALL, "value": ALL}, "n_clicks"),
         Input({"type": "record-back", "index": ALL}, "n_clicks"),
+        Input("record-board", "clickData"),
         State("record-picks", "data"),
         prevent_initial_call=True,
     )
-    def pick(_options, _backs, picks):
+    def pick(_options, _backs, click, picks):
+        """A button or the board was tapped: the answer joins the picks."""
+        if ctx.triggered_id == "record-board":
+            return _changed(steps.board_tapped(picks, click))
         return _changed(steps.tapped(picks, ctx.triggered_id, _clicks()))
 
     @app.callback(

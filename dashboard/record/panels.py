@@ -8,9 +8,10 @@ from typing import Any
 from dash import dcc, html, no_update
 
 from tablelog.dashboard import games
+from tablelog.dashboard.games.drawing import has_taps
 
 from .actions import KEEP, Written
-from .steps import Asked, SettingUp, Shown, pick_label
+from .steps import Asked, Board, SettingUp, Shown, pick_label
 from .widgets import FIELD, HIDDEN, PRIMARY, QUIET, ROW, SECTION, chips, question, score_table
 
 TOKEN_BOX = {"marginBottom": "10px"}
@@ -69,11 +70,11 @@ def picker(asked: Asked | None) -> list | html.Div:
 
 def play(shown: Shown | str | None) -> tuple:
     """The outputs of the play area: the start form's and play area's styles, the match line,
-    the replay link, who is to move, board, score, end form, undo choices, the undo box."""
+    the replay link, who is to move, score, end form, undo choices, the undo box."""
     if shown is None:
-        return (SECTION, HIDDEN, *[no_update] * 9)
+        return (SECTION, HIDDEN, *[no_update] * 8)
     if isinstance(shown, str):  # the match cannot be shown: why
-        return (SECTION, HIDDEN, shown, *[no_update] * 8)
+        return (SECTION, HIDDEN, shown, *[no_update] * 7)
     if shown.sheet is not None:
         return (
             HIDDEN,
@@ -81,7 +82,6 @@ def play(shown: Shown | str | None) -> tuple:
             shown.summary,
             shown.replay,
             shown.to_move,
-            {},
             html.Pre(shown.sheet),
             [],
             [],
@@ -95,7 +95,6 @@ def play(shown: Shown | str | None) -> tuple:
         shown.summary,
         shown.replay,
         shown.to_move,
-        board(shown),
         score(shown),
         end_form(shown),
         people,
@@ -104,13 +103,26 @@ def play(shown: Shown | str | None) -> tuple:
     )
 
 
-def board(shown: Shown) -> Any:
-    if shown.board is None:
-        return {}
-    game, encoded = shown.board
-    figure = games.draw(game, encoded, shown.seats)
-    figure.update_layout(height=380, margin={"l": 4, "r": 4, "t": 40, "b": 4})
-    return figure
+# The board's height in px. The board's box has this height (the figure fills it and follows
+# its width): a figure sizing itself inside a box of no height collapses, and its drag layer
+# then lies over the buttons below it.
+BOARD_HEIGHT = 380
+BOARD_BOX = {"height": f"{BOARD_HEIGHT}px"}
+
+
+def board(drawn: Board | None) -> tuple[Any, Any, Any]:
+    """The board, its legal answers to the question asked marked for tapping, its box's style,
+    and the line above it that says so. Nothing changes when there is no board to draw: a
+    match logged from its sheet has none (its box stays hidden), and a page a move behind
+    the store is drawn again once it has caught up."""
+    if drawn is None:
+        return no_update, no_update, no_update
+    figure = games.draw(drawn.game, drawn.encoded, drawn.seats, drawn.question, drawn.picks)
+    figure.update_layout(height=BOARD_HEIGHT, margin={"l": 4, "r": 4, "t": 40, "b": 4})
+    if drawn.question is None or not has_taps(figure):
+        return figure, BOARD_BOX, ""
+    hint = f"{drawn.question.prompt} Tap a ringed place on the board, or a button below."
+    return figure, BOARD_BOX, hint
 
 
 def score(shown: Shown) -> Any:

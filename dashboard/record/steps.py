@@ -3,7 +3,8 @@ one function here and draws what comes back (`panels`). Given the match (or a wa
 every function is a function of plain values: tests call them as the page does, no browser.
 
 Taps arrive as the tapped button's id and its click count (0 or None: the button was drawn
-afresh, not tapped); a function answers None when the page should stay as it is.
+afresh, not tapped), or as a tap on the board (plotly's click data, whose point carries the pick
+its button would give); a function answers None when the page should stay as it is.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from tablelog.dashboard.games.drawing import tapped_pick
 from tablelog.domain import views
 from tablelog.domain.errors import Conflict, MatchNotFound
 from tablelog.domain.games import GAMES, RulesError
@@ -46,6 +48,22 @@ def saved_token(typed: str | None) -> tuple[str | None, str]:
     return token or None, TOKEN_SAVED if token else NO_TOKEN
 
 
+# The match in the address ---------------------------------------------------------------------
+
+
+def resolved(find: Callable[[str], Any] | None, given: str | None) -> tuple[str | None, str]:
+    """The match the address names (`?match=` an id or a unique prefix of it): (its full id, "")
+    or (None, why not, to show above the start form). `find` is the query side's lookup
+    (`Queries.find`, MatchNotFound naming the candidates of an ambiguous prefix)."""
+    given = (given or "").strip()
+    if not given or find is None:
+        return given or None, ""
+    try:
+        return str(find(given)), ""
+    except MatchNotFound as err:
+        return None, f"The address names no match to show: {err}. Start a match below."
+
+
 # Following other devices ---------------------------------------------------------------------
 
 
@@ -74,6 +92,17 @@ def tapped(picks: list | None, button: dict | None, clicks: int | None) -> list 
     if "index" in button:
         return picks[: button["index"]]
     return [*picks, [button["key"], json.loads(button["value"])]]
+
+
+def board_tapped(picks: list | None, click: Any) -> list | None:
+    """The picks after a tap on the board: the tapped target's pick is added, unless the board
+    was drawn for another question than the one now asked (a late tap: ignored)."""
+    tap = tapped_pick(click)
+    picks = list(picks or [])
+    if tap is None or tap[2] != len(picks):
+        return None
+    key, value, _answered = tap
+    return [*picks, [key, value]]
 
 
 def setup_tapped(picks: list | None, button: dict | None, clicks: int | None) -> list | None:
@@ -161,6 +190,35 @@ def asking(
         return Asked(picks, question=step)
     who = " and ".join(match.seats[s] for s in awaited)
     return Asked(picks, ready=f"{who} {match.rules.describe(step.move)}")
+
+
+@dataclasses.dataclass(frozen=True)
+class Board:
+    """The board to draw: the position, and the question its tap targets answer (if any)."""
+
+    game: str
+    encoded: Any
+    seats: list[str]
+    question: Question | None = None
+    picks: list = dataclasses.field(default_factory=list)
+
+
+def board(
+    load: Load, match_id: str | None, version: int | None, asked: Asked | None
+) -> Board | None:
+    """The board of the match shown, with the question being `asked` to tap; None when there
+    is no board (no match, or one logged from its sheet)."""
+    if not match_id or version is None:
+        return None
+    try:
+        match = load(match_id, version)
+    except (MatchNotFound, Conflict):
+        return None
+    if match.kind == "sheet":
+        return None
+    question = asked.question if asked is not None else None
+    picks = asked.picks if asked is not None else []
+    return Board(match.game, match.rules.encode(match.state), list(match.seats), question, picks)
 
 
 # The match as it stands ----------------------------------------------------------------------

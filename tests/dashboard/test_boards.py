@@ -37,7 +37,7 @@ def test_topitop_escapes_names():
 def test_topiary_visitor_spots_stand_outside_their_first_tile():
     assert topiary.spot_position("c1:S") == pytest.approx((2, 0.72))  # above c1
     assert topiary.spot_position("e3:W") == pytest.approx((4.72, -2))  # right of e3
-    assert topiary.spot_position("a5:NE") == pytest.approx((-0.72, -4.72))
+    assert topiary.spot_position("a5:NE") == pytest.approx((-1.2, -5.2))  # diagonals farther out
     assert len(topiary.all_spots()) == 56  # 20 straight + 36 diagonal, as the rules say
 
 
@@ -119,7 +119,7 @@ def test_geoshapes_fills_slots_with_shapes_then_wilds():
         ("Square", "W"),
         ("Rectangle", ""),
     ]
-    assert geoshapes.short("Right Triangle") == "RT" and geoshapes.short("Square") == "Squa"
+    assert geoshapes.short("Right Triangle") == "RT" and geoshapes.short("Square") == "Sq"
 
 
 def test_every_game_draws_a_played_position():
@@ -148,3 +148,43 @@ def test_geoshapes_quadrants_show_owners_and_placed_shapes():
     filled = [s for s in mine if not s.name.endswith("open")]
     assert len(filled) == 2 and all(s.fillcolor == seat_colour(1) for s in filled)
     assert len(shapes(figure, "quadrant ")) == 4
+
+
+@pytest.mark.parametrize("manifest", ["geoshapes", "geoshapes-v2"])
+def test_geoshapes_names_every_slots_shape_whole_never_cut_short(manifest):
+    """Each slot draws its shape (the Wild's star where the Wild stands in) and names it in full
+    in its hover; no label on the board is a shape's name cut short ("Squa", "QC")."""
+    rules = get_rules("geoshapes")
+    options = rules.options({"manifest": manifest})
+    state = rules.encode(rules.start(2, options, rules.deal(2, options, random.Random(3))))
+    first = state["board"]["places"][0]
+    needed = [shape for shape, count in first["needs"].items() for _ in range(count)]
+    state["placed"][0] = [needed[0], "Wild"]  # one slot filled by its shape, one by the Wild
+    figure = geoshapes.draw(state, ["Ann", "Ben"])
+
+    places = state["board"]["places"]
+    slots = [
+        (place["name"], shape)
+        for place in places
+        for shape, n in place["needs"].items()
+        for _ in range(n)
+    ]
+    glyphs = shapes(figure, "glyph ")
+    names = {shape for _place, shape in slots} | {"Wild"}
+    # one glyph per slot, and one per shape in the key below the board
+    assert len(glyphs) == len(slots) + len(names)
+    assert sum(g.name == "glyph Wild" for g in glyphs) == 1 + 1  # the slot and the key
+    assert {g.name.removeprefix("glyph ") for g in glyphs} == names
+
+    hover = next(trace for trace in figure.data if trace.name == "slots")
+    assert len(hover.hovertext) == len(slots)
+    assert hover.hovertext[0] == f"{needed[0]}: placed"
+    assert hover.hovertext[1] == f"{needed[1]}: the Wild stands in"
+    assert all(words.split(":")[0] in names for words in hover.hovertext)
+
+    said = [a.text.replace("<br>", " ") for a in figure.layout.annotations]
+    cut_short = {shape[:n] for shape in names for n in range(1, len(shape))} | {
+        "".join(w[0] for w in shape.split()) for shape in names
+    }
+    assert not [words for words in said if words in cut_short]
+    assert names <= set(said)  # the key names each shape in full

@@ -49,3 +49,34 @@ def picks_for(
     found = search([])
     assert found is not None, f"the menus never offer {target}"
     return found
+
+
+def setup_picks_for(game: str, players: int, target: dict, limit: int = 20000) -> list[list[Any]]:
+    """The start form's picks whose Ready setup starts the match `target` ({"options",
+    "setup"}) does (options compared as the engine reads them), found as `picks_for` finds a
+    move's."""
+    from tablelog.dashboard.record import setup as setups
+    from tablelog.domain.games import get_rules
+
+    rules = get_rules(game)
+
+    text = json.dumps(target)
+    budget = [limit]
+
+    def search(picks):
+        budget[0] -= 1
+        assert budget[0] > 0, f"no setup picks found for {target} within {limit} steps"
+        step = setups.menu(game, players, picks)
+        if isinstance(step, Ready):
+            same = rules.options(step.move["options"]) == rules.options(target["options"])
+            return picks if same and step.move["setup"] == target["setup"] else None
+        for option in step.options:
+            if _mentioned(option.value, text):
+                found = search([*picks, [step.key, option.value]])
+                if found is not None:
+                    return found
+        return None
+
+    found = search([])
+    assert found is not None, f"the setup questions never offer {target}"
+    return found

@@ -1,0 +1,257 @@
+"""Logging whole games by tapping the drawn board on the Record page, in headless Chromium, at
+a phone's size (390x844) and a desktop's (1400x1000): each answer that has a place on the board
+is given by tapping that place (a pile of the supply, a cell, a visitor's spot, a hex tile, a
+Topas cell, a GeoShapes figure), the rest by the buttons; the stored events must equal those of
+the same game entered at the command line. On the phone the board fits the width (its third
+column is not cut off) and the page never scrolls sideways. Screenshots go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tablelog.dashboard.record import Question, menu
+from tablelog.domain.games import get_rules
+from tablelog.store import open_recorder
+from tests.conftest import BROWSER_WAIT, open_page
+
+from .conftest import ARTIFACTS, answered, start_match, tap
+from .entering import picks_for, setup_picks_for
+from .test_browser import cli_game, example_moves, logged
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+SIZES = {"phone": (390, 844), "desktop": (1400, 1000)}
+
+# Per game, the questions whose answers lie on the board: these must be tapped there (a
+# missing tap target fails the test); any other answer is given by its button.
+ON_THE_BOARD = {
+    "topitop": {"piece", "to"},
+    "topiary": {"visitor", "take"},
+    "total-landscaping": {"garden", "tile", "spread", "recolour", "hoe"},
+    "topas": {"at", "dir"},
+    "geoshapes": {"pick_up", "switch", "on", "from", "to"},
+}
+NOT_A_PLACE = ("", "pass", "__done__")  # answers that name no place: "visitor only", pass...
+
+# The tap targets of the board as drawn: (trace index, point index) of the target whose pick
+# is [key, value], drawn for `count` answers; null while the board shows another question.
+FIND_TARGET = """([key, value, count]) => {
+    const plot = document.querySelector('#record-board .js-plotly-plot');
+    if (!plot || !plot.data) return null;
+    const trace = plot.data.findIndex(t => t.name === 'tap');
+    if (trace < 0) return null;
+    const data = plot.data[trace].customdata.map(c => JSON.parse(c));
+    if (data.length === 0 || data[0][2] !== count) return null;
+    const want = JSON.stringify([key, value]);
+    const point = data.findIndex(d => JSON.stringify([d[0], d[1]]) === want);
+    return point < 0 ? [trace, -1] : [trace, point];
+}"""
+
+
+FINGER_REST_MS = 1000  # between two taps of a finger (a look at the board), at the least
+
+# The board is drawn: plotly is not redrawing it (a tap lands on what the screen shows).
+DRAWN = "!document.querySelector('#record-board .dash-graph--pending')"
+
+# Whether plotly's hover has found the target (trace, point) under the pointer.
+HOVERED = """([trace, point]) => {
+    const plot = document.querySelector('#record-board .js-plotly-plot');
+    const want = plot.data[trace].customdata[point];
+    return (plot._hoverdata || []).some(p => p.customdata === want);
+}"""
+
+
+@pytest.fixture(params=list(SIZES))
+def screen(request, browser):
+    """A page of each size in turn, collecting console errors; the phone's is a touch screen
+    (its taps are touches, as a finger's), the desktop's has a mouse."""
+    if request.param == "desktop":
+        page = open_page(browser, *SIZES["desktop"])
+        page.touch, page.size_name = False, "desktop"
+        yield page
+        page.close()
+        return
+    width, height = SIZES["phone"]
+    context = browser.new_context(
+        viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
+    )
+    page = context.new_page()
+    page.set_default_timeout(BROWSER_WAIT)
+    page.errors = []
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda err: page.errors.append(str(err)))
+    page.touch, page.size_name = True, "phone"
+    yield page
+    context.close()
+
+
+def tap_board(page, key: str, value, count: int) -> None:
+    """Tap the board's target for [key, value] where it is drawn, as a finger would."""
+    page.wait_for_function(FIND_TARGET, arg=[key, value, count])
+    page.wait_for_function(DRAWN)
+    trace, point = page.evaluate(FIND_TARGET, [key, value, count])
+    assert point >= 0, f"the board offers no place to tap for {key} = {value!r}"
+    target = page.locator("#record-board .scatterlayer .trace").nth(trace).locator(".point")
+    target.nth(point).scroll_into_view_if_needed()
+    box = target.nth(point).bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if page.touch:
+        # A finger rests between taps, as a player looks at the redrawn board. A touch that
+        # comes within a few hundred ms of the board's redraw is sometimes not seen by plotly
+        # as a tap on a point (no plotly_click; lost in about 1 of 3 games at 300 ms, never
+        # at 1 s here; cause not found, see docs/record.md's known limits).
+        page.wait_for_timeout(FINGER_REST_MS)
+        page.touchscreen.tap(x, y)
+        return
+    # A mouse comes to rest over the place before it clicks, as a hand does: plotly finds the
+    # point under a click by its hover, which it runs at most every 50 ms, so a click that
+    # lands within 50 ms of the pointer's arrival finds no point.
+    page.mouse.move(x, y)
+    page.wait_for_function(HOVERED, arg=[trace, point])
+    page.mouse.down()
+    page.mouse.up()
+
+
+def enter_by_tapping(page, recorder, match_id: str, move: dict) -> int:
+    """Enter `move` on the page: the board for every answer it places, buttons for the rest.
+    Returns how many answers were tapped on the board."""
+    match = recorder.get(match_id)
+    rules, state, seats = match.rules, match.state, list(match.seats)
+    seat = rules.to_move(state)[0]
+    picks = picks_for(match.game, rules, state, seat, move, seats)
+    answered(page, "#record-picker", 0)
+    on_board = 0
+    for number, (key, value) in enumerate(picks):
+        step = menu(match.game, rules, state, seat, picks[:number], seats)
+        assert isinstance(step, Question), f"the move is complete before {key}"
+        if key.split(".")[-1] in ON_THE_BOARD[match.game] and value not in NOT_A_PLACE:
+            tap_board(page, key, value, number)
+            on_board += 1
+        else:
+            label = next(o.label for o in step.options if o.value == value)
+            tap(page, "#record-picker", label)
+        answered(page, "#record-picker", number + 1)
+    page.get_by_role("button", name="Record this move").click()
+    page.wait_for_selector(f"#record-summary:has-text('move {len(match.moves) + 1} ')")
+    return on_board
+
+
+def fits_the_width(page) -> None:
+    """No sideways scrolling, and the whole board (its tap targets too) inside the screen."""
+    page.locator("#record-board .main-svg").first.wait_for()  # the board is drawn
+    width = page.evaluate("window.innerWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    board = page.locator("#record-board .main-svg").first.bounding_box()
+    assert board is not None and board["x"] >= 0 and board["x"] + board["width"] <= width
+
+
+def shot(page, name: str) -> None:
+    """The screen with the board in view (a full-page shot resizes the window, and the board
+    redraws itself to that size half way through)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.locator("#record-board").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"record-tap-{name}.png"))
+
+
+def log_game(page, served, game: str, moves: list[dict], match_id: str) -> int:
+    taps = 0
+    for number, move in enumerate(moves):
+        taps += enter_by_tapping(page, served.recorder, match_id, move)
+        if number == 1 and len(moves) > 2:  # mid-game, the next question asked
+            answered(page, "#record-picker", 0)
+            fits_the_width(page)
+            shot(page, f"{game}-{page.size_name}")
+    return taps
+
+
+NAMES = {
+    "topitop": "Topitop",
+    "topiary": "Topiary",
+    "total-landscaping": "Total Landscaping",
+    "topas": "Topas",
+    "geoshapes": "GeoShapes",
+}
+
+
+def begin(page, served, game: str, record: dict) -> str:
+    """Start the example's match on the page's start form; GeoShapes' example is played on a
+    board the form does not offer (its first manifest), so it is started on another device
+    (the recorder, as the command line would) and opened here by a prefix of its id."""
+    players = ", ".join(record["seats"])
+    if game == "geoshapes":
+        started = str(
+            served.recorder.start(game, record["seats"], record["options"], record["setup"])
+        )
+        page.goto(f"{served.url}/record?match={started[:8]}")
+        page.wait_for_selector("#record-summary:has-text('move 0')")
+        return started
+    target = {"options": record.get("options") or {}, "setup": record.get("setup") or {}}
+    picks = setup_picks_for(game, len(record["seats"]), target)
+    start_match(page, served.url, game, NAMES[game], players, picks)
+    return page.url.split("match=")[1]
+
+
+def by_the_command_line(tmp_path, game: str, record: dict, entries: list[dict]):
+    """The same game logged with `tablelog new` and `tablelog move`, in the background."""
+    cli_store, setup = str(tmp_path / "cli.sqlite"), tmp_path / "setup.json"
+    setup.write_text(json.dumps(record.get("setup") or {}))
+    options = [
+        arg
+        for key, value in (record.get("options") or {}).items()
+        for arg in ("--option", f"{key}={json.dumps(value) if isinstance(value, bool) else value}")
+    ]
+    new = [game, "--players", ",".join(record["seats"]), "--setup", str(setup), *options]
+    seats = record["seats"]
+    moves = [
+        ["move", "ID", "--seat", e["seat"], json.dumps(typed(game, e["move"], seats))]
+        for e in entries
+    ]
+    return cli_store, cli_game(cli_store, new, moves)
+
+
+def typed(game: str, move: dict, seats: list[str]) -> dict:
+    """A move as a person types it at the command line, as the game shows it (GeoShapes names
+    the other player where the record stores a seat number from 0)."""
+    return get_rules(game).shown_move(move, seats)
+
+
+def as_the_menus_say(game: str, record: dict, entries: list[dict]) -> list[dict]:
+    """The example's moves as the page enters them: Total Landscaping's menus always name
+    Yellow's spread when one exists, even in a round where the other's White negates it
+    (docs/record.md, known limits), so such a round is entered with its first spread named;
+    the engine accepts it and ignores the spread. Both loggings then enter the same moves."""
+    if game != "total-landscaping":
+        return entries
+    rules = get_rules(game)
+    options = rules.options(record.get("options") or {})
+    state = rules.start(len(record["seats"]), options, record.get("setup") or {})
+    said = []
+    for entry in entries:
+        move = entry["move"]
+        for side, choice in move.items():
+            if choice.get("card") == "Yellow" and "spread" not in choice:
+                seat = ("east", "west").index(side)
+                spreads = [c for c in rules.choices(state, seat) if c.items() >= choice.items()]
+                move = {**move, side: spreads[0]}
+        state = rules.apply(state, move)
+        said.append({**entry, "move": move})
+    return said
+
+
+@pytest.mark.parametrize("game", list(NAMES))
+def test_a_game_logged_by_tapping_the_board_equals_the_command_line(game, serve, screen, tmp_path):
+    served = serve()
+    record, entries = example_moves(game)
+    entries = as_the_menus_say(game, record, entries)
+    cli_store, by_cli = by_the_command_line(tmp_path, game, record, entries)
+    match_id = begin(screen, served, game, record)
+    fits_the_width(screen)
+    taps = log_game(screen, served, game, [entry["move"] for entry in entries], match_id)
+    screen.wait_for_selector("text=The game is over")
+    assert taps > 0  # (every answer with a place on the board was tapped there: ON_THE_BOARD)
+    assert not screen.errors
+    assert logged(served.recorder, match_id) == logged(open_recorder(cli_store), by_cli.result())
