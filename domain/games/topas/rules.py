@@ -559,7 +559,7 @@ class Topas(GameRules[TopasState]):
             return [float(min(self.column_totals(state)))]
         points = [0.0] * state.players
         for placement in state.placements:
-            points[placement.seat] += placement.points + 0
+            points[placement.seat] += placement.points
         return points
 
     def _detail(self, state: TopasState, deck: Deck, index: int, p: Placement) -> dict[str, Any]:
