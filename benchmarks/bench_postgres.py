@@ -9,7 +9,6 @@ without one answering, the module reports nothing and says why on stderr.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import random
 import sys
@@ -18,9 +17,8 @@ import uuid
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from .bench_projections import cpu_of
 from .bench_recorder import build, moves_at_the_table, replays, scripts, simulated
-from .harness import Result, best_of
+from .harness import Result, best_of, cpu_of, decode_pages
 
 if TYPE_CHECKING:
     from tablelog.domain.signed import SigningRecorder
@@ -180,20 +178,15 @@ def raw_read(url: str) -> int:
 
 def read_after(db: Any, position: int) -> int:
     """Page through the events after `position` on an open connection, json-decoding each."""
-    rows = 0
-    while True:
-        page = db.execute(
+    return decode_pages(
+        lambda after: db.execute(
             "SELECT notification_id, originator_id, originator_version, topic, "
             "state FROM tablelog_events WHERE notification_id > %s "
             "ORDER BY notification_id LIMIT %s",
-            (position, PAGE),
-        ).fetchall()
-        if not page:
-            return rows
-        for row in page:
-            json.loads(row[4])
-        rows += len(page)
-        position = page[-1][0]
+            (after, PAGE),
+        ).fetchall(),
+        position,
+    )
 
 
 def _store_random_matches(recorder: SigningRecorder, wanted: int) -> None:

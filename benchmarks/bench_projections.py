@@ -8,7 +8,6 @@ matches of random legal moves, generated once by two worker processes and cached
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
 import random
@@ -17,11 +16,10 @@ import sqlite3
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .harness import Result, best_of
+from .harness import Result, best_of, cpu_of, decode_pages
 
 if TYPE_CHECKING:
     from tablelog.domain.signed import SigningRecorder
@@ -97,35 +95,18 @@ def store_with(events: int) -> str:
 
 def raw_read(path: str, after: int = 0) -> int:
     """The baseline: page through stored_events with plain sqlite3 and json-decode each row."""
-    rows = 0
     db = sqlite3.connect(path)
     try:
-        position = after
-        while True:
-            page = db.execute(
+        return decode_pages(
+            lambda position: db.execute(
                 "SELECT rowid, originator_id, originator_version, topic, state "
                 "FROM stored_events WHERE rowid > ? ORDER BY rowid LIMIT ?",
                 (position, PAGE),
-            ).fetchall()
-            if not page:
-                return rows
-            for row in page:
-                json.loads(row[4])
-            rows += len(page)
-            position = page[-1][0]
+            ).fetchall(),
+            after,
+        )
     finally:
         db.close()
-
-
-def cpu_of(work: Callable[[], object], repeats: int = 3) -> float:
-    """The least CPU time (this process, every thread) of `repeats` runs of `work`: beside the
-    wall-clock ratio, the one a busy machine disturbs less."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.process_time()
-        work()
-        best = min(best, time.process_time() - start)
-    return best
 
 
 def _one_match(

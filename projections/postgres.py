@@ -37,7 +37,6 @@ from eventsourcing.postgres import (
 from eventsourcing.projection import Projection, ProjectionRunner
 from psycopg.sql import SQL, Composed
 
-from tablelog.domain.eventsourcing_internals import insert_tracking, max_tracking_id
 from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.transcoding import LeanMapper
@@ -173,21 +172,12 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
             super().write(lists, tracking, since)
             return
         with self.datastore.get_connection() as conn, conn.pipeline(), conn.transaction():
-            c = conn.cursor()
-            self._serialise(c)
-            for name, table_rows in lists.items():
-                values = itemgetter(*STORED[name].names)
-                c.executemany(
-                    self._upserts[name], [self._values(name, values(row)) for row in table_rows]
-                )
-            if since is not None:
-                stored = max_tracking_id(self, c, tracking.application_name) or 0
-                if stored != since:
-                    raise IntegrityError(
-                        f"the tables moved on to event {stored} while this batch was folded "
-                        f"from event {since} (another process projected them)"
-                    )
-            insert_tracking(self, c, tracking)
+            self._write_in(conn.cursor(), lists, tracking, since, self._upsert_each)
+
+    def _upsert_each(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
+        """A table's rows a statement each (pipelined): for fewer rows than COPY repays."""
+        values = itemgetter(*STORED[table].names)
+        cursor.executemany(self._upserts[table], [self._values(table, values(row)) for row in rows])
 
     def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
         """All of a table's rows in two statements: COPY them into a scratch table of this

@@ -12,10 +12,8 @@ objects), which keeps the per-event cost to one JSON decode plus the rules' own 
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor, wait
-from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any, NamedTuple
 from uuid import UUID
@@ -28,7 +26,7 @@ from eventsourcing.utils import resolve_topic
 from tablelog.domain.eventsourcing_internals import max_tracking_id
 from tablelog.domain.match import Match
 from tablelog.domain.quarantine import finding_of
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.recorder import Recorder, cycle_collector_paused
 from tablelog.domain.transcoding import DATETIME
 
 from .projector import Event, Projector
@@ -54,22 +52,6 @@ class Row(NamedTuple):
 def match_id_of(stored_id: Any) -> UUID:
     """The match a row belongs to (cached: a page holds a few hundred matches' ids many times)."""
     return stored_id if isinstance(stored_id, UUID) else UUID(stored_id)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the cycle collector while a page is folded and written. Decoding and folding
-    allocate a dict or two per event, none in a cycle, yet the allocations set off collections
-    that walk every match the projector keeps (measured: decoding took twice as long). Only if
-    it was running, and on again after the page whatever happens."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _plain(state: bytes) -> dict[str, Any]:
@@ -312,7 +294,7 @@ class TablesProjection:
         while True:
             if not page and folded < head:
                 page = self._read(folded, head)
-            with collector_paused():
+            with cycle_collector_paused():
                 for stored in page:
                     self._fold_stored(stored)
                 try:

@@ -21,7 +21,7 @@ the writer drops its work and carries on from the stored position.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -63,17 +63,28 @@ class TablesView(TrackingRecorder, abc.ABC):
         were folded from), nothing is written unless the stored position is still that one:
         IntegrityError otherwise, as when the position would not advance."""
         with self.datastore.transaction(commit=True) as c:
-            self._serialise(c)
-            for name, table_rows in rows.items():
-                self._upsert(c, name, table_rows)
-            if since is not None:
-                stored = max_tracking_id(self, c, tracking.application_name) or 0
-                if stored != since:
-                    raise IntegrityError(
-                        f"the tables moved on to event {stored} while this batch was folded "
-                        f"from event {since} (another process projected them)"
-                    )
-            insert_tracking(self, c, tracking)
+            self._write_in(c, rows, tracking, since, self._upsert)
+
+    def _write_in(
+        self,
+        cursor: Any,
+        rows: Rows,
+        tracking: Tracking,
+        since: int | None,
+        upsert: Callable[[Any, str, Iterable[Mapping[str, Any]]], None],
+    ) -> None:
+        """`write`'s statements in the caller's transaction, each table's rows by `upsert`."""
+        self._serialise(cursor)
+        for name, table_rows in rows.items():
+            upsert(cursor, name, table_rows)
+        if since is not None:
+            stored = max_tracking_id(self, cursor, tracking.application_name) or 0
+            if stored != since:
+                raise IntegrityError(
+                    f"the tables moved on to event {stored} while this batch was folded "
+                    f"from event {since} (another process projected them)"
+                )
+        insert_tracking(self, cursor, tracking)
 
     def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
         """Upsert one table's rows in the caller's transaction (no two with the same key)."""
