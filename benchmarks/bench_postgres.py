@@ -15,8 +15,10 @@ import sys
 import time
 import uuid
 from collections.abc import Iterator
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from .bench_projections import time_one_match
 from .bench_recorder import build, moves_at_the_table, replays, scripts, simulated
 from .harness import Result, best_of, cpu_of, decode_pages
 
@@ -202,33 +204,19 @@ def _store_random_matches(recorder: SigningRecorder, wanted: int) -> None:
         stored += sum(m.version for m in batch)
 
 
-def _one_match(
-    recorder: SigningRecorder, projection: TablesProjection, db: Any
-) -> tuple[float, float]:
-    """Record a 15-move Topitop match (17 events) and time projecting it, then the raw read of
-    the same rows on an open connection (`db`: a new one would cost more than the read)."""
-    from .matches import WIN
-
-    position = projection.position()
-    match_id = recorder.start("topitop", ["Ann", "Ben"])
-    for seat, move in WIN:
-        recorder.record(match_id, seat, move)
-    recorder.end(match_id)
-    begin = time.perf_counter()
-    projection.catch_up()
-    projected = time.perf_counter() - begin
-    begin = time.perf_counter()
+def _read_ended(db: Any, position: int) -> None:
+    """The raw read on an open connection (a new one would cost more than the read), its
+    transaction ended as the projection's reads end theirs."""
     read_after(db, position)
-    db.rollback()  # end the read's transaction, as the projection's reads end theirs
-    return projected, time.perf_counter() - begin
+    db.rollback()
 
 
 def _one_match_result(recorder: SigningRecorder, projection: TablesProjection, url: str) -> Result:
     import psycopg
 
     with psycopg.connect(url) as db:
-        _one_match(recorder, projection, db)  # warm the statement caches
-        timings = [_one_match(recorder, projection, db) for _ in range(5)]
+        time_one_match(recorder, projection, partial(_read_ended, db))  # warm the statement caches
+        timings = [time_one_match(recorder, projection, partial(_read_ended, db)) for _ in range(5)]
     return Result(
         "PostgreSQL projection of one new match",
         min(t[0] for t in timings) * 1000,

@@ -16,6 +16,7 @@ import sqlite3
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -109,11 +110,11 @@ def raw_read(path: str, after: int = 0) -> int:
         db.close()
 
 
-def _one_match(
-    recorder: SigningRecorder, projection: TablesProjection, path: str
+def time_one_match(
+    recorder: SigningRecorder, projection: TablesProjection, raw: Callable[[int], object]
 ) -> tuple[float, float]:
-    """Record a 15-move Topitop match (17 events) and time projecting it, then the raw read of
-    the same rows."""
+    """Record a 15-move Topitop match (17 events) and time projecting it, then `raw(position)`:
+    the raw read of the same rows (the events after the projection's position before)."""
     from .matches import WIN
 
     position = projection.position()
@@ -125,7 +126,7 @@ def _one_match(
     projection.catch_up()
     projected = time.perf_counter() - begin
     begin = time.perf_counter()
-    raw_read(path, after=position)
+    raw(position)
     return projected, time.perf_counter() - begin
 
 
@@ -150,8 +151,11 @@ def run(quick: bool) -> list[Result]:
         raw_s = best_of(3, lambda: raw_read(path))
         raw_cpu = cpu_of(lambda: raw_read(path))
 
-        _one_match(recorder, projection, path)  # warm the statement caches
-        timings = [_one_match(recorder, projection, path) for _ in range(5)]
+        def raw(at: int) -> int:
+            return raw_read(path, after=at)
+
+        time_one_match(recorder, projection, raw)  # warm the statement caches
+        timings = [time_one_match(recorder, projection, raw) for _ in range(5)]
         projected = min(t[0] for t in timings)
         baseline = min(t[1] for t in timings)
         recorder.close()
