@@ -51,8 +51,9 @@ def frame(table: Table, rows: Iterable[tuple]) -> pd.DataFrame:
 
 def read_table(projection: TablesProjection, name: str) -> pd.DataFrame:
     table = TABLES[name]
-    rows = projection.view.select(name)
-    return frame(table, (tuple(row[c] for c in table.names) for row in rows))
+    # Tuples in the table's column order, straight from the cursor (no dict per row).
+    statement = f"SELECT {', '.join(table.names)} FROM {table.sql_name}"
+    return frame(table, projection.view.fetch(statement))
 
 
 def load_tables(

@@ -35,6 +35,7 @@ from eventsourcing.postgres import (
     PostgresTrackingRecorder,
 )
 from eventsourcing.projection import Projection, ProjectionRunner
+from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composed
 
 from tablelog.domain.match import Match
@@ -103,6 +104,9 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
                 *INDEXES,
             )
         ]
+
+    def _as_tuples(self, cursor: Any) -> None:
+        cursor.row_factory = tuple_row
 
     def create_table(self) -> None:
         """Create the tables (processes starting at once take turns); tables of another schema
