@@ -23,7 +23,7 @@ import contextlib
 import dataclasses
 import math
 import threading
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 from uuid import UUID
@@ -105,8 +105,13 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
             )
         ]
 
-    def _as_tuples(self, cursor: Any) -> None:
+    def plain_rows(self, cursor: Any) -> None:
         cursor.row_factory = tuple_row
+
+    def fetch_once(self, statement: str, params: Sequence[Any]) -> list[tuple]:
+        # The library's connections are in autocommit mode: the statement is its own read.
+        with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as c:
+            return c.execute(statement, tuple(params), prepare=True).fetchall()
 
     def create_table(self) -> None:
         """Create the tables (processes starting at once take turns); tables of another schema

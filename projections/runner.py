@@ -23,7 +23,6 @@ from eventsourcing.persistence import IntegrityError, StoredEvent, Tracking
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.utils import resolve_topic
 
-from tablelog.domain.eventsourcing_internals import max_tracking_id
 from tablelog.domain.match import Match
 from tablelog.domain.quarantine import finding_of
 from tablelog.domain.recorder import Recorder, cycle_collector_paused
@@ -109,25 +108,42 @@ class Decoder:
         return [e for e in map(self.decode, stored) if e is not None]
 
 
-def _statements(recorder: Recorder) -> tuple[str, str]:
-    """The newest notification, and a page of notifications (after a position, up to the
-    newest one when the catch-up began, at most so many), in the store's own SQL."""
+def _statements(recorder: Recorder, view: TablesView) -> tuple[str, str]:
+    """A catch-up's first read and a page of notifications, in the store's own SQL, each a
+    statement run on its own (`TablesView.fetch_once`).
+
+    A page: the notifications after a position, up to the newest one when the catch-up
+    began, at most so many. The first read gives the newest notification and the tracked
+    position; on PostgreSQL the first page too, in the same statement (a new match's few
+    events then cost one round trip, where a transaction of three statements cost five)."""
     events: Any = recorder.recorder  # SQLite's or PostgreSQL's: both name their table
     if isinstance(events, SQLiteApplicationRecorder):  # the notification id is the rowid
         table, number, marker = events.events_table_name, "rowid", "?"
+        tracking = "tracking"  # the library's SQLite tracking table has this one name
     else:
         table = f'"{events.datastore.schema}"."{events.events_table_name}"'
+        tracking = f'"{view.datastore.schema}"."{view.tracking_table_name}"'
         number, marker = "notification_id", "%s"
-    return (
-        f"SELECT MAX({number}) FROM {table}",
-        f"SELECT {number}, originator_id, originator_version, topic, state FROM {table} "
-        f"WHERE {number} > {marker} AND {number} <= {marker} ORDER BY {number} LIMIT {marker}",
+    columns = f"{number}, originator_id, originator_version, topic, state"
+    head = f"(SELECT MAX({number}) FROM {table})"
+    position = f"(SELECT MAX(notification_id) FROM {tracking} WHERE application_name = {marker})"
+    after = f"WHERE {number} > {marker} AND {number} <= {marker} ORDER BY {number} LIMIT {marker}"
+    if marker == "?":
+        # SQLite: the header alone; the page follows as a second statement. Its rows up to
+        # the header's newest one were all committed before it (one writer at a time, rowids
+        # in commit order), and SQLite ran this slower as one statement (measured).
+        return f"SELECT {head}, {position}", f"SELECT {columns} FROM {table} {after}"
+    # PostgreSQL: one statement, one snapshot, one round trip. The page's bounds are scalar
+    # subqueries of its own, so joining it to the header needs no LATERAL; an empty page
+    # leaves one row, the header's, with NULLs.
+    first = (
+        f"SELECT header.head, header.position, page.* FROM (SELECT {head} AS head, "
+        f"{position} AS position) AS header LEFT JOIN (SELECT {number} AS n, originator_id, "
+        f"originator_version, topic, state FROM {table} WHERE {number} > "
+        f"COALESCE({position}, 0) AND {number} <= {head} ORDER BY {number} LIMIT {marker}) "
+        "AS page ON 1 = 1 ORDER BY page.n"
     )
-
-
-def _values(row: Any) -> tuple:
-    """A row as a tuple, whichever the cursor gives (SQLite rows, PostgreSQL dicts)."""
-    return tuple(row.values()) if isinstance(row, dict) else tuple(row)
+    return first, f"SELECT {columns} FROM {table} {after}"
 
 
 Progress1 = Callable[[int], None]
@@ -211,10 +227,8 @@ class TablesProjection:
         self.page = page
         self.capacity = capacity
         self.decoder = Decoder(recorder)
-        self._on_postgres = not isinstance(recorder.recorder, SQLiteApplicationRecorder)
-        self._head_statement, self._page_statement = _statements(recorder)
-        # Both stores' recorders have a datastore; the library's protocol does not say so.
-        self._events_store: Any = getattr(recorder.recorder, "datastore")  # noqa: B009
+        self._first_statement, self._page_statement = _statements(recorder, self.view)
+        self._header_only = isinstance(recorder.recorder, SQLiteApplicationRecorder)
         self.projector = self._new_projector()
         # The tracked position the projector's cache was folded up to (None: no cache yet).
         # Another process may move the tables on between two catch-ups; folding the next
@@ -318,29 +332,25 @@ class TablesProjection:
             page = []
 
     def _start(self) -> tuple[int, int, list[Row]]:
-        """The newest notification, the tracked position and the first page after it, read in
-        one transaction: a new match's few events cost one round trip, not three."""
-        with self._events_store.transaction(commit=False) as c:
-            c.execute(self._head_statement)
-            (head,) = _values(c.fetchone())
-            position = max_tracking_id(self.view, c, self.name) or 0
-            page = self._page(c, position, head or 0) if position < (head or 0) else []
-        return head or 0, position, page
+        """The newest notification, the tracked position and the first page after it
+        (`_statements`)."""
+        fetch = self.view.fetch_once
+        if self._header_only:
+            ((head, position),) = fetch(self._first_statement, (self.name,))
+            head, position = head or 0, position or 0
+            return head, position, self._read(position, head) if position < head else []
+        rows = fetch(self._first_statement, (self.name, self.name, self.page))
+        head, position = rows[0][:2]
+        page = list(map(Row._make, (row[2:] for row in rows))) if rows[0][2] is not None else []
+        return head or 0, position or 0, page
 
     def _read(self, position: int, head: int) -> list[Row]:
-        """The next page of notifications after `position`, up to `head`."""
-        with self._events_store.transaction(commit=False) as c:
-            return self._page(c, position, head)
-
-    def _page(self, c: Any, position: int, head: int) -> list[Row]:
-        """One plain query: the library's recorders build an object per row (and a dict per
-        row on PostgreSQL) and convert each id, which cost more than decoding the row."""
-        if self._on_postgres:
-            from psycopg.rows import tuple_row
-
-            c.row_factory = tuple_row  # this cursor's rows from here on (a transaction's own)
-        c.execute(self._page_statement, (position, head, self.page))
-        return [Row(*row) for row in c.fetchall()]
+        """The next page of notifications after `position`, up to `head` (one plain query:
+        the library's recorders build an object per row and convert each id, which cost more
+        than decoding the row)."""
+        return list(
+            map(Row._make, self.view.fetch_once(self._page_statement, (position, head, self.page)))
+        )
 
     def _fold_stored(self, stored: Row) -> None:
         """Fold one stored event; one that does not decode or replay quarantines its match

@@ -100,11 +100,18 @@ class TablesView(TrackingRecorder, abc.ABC):
         if self.placeholder != "?":
             statement = statement.replace("%", "%%").replace("?", self.placeholder)
         with self.datastore.transaction(commit=False) as c:
-            self._as_tuples(c)
+            self.plain_rows(c)
             c.execute(statement, tuple(params))
             return list(c.fetchall())
 
-    def _as_tuples(self, cursor: Any) -> None:
+    @abc.abstractmethod
+    def fetch_once(self, statement: str, params: Sequence[Any]) -> list[tuple]:
+        """The rows of ONE statement in the store's own SQL, run outside any transaction of
+        ours (a statement reads one snapshot by itself; a transaction around it cost two more
+        round trips on PostgreSQL): how a catch-up reads the events, which live beside the
+        tables in the same database."""
+
+    def plain_rows(self, cursor: Any) -> None:
         """Make the transaction's cursor give plain tuples (the library's give an object or a
         dict per row: converting them cost more than the query, a whole table at a time)."""
 
@@ -181,8 +188,14 @@ class SQLiteTablesView(SQLiteTrackingRecorder, TablesView):
         super().__init__(datastore)
         self._upserts = {name: upsert_statement(t, "?") for name, t in STORED.items()}
 
-    def _as_tuples(self, cursor: Any) -> None:
+    def plain_rows(self, cursor: Any) -> None:
         cursor.sqlite_cursor.row_factory = None
+
+    def fetch_once(self, statement: str, params: Sequence[Any]) -> list[tuple]:
+        # The library's connections are in autocommit mode: the statement is its own read.
+        with self.datastore.get_connection(commit=False) as conn, conn.cursor() as cursor:
+            cursor.row_factory = None  # the sqlite3 cursor itself: plain tuples
+            return cursor.execute(statement, tuple(params)).fetchall()
 
     def construct_create_table_statements(self) -> list[str]:
         return [
