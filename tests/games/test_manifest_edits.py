@@ -37,3 +37,27 @@ def test_an_edited_topas_deck_is_read_again(club_manifests):
     club_manifests("club", {"colours": {"R": "red"}, "cards": ["R1-R2"]})
     with pytest.raises(InvalidSetup, match="not a card of two colours"):
         TOPAS.options({"manifest": "club"})
+
+
+def test_the_club_folder_follows_the_environment(tmp_path, monkeypatch):
+    """Where club manifests are looked up is worked out once per environment, never pinned
+    to the first answer: a process whose TABLELOG_MANIFESTS or XDG_DATA_HOME changes finds
+    manifests in the new folder."""
+    from tablelog.domain.games import manifests
+
+    deck = {**DECK, "cards": DECK["cards"][:20]}
+    for place in ("first", "second"):
+        folder = tmp_path / place
+        folder.mkdir()
+        (folder / "club.json").write_text(json.dumps({**deck, "place": place}), "utf-8")
+    monkeypatch.setenv("TABLELOG_MANIFESTS", str(tmp_path / "first"))
+    assert manifests.find("club")["place"] == "first"
+    monkeypatch.setenv("TABLELOG_MANIFESTS", str(tmp_path / "second"))
+    assert manifests.find("club")["place"] == "second"
+    monkeypatch.delenv("TABLELOG_MANIFESTS")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    (tmp_path / "data" / "tablelog" / "manifests").mkdir(parents=True)
+    (tmp_path / "data" / "tablelog" / "manifests" / "club.json").write_text(
+        json.dumps({**deck, "place": "data home"}), "utf-8"
+    )
+    assert manifests.find("club")["place"] == "data home"
