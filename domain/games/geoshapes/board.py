@@ -69,7 +69,7 @@ class Board:
     quadrants: tuple[str, ...]  # clockwise
     places: tuple[Place, ...]  # per quadrant: its figures, then its circle
 
-    @property
+    @cached_property
     def cards(self) -> int:
         return sum(self.deck.values())
 
@@ -89,6 +89,61 @@ class Board:
     @cached_property
     def _circles(self) -> dict[str, Place]:
         return {p.quadrant: p for p in self.places if p.is_circle}
+
+    # Index tables for the engine's fast paths (rules.py): places and stacks by position, so
+    # that a move reads tuples by index rather than searching names.
+    @cached_property
+    def quadrant_at(self) -> dict[str, int]:
+        return {q: i for i, q in enumerate(self.quadrants)}
+
+    @cached_property
+    def place_quadrant(self) -> tuple[int, ...]:
+        """Per place index, the index of its quadrant."""
+        return tuple(self.quadrants.index(p.quadrant) for p in self.places)
+
+    @cached_property
+    def rivals(self) -> tuple[tuple[int, ...], ...]:
+        """Per place index, the other figures of its quadrant (none for a circle)."""
+        return tuple(
+            ()
+            if p.is_circle
+            else tuple(
+                i
+                for i, o in enumerate(self.places)
+                if o.quadrant == p.quadrant and not o.is_circle and o is not p
+            )
+            for p in self.places
+        )
+
+    @cached_property
+    def parts(self) -> dict[str, tuple[int, tuple[int, ...]]]:
+        """Per quadrant, the index of its circle and those of its figures."""
+        return {
+            q: (
+                next(i for i, p in enumerate(self.places) if p.quadrant == q and p.is_circle),
+                tuple(i for i, p in enumerate(self.places) if p.quadrant == q and not p.is_circle),
+            )
+            for q in self.quadrants
+        }
+
+    @cached_property
+    def open_slots(self) -> dict[tuple[int, tuple[str, ...]], tuple[str, ...]]:
+        """Memo of `missing(...)` past the Wilds placed, per place index and placed shapes (a
+        place holds a handful of shapes, so a board sees few distinct fillings)."""
+        return {}
+
+    @cached_property
+    def _own(self) -> dict[tuple[str, ...], tuple[int, ...]]:
+        return {}
+
+    def own_indices(self, quadrants: tuple[str, ...]) -> tuple[int, ...]:
+        """The indices of `places_of(quadrants)`, in board order (kept per quadrant choice)."""
+        found = self._own.get(quadrants)
+        if found is None:
+            found = self._own[quadrants] = tuple(
+                i for i, p in enumerate(self.places) if p.quadrant in quadrants
+            )
+        return found
 
     def index(self, name: str) -> int | None:
         return self._indices.get(name)
