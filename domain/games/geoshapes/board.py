@@ -33,6 +33,8 @@ FORMAT = "geoshapes-manifest/1"
 QUADRANTS = 4
 FIGURES_PER_QUADRANT = 2
 LARGEST_DEAL = 16  # 4 players x 4 cards, or 2 half-board players x 8: the deck must outlast it
+GAP_MEMO = 100_000
+GapCount = tuple[int, tuple[tuple[str, int], ...]]
 TOP_KEYS = {"format", "name", "notes", "wild", "shapes", "deck", "quadrants"}
 
 
@@ -127,10 +129,27 @@ class Board:
         }
 
     @cached_property
-    def open_slots(self) -> dict[tuple[int, tuple[str, ...]], tuple[str, ...]]:
-        """Memo of `missing(...)` past the Wilds placed, per place index and placed shapes (a
-        place holds a handful of shapes, so a board sees few distinct fillings)."""
+    def gap_memo(self) -> dict[tuple[int, tuple[str, ...], tuple[str, ...]], GapCount]:
+        """Memo of `gap_count`: a place holds a handful of shapes, so a board meets few distinct
+        fillings (cleared past GAP_MEMO entries all the same)."""
         return {}
+
+    def gap_count(
+        self, figure: int, on_figure: tuple[str, ...], on_circle: tuple[str, ...]
+    ) -> GapCount:
+        """The slots a figure and its quadrant's circle still need that no placed shape covers
+        (a Wild placed covers one), as (how many, ((shape, how many), ...)) in slot order."""
+        key = (figure, on_figure, on_circle)
+        found = self.gap_memo.get(key)
+        if found is None:
+            circle = self.parts[self.places[figure].quadrant][0]
+            gaps = _uncovered(self.places[figure], on_figure, self.wild)
+            gaps += _uncovered(self.places[circle], on_circle, self.wild)
+            found = (len(gaps), tuple(Counter(gaps).items()))
+            if len(self.gap_memo) >= GAP_MEMO:
+                self.gap_memo.clear()
+            self.gap_memo[key] = found
+        return found
 
     @cached_property
     def _own(self) -> dict[tuple[str, ...], tuple[int, ...]]:
@@ -198,6 +217,11 @@ def missing(place: Place, placed: tuple[str, ...], wild: str) -> list[str]:
         else:
             gaps.append(shape)
     return gaps
+
+
+def _uncovered(place: Place, placed: tuple[str, ...], wild: str) -> list[str]:
+    """The slots of `place` that neither a real shape nor a Wild placed fills."""
+    return missing(place, placed, wild)[placed.count(wild) :]
 
 
 # ---- reading a manifest ---------------------------------------------------------------------

@@ -1202,22 +1202,18 @@ class GeoShapes(GameRules[GeoShapesState]):
 
     def _shapes_needed(self, state: GeoShapesState, seat: int) -> int:
         """Slots still empty on the closest figure plus circle of each own quadrant, counting
-        twice those no shape in hand can fill (what a player counts to see how close they are)."""
-        board, hand = state.board, Counter(state.players[seat].hand)
-        wilds = hand[board.wild]
-
-        def open_slots(place: Place) -> list[str]:  # the slots no placed shape covers
-            placed = state.on(place.name)
-            return missing(place, placed, board.wild)[placed.count(board.wild) :]
-
+        twice those no shape in hand can fill (what a player counts to see how close they are).
+        The slots each figure and circle need are the board's memo (`Board.gap_count`)."""
+        board, placed, hand = state.board, state.placed, state.players[seat].hand
+        wilds = hand.count(board.wild)
         total = 0
         for quadrant in state.players[seat].quadrants:
-            circle_gaps = open_slots(board.circle(quadrant))
+            circle, figures = board.parts[quadrant]
             costs = []
-            for figure in board.figures(quadrant):
-                gaps = open_slots(figure) + circle_gaps
-                uncovered = sum(max(0, gaps.count(shape) - hand[shape]) for shape in set(gaps))
-                costs.append(len(gaps) + max(0, uncovered - wilds))
+            for figure in figures:
+                gaps, counts = board.gap_count(figure, placed[figure], placed[circle])
+                uncovered = sum(max(0, n - hand.count(shape)) for shape, n in counts)
+                costs.append(gaps + max(0, uncovered - wilds))
             total += min(costs)
         return total
 
