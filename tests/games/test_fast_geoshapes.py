@@ -145,6 +145,7 @@ def test_the_kinds_found_without_listing_are_the_listed_ones():
         kinds = RULES._legal_kinds(state)
         assert list(kinds) == list(listed)
         assert {kind: moves() for kind, moves in kinds.items()} == listed
+        assert RULES._kind_names(state) == sorted(listed)
 
 
 def test_trades_drawn_without_listing_are_the_listed_trades():

@@ -129,6 +129,24 @@ class Board:
         }
 
     @cached_property
+    def fit_memo(self) -> dict[tuple[int, tuple[str, ...]], frozenset[str]]:
+        """Memo of `fitting` (bounded like `gap_memo`)."""
+        return {}
+
+    def fitting(self, index: int, placed: tuple[str, ...]) -> frozenset[str]:
+        """The shapes that `fits` the place at `index` holding `placed` (the Wild among them
+        while a slot is free)."""
+        key = (index, placed)
+        found = self.fit_memo.get(key)
+        if found is None:
+            place = self.places[index]
+            found = frozenset(s for s in self.values if fits(place, placed, s, self.wild))
+            if len(self.fit_memo) >= GAP_MEMO:
+                self.fit_memo.clear()
+            self.fit_memo[key] = found
+        return found
+
+    @cached_property
     def gap_memo(self) -> dict[tuple[int, tuple[str, ...], tuple[str, ...]], GapCount]:
         """Memo of `gap_count`: a place holds a handful of shapes, so a board meets few distinct
         fillings (cleared past GAP_MEMO entries all the same)."""

@@ -224,7 +224,7 @@ def _quick_place(state: GeoShapesState, action: PlaceShape) -> bool:
     played = state.played_on
     if any(placed[r] or board.places[r].name in played for r in board.rivals[index]):
         return False  # one figure per quadrant and play, the other one empty
-    return fits(place, placed[index], action.shape, board.wild)
+    return action.shape in board.fitting(index, placed[index])
 
 
 def _quick_switch(state: GeoShapesState, figure: str) -> bool:
@@ -757,15 +757,15 @@ class GeoShapes(GameRules[GeoShapesState]):
             return self._exchange(state, action)
         if isinstance(action, EndPlay):  # after a trade
             return self._end_turn(state, spare=bool(state.players[state.turn].hand))
-        steps: dict[type, Callable[[GeoShapesState, Any], GeoShapesState]] = {
-            Draw: self._do_draw,
-            PickUp: self._do_pick_up,
-            PlaceShape: self._do_place,
-            Switch: self._do_switch,
-            Discard: self._do_discard,
-        }
-        do = steps[type(action)]
-        return do(state, action)
+        if isinstance(action, PlaceShape):  # the commonest first: a dispatch table per call
+            return self._do_place(state, action)  # cost more than these tests
+        if isinstance(action, Draw):
+            return self._do_draw(state, action)
+        if isinstance(action, Discard):
+            return self._do_discard(state, action)
+        if isinstance(action, Switch):
+            return self._do_switch(state, action)
+        return self._do_pick_up(state, action)
 
     def _do_draw(self, state: GeoShapesState, action: Draw) -> GeoShapesState:
         """The card goes face up and the player takes its piece (from the supply: after a
@@ -980,11 +980,40 @@ class GeoShapes(GameRules[GeoShapesState]):
         trading at random would never run the deck down to the end of the game. Only the chosen
         kind's moves are listed (the draws of `rng` are those of a choice over `legal_moves`);
         the trades not even that: `rng.choice` reads their count and the one drawn."""
-        kinds = self._legal_kinds(state)
-        kind = rng.choice(sorted(kinds))
+        kind = rng.choice(self._kind_names(state))
         if kind == "trade":
             return rng.choice(_OneForOne(state))
-        return rng.choice(kinds[kind]())
+        makers: dict[str, Callable[[GeoShapesState], list[Move]]] = {
+            "draw": self._legal_draws,
+            "pick up": self._legal_pick_ups,
+            "place": self._legal_places,
+            "switch": self._legal_switches,
+            "discard": self._discards,
+        }
+        # A choice of one still draws from `rng`, as the plain choice did.
+        return rng.choice(makers[kind](state) if kind in makers else [{"end_play": True}])
+
+    def _kind_names(self, state: GeoShapesState) -> list[str]:
+        """`sorted(self._legal_kinds(state))`, each kind found to exist without a maker or a
+        list (the names are appended in sorted order)."""
+        if state.stage in (ACT, REFUSED):
+            names = ["draw"] if self._legal_draws(state) else []
+            if any(_quick_pick_up(state, seat) for seat in range(len(state.players))):
+                names.append("pick up")
+            if state.stage == ACT and self._can_trade(state):
+                names.append("trade")
+            return names
+        can_place = self._can_place(state)
+        names = []
+        if state.stage == TRADED:
+            names.append("end play")
+        elif state.placing_optional or state.placements or not can_place:
+            names.append("discard" if self._can_discard(state) else "end play")
+        if can_place:
+            names.append("place")
+        if self._can_switch(state):
+            names.append("switch")
+        return names
 
     def _legal_kinds(self, state: GeoShapesState) -> dict[str, Callable[[], list[Move]]]:
         """The kinds of move legal now, each with the maker of its legal moves, in the order of
@@ -1020,17 +1049,10 @@ class GeoShapes(GameRules[GeoShapesState]):
     def _can_place(self, state: GeoShapesState) -> bool:
         """`_legal_places(state)` is not empty (found without listing it)."""
         board, placed, hand = state.board, state.placed, state.players[state.turn].hand
-        if not hand:
-            return False
-        shapes = set(hand)
-        for index in self._open_indices(state):
-            place, shapes_on = board.places[index], placed[index]
-            if len(shapes_on) < place.size and (
-                board.wild in shapes
-                or any(shapes_on.count(s) < place.needs.get(s, 0) for s in shapes)
-            ):
-                return True
-        return False
+        return bool(hand) and any(
+            not board.fitting(index, placed[index]).isdisjoint(hand)
+            for index in self._open_indices(state)
+        )
 
     @staticmethod
     def _can_switch(state: GeoShapesState) -> bool:
@@ -1111,13 +1133,14 @@ class GeoShapes(GameRules[GeoShapesState]):
 
     def _legal_places(self, state: GeoShapesState) -> list[Move]:
         board, placed = state.board, state.placed
-        wild = board.wild
-        open_places = [(board.places[i], placed[i]) for i in self._open_indices(state)]
+        open_places = [
+            (board.places[i].name, board.fitting(i, placed[i])) for i in self._open_indices(state)
+        ]
         return [
-            {"place": shape, "on": place.name}
+            {"place": shape, "on": name}
             for shape in sorted(set(state.players[state.turn].hand))
-            for place, shapes in open_places
-            if fits(place, shapes, shape, wild)
+            for name, fitting in open_places
+            if shape in fitting
         ]
 
     @staticmethod
