@@ -33,7 +33,7 @@ FORMAT = "geoshapes-manifest/1"
 QUADRANTS = 4
 FIGURES_PER_QUADRANT = 2
 LARGEST_DEAL = 16  # 4 players x 4 cards, or 2 half-board players x 8: the deck must outlast it
-GAP_MEMO = 100_000
+GAP_MEMO = 50_000
 GapCount = tuple[int, tuple[tuple[str, int], ...]]
 TOP_KEYS = {"format", "name", "notes", "wild", "shapes", "deck", "quadrants"}
 
@@ -145,6 +145,11 @@ class Board:
                 self.fit_memo.clear()
             self.fit_memo[key] = found
         return found
+
+    @cached_property
+    def need_memo(self) -> dict[tuple[Any, ...], int]:
+        """The rules' memo of one quadrant's shapes needed (rules.GeoShapes._shapes_needed)."""
+        return {}
 
     @cached_property
     def gap_memo(self) -> dict[tuple[int, tuple[str, ...], tuple[str, ...]], GapCount]:

@@ -49,7 +49,7 @@ from ..base import (
     Outcome,
     seat_score,
 )
-from .board import Board, Place, fits, is_complete, load_board, missing
+from .board import GAP_MEMO, Board, Place, fits, is_complete, load_board, missing
 from .components import components as component_rows
 from .declaration import DEFAULT_MANIFEST, GAME_INFO
 from .moves import (
@@ -1226,19 +1226,39 @@ class GeoShapes(GameRules[GeoShapesState]):
     def _shapes_needed(self, state: GeoShapesState, seat: int) -> int:
         """Slots still empty on the closest figure plus circle of each own quadrant, counting
         twice those no shape in hand can fill (what a player counts to see how close they are).
-        The slots each figure and circle need are the board's memo (`Board.gap_count`)."""
+        Each quadrant's count is kept per board, by what its places hold and the hand: the
+        greedy bot asks it of many positions that differ elsewhere (`Board.need_memo`)."""
         board, placed, hand = state.board, state.placed, state.players[seat].hand
-        wilds = hand.count(board.wild)
+        memo = board.need_memo
         total = 0
         for quadrant in state.players[seat].quadrants:
             circle, figures = board.parts[quadrant]
-            costs = []
-            for figure in figures:
-                gaps, counts = board.gap_count(figure, placed[figure], placed[circle])
-                uncovered = sum(max(0, n - hand.count(shape)) for shape, n in counts)
-                costs.append(gaps + max(0, uncovered - wilds))
-            total += min(costs)
+            key = (circle, hand, placed[circle], *(placed[f] for f in figures))
+            cost = memo.get(key)
+            if cost is None:
+                cost = self._quadrant_needs(board, hand, placed, circle, figures)
+                if len(memo) >= GAP_MEMO:
+                    memo.clear()
+                memo[key] = cost
+            total += cost
         return total
+
+    @staticmethod
+    def _quadrant_needs(
+        board: Board,
+        hand: tuple[str, ...],
+        placed: tuple[tuple[str, ...], ...],
+        circle: int,
+        figures: tuple[int, ...],
+    ) -> int:
+        """The count of one quadrant: its closest figure plus the circle."""
+        wilds = hand.count(board.wild)
+        costs = []
+        for figure in figures:
+            gaps, counts = board.gap_count(figure, placed[figure], placed[circle])
+            uncovered = sum(max(0, n - hand.count(shape)) for shape, n in counts)
+            costs.append(gaps + max(0, uncovered - wilds))
+        return min(costs)
 
     def evaluate(self, state: GeoShapesState, seat: int) -> float:
         if state.winner is not None:
