@@ -278,15 +278,22 @@ class GeoShapes(GameRules[GeoShapesState]):
     # ---- setting up -------------------------------------------------------------------------
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return self._options_and_board(options)[0]
+
+    @staticmethod
+    def _options_and_board(options: Mapping[str, Any]) -> tuple[dict[str, Any], Board]:
+        """The options completed, and their board: `deal` and `start` need both, and finding
+        a manifest is the costly part of setting up a match, so it is done once."""
         # The engine's default board is filled in here (the declared default documents it).
         chosen = GAME_INFO.structure_options({"manifest": DEFAULT_MANIFEST, **options})
-        load_board(chosen.manifest)  # a bad manifest is refused here, before any match starts
-        return {
+        board = load_board(chosen.manifest)  # a bad manifest is refused here, before any match
+        completed = {
             "manifest": chosen.manifest,
             "half_board": chosen.half_board,
             "placing_optional": chosen.placing_optional,
             "empty_deck": chosen.empty_deck,
         }
+        return completed, board
 
     def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
         """Version 1 placed at will, ended the game when the deck ran out, and named its board
@@ -312,9 +319,8 @@ class GeoShapes(GameRules[GeoShapesState]):
         return [list(board.quadrants[seat * each : (seat + 1) * each]) for seat in range(seats)]
 
     def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-        opts = self.options(options)
+        opts, board = self._options_and_board(options)
         self._seats_fit(seats, opts["half_board"])
-        board = load_board(opts["manifest"])
         cards = [shape for shape, count in board.deck.items() for _ in range(count)]
         rng.shuffle(cards)
         dealt = seats * DEALT[opts["half_board"]]
@@ -333,10 +339,9 @@ class GeoShapes(GameRules[GeoShapesState]):
     def start(
         self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]
     ) -> GeoShapesState:
-        opts = self.options(options)
+        opts, board = self._options_and_board(options)
         half = opts["half_board"]
         self._seats_fit(seats, half)
-        board = load_board(opts["manifest"])
         self._setup_holds_a_deal(setup)
         quadrants = self._setup_quadrants(board, seats, half, setup.get("quadrants"))
         hands = self._setup_hands(board, seats, half, setup["hands"])
