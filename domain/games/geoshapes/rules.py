@@ -1180,7 +1180,7 @@ class GeoShapes(GameRules[GeoShapesState]):
     # ---- scoring ----------------------------------------------------------------------------
 
     def _hand_value(self, state: GeoShapesState, seat: int) -> int:
-        return sum(state.board.values[shape] for shape in state.players[seat].hand)
+        return sum(map(state.board.values.__getitem__, state.players[seat].hand))  # no genexpr
 
     def score(self, state: GeoShapesState) -> list[dict[str, Any]]:
         """The winner: 25 plus the hand's value; everyone else: minus the hand's value. While
