@@ -31,7 +31,7 @@ import pytest
 
 from tablelog.domain import bots
 from tablelog.domain.games.base import IllegalMove
-from tablelog.domain.games.geoshapes.board import missing
+from tablelog.domain.games.geoshapes.board import fits, missing
 from tablelog.domain.games.geoshapes.rules import RULES, GeoShapes, GeoShapesState, _OneForOne
 
 VARIANTS: list[dict[str, Any]] = [
@@ -270,3 +270,25 @@ def test_seeded_matches_are_those_of_the_plain_paths(monkeypatch, players, optio
         )
         plain = [moves(number) for number in range(2)]
     assert fast == plain
+
+
+def test_bounded_memos_answer_the_same_when_cleared(monkeypatch):
+    """The board's memos are cleared when full; a tiny bound clears them all the time."""
+    from tablelog.domain.games.geoshapes import board as board_module
+    from tablelog.domain.games.geoshapes import rules as rules_module
+
+    monkeypatch.setattr(board_module, "GAP_MEMO", 3)
+    monkeypatch.setattr(rules_module, "GAP_MEMO", 3)
+    for state in positions()[::10]:
+        rebuilt = RULES.decode(json.loads(json.dumps(RULES.encode(state))))  # empty memos
+        for seat in range(len(state.players)):
+            assert RULES.evaluate(rebuilt, seat) == plain_evaluate(state, seat)
+        assert RULES.legal_moves(rebuilt) == RULES.plain_legal_moves(state)
+        board = rebuilt.board
+        for index, place in enumerate(board.places):
+            on = state.placed[index]
+            taken = {shape for shape in board.values if fits(place, on, shape, board.wild)}
+            assert board.fitting(index, on) == taken
+        assert len(rebuilt.board.need_memo) <= 3
+        assert len(rebuilt.board.fit_memo) <= 3
+        assert len(rebuilt.board.gap_memo) <= 3
