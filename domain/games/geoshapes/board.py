@@ -33,6 +33,8 @@ FORMAT = "geoshapes-manifest/1"
 QUADRANTS = 4
 FIGURES_PER_QUADRANT = 2
 LARGEST_DEAL = 16  # 4 players x 4 cards, or 2 half-board players x 8: the deck must outlast it
+GAP_MEMO = 50_000
+GapCount = tuple[int, tuple[tuple[str, int], ...]]
 TOP_KEYS = {"format", "name", "notes", "wild", "shapes", "deck", "quadrants"}
 
 
@@ -69,7 +71,7 @@ class Board:
     quadrants: tuple[str, ...]  # clockwise
     places: tuple[Place, ...]  # per quadrant: its figures, then its circle
 
-    @property
+    @cached_property
     def cards(self) -> int:
         return sum(self.deck.values())
 
@@ -89,6 +91,101 @@ class Board:
     @cached_property
     def _circles(self) -> dict[str, Place]:
         return {p.quadrant: p for p in self.places if p.is_circle}
+
+    # Index tables for the engine's fast paths (rules.py): places and stacks by position, so
+    # that a move reads tuples by index rather than searching names.
+    @cached_property
+    def quadrant_at(self) -> dict[str, int]:
+        return {q: i for i, q in enumerate(self.quadrants)}
+
+    @cached_property
+    def place_quadrant(self) -> tuple[int, ...]:
+        """Per place index, the index of its quadrant."""
+        return tuple(self.quadrants.index(p.quadrant) for p in self.places)
+
+    @cached_property
+    def rivals(self) -> tuple[tuple[int, ...], ...]:
+        """Per place index, the other figures of its quadrant (none for a circle)."""
+        return tuple(
+            ()
+            if p.is_circle
+            else tuple(
+                i
+                for i, o in enumerate(self.places)
+                if o.quadrant == p.quadrant and not o.is_circle and o is not p
+            )
+            for p in self.places
+        )
+
+    @cached_property
+    def parts(self) -> dict[str, tuple[int, tuple[int, ...]]]:
+        """Per quadrant, the index of its circle and those of its figures."""
+        return {
+            q: (
+                next(i for i, p in enumerate(self.places) if p.quadrant == q and p.is_circle),
+                tuple(i for i, p in enumerate(self.places) if p.quadrant == q and not p.is_circle),
+            )
+            for q in self.quadrants
+        }
+
+    @cached_property
+    def fit_memo(self) -> dict[tuple[int, tuple[str, ...]], frozenset[str]]:
+        """Memo of `fitting` (bounded like `gap_memo`)."""
+        return {}
+
+    def fitting(self, index: int, placed: tuple[str, ...]) -> frozenset[str]:
+        """The shapes that `fits` the place at `index` holding `placed` (the Wild among them
+        while a slot is free)."""
+        key = (index, placed)
+        found = self.fit_memo.get(key)
+        if found is None:
+            place = self.places[index]
+            found = frozenset(s for s in self.values if fits(place, placed, s, self.wild))
+            if len(self.fit_memo) >= GAP_MEMO:
+                self.fit_memo.clear()
+            self.fit_memo[key] = found
+        return found
+
+    @cached_property
+    def need_memo(self) -> dict[tuple[Any, ...], int]:
+        """The rules' memo of one quadrant's shapes needed (rules.GeoShapes._shapes_needed)."""
+        return {}
+
+    @cached_property
+    def gap_memo(self) -> dict[tuple[int, tuple[str, ...], tuple[str, ...]], GapCount]:
+        """Memo of `gap_count`: a place holds a handful of shapes, so a board meets few distinct
+        fillings (cleared past GAP_MEMO entries all the same)."""
+        return {}
+
+    def gap_count(
+        self, figure: int, on_figure: tuple[str, ...], on_circle: tuple[str, ...]
+    ) -> GapCount:
+        """The slots a figure and its quadrant's circle still need that no placed shape covers
+        (a Wild placed covers one), as (how many, ((shape, how many), ...)) in slot order."""
+        key = (figure, on_figure, on_circle)
+        found = self.gap_memo.get(key)
+        if found is None:
+            circle = self.parts[self.places[figure].quadrant][0]
+            gaps = _uncovered(self.places[figure], on_figure, self.wild)
+            gaps += _uncovered(self.places[circle], on_circle, self.wild)
+            found = (len(gaps), tuple(Counter(gaps).items()))
+            if len(self.gap_memo) >= GAP_MEMO:
+                self.gap_memo.clear()
+            self.gap_memo[key] = found
+        return found
+
+    @cached_property
+    def _own(self) -> dict[tuple[str, ...], tuple[int, ...]]:
+        return {}
+
+    def own_indices(self, quadrants: tuple[str, ...]) -> tuple[int, ...]:
+        """The indices of `places_of(quadrants)`, in board order (kept per quadrant choice)."""
+        found = self._own.get(quadrants)
+        if found is None:
+            found = self._own[quadrants] = tuple(
+                i for i, p in enumerate(self.places) if p.quadrant in quadrants
+            )
+        return found
 
     def index(self, name: str) -> int | None:
         return self._indices.get(name)
@@ -143,6 +240,11 @@ def missing(place: Place, placed: tuple[str, ...], wild: str) -> list[str]:
         else:
             gaps.append(shape)
     return gaps
+
+
+def _uncovered(place: Place, placed: tuple[str, ...], wild: str) -> list[str]:
+    """The slots of `place` that neither a real shape nor a Wild placed fills."""
+    return missing(place, placed, wild)[placed.count(wild) :]
 
 
 # ---- reading a manifest ---------------------------------------------------------------------

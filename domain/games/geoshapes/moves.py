@@ -105,6 +105,88 @@ def parse(move: Any, board: Board, seats: int) -> Action:
     raise IllegalMove(f"a GeoShapes move is one of {VOCABULARY}; got {sorted(keys)}")
 
 
+# ---- the fast path: a well-formed stored move ------------------------------------------------
+# Bots and stored moves arrive exactly as `legal_moves` offers them: names in the board's
+# spelling, seats as stored indices. `quick_parse` reads that form alone, without the declared
+# shapes and per-key checks, and answers None for anything else, which `parse` then reads (and
+# refuses in its words). Whatever it returns is what `parse` returns for the same move.
+
+
+TRADE_KEYS = {"with", "give", "get", "accepted"}
+
+
+def quick_parse(move: Any, board: Board, seats: int) -> Action | None:
+    if type(move) is not dict:
+        return None
+    if len(move) == 1:
+        ((key, value),) = move.items()
+        return _quick_single(key, value, board, seats)
+    if "place" in move:
+        shape, on = move["place"], move.get("on")
+        if len(move) == 2 and _is_shape(shape, board) and type(on) is str and on in board._indices:
+            return PlaceShape(shape, on)
+        return None
+    if "discard" in move:
+        return _quick_discard(move, board)
+    return None
+
+
+def _is_shape(raw: Any, board: Board) -> bool:
+    return type(raw) is str and raw in board.values
+
+
+def _is_seat(raw: Any, seats: int) -> bool:
+    return type(raw) is int and 0 <= raw < seats
+
+
+def _quick_single(key: str, value: Any, board: Board, seats: int) -> Action | None:
+    if key == "draw":
+        return Draw(value) if _is_shape(value, board) else None
+    if key == "pick_up":
+        return PickUp(value) if _is_seat(value, seats) else None
+    if key == "switch":
+        return Switch(value) if type(value) is str and value in board._indices else None
+    if key == "discard":
+        return Discard(value, None, None) if _is_shape(value, board) else None
+    if key == "end_play":
+        return EndPlay() if value is True else None
+    if key == "trade":
+        return _quick_trade(value, board, seats)
+    return None
+
+
+def _quick_trade(raw: Any, board: Board, seats: int) -> Trade | None:
+    """A trade of shapes from the hands only (the form `legal_moves` offers)."""
+    if type(raw) is not dict or raw.keys() != TRADE_KEYS:
+        return None
+    partner, give, get, accepted = raw["with"], raw["give"], raw["get"], raw["accepted"]
+    if not _is_seat(partner, seats) or type(accepted) is not bool:
+        return None
+    if type(give) is not list or type(get) is not list:
+        return None
+    if not all(_is_shape(s, board) for s in give) or not all(_is_shape(s, board) for s in get):
+        return None
+    return Trade(
+        partner,
+        tuple(Item(s, None) for s in give),
+        tuple(Item(s, None) for s in get),
+        accepted,
+    )
+
+
+def _quick_discard(move: dict[str, Any], board: Board) -> Discard | None:
+    shape, source, to = move["discard"], move.get("from"), move.get("to")
+    if not _is_shape(shape, board) or len(move) != 1 + ("from" in move) + ("to" in move):
+        return None
+    if source is not None and (type(source) is not str or source not in board._indices):
+        return None
+    if to is not None and (type(to) is not str or to not in board.quadrant_at):
+        return None
+    if ("from" in move and source is None) or ("to" in move and to is None):
+        return None  # an explicit null: the full parser reads it
+    return Discard(shape, source, to)
+
+
 def as_json(action: Action) -> dict[str, Any]:
     """The stored form of an action: what `legal_moves` offers, names in the board's spelling."""
     if isinstance(action, Draw):

@@ -49,7 +49,7 @@ from ..base import (
     Outcome,
     seat_score,
 )
-from .board import Board, Place, fits, is_complete, load_board, missing
+from .board import GAP_MEMO, Board, Place, fits, is_complete, load_board, missing
 from .components import components as component_rows
 from .declaration import DEFAULT_MANIFEST, GAME_INFO
 from .moves import (
@@ -65,6 +65,7 @@ from .moves import (
     as_json,
     from_table,
     parse,
+    quick_parse,
     spelled_as,
     to_table,
 )
@@ -140,6 +141,101 @@ class GeoShapesState:
         return self.board.places_of(self.players[seat].quadrants)
 
 
+def _evolve(state: GeoShapesState, **changes: Any) -> GeoShapesState:
+    """`dataclasses.replace` without its per-field checks and `__init__` (a match builds
+    thousands of states). A state's instance dict holds its fields and nothing else (no caches
+    are kept on a state), so a copy of it with the changes is the new state."""
+    new = object.__new__(GeoShapesState)
+    fields = state.__dict__.copy()
+    fields.update(changes)
+    object.__setattr__(new, "__dict__", fields)
+    return new
+
+
+def _in_supply(state: GeoShapesState, shape: str) -> bool:
+    """`state.supply()[shape] > 0`, counting one shape rather than building Counters."""
+    held = sum(p.hand.count(shape) for p in state.players)
+    held += sum(shapes.count(shape) for shapes in state.placed)
+    held += sum(shapes.count(shape) for shapes in state.stacks)
+    return state.board.deck.get(shape, 0) > held
+
+
+class _OneForOne:
+    """`_one_for_one_trades(state)` as `rng.choice` reads it (its length, then one item),
+    without building the hundred-odd trades a random draw never looks at."""
+
+    def __init__(self, state: GeoShapesState) -> None:
+        seat = state.turn
+        mine = sorted(set(state.players[seat].hand))
+        self.blocks = []  # per partner: (partner, its shapes, how many trades)
+        for other, partner in enumerate(state.players):
+            if other != seat:
+                theirs = sorted(set(partner.hand))
+                pairs = len(mine) * len(theirs) - len(set(mine).intersection(theirs))
+                self.blocks.append((other, theirs, 2 * pairs))
+        self.mine = mine
+
+    def __len__(self) -> int:
+        return sum(count for _, _, count in self.blocks)
+
+    def __getitem__(self, number: int) -> Move:
+        for other, theirs, count in self.blocks:
+            if number < count:
+                pairs = [(m, t) for m in self.mine for t in theirs if m != t]
+                give, get = pairs[number // 2]
+                offer = {"with": other, "give": [give], "get": [get], "accepted": number % 2 == 0}
+                return {"trade": offer}
+            number -= count
+        raise IndexError(number)
+
+
+def _quick_draw(state: GeoShapesState, shape: str) -> bool:
+    if state.deck_left == 0 or (state.deck is not None and state.deck[0] != shape):
+        return False
+    return state.board.deck.get(shape, 0) > state.cards_up.count(shape)  # deck_can_hold
+
+
+def _quick_pick_up(state: GeoShapesState, seat: int) -> bool:
+    at = state.board.quadrant_at
+    return any(state.stacks[at[q]] for q in state.players[seat].quadrants)
+
+
+def _quick_trade(state: GeoShapesState, action: Trade) -> bool:
+    """A trade of shapes in hand (what `quick_parse` reads), each side holding what it gives."""
+    if action.partner == state.turn:
+        return False
+    for seat, items in ((state.turn, action.give), (action.partner, action.get)):
+        if not 1 <= len(items) <= MAX_TRADE:
+            return False
+        hand, shapes = state.players[seat].hand, [item.shape for item in items]
+        if any(shapes.count(shape) > hand.count(shape) for shape in shapes):
+            return False
+    return True
+
+
+def _quick_place(state: GeoShapesState, action: PlaceShape) -> bool:
+    player, board, placed = state.players[state.turn], state.board, state.placed
+    if action.shape not in player.hand:
+        return False
+    index = board.where(action.on)
+    place = board.places[index]
+    if place.quadrant not in player.quadrants:
+        return False
+    played = state.played_on
+    if any(placed[r] or board.places[r].name in played for r in board.rivals[index]):
+        return False  # one figure per quadrant and play, the other one empty
+    return action.shape in board.fitting(index, placed[index])
+
+
+def _quick_switch(state: GeoShapesState, figure: str) -> bool:
+    board = state.board
+    index = board.where(figure)
+    place = board.places[index]
+    if place.is_circle or place.quadrant not in state.players[state.turn].quadrants:
+        return False
+    return any(state.placed[r] for r in board.rivals[index])
+
+
 def _without(shapes: tuple[str, ...], gone: Sequence[str]) -> tuple[str, ...]:
     rest = list(shapes)
     for shape in gone:
@@ -182,15 +278,22 @@ class GeoShapes(GameRules[GeoShapesState]):
     # ---- setting up -------------------------------------------------------------------------
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return self._options_and_board(options)[0]
+
+    @staticmethod
+    def _options_and_board(options: Mapping[str, Any]) -> tuple[dict[str, Any], Board]:
+        """The options completed, and their board: `deal` and `start` need both, and finding
+        a manifest is the costly part of setting up a match, so it is done once."""
         # The engine's default board is filled in here (the declared default documents it).
         chosen = GAME_INFO.structure_options({"manifest": DEFAULT_MANIFEST, **options})
-        load_board(chosen.manifest)  # a bad manifest is refused here, before any match starts
-        return {
+        board = load_board(chosen.manifest)  # a bad manifest is refused here, before any match
+        completed = {
             "manifest": chosen.manifest,
             "half_board": chosen.half_board,
             "placing_optional": chosen.placing_optional,
             "empty_deck": chosen.empty_deck,
         }
+        return completed, board
 
     def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
         """Version 1 placed at will, ended the game when the deck ran out, and named its board
@@ -216,9 +319,8 @@ class GeoShapes(GameRules[GeoShapesState]):
         return [list(board.quadrants[seat * each : (seat + 1) * each]) for seat in range(seats)]
 
     def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-        opts = self.options(options)
+        opts, board = self._options_and_board(options)
         self._seats_fit(seats, opts["half_board"])
-        board = load_board(opts["manifest"])
         cards = [shape for shape, count in board.deck.items() for _ in range(count)]
         rng.shuffle(cards)
         dealt = seats * DEALT[opts["half_board"]]
@@ -237,10 +339,9 @@ class GeoShapes(GameRules[GeoShapesState]):
     def start(
         self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]
     ) -> GeoShapesState:
-        opts = self.options(options)
+        opts, board = self._options_and_board(options)
         half = opts["half_board"]
         self._seats_fit(seats, half)
-        board = load_board(opts["manifest"])
         self._setup_holds_a_deal(setup)
         quadrants = self._setup_quadrants(board, seats, half, setup.get("quadrants"))
         hands = self._setup_hands(board, seats, half, setup["hands"])
@@ -584,9 +685,58 @@ class GeoShapes(GameRules[GeoShapesState]):
         check = checks[type(action)]
         return check(state, action)
 
+    # ---- the quick checks -------------------------------------------------------------------
+    # What `_error` decides for the actions `quick_parse` reads, without building any wording:
+    # True only when `_error` finds nothing wrong. False means "ask `_error`" (the full path
+    # then refuses in its words), never a refusal by itself.
+
+    def _quick_legal(self, state: GeoShapesState, action: Action) -> bool:
+        if state.stage in (ACT, REFUSED):
+            if isinstance(action, Draw):
+                return _quick_draw(state, action.shape)
+            if isinstance(action, PickUp):
+                return _quick_pick_up(state, action.seat)
+            return isinstance(action, Trade) and state.stage == ACT and _quick_trade(state, action)
+        if isinstance(action, PlaceShape):
+            return _quick_place(state, action)
+        if isinstance(action, Switch):
+            return _quick_switch(state, action.figure)
+        if isinstance(action, Discard):
+            return state.stage == PLAY and self._quick_discard(state, action)
+        return isinstance(action, EndPlay) and state.stage == TRADED
+
+    def _quick_discard(self, state: GeoShapesState, action: Discard) -> bool:
+        player, board = state.players[state.turn], state.board
+        if action.to is None and state.half_board:
+            return False  # a half-board discard names its stack
+        if action.to is not None and action.to not in player.quadrants:
+            return False
+        if not (state.placing_optional or state.placements) and self._can_place(state):
+            return False  # placing is compulsory
+        if player.hand:
+            return action.source is None and action.shape in player.hand
+        if action.source is None:
+            return False
+        index = board.where(action.source)
+        return (
+            board.places[index].quadrant in player.quadrants and action.shape in state.placed[index]
+        )
+
     # ---- applying ---------------------------------------------------------------------------
 
     def apply(self, state: GeoShapesState, move: Mapping[str, Any]) -> GeoShapesState:
+        if not state.over:
+            # The fast path: a move in the stored form that the quick checks find legal. Any
+            # other move (malformed, unusual or refused) takes the full parser and rules below,
+            # which word every refusal.
+            action = quick_parse(move, state.board, len(state.players))
+            if action is not None and self._quick_legal(state, action):
+                return self._do(state, action)
+        return self.plain_apply(state, move)
+
+    def plain_apply(self, state: GeoShapesState, move: Mapping[str, Any]) -> GeoShapesState:
+        """`apply` the long way: the full parser, every rule's wording checked. The reference
+        the fast path is tested against (tests/games/test_fast_geoshapes.py)."""
         if state.over:
             raise IllegalMove(f"the game is over: {self._result(state)}")
         action = self._parse(state, move)
@@ -597,37 +747,37 @@ class GeoShapes(GameRules[GeoShapesState]):
 
     @staticmethod
     def _stack(state: GeoShapesState, quadrant: str) -> tuple[str, ...]:
-        return state.stacks[state.board.quadrants.index(quadrant)]
+        return state.stacks[state.board.quadrant_at[quadrant]]
 
     @staticmethod
     def _with_hand(state: GeoShapesState, seat: int, hand: Sequence[str]) -> tuple[Player, ...]:
         players = list(state.players)
-        players[seat] = dataclasses.replace(players[seat], hand=tuple(sorted(hand)))
+        players[seat] = Player(players[seat].quadrants, tuple(sorted(hand)))
         return tuple(players)
 
     def _do(self, state: GeoShapesState, action: Action) -> GeoShapesState:
         if isinstance(action, Trade):
             if not action.accepted:
-                return dataclasses.replace(state, stage=REFUSED)
+                return _evolve(state, stage=REFUSED)
             return self._exchange(state, action)
         if isinstance(action, EndPlay):  # after a trade
             return self._end_turn(state, spare=bool(state.players[state.turn].hand))
-        steps: dict[type, Callable[[GeoShapesState, Any], GeoShapesState]] = {
-            Draw: self._do_draw,
-            PickUp: self._do_pick_up,
-            PlaceShape: self._do_place,
-            Switch: self._do_switch,
-            Discard: self._do_discard,
-        }
-        do = steps[type(action)]
-        return do(state, action)
+        if isinstance(action, PlaceShape):  # the commonest first: a dispatch table per call
+            return self._do_place(state, action)  # cost more than these tests
+        if isinstance(action, Draw):
+            return self._do_draw(state, action)
+        if isinstance(action, Discard):
+            return self._do_discard(state, action)
+        if isinstance(action, Switch):
+            return self._do_switch(state, action)
+        return self._do_pick_up(state, action)
 
     def _do_draw(self, state: GeoShapesState, action: Draw) -> GeoShapesState:
         """The card goes face up and the player takes its piece (from the supply: after a
         reshuffle the piece may be in play, and then the card gives nothing)."""
         seat, hand = state.turn, state.players[state.turn].hand
-        gained = (action.shape,) if state.supply()[action.shape] else ()
-        drawn = dataclasses.replace(
+        gained = (action.shape,) if _in_supply(state, action.shape) else ()
+        drawn = _evolve(
             state,
             players=self._with_hand(state, seat, hand + gained),
             cards_up=state.cards_up + (action.shape,),
@@ -645,7 +795,7 @@ class GeoShapes(GameRules[GeoShapesState]):
         SHAPE DISCARDS go back to the supply, so that the cards have pieces to give."""
         orders = state.reshuffled
         deck = orders[state.reshuffles % len(orders)] if orders else None
-        return dataclasses.replace(
+        return _evolve(
             state,
             cards_up=(),
             deck=deck,
@@ -660,7 +810,7 @@ class GeoShapes(GameRules[GeoShapesState]):
             () if q in quads else stack for q, stack in zip(state.board.quadrants, state.stacks)
         )
         hand = state.players[state.turn].hand
-        return dataclasses.replace(
+        return _evolve(
             state,
             players=self._with_hand(state, state.turn, hand + taken),
             stacks=stacks,
@@ -675,7 +825,7 @@ class GeoShapes(GameRules[GeoShapesState]):
         if not board.places[index].is_circle and action.on not in played:
             played += (action.on,)
         hand = _without(state.players[state.turn].hand, [action.shape])
-        return dataclasses.replace(
+        return _evolve(
             state,
             players=self._with_hand(state, state.turn, hand),
             placed=tuple(placed),
@@ -687,28 +837,28 @@ class GeoShapes(GameRules[GeoShapesState]):
         board, placed = state.board, list(state.placed)
         quadrant = board.places[board.where(action.figure)].quadrant
         back: tuple[str, ...] = ()
-        for figure in board.figures(quadrant):
-            back += placed[board.where(figure.name)]
-            placed[board.where(figure.name)] = ()
+        for index in board.parts[quadrant][1]:
+            back += placed[index]
+            placed[index] = ()
         hand = state.players[state.turn].hand + back
-        return dataclasses.replace(
+        return _evolve(
             state, players=self._with_hand(state, state.turn, hand), placed=tuple(placed)
         )
 
     def _do_discard(self, state: GeoShapesState, action: Discard) -> GeoShapesState:
         seat, board = state.turn, state.board
-        players, placed = state.players, list(state.placed)
+        players, placed = state.players, state.placed
         if action.source is None:
             players = self._with_hand(state, seat, _without(players[seat].hand, [action.shape]))
         else:
             index = board.where(action.source)
-            placed[index] = _without(placed[index], [action.shape])
-        target = board.quadrants.index(action.to or players[seat].quadrants[0])
+            rest = list(placed)
+            rest[index] = _without(rest[index], [action.shape])
+            placed = tuple(rest)
+        target = board.quadrant_at[action.to or players[seat].quadrants[0]]
         stacks = list(state.stacks)
         stacks[target] += (action.shape,)
-        after = dataclasses.replace(
-            state, players=players, placed=tuple(placed), stacks=tuple(stacks)
-        )
+        after = _evolve(state, players=players, placed=placed, stacks=tuple(stacks))
         return self._end_turn(after, spare=action.source is None)
 
     def _exchange(self, state: GeoShapesState, action: Trade) -> GeoShapesState:
@@ -720,29 +870,23 @@ class GeoShapes(GameRules[GeoShapesState]):
         ):
             for item in items:
                 if item.place is None:
-                    players[giver] = dataclasses.replace(
-                        players[giver], hand=_without(players[giver].hand, [item.shape])
-                    )
+                    given = players[giver]
+                    players[giver] = Player(given.quadrants, _without(given.hand, [item.shape]))
                 else:
                     index = state.board.where(item.place)
                     placed[index] = _without(placed[index], [item.shape])
-                players[taker] = dataclasses.replace(
-                    players[taker], hand=tuple(sorted(players[taker].hand + (item.shape,)))
-                )
-        return dataclasses.replace(
-            state, players=tuple(players), placed=tuple(placed), stage=TRADED
-        )
+                took = players[taker]
+                players[taker] = Player(took.quadrants, tuple(sorted(took.hand + (item.shape,))))
+        return _evolve(state, players=tuple(players), placed=tuple(placed), stage=TRADED)
 
     def _end_turn(self, state: GeoShapesState, spare: bool) -> GeoShapesState:
         """The play is over: the win is checked, then the turn passes to the left."""
         if spare and self._complete(state, state.turn):
-            return dataclasses.replace(
-                state, winner=state.turn, stage=ACT, played_on=(), placements=0
-            )
+            return _evolve(state, winner=state.turn, stage=ACT, played_on=(), placements=0)
         following = (state.turn + 1) % len(state.players)
         # empty_deck=end: the deck is out, the round is finished up to the dealer, then the
         # game ends (with a reshuffle the deck is never empty between turns).
-        return dataclasses.replace(
+        return _evolve(
             state,
             turn=following,
             stage=ACT,
@@ -751,14 +895,16 @@ class GeoShapes(GameRules[GeoShapesState]):
             deck_out=state.deck_left == 0 and following == 0,
         )
 
-    def _complete(self, state: GeoShapesState, seat: int) -> bool:
+    @staticmethod
+    def _complete(state: GeoShapesState, seat: int) -> bool:
         """One figure and the circle of every own quadrant complete."""
-        board = state.board
+        board, placed = state.board, state.placed
+        places = board.places
         for quadrant in state.players[seat].quadrants:
-            circle = board.circle(quadrant)
-            if not is_complete(circle, state.on(circle.name)):
+            circle, figures = board.parts[quadrant]
+            if len(placed[circle]) != places[circle].size:
                 return False
-            if not any(is_complete(f, state.on(f.name)) for f in board.figures(quadrant)):
+            if not any(len(placed[f]) == places[f].size for f in figures):
                 return False
         return True
 
@@ -837,9 +983,42 @@ class GeoShapes(GameRules[GeoShapesState]):
     def random_move(self, state: GeoShapesState, rng: random.Random) -> Move:
         """A random legal move, its kind chosen first: trades far outnumber draws, and a player
         trading at random would never run the deck down to the end of the game. Only the chosen
-        kind's moves are listed (the draws of `rng` are those of a choice over `legal_moves`)."""
-        kinds = self._legal_kinds(state)
-        return rng.choice(kinds[rng.choice(sorted(kinds))]())
+        kind's moves are listed (the draws of `rng` are those of a choice over `legal_moves`);
+        the trades not even that: `rng.choice` reads their count and the one drawn."""
+        kind = rng.choice(self._kind_names(state))
+        if kind == "trade":
+            return rng.choice(_OneForOne(state))
+        makers: dict[str, Callable[[GeoShapesState], list[Move]]] = {
+            "draw": self._legal_draws,
+            "pick up": self._legal_pick_ups,
+            "place": self._legal_places,
+            "switch": self._legal_switches,
+            "discard": self._discards,
+        }
+        # A choice of one still draws from `rng`, as the plain choice did.
+        return rng.choice(makers[kind](state) if kind in makers else [{"end_play": True}])
+
+    def _kind_names(self, state: GeoShapesState) -> list[str]:
+        """`sorted(self._legal_kinds(state))`, each kind found to exist without a maker or a
+        list (the names are appended in sorted order)."""
+        if state.stage in (ACT, REFUSED):
+            names = ["draw"] if self._legal_draws(state) else []
+            if any(_quick_pick_up(state, seat) for seat in range(len(state.players))):
+                names.append("pick up")
+            if state.stage == ACT and self._can_trade(state):
+                names.append("trade")
+            return names
+        can_place = self._can_place(state)
+        names = []
+        if state.stage == TRADED:
+            names.append("end play")
+        elif state.placing_optional or state.placements or not can_place:
+            names.append("discard" if self._can_discard(state) else "end play")
+        if can_place:
+            names.append("place")
+        if self._can_switch(state):
+            names.append("switch")
+        return names
 
     def _legal_kinds(self, state: GeoShapesState) -> dict[str, Callable[[], list[Move]]]:
         """The kinds of move legal now, each with the maker of its legal moves, in the order of
@@ -856,32 +1035,63 @@ class GeoShapes(GameRules[GeoShapesState]):
             if state.stage == ACT and self._can_trade(state):
                 kinds["trade"] = lambda: self._one_for_one_trades(state)
             return kinds
-        places = self._legal_places(state)
-        offer("place", places)
-        offer("switch", self._legal_switches(state))
+        # Here each kind is only found to exist: its moves are listed when it is chosen.
+        can_place = self._can_place(state)
+        if can_place:
+            kinds["place"] = lambda: self._legal_places(state)
+        if self._can_switch(state):
+            kinds["switch"] = lambda: self._legal_switches(state)
         if state.stage == TRADED:
             offer("end play", [{"end_play": True}])
-        elif state.placing_optional or state.placements or not places:
+        elif state.placing_optional or state.placements or not can_place:
             # Placing is compulsory: no discard while a shape could be placed.
-            discards = self._discards(state)
-            offer("discard", discards)
-            if not discards:  # nothing in hand or on the board (_end_play_error)
+            if self._can_discard(state):
+                kinds["discard"] = lambda: self._discards(state)
+            else:  # nothing in hand or on the board (_end_play_error)
                 offer("end play", [{"end_play": True}])
         return kinds
+
+    def _can_place(self, state: GeoShapesState) -> bool:
+        """`_legal_places(state)` is not empty (found without listing it)."""
+        board, placed, hand = state.board, state.placed, state.players[state.turn].hand
+        return bool(hand) and any(
+            not board.fitting(index, placed[index]).isdisjoint(hand)
+            for index in self._open_indices(state)
+        )
+
+    @staticmethod
+    def _can_switch(state: GeoShapesState) -> bool:
+        """`_legal_switches(state)` is not empty."""
+        board, placed = state.board, state.placed
+        return any(
+            placed[r]
+            for index in board.own_indices(state.players[state.turn].quadrants)
+            for r in board.rivals[index]
+        )
+
+    @staticmethod
+    def _can_discard(state: GeoShapesState) -> bool:
+        """`_discards(state)` is not empty: a shape in hand, or else one on an own place."""
+        player, placed = state.players[state.turn], state.placed
+        return bool(player.hand) or any(
+            placed[index] for index in state.board.own_indices(player.quadrants)
+        )
 
     @staticmethod
     def _legal_draws(state: GeoShapesState) -> list[Move]:
         if state.deck_left == 0:
             return []
+        if state.deck is not None:  # the dealt deck: its next card, if the deck can hold it
+            shape = state.deck[0]
+            return [{"draw": shape}] if _quick_draw(state, shape) else []
         can = state.deck_can_hold()
-        shapes = [state.deck[0]] if state.deck is not None else sorted(can)
-        return [{"draw": shape} for shape in shapes if can[shape]]
+        return [{"draw": shape} for shape in sorted(can) if can[shape]]
 
     def _legal_pick_ups(self, state: GeoShapesState) -> list[Move]:
         return [
             {"pick_up": other}
-            for other, player in enumerate(state.players)
-            if any(self._stack(state, q) for q in player.quadrants)
+            for other in range(len(state.players))
+            if _quick_pick_up(state, other)
         ]
 
     @staticmethod
@@ -910,53 +1120,56 @@ class GeoShapes(GameRules[GeoShapesState]):
             for accepted in (True, False)
         ]
 
-    def _open_places(self, state: GeoShapesState) -> list[Place]:
-        """The player's places that may take a shape this play (a figure only while its
-        quadrant's other figure is empty and was not placed on this play)."""
-        board = state.board
+    @staticmethod
+    def _open_indices(state: GeoShapesState) -> list[int]:
+        """The indices of the player's places that may take a shape this play (a figure only
+        while its quadrant's other figure is empty and was not placed on this play)."""
+        board, placed, played = state.board, state.placed, state.played_on
+        places, rivals = board.places, board.rivals
         return [
-            place
-            for place in state.own_places(state.turn)
-            if place.is_circle
-            or not any(
-                other.name in state.played_on or state.on(other.name)
-                for other in board.figures(place.quadrant)
-                if other is not place
-            )
+            index
+            for index in board.own_indices(state.players[state.turn].quadrants)
+            if not any(placed[r] or places[r].name in played for r in rivals[index])
         ]
+
+    def _open_places(self, state: GeoShapesState) -> list[Place]:
+        places = state.board.places
+        return [places[index] for index in self._open_indices(state)]
 
     def _legal_places(self, state: GeoShapesState) -> list[Move]:
-        board = state.board
-        open_places = [(place, state.on(place.name)) for place in self._open_places(state)]
+        board, placed = state.board, state.placed
+        open_places = [
+            (board.places[i].name, board.fitting(i, placed[i])) for i in self._open_indices(state)
+        ]
         return [
-            {"place": shape, "on": place.name}
+            {"place": shape, "on": name}
             for shape in sorted(set(state.players[state.turn].hand))
-            for place, placed in open_places
-            if fits(place, placed, shape, board.wild)
+            for name, fitting in open_places
+            if shape in fitting
         ]
 
-    def _legal_switches(self, state: GeoShapesState) -> list[Move]:
-        board = state.board
+    @staticmethod
+    def _legal_switches(state: GeoShapesState) -> list[Move]:
+        board, placed = state.board, state.placed
         return [
-            {"switch": place.name}
-            for place in state.own_places(state.turn)
-            if not place.is_circle
-            and any(state.on(f.name) for f in board.figures(place.quadrant) if f is not place)
+            {"switch": board.places[index].name}
+            for index in board.own_indices(state.players[state.turn].quadrants)
+            if any(placed[r] for r in board.rivals[index])  # a circle has no rivals
         ]
 
     @staticmethod
     def _discards(state: GeoShapesState) -> list[Move]:
         """The discards of a play allowed to end: from the hand, or off the board once the hand
         is empty; on the half board, to either own stack."""
-        player = state.players[state.turn]
+        player, board = state.players[state.turn], state.board
         targets = [{"to": q} for q in player.quadrants] if state.half_board else [{}]
         sources = (
             [{"discard": shape} for shape in sorted(set(player.hand))]
             if player.hand
             else [
-                {"discard": shape, "from": place.name}
-                for place in state.own_places(state.turn)
-                for shape in sorted(set(state.on(place.name)))
+                {"discard": shape, "from": board.places[index].name}
+                for index in board.own_indices(player.quadrants)
+                for shape in sorted(set(state.placed[index]))
             ]
         )
         return [{**source, **target} for source in sources for target in targets]
@@ -967,7 +1180,7 @@ class GeoShapes(GameRules[GeoShapesState]):
     # ---- scoring ----------------------------------------------------------------------------
 
     def _hand_value(self, state: GeoShapesState, seat: int) -> int:
-        return sum(state.board.values[shape] for shape in state.players[seat].hand)
+        return sum(map(state.board.values.__getitem__, state.players[seat].hand))  # no genexpr
 
     def score(self, state: GeoShapesState) -> list[dict[str, Any]]:
         """The winner: 25 plus the hand's value; everyone else: minus the hand's value. While
@@ -1017,24 +1230,40 @@ class GeoShapes(GameRules[GeoShapesState]):
 
     def _shapes_needed(self, state: GeoShapesState, seat: int) -> int:
         """Slots still empty on the closest figure plus circle of each own quadrant, counting
-        twice those no shape in hand can fill (what a player counts to see how close they are)."""
-        board, hand = state.board, Counter(state.players[seat].hand)
-        wilds = hand[board.wild]
-
-        def open_slots(place: Place) -> list[str]:  # the slots no placed shape covers
-            placed = state.on(place.name)
-            return missing(place, placed, board.wild)[placed.count(board.wild) :]
-
+        twice those no shape in hand can fill (what a player counts to see how close they are).
+        Each quadrant's count is kept per board, by what its places hold and the hand: the
+        greedy bot asks it of many positions that differ elsewhere (`Board.need_memo`)."""
+        board, placed, hand = state.board, state.placed, state.players[seat].hand
+        memo = board.need_memo
         total = 0
         for quadrant in state.players[seat].quadrants:
-            circle_gaps = open_slots(board.circle(quadrant))
-            costs = []
-            for figure in board.figures(quadrant):
-                gaps = open_slots(figure) + circle_gaps
-                uncovered = sum(max(0, gaps.count(shape) - hand[shape]) for shape in set(gaps))
-                costs.append(len(gaps) + max(0, uncovered - wilds))
-            total += min(costs)
+            circle, figures = board.parts[quadrant]
+            key = (circle, hand, placed[circle], *(placed[f] for f in figures))
+            cost = memo.get(key)
+            if cost is None:
+                cost = self._quadrant_needs(board, hand, placed, circle, figures)
+                if len(memo) >= GAP_MEMO:
+                    memo.clear()
+                memo[key] = cost
+            total += cost
         return total
+
+    @staticmethod
+    def _quadrant_needs(
+        board: Board,
+        hand: tuple[str, ...],
+        placed: tuple[tuple[str, ...], ...],
+        circle: int,
+        figures: tuple[int, ...],
+    ) -> int:
+        """The count of one quadrant: its closest figure plus the circle."""
+        wilds = hand.count(board.wild)
+        costs = []
+        for figure in figures:
+            gaps, counts = board.gap_count(figure, placed[figure], placed[circle])
+            uncovered = sum(max(0, n - hand.count(shape)) for shape, n in counts)
+            costs.append(gaps + max(0, uncovered - wilds))
+        return min(costs)
 
     def evaluate(self, state: GeoShapesState, seat: int) -> float:
         if state.winner is not None:
