@@ -27,9 +27,17 @@ CELL_INDEX = {name: parse_garden_cell(name) for name in CELLS}
 SPOT_LINES = tuple((spot, line, sum(1 << c for c in line)) for spot, line in SIGHT_LINES.items())
 
 
-@lru_cache(maxsize=16)
 def canonical_tiles(sculptures: Sculptures) -> frozenset[str]:
-    """The tiles in play whose names `Sculptures.parse` returns as they are."""
+    """The tiles in play whose names `Sculptures.parse` returns as they are (kept on the
+    Sculptures, which every state of a match shares: no hashing of it per look-up)."""
+    kept = sculptures.__dict__.get("_canonical")
+    if kept is None:
+        kept = sculptures.__dict__["_canonical"] = _canonical_tiles(sculptures)
+    return kept
+
+
+@lru_cache(maxsize=16)
+def _canonical_tiles(sculptures: Sculptures) -> frozenset[str]:
     found = set()
     for tile in sculptures.tiles():
         try:
@@ -41,9 +49,16 @@ def canonical_tiles(sculptures: Sculptures) -> frozenset[str]:
 
 
 @lru_cache(maxsize=256)
-def _kind_and_value(tile: str) -> tuple[int, str]:
+def _sculpture(tile: str) -> tuple[int, str, str]:
+    """A face-up tile as (value, type, name)."""
     kind, _, value = tile.rpartition(" ")
-    return int(value), kind
+    return int(value), kind, tile
+
+
+def garden_cell(name: object) -> int:
+    """`parse_garden_cell`, a canonical name looked up."""
+    index = CELL_INDEX.get(name) if isinstance(name, str) else None
+    return parse_garden_cell(name) if index is None else index
 
 
 def quick_visit(sculptures: Sculptures, move: Any) -> tuple[str, int | None, str | None] | None:
@@ -65,12 +80,12 @@ def quick_visit(sculptures: Sculptures, move: Any) -> tuple[str, int | None, str
     return spot, cell, place
 
 
-def face_up(state: TopiaryState) -> tuple[tuple[int, str] | None, ...]:
-    """Per cell, the face-up sculpture's (value, type), else None."""
+def face_up(state: TopiaryState) -> tuple[tuple[int, str, str] | None, ...]:
+    """Per cell, the face-up sculpture's (value, type, name), else None."""
     kept = state.__dict__.get("_up")
     if kept is None:
         kept = state.__dict__["_up"] = tuple(
-            _kind_and_value(tile) if up and tile is not None else None
+            _sculpture(tile) if up and tile is not None else None
             for tile, up in zip(state.tiles, state.face_up)
         )
     return kept
@@ -97,7 +112,7 @@ def carry_over(before: TopiaryState, after: TopiaryState, cell: int | None, tile
             after.__dict__["_down"] = down
         return
     if up is not None:
-        after.__dict__["_up"] = up[:cell] + (_kind_and_value(tile),) + up[cell + 1 :]
+        after.__dict__["_up"] = up[:cell] + (_sculpture(tile),) + up[cell + 1 :]
     if down is not None:
         after.__dict__["_down"] = down & ~(1 << cell)
 
@@ -113,7 +128,7 @@ def totals(state: TopiaryState) -> list[float]:
         for cell in SIGHT_LINES[visitor.spot]:
             sculpture = up[cell]
             if sculpture is not None and sculpture[0] > top:
-                top, kind = sculpture
+                top, kind, _ = sculpture
                 seen += top
                 kinds.append(kind)
                 if best.get(kind, 0) < top:
@@ -124,7 +139,7 @@ def totals(state: TopiaryState) -> list[float]:
     for seat, hand in enumerate(state.hands):
         best = tallest[seat]
         for tile in hand:
-            value, kind = _kind_and_value(tile)  # every hand is known
+            value, kind, _ = _sculpture(tile)  # every hand is known
             if best.get(kind, 0) > value:
                 points[seat] += value
     return [float(p) for p in points]

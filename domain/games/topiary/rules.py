@@ -320,7 +320,7 @@ class Topiary(GameRules[TopiaryState]):
         dealt = self._dealt(seats, opts, len(sculptures.tiles()))
         try:
             garden = {
-                parse_garden_cell(cell): sculptures.parse(tile)
+                fast.garden_cell(cell): sculptures.parse(tile)
                 for cell, tile in dict(setup.get("garden") or {}).items()
             }
             hands = [
@@ -622,34 +622,34 @@ class Topiary(GameRules[TopiaryState]):
 
     def sight(self, state: TopiaryState, spot: str) -> list[str]:
         """The sculptures a visitor at `spot` sees, nearest first."""
+        up = fast.face_up(state)  # (value, type, tile) per face-up cell
         seen: list[str] = []
         tallest = 0
         for cell in SIGHT_LINES[spot]:
-            tile = state.tiles[cell]
-            if state.face_up[cell] and tile is not None and tile_value(tile) > tallest:
-                seen.append(tile)
-                tallest = tile_value(tile)
+            sculpture = up[cell]
+            if sculpture is not None and sculpture[0] > tallest:
+                seen.append(sculpture[2])
+                tallest = sculpture[0]
         return seen
 
     def _tally(self, state: TopiaryState, seat: int) -> dict[str, Any]:
         """A seat's categories and details; unseen hand tiles count nothing here."""
         views: list[dict[str, Any]] = []
+        tallest: dict[str, int] = {}
         for visitor in state.visitors:
             if visitor.seat == seat:
                 seen = self.sight(state, visitor.spot)
-                types = Counter(tile_type(t) for t in seen)
+                types = [tile_type(t) for t in seen]  # a handful: counted without a Counter
+                for kind, value in zip(types, map(tile_value, seen)):
+                    tallest[kind] = max(tallest.get(kind, 0), value)
                 views.append(
                     {
                         "spot": visitor.spot,
                         "sees": seen,
                         "points": sum(map(tile_value, seen)),
-                        "bonus": sum(n for n in types.values() if n >= 2),
+                        "bonus": sum(n for n in map(types.count, set(types)) if n >= 2),
                     }
                 )
-        tallest: dict[str, int] = {}
-        for view in views:
-            for tile in view["sees"]:
-                tallest[tile_type(tile)] = max(tallest.get(tile_type(tile), 0), tile_value(tile))
         hand = [
             {
                 "tile": tile,
