@@ -2,7 +2,7 @@
 lookup tables instead of parsing, listing and wording. Each one gives exactly what the plain
 path gives (tests/games/test_fast_topiary.py compares them on thousands of positions).
 
-Per-state tables (the face-up sculptures by cell, the face-down cells as a bit mask, the
+Per-state tables (the face-up sculptures by cell, the face-down tiles each spot sees, the
 outcome) live in the state's instance `__dict__`, outside the dataclass fields, so ==, repr and
 the JSON encoding ignore them; a state rebuilt from JSON builds them again on first use.
 """
@@ -23,8 +23,13 @@ if TYPE_CHECKING:
 # asking the parsers themselves, so the fast path accepts exactly what they map to itself.
 SPOTS = frozenset(spot for spot in SIGHT_LINES if parse_spot(spot) == spot)
 CELL_INDEX = {name: parse_garden_cell(name) for name in CELLS}
-# Per spot (in SIGHT_LINES order): its name, its sight line and the line's cells as a bit mask.
-SPOT_LINES = tuple((spot, line, sum(1 << c for c in line)) for spot, line in SIGHT_LINES.items())
+# The spots in SIGHT_LINES order (the order `legal_moves` lists them in), by number, and per
+# cell the spots whose sight line holds it.
+SPOT_LINES = tuple(SIGHT_LINES.items())
+SPOT_NUMBER = {spot: number for number, spot in enumerate(SIGHT_LINES)}
+SEEN_FROM = tuple(
+    tuple(n for n, (_, line) in enumerate(SPOT_LINES) if cell in line) for cell in range(len(CELLS))
+)
 
 
 def canonical_tiles(sculptures: Sculptures) -> frozenset[str]:
@@ -91,12 +96,12 @@ def face_up(state: TopiaryState) -> tuple[tuple[int, str, str] | None, ...]:
     return kept
 
 
-def face_down(state: TopiaryState) -> int:
-    """The face-down cells as a bit mask (bit i: cell i)."""
+def down_in_sight(state: TopiaryState) -> tuple[int, ...]:
+    """Per spot (by number), how many face-down tiles its sight line holds."""
     kept = state.__dict__.get("_down")
     if kept is None:
-        kept = state.__dict__["_down"] = sum(
-            1 << cell for cell, up in enumerate(state.face_up) if not up
+        kept = state.__dict__["_down"] = tuple(
+            sum(not state.face_up[cell] for cell in line) for _, line in SPOT_LINES
         )
     return kept
 
@@ -114,14 +119,23 @@ def carry_over(before: TopiaryState, after: TopiaryState, cell: int | None, tile
     if up is not None:
         after.__dict__["_up"] = up[:cell] + (_sculpture(tile),) + up[cell + 1 :]
     if down is not None:
-        after.__dict__["_down"] = down & ~(1 << cell)
+        counts = list(down)
+        for number in SEEN_FROM[cell]:
+            counts[number] -= 1
+        after.__dict__["_down"] = tuple(counts)
 
 
 def totals(state: TopiaryState) -> list[float]:
-    """`Topiary.totals` once every hand is known: per seat what its visitors see, the type
-    bonus, and each hand tile lower than the tallest of its type its visitors see."""
+    """`Topiary.totals` once every hand is known."""
+    return [float(p) for p in points(state)[0]]
+
+
+def points(state: TopiaryState) -> tuple[list[int], list[int]]:
+    """Once every hand is known, per seat its total (what its visitors see, the type bonus,
+    and each hand tile lower than the tallest of its type its visitors see) and its hand
+    points (the first tie-break)."""
     up = face_up(state)
-    points = [0] * len(state.hands)
+    totals = [0] * len(state.hands)
     tallest: list[dict[str, int]] = [{} for _ in state.hands]
     for visitor in state.visitors:
         best, top, kinds, seen = tallest[visitor.seat], 0, [], 0
@@ -135,40 +149,41 @@ def totals(state: TopiaryState) -> list[float]:
                     best[kind] = top
         if len(kinds) > 1:  # the type bonus: a point per sculpture of a type seen twice or more
             seen += sum(n for n in map(kinds.count, set(kinds)) if n >= 2)
-        points[visitor.seat] += seen
+        totals[visitor.seat] += seen
+    hand_points = [0] * len(state.hands)
     for seat, hand in enumerate(state.hands):
         best = tallest[seat]
         for tile in hand:
             value, kind, _ = _sculpture(tile)  # every hand is known
             if best.get(kind, 0) > value:
-                points[seat] += value
-    return [float(p) for p in points]
+                hand_points[seat] += value
+    return [p + h for p, h in zip(totals, hand_points)], hand_points
 
 
 def random_visit(state: TopiaryState, seat: int, rng: random.Random) -> Move | None:
     """`Topiary.random_move`'s draw when the garden and the seat's hand are all known (a
     simulation's every turn): each face-down tile then offers the same number of places (the
-    hand and the taken tile), so the moves are counted per spot from a bit count. Draws exactly
-    what the plain draw does; None when something is unknown (the plain draw decides)."""
+    hand and the taken tile), so the moves are counted from each spot's face-down tiles.
+    Draws exactly what the plain draw does; None when something is unknown (the plain draw
+    decides)."""
     hand = list(state.hands[seat])
     if None in hand or None in state.tiles:
         return None
     ways = len(hand) + 1  # per face-down cell: a hand tile, or the taken one, placed back
-    down = face_down(state)
-    taken = {v.spot for v in state.visitors}
-    offers = [
-        (spot, line, (mask & down).bit_count())
-        for spot, line, mask in SPOT_LINES
-        if spot not in taken
-    ]
-    drawn = rng.choice(range(len(offers) + ways * sum(count for _, _, count in offers)))
-    for spot, line, count in offers:
+    down = down_in_sight(state)
+    taken = {SPOT_NUMBER[v.spot] for v in state.visitors}
+    moves = len(SPOT_LINES) - len(taken) + ways * (sum(down) - sum(down[n] for n in taken))
+    drawn = rng.choice(range(moves))
+    for number, count in enumerate(down):
+        if number in taken:
+            continue
         if not drawn:
-            return {"visitor": spot}
+            return {"visitor": SPOT_LINES[number][0]}
         drawn -= 1
         if drawn < ways * count:
             nth, place = divmod(drawn, ways)
-            cell = [c for c in line if down >> c & 1][nth]
+            spot, line = SPOT_LINES[number]
+            cell = [c for c in line if not state.face_up[c]][nth]
             places = hand + [state.tiles[cell]]
             return {"visitor": spot, "take": CELLS[cell], "place": places[place]}
         drawn -= ways * count

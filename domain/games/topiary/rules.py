@@ -736,14 +736,23 @@ class Topiary(GameRules[TopiaryState]):
         # on the state (outside its fields), the Outcome being immutable.
         kept = state.__dict__.get("_outcome")
         if kept is None:
-            kept = state.__dict__["_outcome"] = self._final_outcome(state)
+            totals, hands = fast.points(state)  # what `score` totals, without its details
+            key = [(total, hand, seat) for seat, (total, hand) in enumerate(zip(totals, hands))]
+            kept = state.__dict__["_outcome"] = self._ranked(state, key)
         return kept
 
-    def _final_outcome(self, state: TopiaryState) -> Outcome:
+    def plain_outcome(self, state: TopiaryState) -> Outcome | None:
+        """`outcome` read off `score`, as before its fast path (tests/games/test_fast_topiary)."""
+        if self.phase(state) != OVER:
+            return None
         scores = self.score(state)
         key = [
             (entry["total"], entry["categories"]["hand"], seat) for seat, entry in enumerate(scores)
         ]
+        return self._ranked(state, key)
+
+    def _ranked(self, state: TopiaryState, key: list[tuple[int, int, int]]) -> Outcome:
+        """The outcome from each seat's (total, hand points, seat)."""
         ranked = sorted(range(state.players), key=lambda seat: key[seat], reverse=True)
         (total, hand, winner), (total2, hand2, _) = key[ranked[0]], key[ranked[1]]
         if total > total2:
