@@ -6,7 +6,8 @@ the record does not know every tile, which the fast draw leaves to the plain one
 - `apply` of a canonical visiting move (no parser) gives the state the full parser gives, and a
   refused one is refused with the same words;
 - `random_move` draws what a choice over `legal_moves` draws, consuming the generator alike;
-- `totals` equals the plain count and `score`'s totals;
+- `totals` equals the plain count and `score`'s totals, `evaluate` (the greedy bot's) and the
+  final outcome the plain ones;
 - the tables kept on a state, carried from move to move, equal those a state rebuilt from JSON
   builds afresh, and so do its answers.
 """
@@ -141,6 +142,12 @@ def test_totals_are_the_plain_count_and_the_scores_totals():
             continue
         assert RULES.totals(state) == plain == RULES.totals(rebuilt(state))
         assert plain == [float(entry["total"]) for entry in RULES.score(state)]
+
+
+def test_evaluate_is_the_plain_one():
+    for state in positions():
+        for seat in range(state.players):
+            assert RULES.evaluate(state, seat) == RULES.plain_evaluate(state, seat)
 
 
 def test_tables_carried_from_move_to_move_equal_fresh_ones():

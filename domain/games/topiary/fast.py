@@ -131,9 +131,9 @@ def totals(state: TopiaryState) -> list[float]:
 
 
 def points(state: TopiaryState) -> tuple[list[int], list[int]]:
-    """Once every hand is known, per seat its total (what its visitors see, the type bonus,
-    and each hand tile lower than the tallest of its type its visitors see) and its hand
-    points (the first tie-break)."""
+    """Per seat its total (what its visitors see, the type bonus, and each hand tile lower
+    than the tallest of its type its visitors see) and its hand points (the first tie-break);
+    an unseen hand tile counts nothing (`totals` asks only once every hand is known)."""
     up = face_up(state)
     totals = [0] * len(state.hands)
     tallest: list[dict[str, int]] = [{} for _ in state.hands]
@@ -154,7 +154,9 @@ def points(state: TopiaryState) -> tuple[list[int], list[int]]:
     for seat, hand in enumerate(state.hands):
         best = tallest[seat]
         for tile in hand:
-            value, kind, _ = _sculpture(tile)  # every hand is known
+            if tile is None:
+                continue
+            value, kind, _ = _sculpture(tile)
             if best.get(kind, 0) > value:
                 hand_points[seat] += value
     return [p + h for p, h in zip(totals, hand_points)], hand_points
