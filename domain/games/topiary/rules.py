@@ -44,6 +44,7 @@ from ..base import (
 )
 from ..manifests import load_manifest
 from . import declaration as declared
+from . import fast
 from .components import components as component_rows
 from .garden import (
     CELLS,
@@ -97,6 +98,12 @@ class Sculptures:
 
     def parse(self, name: object) -> str:
         """A tile's name in canonical spelling ("swan 4" -> "Swan 4"), or IllegalMove."""
+        if isinstance(name, str) and name in fast.canonical_tiles(self):
+            return name  # already canonical (a setup or a bot's move): no parsing
+        return self.parse_name(name)
+
+    def parse_name(self, name: object) -> str:
+        """`parse` without the look-up of canonical names (which this builds)."""
         kind, _, value = name.rpartition(" ") if isinstance(name, str) else ("", "", "")
         by_lower = {t.lower(): t for t in self.types}
         if kind.strip().lower() not in by_lower or not value.isdecimal():
@@ -251,9 +258,17 @@ class Topiary(GameRules[TopiaryState]):
     # ---- setting up -----------------------------------------------------------------------
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return self._options_and_components(options)[0]
+
+    def _options_and_components(
+        self, options: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], tuple[str, ...], tuple[int, ...]]:
+        """The checked options and their manifest's types and values, the manifest read once
+        (by name it is a file to find: a third of a simulated match's setup when read twice)."""
         chosen = declared.GAME_INFO.structure_options(options)
-        _components(chosen.manifest)
-        return {"last_player_chooses": chosen.last_player_chooses, "manifest": chosen.manifest}
+        types, values = _components(chosen.manifest)
+        opts = {"last_player_chooses": chosen.last_player_chooses, "manifest": chosen.manifest}
+        return opts, types, values
 
     def _dealt(self, seats: int, options: Mapping[str, Any], tiles: int) -> list[int]:
         """How many tiles each seat is dealt (the last player gets the rest when choosing)."""
@@ -265,8 +280,7 @@ class Topiary(GameRules[TopiaryState]):
         return [HAND] * (seats - 1) + [HAND + rest if options["last_player_chooses"] else HAND]
 
     def deal(self, seats: int, options: Mapping[str, Any], rng) -> dict[str, Any]:
-        opts = self.options(options)
-        types, values = _components(opts["manifest"])
+        opts, types, values = self._options_and_components(options)
         _check_players(seats)
         removed = rng.choice(types) if seats in REMOVES_A_TYPE else None
         tiles = list(_tiles_in_play(Sculptures(types, values, removed)))
@@ -285,8 +299,7 @@ class Topiary(GameRules[TopiaryState]):
     def start(
         self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]
     ) -> TopiaryState:
-        opts = self.options(options)
-        types, values = _components(opts["manifest"])
+        opts, types, values = self._options_and_components(options)
         _check_players(seats)
         if not isinstance(setup, Mapping) or set(setup) - {"removed", "garden", "hands"}:
             raise InvalidSetup(
@@ -307,7 +320,7 @@ class Topiary(GameRules[TopiaryState]):
         dealt = self._dealt(seats, opts, len(sculptures.tiles()))
         try:
             garden = {
-                parse_garden_cell(cell): sculptures.parse(tile)
+                fast.garden_cell(cell): sculptures.parse(tile)
                 for cell, tile in dict(setup.get("garden") or {}).items()
             }
             hands = [
@@ -338,9 +351,10 @@ class Topiary(GameRules[TopiaryState]):
     # ---- whose turn -----------------------------------------------------------------------
 
     def phase(self, state: TopiaryState) -> str:
-        if any(len(hand) > HAND for hand in state.hands):
+        hands = state.hands
+        if max(map(len, hands)) > HAND:  # asked several times a move: no generator
             return KEEP
-        if len(state.visitors) < state.visitors_each * state.players:
+        if len(state.visitors) < state.visitors_each * len(hands):
             return VISIT
         return REVEAL if any(None in hand for hand in state.hands) else OVER
 
@@ -382,6 +396,11 @@ class Topiary(GameRules[TopiaryState]):
     # ---- playing --------------------------------------------------------------------------
 
     def apply(self, state: TopiaryState, move: Mapping[str, Any]) -> TopiaryState:
+        quick = fast.quick_visit(state.sculptures, move)
+        if quick is not None and self.phase(state) == VISIT:
+            # A canonical visiting move reads as the parser would read it; anything else
+            # (including a visit out of turn) goes the full way, which words every refusal.
+            return self._visit(state, len(state.visitors) % state.players, Visit(*quick))
         action = parse_move(state.sculptures, move)
         phase = self.phase(state)
         if phase == OVER:
@@ -444,7 +463,17 @@ class Topiary(GameRules[TopiaryState]):
             raise IllegalMove(f"visitor spot {visit.spot} is taken: one visitor per spot")
         visitors = state.visitors + (Visitor(visit.spot, seat),)
         if visit.take is None:
-            return dataclasses.replace(state, visitors=visitors)
+            after = TopiaryState(
+                sculptures=state.sculptures,
+                visitors_each=state.visitors_each,
+                tiles=state.tiles,
+                face_up=state.face_up,
+                hands=state.hands,
+                box=state.box,
+                visitors=visitors,
+            )
+            fast.carry_over(state, after, None, "")
+            return after
         assert visit.place is not None  # the move's parser gives take and place together
         cell, line = visit.take, SIGHT_LINES[visit.spot]
         if cell not in line:
@@ -475,13 +504,17 @@ class Topiary(GameRules[TopiaryState]):
                 f"{visit.place} is not in your hand: you hold "
                 f"{_listing(hand[:-1])} and took {taken} from {CELLS[cell]}"
             )
-        return dataclasses.replace(
-            state,
-            visitors=visitors,
+        after = TopiaryState(
+            sculptures=state.sculptures,
+            visitors_each=state.visitors_each,
             tiles=_replace(state.tiles, cell, visit.place),
             face_up=_replace(state.face_up, cell, True),
             hands=_replace(state.hands, seat, _hand([t for t in hand if t], HAND)),
-        )
+            box=state.box,
+            visitors=visitors,
+        )  # built directly: dataclasses.replace costs more than the whole move
+        fast.carry_over(state, after, cell, visit.place)
+        return after
 
     # ---- what may be played ---------------------------------------------------------------
 
@@ -552,6 +585,9 @@ class Topiary(GameRules[TopiaryState]):
         if phase != VISIT:
             return super().random_move(state, rng)
         seat = self._seat(state, phase)
+        drawn_fast = fast.random_visit(state, seat, rng)
+        if drawn_fast is not None:
+            return drawn_fast
         hand = [t for t in state.hands[seat] if t]
         hand_unseen = None in state.hands[seat]
         free = self._free(state) if hand_unseen or None in state.tiles else []
@@ -586,34 +622,34 @@ class Topiary(GameRules[TopiaryState]):
 
     def sight(self, state: TopiaryState, spot: str) -> list[str]:
         """The sculptures a visitor at `spot` sees, nearest first."""
+        up = fast.face_up(state)  # (value, type, tile) per face-up cell
         seen: list[str] = []
         tallest = 0
         for cell in SIGHT_LINES[spot]:
-            tile = state.tiles[cell]
-            if state.face_up[cell] and tile is not None and tile_value(tile) > tallest:
-                seen.append(tile)
-                tallest = tile_value(tile)
+            sculpture = up[cell]
+            if sculpture is not None and sculpture[0] > tallest:
+                seen.append(sculpture[2])
+                tallest = sculpture[0]
         return seen
 
     def _tally(self, state: TopiaryState, seat: int) -> dict[str, Any]:
         """A seat's categories and details; unseen hand tiles count nothing here."""
         views: list[dict[str, Any]] = []
+        tallest: dict[str, int] = {}
         for visitor in state.visitors:
             if visitor.seat == seat:
                 seen = self.sight(state, visitor.spot)
-                types = Counter(tile_type(t) for t in seen)
+                types = [tile_type(t) for t in seen]  # a handful: counted without a Counter
+                for kind, value in zip(types, map(tile_value, seen)):
+                    tallest[kind] = max(tallest.get(kind, 0), value)
                 views.append(
                     {
                         "spot": visitor.spot,
                         "sees": seen,
                         "points": sum(map(tile_value, seen)),
-                        "bonus": sum(n for n in types.values() if n >= 2),
+                        "bonus": sum(n for n in map(types.count, set(types)) if n >= 2),
                     }
                 )
-        tallest: dict[str, int] = {}
-        for view in views:
-            for tile in view["sees"]:
-                tallest[tile_type(tile)] = max(tallest.get(tile_type(tile), 0), tile_value(tile))
         hand = [
             {
                 "tile": tile,
@@ -633,6 +669,8 @@ class Topiary(GameRules[TopiaryState]):
         }
 
     def _require_hands(self, state: TopiaryState) -> None:
+        if not any(None in hand for hand in state.hands):
+            return  # every hand known (the usual case): no wording
         unseen = [
             f"{_player(seat)}'s hand has {hand.count(None)} unrevealed tile(s)"
             for seat, hand in enumerate(state.hands)
@@ -666,6 +704,11 @@ class Topiary(GameRules[TopiaryState]):
         what its visitors see, a point per tile of a type seen twice or more by one visitor,
         and each hand tile lower than the tallest of its type the seat's visitors see."""
         self._require_hands(state)
+        return fast.totals(state)
+
+    def plain_totals(self, state: TopiaryState) -> list[float]:
+        """`totals` as it was before its fast path (tests/games/test_fast_topiary.py)."""
+        self._require_hands(state)
         points = [0] * state.players
         tallest: list[dict[str, int]] = [{} for _ in range(state.players)]
         for visitor in state.visitors:
@@ -689,10 +732,27 @@ class Topiary(GameRules[TopiaryState]):
         # (`to_move` names whose hand is awaited) and `score` says which hands are missing.
         if self.phase(state) != OVER:
             return None
+        # The recorder and the simulation ask the final position's outcome several times: kept
+        # on the state (outside its fields), the Outcome being immutable.
+        kept = state.__dict__.get("_outcome")
+        if kept is None:
+            totals, hands = fast.points(state)  # what `score` totals, without its details
+            key = [(total, hand, seat) for seat, (total, hand) in enumerate(zip(totals, hands))]
+            kept = state.__dict__["_outcome"] = self._ranked(state, key)
+        return kept
+
+    def plain_outcome(self, state: TopiaryState) -> Outcome | None:
+        """`outcome` read off `score`, as before its fast path (tests/games/test_fast_topiary)."""
+        if self.phase(state) != OVER:
+            return None
         scores = self.score(state)
         key = [
             (entry["total"], entry["categories"]["hand"], seat) for seat, entry in enumerate(scores)
         ]
+        return self._ranked(state, key)
+
+    def _ranked(self, state: TopiaryState, key: list[tuple[int, int, int]]) -> Outcome:
+        """The outcome from each seat's (total, hand points, seat)."""
         ranked = sorted(range(state.players), key=lambda seat: key[seat], reverse=True)
         (total, hand, winner), (total2, hand2, _) = key[ranked[0]], key[ranked[1]]
         if total > total2:
@@ -712,6 +772,12 @@ class Topiary(GameRules[TopiaryState]):
     def evaluate(self, state: TopiaryState, seat: int) -> float:
         """What a player can count mid-game: the points its visitors see now plus its own hand
         points, against the best opponent's visible points (their hands are secret)."""
+        totals, hands = fast.points(state)  # the greedy bot asks it of every candidate
+        sight = [total - hand for total, hand in zip(totals, hands)]
+        return totals[seat] - max(points for s, points in enumerate(sight) if s != seat)
+
+    def plain_evaluate(self, state: TopiaryState, seat: int) -> float:
+        """`evaluate` from the seats' tallies, as before its fast path (test_fast_topiary)."""
 
         def visible(s: int) -> int:
             tally = self._tally(state, s)
