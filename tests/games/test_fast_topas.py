@@ -25,7 +25,14 @@ import pytest
 
 from tablelog.domain.games import IllegalMove
 from tablelog.domain.games.base import Outcome
-from tablelog.domain.games.topas.rules import ROUNDS, RULES, TopasState, load_deck
+from tablelog.domain.games.topas.rules import (
+    LINE_LIMIT,
+    MIN_LINE,
+    ROUNDS,
+    RULES,
+    TopasState,
+    load_deck,
+)
 from tablelog.domain.games.topas.table import Table
 
 POSITIONS = 3000
@@ -129,6 +136,24 @@ def test_edited_spans_match_a_fresh_listing_after_any_free_placement():
                 fresh.lay(laid.cards[cell], (cell,), (half,))
             assert laid.spans() == fresh.spans() == fresh.listed_spans()
             assert laid.frontier() == fresh.frontier()
+
+
+def test_lines_with_are_the_runs_that_score_or_none_past_the_limit():
+    rng = random.Random(9)
+    deck, beyond = load_deck("topas"), 0
+    for state in positions()[::2]:
+        table = RULES.table(state)
+        for cells in rng.sample(table.spans(), min(6, len(table.spans()))):
+            halves = deck.halves[rng.choice(deck.cards)]
+            runs = table.runs_with(cells, halves)
+            plain = (
+                None
+                if any(r.gems > LINE_LIMIT for r in runs)
+                else tuple(r for r in runs if len(r.cells) >= MIN_LINE)
+            )
+            assert table.lines_with(cells, halves, LINE_LIMIT) == plain
+            beyond += plain is None
+    assert beyond  # some were past the limit
 
 
 def plain_random_move(state: TopasState, rng: random.Random) -> dict[str, Any]:

@@ -26,6 +26,7 @@ topas_table.py.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 import re
@@ -182,8 +183,10 @@ class TopasState:
     def cards_to_place(self) -> int:
         return COLUMNS * ROUNDS if self.solitaire else ROUNDS * self.players
 
-    @property
+    @functools.cached_property
     def over(self) -> bool:
+        # Kept (in the instance's __dict__, not a field): every step of a match asks it a few
+        # times, and a state never changes.
         return len(self.placements) >= self.cards_to_place
 
     @property
@@ -501,10 +504,9 @@ class Topas(GameRules[TopasState]):
         table, halves = self.table(state), deck.halves[card]
         if cells[0] in table.halves or cells[1] in table.halves or not table.touches(cells):
             return None
-        runs = table.runs_with(cells, halves)
-        if any(run.gems > LINE_LIMIT for run in runs):
+        lines = table.lines_with(cells, halves, LINE_LIMIT)  # MIN_LINE is 2: no single halves
+        if lines is None:
             return None
-        lines = tuple(run for run in runs if len(run.cells) >= MIN_LINE)
         placement = Placement(
             state.seat, state.column, card, cells, lines, _points(lines, state.expert)
         )

@@ -54,6 +54,11 @@ def _touches(cell: Cell, halves: dict[Cell, Half]) -> bool:
 _SIDE = {(-1, 0): 0, (0, -1): 1, (0, 1): 2, (1, 0): 3}
 _NEAR = 2**40
 _Y = 2 * _NEAR + 2
+# Per neighbour (dx, dy): the side it lies on, and the key of the pair back from it less the
+# key of the cell's own pairs (`_key` spelled out for `Table._spans_after`).
+_AROUND = tuple(
+    (dx, dy, _SIDE[dx, dy], ((dx * _Y + dy) << 2) + _SIDE[-dx, -dy]) for dx, dy in STEPS.values()
+)
 
 
 def _key(pair: tuple[Cell, Cell]) -> int:
@@ -95,13 +100,14 @@ class Table:
     def laid_with(self, card: str, cells: Sequence[Cell], halves: Sequence[Half]) -> Table:
         """A new table: this one with the card laid (this one is left as it is)."""
         table = Table()
-        table.halves = {**self.halves, **dict(zip(cells, halves))}
-        table.cards = {**self.cards, **dict.fromkeys(cells, card)}
+        table.halves, table.cards = self.halves.copy(), self.cards.copy()
+        for cell, half in zip(cells, halves):
+            table.halves[cell], table.cards[cell] = half, card
         table._parent = (self, cells)
         return table
 
     def lay(self, card: str, cells: Sequence[Cell], halves: Sequence[Half]) -> None:
-        self._spans = self._parent = self._frontier = None
+        self._spans = self._keys = self._parent = self._frontier = None
         for cell, half in zip(cells, halves):
             self.halves[cell] = half
             self.cards[cell] = card
@@ -121,6 +127,33 @@ class Table:
         """
         new = dict(zip(cells, halves))
         return tuple(_run(new, self.halves, cell, axis) for cell in cells for axis in AXES)
+
+    def lines_with(
+        self, cells: Sequence[Cell], halves: Sequence[Half], limit: int
+    ) -> tuple[Line, ...] | None:
+        """The runs of `runs_with` of two or more halves (the lines a placement scores), or
+        None if any run holds more than `limit` gems: worked out in one pass, without building
+        the single halves' runs (the rules ask this of every move a bot plays)."""
+        new, laid, lines = dict(zip(cells, halves)), self.halves, []
+        for cell in cells:
+            colour, total = new[cell]
+            for axis, (dx, dy) in AXES.items():
+                run, gems = [cell], total
+                for sign in (-1, 1):
+                    x, y = cell
+                    while True:
+                        x, y = x + sign * dx, y + sign * dy
+                        half = new.get((x, y)) or laid.get((x, y))
+                        if half is None or half[0] != colour:
+                            break
+                        run.append((x, y))
+                        gems += half[1]
+                if gems > limit:
+                    return None
+                if len(run) > 1:
+                    run.sort()
+                    lines.append(Line(colour, gems, tuple(run), axis))
+        return tuple(lines)
 
     def most_gems_with(self, cells: Sequence[Cell], halves: Sequence[Half]) -> int:
         """The most gems of the runs `runs_with` finds, counted without copying the table or
@@ -162,7 +195,7 @@ class Table:
                     pairs.add((a, b))
                     pairs.add((b, a))
         spans = sorted(pairs)
-        near = all(abs(y) < _NEAR for _, y in frontier)
+        near = all(abs(y) < _NEAR - 1 for _, y in frontier)
         self._keys = [_key(pair) for pair in spans] if near else None
         return spans
 
@@ -180,26 +213,30 @@ class Table:
         found by bisecting a parallel list of integer keys (cheaper to compare than cells).
         None when that does not apply (a laid cell was not free, or lies too far out)."""
         old, halves, edge = parent.halves, self.halves, parent.frontier()
-        if parent._keys is None or any(c in old or abs(c[1]) >= _NEAR - 1 for c in laid):
+        if parent._keys is None or any(c in old or abs(c[1]) >= _NEAR - 2 for c in laid):
             return None
         spans, keys = list(parent.spans()), list(parent._keys)
-        gone: set[tuple[Cell, Cell]] = set()
-        for a in laid:
-            for b in neighbours(a):
-                if b not in old and (a in edge or b in edge):
-                    gone.update(((a, b), (b, a)))
-        for pair in gone:
-            at = bisect_left(keys, _key(pair))
+        gone: set[int] = set()  # the keys of the pairs that go, each once
+        for ax, ay in laid:
+            base, touched = (ax * _Y + ay) << 2, (ax, ay) in edge
+            for dx, dy, side, back in _AROUND:
+                b = (ax + dx, ay + dy)
+                if b not in old and (touched or b in edge):
+                    gone.update((base + side, base + back))
+        for key in gone:
+            at = bisect_left(keys, key)
             del spans[at], keys[at]
         near = {n for cell in laid for n in neighbours(cell)}.difference(halves)
         fresh = near - edge  # free cells that touch the table only now
         for a in fresh:
-            for b in neighbours(a):
+            ax, ay = a
+            base = (ax * _Y + ay) << 2
+            for dx, dy, side, back in _AROUND:
+                b = (ax + dx, ay + dy)
                 # (a, b) is new unless b touched the table before; a pair of two fresh cells
                 # is added once, from its smaller cell.
                 if b not in halves and b not in edge and not (b in fresh and b < a):
-                    for pair in ((a, b), (b, a)):
-                        key = _key(pair)
+                    for pair, key in (((a, b), base + side), ((b, a), base + back)):
                         at = bisect_left(keys, key)
                         spans.insert(at, pair)
                         keys.insert(at, key)
