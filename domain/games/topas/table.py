@@ -21,6 +21,7 @@ Half = tuple[str, int]  # colour letter, gems
 
 STEPS: dict[str, Cell] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 AXES: dict[str, Cell] = {"horizontal": (1, 0), "vertical": (0, 1)}
+_DIRECTIONS = {offset: name for name, offset in STEPS.items()}
 
 
 def step(cell: Cell, direction: str) -> Cell:
@@ -31,7 +32,8 @@ def step(cell: Cell, direction: str) -> Cell:
 def direction(a: Cell, b: Cell) -> str:
     """The compass direction from a cell to its edge-neighbour."""
     offset = (b[0] - a[0], b[1] - a[1])
-    return next(name for name, d in STEPS.items() if d == offset)
+    name = _DIRECTIONS.get(offset)  # one lookup: every move a bot draws is written with it
+    return next(n for n, d in STEPS.items() if d == offset) if name is None else name
 
 
 def neighbours(cell: Cell) -> tuple[Cell, ...]:
