@@ -138,6 +138,17 @@ def test_edited_spans_match_a_fresh_listing_after_any_free_placement():
             assert laid.frontier() == fresh.frontier()
 
 
+def test_a_table_far_out_is_listed_afresh():
+    """Span keys order as spans only near the start card (edited up to the edge, listed anew
+    beyond it)."""
+    for y in (2**40 - 10, -(2**40) + 10, 2**40 - 3, -(2**41), 2**60):
+        table = Table()
+        table.lay("R1-B2", ((0, y), (1, y)), (("R", 1), ("B", 2)))
+        laid = table.laid_with("G1-Y2", ((0, y + 1), (0, y + 2)), (("G", 1), ("Y", 2)))
+        assert table.spans() == table.listed_spans()
+        assert laid.spans() == laid.listed_spans()
+
+
 def test_lines_with_are_the_runs_that_score_or_none_past_the_limit():
     rng = random.Random(9)
     deck, beyond = load_deck("topas"), 0

@@ -71,12 +71,22 @@ class Deck:
     cards: tuple[str, ...]  # card names as the manifest writes them
     halves: dict[str, tuple[Half, Half]]  # card -> its two halves, in name order
     by_halves: dict[frozenset, str]  # the pair of halves -> card name
-    # Each card's exact spellings (as listed, and second half first) -> what `identify` makes
-    # of them: a well-formed move is read by one lookup instead of the regex (`_fast_place`).
-    spelled: dict[str, tuple[str, bool]] = dataclasses.field(
-        default_factory=dict, compare=False, repr=False
-    )
-    names: frozenset[str] = dataclasses.field(default=frozenset(), compare=False, repr=False)
+
+    @functools.cached_property
+    def spelled(self) -> dict[str, tuple[str, bool]]:
+        """Each card's exact spellings (as listed, and second half first) -> what `identify`
+        makes of them: a well-formed move is read by one lookup instead of the regex."""
+        spelled = {}
+        for spelling in (*self.cards, *map(_reversed, self.cards)):
+            try:
+                spelled[spelling] = self.identify(spelling)
+            except IllegalMove:
+                pass  # a colour letter `identify` does not read (lower case): it words why
+        return spelled
+
+    @functools.cached_property
+    def names(self) -> frozenset[str]:
+        return frozenset(self.cards)
 
     def identify(self, name: object) -> tuple[str, bool]:
         """`"B1-R2"` -> ("R2-B1", True): the card, and whether it was named second half first."""
@@ -140,13 +150,7 @@ def _parse_deck(data: Any, manifest: str) -> Deck:
         if frozenset(pair) in by_halves:
             raise InvalidSetup(f"manifest {manifest!r} lists {name} twice")
         halves[name], by_halves[frozenset(pair)] = pair, name
-    deck = Deck(colours, tuple(names), halves, by_halves, names=frozenset(names))
-    for spelling in (*names, *map(_reversed, names)):
-        try:
-            deck.spelled[spelling] = deck.identify(spelling)
-        except IllegalMove:
-            pass  # a colour letter `identify` does not read (lower case): the parser's to word
-    return deck
+    return Deck(colours, tuple(names), halves, by_halves)
 
 
 # ---- the state --------------------------------------------------------------------------------

@@ -68,6 +68,11 @@ def _key(pair: tuple[Cell, Cell]) -> int:
     return ((ax * _Y + ay) << 2) + _SIDE[bx - ax, by - ay]
 
 
+def _frontier(halves: dict[Cell, Half]) -> set[Cell]:
+    """The free cells edge-adjacent to a half."""
+    return {n for cell in halves for n in neighbours(cell)}.difference(halves)
+
+
 def cell_text(cell: Cell) -> str:
     return f"({cell[0]},{cell[1]})"
 
@@ -183,23 +188,23 @@ class Table:
         if self._spans is None:
             parent, self._parent = self._parent, None
             edited = self._spans_after(*parent) if parent else None
-            self._spans = self.listed_spans() if edited is None else edited
+            if edited is None:  # listed afresh, with what the next table's edits start from
+                edited, self._frontier = self.listed_spans(), _frontier(self.halves)
+                near = all(abs(y) < _NEAR - 1 for _, y in self._frontier)
+                self._keys = [_key(pair) for pair in edited] if near else None
+            self._spans = edited
         return self._spans
 
     def listed_spans(self) -> list[tuple[Cell, Cell]]:
         """`spans` worked out from the halves alone (the reference of the edited listing)."""
         halves = self.halves
-        frontier = self._frontier = {n for c in halves for n in neighbours(c)}.difference(halves)
         pairs: set[tuple[Cell, Cell]] = set()
-        for a in frontier:
+        for a in _frontier(halves):
             for b in neighbours(a):
                 if b not in halves:
                     pairs.add((a, b))
                     pairs.add((b, a))
-        spans = sorted(pairs)
-        near = all(abs(y) < _NEAR - 1 for _, y in frontier)
-        self._keys = [_key(pair) for pair in spans] if near else None
-        return spans
+        return sorted(pairs)
 
     def frontier(self) -> set[Cell]:
         """The free cells edge-adjacent to a half (a span holds at least one)."""
