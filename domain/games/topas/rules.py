@@ -26,6 +26,7 @@ topas_table.py.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import random
 import re
@@ -71,6 +72,22 @@ class Deck:
     halves: dict[str, tuple[Half, Half]]  # card -> its two halves, in name order
     by_halves: dict[frozenset, str]  # the pair of halves -> card name
 
+    @functools.cached_property
+    def spelled(self) -> dict[str, tuple[str, bool]]:
+        """Each card's exact spellings (as listed, and second half first) -> what `identify`
+        makes of them: a well-formed move is read by one lookup instead of the regex."""
+        spelled = {}
+        for spelling in (*self.cards, *map(_reversed, self.cards)):
+            try:
+                spelled[spelling] = self.identify(spelling)
+            except IllegalMove:
+                pass  # a colour letter `identify` does not read (lower case): it words why
+        return spelled
+
+    @functools.cached_property
+    def names(self) -> frozenset[str]:
+        return frozenset(self.cards)
+
     def identify(self, name: object) -> tuple[str, bool]:
         """`"B1-R2"` -> ("R2-B1", True): the card, and whether it was named second half first."""
         match = CARD_NAME.fullmatch(name) if isinstance(name, str) else None
@@ -91,6 +108,11 @@ class Deck:
                 "halves of a card differ in colour and in gems, each card once"
             )
         return card, self.halves[card][0] != first
+
+    def card(self, name: object) -> str:
+        """The card `name` names (`identify`'s first answer; an exact spelling is looked up)."""
+        known = self.spelled.get(name) if type(name) is str else None
+        return self.identify(name)[0] if known is None else known[0]
 
     def colour(self, letter: str) -> str:
         return self.colours[letter]
@@ -165,8 +187,10 @@ class TopasState:
     def cards_to_place(self) -> int:
         return COLUMNS * ROUNDS if self.solitaire else ROUNDS * self.players
 
-    @property
+    @functools.cached_property
     def over(self) -> bool:
+        # Kept (in the instance's __dict__, not a field): every step of a match asks it a few
+        # times, and a state never changes.
         return len(self.placements) >= self.cards_to_place
 
     @property
@@ -245,12 +269,16 @@ class Topas(GameRules[TopasState]):
     # ---- setting up -------------------------------------------------------------------------
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return self._declared(options)[0]
+
+    def _declared(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], Deck]:
+        """The options checked, and their deck (loaded once: a club's file is read each time)."""
         declared = GAME_INFO.structure_options(options)
-        load_deck(declared.manifest)
-        return {"expert": declared.expert, "manifest": declared.manifest}
+        deck = load_deck(declared.manifest)
+        return {"expert": declared.expert, "manifest": declared.manifest}, deck
 
     def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
-        cards = list(load_deck(self.options(options)["manifest"]).cards)
+        cards = list(self._declared(options)[1].cards)
         rng.shuffle(cards)
         size = SOLITAIRE_HAND if seats == 1 else HAND
         # One card at a time, in turn, until every hand is full; then the start card.
@@ -260,8 +288,7 @@ class Topas(GameRules[TopasState]):
     def start(self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> TopasState:
         if not self.min_players <= seats <= self.max_players:
             raise InvalidSetup(f"Topas is for 2-4 players, or 1 for solitaire, not {seats}")
-        opts = self.options(options)
-        deck = load_deck(opts["manifest"])
+        opts, deck = self._declared(options)
         if (
             not isinstance(setup, Mapping)
             or "start" not in setup
@@ -304,12 +331,13 @@ class Topas(GameRules[TopasState]):
                 "'pile' (top card first) together"
             )
         try:
-            hands = tuple(tuple(deck.identify(c)[0] for c in hand) for hand in hands)
-            pile = tuple(deck.identify(c)[0] for c in pile)
+            hands = tuple(tuple(deck.card(c) for c in hand) for hand in hands)
+            pile = tuple(deck.card(c) for c in pile)
         except IllegalMove as err:
             raise InvalidSetup(f"deal: {err.reason}") from None
         dealt = [start, *(c for hand in hands for c in hand), *pile]
-        if sorted(dealt) != sorted(deck.cards):
+        # Every card once: as many cards as the deck's (all distinct), and all of them.
+        if len(dealt) != len(deck.cards) or deck.names != set(dealt):
             twice = sorted({c for c in dealt if dealt.count(c) > 1})
             missing = sorted(set(deck.cards) - set(dealt))
             raise InvalidSetup(
@@ -390,6 +418,12 @@ class Topas(GameRules[TopasState]):
         return None
 
     def apply(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
+        placed = self._fast_place(state, move)
+        return self.plain_apply(state, move) if placed is None else placed
+
+    def plain_apply(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
+        """`apply` without its fast path: the full parser, which words every refusal (and the
+        reference of the fast path, tests/games/test_fast_topas.py)."""
         if state.over:
             raise IllegalMove(
                 "the game is over: "
@@ -448,6 +482,66 @@ class Topas(GameRules[TopasState]):
             dataclasses.replace(state, placements=(*state.placements, placement)), card
         )
 
+    def _fast_place(self, state: TopasState, move: object) -> TopasState | None:
+        """The state after a well-formed legal placement (as bots and pickers write them), or
+        None: then the full parser reads the move and words any refusal. Checks what `_place`
+        checks, in a few lookups, without wording anything."""
+        if type(move) is not dict or len(move) != 3 or state.over:
+            return None
+        name, at, way = move.get("card"), move.get("at"), move.get("dir")
+        deck = load_deck(state.manifest)
+        known = deck.spelled.get(name) if type(name) is str else None
+        if known is None or type(way) is not str or way not in STEPS:
+            return None
+        if not isinstance(at, (list, tuple)) or len(at) != 2:
+            return None
+        x, y = at
+        if type(x) is not int or type(y) is not int or state.awaiting_start:
+            return None
+        card, flipped = known
+        if state.hands is not None and card not in state.hands[state.seat]:
+            return None
+        if card in self._seen_cards(state, deck):
+            return None
+        dx, dy = STEPS[way]
+        cells = ((x + dx, y + dy), (x, y)) if flipped else ((x, y), (x + dx, y + dy))
+        table, halves = self.table(state), deck.halves[card]
+        if cells[0] in table.halves or cells[1] in table.halves or not table.touches(cells):
+            return None
+        lines = table.lines_with(cells, halves, LINE_LIMIT)  # MIN_LINE is 2: no single halves
+        if lines is None:
+            return None
+        placement = Placement(
+            state.seat, state.column, card, cells, lines, _points(lines, state.expert)
+        )
+        return self._placed(state, placement, table.laid_with(card, cells, halves))
+
+    def _seen_cards(self, state: TopasState, deck: Deck) -> set[str]:
+        """The cards `state.seen()` names, without the wording of where each was seen."""
+        return {p.card for p in state.placements}.union(map(deck.card, state.starts))
+
+    def _placed(self, state: TopasState, placement: Placement, table: Table) -> TopasState:
+        """What `_draw` makes of the state with the placement added, built in one step; the
+        table laid with the card goes with it unless a new column's start card came up."""
+        placements = (*state.placements, placement)
+        starts, hands, pile = state.starts, state.hands, state.pile
+        if hands is not None and pile is not None:
+            seat = placement.seat
+            hand = tuple(c for c in hands[seat] if c != placement.card)
+            count, solitaire = len(placements), state.players == 1
+            over = count >= (COLUMNS * ROUNDS if solitaire else ROUNDS * state.players)
+            if not over and len(starts) <= (count // ROUNDS if solitaire else 0) and pile:
+                starts, pile = (*starts, pile[0]), pile[1:]  # the next column's start card
+            if pile:
+                hand, pile = (*hand, pile[0]), pile[1:]
+            hands = tuple(hand if s == seat else h for s, h in enumerate(hands))
+        after = TopasState(
+            state.players, state.expert, state.manifest, starts, placements, hands, pile
+        )
+        if starts is state.starts:
+            after.__dict__["_table"] = table
+        return after
+
     def _draw(self, state: TopasState, played: str) -> TopasState:
         """After placing: a solitaire column may end (the next start card comes off the pile),
         then the player draws while the pile lasts. Nothing to do when the deal is hidden."""
@@ -501,9 +595,10 @@ class Topas(GameRules[TopasState]):
             return super().random_move(state, rng)
         deck, table = load_deck(state.manifest), self.table(state)
         cards, spans = self.playable(state), table.spans()
+        # A span is free and touches the table: only the line limit is left to check.
         while True:
             card, cells = rng.choice(cards), rng.choice(spans)
-            if not self._placement_error(table, card, cells, deck.halves[card], deck):
+            if table.most_gems_with(cells, deck.halves[card]) <= LINE_LIMIT:
                 return self._move(card, cells)
 
     def to_move(self, state: TopasState) -> tuple[int, ...]:
@@ -555,9 +650,13 @@ class Topas(GameRules[TopasState]):
 
     def totals(self, state: TopasState) -> list[float]:
         """`score`'s totals without its details (the recorder asks after every move)."""
+        return [float(points) for points in self._whole_totals(state)]
+
+    def _whole_totals(self, state: TopasState) -> list[int]:
+        """`score`'s totals, as the whole numbers it gives."""
         if state.solitaire:
-            return [float(min(self.column_totals(state)))]
-        points = [0.0] * state.players
+            return [min(self.column_totals(state))]
+        points = [0] * state.players
         for placement in state.placements:
             points[placement.seat] += placement.points
         return points
@@ -585,7 +684,7 @@ class Topas(GameRules[TopasState]):
     def outcome(self, state: TopasState) -> Outcome | None:
         if not state.over:
             return None
-        totals = [entry["total"] for entry in self.score(state)]
+        totals = self._whole_totals(state)
         if state.solitaire:
             columns = ", ".join(map(str, self.column_totals(state)))
             return Outcome(

@@ -13,6 +13,7 @@ are too long is the rules module's business.
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 
 Cell = tuple[int, int]
@@ -20,6 +21,7 @@ Half = tuple[str, int]  # colour letter, gems
 
 STEPS: dict[str, Cell] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 AXES: dict[str, Cell] = {"horizontal": (1, 0), "vertical": (0, 1)}
+_DIRECTIONS = {offset: name for name, offset in STEPS.items()}
 
 
 def step(cell: Cell, direction: str) -> Cell:
@@ -30,7 +32,8 @@ def step(cell: Cell, direction: str) -> Cell:
 def direction(a: Cell, b: Cell) -> str:
     """The compass direction from a cell to its edge-neighbour."""
     offset = (b[0] - a[0], b[1] - a[1])
-    return next(name for name, d in STEPS.items() if d == offset)
+    name = _DIRECTIONS.get(offset)  # one lookup: every move a bot draws is written with it
+    return next(n for n, d in STEPS.items() if d == offset) if name is None else name
 
 
 def neighbours(cell: Cell) -> tuple[Cell, ...]:
@@ -38,6 +41,36 @@ def neighbours(cell: Cell) -> tuple[Cell, ...]:
     listing of the places a card may go asks it for each cell near the table."""
     x, y = cell
     return (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)
+
+
+def _touches(cell: Cell, halves: dict[Cell, Half]) -> bool:
+    """Whether a half lies edge-adjacent to `cell` (spelled out: `spans` asks it per cell)."""
+    x, y = cell
+    north, east, south, west = (x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)
+    return north in halves or east in halves or south in halves or west in halves
+
+
+# A span's key orders as the span does (its first cell's x, then y, then the second cell,
+# which lies W, N, S or E of it: in that order), while every y is within +-_NEAR (a table of
+# cards laid edge to edge from its start card stays far nearer than that).
+_SIDE = {(-1, 0): 0, (0, -1): 1, (0, 1): 2, (1, 0): 3}
+_NEAR = 2**40
+_Y = 2 * _NEAR + 2
+# Per neighbour (dx, dy): the side it lies on, and the key of the pair back from it less the
+# key of the cell's own pairs (`_key` spelled out for `Table._spans_after`).
+_AROUND = tuple(
+    (dx, dy, _SIDE[dx, dy], ((dx * _Y + dy) << 2) + _SIDE[-dx, -dy]) for dx, dy in STEPS.values()
+)
+
+
+def _key(pair: tuple[Cell, Cell]) -> int:
+    (ax, ay), (bx, by) = pair
+    return ((ax * _Y + ay) << 2) + _SIDE[bx - ax, by - ay]
+
+
+def _frontier(halves: dict[Cell, Half]) -> set[Cell]:
+    """The free cells edge-adjacent to a half."""
+    return {n for cell in halves for n in neighbours(cell)}.difference(halves)
 
 
 def cell_text(cell: Cell) -> str:
@@ -65,24 +98,69 @@ class Table:
         self.halves: dict[Cell, Half] = {}
         self.cards: dict[Cell, str] = {}  # which card covers a cell
         self._spans: list[tuple[Cell, Cell]] | None = None
+        self._frontier: set[Cell] | None = None  # worked out with the spans
+        self._keys: list[int] | None = None  # `_key` of each span, in the same order
+        # The table this one was laid from and the cells laid, until `spans` is asked: its
+        # spans then follow from the parent's by a few edits instead of a fresh sort.
+        self._parent: tuple[Table, Sequence[Cell]] | None = None
+
+    def laid_with(self, card: str, cells: Sequence[Cell], halves: Sequence[Half]) -> Table:
+        """A new table: this one with the card laid (this one is left as it is)."""
+        table = Table()
+        table.halves, table.cards = self.halves.copy(), self.cards.copy()
+        for cell, half in zip(cells, halves):
+            table.halves[cell], table.cards[cell] = half, card
+        table._parent = (self, cells)
+        return table
 
     def lay(self, card: str, cells: Sequence[Cell], halves: Sequence[Half]) -> None:
-        self._spans = None
+        self._spans = self._keys = self._parent = self._frontier = None
         for cell, half in zip(cells, halves):
             self.halves[cell] = half
             self.cards[cell] = card
 
     def touches(self, cells: Iterable[Cell]) -> bool:
         """Whether any of the cells is edge-adjacent to a half on the table."""
-        return any(n in self.halves for cell in cells for n in neighbours(cell))
+        halves = self.halves
+        for cell in cells:
+            if _touches(cell, halves):
+                return True
+        return False
 
     def runs_with(self, cells: Sequence[Cell], halves: Sequence[Half]) -> tuple[Line, ...]:
         """The runs through each new half, horizontal and vertical, were it laid on `cells`.
 
         Four runs, since the two halves of a card differ in colour; single halves included.
         """
-        grid = {**self.halves, **dict(zip(cells, halves))}
-        return tuple(_run(grid, cell, axis) for cell in cells for axis in AXES)
+        new = dict(zip(cells, halves))
+        return tuple(_run(new, self.halves, cell, axis) for cell in cells for axis in AXES)
+
+    def lines_with(
+        self, cells: Sequence[Cell], halves: Sequence[Half], limit: int
+    ) -> tuple[Line, ...] | None:
+        """The runs of `runs_with` of two or more halves (the lines a placement scores), or
+        None if any run holds more than `limit` gems: worked out in one pass, without building
+        the single halves' runs (the rules ask this of every move a bot plays)."""
+        new, laid, lines = dict(zip(cells, halves)), self.halves, []
+        for cell in cells:
+            colour, total = new[cell]
+            for axis, (dx, dy) in AXES.items():
+                run, gems = [cell], total
+                for sign in (-1, 1):
+                    x, y = cell
+                    while True:
+                        x, y = x + sign * dx, y + sign * dy
+                        half = new.get((x, y)) or laid.get((x, y))
+                        if half is None or half[0] != colour:
+                            break
+                        run.append((x, y))
+                        gems += half[1]
+                if gems > limit:
+                    return None
+                if len(run) > 1:
+                    run.sort()
+                    lines.append(Line(colour, gems, tuple(run), axis))
+        return tuple(lines)
 
     def most_gems_with(self, cells: Sequence[Cell], halves: Sequence[Half]) -> int:
         """The most gems of the runs `runs_with` finds, counted without copying the table or
@@ -108,16 +186,69 @@ class Table:
         least one touches the table: all the places a card may go, colours aside. Worked out
         once per table (a bot's draw and the legal moves both ask); callers do not change it."""
         if self._spans is None:
-            halves = self.halves
-            frontier = {n for cell in halves for n in neighbours(cell)}.difference(halves)
-            pairs: set[tuple[Cell, Cell]] = set()
-            for a in frontier:
-                for b in neighbours(a):
-                    if b not in halves:
-                        pairs.add((a, b))
-                        pairs.add((b, a))
-            self._spans = sorted(pairs)
+            parent, self._parent = self._parent, None
+            edited = self._spans_after(*parent) if parent else None
+            if edited is None:  # listed afresh, with what the next table's edits start from
+                edited, self._frontier = self.listed_spans(), _frontier(self.halves)
+                near = all(abs(y) < _NEAR - 1 for _, y in self._frontier)
+                self._keys = [_key(pair) for pair in edited] if near else None
+            self._spans = edited
         return self._spans
+
+    def listed_spans(self) -> list[tuple[Cell, Cell]]:
+        """`spans` worked out from the halves alone (the reference of the edited listing)."""
+        halves = self.halves
+        pairs: set[tuple[Cell, Cell]] = set()
+        for a in _frontier(halves):
+            for b in neighbours(a):
+                if b not in halves:
+                    pairs.add((a, b))
+                    pairs.add((b, a))
+        return sorted(pairs)
+
+    def frontier(self) -> set[Cell]:
+        """The free cells edge-adjacent to a half (a span holds at least one)."""
+        if self._frontier is None:
+            self.spans()
+        assert self._frontier is not None  # both ways of listing the spans keep it
+        return self._frontier
+
+    def _spans_after(self, parent: Table, laid: Sequence[Cell]) -> list[tuple[Cell, Cell]] | None:
+        """`spans` from the parent's, edited: the pairs using a laid cell go, the pairs of free
+        cells that touch the table only now come (cells only ever fill, so no other pair
+        changes). Kept in the sorted order a fresh listing has (a bot's draw picks by index),
+        found by bisecting a parallel list of integer keys (cheaper to compare than cells).
+        None when that does not apply (a laid cell was not free, or lies too far out)."""
+        old, halves, edge = parent.halves, self.halves, parent.frontier()
+        if parent._keys is None or any(c in old or abs(c[1]) >= _NEAR - 2 for c in laid):
+            return None
+        spans, keys = list(parent.spans()), list(parent._keys)
+        gone: set[int] = set()  # the keys of the pairs that go, each once
+        for ax, ay in laid:
+            base, touched = (ax * _Y + ay) << 2, (ax, ay) in edge
+            for dx, dy, side, back in _AROUND:
+                b = (ax + dx, ay + dy)
+                if b not in old and (touched or b in edge):
+                    gone.update((base + side, base + back))
+        for key in gone:
+            at = bisect_left(keys, key)
+            del spans[at], keys[at]
+        near = {n for cell in laid for n in neighbours(cell)}.difference(halves)
+        fresh = near - edge  # free cells that touch the table only now
+        for a in fresh:
+            ax, ay = a
+            base = (ax * _Y + ay) << 2
+            for dx, dy, side, back in _AROUND:
+                b = (ax + dx, ay + dy)
+                # (a, b) is new unless b touched the table before; a pair of two fresh cells
+                # is added once, from its smaller cell.
+                if b not in halves and b not in edge and not (b in fresh and b < a):
+                    for pair, key in (((a, b), base + side), ((b, a), base + back)):
+                        at = bisect_left(keys, key)
+                        spans.insert(at, pair)
+                        keys.insert(at, key)
+        self._frontier, self._keys = edge.difference(laid) | near, keys
+        return spans
 
     def drawing(self) -> list[str]:
         """The table as text: a half is its colour letter and gem count ("R2"); the halves of one
@@ -146,17 +277,20 @@ class Table:
         return a in self.cards and self.cards[a] == self.cards.get(b)
 
 
-def _run(grid: dict[Cell, Half], cell: Cell, axis: str) -> Line:
-    colour = grid[cell][0]
+def _run(new: dict[Cell, Half], laid: dict[Cell, Half], cell: Cell, axis: str) -> Line:
+    """The run through `cell` on the table `laid` with the halves `new` laid over it (looked up
+    in both rather than merged: the rules ask this of every placement)."""
+    colour, gems = new[cell] if cell in new else laid[cell]
     dx, dy = AXES[axis]
     cells = [cell]
     for sign in (-1, 1):
         x, y = cell
         while True:
             x, y = x + sign * dx, y + sign * dy
-            half = grid.get((x, y))
+            half = new.get((x, y)) or laid.get((x, y))
             if half is None or half[0] != colour:
                 break
             cells.append((x, y))
+            gems += half[1]
     cells.sort()
-    return Line(colour, sum(grid[c][1] for c in cells), tuple(cells), axis)
+    return Line(colour, gems, tuple(cells), axis)
