@@ -30,7 +30,6 @@ rules and steps are in `total_landscaping_rounds`; the gardens' geometry lives i
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -46,8 +45,8 @@ from ..base import (
 )
 from ..spelling import as_offered
 from . import declaration as declared
+from . import fast, moves, rounds
 from . import hexgarden as hexes
-from . import moves, rounds
 from .components import components as component_rows
 from .declaration import GAME_INFO
 from .moves import MOVE_SHAPE, Choice, Hoe, Play
@@ -88,6 +87,8 @@ from .state import (  # noqa: F401
     new_bout,
     where,
 )
+
+_ROUND_KEYS = {"east", "west"}
 
 
 class TotalLandscaping(GameRules[LandscapingState]):
@@ -141,19 +142,28 @@ class TotalLandscaping(GameRules[LandscapingState]):
 
     # ---- playing ----------------------------------------------------------------------------
 
-    def _parse_round(self, state: LandscapingState, move: object) -> tuple[Choice, Choice]:
+    def _parse_round(
+        self, state: LandscapingState, move: object
+    ) -> tuple[tuple[Choice, Choice], tuple[bool, bool], tuple[bool, bool]]:
+        """The two choices, and per seat whether its effect is negated and whether a hoe stops
+        it (asked once here, where the parameters a triggered effect needs are checked)."""
         if state.over:
             raise IllegalMove(f"the match is over: {self._match_result(state)}")
-        if not isinstance(move, Mapping) or GAME_INFO.move_shape(move) is not declared.Round:
+        # A plain dict with exactly the two gardens is a Round (its only keys); else ask.
+        if not (type(move) is dict and move.keys() == _ROUND_KEYS) and (
+            not isinstance(move, Mapping) or GAME_INFO.move_shape(move) is not declared.Round
+        ):
             raise IllegalMove(MOVE_SHAPE + f"; got {move!r}")
-        choices = (
-            moves.parse_choice(state, 0, move["east"]),
-            moves.parse_choice(state, 1, move["west"]),
-        )
+        assert isinstance(move, Mapping)
+        # A well-formed choice is read by the fast path; anything else by the parser, in the
+        # same order, so a refusal is the one the parser gives.
+        east = fast.choice(state, 0, move["east"]) or moves.parse_choice(state, 0, move["east"])
+        west = fast.choice(state, 1, move["west"]) or moves.parse_choice(state, 1, move["west"])
+        choices = (east, west)
+        negated, hoed = self.negated(choices), self.hoed_off(choices, state.hoeing)
         # Parameters a triggered effect needs; an effect that fails (negated, or stopped by the
         # hoe, which both players see before naming them) may leave them out.
-        failing = zip(self.negated(choices), self.hoed_off(choices, state.hoeing))
-        for choice, fails in zip(choices, [negated or hoed for negated, hoed in failing]):
+        for choice, fails in zip(choices, (negated[0] or hoed[0], negated[1] or hoed[1])):
             if not isinstance(choice, Play) or fails:
                 continue
             rest = len(state.hands[choice.seat]) - 1
@@ -172,11 +182,10 @@ class TotalLandscaping(GameRules[LandscapingState]):
                     f"adjacent empty tile of the {GARDEN[choice.garden]} "
                     "it spreads to"
                 )
-        return choices
+        return choices, negated, hoed
 
     def apply(self, state: LandscapingState, move: Mapping[str, Any]) -> LandscapingState:
-        choices = self._parse_round(state, move)
-        negated, hoed = self.negated(choices), self.hoed_off(choices, state.hoeing)
+        choices, negated, hoed = self._parse_round(state, move)
         log = [self.describe(move)] + [
             f"{SEATS[c.seat].title()}'s {c.card} effect is negated"
             for c, off in zip(choices, negated)
@@ -243,58 +252,8 @@ class TotalLandscaping(GameRules[LandscapingState]):
         """A card (or the hoe) first, then where and how: a player picks Red as often as Blue,
         not one of Red's fifteen ways to name two cards every time. Uniform over the chosen
         card's entries in `choices`, in their order, but only the one drawn is built (the draws
-        of `rng` are those of a choice over the listed `choices`)."""
-        gardens, hand = state.gardens, state.hands[seat]
-        # Where a card may go: an empty tile, or grass for a flower (`planting_error`).
-        spots = [
-            (garden, tile)
-            for garden in (0, 1)
-            for tile in range(state.size)
-            if gardens[garden][tile] in ("", GRASS) and state.blocked != (garden, tile)
-        ]
-        empty = [(garden, tile) for garden, tile in spots if not gardens[garden][tile]]
-        hoes = self._hoes(state, seat)
-        kinds = {card for card in hand if (empty if card == "Green" else spots)}
-        kind = rng.choice(sorted(kinds | ({"hoe"} if hoes else set())))
-        if kind == "hoe":
-            return rng.choice(hoes)
-        where = empty if kind == "Green" else spots
-        ways = self._ways(state, seat, kind, where)
-        drawn = rng.choice(range(sum(ways)))
-        for (garden, tile), count in zip(where, ways):
-            if drawn < count:
-                base = {"card": kind, "garden": SEATS[garden], "tile": hexes.TILES[tile]}
-                return moves.with_parameters(state, seat, base, garden, tile)[drawn]
-            drawn -= count
-        raise AssertionError("the draw falls within the ways counted")
-
-    @staticmethod
-    def _ways(
-        state: LandscapingState, seat: int, card: str, where: list[tuple[int, int]]
-    ) -> list[int]:
-        """How many entries `moves.with_parameters` lists for the card on each (garden, tile)
-        of `where`, counted (the round's size and the hand looked up once, not per tile)."""
-        if card == "Red":
-            rest = sum(c != "Red" for c in state.hands[seat])
-            return [math.comb(rest, min(RED_DISCARDS, rest))] * len(where)
-        gardens, size, blocked = state.gardens, state.size, state.blocked
-        if card == "Yellow":  # `moves.spreads`: adjacent, empty, not barred this round
-            return [
-                sum(
-                    1
-                    for t in hexes.NEIGHBOURS[tile]
-                    if t < size and not gardens[garden][t] and blocked != (garden, t)
-                )
-                or 1
-                for garden, tile in where
-            ]
-        if card == "Purple":
-            return [
-                1
-                + sum(1 for t in hexes.NEIGHBOURS[tile] if t < size and flower(gardens[garden][t]))
-                for garden, tile in where
-            ]
-        return [1] * len(where)
+        of `rng` are those of a choice over the listed `choices`; `fast.draw`)."""
+        return fast.draw(state, seat, rng)
 
     @staticmethod
     def _hoes(state: LandscapingState, seat: int) -> list[Move]:
@@ -345,6 +304,10 @@ class TotalLandscaping(GameRules[LandscapingState]):
                 )
             )
         return entries
+
+    def totals(self, state: LandscapingState) -> list[float]:
+        """`score`'s totals, the bouts won, without its details (the recorder asks every move)."""
+        return [float(state.wins(0)), float(state.wins(1))]
 
     def outcome(self, state: LandscapingState) -> Outcome | None:
         if not state.over:

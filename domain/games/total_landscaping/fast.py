@@ -1,0 +1,213 @@
+"""Total Landscaping's fast paths (issue 24): a balance study records thousands of rounds a
+second, each drawn by the random bot and checked by `apply`. Two shortcuts, each the same answer
+as the plain code it stands beside (tests/games/test_fast_total_landscaping.py checks both):
+
+- `choice`: a seat's choice spelled exactly as `choices` lists it (canonical names, a plain
+  dict), read without the parser's wording; anything else, legal or not, returns None and goes to
+  `moves.parse_choice`, which words every refusal;
+- `draw`: the random bot's choice, drawing from the generator exactly what
+  `TotalLandscaping.random_choice` drew over the listed entries, with only the drawn one built.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+from ..base import Move
+from . import hexgarden as hexes
+from .moves import Choice, Hoe, Play
+from .state import CARDS, GRASS, PARAMETER, RED_DISCARDS, SEATS, LandscapingState, flower
+
+_CARD = {card: card for card in CARDS}  # the canonical spelling, whatever str is given
+_ORDER = {card: n for n, card in enumerate(CARDS)}
+_GARDEN = {name: n for n, name in enumerate(SEATS)}
+_KEYS = {  # the keys a play of each card may have
+    card: frozenset({"card", "garden", "tile", *([PARAMETER[card]] if card in PARAMETER else [])})
+    for card in CARDS
+}
+_NEAR = [frozenset(n) for n in hexes.NEIGHBOURS]
+# Per garden size: each tile's neighbours inside the garden, and the adjacent pairs (a < b) in
+# the order `TotalLandscaping._hoes` lists them.
+_INSIDE = {
+    size: tuple(tuple(t for t in hexes.NEIGHBOURS[tile] if t < size) for tile in range(size))
+    for size in hexes.TILES_AT_LEVEL.values()
+}
+_UP = {  # the neighbours b > a of each tile a, in NEIGHBOURS order: `_hoes` lists (a, b)
+    size: tuple(tuple(b for b in hexes.NEIGHBOURS[a] if a < b < size) for a in range(size))
+    for size in hexes.TILES_AT_LEVEL.values()
+}
+_BITS = {  # each tile's neighbours inside the garden, as a bit mask (bit t: tile t)
+    size: tuple(sum(1 << t for t in near) for near in inside) for size, inside in _INSIDE.items()
+}
+# The kinds a seat may draw, in the order `sorted` gives them ("hoe" sorts after the colours).
+_KINDS = tuple(sorted(CARDS)) + ("hoe",)
+
+# ---- a choice, read -----------------------------------------------------------------------
+
+
+def _tile(state: LandscapingState, value: object) -> int | None:
+    index = hexes.INDEX.get(value) if type(value) is str else None
+    return index if index is not None and index < state.size else None
+
+
+def choice(state: LandscapingState, seat: int, raw: object) -> Choice | None:
+    """The choice `moves.parse_choice` reads from `raw`, or None: ask it (it may still accept)."""
+    if type(raw) is not dict:
+        return None
+    if "hoe" in raw:
+        return _hoe(state, seat, raw) if len(raw) == 1 else None
+    card = raw.get("card")
+    if type(card) is not str or card not in _CARD or card not in state.hands[seat]:
+        return None
+    card = _CARD[card]
+    garden = raw.get("garden")
+    if not raw.keys() <= _KEYS[card] or type(garden) is not str or garden not in _GARDEN:
+        return None
+    at, tile = _GARDEN[garden], _tile(state, raw.get("tile"))
+    if tile is None or state.blocked == (at, tile):
+        return None
+    content = state.gardens[at][tile]
+    if not (content == "" or (content == GRASS and card != "Green")):
+        return None
+    value = raw.get(PARAMETER[card]) if card in PARAMETER else None
+    if value is None:
+        return Play(seat, card, at, tile)
+    if card == "Red":
+        remove = _remove(state, seat, value)
+        return None if remove is None else Play(seat, card, at, tile, remove=remove)
+    target = _tile(state, value)
+    if target is None or target not in _NEAR[tile]:
+        return None
+    held = state.gardens[at][target]
+    if card == "Yellow":
+        ok = not held and state.blocked != (at, target)
+        return Play(seat, card, at, tile, spread=target) if ok else None
+    return Play(seat, card, at, tile, recolour=target) if flower(held) else None
+
+
+def _hoe(state: LandscapingState, seat: int, raw: dict[str, Any]) -> Hoe | None:
+    pair = raw["hoe"]
+    if type(pair) not in (list, tuple) or len(pair) != 2:
+        return None
+    a, b = _tile(state, pair[0]), _tile(state, pair[1])
+    own = state.gardens[seat]
+    if a is None or b is None or not own[a] or not own[b] or b not in _NEAR[a]:
+        return None
+    return Hoe(seat, (a, b))
+
+
+def _remove(state: LandscapingState, seat: int, raw: object) -> tuple[str, ...] | None:
+    if not isinstance(raw, list | tuple):
+        return None
+    rest = [card for card in state.hands[seat] if card != "Red"]
+    if len(raw) != min(RED_DISCARDS, len(rest)):
+        return None
+    if not all(type(name) is str and name in _CARD and name in rest for name in raw):
+        return None
+    if len(set(raw)) != len(raw):
+        return None
+    return tuple(sorted((_CARD[name] for name in raw), key=_ORDER.__getitem__))
+
+
+# ---- the random bot's draw ----------------------------------------------------------------
+
+
+def spots(state: LandscapingState) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """Where a card may go (an empty tile, or grass for a flower), and the empty ones: the same
+    for both seats, so kept on the state (outside its fields) for the second seat's draw."""
+    kept = state.__dict__.get("_spots")
+    if kept is None:
+        gardens, size, blocked = state.gardens, state.size, state.blocked
+        where = [
+            (garden, tile)
+            for garden in (0, 1)
+            for tile in range(size)
+            if gardens[garden][tile] in ("", GRASS) and blocked != (garden, tile)
+        ]
+        kept = state.__dict__["_spots"] = (
+            where,
+            [(garden, tile) for garden, tile in where if not gardens[garden][tile]],
+        )
+    return kept
+
+
+def _masks(state: LandscapingState, card: str) -> tuple[int, int]:
+    """Per garden, as bit masks: the tiles a Yellow may spread to (empty, not barred; the
+    empty spots) or, for Purple, the flowers. Kept on the state for the other seat's draw."""
+    key = "_open" if card == "Yellow" else "_flowers"
+    kept = state.__dict__.get(key)
+    if kept is None:
+        if card == "Yellow":
+            found = [0, 0]
+            for garden, tile in spots(state)[1]:
+                found[garden] |= 1 << tile
+        else:
+            found = [
+                sum(1 << t for t in range(state.size) if flower(own[t])) for own in state.gardens
+            ]
+        kept = state.__dict__[key] = (found[0], found[1])
+    return kept
+
+
+def hoes(state: LandscapingState, seat: int) -> list[tuple[int, int]]:
+    """The seat's hoes as tile pairs, in the order `TotalLandscaping._hoes` lists them."""
+    own, size = state.gardens[seat], state.size
+    up = _UP[size]
+    return [(a, b) for a in range(size) if own[a] for b in up[a] if own[b]]
+
+
+def draw(state: LandscapingState, seat: int, rng: Any) -> Move:
+    """`TotalLandscaping.random_choice`: a kind first (a card or the hoe), then one of its
+    entries in `choices`, drawing the same numbers from `rng`."""
+    where, empty = spots(state)
+    hand, pairs = state.hands[seat], hoes(state, seat)
+    kinds = [
+        kind
+        for kind in _KINDS
+        if (pairs if kind == "hoe" else kind in hand and (empty if kind == "Green" else where))
+    ]
+    kind = rng.choice(kinds)
+    if kind == "hoe":
+        a, b = rng.choice(pairs)
+        return {"hoe": [hexes.TILES[a], hexes.TILES[b]]}
+    where = empty if kind == "Green" else where
+    ways = _ways(state, seat, kind, where)
+    drawn = rng.choice(range(sum(ways)))
+    for (garden, tile), count in zip(where, ways):
+        if drawn < count:
+            return _way(state, seat, kind, garden, tile, drawn)
+        drawn -= count
+    raise AssertionError("the draw falls within the ways counted")
+
+
+def _ways(state: LandscapingState, seat: int, card: str, where: list[tuple[int, int]]) -> list[int]:
+    """How many entries `moves.with_parameters` lists for the card on each spot of `where`."""
+    if card == "Red":
+        rest = sum(c != "Red" for c in state.hands[seat])
+        return [math.comb(rest, min(RED_DISCARDS, rest))] * len(where)
+    if card in ("Yellow", "Purple"):  # `moves.with_parameters`: targets, else the card alone
+        masks, bits = _masks(state, card), _BITS[state.size]
+        if card == "Yellow":
+            return [(masks[garden] & bits[tile]).bit_count() or 1 for garden, tile in where]
+        return [1 + (masks[garden] & bits[tile]).bit_count() for garden, tile in where]
+    return [1] * len(where)
+
+
+def _way(state: LandscapingState, seat: int, card: str, garden: int, tile: int, n: int) -> Move:
+    """Entry `n` of `moves.with_parameters` for the card on (garden, tile), built alone."""
+    move: Move = {"card": card, "garden": SEATS[garden], "tile": hexes.TILES[tile]}
+    own, inside = state.gardens[garden], _INSIDE[state.size][tile]
+    if card == "Red":
+        rest = [c for c in state.hands[seat] if c != "Red"]
+        pairs = itertools.combinations(rest, min(RED_DISCARDS, len(rest)))
+        move["remove"] = list(next(itertools.islice(pairs, n, None)))
+    elif card == "Yellow":
+        blocked = state.blocked
+        targets = [t for t in inside if not own[t] and blocked != (garden, t)]
+        if targets:
+            move["spread"] = hexes.TILES[targets[n]]
+    elif card == "Purple" and n:
+        move["recolour"] = hexes.TILES[[t for t in inside if flower(own[t])][n - 1]]
+    return move
