@@ -5,7 +5,8 @@ positions of both hoeing variants:
 - `fast.choice` reads a choice exactly as `moves.parse_choice` does, or declines (None); it never
   accepts what the parser refuses, so `apply` refuses every move with the parser's message;
 - `apply` gives the same state with the fast reading as with the parser alone;
-- the random bot's draw is an entry of `choices` and draws what the plain choice over them draws;
+- `choices` lists what the plain listing lists, in its order;
+- the random bot's draw is an entry of the listing and draws what the plain choice over it draws;
 - withering, the garden figures and the bout-end check equal their plain readings (written out
   here as they were before the lookups), on random gardens too;
 - `totals` equals `score`'s totals;
@@ -30,6 +31,7 @@ from tablelog.domain.games.total_landscaping.state import (
     COLOUR_OF,
     GRASS,
     LETTER,
+    SEATS,
     SIX_COLOURS_UNTIL,
     WITHERS,
     LandscapingState,
@@ -113,7 +115,7 @@ def test_fast_choice_reads_what_the_parser_reads_or_declines():
 def parser_only(monkeypatch):
     """`apply` with every choice read by the parser (the plain path)."""
 
-    def plain(state: LandscapingState, move: object) -> Any:
+    def plain(state: LandscapingState, move: Any) -> Any:
         with monkeypatch.context() as patch:
             patch.setattr(fast, "choice", lambda *_: None)
             return RULES.apply(state, move)
@@ -137,9 +139,35 @@ def test_apply_gives_the_parsers_state_and_refusals(parser_only):
             for raw in list(variants(move[seat], rng))[:: rng.choice((3, 4, 5))]:
                 odd = {**move, seat: raw}
                 assert _applied(RULES.apply, state, odd) == _applied(parser_only, state, odd)
-    first = positions()[0]
-    for odd in ({"east": {}}, {"east": 1, "west": 2, "north": 3}, [1], None):
-        assert _applied(RULES.apply, first, odd) == _applied(parser_only, first, odd)
+    first, shapes = positions()[0], [{"east": {}}, {"east": 1, "west": 2, "north": 3}, [1], None]
+    for shape in shapes:
+        assert _applied(RULES.apply, first, shape) == _applied(parser_only, first, shape)
+
+
+def plain_choices(state: LandscapingState, seat: int) -> list[dict[str, Any]]:
+    """`choices` as it was listed before `fast.choices`: every card on every tile checked by
+    `moves.planting_error`, its parameters by `moves.with_parameters`, then the hoes."""
+    result: list[dict[str, Any]] = []
+    for garden in (0, 1):
+        for tile in range(state.size):
+            for card in state.hands[seat]:
+                if moves.planting_error(state, card, garden, tile) is None:
+                    base = {"card": card, "garden": SEATS[garden], "tile": hexgarden.TILES[tile]}
+                    result += moves.with_parameters(state, seat, base, garden, tile)
+    own, size = state.gardens[seat], state.size
+    return result + [
+        {"hoe": [hexgarden.TILES[a], hexgarden.TILES[b]]}
+        for a in range(size)
+        if own[a]
+        for b in hexgarden.NEIGHBOURS[a]
+        if a < b < size and own[b]
+    ]
+
+
+def test_choices_are_the_plain_listing():
+    for state in positions()[::2]:
+        for seat in (0, 1):
+            assert RULES.choices(state, seat) == plain_choices(state, seat)
 
 
 def _by_kind_choice(offered: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
@@ -151,10 +179,10 @@ def _by_kind_choice(offered: list[dict[str, Any]], rng: random.Random) -> dict[s
 
 
 def test_random_choice_draws_the_plain_choice():
-    for number, state in enumerate(positions()):
+    for number, state in enumerate(positions()[1::2]):
         for seat in (0, 1):
             fast_rng, plain_rng = random.Random(number), random.Random(number)
-            offered = RULES.choices(state, seat)
+            offered = plain_choices(state, seat)
             for _ in range(3):
                 drawn = RULES.random_choice(state, seat, fast_rng)
                 assert drawn == _by_kind_choice(offered, plain_rng)
@@ -184,12 +212,14 @@ def plain_six_connected(garden: tuple[str, ...]) -> bool:
 
 
 def random_gardens(count: int) -> Iterator[tuple[str, ...]]:
-    """Gardens of every density, any content (a full garden of flowers too)."""
+    """Gardens of every density, any content (a full garden of flowers too; one in ten holds
+    strings no round plants, which the lookups leave to `flower`)."""
     rng = random.Random(3)
     contents = ["", GRASS, *LETTER.values(), *(GRASS + letter for letter in COLOUR_OF)]
-    for _ in range(count):
+    for number in range(count):
+        pool = contents + ["XO", "RR", "GGB"] if number % 10 == 0 else contents
         density = rng.random()
-        yield tuple(rng.choice(contents) if rng.random() < density else "" for _ in hexgarden.TILES)
+        yield tuple(rng.choice(pool) if rng.random() < density else "" for _ in hexgarden.TILES)
 
 
 def test_withering_and_the_six_colour_check_read_as_before():

@@ -28,19 +28,20 @@ _KEYS = {  # the keys a play of each card may have
     for card in CARDS
 }
 _NEAR = [frozenset(n) for n in hexes.NEIGHBOURS]
-# Per garden size: each tile's neighbours inside the garden, and the adjacent pairs (a < b) in
-# the order `TotalLandscaping._hoes` lists them.
+# Per garden size, built once: each tile's neighbours inside the garden (NEIGHBOURS order).
 _INSIDE = {
     size: tuple(tuple(t for t in hexes.NEIGHBOURS[tile] if t < size) for tile in range(size))
     for size in hexes.TILES_AT_LEVEL.values()
 }
-_UP = {  # the neighbours b > a of each tile a, in NEIGHBOURS order: `_hoes` lists (a, b)
+_UP = {  # the neighbours b > a of each tile a: a hoe (a, b) is listed once, a < b
     size: tuple(tuple(b for b in hexes.NEIGHBOURS[a] if a < b < size) for a in range(size))
     for size in hexes.TILES_AT_LEVEL.values()
 }
 _BITS = {  # each tile's neighbours inside the garden, as a bit mask (bit t: tile t)
     size: tuple(sum(1 << t for t in near) for near in inside) for size, inside in _INSIDE.items()
 }
+_SPOT = [[(garden, tile) for tile in range(len(hexes.TILES))] for garden in (0, 1)]  # made once
+_PLANTABLE = frozenset(("", GRASS))  # a card goes on an empty tile, a flower on grass too
 # The kinds a seat may draw, in the order `sorted` gives them ("hoe" sorts after the colours).
 _KINDS = tuple(sorted(CARDS)) + ("hoe",)
 
@@ -120,16 +121,14 @@ def spots(state: LandscapingState) -> tuple[list[tuple[int, int]], list[tuple[in
     kept = state.__dict__.get("_spots")
     if kept is None:
         gardens, size, blocked = state.gardens, state.size, state.blocked
-        where = [
-            (garden, tile)
-            for garden in (0, 1)
-            for tile in range(size)
-            if gardens[garden][tile] in ("", GRASS) and blocked != (garden, tile)
-        ]
-        kept = state.__dict__["_spots"] = (
-            where,
-            [(garden, tile) for garden, tile in where if not gardens[garden][tile]],
-        )
+        where: list[tuple[int, int]] = []
+        empty: list[tuple[int, int]] = []
+        for garden in (0, 1):
+            own, spot = gardens[garden], _SPOT[garden]
+            barred = blocked[1] if blocked is not None and blocked[0] == garden else -1
+            where += [spot[t] for t in range(size) if own[t] in _PLANTABLE and t != barred]
+            empty += [spot[t] for t in range(size) if not own[t] and t != barred]
+        kept = state.__dict__["_spots"] = (where, empty)  # garden, then tile order
     return kept
 
 
@@ -152,7 +151,7 @@ def _masks(state: LandscapingState, card: str) -> tuple[int, int]:
 
 
 def hoes(state: LandscapingState, seat: int) -> list[tuple[int, int]]:
-    """The seat's hoes as tile pairs, in the order `TotalLandscaping._hoes` lists them."""
+    """The seat's hoes as tile pairs, in the order `choices` lists them."""
     own, size = state.gardens[seat], state.size
     up = _UP[size]
     return [(a, b) for a in range(size) if own[a] for b in up[a] if own[b]]
@@ -211,3 +210,36 @@ def _way(state: LandscapingState, seat: int, card: str, garden: int, tile: int, 
     elif card == "Purple" and n:
         move["recolour"] = hexes.TILES[[t for t in inside if flower(own[t])][n - 1]]
     return move
+
+
+# ---- every choice, listed -----------------------------------------------------------------
+
+
+def choices(state: LandscapingState, seat: int) -> list[Move]:
+    """`TotalLandscaping.choices` in its order (garden, tile, card in hand, parameters; then
+    the hoes), each spot's targets found by lookup rather than by wording `moves.spread_error`
+    for every neighbour."""
+    hand, gardens, blocked = state.hands[seat], state.gardens, state.blocked
+    inside = _INSIDE[state.size]
+    rest = [c for c in hand if c != "Red"]
+    removals = [list(p) for p in itertools.combinations(rest, min(RED_DISCARDS, len(rest)))]
+    result: list[Move] = []
+    for garden, tile in spots(state)[0]:
+        own, name, at = gardens[garden], SEATS[garden], hexes.TILES[tile]
+        for card in hand:
+            if card == "Green" and own[tile]:
+                continue  # Green is planted on empty tiles only
+            base: Move = {"card": card, "garden": name, "tile": at}
+            if card == "Red":
+                result += [{**base, "remove": list(pair)} for pair in removals]
+            elif card == "Yellow":
+                targets = [t for t in inside[tile] if not own[t] and blocked != (garden, t)]
+                result += [{**base, "spread": hexes.TILES[t]} for t in targets] or [base]
+            elif card == "Purple":
+                result.append(base)
+                result += [
+                    {**base, "recolour": hexes.TILES[t]} for t in inside[tile] if flower(own[t])
+                ]
+            else:
+                result.append(base)
+    return result + [{"hoe": [hexes.TILES[a], hexes.TILES[b]]} for a, b in hoes(state, seat)]

@@ -99,11 +99,29 @@ def _colours(garden: Sequence[str]) -> list[str | None]:
     return [_COLOUR[c] if c in _COLOUR else flower(c) for c in garden]
 
 
+# A bare flower's letter -> the contents beside it that wither it (that colour, grass or not).
+_FATAL = {
+    LETTER[colour]: frozenset({LETTER[by], GRASS + LETTER[by]})
+    for colour, by in _WITHERED_BY.items()
+}
+
+
 @functools.lru_cache(maxsize=8192)
 def withered(garden: tuple[str, ...]) -> tuple[int, ...]:
     """Tiles whose flower withers now: beside a flower of the colour that withers it, and not
     on grass. Computed on the whole garden at once, so removals do not save anyone.
     (Cached: gardens are immutable tuples and the same ones come back often.)"""
+    if not _COLOUR.keys() >= set(garden):  # a content no round plants: read it by `flower`
+        return _withered_plain(garden)
+    neighbours = hexes.NEIGHBOURS
+    return tuple(
+        tile
+        for tile, content in enumerate(garden)
+        if content in _FATAL and any(garden[n] in _FATAL[content] for n in neighbours[tile])
+    )
+
+
+def _withered_plain(garden: tuple[str, ...]) -> tuple[int, ...]:
     colours, gone = _colours(garden), []
     for tile, colour in enumerate(colours):
         if colour and not garden[tile].startswith(GRASS):
@@ -132,6 +150,8 @@ def figures(garden: tuple[str, ...]) -> GardenFigures:
 def _six_connected(garden: Sequence[str]) -> bool:
     """All six colours in one connected group: never with fewer than six colours planted (the
     common case, answered without grouping the tiles)."""
+    if len(set(garden)) < len(WITHERS):  # six colours need six different contents
+        return False
     planted = set(_colours(garden)) - {None}
     if len(planted) < len(WITHERS):
         return False

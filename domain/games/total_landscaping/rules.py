@@ -235,18 +235,12 @@ class TotalLandscaping(GameRules[LandscapingState]):
         )
 
     def choices(self, state: LandscapingState, seat: int) -> list[Move]:
-        """Every choice of `seat` that is legal whatever the other seat chooses."""
+        """Every choice of `seat` that is legal whatever the other seat chooses: a card on each
+        tile it may be planted on, in every way its parameters allow (`moves.with_parameters`),
+        then the hoes (listed by `fast.choices`)."""
         if state.over:
             return []
-        result: list[Move] = []
-        size, hand = state.size, state.hands[seat]
-        for garden in (0, 1):
-            for tile in range(size):
-                for card in hand:
-                    if moves.planting_error(state, card, garden, tile) is None:
-                        base = {"card": card, "garden": SEATS[garden], "tile": hexes.TILES[tile]}
-                        result.extend(moves.with_parameters(state, seat, base, garden, tile))
-        return result + self._hoes(state, seat)
+        return fast.choices(state, seat)
 
     def random_choice(self, state: LandscapingState, seat: int, rng) -> Move:
         """A card (or the hoe) first, then where and how: a player picks Red as often as Blue,
@@ -254,18 +248,6 @@ class TotalLandscaping(GameRules[LandscapingState]):
         card's entries in `choices`, in their order, but only the one drawn is built (the draws
         of `rng` are those of a choice over the listed `choices`; `fast.draw`)."""
         return fast.draw(state, seat, rng)
-
-    @staticmethod
-    def _hoes(state: LandscapingState, seat: int) -> list[Move]:
-        """The seat's hoes: two adjacent planted tiles of its own garden (as `choices` lists)."""
-        own, size = state.gardens[seat], state.size
-        return [
-            {"hoe": [hexes.TILES[a], hexes.TILES[b]]}
-            for a in range(size)
-            if own[a]
-            for b in hexes.NEIGHBOURS[a]
-            if a < b < size and own[b]
-        ]
 
     def combine(self, state: LandscapingState, choices: Mapping[int, Move]) -> Move:
         return {SEATS[seat]: dict(choices[seat]) for seat in (0, 1)}
