@@ -9,7 +9,7 @@ positions of both hoeing variants:
 - the random bot's draw is an entry of the listing and draws what the plain choice over it draws;
 - withering, the garden figures and the bout-end check equal their plain readings (written out
   here as they were before the lookups), on random gardens too;
-- `totals` equals `score`'s totals;
+- `totals` equals `score`'s totals, and `options` reads what the declaration reads;
 - a state rebuilt from its JSON (nothing kept on it) gives the same answers.
 """
 
@@ -23,8 +23,9 @@ from typing import Any
 
 import pytest
 
-from tablelog.domain.games.base import IllegalMove
+from tablelog.domain.games.base import IllegalMove, InvalidSetup
 from tablelog.domain.games.total_landscaping import fast, hexgarden, moves, rounds
+from tablelog.domain.games.total_landscaping.declaration import GAME_INFO
 from tablelog.domain.games.total_landscaping.rules import RULES
 from tablelog.domain.games.total_landscaping.state import (
     CARDS,
@@ -279,3 +280,32 @@ def test_a_state_rebuilt_from_json_answers_the_same():
         assert RULES.apply(rebuilt, move) == RULES.apply(state, move)
         assert RULES.totals(rebuilt) == RULES.totals(state)
         assert RULES.outcome(rebuilt) == RULES.outcome(state)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {},
+        {"hoeing": "stops-effects"},
+        {"hoeing": "after-effects"},
+        {"hoeing": "After-Effects"},
+        {"hoeing": None},
+        {"hoeing": 1},
+        {"hoeing": "after-effects", "other": 1},
+        {"other": 1},
+    ],
+)
+def test_options_are_read_as_the_declaration_reads_them(options):
+    def declared(options: dict[str, Any]) -> Any:
+        try:
+            return {"hoeing": GAME_INFO.structure_options(options).hoeing}
+        except InvalidSetup as refusal:
+            return f"refused: {refusal}"
+
+    def read(options: dict[str, Any]) -> Any:
+        try:
+            return RULES.options(options)
+        except InvalidSetup as refusal:
+            return f"refused: {refusal}"
+
+    assert read(options) == declared(options)

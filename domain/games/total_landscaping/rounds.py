@@ -113,11 +113,11 @@ def withered(garden: tuple[str, ...]) -> tuple[int, ...]:
     (Cached: gardens are immutable tuples and the same ones come back often.)"""
     if not _COLOUR.keys() >= set(garden):  # a content no round plants: read it by `flower`
         return _withered_plain(garden)
-    neighbours = hexes.NEIGHBOURS
+    neighbours, at = hexes.NEIGHBOURS, garden.__getitem__
     return tuple(
         tile
         for tile, content in enumerate(garden)
-        if content in _FATAL and any(garden[n] in _FATAL[content] for n in neighbours[tile])
+        if content in _FATAL and not _FATAL[content].isdisjoint(map(at, neighbours[tile]))
     )
 
 

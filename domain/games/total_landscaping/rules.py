@@ -89,6 +89,8 @@ from .state import (  # noqa: F401
 )
 
 _ROUND_KEYS = {"east", "west"}
+_OPTION_KEYS = {"hoeing"}
+_TITLES = tuple((seat, seat.title()) for seat in SEATS)
 
 
 class TotalLandscaping(GameRules[LandscapingState]):
@@ -105,6 +107,12 @@ class TotalLandscaping(GameRules[LandscapingState]):
     # ---- setting up -------------------------------------------------------------------------
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        # Every simulated match starts here: an exact spelling is taken as it is; anything
+        # else is structured (and refused in words) by the declaration.
+        if type(options) is dict and options.keys() <= _OPTION_KEYS:
+            hoeing = options.get("hoeing", STOPS_EFFECTS)
+            if type(hoeing) is str and hoeing in HOEING:
+                return {"hoeing": hoeing}
         return {"hoeing": GAME_INFO.structure_options(options).hoeing}
 
     def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -362,15 +370,15 @@ class TotalLandscaping(GameRules[LandscapingState]):
 
     def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         parts = []
-        for seat in SEATS:
+        for seat, title in _TITLES:  # every round's log opens with this: titles made once
             choice = move.get(seat, {}) if isinstance(move, Mapping) else {}
             if not isinstance(choice, Mapping):
-                parts.append(f"{seat.title()}: ?")
+                parts.append(f"{title}: ?")
             elif "hoe" in choice:
-                parts.append(f"{seat.title()} hoes {' and '.join(map(str, choice['hoe']))}")
+                parts.append(f"{title} hoes {' and '.join(map(str, choice['hoe']))}")
             else:
                 garden = str(choice.get("garden", "?"))[:1].upper()
-                text = f"{seat.title()} plays {choice.get('card')} on {garden}:{choice.get('tile')}"
+                text = f"{title} plays {choice.get('card')} on {garden}:{choice.get('tile')}"
                 if choice.get("remove") is not None:
                     text += f" removing {' and '.join(map(str, choice['remove'])) or 'nothing'}"
                 if choice.get("spread") is not None:
