@@ -11,6 +11,7 @@ as the plain code it stands beside (tests/games/test_fast_total_landscaping.py c
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from typing import Any
@@ -47,6 +48,11 @@ _KINDS = tuple(sorted(CARDS)) + ("hoe",)
 
 # ---- a choice, read -----------------------------------------------------------------------
 
+# Choices are immutable values from a small set (a frozen dataclass takes a microsecond to
+# build): each is made once and shared.
+_play = functools.cache(Play)
+_hoe_of = functools.cache(Hoe)
+
 
 def _tile(state: LandscapingState, value: object) -> int | None:
     index = hexes.INDEX.get(value) if type(value) is str else None
@@ -74,18 +80,18 @@ def choice(state: LandscapingState, seat: int, raw: object) -> Choice | None:
         return None
     value = raw.get(PARAMETER[card]) if card in PARAMETER else None
     if value is None:
-        return Play(seat, card, at, tile)
+        return _play(seat, card, at, tile, None, None, None)
     if card == "Red":
         remove = _remove(state, seat, value)
-        return None if remove is None else Play(seat, card, at, tile, remove=remove)
+        return None if remove is None else _play(seat, card, at, tile, remove, None, None)
     target = _tile(state, value)
     if target is None or target not in _NEAR[tile]:
         return None
     held = state.gardens[at][target]
     if card == "Yellow":
         ok = not held and state.blocked != (at, target)
-        return Play(seat, card, at, tile, spread=target) if ok else None
-    return Play(seat, card, at, tile, recolour=target) if flower(held) else None
+        return _play(seat, card, at, tile, None, target, None) if ok else None
+    return _play(seat, card, at, tile, None, None, target) if flower(held) else None
 
 
 def _hoe(state: LandscapingState, seat: int, raw: dict[str, Any]) -> Hoe | None:
@@ -96,11 +102,18 @@ def _hoe(state: LandscapingState, seat: int, raw: dict[str, Any]) -> Hoe | None:
     own = state.gardens[seat]
     if a is None or b is None or not own[a] or not own[b] or b not in _NEAR[a]:
         return None
-    return Hoe(seat, (a, b))
+    return _hoe_of(seat, (a, b))
 
 
 def _remove(state: LandscapingState, seat: int, raw: object) -> tuple[str, ...] | None:
     if not isinstance(raw, list | tuple):
+        return None
+    hand = state.hands[seat]
+    if len(raw) == RED_DISCARDS and len(hand) > RED_DISCARDS:  # the usual case: two of the rest
+        a, b = raw
+        if type(a) is str and type(b) is str and a != b and "Red" not in (a, b):
+            if a in hand and b in hand:  # hand names are canonical: a and b are spelled so
+                return (a, b) if _ORDER[a] < _ORDER[b] else (b, a)
         return None
     rest = [card for card in state.hands[seat] if card != "Red"]
     if len(raw) != min(RED_DISCARDS, len(rest)):

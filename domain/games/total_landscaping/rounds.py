@@ -111,13 +111,18 @@ def withered(garden: tuple[str, ...]) -> tuple[int, ...]:
     """Tiles whose flower withers now: beside a flower of the colour that withers it, and not
     on grass. Computed on the whole garden at once, so removals do not save anyone.
     (Cached: gardens are immutable tuples and the same ones come back often.)"""
-    if not _COLOUR.keys() >= set(garden):  # a content no round plants: read it by `flower`
+    present = set(garden)
+    if not _COLOUR.keys() >= present:  # a content no round plants: read it by `flower`
         return _withered_plain(garden)
+    # Only a bare flower whose withering colour grows in the garden too can wither.
+    doomed = {c for c in present if c in _FATAL and not _FATAL[c].isdisjoint(present)}
+    if not doomed:
+        return ()
     neighbours, at = hexes.NEIGHBOURS, garden.__getitem__
     return tuple(
         tile
         for tile, content in enumerate(garden)
-        if content in _FATAL and not _FATAL[content].isdisjoint(map(at, neighbours[tile]))
+        if content in doomed and not _FATAL[content].isdisjoint(map(at, neighbours[tile]))
     )
 
 
@@ -291,7 +296,7 @@ def end_round(
         bout=state.bout,
         round=state.round + 1,
         gardens=gardens,
-        hands=(_sorted_hand(hands[0]), _sorted_hand(hands[1])),
+        hands=(_sorted_hand(tuple(hands[0])), _sorted_hand(tuple(hands[1]))),
         blocked=blocked,
         bouts=state.bouts,
         last_round=tuple(log),
@@ -299,5 +304,6 @@ def end_round(
     )
 
 
-def _sorted_hand(hand: list[str]) -> tuple[str, ...]:
+@functools.lru_cache(maxsize=1024)  # a hand is one of 128 sets of cards: sorted once each
+def _sorted_hand(hand: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(hand, key=CARDS.index))
