@@ -185,6 +185,10 @@ def draw(state: LandscapingState, seat: int, rng: Any) -> Move:
         a, b = rng.choice(pairs)
         return {"hoe": [hexes.TILES[a], hexes.TILES[b]]}
     where = empty if kind == "Green" else where
+    if kind not in ("Yellow", "Purple"):  # as many entries on every spot: found by division
+        each = _red_ways(state, seat) if kind == "Red" else 1
+        spot, n = divmod(rng.choice(range(each * len(where))), each)
+        return _way(state, seat, kind, *where[spot], n)
     ways = _ways(state, seat, kind, where)
     drawn = rng.choice(range(sum(ways)))
     for (garden, tile), count in zip(where, ways):
@@ -194,11 +198,16 @@ def draw(state: LandscapingState, seat: int, rng: Any) -> Move:
     raise AssertionError("the draw falls within the ways counted")
 
 
+def _red_ways(state: LandscapingState, seat: int) -> int:
+    """How many entries `moves.with_parameters` lists for a Red: ways to name its removals."""
+    rest = sum(c != "Red" for c in state.hands[seat])
+    return math.comb(rest, min(RED_DISCARDS, rest))
+
+
 def _ways(state: LandscapingState, seat: int, card: str, where: list[tuple[int, int]]) -> list[int]:
     """How many entries `moves.with_parameters` lists for the card on each spot of `where`."""
     if card == "Red":
-        rest = sum(c != "Red" for c in state.hands[seat])
-        return [math.comb(rest, min(RED_DISCARDS, rest))] * len(where)
+        return [_red_ways(state, seat)] * len(where)
     if card in ("Yellow", "Purple"):  # `moves.with_parameters`: targets, else the card alone
         masks, bits = _masks(state, card), _BITS[state.size]
         if card == "Yellow":
