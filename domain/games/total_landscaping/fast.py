@@ -188,7 +188,8 @@ def draw(state: LandscapingState, seat: int, rng: Any) -> Move:
     if kind not in ("Yellow", "Purple"):  # as many entries on every spot: found by division
         each = _red_ways(state, seat) if kind == "Red" else 1
         spot, n = divmod(rng.choice(range(each * len(where))), each)
-        return _way(state, seat, kind, *where[spot], n)
+        garden, tile = where[spot]
+        return _way(state, seat, kind, garden, tile, n)
     ways = _ways(state, seat, kind, where)
     drawn = rng.choice(range(sum(ways)))
     for (garden, tile), count in zip(where, ways):
