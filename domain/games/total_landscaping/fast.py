@@ -1,12 +1,13 @@
 """Total Landscaping's fast paths (issue 24): a balance study records thousands of rounds a
-second, each drawn by the random bot and checked by `apply`. Two shortcuts, each the same answer
-as the plain code it stands beside (tests/games/test_fast_total_landscaping.py checks both):
+second, each drawn by the random bot and checked by `apply`. Each shortcut gives the same answer
+as the plain code it stands beside (tests/games/test_fast_total_landscaping.py checks them):
 
 - `choice`: a seat's choice spelled exactly as `choices` lists it (canonical names, a plain
   dict), read without the parser's wording; anything else, legal or not, returns None and goes to
   `moves.parse_choice`, which words every refusal;
-- `draw`: the random bot's choice, drawing from the generator exactly what
-  `TotalLandscaping.random_choice` drew over the listed entries, with only the drawn one built.
+- `draw`: the random bot's choice, drawing from the generator exactly what a choice over the
+  listed `choices` drew (a kind, then an entry of it), with only the drawn entry built;
+- `choices`: the listing itself, in its order, with targets found by lookup.
 """
 
 from __future__ import annotations
@@ -170,19 +171,26 @@ def hoes(state: LandscapingState, seat: int) -> list[tuple[int, int]]:
     return [(a, b) for a in range(size) if own[a] for b in up[a] if own[b]]
 
 
+def _can_hoe(state: LandscapingState, seat: int) -> bool:
+    """Whether the seat has a hoe (`hoes` is not empty), stopping at the first."""
+    own, size = state.gardens[seat], state.size
+    up = _UP[size]
+    return any(own[b] for a in range(size) if own[a] for b in up[a])
+
+
 def draw(state: LandscapingState, seat: int, rng: Any) -> Move:
     """`TotalLandscaping.random_choice`: a kind first (a card or the hoe), then one of its
     entries in `choices`, drawing the same numbers from `rng`."""
     where, empty = spots(state)
-    hand, pairs = state.hands[seat], hoes(state, seat)
+    hand, can_hoe = state.hands[seat], _can_hoe(state, seat)
     kinds = [
         kind
         for kind in _KINDS
-        if (pairs if kind == "hoe" else kind in hand and (empty if kind == "Green" else where))
+        if (can_hoe if kind == "hoe" else kind in hand and (empty if kind == "Green" else where))
     ]
     kind = rng.choice(kinds)
-    if kind == "hoe":
-        a, b = rng.choice(pairs)
+    if kind == "hoe":  # the hoes listed only when one is drawn
+        a, b = rng.choice(hoes(state, seat))
         return {"hoe": [hexes.TILES[a], hexes.TILES[b]]}
     where = empty if kind == "Green" else where
     if kind not in ("Yellow", "Purple"):  # as many entries on every spot: found by division
@@ -190,7 +198,7 @@ def draw(state: LandscapingState, seat: int, rng: Any) -> Move:
         spot, n = divmod(rng.choice(range(each * len(where))), each)
         garden, tile = where[spot]
         return _way(state, seat, kind, garden, tile, n)
-    ways = _ways(state, seat, kind, where)
+    ways = _ways(state, kind, where)
     drawn = rng.choice(range(sum(ways)))
     for (garden, tile), count in zip(where, ways):
         if drawn < count:
@@ -205,16 +213,13 @@ def _red_ways(state: LandscapingState, seat: int) -> int:
     return math.comb(rest, min(RED_DISCARDS, rest))
 
 
-def _ways(state: LandscapingState, seat: int, card: str, where: list[tuple[int, int]]) -> list[int]:
-    """How many entries `moves.with_parameters` lists for the card on each spot of `where`."""
-    if card == "Red":
-        return [_red_ways(state, seat)] * len(where)
-    if card in ("Yellow", "Purple"):  # `moves.with_parameters`: targets, else the card alone
-        masks, bits = _masks(state, card), _BITS[state.size]
-        if card == "Yellow":
-            return [(masks[garden] & bits[tile]).bit_count() or 1 for garden, tile in where]
-        return [1 + (masks[garden] & bits[tile]).bit_count() for garden, tile in where]
-    return [1] * len(where)
+def _ways(state: LandscapingState, card: str, where: list[tuple[int, int]]) -> list[int]:
+    """How many entries `moves.with_parameters` lists for a Yellow (its spread tiles, else the
+    card alone) or a Purple (alone, or with a flower to recolour) on each spot of `where`."""
+    masks, bits = _masks(state, card), _BITS[state.size]
+    if card == "Yellow":
+        return [(masks[garden] & bits[tile]).bit_count() or 1 for garden, tile in where]
+    return [1 + (masks[garden] & bits[tile]).bit_count() for garden, tile in where]
 
 
 def _way(state: LandscapingState, seat: int, card: str, garden: int, tile: int, n: int) -> Move:
