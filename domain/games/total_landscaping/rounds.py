@@ -86,27 +86,60 @@ def clash_winner(first: str, second: str) -> int | None:
     return None
 
 
+# What each tile content grows, looked up rather than parsed (withering and the figures ask it
+# of every tile of both gardens every round); any other string is read by `flower`.
+_COLOUR = {
+    content: flower(content)
+    for content in ["", GRASS, *LETTER.values(), *(GRASS + letter for letter in LETTER.values())]
+}
+_WITHERED_BY = {colour: by for by, colour in WITHERS.items()}  # one withering colour for each
+
+
+def _colours(garden: Sequence[str]) -> list[str | None]:
+    return [_COLOUR[c] if c in _COLOUR else flower(c) for c in garden]
+
+
+# A bare flower's letter -> the contents beside it that wither it (that colour, grass or not).
+_FATAL = {
+    LETTER[colour]: frozenset({LETTER[by], GRASS + LETTER[by]})
+    for colour, by in _WITHERED_BY.items()
+}
+
+
 @functools.lru_cache(maxsize=8192)
 def withered(garden: tuple[str, ...]) -> tuple[int, ...]:
     """Tiles whose flower withers now: beside a flower of the colour that withers it, and not
     on grass. Computed on the whole garden at once, so removals do not save anyone.
     (Cached: gardens are immutable tuples and the same ones come back often.)"""
-    gone = []
-    for tile, content in enumerate(garden):
-        colour = flower(content)
-        if (
-            colour
-            and not content.startswith(GRASS)
-            and any(WITHERS.get(flower(garden[n]) or "") == colour for n in hexes.NEIGHBOURS[tile])
-        ):
-            gone.append(tile)
+    present = set(garden)
+    if not _COLOUR.keys() >= present:  # a content no round plants: read it by `flower`
+        return _withered_plain(garden)
+    # Only a bare flower whose withering colour grows in the garden too can wither.
+    doomed = {c for c in present if c in _FATAL and not _FATAL[c].isdisjoint(present)}
+    if not doomed:
+        return ()
+    neighbours, at = hexes.NEIGHBOURS, garden.__getitem__
+    return tuple(
+        tile
+        for tile, content in enumerate(garden)
+        if content in doomed and not _FATAL[content].isdisjoint(map(at, neighbours[tile]))
+    )
+
+
+def _withered_plain(garden: tuple[str, ...]) -> tuple[int, ...]:
+    colours, gone = _colours(garden), []
+    for tile, colour in enumerate(colours):
+        if colour and not garden[tile].startswith(GRASS):
+            by = _WITHERED_BY.get(colour)
+            if any(colours[n] == by for n in hexes.NEIGHBOURS[tile]):
+                gone.append(tile)
     return tuple(gone)
 
 
 @functools.lru_cache(maxsize=8192)
 def figures(garden: tuple[str, ...]) -> GardenFigures:
     """Gardens are immutable tuples and bots ask about the same ones again and again."""
-    colours = [flower(content) for content in garden]
+    colours = _colours(garden)
     patches = hexes.groups(colours)
     flower_groups = hexes.groups([colour and "flower" for colour in colours])
     return GardenFigures(
@@ -119,11 +152,21 @@ def figures(garden: tuple[str, ...]) -> GardenFigures:
     )
 
 
+def _six_connected(garden: Sequence[str]) -> bool:
+    """All six colours in one connected group: never with fewer than six colours planted (the
+    common case, answered without grouping the tiles)."""
+    if len(set(garden)) < len(WITHERS):  # six colours need six different contents
+        return False
+    planted = set(_colours(garden)) - {None}
+    if len(planted) < len(WITHERS):
+        return False
+    return figures(tuple(garden)).colours_connected == len(WITHERS)
+
+
 def decide(round_no: int, gardens: Sequence[Sequence[str]]) -> tuple[int, str] | None:
     """The bout's winner and the condition, if this round's end decides it."""
-    east, west = (figures(g) for g in gardens)
     if round_no <= SIX_COLOURS_UNTIL:
-        done = (east.colours_connected == len(WITHERS), west.colours_connected == len(WITHERS))
+        done = (_six_connected(gardens[0]), _six_connected(gardens[1]))
         # Both at once: not fulfilled this round; later rounds of LVL1 check again (reading).
         if done[0] != done[1]:
             return (0 if done[0] else 1), CONDITIONS[0]
@@ -133,6 +176,7 @@ def decide(round_no: int, gardens: Sequence[Sequence[str]]) -> tuple[int, str] |
         (BLUE_ROUND, "blue", CONDITIONS[3]),
     ):
         if round_no == at:
+            east, west = (figures(tuple(g)) for g in gardens)
             mine, theirs = getattr(east, field), getattr(west, field)
             if mine != theirs:
                 return (0 if mine > theirs else 1), condition
@@ -247,15 +291,19 @@ def end_round(
     if exchange:  # at the start of the next round: nothing happens in between
         hands.reverse()
         log.append("Orange: the hands are exchanged")
-    return dataclasses.replace(
-        state,
+    # Built directly, not by dataclasses.replace: this is every round of every simulation.
+    return LandscapingState(
+        bout=state.bout,
         round=state.round + 1,
         gardens=gardens,
+        hands=(_sorted_hand(tuple(hands[0])), _sorted_hand(tuple(hands[1]))),
         blocked=blocked,
-        hands=(_sorted_hand(hands[0]), _sorted_hand(hands[1])),
+        bouts=state.bouts,
         last_round=tuple(log),
+        hoeing=state.hoeing,
     )
 
 
-def _sorted_hand(hand: list[str]) -> tuple[str, ...]:
+@functools.lru_cache(maxsize=1024)  # a hand is one of 128 sets of cards: sorted once each
+def _sorted_hand(hand: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(hand, key=CARDS.index))

@@ -30,7 +30,6 @@ rules and steps are in `total_landscaping_rounds`; the gardens' geometry lives i
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -46,8 +45,8 @@ from ..base import (
 )
 from ..spelling import as_offered
 from . import declaration as declared
+from . import fast, moves, rounds
 from . import hexgarden as hexes
-from . import moves, rounds
 from .components import components as component_rows
 from .declaration import GAME_INFO
 from .moves import MOVE_SHAPE, Choice, Hoe, Play
@@ -89,6 +88,10 @@ from .state import (  # noqa: F401
     where,
 )
 
+_ROUND_KEYS = {"east", "west"}
+_OPTION_KEYS = {"hoeing"}
+_TITLES = tuple((seat, seat.title()) for seat in SEATS)
+
 
 class TotalLandscaping(GameRules[LandscapingState]):
     # What the game is comes from its declaration (declaration.py), said once.
@@ -104,6 +107,12 @@ class TotalLandscaping(GameRules[LandscapingState]):
     # ---- setting up -------------------------------------------------------------------------
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        # Every simulated match starts here: an exact spelling is taken as it is; anything
+        # else is structured (and refused in words) by the declaration.
+        if type(options) is dict and options.keys() <= _OPTION_KEYS:
+            hoeing = options.get("hoeing", STOPS_EFFECTS)
+            if type(hoeing) is str and hoeing in HOEING:
+                return {"hoeing": hoeing}
         return {"hoeing": GAME_INFO.structure_options(options).hoeing}
 
     def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -141,19 +150,28 @@ class TotalLandscaping(GameRules[LandscapingState]):
 
     # ---- playing ----------------------------------------------------------------------------
 
-    def _parse_round(self, state: LandscapingState, move: object) -> tuple[Choice, Choice]:
+    def _parse_round(
+        self, state: LandscapingState, move: object
+    ) -> tuple[tuple[Choice, Choice], tuple[bool, bool], tuple[bool, bool]]:
+        """The two choices, and per seat whether its effect is negated and whether a hoe stops
+        it (asked once here, where the parameters a triggered effect needs are checked)."""
         if state.over:
             raise IllegalMove(f"the match is over: {self._match_result(state)}")
-        if not isinstance(move, Mapping) or GAME_INFO.move_shape(move) is not declared.Round:
+        # A plain dict with exactly the two gardens is a Round (its only keys); else ask.
+        if not (type(move) is dict and move.keys() == _ROUND_KEYS) and (
+            not isinstance(move, Mapping) or GAME_INFO.move_shape(move) is not declared.Round
+        ):
             raise IllegalMove(MOVE_SHAPE + f"; got {move!r}")
-        choices = (
-            moves.parse_choice(state, 0, move["east"]),
-            moves.parse_choice(state, 1, move["west"]),
-        )
+        assert isinstance(move, Mapping)
+        # A well-formed choice is read by the fast path; anything else by the parser, in the
+        # same order, so a refusal is the one the parser gives.
+        east = fast.choice(state, 0, move["east"]) or moves.parse_choice(state, 0, move["east"])
+        west = fast.choice(state, 1, move["west"]) or moves.parse_choice(state, 1, move["west"])
+        choices = (east, west)
+        negated, hoed = self.negated(choices), self.hoed_off(choices, state.hoeing)
         # Parameters a triggered effect needs; an effect that fails (negated, or stopped by the
         # hoe, which both players see before naming them) may leave them out.
-        failing = zip(self.negated(choices), self.hoed_off(choices, state.hoeing))
-        for choice, fails in zip(choices, [negated or hoed for negated, hoed in failing]):
+        for choice, fails in zip(choices, (negated[0] or hoed[0], negated[1] or hoed[1])):
             if not isinstance(choice, Play) or fails:
                 continue
             rest = len(state.hands[choice.seat]) - 1
@@ -172,11 +190,10 @@ class TotalLandscaping(GameRules[LandscapingState]):
                     f"adjacent empty tile of the {GARDEN[choice.garden]} "
                     "it spreads to"
                 )
-        return choices
+        return choices, negated, hoed
 
     def apply(self, state: LandscapingState, move: Mapping[str, Any]) -> LandscapingState:
-        choices = self._parse_round(state, move)
-        negated, hoed = self.negated(choices), self.hoed_off(choices, state.hoeing)
+        choices, negated, hoed = self._parse_round(state, move)
         log = [self.describe(move)] + [
             f"{SEATS[c.seat].title()}'s {c.card} effect is negated"
             for c, off in zip(choices, negated)
@@ -226,87 +243,19 @@ class TotalLandscaping(GameRules[LandscapingState]):
         )
 
     def choices(self, state: LandscapingState, seat: int) -> list[Move]:
-        """Every choice of `seat` that is legal whatever the other seat chooses."""
+        """Every choice of `seat` that is legal whatever the other seat chooses: a card on each
+        tile it may be planted on, in every way its parameters allow (`moves.with_parameters`),
+        then the hoes (listed by `fast.choices`)."""
         if state.over:
             return []
-        result: list[Move] = []
-        size, hand = state.size, state.hands[seat]
-        for garden in (0, 1):
-            for tile in range(size):
-                for card in hand:
-                    if moves.planting_error(state, card, garden, tile) is None:
-                        base = {"card": card, "garden": SEATS[garden], "tile": hexes.TILES[tile]}
-                        result.extend(moves.with_parameters(state, seat, base, garden, tile))
-        return result + self._hoes(state, seat)
+        return fast.choices(state, seat)
 
     def random_choice(self, state: LandscapingState, seat: int, rng) -> Move:
         """A card (or the hoe) first, then where and how: a player picks Red as often as Blue,
         not one of Red's fifteen ways to name two cards every time. Uniform over the chosen
         card's entries in `choices`, in their order, but only the one drawn is built (the draws
-        of `rng` are those of a choice over the listed `choices`)."""
-        gardens, hand = state.gardens, state.hands[seat]
-        # Where a card may go: an empty tile, or grass for a flower (`planting_error`).
-        spots = [
-            (garden, tile)
-            for garden in (0, 1)
-            for tile in range(state.size)
-            if gardens[garden][tile] in ("", GRASS) and state.blocked != (garden, tile)
-        ]
-        empty = [(garden, tile) for garden, tile in spots if not gardens[garden][tile]]
-        hoes = self._hoes(state, seat)
-        kinds = {card for card in hand if (empty if card == "Green" else spots)}
-        kind = rng.choice(sorted(kinds | ({"hoe"} if hoes else set())))
-        if kind == "hoe":
-            return rng.choice(hoes)
-        where = empty if kind == "Green" else spots
-        ways = self._ways(state, seat, kind, where)
-        drawn = rng.choice(range(sum(ways)))
-        for (garden, tile), count in zip(where, ways):
-            if drawn < count:
-                base = {"card": kind, "garden": SEATS[garden], "tile": hexes.TILES[tile]}
-                return moves.with_parameters(state, seat, base, garden, tile)[drawn]
-            drawn -= count
-        raise AssertionError("the draw falls within the ways counted")
-
-    @staticmethod
-    def _ways(
-        state: LandscapingState, seat: int, card: str, where: list[tuple[int, int]]
-    ) -> list[int]:
-        """How many entries `moves.with_parameters` lists for the card on each (garden, tile)
-        of `where`, counted (the round's size and the hand looked up once, not per tile)."""
-        if card == "Red":
-            rest = sum(c != "Red" for c in state.hands[seat])
-            return [math.comb(rest, min(RED_DISCARDS, rest))] * len(where)
-        gardens, size, blocked = state.gardens, state.size, state.blocked
-        if card == "Yellow":  # `moves.spreads`: adjacent, empty, not barred this round
-            return [
-                sum(
-                    1
-                    for t in hexes.NEIGHBOURS[tile]
-                    if t < size and not gardens[garden][t] and blocked != (garden, t)
-                )
-                or 1
-                for garden, tile in where
-            ]
-        if card == "Purple":
-            return [
-                1
-                + sum(1 for t in hexes.NEIGHBOURS[tile] if t < size and flower(gardens[garden][t]))
-                for garden, tile in where
-            ]
-        return [1] * len(where)
-
-    @staticmethod
-    def _hoes(state: LandscapingState, seat: int) -> list[Move]:
-        """The seat's hoes: two adjacent planted tiles of its own garden (as `choices` lists)."""
-        own, size = state.gardens[seat], state.size
-        return [
-            {"hoe": [hexes.TILES[a], hexes.TILES[b]]}
-            for a in range(size)
-            if own[a]
-            for b in hexes.NEIGHBOURS[a]
-            if a < b < size and own[b]
-        ]
+        of `rng` are those of a choice over the listed `choices`; `fast.draw`)."""
+        return fast.draw(state, seat, rng)
 
     def combine(self, state: LandscapingState, choices: Mapping[int, Move]) -> Move:
         return {SEATS[seat]: dict(choices[seat]) for seat in (0, 1)}
@@ -345,6 +294,10 @@ class TotalLandscaping(GameRules[LandscapingState]):
                 )
             )
         return entries
+
+    def totals(self, state: LandscapingState) -> list[float]:
+        """`score`'s totals, the bouts won, without its details (the recorder asks every move)."""
+        return [float(state.wins(0)), float(state.wins(1))]
 
     def outcome(self, state: LandscapingState) -> Outcome | None:
         if not state.over:
@@ -417,15 +370,15 @@ class TotalLandscaping(GameRules[LandscapingState]):
 
     def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         parts = []
-        for seat in SEATS:
+        for seat, title in _TITLES:  # every round's log opens with this: titles made once
             choice = move.get(seat, {}) if isinstance(move, Mapping) else {}
             if not isinstance(choice, Mapping):
-                parts.append(f"{seat.title()}: ?")
+                parts.append(f"{title}: ?")
             elif "hoe" in choice:
-                parts.append(f"{seat.title()} hoes {' and '.join(map(str, choice['hoe']))}")
+                parts.append(f"{title} hoes {' and '.join(map(str, choice['hoe']))}")
             else:
                 garden = str(choice.get("garden", "?"))[:1].upper()
-                text = f"{seat.title()} plays {choice.get('card')} on {garden}:{choice.get('tile')}"
+                text = f"{title} plays {choice.get('card')} on {garden}:{choice.get('tile')}"
                 if choice.get("remove") is not None:
                     text += f" removing {' and '.join(map(str, choice['remove'])) or 'nothing'}"
                 if choice.get("spread") is not None:

@@ -128,12 +128,24 @@ class LandscapingState:
     last_round: tuple[str, ...] = ()  # what happened in the previous round
     hoeing: str = STOPS_EFFECTS  # the match's option: one of HOEING
 
+    # Asked many times per round (bots, rules, recorder): worked out on first use and kept in
+    # the instance's __dict__, outside the dataclass fields (==, repr and encoding ignore it; a
+    # state never changes, so neither does the answer).
     def wins(self, seat: int) -> int:
-        return sum(result.winner == seat for result in self.bouts)
+        kept: tuple[int, int] | None = self.__dict__.get("_wins")
+        if kept is None:
+            kept = self.__dict__["_wins"] = (
+                sum(result.winner == 0 for result in self.bouts),
+                sum(result.winner == 1 for result in self.bouts),
+            )
+        return kept[seat]
 
     @property
     def over(self) -> bool:
-        return max(self.wins(0), self.wins(1)) >= BOUTS_TO_WIN
+        kept: bool | None = self.__dict__.get("_over")
+        if kept is None:
+            kept = self.__dict__["_over"] = max(self.wins(0), self.wins(1)) >= BOUTS_TO_WIN
+        return kept
 
     @property
     def level(self) -> int:
@@ -142,7 +154,10 @@ class LandscapingState:
     @property
     def size(self) -> int:
         """How many tiles the gardens have this round."""
-        return hexes.TILES_AT_LEVEL[self.level]
+        kept: int | None = self.__dict__.get("_size")
+        if kept is None:
+            kept = self.__dict__["_size"] = hexes.TILES_AT_LEVEL[self.level]
+        return kept
 
 
 def new_bout(
