@@ -122,7 +122,8 @@ def _statements(recorder: Recorder, view: TablesView) -> tuple[str, str]:
         tracking = "tracking"  # the library's SQLite tracking table has this one name
     else:
         table = f'"{events.datastore.schema}"."{events.events_table_name}"'
-        tracking = f'"{view.datastore.schema}"."{view.tracking_table_name}"'
+        pg_view: Any = view  # a PostgreSQL tracking recorder, which names its table
+        tracking = f'"{pg_view.datastore.schema}"."{pg_view.tracking_table_name}"'
         number, marker = "notification_id", "%s"
     columns = f"{number}, originator_id, originator_version, topic, state"
     head = f"(SELECT MAX({number}) FROM {table})"
