@@ -23,7 +23,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from tablelog.domain.games import GAMES, GameRules
+from tablelog.domain.games import GAMES, GameRules, manifests
 from tablelog.domain.games.geoshapes.rules import RULES as GEOSHAPES
 from tablelog.domain.games.topas.rules import RULES as TOPAS
 from tablelog.domain.games.topitop.perft import perft
@@ -72,13 +72,23 @@ def random_step(rules: GameRules, state: Any, rng: random.Random) -> Any:
     return rules.apply(state, rules.random_move(state, rng))
 
 
+def match_options(rules: GameRules) -> dict[str, Any]:
+    """The default options as a recorded match plays them: its manifest registered by content
+    (`domain.match.initial_state`), so that no move looks a file up by name."""
+    options = rules.options({})
+    name = options.get("manifest")
+    if name is None:
+        return options
+    return {**options, "manifest": manifests.register(manifests.embed(name, manifests.find(name)))}
+
+
 def playouts(rules: GameRules, moves: int, step: Step) -> int:
     """Seeded random games, played with `step`, until `moves` moves are applied."""
     applied, seed = 0, 0
     while applied < moves:
         seed += 1
         rng = random.Random(seed)
-        options = rules.options({})
+        options = match_options(rules)
         state = rules.start(2, options, rules.deal(2, options, rng))
         for _ in range(rules.playout_cap or 2000):
             if applied == moves or rules.outcome(state) is not None:
