@@ -56,8 +56,13 @@ def study(game: str, matches: int) -> tuple[str, float, dict[str, float], int, i
     return store, done - begin, parts, report.events, answer[game]["matches"]
 
 
-def per_game(game: str, matches: int) -> Result:
-    store, seconds, parts, events, counted = study(game, matches)
+def per_game(game: str, matches: int, repeats: int = 3) -> Result:
+    # The fastest of a few studies (each a fresh store, the same seeded matches), as the
+    # baseline is the fastest of its runs: a burst of other work then spoils one run, not
+    # the ratio.
+    store, seconds, parts, events, counted = min(
+        (study(game, matches) for _ in range(repeats)), key=lambda run: run[1]
+    )
     ddl, rows = stored_rows(store)
     baseline = raw_insert_seconds(ddl, rows) + best_of(3, lambda: raw_read(store))
     split = ", ".join(f"{name} {spent:.2f} s" for name, spent in parts.items())
@@ -67,7 +72,8 @@ def per_game(game: str, matches: int) -> Result:
         "s",
         baseline=baseline,
         note=f"{matches} matches ({counted} counted), {events:,} events, random bots, one "
-        f"worker: {split}; baseline: raw insert + raw paged read and decode of the same rows",
+        f"worker, fastest of {repeats} studies: {split}; baseline: raw insert + raw paged read "
+        "and decode of the same rows",
     )
 
 
@@ -77,4 +83,7 @@ def run(quick: bool) -> list[Result]:
     # cost seconds once per process, which a tiny study would otherwise mostly measure.
     for game in GAMES:
         study(game, 2)
-    return [per_game(game, max(12, int(MATCHES.get(game, 100) * scale))) for game in GAMES]
+    return [
+        per_game(game, max(12, int(MATCHES.get(game, 100) * scale)), 1 if quick else 3)
+        for game in GAMES
+    ]
