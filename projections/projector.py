@@ -390,11 +390,7 @@ class Projector:
         """The rows changed since the last `take`, each once, by table; and forget them. No
         later event changes them (a match's row goes as a copy; a withdrawn move is a new
         row), so they may be written while the next events are folded."""
-        # In key order: consecutive upserts then fall on the same pages of the table's key
-        # index, which in a large store lie mostly outside the database's page cache.
-        rows = {
-            name: [rows[key] for key in sorted(rows)] for name, rows in self.pending.items() if rows
-        }
+        rows = {name: list(rows.values()) for name, rows in self.pending.items() if rows}
         if "matches" in rows:
             rows["matches"] = [dict(row) for row in rows["matches"]]
         for rows_of in self.pending.values():
