@@ -139,27 +139,16 @@ class Table:
         self, cells: Sequence[Cell], halves: Sequence[Half], limit: int
     ) -> tuple[Line, ...] | None:
         """The runs of `runs_with` of two or more halves (the lines a placement scores), or
-        None if any run holds more than `limit` gems: worked out in one pass, without building
-        the single halves' runs (the rules ask this of every move a bot plays)."""
-        new, laid, lines = dict(zip(cells, halves)), self.halves, []
+        None as soon as a run holds more than `limit` gems (the rules ask this of every move a
+        bot plays)."""
+        new, lines = dict(zip(cells, halves)), []
         for cell in cells:
-            colour, total = new[cell]
-            for axis, (dx, dy) in AXES.items():
-                run, gems = [cell], total
-                for sign in (-1, 1):
-                    x, y = cell
-                    while True:
-                        x, y = x + sign * dx, y + sign * dy
-                        half = new.get((x, y)) or laid.get((x, y))
-                        if half is None or half[0] != colour:
-                            break
-                        run.append((x, y))
-                        gems += half[1]
-                if gems > limit:
+            for axis in AXES:
+                line = _run(new, self.halves, cell, axis)
+                if line.gems > limit:
                     return None
-                if len(run) > 1:
-                    run.sort()
-                    lines.append(Line(colour, gems, tuple(run), axis))
+                if len(line.cells) > 1:
+                    lines.append(line)
         return tuple(lines)
 
     def most_gems_with(self, cells: Sequence[Cell], halves: Sequence[Half]) -> int:
