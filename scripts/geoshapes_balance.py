@@ -27,7 +27,8 @@ round's confirmation pair). Round six spent 3131 and 1313 on its one candidate (
 confirmed); the next pair, fixed here before any run on them, is 4141 and 1414, with the rule
 unchanged (4141 in 3131's place, 1414 in 1313's). Round seven's candidate (N7g) failed its
 screen on 3131 and 1313, and so did round eight's (N8a) and, on the four spent sets
-(2026, 1226, 3131, 1313), round nine's (N9), so 4141 and 1414 are still unspent.
+(2026, 1226, 3131, 1313), round nine's (N9), and neither ten's (N10) nor any of round
+eleven's screens reached a confirmation, so 4141 and 1414 are still unspent.
 """
 
 from __future__ import annotations
