@@ -7,7 +7,7 @@ tables["scores"].groupby("seat").won.mean()
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from .tables import TABLES, Table
@@ -29,12 +29,16 @@ DTYPES: dict[str, Literal["string", "int64", "float64", "bool"]] = {
 }
 
 
-def frame(table: Table, rows: Iterable[tuple]) -> pd.DataFrame:
-    """Rows in the table's column order (as stored) to a typed DataFrame."""
+def frame(table: Table, rows: Iterable[tuple], names: Sequence[str] | None = None) -> pd.DataFrame:
+    """Rows in the table's column order (as stored), or in the order of `names` (some of its
+    columns), to a typed DataFrame."""
     import pandas as pd
 
-    data = pd.DataFrame.from_records(list(rows), columns=list(table.names))
+    names = table.names if names is None else tuple(names)
+    data = pd.DataFrame.from_records(list(rows), columns=list(names))
     for column in table.columns:
+        if column.name not in names:
+            continue
         values = data[column.name]
         if column.kind == "time":
             data[column.name] = pd.to_datetime(values, utc=True, format="ISO8601")
@@ -49,11 +53,15 @@ def frame(table: Table, rows: Iterable[tuple]) -> pd.DataFrame:
     return data
 
 
-def read_table(projection: TablesProjection, name: str) -> pd.DataFrame:
+def read_table(
+    projection: TablesProjection, name: str, names: Sequence[str] | None = None
+) -> pd.DataFrame:
+    """A table as a typed DataFrame: every column, or only those in `names` (in that order)."""
     table = TABLES[name]
-    # Tuples in the table's column order, straight from the cursor (no dict per row).
-    statement = f"SELECT {', '.join(table.names)} FROM {table.sql_name}"
-    return frame(table, projection.view.fetch(statement))
+    names = table.names if names is None else tuple(names)
+    # Tuples in the selected order, straight from the cursor (no dict per row).
+    statement = f"SELECT {', '.join(names)} FROM {table.sql_name}"
+    return frame(table, projection.view.fetch(statement), names)
 
 
 def load_tables(

@@ -193,12 +193,14 @@ class Queries:
         newest question only is remembered)."""
         from . import stats as balance
         from .load import read_table
-        from .tables import TABLES
 
         projection = self.projection()
         key = (projection.position(), game, players, variant, kind)
         if self._report is None or self._report[0] != key:
-            tables = {name: read_table(projection, name) for name in TABLES if name != "moves"}
+            tables = {
+                name: read_table(projection, name, names)
+                for name, names in balance.REPORT_COLUMNS.items()
+            }
             self._report = (key, balance.report(tables, game, players, variant, kind))
         return self._report[1]
 

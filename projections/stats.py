@@ -169,12 +169,9 @@ SEAT_TALLY = [*GROUP, "seat", "matches", "wins"]
 def seat_tallies(scores: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
     """Per game, player count, variant and seat: counted matches and wins (seats of one-player
     games included; `seat_rates` leaves them out)."""
-    seats = _only_counted(scores, matches)
-    tally = (
-        seats.groupby([*GROUP, "seat"], sort=True)
-        .agg(matches=("won", "size"), wins=("won", "sum"))
-        .reset_index()
-    )
+    won = _only_counted(scores, matches).groupby([*GROUP, "seat"], sort=True)["won"]
+    # Plain aggregations rather than one named `agg`: the same frame at half the cost.
+    tally = pd.DataFrame({"matches": won.size(), "wins": won.sum()}).reset_index()
     return tally[SEAT_TALLY]
 
 
@@ -194,10 +191,14 @@ def seat_rates(tallies: pd.DataFrame) -> pd.DataFrame:
         "small",
     ]
     rates = tallies[(tallies["players"] > 1) & (tallies["matches"] > 0)]
-    rates = rates.sort_values([*GROUP, "seat"], ignore_index=True)
-    rates = rates.astype({"players": "int64", "seat": "int64", "matches": "int64", "wins": "int64"})
     if rates.empty:
         return pd.DataFrame(columns=columns)
+    rates = rates.sort_values([*GROUP, "seat"], ignore_index=True)
+    # Only the columns not int64 already (SQL's tallies may differ): a frame's astype costs
+    # as much as the sort, even when it changes nothing.
+    ints = {c: "int64" for c in ("players", "seat", "matches", "wins") if rates[c].dtype != "int64"}
+    if ints:
+        rates = rates.astype(ints)
     low, high = wilson_arrays(rates["wins"], rates["matches"])
     fair = 1 / rates["players"]
     p_values = [
@@ -305,16 +306,16 @@ def component_tallies(components: pd.DataFrame, matches: pd.DataFrame) -> pd.Dat
     """Per game, kind, component, won and had (count > 0): the seats of counted matches, the sum
     of their counts and of their points, and how many had points (`scored`; NaN is none)."""
     used = _only_counted(components, matches).assign(had=lambda t: t["count"] > 0)
-    tally = (
-        used.groupby(["game", "kind", "component", "won", "had"], sort=True)
-        .agg(
-            seats=("count", "size"),
-            count=("count", "sum"),
-            points=("points", "sum"),
-            scored=("points", "count"),
-        )
-        .reset_index()
-    )
+    grouped = used.groupby(["game", "kind", "component", "won", "had"], sort=True)
+    points = grouped["points"]
+    tally = pd.DataFrame(  # plain aggregations, as in `seat_tallies`
+        {
+            "seats": grouped.size(),
+            "count": grouped["count"].sum(),
+            "points": points.sum(),
+            "scored": points.count(),
+        }
+    ).reset_index()
     return tally[COMPONENT_TALLY]
 
 
@@ -325,21 +326,24 @@ def strength(tallies: pd.DataFrame) -> pd.DataFrame:
     if tallies.empty:
         return pd.DataFrame(columns=STRENGTH)
     t = tallies.astype({"won": bool, "had": bool})
-    having = t["had"]
+    having, won = t["had"].to_numpy(), t["won"].to_numpy()
+    row_seats, count = t["seats"].to_numpy(), t["count"].to_numpy()
+    # numpy's `where` on the columns' arrays (the same values and dtypes): pandas' own, a
+    # dozen times, cost more than the group-by.
     parts = pd.DataFrame(
         {
             "game": t["game"],
             "kind": t["kind"],
             "component": t["component"],
-            "seats": t["seats"].where(having, 0),
-            "count": t["count"].where(having, 0),
-            "points": t["points"].where(having, 0.0),
-            "scored": t["scored"].where(having, 0),
-            "wins": t["seats"].where(having & t["won"], 0),
-            "winners": t["seats"].where(t["won"], 0),
-            "count_winners": t["count"].where(t["won"], 0),
-            "rest": t["seats"].where(~t["won"], 0),
-            "count_rest": t["count"].where(~t["won"], 0),
+            "seats": np.where(having, row_seats, 0),
+            "count": np.where(having, count, 0),
+            "points": np.where(having, t["points"].to_numpy(), 0.0),
+            "scored": np.where(having, t["scored"].to_numpy(), 0),
+            "wins": np.where(having & won, row_seats, 0),
+            "winners": np.where(won, row_seats, 0),
+            "count_winners": np.where(won, count, 0),
+            "rest": np.where(~won, row_seats, 0),
+            "count_rest": np.where(~won, count, 0),
         }
     )
     sums = parts.groupby(["game", "kind", "component"], sort=True).sum().reset_index()
@@ -361,10 +365,12 @@ def strength(tallies: pd.DataFrame) -> pd.DataFrame:
     return result[STRENGTH]
 
 
-def _ratio(part: pd.Series, whole: pd.Series) -> pd.Series:
-    """part / whole, NaN where whole is 0 (a mean of nothing)."""
-    whole = whole.astype("float64")
-    return (part.astype("float64") / whole.where(whole > 0)).astype("float64")
+def _ratio(part: pd.Series, whole: pd.Series) -> np.ndarray:
+    """part / whole, NaN where whole is 0 (a mean of nothing); numpy's division, as pandas'."""
+    numerator = part.to_numpy(dtype="float64")
+    denominator = whole.to_numpy(dtype="float64")
+    ratio = np.full(len(denominator), math.nan)
+    return np.divide(numerator, denominator, out=ratio, where=denominator > 0)
 
 
 def component_strength(components: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
@@ -409,12 +415,11 @@ def match_length(matches: pd.DataFrame) -> pd.DataFrame:
     ended = of_kind(counted(matches), "moves")  # a score sheet has no moves to count
     if ended.empty:
         return pd.DataFrame()
-    per_group = (
-        ended.assign(minutes=(ended["ended"] - ended["started"]).dt.total_seconds() / 60)
-        .groupby(GROUP, sort=True)
-        .agg(undos_mean=("undos", "mean"), minutes_median=("minutes", "median"))
-        .reset_index()
-    )
+    minutes = (ended["ended"] - ended["started"]).dt.total_seconds() / 60
+    grouped = ended.assign(minutes=minutes).groupby(GROUP, sort=True)
+    per_group = pd.DataFrame(  # plain aggregations, as in `seat_tallies`
+        {"undos_mean": grouped["undos"].mean(), "minutes_median": grouped["minutes"].median()}
+    ).reset_index()
     return lengths(length_tallies(ended)).merge(per_group, on=GROUP, how="left")
 
 
@@ -436,6 +441,23 @@ def _records(frame: pd.DataFrame, drop: tuple[str, ...] = ("game",)) -> list[dic
     ]
 
 
+# The tables and columns `report` reads (`ratings` and `moves` it does not): a caller that
+# reads the tables for it reads only these (`Queries.report`). Each text column costs a
+# conversion to pandas' string dtype and a time column a parse, whether used or not.
+REPORT_COLUMNS: dict[str, tuple[str, ...]] = {
+    "matches": (
+        *("match_id", "game", "variant", "players", "status", "moves", "undos", "winners"),
+        *("started", "ended", "kind"),
+    ),
+    "scores": ("match_id", "game", "variant", "players", "seat", "won", "total"),
+    "score_categories": ("match_id", "game", "variant", "players", "won", "category", "points"),
+    "components": (
+        *("match_id", "game", "variant", "players", "won", "kind", "component", "count"),
+        "points",
+    ),
+}
+
+
 def report(
     tables: dict[str, pd.DataFrame],
     game: str | None = None,
@@ -446,37 +468,36 @@ def report(
     """Every statistic, per game: JSON-ready (NaN as None). `kind`: see `of_kind`; each
     section says how many matches of each kind stand behind it (`behind`)."""
 
-    def pick(table: str) -> pd.DataFrame:
-        return filtered(tables[table], game, players, variant)
-
-    matches = of_kind(pick("matches"), kind)
-    seats = seat_win_rates(pick("scores"), matches)
-    distributions = score_distributions(pick("score_categories"), pick("scores"), matches)
-    strength = component_strength(pick("components"), matches)
+    picked = {name: filtered(tables[name], game, players, variant) for name in REPORT_COLUMNS}
+    matches = of_kind(picked["matches"], kind)
+    scores = picked["scores"]
+    seats = seat_win_rates(scores, matches)
+    distributions = score_distributions(picked["score_categories"], scores, matches)
+    strength = component_strength(picked["components"], matches)
     length = match_length(matches)
     result: dict[str, Any] = {}
     for name in sorted(matches["game"].unique()):
         of_game = matches[matches["game"] == name]
-        shared = of_game[
-            (of_game["status"] == "ended")
-            & (of_game["winners"].map(lambda w: len(json.loads(w))) > 1)
-        ]
+        ended = of_game["status"] == "ended"
+        shared = of_game[ended & (of_game["winners"].map(lambda w: len(json.loads(w))) > 1)]
+        games = len(counted(of_game))
+        every, of_moves = behind(of_game), behind(of_game, moves_only=True)
         result[name] = {
-            "matches": len(counted(of_game)),
+            "matches": games,
             "recorded": len(of_game),
             "by_status": {k: int(v) for k, v in of_game["status"].value_counts().items()},
             "shared_wins": len(shared),
-            "draws": int(((of_game["status"] == "ended") & (of_game["winners"] == "[]")).sum()),
-            "small": len(counted(of_game)) < SMALL_SAMPLE,
+            "draws": int((ended & (of_game["winners"] == "[]")).sum()),
+            "small": games < SMALL_SAMPLE,
             "seats": _records(seats[seats["game"] == name]),
             "scores": _records(distributions[distributions["game"] == name]),
             "components": _records(strength[strength["game"] == name]),
             "length": _records(length[length["game"] == name]) if len(length) else [],
             "behind": {
-                "seats": behind(of_game),
-                "scores": behind(of_game),
-                "components": behind(of_game, moves_only=True),
-                "length": behind(of_game, moves_only=True),
+                "seats": every,
+                "scores": dict(every),
+                "components": of_moves,
+                "length": dict(of_moves),
             },
         }
     return result
