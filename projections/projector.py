@@ -121,22 +121,24 @@ def _spaced(compact: bytes) -> str | None:
     return '"'.join(pieces)
 
 
-_MOVE_TEXTS: dict[bytes, str] = {}  # a move's orjson bytes -> its text in the `moves` table
+_MOVES: dict[tuple[str, bool, bytes], tuple[str, str]] = {}  # (game, rules gone, a move's
+# orjson bytes) -> the move's text and kind in the `moves` table
 
 
-def _move_text(move: Any) -> str:
-    """`_json(move)`, remembered: most moves recur (the same cells, the same pieces), and
-    orjson's bytes are a cheap key where the table's spelling (", " and ": ") is not."""
+def _move_cells(game: str, rules: GameRules | None, move: Any) -> tuple[str, str]:
+    """`(_json(move), _kind(rules, move))`, remembered per game: a kind is a function of the
+    move alone, and most moves recur, so a recorded move costs one orjson call and a look-up
+    (the rules' `move_kind` was a tenth of a Total Landscaping move's fold)."""
     try:
-        key = orjson.dumps(move)
+        key = (game, rules is None, orjson.dumps(move))
     except TypeError:  # a number orjson does not take: spell it the long way
-        return _ENCODER.encode(move)
-    text = _MOVE_TEXTS.get(key)
-    if text is None:
-        if len(_MOVE_TEXTS) >= 100_000:
-            _MOVE_TEXTS.clear()
-        text = _MOVE_TEXTS[key] = _spaced(key) or _ENCODER.encode(move)
-    return text
+        return _ENCODER.encode(move), _kind(rules, move)
+    cells = _MOVES.get(key)
+    if cells is None:
+        if len(_MOVES) >= 100_000:
+            _MOVES.clear()
+        cells = _MOVES[key] = (_spaced(key[2]) or _ENCODER.encode(move), _kind(rules, move))
+    return cells
 
 
 def _time(data: dict[str, Any]) -> str | None:
@@ -427,26 +429,29 @@ class Projector:
         rules = match.rules
         scored = data.get(DERIVED)
         if scored is not None and rules is not None:  # the recorder scored it: no rules here
-            after, totals_after = LATER, scored["totals"]
-            change = NAN if scored["change"] is None else scored["change"]
+            after, totals_after, change = LATER, scored["totals"], scored["change"]
+            if change is None:
+                change = NAN
         else:
             after, totals_after, change = self._apply(match, move, seat)
+        text, kind = _move_cells(match.game, rules, move)
+        match_id, step = match.row["match_id"], event.version - 1
         row = {
-            "match_id": match.row["match_id"],
+            "match_id": match_id,
             "game": match.game,
-            "step": event.version - 1,
+            "step": step,
             "number": match.count + 1,
             "seat": seat + 1,
             "player": match.seats[seat],
-            "kind": _kind(rules, move),
-            "move": _move_text(move),
+            "kind": kind,
+            "move": text,
             "score_change": change,
             "undone": False,
             "recorded": _time(data),
         }
         match.push(after, totals_after, row)
         if not self._quiet:
-            self.pending["moves"][row["match_id"], row["step"]] = row
+            self.pending["moves"][match_id, step] = row
 
     @staticmethod
     def _apply(match: OpenMatch, move: Any, seat: int) -> tuple[Any, Any, float]:

@@ -13,7 +13,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablelog.projections.projector import _json, _move_text, _variant, variant_text
+from tablelog.domain.games import GAMES, get_rules
+from tablelog.projections.projector import (
+    _json,
+    _kind,
+    _move_cells,
+    _variant,
+    variant_text,
+)
 from tablelog.projections.runner import TablesProjection
 from tablelog.projections.tables import STORED
 from tablelog.store import open_recorder
@@ -40,8 +47,25 @@ JSON_VALUES = st.recursive(
 def test_the_tables_spell_json_as_json_dumps_does(value: Any) -> None:
     expected = json.dumps(value, ensure_ascii=False)
     assert _json(value) == expected
-    assert _move_text(value) == expected
-    assert _move_text(value) == expected  # remembered, the same
+    assert _move_cells("topitop", None, value)[0] == expected
+    assert _move_cells("topitop", None, value)[0] == expected  # remembered, the same
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.sampled_from(sorted(GAMES)),
+    st.booleans(),
+    JSON_VALUES
+    | st.dictionaries(
+        st.sampled_from(["place", "take", "visitor", "draw", "start", "E", "W", "pass"]),
+        JSON_VALUES,
+    ),
+)
+def test_a_moves_text_and_kind_remembered_are_worked_out_afresh(game, gone, move) -> None:
+    rules = None if gone else get_rules(game)
+    expected = (json.dumps(move, ensure_ascii=False), _kind(rules, move))
+    assert _move_cells(game, rules, move) == expected
+    assert _move_cells(game, rules, move) == expected  # remembered, the same
 
 
 @settings(max_examples=500, deadline=None)
