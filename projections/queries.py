@@ -29,7 +29,7 @@ from uuid import UUID
 from tablelog.domain import views
 from tablelog.domain.errors import MatchNotFound, Refused
 from tablelog.domain.match import SHEET, Match
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.recorder import Recorder, cycle_collector_paused
 
 from .tables import STORED
 
@@ -197,11 +197,17 @@ class Queries:
         projection = self.projection()
         key = (projection.position(), game, players, variant, kind)
         if self._report is None or self._report[0] != key:
-            tables = {
-                name: read_table(projection, name, names)
-                for name, names in balance.REPORT_COLUMNS.items()
-            }
-            self._report = (key, balance.report(tables, game, players, variant, kind))
+            # The cycle collector paused, as for a projection page: reading the tables and
+            # pandas' work allocate much and keep little, and each collection that ran promoted
+            # the temporaries alive at that moment, which set off full collections (90-130 ms in
+            # a process holding pandas and scipy) the more often. Cycles pandas leaves wait for
+            # the next collection.
+            with cycle_collector_paused():
+                tables = {
+                    name: read_table(projection, name, names)
+                    for name, names in balance.REPORT_COLUMNS.items()
+                }
+                self._report = (key, balance.report(tables, game, players, variant, kind))
         return self._report[1]
 
     def game_report(

@@ -283,7 +283,8 @@ class TablesProjection:
     def catch_up(self, progress: Progress | None = None) -> int:
         """Process every notification after the tracked position up to the newest one stored
         when it began (on a busy store it does not chase writers forever); return how many."""
-        head, position, page = self._start()
+        with cycle_collector_paused():  # a page read is a tuple and a row per event, as a fold
+            head, position, page = self._start()
         if self._cached_at is not None and self._cached_at != position:
             self.forget()  # the tables moved on without us: the cache is of an older position
         self._cached_at = position  # (an empty cache is right at any position)
@@ -307,9 +308,9 @@ class TablesProjection:
         (in a second thread: the database works without holding the GIL)."""
         done = 0
         while True:
-            if not page and folded < head:
-                page = self._read(folded, head)
             with cycle_collector_paused():
+                if not page and folded < head:
+                    page = self._read(folded, head)
                 for stored in page:
                     self._fold_stored(stored)
                 try:
