@@ -26,6 +26,8 @@ from typing import Any, SupportsInt, cast
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa  # type: ignore[import-untyped]  # it ships no stubs
+import pyarrow.compute as pc  # type: ignore[import-untyped]
 
 SMALL_SAMPLE = 30
 CONFIDENCE = 0.95
@@ -104,7 +106,18 @@ def behind(matches: pd.DataFrame, moves_only: bool = False) -> dict[str, int]:
 
 
 def _only_counted(table: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
-    return table[table["match_id"].isin(counted(matches)["match_id"])]
+    return table[_among(table["match_id"], counted(matches)["match_id"])]
+
+
+def _among(values: pd.Series, wanted: pd.Series) -> Any:
+    """`values.isin(wanted)`, asked of pyarrow's `is_in` (nulls match nulls, as in pandas):
+    pandas' `isin` on its arrow strings makes a Python object of each wanted value first,
+    3 us an id. What pyarrow does not take (mixed types) goes to pandas."""
+    try:
+        found = pc.is_in(pa.array(values), value_set=pa.array(wanted), skip_nulls=False)
+    except (pa.ArrowException, TypeError):
+        return values.isin(wanted)
+    return found.to_numpy(zero_copy_only=False)
 
 
 def filtered(

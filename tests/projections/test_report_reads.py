@@ -100,3 +100,24 @@ def test_strength_equals_pandas_where_and_division(tables):
 def test_a_ratio_of_nothing_is_nan():
     ratio = stats._ratio(pd.Series([1, 0, 3]), pd.Series([2, 0, 0]))
     assert ratio[0] == 0.5 and math.isnan(ratio[1]) and math.isnan(ratio[2])
+
+
+@pytest.mark.parametrize("dtype", ["string", object])
+@pytest.mark.parametrize(
+    ("values", "wanted"),
+    [
+        (["a", "b", None, "c", "a"], ["a", "c"]),
+        (["a", None], ["b", None]),
+        ([], ["a"]),
+        (["a", "b"], []),
+    ],
+)
+def test_rows_among_the_wanted_ones_are_isins(values, wanted, dtype):
+    column, among = pd.Series(values, dtype=dtype), pd.Series(wanted, dtype=dtype)
+    found = stats._among(column, among)
+    assert list(np.asarray(found, dtype=bool)) == list(column.isin(among))
+
+
+def test_mixed_types_pyarrow_refuses_are_asked_of_pandas():
+    column, among = pd.Series(["a", 1, 2.5], dtype=object), pd.Series(["a", 2.5], dtype=object)
+    assert list(stats._among(column, among)) == [True, False, True]
