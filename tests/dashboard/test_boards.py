@@ -138,7 +138,7 @@ def test_every_game_draws_a_played_position():
 
 def test_geoshapes_quadrants_show_owners_and_placed_shapes():
     rules = get_rules("geoshapes")
-    options = rules.options({})
+    options = rules.options({"manifest": "geoshapes-v2"})  # its first place: the Big Triangle
     state = rules.encode(rules.start(2, options, rules.deal(2, options, random.Random(1))))
     state["placed"][0] = ["Trapezoid", "Wild"]  # the board's first place
     figure = geoshapes.draw(state, ["Ann", "Ben"])
@@ -150,7 +150,7 @@ def test_geoshapes_quadrants_show_owners_and_placed_shapes():
     assert len(shapes(figure, "quadrant ")) == 4
 
 
-@pytest.mark.parametrize("manifest", ["geoshapes", "geoshapes-v2"])
+@pytest.mark.parametrize("manifest", ["geoshapes", "geoshapes-v2", "geoshapes-v3"])
 def test_geoshapes_names_every_slots_shape_whole_never_cut_short(manifest):
     """Each slot draws its shape (the Wild's star where the Wild stands in) and names it in full
     in its hover; no label on the board is a shape's name cut short ("Squa", "QC")."""

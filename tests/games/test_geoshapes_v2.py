@@ -205,7 +205,7 @@ def test_the_deal_of_hands_and_deck_is_the_same_as_version_1s_for_a_seed():
 def test_the_options_and_their_defaults():
     assert RULES.version == "2"
     assert RULES.options({}) == {
-        "manifest": "geoshapes-v2",
+        "manifest": "geoshapes-v3",
         "half_board": False,
         "placing_optional": False,
         "empty_deck": "reshuffle",
@@ -240,25 +240,29 @@ def test_version_1s_board_file_is_never_edited():
     )
 
 
-# ---- version 2's board ---------------------------------------------------------------------
+# ---- the default boards (version 2's, and version 3's since 3 December 2026) -----------------
+
+DEFAULT_BOARDS = pytest.mark.parametrize("manifest", ["geoshapes-v2", "geoshapes-v3"])
 
 
-def test_version_2s_board_has_the_seeds_figure_a_trapezoid_and_the_triangle_complete():
-    board = load_board("geoshapes-v2")
+@DEFAULT_BOARDS
+def test_the_board_has_the_seeds_figure_a_trapezoid_and_the_triangle_complete(manifest):
+    board = load_board(manifest)
     assert board.deck["Equilateral Triangle"] == 1 and board.deck[board.wild] >= 1
     needing = [p for p in board.places if "Equilateral Triangle" in p.needs]
     assert len(needing) == 2  # "two places that it can be used on the board"
     assert [p.needs for p in needing if p.needs == {"Trapezoid": 1, "Equilateral Triangle": 1}]
 
 
-def test_the_seeds_wild_example_plays_out_on_version_2s_board():
-    board = load_board("geoshapes-v2")
+@DEFAULT_BOARDS
+def test_the_seeds_wild_example_plays_out_on_the_board(manifest):
+    board = load_board(manifest)
     small = next(p for p in board.places if p.needs == {"Trapezoid": 1, "Equilateral Triangle": 1})
     other = next(p for p in board.places if "Equilateral Triangle" in p.needs and p is not small)
     assert other.quadrant != small.quadrant  # the Triangle was played by someone else
     state = RULES.start(
         2,
-        RULES.options({"manifest": "geoshapes-v2"}),
+        RULES.options({"manifest": manifest}),
         {
             "hands": [["Square"] * 4, ["Rectangle"] * 4],
             "quadrants": [small.quadrant, other.quadrant],

@@ -9,7 +9,7 @@ from typing import Literal
 from ..declaring import Flag, GameInfo, ManifestName, key
 
 # The board a new match plays on unless it names another (the engine's default_manifest).
-DEFAULT_MANIFEST = "geoshapes-v2"
+DEFAULT_MANIFEST = "geoshapes-v3"
 SHAPE = "a shape of the board (Square, Wild...)"
 # A player: stored (and offered by legal_moves) as the seat's index from 0; typed at the
 # command line as the name or the seat's number from 1 (moves.from_table stores the index).
