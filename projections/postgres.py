@@ -28,6 +28,7 @@ from operator import itemgetter
 from typing import Any
 from uuid import UUID
 
+import orjson
 from eventsourcing.persistence import IntegrityError, Mapper, Tracking
 from eventsourcing.postgres import (
     PostgresApplicationRecorder,
@@ -92,8 +93,10 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
         **kwargs: Any,
     ) -> None:
         super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
+        self.tracking_table_sql = f'"{datastore.schema}"."{self.tracking_table_name}"'
         self._upserts = {name: upsert_statement(t, "%s") for name, t in STORED.items()}
         self._batch_upserts = {name: _batch_upsert(t) for name, t in STORED.items()}
+        self._json_upserts = {name: _json_upsert(t) for name, t in STORED.items()}
         self._columns = {name: ", ".join(t.names) for name, t in STORED.items()}
         self._kinds = {name: tuple(c.kind for c in t.columns) for name, t in STORED.items()}
         self.sql_create_statements += [
@@ -181,12 +184,18 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
             super().write(lists, tracking, since)
             return
         with self.datastore.get_connection() as conn, conn.pipeline(), conn.transaction():
-            self._write_in(conn.cursor(), lists, tracking, since, self._upsert_each)
+            self._write_in(conn.cursor(), lists, tracking, since, self._upsert_json)
 
-    def _upsert_each(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
-        """A table's rows a statement each (pipelined): for fewer rows than COPY repays."""
-        values = itemgetter(*STORED[table].names)
-        cursor.executemany(self._upserts[table], [self._values(table, values(row)) for row in rows])
+    def _upsert_json(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
+        """A table's rows in one statement, handed over as one JSON array that the server
+        unpacks into the table's row type (`json_populate_recordset`): for fewer rows than COPY
+        repays. A statement per row, even pipelined, cost psycopg a round of Python per row
+        and the server a statement per row (a new match: 21 statements, now 5)."""
+        names = STORED[table].names
+        values = itemgetter(*names)
+        records = [dict(zip(names, self._values(table, values(row)))) for row in rows]
+        if records:
+            cursor.execute(self._json_upserts[table], (orjson.dumps(records).decode(),))
 
     def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
         """All of a table's rows in two statements: COPY them into a scratch table of this
@@ -212,6 +221,17 @@ def _batch_upsert(table: Table) -> str:
     updates = ", ".join(f"{c} = excluded.{c}" for c in table.names if c not in table.key)
     return (
         f"INSERT INTO {table.sql_name} ({names}) SELECT {names} FROM scratch_{table.name} "
+        f"ON CONFLICT ({', '.join(table.key)}) DO UPDATE SET {updates}"
+    )
+
+
+def _json_upsert(table: Table) -> str:
+    """`upsert_statement`'s upsert, of the rows in one JSON array (see `_upsert_json`)."""
+    names = ", ".join(table.names)
+    updates = ", ".join(f"{c} = excluded.{c}" for c in table.names if c not in table.key)
+    return (
+        f"INSERT INTO {table.sql_name} ({names}) SELECT {names} FROM "
+        f"json_populate_recordset(NULL::{table.sql_name}, %s::json) "
         f"ON CONFLICT ({', '.join(table.key)}) DO UPDATE SET {updates}"
     )
 

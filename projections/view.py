@@ -47,6 +47,8 @@ class TablesView(TrackingRecorder, abc.ABC):
 
     placeholder = "?"
     """The driver's parameter marker, for SQL written against these tables (the dashboard's)."""
+    tracking_table_sql = "tracking"
+    """The library's tracking table as SQL names it (PostgreSQL's is in the store's schema)."""
     _upserts: dict[str, str]
     datastore: Any
     write_behind = False
@@ -77,14 +79,43 @@ class TablesView(TrackingRecorder, abc.ABC):
         self._serialise(cursor)
         for name, table_rows in rows.items():
             upsert(cursor, name, table_rows)
-        if since is not None:
-            stored = max_tracking_id(self, cursor, tracking.application_name) or 0
-            if stored != since:
-                raise IntegrityError(
-                    f"the tables moved on to event {stored} while this batch was folded "
-                    f"from event {since} (another process projected them)"
-                )
-        insert_tracking(self, cursor, tracking)
+        if since is None:
+            insert_tracking(self, cursor, tracking)
+        elif self.datastore.single_row_tracking:
+            self._advance(cursor, tracking, since)
+        else:  # the library's legacy tracking table of a row per position
+            self._refuse_unless_at(cursor, tracking, since)
+            insert_tracking(self, cursor, tracking)
+
+    def _advance(self, cursor: Any, tracking: Tracking, since: int) -> None:
+        """Move the position from `since` to the tracking's in one statement that is also the
+        check (a read first, then the library's upsert, cost a statement more, and on
+        PostgreSQL a round trip more): the row changes only where it still holds `since`."""
+        p, table = self.placeholder, self.tracking_table_sql
+        name, new = tracking.application_name, tracking.notification_id
+        if since:
+            cursor.execute(
+                f"UPDATE {table} SET notification_id = {p} WHERE application_name = {p} "
+                f"AND notification_id = {p} AND notification_id < {p} RETURNING notification_id",
+                (new, name, since, new),
+            )
+        else:  # the first write: no position may be there yet
+            cursor.execute(
+                f"INSERT INTO {table} (application_name, notification_id) VALUES ({p}, {p}) "
+                "ON CONFLICT (application_name) DO NOTHING RETURNING notification_id",
+                (name, new),
+            )
+        if cursor.fetchone() is None:
+            self._refuse_unless_at(cursor, tracking, since)
+            raise IntegrityError(f"the position would not advance from event {since} to {new}")
+
+    def _refuse_unless_at(self, cursor: Any, tracking: Tracking, since: int) -> None:
+        stored = max_tracking_id(self, cursor, tracking.application_name) or 0
+        if stored != since:
+            raise IntegrityError(
+                f"the tables moved on to event {stored} while this batch was folded "
+                f"from event {since} (another process projected them)"
+            )
 
     def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
         """Upsert one table's rows in the caller's transaction (no two with the same key)."""

@@ -139,6 +139,46 @@ def test_a_batch_folded_from_an_old_position_is_refused_and_nothing_written(any_
     assert_same_tables(snapshot(projection), before)
 
 
+def test_a_first_write_is_refused_where_a_position_is_already_stored(any_store):
+    # Two processes projecting fresh tables at once: the second's first batch (from event 0)
+    # must not land on the first's.
+    recorder = open_recorder(any_store)
+    play(recorder, OPENING)
+    projection = TablesProjection(recorder)
+    projection.catch_up()
+    before = snapshot(projection)
+    rows = {"matches": [{**projection.view.select("matches")[0], "moves": 99}]}
+    with pytest.raises(IntegrityError, match="moved on to event 5 while this batch was folded"):
+        projection.view.write(rows, Tracking(projection.name, 5), since=0)
+    assert projection.position() == 5
+    assert_same_tables(snapshot(projection), before)
+
+
+def test_a_batch_is_refused_where_the_tables_were_reset_meanwhile(any_store):
+    recorder = open_recorder(any_store)
+    play(recorder, OPENING)
+    projection = TablesProjection(recorder)
+    projection.catch_up()
+    rows = {"matches": projection.view.select("matches")}
+    TablesProjection(recorder).reset()  # another process rebuilds from scratch
+    with pytest.raises(IntegrityError, match="moved on to event 0 while this batch was folded"):
+        projection.view.write(rows, Tracking(projection.name, 9), since=5)
+    assert projection.position() == 0 and projection.view.select("matches") == []
+
+
+def test_a_batch_that_would_not_advance_the_position_is_refused(any_store):
+    recorder = open_recorder(any_store)
+    play(recorder, OPENING)
+    projection = TablesProjection(recorder)
+    projection.catch_up()
+    before = snapshot(projection)
+    rows = {"matches": [{**projection.view.select("matches")[0], "moves": 99}]}
+    with pytest.raises(IntegrityError, match="would not advance from event 5 to 5"):
+        projection.view.write(rows, Tracking(projection.name, 5), since=5)
+    assert projection.position() == 5
+    assert_same_tables(snapshot(projection), before)
+
+
 def test_several_dashboards_and_commands_keep_one_set_of_tables_at_once(postgres_store):
     """Two runners (two dashboards), two polling catch-ups and `tablelog project` processes,
     all while matches are being recorded: the tables end as one catch-up from scratch builds
