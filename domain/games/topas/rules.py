@@ -118,6 +118,12 @@ class Deck:
         return self.colours[letter]
 
 
+def _card(deck: Deck, spelled: dict[str, tuple[str, bool]], name: object) -> str:
+    """`deck.card(name)`, its exact-spelling lookup spelled out for a whole deal."""
+    known = spelled.get(name) if type(name) is str else None
+    return deck.card(name) if known is None else known[0]
+
+
 def _name(first: Half, second: Half) -> str:
     return f"{first[0]}{first[1]}-{second[0]}{second[1]}"
 
@@ -253,6 +259,26 @@ def _points(lines: Sequence[Line], expert: bool) -> int:
     return math.prod(gems) if expert else sum(gems)
 
 
+_STRUCTURED: dict[tuple[tuple[str, type, Any], ...], Any] = {}  # options, keyed -> structured
+
+
+def _structured(options: Mapping[str, Any]) -> Any:
+    """`structure_options` of the options, kept per value (a pure function of them, asked
+    three times a new match): keyed by each option's name, type and value, so that 1 and True
+    are told apart; options holding anything unhashable are structured afresh. The deck is not
+    kept here: a club's file is read each time (`load_deck`)."""
+    try:
+        key = tuple(sorted((k, type(v), v) for k, v in options.items()))
+        kept = _STRUCTURED.get(key)
+    except TypeError:  # an unhashable value, or names that do not sort: no key
+        return GAME_INFO.structure_options(options)
+    if kept is None:
+        kept = GAME_INFO.structure_options(options)
+        if len(_STRUCTURED) < 64:
+            _STRUCTURED[key] = kept
+    return kept
+
+
 # ---- the rules --------------------------------------------------------------------------------
 
 
@@ -273,7 +299,7 @@ class Topas(GameRules[TopasState]):
 
     def _declared(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], Deck]:
         """The options checked, and their deck (loaded once: a club's file is read each time)."""
-        declared = GAME_INFO.structure_options(options)
+        declared = _structured(options)
         deck = load_deck(declared.manifest)
         return {"expert": declared.expert, "manifest": declared.manifest}, deck
 
@@ -330,9 +356,10 @@ class Topas(GameRules[TopasState]):
                 f"a whole deal gives 'hands' ({seats} of {size} card(s)) and the "
                 "'pile' (top card first) together"
             )
+        spelled = deck.spelled  # an exact spelling looked up (`Deck.card`), else `card` words it
         try:
-            hands = tuple(tuple(deck.card(c) for c in hand) for hand in hands)
-            pile = tuple(deck.card(c) for c in pile)
+            hands = tuple(tuple(_card(deck, spelled, c) for c in hand) for hand in hands)
+            pile = tuple(_card(deck, spelled, c) for c in pile)
         except IllegalMove as err:
             raise InvalidSetup(f"deal: {err.reason}") from None
         dealt = [start, *(c for hand in hands for c in hand), *pile]
@@ -517,8 +544,14 @@ class Topas(GameRules[TopasState]):
         return self._placed(state, placement, table.laid_with(card, cells, halves))
 
     def _seen_cards(self, state: TopasState, deck: Deck) -> set[str]:
-        """The cards `state.seen()` names, without the wording of where each was seen."""
-        return {p.card for p in state.placements}.union(map(deck.card, state.starts))
+        """The cards `state.seen()` names, without the wording of where each was seen. Kept
+        on the state (outside its fields, as the table is): `_placed` hands it on, added to."""
+        kept = state.__dict__.get("_seen")
+        if kept is None:
+            kept = state.__dict__["_seen"] = {p.card for p in state.placements}.union(
+                map(deck.card, state.starts)
+            )
+        return kept
 
     def _placed(self, state: TopasState, placement: Placement, table: Table) -> TopasState:
         """What `_draw` makes of the state with the placement added, built in one step; the
@@ -540,6 +573,9 @@ class Topas(GameRules[TopasState]):
         )
         if starts is state.starts:
             after.__dict__["_table"] = table
+            seen = state.__dict__.get("_seen")
+            if seen is not None:
+                after.__dict__["_seen"] = seen | {placement.card}
         return after
 
     def _draw(self, state: TopasState, played: str) -> TopasState:
@@ -594,11 +630,14 @@ class Topas(GameRules[TopasState]):
         if state.over or state.awaiting_start:
             return super().random_move(state, rng)
         deck, table = load_deck(state.manifest), self.table(state)
-        cards, spans = self.playable(state), table.spans()
-        # A span is free and touches the table: only the line limit is left to check.
+        # The spans by their keys, in their order: the same draws, without spelling out every
+        # span (`Table.drawable`).
+        cards, spans, span_of = self.playable(state), table.drawable(), table.span_of
+        # A span is free and touches the table: only the line limit is left to check, by
+        # `lines_with`, which keeps its answer for the rules' check of the move drawn.
         while True:
-            card, cells = rng.choice(cards), rng.choice(spans)
-            if table.most_gems_with(cells, deck.halves[card]) <= LINE_LIMIT:
+            card, cells = rng.choice(cards), span_of(rng.choice(spans))
+            if table.lines_with(cells, deck.halves[card], LINE_LIMIT) is not None:
                 return self._move(card, cells)
 
     def to_move(self, state: TopasState) -> tuple[int, ...]:

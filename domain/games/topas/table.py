@@ -13,8 +13,9 @@ are too long is the rules module's business.
 from __future__ import annotations
 
 import dataclasses
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 Cell = tuple[int, int]
 Half = tuple[str, int]  # colour letter, gems
@@ -57,7 +58,7 @@ _SIDE = {(-1, 0): 0, (0, -1): 1, (0, 1): 2, (1, 0): 3}
 _NEAR = 2**40
 _Y = 2 * _NEAR + 2
 # Per neighbour (dx, dy): the side it lies on, and the key of the pair back from it less the
-# key of the cell's own pairs (`_key` spelled out for `Table._spans_after`).
+# key of the cell's own pairs (`_key` spelled out for `Table._keys_after`).
 _AROUND = tuple(
     (dx, dy, _SIDE[dx, dy], ((dx * _Y + dy) << 2) + _SIDE[-dx, -dy]) for dx, dy in STEPS.values()
 )
@@ -66,6 +67,33 @@ _AROUND = tuple(
 def _key(pair: tuple[Cell, Cell]) -> int:
     (ax, ay), (bx, by) = pair
     return ((ax * _Y + ay) << 2) + _SIDE[bx - ax, by - ay]
+
+
+# Per side (`_SIDE`), the step from a span's first cell to its second.
+_STEP_OF = {side: offset for offset, side in _SIDE.items()}
+_STEPS_BY_SIDE = tuple(_STEP_OF[side] for side in range(4))
+
+
+def _pair(key: int) -> tuple[Cell, Cell]:
+    """The span whose `_key` is `key` (any y within +-_NEAR)."""
+    at, side = divmod(key, 4)
+    ax = (at + _NEAR) // _Y
+    ay = at - ax * _Y
+    dx, dy = _STEP_OF[side]
+    return (ax, ay), (ax + dx, ay + dy)
+
+
+def _pairs(keys: list[int]) -> list[tuple[Cell, Cell]]:
+    """`_pair` of every key (spelled out in one loop: `spans` asks it of a whole listing)."""
+    near, across, steps = _NEAR, _Y, _STEPS_BY_SIDE
+    pairs = []
+    for key in keys:
+        at = key >> 2
+        ax = (at + near) // across
+        ay = at - ax * across
+        dx, dy = steps[key & 3]
+        pairs.append(((ax, ay), (ax + dx, ay + dy)))
+    return pairs
 
 
 def _frontier(halves: dict[Cell, Half]) -> set[Cell]:
@@ -98,11 +126,17 @@ class Table:
         self.halves: dict[Cell, Half] = {}
         self.cards: dict[Cell, str] = {}  # which card covers a cell
         self._spans: list[tuple[Cell, Cell]] | None = None
-        self._frontier: set[Cell] | None = None  # worked out with the spans
-        self._keys: list[int] | None = None  # `_key` of each span, in the same order
-        # The table this one was laid from and the cells laid, until `spans` is asked: its
-        # spans then follow from the parent's by a few edits instead of a fresh sort.
+        self._frontier: set[Cell] | None = None  # worked out with the keys
+        # `_key` of each span, in the order of `spans` (None: a cell too far out to key, or
+        # not worked out yet); the spans themselves are spelled out from them when asked.
+        self._keys: list[int] | None = None
+        self._known = False  # whether the keys (or, far out, the spans) are worked out
+        # The table this one was laid from and the cells laid, until the spans are asked:
+        # they then follow from the parent's keys by a few edits instead of a fresh sort.
         self._parent: tuple[Table, Sequence[Cell]] | None = None
+        # The last `lines_with` asked: its cells, halves and limit, and its answer.
+        self._lines: tuple[Sequence[Cell], Sequence[Half], int, tuple[Line, ...] | None] | None
+        self._lines = None
 
     def laid_with(self, card: str, cells: Sequence[Cell], halves: Sequence[Half]) -> Table:
         """A new table: this one with the card laid (this one is left as it is)."""
@@ -114,7 +148,8 @@ class Table:
         return table
 
     def lay(self, card: str, cells: Sequence[Cell], halves: Sequence[Half]) -> None:
-        self._spans = self._keys = self._parent = self._frontier = None
+        self._spans = self._keys = self._parent = self._frontier = self._lines = None
+        self._known = False
         for cell, half in zip(cells, halves):
             self.halves[cell] = half
             self.cards[cell] = card
@@ -141,15 +176,33 @@ class Table:
         """The runs of `runs_with` of two or more halves (the lines a placement scores), or
         None as soon as a run holds more than `limit` gems (the rules ask this of every move a
         bot plays)."""
-        new, lines = dict(zip(cells, halves)), []
+        last = self._lines
+        if last is not None and last[0] == cells and last[1] is halves and last[2] == limit:
+            return last[3]  # a bot's draw asked, then the rules' check of the move drawn
+        new, laid, lines = dict(zip(cells, halves)), self.halves, []
         for cell in cells:
-            for axis in AXES:
-                line = _run(new, self.halves, cell, axis)
-                if line.gems > limit:
+            colour, gems = new[cell]
+            x0, y0 = cell
+            for axis, (dx, dy) in AXES.items():
+                # `_run` spelled out, building a Line only for a run of two or more halves
+                run, total = [cell], gems
+                for sx, sy in ((-dx, -dy), (dx, dy)):
+                    x, y = x0 + sx, y0 + sy
+                    half = new.get((x, y)) or laid.get((x, y))
+                    while half is not None and half[0] == colour:
+                        run.append((x, y))
+                        total += half[1]
+                        x, y = x + sx, y + sy
+                        half = new.get((x, y)) or laid.get((x, y))
+                if total > limit:
+                    self._lines = (cells, halves, limit, None)
                     return None
-                if len(line.cells) > 1:
-                    lines.append(line)
-        return tuple(lines)
+                if len(run) > 1:
+                    run.sort()
+                    lines.append(Line(colour, total, tuple(run), axis))
+        found = tuple(lines)
+        self._lines = (cells, halves, limit, found)
+        return found
 
     def most_gems_with(self, cells: Sequence[Cell], halves: Sequence[Half]) -> int:
         """The most gems of the runs `runs_with` finds, counted without copying the table or
@@ -175,14 +228,30 @@ class Table:
         least one touches the table: all the places a card may go, colours aside. Worked out
         once per table (a bot's draw and the legal moves both ask); callers do not change it."""
         if self._spans is None:
-            parent, self._parent = self._parent, None
-            edited = self._spans_after(*parent) if parent else None
-            if edited is None:  # listed afresh, with what the next table's edits start from
-                edited, self._frontier = self.listed_spans(), _frontier(self.halves)
-                near = all(abs(y) < _NEAR - 1 for _, y in self._frontier)
-                self._keys = [_key(pair) for pair in edited] if near else None
-            self._spans = edited
+            self.drawable()  # lists the spans themselves where it cannot key them
+        if self._spans is None:
+            assert self._keys is not None  # worked out by `drawable`
+            self._spans = _pairs(self._keys)
         return self._spans
+
+    def drawable(self) -> list[Any]:
+        """What a bot draws a span from, in the order of `spans`: the spans' keys (`span_of`
+        spells the one drawn out), or the spans themselves on a table too far out to key."""
+        if not self._known:
+            parent, self._parent = self._parent, None
+            keys = self._keys_after(*parent) if parent else None
+            if keys is None:  # listed afresh, with what the next table's edits start from
+                spans, self._frontier = self.listed_spans(), _frontier(self.halves)
+                near = all(abs(y) < _NEAR - 1 for _, y in self._frontier)
+                keys = [_key(pair) for pair in spans] if near else None
+                self._spans = spans
+            self._keys, self._known = keys, True
+        return self._spans if self._keys is None else self._keys  # type: ignore[return-value]
+
+    @staticmethod
+    def span_of(drawn: Any) -> tuple[Cell, Cell]:
+        """The span an item of `drawable` stands for."""
+        return _pair(drawn) if type(drawn) is int else drawn
 
     def listed_spans(self) -> list[tuple[Cell, Cell]]:
         """`spans` worked out from the halves alone (the reference of the edited listing)."""
@@ -198,30 +267,30 @@ class Table:
     def frontier(self) -> set[Cell]:
         """The free cells edge-adjacent to a half (a span holds at least one)."""
         if self._frontier is None:
-            self.spans()
+            self.drawable()
         assert self._frontier is not None  # both ways of listing the spans keep it
         return self._frontier
 
-    def _spans_after(self, parent: Table, laid: Sequence[Cell]) -> list[tuple[Cell, Cell]] | None:
-        """`spans` from the parent's, edited: the pairs using a laid cell go, the pairs of free
-        cells that touch the table only now come (cells only ever fill, so no other pair
-        changes). Kept in the sorted order a fresh listing has (a bot's draw picks by index),
-        found by bisecting a parallel list of integer keys (cheaper to compare than cells).
-        None when that does not apply (a laid cell was not free, or lies too far out)."""
+    def _keys_after(self, parent: Table, laid: Sequence[Cell]) -> list[int] | None:
+        """The keys of `spans` from the parent's, edited: the pairs using a laid cell go, the
+        pairs of free cells that touch the table only now come (cells only ever fill, so no
+        other pair changes). Kept in the sorted order a fresh listing has (a bot's draw picks
+        by index), found by bisecting. None when that does not apply (a laid cell was not
+        free, or lies too far out)."""
         old, halves, edge = parent.halves, self.halves, parent.frontier()
         if parent._keys is None or any(c in old or abs(c[1]) >= _NEAR - 2 for c in laid):
             return None
-        spans, keys = list(parent.spans()), list(parent._keys)
+        keys = parent._keys.copy()
         gone: set[int] = set()  # the keys of the pairs that go, each once
         for ax, ay in laid:
             base, touched = (ax * _Y + ay) << 2, (ax, ay) in edge
             for dx, dy, side, back in _AROUND:
                 b = (ax + dx, ay + dy)
                 if b not in old and (touched or b in edge):
-                    gone.update((base + side, base + back))
+                    gone.add(base + side)
+                    gone.add(base + back)
         for key in gone:
-            at = bisect_left(keys, key)
-            del spans[at], keys[at]
+            del keys[bisect_left(keys, key)]
         near = {n for cell in laid for n in neighbours(cell)}.difference(halves)
         fresh = near - edge  # free cells that touch the table only now
         for a in fresh:
@@ -232,12 +301,10 @@ class Table:
                 # (a, b) is new unless b touched the table before; a pair of two fresh cells
                 # is added once, from its smaller cell.
                 if b not in halves and b not in edge and not (b in fresh and b < a):
-                    for pair, key in (((a, b), base + side), ((b, a), base + back)):
-                        at = bisect_left(keys, key)
-                        spans.insert(at, pair)
-                        keys.insert(at, key)
-        self._frontier, self._keys = edge.difference(laid) | near, keys
-        return spans
+                    insort(keys, base + side)
+                    insort(keys, base + back)
+        self._frontier = edge.difference(laid) | near
+        return keys
 
     def drawing(self) -> list[str]:
         """The table as text: a half is its colour letter and gem count ("R2"); the halves of one

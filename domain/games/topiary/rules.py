@@ -42,7 +42,7 @@ from ..base import (
     UnknownInformation,
     seat_score,
 )
-from ..manifests import load_manifest
+from ..manifests import REF_PREFIX, load_manifest
 from . import declaration as declared
 from . import fast
 from .components import components as component_rows
@@ -240,6 +240,26 @@ def _components(manifest: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     return tuple(types), tuple(values)
 
 
+_recorded: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {}  # reference -> components
+_STRUCTURED: dict[tuple[tuple[str, type, Any], ...], Any] = {}  # options, keyed -> structured
+
+
+def _structured(options: Mapping[str, Any]) -> Any:
+    """`structure_options` of the options, kept per value (a pure function of them, asked
+    three times a new match): keyed by each option's name, type and value, so that 1 and True
+    are told apart; options holding anything unhashable are structured afresh."""
+    try:
+        key = tuple(sorted((k, type(v), v) for k, v in options.items()))
+        kept = _STRUCTURED.get(key)
+    except TypeError:  # an unhashable value, or names that do not sort: no key
+        return declared.GAME_INFO.structure_options(options)
+    if kept is None:
+        kept = declared.GAME_INFO.structure_options(options)
+        if len(_STRUCTURED) < 64:
+            _STRUCTURED[key] = kept
+    return kept
+
+
 def _check_players(seats: int) -> None:
     if seats not in VISITORS:
         raise InvalidSetup(f"Topiary is for 2 to 4 players, not {seats}")
@@ -265,9 +285,15 @@ class Topiary(GameRules[TopiaryState]):
     ) -> tuple[dict[str, Any], tuple[str, ...], tuple[int, ...]]:
         """The checked options and their manifest's types and values, the manifest read once
         (by name it is a file to find: a third of a simulated match's setup when read twice)."""
-        chosen = declared.GAME_INFO.structure_options(options)
-        types, values = _components(chosen.manifest)
-        opts = {"last_player_chooses": chosen.last_player_chooses, "manifest": chosen.manifest}
+        chosen = _structured(options)
+        manifest = chosen.manifest
+        # Recorded content (a `sha256:` reference) never changes: read once; a manifest named
+        # is found (a club's file is read again) each time.
+        found = _recorded.get(manifest)
+        types, values = _components(manifest) if found is None else found
+        if found is None and manifest.startswith(REF_PREFIX) and len(_recorded) < 64:
+            _recorded[manifest] = types, values
+        opts = {"last_player_chooses": chosen.last_player_chooses, "manifest": manifest}
         return opts, types, values
 
     def _dealt(self, seats: int, options: Mapping[str, Any], tiles: int) -> list[int]:
@@ -636,20 +662,24 @@ class Topiary(GameRules[TopiaryState]):
         """A seat's categories and details; unseen hand tiles count nothing here."""
         views: list[dict[str, Any]] = []
         tallest: dict[str, int] = {}
+        up = fast.face_up(state)  # (value, type, tile) per face-up cell: `sight`, spelled out
         for visitor in state.visitors:
-            if visitor.seat == seat:
-                seen = self.sight(state, visitor.spot)
-                types = [tile_type(t) for t in seen]  # a handful: counted without a Counter
-                for kind, value in zip(types, map(tile_value, seen)):
-                    tallest[kind] = max(tallest.get(kind, 0), value)
-                views.append(
-                    {
-                        "spot": visitor.spot,
-                        "sees": seen,
-                        "points": sum(map(tile_value, seen)),
-                        "bonus": sum(n for n in map(types.count, set(types)) if n >= 2),
-                    }
-                )
+            if visitor.seat != seat:
+                continue
+            seen: list[str] = []
+            types: list[str] = []  # a handful: counted without a Counter
+            top = points = 0
+            for cell in SIGHT_LINES[visitor.spot]:
+                sculpture = up[cell]
+                if sculpture is not None and sculpture[0] > top:
+                    top, kind, tile = sculpture
+                    seen.append(tile)
+                    types.append(kind)
+                    points += top
+                    if tallest.get(kind, 0) < top:
+                        tallest[kind] = top
+            bonus = sum(n for n in map(types.count, set(types)) if n >= 2) if seen else 0
+            views.append({"spot": visitor.spot, "sees": seen, "points": points, "bonus": bonus})
         hand = [
             {
                 "tile": tile,

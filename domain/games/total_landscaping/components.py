@@ -5,19 +5,27 @@ forgotten earlier bouts' cards."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from ..base import NAN, Component, Moves
 
 
 def components(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[list[Component]]:
-    played: list[Counter[str]] = [Counter() for _ in scores]
+    # Counted in plain dicts, each card's name spelled once per process (every simulated match
+    # ends here, reading 30-60 rounds: Counters and str.capitalize cost several times as much).
+    played: list[dict[str, int]] = [{} for _ in scores]
+    east, west = played
+    names = _NAMES
     for _, move in moves:
-        for seat, garden in enumerate(("east", "west")):
-            choice = move.get(garden) or {}
-            card = choice.get("card")
-            played[seat]["hoe" if "hoe" in choice else str(card).capitalize()] += 1
+        for counts, choice in ((east, move.get("east")), (west, move.get("west"))):
+            if not choice:
+                name = "None"  # str(None).capitalize(): a round without this seat's choice
+            elif "hoe" in choice:
+                name = "hoe"
+            else:
+                card = choice.get("card")
+                name = (names.get(card) if type(card) is str else None) or _card_name(card)
+            counts[name] = counts.get(name, 0) + 1
     result = []
     for seat, entry in enumerate(scores):
         rows = [Component("card colour", card, n, NAN) for card, n in sorted(played[seat].items())]
@@ -27,3 +35,18 @@ def components(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[l
         ]
         result.append(rows)
     return result
+
+
+_NAMES: dict[str, str] = {}  # a card as a move spells it -> its name here
+
+
+def _card_name(card: object) -> str:
+    """`str(card).capitalize()`, kept for the few spellings moves use."""
+    if type(card) is not str:
+        return str(card).capitalize()
+    name = _NAMES.get(card)
+    if name is None:
+        name = card.capitalize()
+        if len(_NAMES) < 256:
+            _NAMES[card] = name
+    return name

@@ -138,12 +138,31 @@ def spots(state: LandscapingState) -> tuple[list[tuple[int, int]], list[tuple[in
         where: list[tuple[int, int]] = []
         empty: list[tuple[int, int]] = []
         for garden in (0, 1):
-            own, spot = gardens[garden], _SPOT[garden]
             barred = blocked[1] if blocked is not None and blocked[0] == garden else -1
-            where += [spot[t] for t in range(size) if own[t] in _PLANTABLE and t != barred]
-            empty += [spot[t] for t in range(size) if not own[t] and t != barred]
+            own = gardens[garden]  # a tuple, but a garden read some other way is listed afresh
+            listing = _garden_spots if type(own) is tuple else _garden_spots.__wrapped__
+            plantable, free = listing(garden, own, size)
+            if barred < 0:
+                where += plantable
+                empty += free
+            else:
+                where += [spot for spot in plantable if spot[1] != barred]
+                empty += [spot for spot in free if spot[1] != barred]
         kept = state.__dict__["_spots"] = (where, empty)  # garden, then tile order
     return kept
+
+
+@functools.lru_cache(maxsize=4096)
+def _garden_spots(
+    garden: int, own: tuple[str, ...], size: int
+) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """One garden's part of `spots`, no tile barred (a garden a round leaves alone, or one
+    seen in another match, comes back often: gardens are immutable tuples)."""
+    spot = _SPOT[garden]
+    return (
+        tuple(spot[t] for t in range(size) if own[t] in _PLANTABLE),
+        tuple(spot[t] for t in range(size) if not own[t]),
+    )
 
 
 def _masks(state: LandscapingState, card: str) -> tuple[int, int]:

@@ -194,17 +194,20 @@ class TotalLandscaping(GameRules[LandscapingState]):
 
     def apply(self, state: LandscapingState, move: Mapping[str, Any]) -> LandscapingState:
         choices, negated, hoed = self._parse_round(state, move)
-        log = [self.describe(move)] + [
-            f"{SEATS[c.seat].title()}'s {c.card} effect is negated"
-            for c, off in zip(choices, negated)
-            if off and isinstance(c, Play)
-        ]
-        log += [
-            f"{SEATS[c.seat].title()}'s {c.card} effect does not trigger: it involves "
-            f"{', '.join(sorted(where(*t) for t in rounds.effect_tiles(c)))}, hoed this round"
-            for c, off in zip(choices, hoed)
-            if off and isinstance(c, Play)
-        ]
+        log = [self.describe(move)]
+        if True in negated:
+            log += [
+                f"{SEATS[c.seat].title()}'s {c.card} effect is negated"
+                for c, off in zip(choices, negated)
+                if off and isinstance(c, Play)
+            ]
+        if True in hoed:
+            log += [
+                f"{SEATS[c.seat].title()}'s {c.card} effect does not trigger: it involves "
+                f"{', '.join(sorted(where(*t) for t in rounds.effect_tiles(c)))}, hoed this round"
+                for c, off in zip(choices, hoed)
+                if off and isinstance(c, Play)
+            ]
         failing = (negated[0] or hoed[0], negated[1] or hoed[1])
         # The round works on fresh copies; the state itself is never touched.
         gardens = [list(state.gardens[0]), list(state.gardens[1])]
@@ -370,9 +373,12 @@ class TotalLandscaping(GameRules[LandscapingState]):
 
     def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         parts = []
-        for seat, title in _TITLES:  # every round's log opens with this: titles made once
-            choice = move.get(seat, {}) if isinstance(move, Mapping) else {}
-            if not isinstance(choice, Mapping):
+        # Every round's log opens with this: titles made once, a plain dict (every recorded
+        # move) told by its type before the slower check against the abstract Mapping.
+        mapping = type(move) is dict or isinstance(move, Mapping)
+        for seat, title in _TITLES:
+            choice = move.get(seat, {}) if mapping else {}
+            if type(choice) is not dict and not isinstance(choice, Mapping):
                 parts.append(f"{title}: ?")
             elif "hoe" in choice:
                 parts.append(f"{title} hoes {' and '.join(map(str, choice['hoe']))}")
