@@ -9,12 +9,14 @@ the plain computations they stand for, on thousands of positions of seeded rando
 - Topiary: `score` (the sight lines read off the face-up table) and `components` (plain dicts)
   give what the plain code gave, written out here as it was; options and the recorded
   manifest's components kept per value equal a fresh reading;
-- Total Landscaping: `components` (plain dicts), `describe` (plain dicts told by type) and the
-  spots kept per garden give what the plain code gave.
+- Total Landscaping: `components` (plain dicts), `describe` (plain dicts told by type), the
+  spots kept per garden and the failing effects (`fast.failing`: two cards' negations looked
+  up) give what the plain code gave.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from collections.abc import Mapping
@@ -30,7 +32,9 @@ from tablelog.domain.games.topas import rules as topas
 from tablelog.domain.games.topiary import rules as topiary
 from tablelog.domain.games.topiary.components import components as topiary_components
 from tablelog.domain.games.total_landscaping import fast as tl_fast
+from tablelog.domain.games.total_landscaping import rounds
 from tablelog.domain.games.total_landscaping.components import components as tl_components
+from tablelog.domain.games.total_landscaping.moves import Hoe, Play
 from tablelog.domain.games.total_landscaping.rules import RULES as TL
 from tablelog.domain.games.total_landscaping.state import GRASS, LandscapingState
 
@@ -384,3 +388,27 @@ def test_tl_spots_kept_per_garden_are_the_plain_listing():
         fields["gardens"] = tuple(list(g) for g in state.gardens)  # read some other way
         listed = LandscapingState(**fields)
         assert tl_fast.spots(listed) == _plain_spots(state)
+
+
+def test_tl_failing_effects_are_the_rules_reading():
+    cards = ("Red", "Orange", "Yellow", "Green", "Blue", "Purple", "White")
+    plays: list[Any] = [Play(0, card, 0, 3) for card in cards] + [Hoe(0, (3, 4)), Hoe(0, (0, 1))]
+    plays += [Play(0, "Yellow", 1, 3, spread=4), Play(0, "Purple", 0, 2, recolour=1)]
+    rng = random.Random(5)
+    for seed in range(20):  # the choices of seeded rounds, as read
+        options = TL.options({"hoeing": "after-effects"} if seed % 2 else {})
+        state = TL.start(2, options, TL.deal(2, options, rng))
+        while TL.outcome(state) is None:
+            move = TL.combine(state, {s: TL.random_choice(state, s, rng) for s in (0, 1)})
+            plays += TL._parse_round(state, move)[0]
+            state = TL.apply(state, move)
+    plays = list(dict.fromkeys(dataclasses.replace(play, seat=0) for play in plays))
+    for east in plays:
+        for west in plays:
+            west = dataclasses.replace(west, seat=1)
+            for hoeing in ("stops-effects", "after-effects"):
+                choices = (east, west)
+                assert tl_fast.failing(choices, hoeing) == (
+                    rounds.negated(choices),
+                    rounds.hoed_off(choices, hoeing),
+                )

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..base import Move
 from . import hexgarden as hexes
+from . import rounds
 from .moves import Choice, Hoe, Play
 from .state import CARDS, GRASS, PARAMETER, RED_DISCARDS, SEATS, LandscapingState, flower
 
@@ -124,6 +125,28 @@ def _remove(state: LandscapingState, seat: int, raw: object) -> tuple[str, ...] 
     if len(set(raw)) != len(raw):
         return None
     return tuple(sorted((_CARD[name] for name in raw), key=_ORDER.__getitem__))
+
+
+# ---- a round's effects that fail ----------------------------------------------------------
+
+_NOTHING_FAILS = (False, False)
+
+
+def failing(
+    choices: tuple[Choice, Choice], hoeing: str
+) -> tuple[tuple[bool, bool], tuple[bool, bool]]:
+    """`rounds.negated(choices)` and `rounds.hoed_off(choices, hoeing)`: without a hoe no effect
+    is hoed off, and the negations of two cards played depend on the two cards alone (looked
+    up); with a hoe nothing is negated (negation takes two cards) and the rules decide."""
+    east, west = choices
+    if type(east) is Play and type(west) is Play:
+        return _negated_cards(east.card, west.card), _NOTHING_FAILS
+    return rounds.negated(choices), rounds.hoed_off(choices, hoeing)
+
+
+@functools.cache
+def _negated_cards(east: str, west: str) -> tuple[bool, bool]:
+    return rounds.negated((Play(0, east, 0, 0), Play(1, west, 1, 0)))
 
 
 # ---- the random bot's draw ----------------------------------------------------------------

@@ -168,7 +168,7 @@ class TotalLandscaping(GameRules[LandscapingState]):
         east = fast.choice(state, 0, move["east"]) or moves.parse_choice(state, 0, move["east"])
         west = fast.choice(state, 1, move["west"]) or moves.parse_choice(state, 1, move["west"])
         choices = (east, west)
-        negated, hoed = self.negated(choices), self.hoed_off(choices, state.hoeing)
+        negated, hoed = fast.failing(choices, state.hoeing)
         # Parameters a triggered effect needs; an effect that fails (negated, or stopped by the
         # hoe, which both players see before naming them) may leave them out.
         for choice, fails in zip(choices, (negated[0] or hoed[0], negated[1] or hoed[1])):
