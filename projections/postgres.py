@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import math
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from operator import itemgetter
@@ -52,7 +51,6 @@ from .view import (
     Rows,
     TablesView,
     create_statement,
-    upsert_statement,
 )
 
 # Stored as on SQLite (times ISO-8601 text, lists JSON text, truth 0 or 1), so rows read back the
@@ -69,9 +67,6 @@ POSTGRES_TYPES = {
 NAME = "projection"
 """The projection's name: the library names the view's tracking table after it."""
 TRACKING_TABLE = f"{NAME}_tracking"
-
-COPY_FROM = 200
-"""Rows in a write from which COPY and one upsert a table beat a pipeline of upserts."""
 
 CREATE_LOCK = 0x7AB1E107  # advisory lock ids of our own (the store's schema lock is ...106)
 WRITE_LOCK = 0x7AB1E108
@@ -94,11 +89,7 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
     ) -> None:
         super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
         self.tracking_table_sql = f'"{datastore.schema}"."{self.tracking_table_name}"'
-        self._upserts = {name: upsert_statement(t, "%s") for name, t in STORED.items()}
-        self._batch_upserts = {name: _batch_upsert(t) for name, t in STORED.items()}
-        self._json_upserts = {name: _json_upsert(t) for name, t in STORED.items()}
-        self._columns = {name: ", ".join(t.names) for name, t in STORED.items()}
-        self._kinds = {name: tuple(c.kind for c in t.columns) for name, t in STORED.items()}
+        self._upserts = {name: _json_upsert(t) for name, t in STORED.items()}
         self.sql_create_statements += [
             Composed([SQL(s)])  # the library's list holds Composed (what SQL.format gives)
             for s in (
@@ -171,77 +162,53 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
         # waiting for the disk at each write was most of a new match's write.
         cursor.execute("SET LOCAL synchronous_commit = off")
 
-    def _values(self, table: str, values: tuple) -> tuple:
-        # As SQLite stores them: truth as 0 or 1, a number that does not exist (NaN) as NULL.
-        return tuple(map(_stored, self._kinds[table], values))
-
     def write(self, rows: Rows, tracking: Tracking, since: int | None = None) -> None:
-        """`TablesView.write`; a few rows (a new move, a new match) go in one pipeline: the
-        statements of the transaction reach the server together and their results come back
-        together, where each statement waited for the last one's answer."""
-        lists = {name: list(table_rows) for name, table_rows in rows.items()}
-        if sum(map(len, lists.values())) >= COPY_FROM:
-            super().write(lists, tracking, since)
-            return
+        """`TablesView.write`, in one pipeline: the transaction's statements (one a table, see
+        `_upsert`) reach the server together and their results come back together, where each
+        statement waited for the last one's answer."""
         with self.datastore.get_connection() as conn, conn.pipeline(), conn.transaction():
-            self._write_in(conn.cursor(), lists, tracking, since, self._upsert_json)
-
-    def _upsert_json(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
-        """A table's rows in one statement, handed over as one JSON array that the server
-        unpacks into the table's row type (`json_populate_recordset`): for fewer rows than COPY
-        repays. A statement per row, even pipelined, cost psycopg a round of Python per row
-        and the server a statement per row (a new match: 21 statements, now 5)."""
-        names = STORED[table].names
-        values = itemgetter(*names)
-        records = [dict(zip(names, self._values(table, values(row)))) for row in rows]
-        if records:
-            cursor.execute(self._json_upserts[table], (orjson.dumps(records).decode(),))
+            self._write_in(conn.cursor(), rows, tracking, since, self._upsert)
 
     def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
-        """All of a table's rows in two statements: COPY them into a scratch table of this
-        session, then upsert them from it. A statement per row (even pipelined) cost the server
-        a parse, plan and execution per row and psycopg a round of Python per row; COPY's rows
-        are formatted by psycopg's C code."""
-        names = self._columns[table]
-        values = itemgetter(*STORED[table].names)
-        scratch = f"scratch_{table}"
-        cursor.execute(
-            f"CREATE TEMPORARY TABLE IF NOT EXISTS {scratch} "
-            f"(LIKE {STORED[table].sql_name}) ON COMMIT DELETE ROWS"
-        )
-        with cursor.copy(f"COPY {scratch} ({names}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(self._values(table, values(row)))
-        cursor.execute(self._batch_upserts[table])
+        """A table's rows in one statement: one JSON array of the rows' values, which orjson's C
+        code writes and the server unpacks (`_json_upsert`). Replaced, as slower: a statement
+        per row for small writes, even pipelined (a round of psycopg's Python and a statement
+        of the server's per row: a new match's write was 21 statements, now 5), and for large
+        ones COPY into a scratch table and an upsert from it (three statements a table and a
+        Python call a row): a catch-up of 25,890 events 1.35-1.49 s before, 0.87-0.95 s now
+        (benchmarks/RESULTS.md)."""
+        values = list(map(itemgetter(*STORED[table].names), rows))
+        if values:
+            cursor.execute(self._upserts[table], (orjson.dumps(values).decode(),))
 
 
-def _batch_upsert(table: Table) -> str:
-    """`upsert_statement`'s upsert, of the rows in the table's scratch table (see `_upsert`)."""
-    names = ", ".join(table.names)
-    updates = ", ".join(f"{c} = excluded.{c}" for c in table.names if c not in table.key)
-    return (
-        f"INSERT INTO {table.sql_name} ({names}) SELECT {names} FROM scratch_{table.name} "
-        f"ON CONFLICT ({', '.join(table.key)}) DO UPDATE SET {updates}"
-    )
+# Each column's value read from a row's JSON array, as the column stores it: as on SQLite, truth
+# (true/false or 1/0 from the projector) as 0 or 1, and a number that does not exist (NaN, which
+# orjson writes as null) as NULL.
+CASTS = {
+    "text": "{}",
+    "int": "({})::bigint",
+    "float": "({})::double precision",
+    "bool": "({})::boolean::integer",
+    "time": "{}",
+    "json": "{}",
+}
 
 
 def _json_upsert(table: Table) -> str:
-    """`upsert_statement`'s upsert, of the rows in one JSON array (see `_upsert_json`)."""
+    """`upsert_statement`'s upsert, of rows given as one JSON array of arrays (each a row's
+    values in column order). As jsonb, each row is parsed once; as json, each `->>` parsed the
+    row's text again (measured slower than COPY)."""
     names = ", ".join(table.names)
+    values = ", ".join(
+        CASTS[column.kind].format(f"r.value ->> {i}") for i, column in enumerate(table.columns)
+    )
     updates = ", ".join(f"{c} = excluded.{c}" for c in table.names if c not in table.key)
     return (
-        f"INSERT INTO {table.sql_name} ({names}) SELECT {names} FROM "
-        f"json_populate_recordset(NULL::{table.sql_name}, %s::json) "
+        f"INSERT INTO {table.sql_name} ({names}) SELECT {values} FROM "
+        "jsonb_array_elements(%s::jsonb) AS r "
         f"ON CONFLICT ({', '.join(table.key)}) DO UPDATE SET {updates}"
     )
-
-
-def _stored(kind: str, value: Any) -> Any:
-    if kind == "bool" and value is not None:
-        return int(value)
-    if kind == "float" and isinstance(value, float) and math.isnan(value):
-        return None
-    return value
 
 
 class LiveTables(Projection[PostgresTablesView]):
