@@ -147,7 +147,9 @@ def points(state: TopiaryState) -> tuple[list[int], list[int]]:
                 kinds.append(kind)
                 if best.get(kind, 0) < top:
                     best[kind] = top
-        if len(kinds) > 1:  # the type bonus: a point per sculpture of a type seen twice or more
+        if len(kinds) == 2:  # the type bonus: a point per sculpture of a type seen twice+
+            seen += 2 if kinds[0] == kinds[1] else 0  # (two seen, the usual case: one test)
+        elif len(kinds) > 2:
             seen += sum(n for n in map(kinds.count, set(kinds)) if n >= 2)
         totals[visitor.seat] += seen
     hand_points = [0] * len(state.hands)
