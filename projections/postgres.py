@@ -22,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from operator import itemgetter
 from typing import Any
 from uuid import UUID
@@ -42,9 +42,10 @@ from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.transcoding import LeanMapper
 
+from . import pg_write
 from .projector import Event
 from .runner import TablesProjection, open_view
-from .tables import SCHEMA_VERSION, STORED, Table
+from .tables import SCHEMA_VERSION, STORED
 from .view import (
     INDEXES,
     SCHEMA_TABLE,
@@ -89,7 +90,7 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
     ) -> None:
         super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
         self.tracking_table_sql = f'"{datastore.schema}"."{self.tracking_table_name}"'
-        self._upserts = {name: _json_upsert(t) for name, t in STORED.items()}
+        self._write_call = pg_write.call(self.tracking_table_name)
         self.sql_create_statements += [
             Composed([SQL(s)])  # the library's list holds Composed (what SQL.format gives)
             for s in (
@@ -120,6 +121,11 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
             with self.datastore.transaction(commit=True) as c:
                 if c.execute(f"SELECT version FROM {SCHEMA_TABLE}").fetchone() is None:
                     c.execute(f"INSERT INTO {SCHEMA_TABLE} VALUES (%s)", (SCHEMA_VERSION,))
+                c.execute(
+                    pg_write.create_function(
+                        self.tracking_table_sql, self.tracking_table_name, WRITE_LOCK
+                    )
+                )
 
     def reset(self, application_name: str) -> None:
         with self._session_lock(CREATE_LOCK), self.datastore.transaction(commit=True) as c:
@@ -152,63 +158,28 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
             finally:
                 holder.execute("SELECT pg_advisory_unlock(%s)", (key,))
 
-    def _serialise(self, cursor: Any) -> None:
-        # Held to the end of the write's transaction: writers never deadlock on each other's
-        # rows, and `since` is checked against a position nobody else is writing.
-        cursor.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
-        # The tables are derived from the events and rebuilt from them; their rows and position
-        # commit together, so a crash of the server's machine loses at most the last writes of
-        # both, which the next catch-up makes again (SQLite's synchronous=NORMAL, here). Not
-        # waiting for the disk at each write was most of a new match's write.
-        cursor.execute("SET LOCAL synchronous_commit = off")
-
     def write(self, rows: Rows, tracking: Tracking, since: int | None = None) -> None:
-        """`TablesView.write`, in one pipeline: the transaction's statements (one a table, see
-        `_upsert`) reach the server together and their results come back together, where each
-        statement waited for the last one's answer."""
-        with self.datastore.get_connection() as conn, conn.pipeline(), conn.transaction():
-            self._write_in(conn.cursor(), rows, tracking, since, self._upsert)
-
-    def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
-        """A table's rows in one statement: one JSON array of the rows' values, which orjson's C
-        code writes and the server unpacks (`_json_upsert`). Replaced, as slower: a statement
-        per row for small writes, even pipelined (a round of psycopg's Python and a statement
-        of the server's per row: a new match's write was 21 statements, now 5), and for large
-        ones COPY into a scratch table and an upsert from it (three statements a table and a
-        Python call a row): a catch-up of 25,890 events 1.35-1.49 s before, 0.87-0.95 s now
-        (benchmarks/RESULTS.md)."""
-        values = list(map(itemgetter(*STORED[table].names), rows))
-        if values:
-            cursor.execute(self._upserts[table], (orjson.dumps(values).decode(),))
-
-
-# Each column's value read from a row's JSON array, as the column stores it: as on SQLite, truth
-# (true/false or 1/0 from the projector) as 0 or 1, and a number that does not exist (NaN, which
-# orjson writes as null) as NULL.
-CASTS = {
-    "text": "{}",
-    "int": "({})::bigint",
-    "float": "({})::double precision",
-    "bool": "({})::boolean::integer",
-    "time": "{}",
-    "json": "{}",
-}
-
-
-def _json_upsert(table: Table) -> str:
-    """`upsert_statement`'s upsert, of rows given as one JSON array of arrays (each a row's
-    values in column order). As jsonb, each row is parsed once; as json, each `->>` parsed the
-    row's text again (measured slower than COPY)."""
-    names = ", ".join(table.names)
-    values = ", ".join(
-        CASTS[column.kind].format(f"r.value ->> {i}") for i, column in enumerate(table.columns)
-    )
-    updates = ", ".join(f"{c} = excluded.{c}" for c in table.names if c not in table.key)
-    return (
-        f"INSERT INTO {table.sql_name} ({names}) SELECT {values} FROM "
-        "jsonb_array_elements(%s::jsonb) AS r "
-        f"ON CONFLICT ({', '.join(table.key)}) DO UPDATE SET {updates}"
-    )
+        """`TablesView.write` as one call of the database function (`pg_write`): every table's
+        rows as one jsonb object of arrays, which orjson's C code writes and the server casts
+        column by column, and the position with its check. Replaced, as slower: a statement
+        per row for small writes, even pipelined (a new match's write was 21 statements and
+        two waits on the server, now one), and for large ones COPY into a scratch table and an
+        upsert from it (a catch-up of 25,890 events 1.35-1.49 s before, 0.87-0.95 s with the
+        jsonb arrays; benchmarks/RESULTS.md)."""
+        payload = {
+            name: list(map(itemgetter(*STORED[name].names), table_rows))
+            for name, table_rows in rows.items()
+        }
+        params = (
+            orjson.dumps(payload).decode(),
+            tracking.application_name,
+            since,
+            tracking.notification_id,
+        )
+        # The library's connections are in autocommit mode: the call is its own transaction.
+        # A refusal (SQLSTATE pg_write.REFUSED, class 23) comes out as IntegrityError.
+        with self.datastore.get_connection() as conn:
+            conn.execute(self._write_call, params, prepare=True)
 
 
 class LiveTables(Projection[PostgresTablesView]):
