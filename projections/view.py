@@ -21,7 +21,7 @@ the writer drops its work and carries on from the stored position.
 from __future__ import annotations
 
 import abc
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -63,34 +63,24 @@ class TablesView(TrackingRecorder, abc.ABC):
     def write(self, rows: Rows, tracking: Tracking, since: int | None = None) -> None:
         """Upsert `rows` and record `tracking`, atomically. With `since` (the position the rows
         were folded from), nothing is written unless the stored position is still that one:
-        IntegrityError otherwise, as when the position would not advance."""
-        with self.datastore.transaction(commit=True) as c:
-            self._write_in(c, rows, tracking, since, self._upsert)
-
-    def _write_in(
-        self,
-        cursor: Any,
-        rows: Rows,
-        tracking: Tracking,
-        since: int | None,
-        upsert: Callable[[Any, str, Iterable[Mapping[str, Any]]], None],
-    ) -> None:
-        """`write`'s statements in the caller's transaction, each table's rows by `upsert`."""
-        self._serialise(cursor)
-        for name, table_rows in rows.items():
-            upsert(cursor, name, table_rows)
-        if since is None:
-            insert_tracking(self, cursor, tracking)
-        elif self.datastore.single_row_tracking:
-            self._advance(cursor, tracking, since)
-        else:  # the library's legacy tracking table of a row per position
-            self._refuse_unless_at(cursor, tracking, since)
-            insert_tracking(self, cursor, tracking)
+        IntegrityError otherwise, as when the position would not advance. (SQLite's write lock
+        makes concurrent writers take turns; PostgreSQL's view writes in a function of its own,
+        `pg_write`.)"""
+        with self.datastore.transaction(commit=True) as cursor:
+            for name, table_rows in rows.items():
+                self._upsert(cursor, name, table_rows)
+            if since is None:
+                insert_tracking(self, cursor, tracking)
+            elif self.datastore.single_row_tracking:
+                self._advance(cursor, tracking, since)
+            else:  # the library's legacy tracking table of a row per position
+                self._refuse_unless_at(cursor, tracking, since)
+                insert_tracking(self, cursor, tracking)
 
     def _advance(self, cursor: Any, tracking: Tracking, since: int) -> None:
         """Move the position from `since` to the tracking's in one statement that is also the
-        check (a read first, then the library's upsert, cost a statement more, and on
-        PostgreSQL a round trip more): the row changes only where it still holds `since`."""
+        check (a read first, then the library's upsert, cost a statement more): the row changes
+        only where it still holds `since`."""
         p, table = self.placeholder, self.tracking_table_sql
         name, new = tracking.application_name, tracking.notification_id
         if since:
@@ -121,9 +111,6 @@ class TablesView(TrackingRecorder, abc.ABC):
         """Upsert one table's rows in the caller's transaction (no two with the same key)."""
         values = itemgetter(*STORED[table].names)
         cursor.executemany(self._upserts[table], map(values, rows))
-
-    def _serialise(self, cursor: Any) -> None:
-        """Make concurrent writes of the tables take turns (SQLite's write lock already does)."""
 
     def fetch(self, statement: str, params: Sequence[Any] = ()) -> list[tuple]:
         """The rows of a query over the tables, as tuples in the selected order. The statement

@@ -126,13 +126,19 @@ def test_catching_up_writes_a_batch_per_transaction_not_an_event(
         assert TablesProjection(recorder).view.select("moves", {"match_id": str(match_id)})
 
 
-def test_a_batch_folded_from_an_old_position_is_refused_and_nothing_written(any_store):
-    recorder = open_recorder(any_store)
+def _projected_opening(store):
+    """The opening's five events projected, the tables as they are, and a changed matches row
+    for a write that must be refused."""
+    recorder = open_recorder(store)
     play(recorder, OPENING)
     projection = TablesProjection(recorder)
     projection.catch_up()
-    before = snapshot(projection)
     rows = {"matches": [{**projection.view.select("matches")[0], "moves": 99}]}
+    return recorder, projection, snapshot(projection), rows
+
+
+def test_a_batch_folded_from_an_old_position_is_refused_and_nothing_written(any_store):
+    _, projection, before, rows = _projected_opening(any_store)
     with pytest.raises(IntegrityError, match="moved on to event 5"):
         projection.view.write(rows, Tracking(projection.name, 9), since=3)
     assert projection.position() == 5
@@ -142,12 +148,7 @@ def test_a_batch_folded_from_an_old_position_is_refused_and_nothing_written(any_
 def test_a_first_write_is_refused_where_a_position_is_already_stored(any_store):
     # Two processes projecting fresh tables at once: the second's first batch (from event 0)
     # must not land on the first's.
-    recorder = open_recorder(any_store)
-    play(recorder, OPENING)
-    projection = TablesProjection(recorder)
-    projection.catch_up()
-    before = snapshot(projection)
-    rows = {"matches": [{**projection.view.select("matches")[0], "moves": 99}]}
+    _, projection, before, rows = _projected_opening(any_store)
     with pytest.raises(IntegrityError, match="moved on to event 5 while this batch was folded"):
         projection.view.write(rows, Tracking(projection.name, 5), since=0)
     assert projection.position() == 5
@@ -155,11 +156,7 @@ def test_a_first_write_is_refused_where_a_position_is_already_stored(any_store):
 
 
 def test_a_batch_is_refused_where_the_tables_were_reset_meanwhile(any_store):
-    recorder = open_recorder(any_store)
-    play(recorder, OPENING)
-    projection = TablesProjection(recorder)
-    projection.catch_up()
-    rows = {"matches": projection.view.select("matches")}
+    recorder, projection, _, rows = _projected_opening(any_store)
     TablesProjection(recorder).reset()  # another process rebuilds from scratch
     with pytest.raises(IntegrityError, match="moved on to event 0 while this batch was folded"):
         projection.view.write(rows, Tracking(projection.name, 9), since=5)
@@ -167,12 +164,7 @@ def test_a_batch_is_refused_where_the_tables_were_reset_meanwhile(any_store):
 
 
 def test_a_batch_that_would_not_advance_the_position_is_refused(any_store):
-    recorder = open_recorder(any_store)
-    play(recorder, OPENING)
-    projection = TablesProjection(recorder)
-    projection.catch_up()
-    before = snapshot(projection)
-    rows = {"matches": [{**projection.view.select("matches")[0], "moves": 99}]}
+    _, projection, before, rows = _projected_opening(any_store)
     with pytest.raises(IntegrityError, match="would not advance from event 5 to 5"):
         projection.view.write(rows, Tracking(projection.name, 5), since=5)
     assert projection.position() == 5
