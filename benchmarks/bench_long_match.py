@@ -12,6 +12,7 @@ the length costs. --quick: a 10,000-move match.
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -157,6 +158,7 @@ def run(quick: bool) -> list[Result]:
     results += pages(path, short, long, note)
     results += sizes(path, short, long, long_moves)
     recorder.close()
+    shutil.rmtree(folder, ignore_errors=True)
     return results
 
 

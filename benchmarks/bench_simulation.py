@@ -16,8 +16,11 @@ Two more lines separate those costs for one game:
 
 from __future__ import annotations
 
+import atexit
+import functools
 import os
 import resource
+import shutil
 import sqlite3
 import tempfile
 import threading
@@ -33,8 +36,18 @@ from .harness import Result
 SEED = 1
 
 
+@functools.cache
+def _scratch() -> str:
+    """One folder per benchmark process for its stores, removed when the process exits (a
+    full run makes a few dozen)."""
+    folder = tempfile.mkdtemp(prefix="tablelog-bench-sim-")
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 def fresh_store() -> str:
-    return str(Path(tempfile.mkdtemp(prefix="tablelog-bench-sim-")) / "store.sqlite")
+    """The path of a new SQLite store in a folder of its own (for its -wal and -shm files)."""
+    return str(Path(tempfile.mkdtemp(dir=_scratch())) / "store.sqlite")
 
 
 def stored_rows(store: str) -> tuple[list[str], list[tuple]]:
