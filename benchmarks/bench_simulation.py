@@ -27,6 +27,7 @@ import threading
 import time
 from pathlib import Path
 
+from tablelog.domain.eventsourcing_internals import MappedMatch
 from tablelog.domain.games import GAMES
 from tablelog.simulate import make_plan, play_match, simulate
 from tablelog.store import open_recorder
@@ -125,8 +126,9 @@ def storing_only(matches: int) -> list[Result]:
         if way.startswith("save"):
             recorder.save(*built)
         else:
-            rows = [recorder.mapper.to_stored_event(e) for m in built for e in m.collect_events()]
-            recorder.save_mapped(rows)
+            to_stored = recorder.mapper.to_stored_event
+            mapped = [MappedMatch.of([to_stored(e) for e in m.collect_events()]) for m in built]
+            recorder.save_matches(mapped)
         seconds[way] = time.perf_counter() - start
         recorder.close()
     ddl, stored = stored_rows(store)

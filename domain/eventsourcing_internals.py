@@ -18,7 +18,8 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
-from typing import Any, ClassVar, Self, TypeVar, cast
+from itertools import repeat
+from typing import Any, ClassVar, NamedTuple, Self, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.application import Application, ProcessingEvent
@@ -116,6 +117,35 @@ def stored_event(
     return stored
 
 
+class MappedMatch(NamedTuple):
+    """One match's stored events as columns: its id and first version once, then each event's
+    topic and state: what `save_matches` stores. A simulated match crosses between processes
+    as these parts and is stored from them without a StoredEvent per row (on SQLite; the main
+    process's CPU per Topitop match of a run with workers 0.36-0.41 -> 0.27-0.33 ms)."""
+
+    originator_id: UUID | str  # as StoredEvent types it (a match's is its UUID)
+    first_version: int
+    topics: list[str]
+    states: list[bytes]
+
+    @classmethod
+    def of(cls, stored: Sequence[StoredEvent]) -> MappedMatch:
+        """The columns of one match's StoredEvents, consecutive versions from the first."""
+        first = stored[0]
+        return cls(
+            first.originator_id,
+            first.originator_version,
+            [s.topic for s in stored],
+            [s.state for s in stored],
+        )
+
+    def versions(self) -> range:
+        return range(self.first_version, self.first_version + len(self.topics))
+
+    def stored_events(self) -> list[StoredEvent]:
+        return list(map(stored_event, repeat(self.originator_id), self.versions(), *self[2:]))
+
+
 # ---- saving (domain.recorder, domain.snapshot_reads) ------------------------------------------
 
 
@@ -154,12 +184,18 @@ class LeanApplication(Application[UUID]):
     def snapshot_saved(self, events: Sequence[Any], aggregates: dict[UUID, Any]) -> None:
         """Take whatever snapshots a save of `events` (made by `aggregates`) calls for."""
 
-    def save_mapped(self, stored_events: Sequence[StoredEvent]) -> None:
-        """Store events already mapped by this application's mapper (`mapper.to_stored_event`,
-        as a simulation's worker processes do in parallel), in one transaction: the rest of
-        what `_record` does (`EventStore.put` inserts its mapped events with
-        `recorder.insert_events`), with no snapshots taken and no notifications returned."""
-        self.recorder.insert_events(stored_events)
+    def save_matches(self, matches: Sequence[MappedMatch]) -> None:
+        """Store matches whose events this application's mapper already mapped
+        (`mapper.to_stored_event`, as a simulation's worker processes do in parallel), in one
+        transaction: the rest of what `_record` does (`EventStore.put` inserts its mapped
+        events with `recorder.insert_events`), with no snapshots taken and no notifications
+        returned. SQLite's recorder takes the columns as they are (`insert_matches`); any
+        other gets the StoredEvents back."""
+        recorder = self.recorder
+        if isinstance(recorder, BatchedSQLiteApplicationRecorder):
+            recorder.insert_matches(matches)
+        else:
+            recorder.insert_events([s for match in matches for s in match.stored_events()])
 
 
 # ---- SQLite (tablelog.sqlite_store) -----------------------------------------------------------
@@ -206,6 +242,17 @@ class BatchedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
             rows.append((spelled, s.originator_version, s.topic, s.state))
         c.executemany(self.insert_events_statement, rows)
         return None
+
+    def insert_matches(self, matches: Sequence[MappedMatch]) -> None:
+        """`insert_events` of the matches' rows, spelled from the columns as `_insert_events`
+        spells a StoredEvent (the id once a match), in one transaction."""
+        rows = [
+            row
+            for match in matches
+            for row in zip(repeat(_spelled(match.originator_id)), match.versions(), *match[2:])
+        ]
+        with self.datastore.transaction(commit=True) as c:
+            c.executemany(self.insert_events_statement, rows)
 
 
 def _spelled(originator_id: object) -> str:

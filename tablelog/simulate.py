@@ -12,7 +12,7 @@ same matches, apart from ids and timestamps.
 Storing: each finished match's pending events (validated, hash-chained, exactly what `save`
 would take from the aggregate) are turned into rows by the recorder's own mapper, the step
 `save` takes next, and a batch of matches' rows is stored in one transaction by
-`Recorder.save_mapped` (the rest of what `save` does, but taking no snapshots: they are a
+`Recorder.save_matches` (the rest of what `save` does, but taking no snapshots: they are a
 cache, and a simulated match is read from its events). With worker processes (both cores by
 default) the workers play and map, so the mapping runs on both cores, and only the rows cross
 to the main process, which inserts them in match order.
@@ -34,15 +34,14 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from itertools import repeat
 from typing import TYPE_CHECKING, Any, NamedTuple
 from uuid import UUID, uuid4, uuid5
 
-from eventsourcing.persistence import Mapper, StoredEvent
+from eventsourcing.persistence import Mapper
 
 from tablelog.domain.bots import BOTS, next_move
 from tablelog.domain.errors import Refused
-from tablelog.domain.eventsourcing_internals import stored_event
+from tablelog.domain.eventsourcing_internals import MappedMatch
 from tablelog.domain.games import get_rules
 from tablelog.domain.match import Match, start_match
 from tablelog.domain.recorder import Recorder
@@ -168,13 +167,13 @@ def play_match(plan: Plan, number: int, id: UUID | None = None) -> Match:
 class Played(NamedTuple):
     """A finished match: its rows, ready to insert, and its result."""
 
-    rows: list[StoredEvent]
+    rows: MappedMatch
     winners: tuple[int, ...]
     capped: bool
 
     @property
     def events(self) -> int:
-        return len(self.rows)
+        return len(self.rows.topics)
 
 
 class Tally(NamedTuple):
@@ -192,24 +191,19 @@ Packed = tuple[bytes, int, list[str], list[bytes], tuple[int, ...], bool]
 
 
 def packed(match: Played) -> Packed:
-    rows = match.rows
-    id = rows[0].originator_id
+    id, version, topics, states = match.rows
     assert isinstance(id, UUID)  # the mapper's rows carry the aggregate's own UUID
-    topics = [row.topic for row in rows]
-    states = [row.state for row in rows]
-    return id.bytes, rows[0].originator_version, topics, states, *match[1:]
+    return id.bytes, version, topics, states, *match[1:]
 
 
 def unpacked(wire: Packed) -> Played:
     id_bytes, version, topics, states, winners, capped = wire
-    versions = range(version, version + len(topics))
-    rows = list(map(stored_event, repeat(UUID(bytes=id_bytes)), versions, topics, states))
-    return Played(rows, winners, capped)
+    return Played(MappedMatch(UUID(bytes=id_bytes), version, topics, states), winners, capped)
 
 
 def played(plan: Plan, number: int, mapper: Mapper, id: UUID | None = None) -> Played:
     match = play_match(plan, number, id)
-    rows = [mapper.to_stored_event(event) for event in match.collect_events()]
+    rows = MappedMatch.of([mapper.to_stored_event(event) for event in match.collect_events()])
     outcome = match.outcome
     assert outcome is not None  # play_match plays every match to its end
     return Played(rows, tuple(outcome["winners"]), outcome["reason"] == "draw by agreement")
@@ -329,7 +323,7 @@ class Writer:
     def flush(self) -> None:
         # One transaction: every row of every match in the batch, or none.
         if self.batch:
-            self.recorder.save_mapped([row for _, match in self.batch for row in match.rows])
+            self.recorder.save_matches([match.rows for _, match in self.batch])
         for which, match in self.batch:
             self.reports[which].count(match)
         self.batch.clear()

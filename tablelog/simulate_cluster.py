@@ -195,11 +195,11 @@ def play_task(run: Run, jobs: list[Job], store: str, write: bool) -> list[Any]:
     if not write:
         return [packed(match) for match in matches]
     try:
-        recorder.save_mapped([row for match in matches for row in match.rows])
+        recorder.save_matches([match.rows for match in matches])
     except IntegrityError:
         # The task's matches are already there if an earlier run of this task committed them
         # (its worker was lost before it could answer): then count them, do not store twice.
-        first = matches[0].rows[0].originator_id
+        first = matches[0].rows.originator_id
         if not recorder.recorder.select_events(first, limit=1):
             raise
     return [Tally(match.events, match.winners, match.capped) for match in matches]

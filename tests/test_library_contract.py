@@ -279,16 +279,19 @@ def test_sqlite_insert_events_hook_stores_the_librarys_rows(tmp_path):
     assert stored_rows(mine_at) == stored_rows(theirs_at) != []
 
 
-def test_save_mapped_stores_what_save_stores(two_stores):
-    """`save_mapped` is `EventStore.put` less the mapping: `put` maps with the mapper and
-    inserts with `recorder.insert_events`."""
+def test_save_matches_stores_what_save_stores(two_stores):
+    """`save_matches` is `EventStore.put` less the mapping: `put` maps with the mapper and
+    inserts with `recorder.insert_events`; SQLite's `insert_matches` spells the same rows."""
     mine_at, theirs_at = two_stores
-    match = a_match()
-    copied = copy.deepcopy(match)
+    matches = [a_match(seed) for seed in (1, 2)]
+    copies = copy.deepcopy(matches)
     mine, theirs = open_recorder(mine_at), open_recorder(theirs_at)
     try:
-        mine.save_mapped([mine.mapper.to_stored_event(e) for e in match.collect_events()])
-        theirs.events.put(copied.collect_events())
+        to_stored = mine.mapper.to_stored_event
+        mine.save_matches(
+            [internals.MappedMatch.of([to_stored(e) for e in m.collect_events()]) for m in matches]
+        )
+        theirs.events.put([e for m in copies for e in m.collect_events()])
     finally:
         mine.close()
         theirs.close()
