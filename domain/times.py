@@ -1,8 +1,10 @@
-"""Times a person or a record gives: ISO 8601 with a zone, and never in the future.
+"""Times a person or a record gives: ISO 8601 with a zone, within `EARLIEST`..now.
 
 A stored time is part of the hash chain, so it must be exact and unambiguous: a time without a
 zone could mean anything, and one in the future cannot have been recorded yet. (The command
-line reads a zoneless `--played-at` as the machine's local time before it gets here.)
+line reads a zoneless `--played-at` as the machine's local time before it gets here.) A time
+before `EARLIEST` is refused too: 0001-01-01T00:00+05:00 is a valid ISO time, but it has no
+UTC equivalent Python can hold, so a match stored with it could never be shown again.
 """
 
 from __future__ import annotations
@@ -14,6 +16,9 @@ from .errors import Refused
 
 # Clocks of two machines disagree a little; a time this far ahead still counts as now.
 CLOCK_SKEW = timedelta(minutes=5)
+# The earliest time stored: long before any of these games, late enough that every zone's
+# conversion, display and both stores (SQLite text, PostgreSQL timestamptz) hold it.
+EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
 
 
 def parse_time(text: Any, what: str, now: datetime | None = None) -> datetime:
@@ -35,7 +40,21 @@ def parse_time(text: Any, what: str, now: datetime | None = None) -> datetime:
             f"{what} has no zone: write it like 2026-11-28T19:30:00+01:00 or "
             f"...Z, got {_shown(text)}"
         )
-    if when > (now or datetime.now(UTC)) + CLOCK_SKEW:
+    return within_range(when, what, now)
+
+
+def within_range(when: datetime, what: str, now: datetime | None = None) -> datetime:
+    """`when` (aware) if it lies between `EARLIEST` and now (give or take the clock skew), or
+    Refused naming `what`. Every time taken from outside passes here before it is stored."""
+    try:
+        utc = when.astimezone(UTC)
+    except (OverflowError, ValueError):  # past year 1 or 9999 once in UTC
+        utc = (
+            EARLIEST - CLOCK_SKEW if when.year < EARLIEST.year else datetime.max.replace(tzinfo=UTC)
+        )
+    if utc < EARLIEST:
+        raise Refused(f"{what} lies before {EARLIEST.year}: {_shown(when.isoformat())}")
+    if utc > (now or datetime.now(UTC)) + CLOCK_SKEW:
         raise Refused(f"{what} lies in the future: {when.isoformat()}")
     return when
 
