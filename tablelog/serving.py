@@ -188,7 +188,10 @@ class _Server(TcpWSGIServer):
         super().__init__(app, **kw)
 
     def maintenance(self, now: float) -> None:
+        self._late_requests()  # first: a late request is answered 408, not dropped as idle
         super().maintenance(now)  # type: ignore[arg-type]  # the stubs say int; waitress passes time.time()
+
+    def _late_requests(self) -> None:
         clock, limits = time.monotonic(), self.limits
         channels: dict[int, HTTPChannel] = self.active_channels  # type: ignore[assignment]  # the stubs say one channel
         for channel in list(channels.values()):
