@@ -289,15 +289,18 @@ def results(ours: Tally, dev: Tally, readers: int, writers: int, seconds: float)
         for q in (50, 99):
             mine_q, theirs_q = percentile(mine, q) * 1000, percentile(theirs, q) * 1000
             rows.append(Result(f"serve: {kind[:-1]} p{q} ({what})", mine_q, "ms", theirs_q))
+        mean, baseline = statistics.fmean(mine) * 1000, statistics.fmean(theirs) * 1000
+        rows.append(Result(f"serve: {kind[:-1]} mean ({what})", mean, "ms", baseline))
         rate, baseline = len(mine) / ours.seconds, len(theirs) / dev.seconds
         rows.append(Result(f"serve: {kind} answered ({what})", rate, f"{kind}/s", baseline))
     rows[0].note = "baseline: the same load on the development server"
-    rows[2].note = f"load average {ours.load} (waitress), {dev.load} (development server)"
+    rows[3].note = f"load average {ours.load} (waitress), {dev.load} (development server)"
     for name, mine_errors, theirs_errors in (
         ("read errors", ours.read_errors, dev.read_errors),
         ("write errors, 409 apart", ours.write_errors, dev.write_errors),
     ):
-        note = f"{summary(mine_errors)}; development server: {len(theirs_errors)}"
+        note = f"{summary(mine_errors)}; development server: {len(theirs_errors)}, "
+        note += summary(theirs_errors)
         rows.append(Result(f"serve: {name} ({what})", len(mine_errors), "errors", None, note))
     note = f"development server: {dev.conflicts}"
     rows.append(Result(f"serve: write conflicts, 409 ({what})", ours.conflicts, "409s", None, note))

@@ -9,7 +9,8 @@ waitress has not got, this module adds:
 - a deadline for the headers and one for the body (waitress closes a connection only after
   `idle_timeout` seconds without a byte, so a client trickling a byte now and then would keep
   its slot for ever): past it the client is answered 408 and the connection closed;
-- refusals in the server's own words, JSON under /api/ as every other API answer;
+- refusals in the server's own words, JSON under /api/ as every other API answer, and a
+  lingering close after them, so that a client still sending its body reads the answer;
 - the listening socket bound before the store is opened, so a port in use is refused at once;
 - a SIGTERM stops it as Ctrl-C does.
 
@@ -40,6 +41,7 @@ from .serve_limits import Limits
 
 MAX_HEADER = 64 * 1024  # bytes of request line and headers; a browser sends a few hundred
 BODY_SLACK = 64 * 1024  # past MAX_BODY, for a chunked body's framing (the guard is exact)
+LINGER = 5.0  # seconds a refused client's remaining bytes are read and dropped before closing
 
 
 class RequestTimeout(BadRequest):
@@ -168,6 +170,8 @@ class _ErrorTask(ErrorTask):
         self.status = f"{error.code} {error.reason}"
         self.response_headers = [*self.response_headers, ("Content-Type", kind)]
         self.set_close_on_finish()
+        channel: Any = self.channel
+        channel.refused = True
         self.content_length = len(body)
         self.write(body)
 
@@ -175,6 +179,29 @@ class _ErrorTask(ErrorTask):
 class _Channel(HTTPChannel):
     parser_class = _Parser
     error_task_class = _ErrorTask
+    refused = False  # the server refused a request here, which may still be arriving
+    draining_since: float | None = None
+
+    def handle_close(self) -> None:
+        """After a refusal, a lingering close: a client still sending the body it was refused
+        would otherwise meet a reset, which can destroy the answer before it is read (nginx
+        then answers 502). So stop sending, drop what still comes, and close at the client's
+        end, at the idle timeout, or LINGER seconds on."""
+        if self.refused and self.draining_since is None and self.connected:
+            try:
+                self.socket.shutdown(socket.SHUT_WR)
+            except OSError:
+                super().handle_close()
+                return
+            self.draining_since = time.monotonic()
+            self.will_close = self.close_when_flushed = False
+            return
+        super().handle_close()
+
+    def received(self, data: bytes) -> bool:
+        if self.draining_since is not None:
+            return True  # the rest of a refused request: dropped
+        return super().received(data)
 
 
 class _Server(TcpWSGIServer):
@@ -195,6 +222,9 @@ class _Server(TcpWSGIServer):
         clock, limits = time.monotonic(), self.limits
         channels: dict[int, HTTPChannel] = self.active_channels  # type: ignore[assignment]  # the stubs say one channel
         for channel in list(channels.values()):
+            lingering = getattr(channel, "draining_since", None)
+            if lingering is not None and clock - lingering > LINGER:
+                channel.will_close = True
             request = channel.request
             if channel.requests or not isinstance(request, _Parser) or request.completed:
                 continue  # a request is being answered, or none is arriving

@@ -196,6 +196,22 @@ def test_a_chunked_body_too_large_is_413_and_the_connection_closed(relaxed):
     assert json.loads(body_of(answer))["error"] == "too-large"
 
 
+def test_a_client_sending_its_whole_body_regardless_reads_the_413(relaxed):
+    """As a reverse proxy does: the body is sent in full without waiting for an answer. The
+    server must not close under it with the body unread (a reset, which can destroy the
+    answer: nginx then answered 502); it drops the rest and closes after the client."""
+    body = b"x" * (4 * MAX_BODY)
+    with connect(relaxed.port) as conn:
+        conn.sendall(
+            b"POST /api/v1/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json"
+            b"\r\nContent-Length: %d\r\n\r\n" % len(body)
+        )
+        conn.sendall(body)  # all of it is taken: read and dropped
+        answer = until_closed(conn)
+    assert " 413 " in status_of(answer)
+    assert json.loads(body_of(answer))["error"] == "too-large"
+
+
 def test_a_body_just_past_the_limit_gets_the_same_answer(relaxed):
     """Sent whole, a body one byte past the limit reaches the guard; it answers as the server
     does on the headers alone."""
