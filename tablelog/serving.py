@@ -187,9 +187,10 @@ class _Channel(HTTPChannel):
         would otherwise meet a reset, which can destroy the answer before it is read (nginx
         then answers 502). So stop sending, drop what still comes, and close at the client's
         end, at the idle timeout, or LINGER seconds on."""
-        if self.refused and self.draining_since is None and self.connected:
+        sock = self.socket
+        if self.refused and self.draining_since is None and self.connected and sock:
             try:
-                self.socket.shutdown(socket.SHUT_WR)
+                sock.shutdown(socket.SHUT_WR)
             except OSError:
                 super().handle_close()
                 return
