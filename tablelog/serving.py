@@ -154,6 +154,14 @@ class _Parser(HTTPRequestParser):
             self.headers_at = time.monotonic()
         return consumed
 
+    def target(self) -> str:
+        """The path asked for, as far as it arrived: a refusal before the headers were read
+        (late or too large) still answers in the form that path takes."""
+        line = self.header_plus.lstrip().split(b"\r\n", 1)[0].split()
+        if len(line) > 1:
+            return line[1].decode("latin-1")
+        return getattr(self, "path", "") or ""
+
 
 class _ErrorTask(ErrorTask):
     """A request the server itself refuses: one line of text, JSON under /api/, and the
@@ -162,7 +170,7 @@ class _ErrorTask(ErrorTask):
     def execute(self) -> None:
         request: Any = self.request  # the parser (waitress's stubs say its error)
         error, message = request.error, _message(request.error)
-        if (getattr(request, "path", "") or "").startswith(API_PREFIX):  # unset when unparsed
+        if request.target().startswith(API_PREFIX):
             body = json.dumps({"error": _kind(error), "message": message}).encode()
             kind = "application/json"
         else:

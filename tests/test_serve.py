@@ -269,9 +269,25 @@ def test_headers_trickled_past_their_deadline_are_answered_408(tight):
     """A byte every fifth of a second keeps the connection from ever being idle; the deadline
     for the whole of the headers still ends it."""
     with connect(tight.port) as conn:
-        answer = trickle(conn, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", b"z")
+        answer = trickle(conn, b"GET /api/v1/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", b"z")
     assert " 408 " in status_of(answer)
-    assert b"headers did not arrive within 1 s" in body_of(answer)
+    assert json.loads(body_of(answer)) == {
+        "error": "timeout",
+        "message": "the request's headers did not arrive within 1 s",
+    }
+
+
+def test_headers_too_large_are_answered_431_and_closed(relaxed):
+    with connect(relaxed.port) as conn:
+        conn.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        try:
+            for n in range(100):
+                conn.sendall(b"X-Filler-%d: %s\r\n" % (n, b"f" * 4000))
+        except OSError:  # refused and closed before taking them all
+            pass
+        answer = until_closed(conn)
+    assert " 431 " in status_of(answer)
+    assert body_of(answer) == b"the request's headers are larger than 65536 bytes\n"
 
 
 def test_a_body_trickled_past_its_deadline_is_answered_408_in_json(tight):
