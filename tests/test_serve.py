@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -35,6 +36,7 @@ TOKEN = "proxy-t0ken"
 class Served:
     port: int
     said: str  # what the command printed at start
+    process: subprocess.Popen
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
@@ -60,6 +62,7 @@ def serving(store: str, *options: str) -> Iterator[Served]:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
     )
     out, err = process.stdout, process.stderr
     assert out is not None and err is not None
@@ -69,10 +72,11 @@ def serving(store: str, *options: str) -> Iterator[Served]:
         said += out.readline()
         if "(writes need" in said:
             said += out.readline()
-        yield Served(port, said)
+        yield Served(port, said, process)
     finally:
-        process.terminate()
-        process.communicate(timeout=WAIT)
+        if process.poll() is None:
+            process.terminate()
+            process.communicate(timeout=WAIT)
 
 
 @pytest.fixture(scope="module")
@@ -265,15 +269,27 @@ def trickle(conn: socket.socket, start: bytes, byte: bytes) -> bytes:
     return until_closed(conn)
 
 
-def test_headers_trickled_past_their_deadline_are_answered_408(tight):
+LATE = [
+    (b"GET /api/v1/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", b"z", "headers"),
+    (
+        b"POST /api/v1/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{",
+        b" ",
+        "body",
+    ),
+]
+
+
+@pytest.mark.parametrize(("start", "byte", "part"), LATE, ids=["headers", "body"])
+def test_a_request_trickled_past_its_deadline_is_answered_408(tight, start, byte, part):
     """A byte every fifth of a second keeps the connection from ever being idle; the deadline
-    for the whole of the headers still ends it."""
+    for the whole of the headers, or of the body, still ends it."""
     with connect(tight.port) as conn:
-        answer = trickle(conn, b"GET /api/v1/ HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ", b"z")
+        answer = trickle(conn, start, byte)
     assert " 408 " in status_of(answer)
     assert json.loads(body_of(answer)) == {
         "error": "timeout",
-        "message": "the request's headers did not arrive within 1 s",
+        "message": f"the request's {part} did not arrive within 1 s",
     }
 
 
@@ -288,20 +304,6 @@ def test_headers_too_large_are_answered_431_and_closed(relaxed):
         answer = until_closed(conn)
     assert " 431 " in status_of(answer)
     assert body_of(answer) == b"the request's headers are larger than 65536 bytes\n"
-
-
-def test_a_body_trickled_past_its_deadline_is_answered_408_in_json(tight):
-    with connect(tight.port) as conn:
-        start = (
-            b"POST /api/v1/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            b"Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"
-        )
-        answer = trickle(conn, start, b" ")
-    assert " 408 " in status_of(answer)
-    assert json.loads(body_of(answer)) == {
-        "error": "timeout",
-        "message": "the request's body did not arrive within 1 s",
-    }
 
 
 def test_an_idle_connection_is_closed(tight):
@@ -380,6 +382,18 @@ def test_forwarded_headers_are_believed_from_the_trusted_proxy_only(trusted):
     else:
         assert (seen["wsgi.url_scheme"], seen["REMOTE_ADDR"]) == ("http", "127.0.0.1")
         assert seen["forwarded"] == []  # a client's own X-Forwarded-* never reach the app
+
+
+# ---- starting and stopping ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["Ctrl-C", "SIGTERM"])
+def test_ctrl_c_and_sigterm_stop_it_quietly(tmp_path, stop):
+    with serving(str(tmp_path / "store.sqlite")) as served:
+        assert get(served, "/api/v1/")[0] == 200
+        served.process.send_signal(stop)
+        _, err = served.process.communicate(timeout=WAIT)
+    assert served.process.returncode == 0 and err == ""
 
 
 # ---- the port ----------------------------------------------------------------------------------

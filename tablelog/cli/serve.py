@@ -15,7 +15,18 @@ from tablelog.store import DEFAULT_STORE, store_location
 from . import main
 from .options import store_option
 
-SECONDS = click.FloatRange(min=1, max=3600)
+
+def seconds_option(name: str, help: str):
+    """A timeout in seconds, its default `Limits`' field of the same name."""
+    default = getattr(Limits, name.removeprefix("--").replace("-", "_"))
+    return click.option(
+        name,
+        default=default,
+        show_default=True,
+        type=click.FloatRange(min=1, max=3600),
+        metavar="SECONDS",
+        help=help,
+    )
 
 
 @main.command()
@@ -56,29 +67,12 @@ SECONDS = click.FloatRange(min=1, max=3600)
     type=click.IntRange(1, 100_000),
     help="Open connections at most; more wait until one closes.",
 )
-@click.option(
-    "--idle-timeout",
-    default=Limits.idle_timeout,
-    show_default=True,
-    type=SECONDS,
-    metavar="SECONDS",
-    help="A connection that sends and takes nothing for this long is closed.",
+@seconds_option(
+    "--idle-timeout", "A connection that sends and takes nothing for this long is closed."
 )
-@click.option(
-    "--header-timeout",
-    default=Limits.header_timeout,
-    show_default=True,
-    type=SECONDS,
-    metavar="SECONDS",
-    help="A request's headers must arrive within this time (else 408).",
-)
-@click.option(
-    "--body-timeout",
-    default=Limits.body_timeout,
-    show_default=True,
-    type=SECONDS,
-    metavar="SECONDS",
-    help="A request's body must arrive within this time after its headers (else 408).",
+@seconds_option("--header-timeout", "A request's headers must arrive within this time (else 408).")
+@seconds_option(
+    "--body-timeout", "A request's body must arrive within this time after its headers (else 408)."
 )
 def serve(store, host, port, refresh, write_token, trusted_proxy, **limits):
     """Serve the dashboard (overview, balance, players, match replay, record) and the JSON
