@@ -41,6 +41,7 @@ from .serve_limits import Limits
 
 MAX_HEADER = 64 * 1024  # bytes of request line and headers; a browser sends a few hundred
 BODY_SLACK = 64 * 1024  # past MAX_BODY, for a chunked body's framing (the guard is exact)
+SPARE_FILES = 256  # open files besides the connections
 LINGER = 5.0  # seconds a refused client's remaining bytes are read and dropped before closing
 
 
@@ -87,7 +88,7 @@ def make_server(
     adjustments = Adjustments(
         sockets=[sock],
         threads=limits.threads,
-        connection_limit=limits.connection_limit,
+        connection_limit=room_for(limits.connection_limit),
         channel_timeout=limits.idle_timeout,
         cleanup_interval=1,  # how often the deadlines are looked at
         max_request_header_size=MAX_HEADER,
@@ -108,6 +109,29 @@ def make_server(
         sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()),
         bind_socket=False,
     )
+
+
+def room_for(connections: int) -> int:
+    """Raise this process's limit of open files, as far as the system allows, to fit
+    `connections` (one file each; the store, the libraries and the logs keep SPARE_FILES more
+    open); the connections that fit, said on stderr when fewer than asked. Past that limit
+    accepting a connection would fail, again and again, instead of waiting its turn."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + SPARE_FILES
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        soft = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    if soft == resource.RLIM_INFINITY or soft >= wanted:
+        return connections
+    fit = max(1, soft - SPARE_FILES)
+    print(
+        f"tablelog serve: at most {fit} connections at once, not {connections}: the system "
+        f"lets this process open {soft} files (ulimit -n)",
+        file=sys.stderr,
+    )
+    return fit
 
 
 def serve_until_stopped(server: TcpWSGIServer) -> None:

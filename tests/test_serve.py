@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import resource
 import signal
 import socket
 import subprocess
@@ -48,8 +50,16 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
+def as_in_a_terminal(files: int | None) -> None:
+    """In the server's process before it starts: Ctrl-C interrupts it (a test runner's worker
+    may ignore SIGINT, and children inherit that), and at most `files` open files."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if files is not None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
+
 @contextmanager
-def serving(store: str, *options: str) -> Iterator[Served]:
+def serving(store: str, *options: str, files: int | None = None) -> Iterator[Served]:
     """`tablelog serve` over `store` on a free loopback port, until the block ends."""
     port = free_port()
     env = {
@@ -62,13 +72,14 @@ def serving(store: str, *options: str) -> Iterator[Served]:
         stderr=subprocess.PIPE,
         text=True,
         env=env,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # as in a terminal
+        preexec_fn=lambda: as_in_a_terminal(files),
     )
     out, err = process.stdout, process.stderr
     assert out is not None and err is not None
     try:
         said = out.readline()  # printed once it listens
         assert f":{port}/" in said, said + err.read()
+        said += err.readline() if files is not None else ""  # printed before it listens
         said += out.readline()
         if "(writes need" in said:
             said += out.readline()
@@ -394,6 +405,16 @@ def test_ctrl_c_and_sigterm_stop_it_quietly(tmp_path, stop):
         served.process.send_signal(stop)
         _, err = served.process.communicate(timeout=WAIT)
     assert served.process.returncode == 0 and err == ""
+
+
+def test_with_few_files_allowed_it_says_how_many_connections_fit(tmp_path):
+    """A connection is an open file: past the system's limit, accepting fails again and again
+    instead of waiting. The server raises its limit as far as allowed, and says what fits."""
+    with serving(str(tmp_path / "store.sqlite"), files=300) as served:
+        fit = re.search(r"at most (\d+) connections at once, not 1000", served.said)
+        assert fit and 0 < int(fit[1]) < 300, served.said
+        assert "open 300 files (ulimit -n)" in served.said
+        assert get(served, "/api/v1/")[0] == 200
 
 
 # ---- the port ----------------------------------------------------------------------------------
