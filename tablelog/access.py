@@ -5,6 +5,8 @@ this machine, so writes are open there, as at the command line. Bound to any oth
 reachable by anyone on the network: every write then needs `Authorization: Bearer TOKEN`, the
 token given with `--write-token` / `$TABLELOG_WRITE_TOKEN`, or one generated at start (the serve
 command prints it once). A token given on loopback is required too: whoever sets one wants it.
+Behind a reverse proxy (`serve --trusted-proxy`) a loopback bind is reached by the network as
+well, so it needs a token as a network bind does.
 Reads stay open everywhere.
 
 Two browser attacks reach a loopback server from a web page the user visits, and the open policy
@@ -53,13 +55,14 @@ class WritePolicy:
     generated: bool = False
 
     @classmethod
-    def for_bind(cls, host: str, token: str | None = None) -> WritePolicy:
-        """The policy of a server bound to `host`, with the token the user gave (if any)."""
+    def for_bind(cls, host: str, token: str | None = None, proxied: bool = False) -> WritePolicy:
+        """The policy of a server bound to `host`, with the token the user gave (if any).
+        `proxied`: a reverse proxy brings the network to it, whatever address it is bound to."""
         if token is not None and not token.strip():
             token = None
         if token:
             return cls(token=token.strip())
-        if is_loopback(host):
+        if is_loopback(host) and not proxied:
             return cls()
         return cls(token=secrets.token_urlsafe(32), generated=True)
 
