@@ -129,9 +129,10 @@ def _number(text: str, given: str) -> int | float:
 # ---- import --from / export --to (called by cli/records.py) -----------------------------------
 
 
-# The largest BG Stats or BGG file imported: a year of a club's plays is well under 1 MB (BG
-# Stats writes about 500 bytes a play, BGG's API pages 100 plays), so 20 MB is some 40,000
-# plays; read whole, it took 2.5 s and 200 MB (docs/interop.md). Beyond it, refused unread.
+# The largest BG Stats or BGG file imported, refused unread beyond it: some 40,000 plays (BG
+# Stats writes about 500 bytes a play, BGG's API 100 plays a page), where a club's year is well
+# under 1 MB. A file at the cap imports in under a minute and half a GB (docs/interop.md);
+# `common.MOST_MATCHES` bounds what it may build.
 MOST_BYTES = 20 * 1024 * 1024
 
 
@@ -147,6 +148,7 @@ def import_plays(
     store; any bad play refuses the file (one line naming them, exit 2) unless `skip_invalid`,
     which stores the others and exits 1 naming what it skipped. What is stored is stored in
     one transaction; plays already imported are counted, not stored again."""
+    from tablelog.domain.recorder import BULK, cycle_collector_paused
     from tablelog.interop import bgg, bgstats
     from tablelog.interop.common import parse_map, zone_of
     from tablelog.interop.stored import sort_out
@@ -155,12 +157,21 @@ def import_plays(
     mapping, zone = parse_map(mapping_pairs), zone_of(zone_name)
     loaded = module.load(read_text(source, "the file", MOST_BYTES))
     total = module.count(loaded)
-    with tqdm(
-        total=total, desc=f"check {tool} plays", unit="play", disable=total < 50, file=sys.stderr
-    ) as bar:
-        imported = module.read(loaded, mapping, zone, on_each=bar.update)
     recorder = open_recorder(store)
-    new = sort_out(recorder, imported, module.round_trip, zone)
+    # Building a match per play allocates much and makes no cycle: the collector would walk
+    # every match built so far, again and again (measured: a third of a large file's import).
+    with (
+        cycle_collector_paused(total >= BULK),
+        tqdm(
+            total=total,
+            desc=f"check {tool} plays",
+            unit="play",
+            disable=total < 50,
+            file=sys.stderr,
+        ) as bar,
+    ):
+        imported = module.read(loaded, mapping, zone, on_each=bar.update)
+        new = sort_out(recorder, imported, module.round_trip, zone)
     if imported.bad and not skip_invalid:
         raise Refused(imported.refusal())
     if len(new) >= 50:

@@ -47,6 +47,7 @@ from .common import (
 from .ours import Sheet, score_text
 
 TERMS = "https://boardgamegeek.com/xmlapi/termsofuse"
+TABLELOG = "tablelog:"  # the play id of a play of our export: "tablelog:<match id>"
 MOST_TIMES = 100  # a play's `quantity`: "played 3 times" makes three matches
 # What our export writes in `comments`: the play is that match of the store it came from.
 OURS = re.compile(r"Tablelog match ([0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12})")
@@ -119,11 +120,11 @@ def _play(
         duration_min=minutes(play.get("length"), "length"),
         location=(play.get("location") or "").strip() or None,
     )
-    names = OURS.search(play.findtext("comments") or "")
+    named = OURS.search(play.findtext("comments") or "")
+    ours = UUID(named.group(1)) if named else None
     for copy in range(copies):  # "played 3 times" with one result: three matches
-        play_id = _play_id(play) + (f"/{copy + 1}" if copies > 1 else "")
+        play_id = _play_id(play, ours) + (f"/{copy + 1}" if copies > 1 else "")
         match = sheet_play("bgg", play_id, game, seats, sheet, played)
-        ours = UUID(names.group(1)) if names and copies == 1 else None
         imported.add(Play(number, where, match, names=ours), "play id")
 
 
@@ -136,11 +137,15 @@ def _quantity(text: str | None) -> int:
     raise BadPlay(f"quantity {shown(text)} is not a number of times from 1 to {MOST_TIMES}")
 
 
-def _play_id(play: ET.Element) -> str:
-    """BGG's play id; a play written without one (id 0) is known by its content instead."""
+def _play_id(play: ET.Element, ours: UUID | None) -> str:
+    """BGG's play id. A play written without one (id 0): the Tablelog match it names (our own
+    export), which its own export names again, so the play stays that match from store to store;
+    else its content."""
     play_id = play.get("id")
     if play_id and play_id != "0":
         return play_id
+    if ours is not None:
+        return f"{TABLELOG}{ours}"
     return "sha256:" + hashlib.sha256(ET.tostring(play)).hexdigest()[:32]
 
 
@@ -202,7 +207,7 @@ def write(sheets: list[Sheet], zone: tzinfo) -> bytes:
         ET.SubElement(
             play, "item", name=get_rules(sheet.game).name, objecttype="thing", objectid="0"
         )
-        ET.SubElement(play, "comments").text = f"Tablelog match {sheet.match_id}"
+        ET.SubElement(play, "comments").text = f"Tablelog match {_origin(sheet)}"
         players = ET.SubElement(play, "players")
         positions = _positions(sheet)
         for name, total, entry, position in zip(
@@ -223,6 +228,14 @@ def write(sheets: list[Sheet], zone: tzinfo) -> bytes:
             )
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def _origin(sheet: Sheet) -> str:
+    """The match a play is: this one, or the one whose export it was imported from."""
+    source = sheet.source or {}
+    if source.get("from") == "bgg" and source["id"].startswith(TABLELOG):
+        return source["id"].removeprefix(TABLELOG).partition("/")[0]
+    return sheet.match_id
 
 
 def _positions(sheet: Sheet) -> list[str]:

@@ -81,8 +81,7 @@ def read(
     """Every play of the file checked and built (nothing stored), each bad one named; or
     BadRecord for a file that cannot be read at all (JSON that does not parse, no `plays`)."""
     data = load(text) if isinstance(text, str) else text  # `load`ed already: counted first
-    refs = tuple(by_id(data, k) for k in ("games", "players", "locations"))
-    games = refs[0]
+    games, players, places = (by_id(data, k) for k in ("games", "players", "locations"))
 
     def labelled(number: int, play: Any) -> str:
         if not isinstance(play, dict):
@@ -91,7 +90,7 @@ def read(
         return label(number, play.get("playDate"), game.get("name"), play.get("uuid"))
 
     def one(imported: Imported, number: int, where: str, play: Any) -> None:
-        _play(imported, number, where, play, refs, mapping, zone)
+        _play(imported, number, where, play, (games, players, places), mapping, zone)
 
     return read_plays(data["plays"], labelled, one, on_each)
 

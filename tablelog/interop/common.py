@@ -24,6 +24,10 @@ from tablelog.domain.sheet_matches import sheet_match
 NAMESPACE = UUID("0b5c8f3e-3b9f-5d0a-9a41-7a1e2f0c7d23")
 NUMBER = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?")
 DIGITS = re.compile(r"[0-9]{1,9}")
+# The most matches one import builds: each is checked and held until the one transaction that
+# stores them all (some 18 KB each until then; measured in docs/interop.md). No club logs so
+# many of five games, but a BGG file can ask for 100 of each play (`quantity`).
+MOST_MATCHES = 20_000
 DETAILED = 10  # bad plays a refusal names with their reasons; it counts the rest
 REASON = 240  # characters of one bad play's reason in a refusal (a reason may quote a sheet)
 
@@ -209,6 +213,12 @@ def read_plays(
             imported.refuse(where, why)
         except RecursionError:  # an element nested thousands deep
             imported.refuse(where, "nested too deep to read")
+        if len(imported.plays) > MOST_MATCHES:
+            raise bad(
+                "the file",
+                f"more than {MOST_MATCHES:,} matches of Tablelog's games (BGG's quantity "
+                "counted) in one import; import it in parts",
+            )
         if on_each:
             on_each()
     return imported

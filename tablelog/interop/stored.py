@@ -73,8 +73,8 @@ def _held(recorder: Recorder, play: Play, round_trip: RoundTrip, zone: tzinfo) -
     differs = _differs(play.match, again[0].match)
     if differs:
         raise BadPlay(
-            f"it is match {play.names} of this store (a Tablelog export), but its "
-            f"{', '.join(differs)} differ{'s' if len(differs) == 1 else ''} from that match's"
+            f"it is match {play.names} of this store (a Tablelog export), but differs from it "
+            f"in its {', '.join(differs)}"
             + (" (exported in another --zone?)" if "date" in differs else "")
         )
     return True
