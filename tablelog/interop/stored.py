@@ -35,7 +35,11 @@ RoundTrip = Callable[[Sheet, tzinfo], Imported]
 
 
 def sort_out(
-    recorder: Recorder, imported: Imported, round_trip: RoundTrip, zone: tzinfo
+    recorder: Recorder,
+    imported: Imported,
+    round_trip: RoundTrip,
+    zone: tzinfo,
+    on_each: Callable[..., object] | None = None,
 ) -> list[tuple[int, Match]]:
     """The plays the store does not hold yet, numbered; those it holds the same are counted
     (`imported.already`), those it holds otherwise are added to `imported.bad`."""
@@ -48,6 +52,8 @@ def sort_out(
                 imported.already += 1
         except (BadPlay, Refused) as why:  # Refused: a stored match that is damaged
             imported.refuse(play.label, why)
+        if on_each:
+            on_each()
     return new
 
 
