@@ -129,21 +129,29 @@ def _parsed(text: str) -> Any:
     metavar="ZONE",
     help="bgstats/bgg: the time zone of their local times (default: this machine's).",
 )
+@click.option(
+    "--skip-invalid",
+    is_flag=True,
+    help="bgstats/bgg: store the plays that can be, name those that cannot, exit 1.",
+)
 @store_option
-def import_(source, tool, mapping, zone, store):
+def import_(source, tool, mapping, zone, skip_invalid, store):
     """Replay each record in SOURCE (JSON Lines, or one JSON record) through the rules and
     store it, with its id, times and hashes.
 
     Every record is checked before anything is stored, and the file is stored in one
     transaction: one bad record refuses the import, naming its line and the entry that broke,
     and the store keeps nothing of the file. Records already stored exactly so are skipped, so an
-    import that was cut short can be run again.
+    import that was cut short can be run again. BG Stats and BGG files (--from) are checked
+    whole the same way; --skip-invalid stores their good plays and names the rest.
     """
     if tool != "tablelog":
         from .sheets import import_plays
 
-        import_plays(tool, utf8(source.read()), mapping, zone, store)
+        import_plays(tool, source, mapping, zone, store, skip_invalid)
         return
+    if skip_invalid:
+        raise click.UsageError("--skip-invalid is for --from bgstats or bgg")
     records = read_records(source.read())
     recorder = open_recorder(store)
     numbered = [(n, r) for n, r in enumerate(records, start=1) if r is not None]

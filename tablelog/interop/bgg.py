@@ -17,20 +17,40 @@ Writing uses the standard library's ElementTree.
 from __future__ import annotations
 
 import hashlib
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
 from datetime import datetime, tzinfo
-from typing import Any
+from uuid import UUID
 
 from defusedxml import ElementTree as SafeET
 from defusedxml.common import DefusedXmlException
 
 from tablelog.domain.games import get_rules
+from tablelog.domain.times import within_range
 
-from .common import UNUSABLE, Imported, Skip, bad, build, game_of, score_of
+from .common import (
+    DIGITS,
+    BadPlay,
+    Imported,
+    Play,
+    bad,
+    game_of,
+    label,
+    minutes,
+    plain,
+    read_plays,
+    score_of,
+    sheet_play,
+    shown,
+)
 from .ours import Sheet, score_text
 
 TERMS = "https://boardgamegeek.com/xmlapi/termsofuse"
+TABLELOG = "tablelog:"  # the play id of a play of our export: "tablelog:<match id>"
+MOST_TIMES = 100  # a play's `quantity`: "played 3 times" makes three matches
+# What our export writes in `comments`: the play is that match of the store it came from.
+OURS = re.compile(r"Tablelog match ([0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12})")
 
 
 def load(text: str) -> ET.Element:
@@ -41,7 +61,7 @@ def load(text: str) -> ET.Element:
     if root.tag != "plays":
         raise bad(
             "the file",
-            f"not BGG plays XML: its root is <{root.tag}>, not <plays> "
+            f"not BGG plays XML: its root is <{shown(root.tag)[1:-1]}>, not <plays> "
             "(an HTML page saved instead of the API's answer?)",
         )
     return root
@@ -57,84 +77,99 @@ def read(
     zone: tzinfo,
     on_each: Callable[[], None] | None = None,
 ) -> Imported:
-    imported = Imported()
+    """Every play checked and built (nothing stored), each bad one named; or BadRecord for a
+    file that is not plays XML."""
     root = load(text) if isinstance(text, str) else text  # `load`ed already: counted first
-    for number, play in enumerate(root.iter("play"), start=1):
-        label = f"play {number}" + (f" (id {play.get('id')})" if play.get("id") else "")
-        try:
-            _play(imported, number, label, play, mapping, zone)
-        except Skip as why:
-            imported.skip(UNUSABLE, f"{label}: {why}")
-        if on_each:
-            on_each()
-    return imported
+
+    def labelled(number: int, play: ET.Element) -> str:
+        item = play.find("item")
+        name = item.get("name") if item is not None else None
+        play_id = play.get("id")
+        return label(number, play.get("date"), name, f"id {play_id}" if play_id else None)
+
+    def one(imported: Imported, number: int, where: str, play: ET.Element) -> None:
+        _play(imported, number, where, play, mapping, zone)
+
+    return read_plays(root.iter("play"), labelled, one, on_each)
 
 
 def _play(
     imported: Imported,
     number: int,
-    label: str,
+    where: str,
     play: ET.Element,
     mapping: Mapping[str, str],
     zone: tzinfo,
 ) -> None:
-    played = _date(play.get("date"), label, zone)
     item = play.find("item")
     name = item.get("name") if item is not None else None
     game = game_of(name, item.get("objectid") if item is not None else None, mapping)
-    if game is None:
-        imported.skip(f"not one of Tablelog's games ({name})")
+    if game is None:  # not checked further: nothing of it is stored
+        imported.leave_out(f"not one of Tablelog's games ({plain(name)})")
         return
     if play.get("incomplete") == "1":
-        imported.skip("marked incomplete on BGG")
+        imported.leave_out("marked incomplete on BGG")
         return
     if play.get("nowinstats") == "1":
-        imported.skip("marked 'do not count in win stats' on BGG")
+        imported.leave_out("marked 'do not count in win stats' on BGG")
         return
-    seats, sheet = _sheet(play.findall("players/player"), label)
+    played = _date(play.get("date"), zone)
+    copies = _quantity(play.get("quantity"))
+    seats, sheet = _sheet(play.findall("players/player"))
     sheet.update(
-        duration_min=_minutes(play.get("length")),
+        duration_min=minutes(play.get("length"), "length"),
         location=(play.get("location") or "").strip() or None,
     )
-    quantity = play.get("quantity") or "1"
-    copies = int(quantity) if quantity.isdigit() and 0 < int(quantity) <= 100 else 1
+    named = OURS.search(play.findtext("comments") or "")
+    ours = UUID(named.group(1)) if named else None
     for copy in range(copies):  # "played 3 times" with one result: three matches
-        play_id = _play_id(play) + (f"/{copy + 1}" if copies > 1 else "")
-        build(imported, number, label, "bgg", play_id, game, seats, sheet, played)
+        play_id = _play_id(play, ours) + (f"/{copy + 1}" if copies > 1 else "")
+        match = sheet_play("bgg", play_id, game, seats, sheet, played)
+        imported.add(Play(number, where, match, names=ours), "play id")
 
 
-def _play_id(play: ET.Element) -> str:
-    """BGG's play id; a play written without one (id 0) is known by its content instead."""
+def _quantity(text: str | None) -> int:
+    """How many times the play was played; BGG writes 1 when the player gave none."""
+    if text is None or text == "":
+        return 1
+    if DIGITS.fullmatch(text) and 1 <= int(text) <= MOST_TIMES:
+        return int(text)
+    raise BadPlay(f"quantity {shown(text)} is not a number of times from 1 to {MOST_TIMES}")
+
+
+def _play_id(play: ET.Element, ours: UUID | None) -> str:
+    """BGG's play id. A play written without one (id 0): the Tablelog match it names (our own
+    export), which its own export names again, so the play stays that match from store to store;
+    else its content."""
     play_id = play.get("id")
     if play_id and play_id != "0":
         return play_id
+    if ours is not None:
+        return f"{TABLELOG}{ours}"
     return "sha256:" + hashlib.sha256(ET.tostring(play)).hexdigest()[:32]
 
 
-def _date(text: Any, label: str, zone: tzinfo) -> datetime:
+def _date(text: str | None, zone: tzinfo) -> datetime:
     try:
-        return datetime.strptime(str(text), "%Y-%m-%d").replace(hour=12, tzinfo=zone)
+        played = datetime.strptime(str(text), "%Y-%m-%d").replace(hour=12, tzinfo=zone)
     except ValueError:
-        raise bad(label, f"date {str(text)[:40]!r} is not a date like 2024-03-01") from None
+        raise BadPlay(f"date {shown(text)} is not a date like 2024-03-01") from None
+    return within_range(played, "date")
 
 
-def _minutes(text: Any) -> int | None:
-    return int(text) if text and text.isdigit() and int(text) > 0 else None
-
-
-def _sheet(players: list[ET.Element], label: str) -> tuple[list[str], dict]:
+def _sheet(players: list[ET.Element]) -> tuple[list[str], dict]:
     names = [(p.get("name") or p.get("username") or "").strip() for p in players]
     if not players or not all(names):
-        raise Skip("a player without a name or username" if players else "no players")
+        raise BadPlay("a player without a name or username" if players else "no players")
     positions = [p.get("startposition") or "" for p in players]
     rows = list(zip(names, players))
-    if all(pos.isdigit() for pos in positions) and len(set(positions)) == len(positions):
+    if all(DIGITS.fullmatch(pos) for pos in positions) and len(set(positions)) == len(positions):
         rows.sort(key=lambda row: int(row[1].get("startposition", "")))
     seats = [name for name, _ in rows]
     totals = [score_of(p.get("score"), f"{name}'s score") for name, p in rows]
     winners = [name for name, p in rows if p.get("win") == "1"]
     if not winners and all(t is None for t in totals):
-        raise Skip("no winner and no score: nothing to record")
+        raise BadPlay("no winner and no score: nothing to record")
     first = [name for name, p in rows if p.get("startposition") == "1"]
     entries = [
         {"total": t, "colour": (p.get("color") or "").strip() or None, "new": p.get("new") == "1"}
@@ -172,21 +207,49 @@ def write(sheets: list[Sheet], zone: tzinfo) -> bytes:
         ET.SubElement(
             play, "item", name=get_rules(sheet.game).name, objecttype="thing", objectid="0"
         )
-        ET.SubElement(play, "comments").text = f"Tablelog match {sheet.match_id}"
+        ET.SubElement(play, "comments").text = f"Tablelog match {_origin(sheet)}"
         players = ET.SubElement(play, "players")
-        for seat, (name, total) in enumerate(zip(sheet.seats, sheet.totals), start=1):
+        positions = _positions(sheet)
+        for name, total, entry, position in zip(
+            sheet.seats, sheet.totals, sheet.entries, positions
+        ):
             ET.SubElement(
                 players,
                 "player",
                 username="",
                 userid="0",
                 name=name,
-                startposition=str(seat),
-                color="",
+                startposition=position,
+                color=(entry or {}).get("colour") or "",
                 score=score_text(total),
-                new="0",
+                new="1" if (entry or {}).get("new") else "0",
                 rating="0",
                 win="1" if name in sheet.winners else "0",
             )
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def _origin(sheet: Sheet) -> str:
+    """The match a play is: this one, or the one whose export it was imported from."""
+    source = sheet.source or {}
+    if source.get("from") == "bgg" and source["id"].startswith(TABLELOG):
+        return source["id"].removeprefix(TABLELOG).partition("/")[0]
+    return sheet.match_id
+
+
+def _positions(sheet: Sheet) -> list[str]:
+    """`startposition` per seat. BGG has no start player but position 1, so: 1, 2, 3... when
+    seat 1 started; only the starter's 1 when another seat did (the seats then keep their
+    order as listed); none when nobody is known to have started."""
+    if sheet.first is None:
+        return [""] * len(sheet.seats)
+    if sheet.first == sheet.seats[0]:
+        return [str(seat) for seat in range(1, len(sheet.seats) + 1)]
+    return ["1" if name == sheet.first else "" for name in sheet.seats]
+
+
+def round_trip(sheet: Sheet, zone: tzinfo) -> Imported:
+    """One of our matches exported as BGG plays XML and read back: what importing that play
+    again would make of it."""
+    return read(SafeET.fromstring(write([sheet], zone)), {}, zone)

@@ -13,11 +13,26 @@ import json
 from collections.abc import Callable, Mapping
 from datetime import datetime, tzinfo
 from typing import Any
-from uuid import uuid5
+from uuid import UUID, uuid5
 
 from tablelog.domain.games import get_rules
+from tablelog.domain.times import within_range
 
-from .common import NAMESPACE, UNUSABLE, Imported, Skip, bad, build, game_of, score_of
+from .common import (
+    NAMESPACE,
+    BadPlay,
+    Imported,
+    Play,
+    bad,
+    game_of,
+    label,
+    minutes,
+    plain,
+    read_plays,
+    score_of,
+    sheet_play,
+    shown,
+)
 from .ours import Sheet, score_text
 
 DATE = "%Y-%m-%d %H:%M:%S"
@@ -32,6 +47,10 @@ def load(text: str) -> dict[str, Any]:
             "the file",
             f"not valid JSON ({err.msg} at line {err.lineno} column {err.colno}): is it truncated?",
         ) from None
+    except RecursionError:
+        raise bad("the file", "not a BG Stats export: nested too deep to read") from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise bad("the file", "holds a number of more than 4,300 digits") from None
     if not isinstance(data, dict) or not isinstance(data.get("plays"), list):
         raise bad("the file", "not a BG Stats export: no list of `plays` at the top level")
     return data
@@ -41,7 +60,12 @@ def by_id(data: Mapping[str, Any], key: str) -> dict[Any, dict[str, Any]]:
     items = data.get(key) or []
     if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
         raise bad("the file", f"`{key}` is not a list of objects")
-    return {item.get("id"): item for item in items}
+    return {_ref(item.get("id")): item for item in items}
+
+
+def _ref(value: Any) -> Any:
+    """A reference as a key: a list or object (unhashable) names nothing."""
+    return value if isinstance(value, (int, str)) else None
 
 
 def count(data: dict[str, Any]) -> int:
@@ -54,120 +78,119 @@ def read(
     zone: tzinfo,
     on_each: Callable[[], None] | None = None,
 ) -> Imported:
-    """Every play of the file checked and built (nothing stored), or BadRecord for a file that
-    cannot be read whole: JSON that does not parse, a play naming a player, game or location
-    the file lacks, a date that does not parse."""
+    """Every play of the file checked and built (nothing stored), each bad one named; or
+    BadRecord for a file that cannot be read at all (JSON that does not parse, no `plays`)."""
     data = load(text) if isinstance(text, str) else text  # `load`ed already: counted first
     games, players, places = (by_id(data, k) for k in ("games", "players", "locations"))
-    imported = Imported()
-    for number, play in enumerate(data["plays"], start=1):
-        label = f"play {number}" + (
-            f" ({play.get('uuid')})" if isinstance(play, dict) and play.get("uuid") else ""
-        )
+
+    def labelled(number: int, play: Any) -> str:
         if not isinstance(play, dict):
-            raise bad(label, "a play is a JSON object")
-        try:
-            _play(imported, number, label, play, (games, players, places), mapping, zone)
-        except Skip as why:
-            imported.skip(UNUSABLE, f"{label}: {why}")
-        if on_each:
-            on_each()
-    return imported
+            return label(number)
+        game = games.get(_ref(play.get("gameRefId"))) or {}
+        return label(number, play.get("playDate"), game.get("name"), play.get("uuid"))
+
+    def one(imported: Imported, number: int, where: str, play: Any) -> None:
+        _play(imported, number, where, play, (games, players, places), mapping, zone)
+
+    return read_plays(data["plays"], labelled, one, on_each)
 
 
 def _play(
     imported: Imported,
     number: int,
-    label: str,
-    play: dict[str, Any],
+    where: str,
+    play: Any,
     refs: tuple[dict, dict, dict],
     mapping: Mapping[str, str],
     zone: tzinfo,
 ) -> None:
+    if not isinstance(play, dict):
+        raise BadPlay("a play is a JSON object")
     games, players, places = refs
-    game_entry = games.get(play.get("gameRefId"))
+    game_entry = games.get(_ref(play.get("gameRefId")))
     if game_entry is None:
-        raise bad(label, f"gameRefId {play.get('gameRefId')!r} names no game of the file")
-    played = _date(play.get("playDate"), label, zone)
-    scores = play.get("playerScores")
-    if not isinstance(scores, list):
-        raise bad(label, "playerScores is not a list")
-    names = [_player(players, entry, label) for entry in scores]
-    location = _location(places, play.get("locationRefId"), label)
+        raise BadPlay(f"gameRefId {shown(play.get('gameRefId'))} names no game of the file")
     game = game_of(game_entry.get("name"), game_entry.get("bggId"), mapping)
-    if game is None:
-        imported.skip(f"not one of Tablelog's games ({game_entry.get('name')})")
+    if game is None:  # not checked further: nothing of it is stored
+        imported.leave_out(f"not one of Tablelog's games ({plain(game_entry.get('name'))})")
         return
-    if play.get("ignored"):
-        imported.skip("marked ignored in BG Stats")
+    if play.get("ignored") is True:
+        imported.leave_out("marked ignored in BG Stats")
         return
-    if not play.get("uuid"):
-        raise Skip("no uuid, so it could not be imported only once")
+    uuid = play.get("uuid")
+    if not isinstance(uuid, str) or not uuid.strip():
+        raise BadPlay("no uuid, so it could not be imported only once")
+    played = _date(play.get("playDate"), zone)
+    scores = play.get("playerScores")
+    if not isinstance(scores, list) or not all(isinstance(entry, dict) for entry in scores):
+        raise BadPlay("playerScores is not a list of objects")
     if any(entry.get("team") for entry in scores):
-        raise Skip("played in teams: none of the five games has team rules")
-    seats, sheet = _sheet(scores, names, label)
+        raise BadPlay("played in teams: none of the five games has team rules")
+    names = [_player(players, entry) for entry in scores]
+    seats, sheet = _sheet(scores, names)
     sheet.update(
-        duration_min=_minutes(play.get("durationMin")),
-        location=location,
+        duration_min=minutes(play.get("durationMin"), "durationMin"),
+        location=_location(places, play.get("locationRefId")),
         board=play.get("board") or None,
     )
-    build(imported, number, label, "bgstats", str(play["uuid"]), game, seats, sheet, played)
+    match = sheet_play("bgstats", uuid, game, seats, sheet, played)
+    imported.add(Play(number, where, match, names=_uuid_of(uuid)), "uuid")
 
 
-def _date(text: Any, label: str, zone: tzinfo) -> datetime:
+def _uuid_of(text: str) -> UUID | None:
+    """The Tablelog match a play of our own export is (its uuid is the match id)."""
     try:
-        return datetime.strptime(str(text), DATE).replace(tzinfo=zone)
+        return UUID(text)
     except ValueError:
-        raise bad(
-            label, f"playDate {str(text)[:40]!r} is not a date like 2024-03-01 19:30:00"
-        ) from None
+        return None
 
 
-def _player(players: dict, entry: Any, label: str) -> str:
-    if not isinstance(entry, dict):
-        raise bad(label, "a playerScores entry is not an object")
-    player = players.get(entry.get("playerRefId"))
-    if player is None or not str(player.get("name") or "").strip():
-        raise bad(
-            label,
-            f"playerScores: playerRefId {entry.get('playerRefId')!r} names no player of the file",
+def _date(text: Any, zone: tzinfo) -> datetime:
+    try:
+        played = datetime.strptime(text, DATE).replace(tzinfo=zone)
+    except (TypeError, ValueError):
+        raise BadPlay(f"playDate {shown(text)} is not a date like 2024-03-01 19:30:00") from None
+    return within_range(played, "playDate")
+
+
+def _player(players: dict, entry: dict) -> str:
+    player = players.get(_ref(entry.get("playerRefId")))
+    name = player.get("name") if player is not None else None
+    if not isinstance(name, str) or not name.strip():
+        raise BadPlay(
+            f"playerScores: playerRefId {shown(entry.get('playerRefId'))} names no player "
+            "of the file"
         )
-    return str(player["name"]).strip()
+    return name.strip()
 
 
-def _location(places: dict, ref: Any, label: str) -> str | None:
+def _location(places: dict, ref: Any) -> str | None:
     if ref in (None, 0, ""):
         return None
-    if ref not in places:
-        raise bad(label, f"locationRefId {ref!r} names no location of the file")
-    return str(places[ref].get("name") or "").strip() or None
+    place = places.get(_ref(ref))
+    if place is None:
+        raise BadPlay(f"locationRefId {shown(ref)} names no location of the file")
+    name = place.get("name")
+    return name.strip() or None if isinstance(name, str) else None
 
 
-def _minutes(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
-
-
-def _sheet(scores: list[dict], names: list[str], label: str) -> tuple[list[str], dict]:
+def _sheet(scores: list[dict], names: list[str]) -> tuple[list[str], dict]:
     """Seats in turn order (by seatOrder where every player has a distinct one, else as
     listed), each seat's total, who started and who won."""
     order = [entry.get("seatOrder") for entry in scores]
     rows = list(zip(names, scores))
-    if all(isinstance(o, int) for o in order) and len(set(order)) == len(order):
+    if all(_whole(o) for o in order) and len(set(order)) == len(order):
         rows.sort(key=lambda row: row[1]["seatOrder"])
     seats = [name for name, _ in rows]
     totals = [score_of(entry.get("score"), f"{name}'s score") for name, entry in rows]
-    winners = [name for name, entry in rows if entry.get("winner")]
-    starters = [name for name, entry in rows if entry.get("startPlayer")]
+    winners = [name for name, entry in rows if entry.get("winner") is True]
+    starters = [name for name, entry in rows if entry.get("startPlayer") is True]
     if not winners and all(t is None for t in totals):
-        raise Skip("no winner and no score: nothing to record")
+        raise BadPlay("no winner and no score: nothing to record")
     entries = [
         None
         if t is None and not entry.get("role") and entry.get("newPlayer") is None
-        else {
-            "total": t,
-            "role": entry.get("role") or None,
-            "new": entry.get("newPlayer") if isinstance(entry.get("newPlayer"), bool) else None,
-        }
+        else {"total": t, "role": entry.get("role") or None, "new": entry.get("newPlayer")}
         for t, (_, entry) in zip(totals, rows)
     ]
     return seats, {
@@ -177,10 +200,14 @@ def _sheet(scores: list[dict], names: list[str], label: str) -> tuple[list[str],
     }
 
 
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 # ---- writing ----------------------------------------------------------------------------------
 
 
-def write(sheets: list[Sheet], zone: tzinfo, version: str) -> dict[str, Any]:
+def write(sheets: list[Sheet], zone: tzinfo, version: str = "") -> dict[str, Any]:
     """A BG Stats file of our matches: players, locations and games listed once each."""
     refs: dict[str, dict[str, int]] = {"players": {}, "locations": {}, "games": {}}
 
@@ -225,9 +252,11 @@ def _uuid(kind: str, name: str) -> str:
 
 
 def _play_out(sheet: Sheet, zone: tzinfo, ref: Callable[[str, str], int]) -> dict[str, Any]:
-    # A play that came from BG Stats keeps its uuid, so importing it back finds it again.
+    # A play that came from BG Stats keeps its uuid, so importing it back finds it again; any
+    # other match is written with its own id, which an import into this store finds too.
     source = sheet.source or {}
-    uuid = source["id"] if source.get("from") == "bgstats" else sheet.match_id.upper()
+    from_here = source.get("from") == "bgstats"
+    uuid = source["id"] if from_here else sheet.match_id.upper()
     ranks = sorted({t for t in sheet.totals if t is not None}, reverse=True)
     return {
         "uuid": uuid,
@@ -236,7 +265,7 @@ def _play_out(sheet: Sheet, zone: tzinfo, ref: Callable[[str, str], int]) -> dic
         "durationMin": sheet.duration_min or 0,
         "locationRefId": ref("locations", sheet.location) if sheet.location else 0,
         "ignored": False,
-        "board": "",
+        "board": sheet.board or "",
         "usesTeams": False,
         "manualWinner": True,
         "playerScores": [
@@ -247,10 +276,24 @@ def _play_out(sheet: Sheet, zone: tzinfo, ref: Callable[[str, str], int]) -> dic
                 "startPlayer": name == sheet.first,
                 "seatOrder": seat,
                 "rank": ranks.index(total) + 1 if total is not None else 0,
-                "newPlayer": False,
+                **_new_player((entry or {}).get("new"), from_here),
                 "team": "",
-                "role": "",
+                "role": (entry or {}).get("role") or "",
             }
-            for seat, (name, total) in enumerate(zip(sheet.seats, sheet.totals), start=1)
+            for seat, (name, total, entry) in enumerate(
+                zip(sheet.seats, sheet.totals, sheet.entries), start=1
+            )
         ],
     }
+
+
+def _new_player(new: bool | None, from_here: bool) -> dict[str, bool]:
+    """`newPlayer` as the seat has it; left out only where the BG Stats play it came from had
+    none (so it imports back the same), else false when unknown, as BG Stats writes it."""
+    return {} if new is None and from_here else {"newPlayer": bool(new)}
+
+
+def round_trip(sheet: Sheet, zone: tzinfo) -> Imported:
+    """One of our matches exported to a BG Stats file and read back: what importing that
+    play again would make of it."""
+    return read(write([sheet], zone), {}, zone)

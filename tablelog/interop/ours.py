@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from numpy import format_float_positional
+
 from tablelog.domain.games import RulesError
 from tablelog.domain.match import ENDED, Match
 
@@ -25,6 +27,10 @@ class Sheet:
     duration_min: int | None
     location: str | None
     source: dict[str, str] | None
+    # Each seat's entry as the sheet holds it (role, colour, new: a first play), or None; and
+    # the sheet's board. Written back, so an imported play exports as the same play.
+    entries: list[dict[str, Any] | None]
+    board: str | None = None
 
 
 def sheet_of(match: Match) -> Sheet | None:
@@ -47,6 +53,8 @@ def sheet_of(match: Match) -> Sheet | None:
             sheet["duration_min"],
             sheet["location"],
             sheet["source"],
+            list(sheet["scores"]),
+            sheet["board"],
         )
     # Logged move by move: the first seat starts; the length is from start to end unless the
     # game was logged afterwards (then the entry time says nothing about the game's length).
@@ -66,6 +74,7 @@ def sheet_of(match: Match) -> Sheet | None:
         duration,
         None,
         None,
+        [None] * len(match.seats),
     )
 
 
@@ -93,4 +102,8 @@ def sheets(matches: Iterable[Match]) -> tuple[list[Sheet], int]:
 
 
 def score_text(value: Any) -> str:
-    return "" if value is None else f"{value:g}" if isinstance(value, float) else str(value)
+    """A total as both tools write it: every digit kept (a float as its shortest exact
+    decimal, never in exponent form, which neither tool reads)."""
+    if value is None:
+        return ""
+    return format_float_positional(value, trim="-") if isinstance(value, float) else str(value)

@@ -8,6 +8,7 @@ import pytest
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 
+from .files import clean_bgg
 from .helpers import BGG, tablelog
 from .test_bgstats import sheets_of
 
@@ -15,14 +16,16 @@ ZONE = ("--zone", "UTC")
 
 
 def test_the_plays_of_the_five_games_become_score_sheet_matches(any_store):
-    code, out, err = tablelog(any_store, "import", "--from", "bgg", str(BGG), *ZONE)
-    assert code == 0, err
+    code, out, err = tablelog(
+        any_store, "import", "--from", "bgg", str(BGG), *ZONE, "--skip-invalid"
+    )
+    assert code == 1 and "1 of 8 plays refused and skipped" in err, err
     # Topiary, Topas (a shared win), Topitop twice (quantity 2, no scores), Total
     # Landscaping, GeoShapes; Coloretto, the incomplete play and the free-text score are not.
     assert "imported 6 plays" in out
     assert "skipped 1: not one of Tablelog's games (Coloretto)" in out
     assert "skipped 1: marked incomplete on BGG" in out
-    assert "play 7 (id 81000007): Ann's score '49-46ish' is not a number" in out
+    assert "play 7 (2024-04-08, Topiary, id 81000007): Ann's score '49-46ish' is not a" in out
     found = sheets_of(any_store)
     assert found["81000001"] == {
         "game": "topiary",
@@ -36,13 +39,13 @@ def test_the_plays_of_the_five_games_become_score_sheet_matches(any_store):
     }
     assert found["81000002"]["seats"] == ["Ann", "Ben"]  # by startposition
     assert found["81000003/1"]["winners"] == found["81000003/2"]["winners"] == ["Dev"]
-    code, out, _ = tablelog(any_store, "import", "--from", "bgg", str(BGG), *ZONE)
-    assert "imported 0 plays" in out and "6 already in this store" in out
+    code, out, _ = tablelog(any_store, "import", "--from", "bgg", str(BGG), *ZONE, "--skip-invalid")
+    assert code == 1 and out.startswith("nothing new: 6 plays already in this store")
 
 
 def test_a_round_trip_through_bgg_xml_keeps_seats_scores_winners_and_dates(tmp_path):
     original, copy = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
-    tablelog(original, "import", "--from", "bgg", str(BGG), *ZONE)
+    tablelog(original, "import", "--from", "bgg", str(BGG), *ZONE, "--skip-invalid")
     recorder = open_recorder(original)
     recorder.start_sheet(
         "geoshapes",
@@ -73,7 +76,7 @@ def test_a_round_trip_through_bgg_xml_keeps_seats_scores_winners_and_dates(tmp_p
 
     assert plays(copy) == plays(original)
     assert tablelog(copy, "import", "--from", "bgg", str(xml), *ZONE)[1].startswith(
-        "imported 0 plays"
+        "nothing new: 7 plays already in this store"
     )
 
 
@@ -86,7 +89,7 @@ def test_a_round_trip_through_bgg_xml_keeps_seats_scores_winners_and_dates(tmp_p
         ),
         (
             "<plays><play id='1' date='yesterday'><item name='Topiary'/></play></plays>",
-            "play 1 (id 1): date 'yesterday' is not a date",
+            "play 1 (yesterday, Topiary, id 1): date 'yesterday' is not a date",
         ),
         ("<plays><play id='1' date='2024-01-01'>", "the file: not BGG plays XML"),
         (
@@ -107,9 +110,13 @@ def test_a_bad_file_is_one_line_exit_2_and_nothing_stored(any_store, tmp_path, t
     assert stored_rows(any_store) == before
 
 
-def test_the_same_plays_read_in_another_zone_are_refused_not_stored_twice(store):
-    tablelog(store, "import", "--from", "bgg", str(BGG), *ZONE)
+def test_the_same_plays_read_in_another_zone_are_refused_not_stored_twice(store, tmp_path):
+    clean = tmp_path / "clean.xml"
+    clean.write_text(clean_bgg())
+    tablelog(store, "import", "--from", "bgg", str(clean), *ZONE)
     before = stored_rows(store)
-    code, _, err = tablelog(store, "import", "--from", "bgg", str(BGG), "--zone", "Asia/Tokyo")
-    assert code == 2 and "play 1: match" in err and "another --zone" in err
+    code, _, err = tablelog(store, "import", "--from", "bgg", str(clean), "--zone", "Asia/Tokyo")
+    assert code == 2 and len(err.splitlines()) == 1
+    assert "play 1 (2024-04-02, Topiary, id 81000001): already in this store as match" in err
+    assert "another --zone" in err
     assert stored_rows(store) == before

@@ -13,6 +13,7 @@ from tablelog.domain.sheet_matches import is_sheet
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 
+from .files import clean_bgstats
 from .helpers import BGSTATS, tablelog
 
 ZONE = ("--zone", "Europe/Berlin")
@@ -40,15 +41,17 @@ def sheets_of(store: str) -> dict[str, dict]:
 
 
 def test_the_plays_of_the_five_games_become_score_sheet_matches(any_store):
-    code, out, err = tablelog(any_store, "import", "--from", "bgstats", str(BGSTATS), *ZONE)
-    assert code == 0, err
+    code, out, err = tablelog(
+        any_store, "import", "--from", "bgstats", str(BGSTATS), *ZONE, "--skip-invalid"
+    )
+    assert code == 1 and "3 of 12 plays refused and skipped" in err, err
     assert "imported 6 plays as score-sheet matches" in out
     assert "skipped 1: marked ignored in BG Stats" in out
     assert "skipped 1: not one of Tablelog's games (Carcassonne)" in out
-    assert "skipped 3: unusable" in out
+    assert "skipped 3 plays refused (--skip-invalid)" in out
     assert "played in teams" in out  # the team game, named
     assert "Ann's score '49-46ish' is not a number" in out  # reported, not guessed
-    assert "play 11 (6F1C0011-0000-4000-8000-000000000011): winners:" in out
+    assert "play 11 (2024-03-17 18:00:00, Topiary, 6F1C0011-0000-4000-8000-000000000011): " in out
     found = sheets_of(any_store)
     first = found["6F1C0001-0000-4000-8000-000000000001"]
     assert first == {
@@ -68,24 +71,45 @@ def test_the_plays_of_the_five_games_become_score_sheet_matches(any_store):
     assert found["6F1C0006-0000-4000-8000-000000000006"]["totals"] == [None, None]
 
 
-def test_importing_the_same_file_twice_adds_nothing(any_store):
-    tablelog(any_store, "import", "--from", "bgstats", str(BGSTATS), *ZONE)
+def test_a_file_with_bad_plays_is_refused_whole_naming_each(any_store):
+    tablelog(any_store, "sheet", "topitop", "--players", "Ann,Ben", "--winner", "Ann")
     before = stored_rows(any_store)
-    code, out, _ = tablelog(any_store, "import", "--from", "bgstats", str(BGSTATS), *ZONE)
-    assert code == 0 and "imported 0 plays" in out and "6 already in this store" in out
+    code, out, err = tablelog(any_store, "import", "--from", "bgstats", str(BGSTATS), *ZONE)
+    assert code == 2 and out == ""
+    assert len(err.splitlines()) == 1
+    assert err.startswith("tablelog: 3 of 12 plays are refused, nothing was imported: play 9 (")
+    assert "play 10 (2024-03-16 18:00:00, Topiary, 6F1C0010" in err and "play 11 (" in err
+    assert stored_rows(any_store) == before
+
+
+def test_importing_the_same_file_twice_adds_nothing(any_store, tmp_path):
+    clean = tmp_path / "clean.json"
+    clean.write_text(clean_bgstats())
+    tablelog(any_store, "import", "--from", "bgstats", str(clean), *ZONE)
+    before = stored_rows(any_store)
+    code, out, _ = tablelog(any_store, "import", "--from", "bgstats", str(clean), *ZONE)
+    assert code == 0 and out.startswith("nothing new: 6 plays already in this store\n")
     assert stored_rows(any_store) == before
 
 
 def test_map_covers_a_users_own_game_name(store):
     code, out, _ = tablelog(
-        store, "import", "--from", "bgstats", str(BGSTATS), *ZONE, "--map", "Gartenschau=topiary"
+        store,
+        "import",
+        "--from",
+        "bgstats",
+        str(BGSTATS),
+        *ZONE,
+        "--map",
+        "Gartenschau=topiary",
+        "--skip-invalid",
     )
-    assert code == 0 and "imported 7 plays" in out
+    assert code == 1 and "imported 7 plays" in out
 
 
 def test_a_round_trip_through_a_bg_stats_file_keeps_seats_scores_winners_and_dates(tmp_path):
     original, copy = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
-    tablelog(original, "import", "--from", "bgstats", str(BGSTATS), *ZONE)
+    tablelog(original, "import", "--from", "bgstats", str(BGSTATS), *ZONE, "--skip-invalid")
     recorder = open_recorder(original)
     typed = recorder.start_sheet(
         "topas",
@@ -121,12 +145,13 @@ def test_a_round_trip_through_a_bg_stats_file_keeps_seats_scores_winners_and_dat
         (lambda text: text[: len(text) // 2], "the file: not valid JSON"),
         (
             lambda text: text.replace('"playerRefId": 3', '"playerRefId": 99', 1),
-            "play 1 (6F1C0001-0000-4000-8000-000000000001): playerScores: playerRefId 99 names no "
-            "player",
+            "play 1 (2024-03-01 19:30:00, Topiary, 6F1C0001-0000-4000-8000-000000000001): "
+            "playerScores: playerRefId 99 names no player",
         ),
         (
             lambda text: text.replace("2024-03-08 20:00:00", "8 March 2024"),
-            "play 2 (6F1C0002-0000-4000-8000-000000000002): playDate '8 March 2024' is not a date",
+            "play 2 (8 March 2024, Topiary, 6F1C0002-0000-4000-8000-000000000002): playDate "
+            "'8 March 2024' is not a date",
         ),
         (
             lambda text: text.replace('"gameRefId": 2,', '"gameRefId": 77,', 1),
@@ -146,7 +171,7 @@ def test_a_bad_file_is_one_line_exit_2_and_nothing_stored(any_store, tmp_path, c
 
 
 def test_export_selects_one_match_a_game_or_a_date_range(store, tmp_path):
-    tablelog(store, "import", "--from", "bgstats", str(BGSTATS), *ZONE)
+    tablelog(store, "import", "--from", "bgstats", str(BGSTATS), *ZONE, "--skip-invalid")
 
     def plays(*args):
         code, out, err = tablelog(store, "export", "--to", "bgstats", *ZONE, *args)
