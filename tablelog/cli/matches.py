@@ -55,7 +55,7 @@ AT = click.IntRange(0, 1_000_000_000)
     "--played-at",
     metavar="TIME",
     help="When the game was played, if logged afterwards: ISO 8601, e.g. "
-    "2026-11-28T19:30 (local time unless a zone is given).",
+    "2026-11-28T19:30 (local time unless a zone is given; from 1900 to now).",
 )
 @store_option
 def new(game, players, option_pairs, setup_file, manifest_file, played_at, store):
