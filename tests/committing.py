@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.domain.recorder import Recorder
+from tests.test_recorder import OPENING, play
 
 
 class Broken(RuntimeError):
@@ -45,3 +46,16 @@ def before_commit(monkeypatch: Any) -> None:
         raise Broken("the store failed before the commit")
 
     monkeypatch.setattr(Recorder, "_save", refuse)
+
+
+# The matches the writes under test need: after the opening (Ann to move), and with a dispute open.
+
+
+def opened(recorder: Recorder) -> str:
+    return str(play(recorder, OPENING))
+
+
+def disputed(recorder: Recorder) -> str:
+    match_id = play(recorder, OPENING)
+    recorder.dispute(match_id, "Ben", "was the slide legal?")
+    return str(match_id)

@@ -16,20 +16,8 @@ from tablelog.api import create_app, routes
 from tablelog.domain import views
 from tablelog.domain.ledger import Ledger
 from tests.checkpoints.helpers import new_signer, signing
-from tests.committing import AfterCommit, before_commit
+from tests.committing import AfterCommit, before_commit, disputed, opened
 from tests.conftest import stored_rows
-from tests.test_recorder import OPENING, play
-
-
-def opened(recorder) -> str:
-    return str(play(recorder, OPENING))
-
-
-def disputed(recorder) -> str:
-    match_id = play(recorder, OPENING)
-    recorder.dispute(match_id, "Ben", "was the slide legal?")
-    return str(match_id)
-
 
 SHEET = {"scores": [{"total": 2}, {"total": 0}], "winners": ["Ann"]}
 # name: (the match it needs, or None to start one; path; body; status; events it stores)
