@@ -68,8 +68,8 @@ class SigningRecorder(Recorder):
         if signer is not None:
             try:
                 done.checkpoint = self.ledger.sign(signer)
-            except Refused as err:
-                done.checkpoint_error = str(err)
+            except Exception as err:  # noqa: BLE001 - the entry is stored: say so, unsigned
+                done.checkpoint_error = str(err) or type(err).__name__
         return done
 
     def claim(self, *args: Any, **kwargs: Any) -> Match:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, cast
 from uuid import UUID
 
-from eventsourcing.persistence import ApplicationRecorder, EventStore, PersistenceError
+from eventsourcing.persistence import ApplicationRecorder, EventStore
 
 from .match import Match, event_hash
 from .snapshots import MatchSnapshot, attach, usable
@@ -120,7 +120,7 @@ class Snapshotting:
             return
         try:
             self.snapshots.put(snapshots)
-        except (PersistenceError, TypeError, ValueError):
+        except Exception:  # noqa: BLE001 - after the commit: the entry is stored regardless
             pass
 
 

@@ -46,12 +46,7 @@ def parse_time(text: Any, what: str, now: datetime | None = None) -> datetime:
 def within_range(when: datetime, what: str, now: datetime | None = None) -> datetime:
     """`when` (aware) if it lies between `EARLIEST` and now (give or take the clock skew), or
     Refused naming `what`. Every time taken from outside passes here before it is stored."""
-    try:
-        utc = when.astimezone(UTC)
-    except (OverflowError, ValueError):  # past year 1 or 9999 once in UTC
-        utc = (
-            EARLIEST - CLOCK_SKEW if when.year < EARLIEST.year else datetime.max.replace(tzinfo=UTC)
-        )
+    utc = in_utc(when)
     if utc < EARLIEST:
         raise Refused(f"{what} lies before {EARLIEST.year}: {_shown(when.isoformat())}")
     if utc > (now or datetime.now(UTC)) + CLOCK_SKEW:
@@ -69,7 +64,37 @@ def local_unless_zoned(text: str | None) -> datetime | str | None:
         when = datetime.fromisoformat(str(text).strip())
     except ValueError:
         return text
-    return when.astimezone() if when.tzinfo is None else when
+    if when.tzinfo is not None:
+        return when
+    try:
+        return when.astimezone()
+    except (OverflowError, ValueError):  # year 1 or 9999: the local zone as it is today, for
+        return when.replace(tzinfo=datetime.now().astimezone().tzinfo)  # `within_range` to refuse
+
+
+def in_utc(when: datetime) -> datetime:
+    """`when` (aware) in UTC; a time with no UTC form Python can hold (year 1 east of
+    Greenwich, year 9999 west of it) as the earliest or latest UTC time there is, so that it
+    still compares and sorts in its place."""
+    utc = _utc(when)
+    if utc is not None:
+        return utc
+    return (datetime.min if when.year == datetime.min.year else datetime.max).replace(tzinfo=UTC)
+
+
+def utc_text(stored: str) -> str:
+    """A stored time (ISO 8601 with a zone) as UTC text, as every list shows times and sorts
+    them; one with no UTC form (stored before `within_range` guarded every entry) as stored,
+    which sorts first (year 1) or last (year 9999) all the same."""
+    utc = _utc(datetime.fromisoformat(stored))
+    return stored if utc is None else utc.isoformat()
+
+
+def _utc(when: datetime) -> datetime | None:
+    try:
+        return when.astimezone(UTC)
+    except (OverflowError, ValueError):  # past year 1 or 9999 once in UTC
+        return None
 
 
 def _shown(value: Any) -> str:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from .match import SHEET, Match
+from .times import utc_text
 from .wording import outcome_text, player_count_refusal, winners_text
 
 __all__ = [
@@ -70,7 +70,7 @@ def played(match: Match) -> str:
     """When the game was played: the time given when it was logged afterwards, else its start,
     in UTC as every other time here."""
     if match.played_at:
-        return datetime.fromisoformat(match.played_at).astimezone(UTC).isoformat()
+        return utc_text(match.played_at)
     return match.created_on.isoformat()
 
 

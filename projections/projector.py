@@ -19,7 +19,7 @@ import math
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
+from datetime import datetime
 from operator import itemgetter
 from typing import Any, NamedTuple
 from uuid import UUID
@@ -30,6 +30,7 @@ from tablelog.domain import derived
 from tablelog.domain.games import GameRules, RulesError, get_rules
 from tablelog.domain.games.base import Component
 from tablelog.domain.match import components_of, initial_state
+from tablelog.domain.times import utc_text
 
 from . import components
 from .ratings import Ratings
@@ -151,7 +152,7 @@ def _played(data: dict[str, Any]) -> str | None:
     played = data.get("played_at")
     if not played:
         return _time(data)
-    return datetime.fromisoformat(played).astimezone(UTC).isoformat()
+    return utc_text(played)
 
 
 class OpenMatch:

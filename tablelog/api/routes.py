@@ -5,7 +5,9 @@ the request schema it takes, the answers it gives and whether it writes; the Ope
 (`openapi.py`) and the Flask routes (`server.py`) are both generated from this table. A handler
 receives the `Service` and the parsed parameters (and `body`), and returns the JSON value of its
 answer, or a `Reply` when the status is not 200. It raises the recorder's and the rules' own
-refusals; `errors.py` turns them into answers.
+refusals; `errors.py` turns them into answers. A handler that writes returns `Written` as soon as
+the store has committed: the answer is made from it afterwards (`server.py`), so that nothing
+failing then can turn a stored entry into an error.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from tablelog.domain.games import GAMES
 from tablelog.domain.match import RUNNING, SHEET, Match
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.signed import with_receipt
+from tablelog.domain.stored import not_signed
 from tablelog.projections.queries import Queries
 
 from .errors import ApiError
@@ -46,6 +49,39 @@ class Reply:
     status: int
     body: Any
     headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Written:
+    """A write the store has committed: the match it wrote (`done`; None for a new match, read
+    back to answer), the status to answer with, and what already went wrong after the commit.
+    Whatever fails while the answer is made from it still answers this status, saying what
+    failed (`warnings`): the entry is stored, and an error would have the client enter it
+    again."""
+
+    match_id: UUID
+    done: Match | None = None
+    status: int = 200
+    warnings: tuple[str, ...] = ()
+
+    def headers(self) -> dict[str, str]:
+        return {"Location": f"{PREFIX}/matches/{self.match_id}"} if self.status == 201 else {}
+
+    def state(self, service: Service) -> dict[str, Any]:
+        """The full answer: the match's state after the entry, with its signed receipt."""
+        match = self.done if self.done is not None else service.recorder.get(self.match_id)
+        return match_state(with_receipt(service.recorder, match))
+
+    def certain(self) -> dict[str, Any]:
+        """What is known without reading or rendering anything: the id, and for an entry the
+        match's version and receipt (the hash of the event just stored)."""
+        if self.done is None:
+            return {"id": str(self.match_id)}
+        return {
+            "id": str(self.match_id),
+            "version": self.done.version,
+            "receipt": self.done.head_hash,
+        }
 
 
 @dataclass(frozen=True)
@@ -127,13 +163,12 @@ class Service:
     def get(self, text: str, at: int | None = None) -> Match:
         return with_receipt(self.recorder, self.recorder.get(self.match_id(text), at))
 
-    def write(self, text: str, version: int | None, command: str, *args: Any) -> Match:
+    def write(self, text: str, version: int | None, command: str, *args: Any) -> Written:
         """Run one recorder command (`record`, `undo`, ... `abandon`) on the match named by
         `text`; with `version`, only if the match is still at that version."""
-        return with_receipt(
-            self.recorder,
-            getattr(self.recorder, command)(self.match_id(text), *args, expected_version=version),
-        )
+        done = getattr(self.recorder, command)(self.match_id(text), *args, expected_version=version)
+        unsigned = not_signed(done)
+        return Written(done.id, done, warnings=(unsigned,) if unsigned else ())
 
     def stats(
         self, game: str, players: int | None, variant: str | None, kind: str | None = None
@@ -161,15 +196,6 @@ def match_state(match: Match, step: int | None = None) -> dict[str, Any]:
     }
 
 
-def _created(service: Service, match_id: Any) -> Reply:
-    """201 with the new match's state and its URL in `Location`."""
-    return Reply(
-        201,
-        match_state(service.recorder.get(match_id)),
-        {"Location": f"{PREFIX}/matches/{match_id}"},
-    )
-
-
 def _step(match: Match) -> int:
     return match.version - Match.INITIAL_VERSION
 
@@ -192,8 +218,11 @@ AT = Param(
 
 STATE = Answer(
     200,
-    "MatchState",
-    "The match after the entry: write `version` back with the next entry to detect other writers.",
+    "Written",
+    "The match after the entry: write `version` back with the next entry to detect other "
+    "writers. The entry is stored whenever the answer is 2xx; `warnings` says what failed "
+    "after it was stored (a checkpoint not signed, or an answer that could not be made: then "
+    "only `id`, `version`, `receipt` and `stored` are given).",
 )
 NOT_FOUND = Answer(404, "Error", "No such match (`match-not-found`).")
 REFUSED = Answer(422, "Error", "Refused by the recorder or the rules; nothing was stored.")
@@ -323,8 +352,9 @@ def list_matches(service: Service, game: str | None, offset: int | None, limit: 
     body="NewMatch",
     ok=Answer(
         201,
-        "MatchState",
-        "The new match (its `id` is in the body and its URL in `Location`).",
+        "Written",
+        "The new match (its `id` is in the body and its URL in `Location`); `warnings` as for "
+        "every write.",
         headers=("Location",),
     ),
     refusals=(
@@ -348,7 +378,7 @@ def create_match(service: Service, body: dict[str, Any]) -> Any:
         components=body.get("manifest"),
         played_at=body.get("played_at"),
     )
-    return _created(service, match_id)
+    return Written(match_id, status=201)
 
 
 @endpoint(
@@ -358,7 +388,10 @@ def create_match(service: Service, body: dict[str, Any]) -> Any:
     "Log a match from its score sheet",
     body="NewSheet",
     ok=Answer(
-        201, "MatchState", "The new, ended match (its URL in `Location`).", headers=("Location",)
+        201,
+        "Written",
+        "The new, ended match (its URL in `Location`); `warnings` as for every write.",
+        headers=("Location",),
     ),
     refusals=(
         Answer(
@@ -381,7 +414,7 @@ def create_sheet(service: Service, body: dict[str, Any]) -> Any:
         body.get("options"),
         played_at=body.get("played_at"),
     )
-    return _created(service, match_id)
+    return Written(match_id, status=201)
 
 
 @endpoint(
@@ -550,7 +583,7 @@ def record_move(service: Service, match: str, body: dict[str, Any]) -> Any:
         move = found.rules.typed_move(found.state, body["move"], found.seats)
         if move != body["move"] and version is None:
             version = found.version  # read against this position: a race is a 409, not a misreading
-    return match_state(service.write(match, version, "record", body["seat"], move))
+    return service.write(match, version, "record", body["seat"], move)
 
 
 @endpoint(
@@ -565,9 +598,7 @@ def record_move(service: Service, match: str, body: dict[str, Any]) -> Any:
 )
 def undo_move(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Withdraw the most recent effective move (recorded as an event; nothing is deleted)."""
-    return match_state(
-        service.write(match, body.get("version"), "undo", body["by"], body["reason"])
-    )
+    return service.write(match, body.get("version"), "undo", body["by"], body["reason"])
 
 
 @endpoint(
@@ -582,9 +613,7 @@ def undo_move(service: Service, match: str, body: dict[str, Any]) -> Any:
 )
 def claim_result(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Record the scores the players wrote down (the audit compares them with the rules)."""
-    return match_state(
-        service.write(match, body.get("version"), "claim", body["by"], body["scores"])
-    )
+    return service.write(match, body.get("version"), "claim", body["by"], body["scores"])
 
 
 @endpoint(
@@ -603,9 +632,7 @@ def claim_result(service: Service, match: str, body: dict[str, Any]) -> Any:
 )
 def raise_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Record a dispute about the match; it stays open until resolved."""
-    return match_state(
-        service.write(match, body.get("version"), "dispute", body["by"], body["about"])
-    )
+    return service.write(match, body.get("version"), "dispute", body["by"], body["about"])
 
 
 @endpoint(
@@ -624,9 +651,7 @@ def raise_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
 )
 def resolve_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Record the ruling on the oldest open dispute."""
-    return match_state(
-        service.write(match, body.get("version"), "resolve", body["by"], body["ruling"])
-    )
+    return service.write(match, body.get("version"), "resolve", body["by"], body["ruling"])
 
 
 @endpoint(
@@ -641,9 +666,7 @@ def resolve_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
 )
 def end_match(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Close a match whose game is over by the rules, or (with `draw`) agree a draw."""
-    return match_state(
-        service.write(match, body.get("version"), "end", bool(body.get("draw", False)))
-    )
+    return service.write(match, body.get("version"), "end", bool(body.get("draw", False)))
 
 
 @endpoint(
@@ -658,6 +681,4 @@ def end_match(service: Service, match: str, body: dict[str, Any]) -> Any:
 )
 def abandon_match(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Close an unfinished match without a result."""
-    return match_state(
-        service.write(match, body.get("version"), "abandon", body["by"], body["reason"])
-    )
+    return service.write(match, body.get("version"), "abandon", body["by"], body["reason"])

@@ -141,7 +141,7 @@ REQUESTS: dict[str, Schema] = {
             "played_at": {
                 **TEXT,
                 "description": "When the game was played, if it is logged "
-                "afterwards: ISO 8601 with a zone, not in the "
+                "afterwards: ISO 8601 with a zone, from 1900 on, not in the "
                 "future.",
             },
         },
@@ -155,7 +155,8 @@ REQUESTS: dict[str, Schema] = {
             "options": {**ANY_OBJECT, "description": "Game options (the variant played)."},
             "played_at": {
                 **TEXT,
-                "description": "When the game was played: ISO 8601 with a zone, not in the future.",
+                "description": "When the game was played: ISO 8601 with a zone, from 1900 on, "
+                "not in the future.",
             },
         },
         ("game", "players", "sheet"),
@@ -315,6 +316,14 @@ STATE_FIELDS: dict[str, Schema] = {
     },
 }
 
+WARNINGS: Schema = {
+    "type": "array",
+    "items": TEXT,
+    "description": "Only in the answer to a write, only when something failed after the "
+    "entry was stored: one line each, `stored, but WHAT: REASON` (`stored, but NOT signed: "
+    "...` when the checkpoint could not be signed). The entry is stored: do not enter it again.",
+}
+
 ENTRY_TIME = {"at": TIME_TEXT}
 RAW_OUTCOME: Schema = {
     "type": "object",
@@ -354,6 +363,29 @@ RESPONSES: dict[str, Schema] = {
         ("count", "matches"),
     ),
     "MatchState": documented(STATE_FIELDS, tuple(STATE_FIELDS)),
+    # The answer to a write: the state, or (when it could not be made after the commit) what is
+    # certain about the entry stored. 2xx means stored, either way.
+    "Written": {
+        "anyOf": [
+            ref("MatchState"),
+            ref("Stored"),
+        ],
+        "properties": {"warnings": WARNINGS},
+    },
+    "Stored": documented(
+        {
+            "id": UUID_TEXT,
+            "version": STATE_FIELDS["version"],
+            "receipt": STATE_FIELDS["receipt"],
+            "stored": {
+                "const": True,
+                "description": "The entry is stored, but the state could not be given (see "
+                "`warnings`): GET the match for it.",
+            },
+            "warnings": WARNINGS,
+        },
+        ("id", "stored", "warnings"),
+    ),
     "Score": documented(
         {
             "id": UUID_TEXT,

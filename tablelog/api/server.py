@@ -4,7 +4,8 @@ A write goes through, in order: the write policy (401/403), the media type (415)
 JSON parsing and the operation's request schema (400), and only then the recorder, whose
 refusals `errors.py` maps. A read's query parameters are converted and checked against their
 schemas (400). Whatever the input, the answer is JSON and never a 5xx: an unexpected exception is
-a bug, and is left to Flask so that it shows as one.
+a bug, and is left to Flask so that it shows as one; but never once a write has been stored:
+from then on the answer is 2xx, saying what failed (`answer_written`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Flask, Response, request
+from flask import Blueprint, Flask, Response, current_app, request
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
@@ -24,11 +25,12 @@ from tablelog.access import WritePolicy
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
 from tablelog.domain.recorder import Recorder
+from tablelog.domain.stored import stored_but
 from tablelog.guard import MAX_BODY, guard
 
 from .errors import ApiError, bad_request, from_refusal
 from .openapi import build_document, build_index
-from .routes import ENDPOINTS, PREFIX, Endpoint, Param, Reply, Service
+from .routes import ENDPOINTS, PREFIX, Endpoint, Param, Reply, Service, Written
 from .schemas import REQUESTS
 
 INTEGER = re.compile(r"-?[0-9]{1,20}")
@@ -118,6 +120,8 @@ def _view(endpoint: Endpoint, service: Service, policy: WritePolicy) -> Callable
             result = endpoint.handler(service, **arguments)
         except (Refused, RulesError) as err:
             raise from_refusal(err) from None
+        if isinstance(result, Written):
+            return answer_written(service, result)
         if isinstance(result, Reply):
             answer = json_response(result.body, result.status)
             answer.headers.update(result.headers)
@@ -126,6 +130,34 @@ def _view(endpoint: Endpoint, service: Service, policy: WritePolicy) -> Callable
 
     view.__name__ = endpoint.operation_id
     return view
+
+
+def answer_written(service: Service, written: Written) -> Response:
+    """The answer to a write the store has committed: its status with the match's state, or,
+    when making that fails (reading the match back, rendering it, its signed receipt), what is
+    certain about the entry, marked `stored`. Either way `warnings` says what failed: the entry
+    is stored, so the answer is never an error (a client would enter it again)."""
+    warnings = list(written.warnings)
+    try:
+        body = written.state(service)
+        answer = json_response(
+            {**body, **({"warnings": warnings} if warnings else {})}, written.status
+        )
+    except Exception as err:  # anything at all: the entry is stored
+        current_app.logger.exception("match %s: stored, but the answer failed", written.match_id)
+        warnings.append(stored_but("its state could not be given", err))
+        answer = json_response(
+            {**_certain(written), "stored": True, "warnings": warnings}, written.status
+        )
+    answer.headers.update(written.headers())
+    return answer
+
+
+def _certain(written: Written) -> dict[str, Any]:
+    try:
+        return written.certain()
+    except Exception:  # noqa: BLE001 - the id at least is known
+        return {"id": str(written.match_id)}
 
 
 def _nothing_here(anything: str) -> Response:

@@ -1,7 +1,11 @@
-"""Commands for a disputed result: claim, dispute, resolve (all recorded as events) and audit."""
+"""Commands for a disputed result: claim, dispute, resolve (all recorded as events) and audit.
+
+Each write prints its entry inside `after_commit`: once stored, nothing it prints can turn it into
+a refusal (see `committed.py`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import click
@@ -14,14 +18,18 @@ from tablelog.store import open_recorder
 
 from . import main
 from .checkpoints import audit_checkpoints, echo_signed, ledger_text
+from .committed import after_commit
 from .options import echo_json, json_option, parse_json, store_option
 from .stats import open_match, open_queries
 
 
-def _recorded(done: Match, what: str) -> None:
-    """What was stored, and the head hash an organiser can keep to check the log later."""
-    click.echo(f"{step(done.version)}: {what}")
-    click.echo(f"receipt: {done.head_hash}")
+def _recorded(recorder: Any, done: Match, what: Callable[[], str]) -> None:
+    """What was stored, the head hash an organiser can keep to check the log later, and the
+    signed receipt: printed once the entry is stored, so a failure here still says it is."""
+    with after_commit(done):
+        click.echo(f"{step(done.version)}: {what()}")
+        click.echo(f"receipt: {done.head_hash}")
+        echo_signed(recorder, done)
 
 
 @main.command()
@@ -43,9 +51,12 @@ def claim(match, scores_json, by, store):
     scores = parse_json(scores_json, "the claimed scores")
     recorder, match_id = open_match(store, match)
     done = recorder.claim(match_id, by, scores)
+    _recorded(recorder, done, lambda: _claimed(by, scores, done))
+
+
+def _claimed(by: str, scores: dict[str, Any], done: Match) -> str:
     written = ", ".join(f"{name} {points}" for name, points in scores.items())
-    _recorded(done, f"{by} claims {written} (after move {len(done.moves)})")
-    echo_signed(recorder, done)
+    return f"{by} claims {written} (after move {len(done.moves)})"
 
 
 @main.command()
@@ -57,8 +68,7 @@ def dispute(match, by, about, store):
     """Record a dispute about the match; it stays open until resolved."""
     recorder, match_id = open_match(store, match)
     done = recorder.dispute(match_id, by, about)
-    _recorded(done, f"dispute raised by {by}: {about}")
-    echo_signed(recorder, done)
+    _recorded(recorder, done, lambda: f"dispute raised by {by}: {about}")
 
 
 @main.command()
@@ -70,8 +80,7 @@ def resolve(match, by, ruling, store):
     """Record the ruling on the oldest open dispute."""
     recorder, match_id = open_match(store, match)
     done = recorder.resolve(match_id, by, ruling)
-    _recorded(done, f"dispute ruled by {by}: {ruling}")
-    echo_signed(recorder, done)
+    _recorded(recorder, done, lambda: f"dispute ruled by {by}: {ruling}")
 
 
 @main.command()

@@ -30,6 +30,7 @@ from tablelog.domain.checkpoints import (
     public_raw_from_text,
 )
 from tablelog.domain.signed import SigningRecorder
+from tablelog.domain.stored import not_signed
 from tablelog.store import open_recorder
 
 from . import main
@@ -280,8 +281,9 @@ def _one_record(text: str) -> dict[str, Any]:
 
 def echo_signed(recorder: Any, done: Any) -> None:
     """After end, claim, dispute, resolve: the short signed receipt, or why there is none."""
-    if getattr(done, "checkpoint_error", None):
-        click.echo(f"tablelog: stored, but NOT signed: {done.checkpoint_error}", err=True)
+    unsigned = not_signed(done)
+    if unsigned:
+        click.echo(f"tablelog: {unsigned}", err=True)
         return
     if getattr(done, "checkpoint", None) is None:
         return

@@ -1,4 +1,8 @@
-"""Commands that start, record, show and close matches."""
+"""Commands that start, record, show and close matches.
+
+A write command stores its entry, then prints it inside `after_commit`: once stored, nothing it
+prints can turn it into a refusal (see `committed.py`).
+"""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from tablelog.store import open_recorder
 
 from . import main
 from .checkpoints import echo_signed
+from .committed import after_commit
 from .options import echo_json, json_option, parse_json, parse_options, read_text, store_option
 from .stats import open_match, open_queries, warn_damaged
 
@@ -50,7 +55,7 @@ AT = click.IntRange(0, 1_000_000_000)
     "--played-at",
     metavar="TIME",
     help="When the game was played, if logged afterwards: ISO 8601, e.g. "
-    "2026-11-28T19:30 (local time unless a zone is given).",
+    "2026-11-28T19:30 (local time unless a zone is given; from 1900 to now).",
 )
 @store_option
 def new(game, players, option_pairs, setup_file, manifest_file, played_at, store):
@@ -67,16 +72,11 @@ def new(game, players, option_pairs, setup_file, manifest_file, played_at, store
         components = {"name": name, "content": manifests.parse(manifest_file.read(), name)}
     recorder = open_recorder(store)
     seats = [name.strip() for name in players.split(",")]
-    click.echo(
-        recorder.start(
-            game,
-            seats,
-            options,
-            setup,
-            components=components,
-            played_at=local_unless_zoned(played_at),
-        )
+    match_id = recorder.start(
+        game, seats, options, setup, components=components, played_at=local_unless_zoned(played_at)
     )
+    with after_commit(match_id):
+        click.echo(match_id)
 
 
 # ignore_unknown_options: a move that starts with "-" (a bare negative number) is the move
@@ -100,6 +100,11 @@ def move(match, move_json, seat, store):
         else found.rules.typed_move(found.state, move_value, found.seats)
     )
     done = recorder.record(match_id, seat, typed, expected_version=found.version)
+    with after_commit(done):
+        _echo_move(done)
+
+
+def _echo_move(done: Match) -> None:
     rules, recorded = done.rules, done.moves[-1]
     waiting = ", ".join(done.seats[s] for s in rules.to_move(done.state))
     outcome = rules.outcome(done.state)
@@ -132,11 +137,12 @@ def undo(match, by, reason, store):
     """Withdraw the most recent effective move (recorded as an event; nothing is deleted)."""
     recorder, match_id = open_match(store, match)
     done = recorder.undo(match_id, by, reason)
-    withdrawn = done.undos[-1]["move"]
-    click.echo(
-        f"withdrew move {len(done.moves) + 1}: {done.seats[withdrawn['seat']]} "
-        f"{done.rules.describe(withdrawn['move'], done.seats)}"
-    )
+    with after_commit(done):
+        withdrawn = done.undos[-1]["move"]
+        click.echo(
+            f"withdrew move {len(done.moves) + 1}: {done.seats[withdrawn['seat']]} "
+            f"{done.rules.describe(withdrawn['move'], done.seats)}"
+        )
 
 
 @main.command()
@@ -226,12 +232,13 @@ def end(match, agreed_draw, store):
     """Close a match whose game is over (or agree a draw)."""
     recorder, match_id = open_match(store, match)
     done = recorder.end(match_id, agreed_draw)
-    click.echo(f"ended: {views.said_outcome(done, done.outcome)}")
-    click.echo(
-        f"receipt: {done.head_hash}  (keep it: `tablelog audit {str(done.id)[:8]} "
-        f"--head {done.head_hash[:12]}` proves the log was not cut short)"
-    )
-    echo_signed(recorder, done)
+    with after_commit(done):
+        click.echo(f"ended: {views.said_outcome(done, done.outcome)}")
+        click.echo(
+            f"receipt: {done.head_hash}  (keep it: `tablelog audit {str(done.id)[:8]} "
+            f"--head {done.head_hash[:12]}` proves the log was not cut short)"
+        )
+        echo_signed(recorder, done)
 
 
 @main.command()
@@ -242,5 +249,6 @@ def end(match, agreed_draw, store):
 def abandon(match, by, reason, store):
     """Close an unfinished match without a result."""
     recorder, match_id = open_match(store, match)
-    recorder.abandon(match_id, by, reason)
-    click.echo("abandoned")
+    done = recorder.abandon(match_id, by, reason)
+    with after_commit(done):
+        click.echo("abandoned")
