@@ -4,6 +4,7 @@ to lose or to find stale."""
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -247,3 +248,40 @@ def _execute(location: str, statement: str) -> None:
         return
     with sqlite3.connect(location) as db:
         db.execute(statement.format(snapshots="stored_snapshots"))
+
+
+def test_a_snapshot_taken_during_a_long_read_holds_the_match_as_it_was_then(any_recorder):
+    """A read that replays past `read_through` snapshots the match at every multiple of it on
+    the way; each snapshot is the match at its own step, not shared with the match read on
+    (issue 42: undos recorded later showed up at earlier steps, and twice at the end)."""
+    any_recorder.snapshot_every = any_recorder.read_through = 10**9  # written, no snapshot
+    match_id = any_recorder.start("topitop", ["Ann", "Ben"])
+    moves = iter(shuffled_moves(80))
+    for version in range(2, 71):  # undos, claims, disputes after events 20, 40 and 60
+        if version in (25, 45, 62):
+            withdrawn = any_recorder.undo(match_id, "Ann", f"undo {version}").undos[-1]["move"]
+            moves = itertools.chain([(withdrawn["seat"], withdrawn["move"])], moves)
+        elif version in (30, 50):
+            any_recorder.claim(match_id, "Ben", {"Ann": version})
+        elif version in (33, 55):
+            any_recorder.dispute(match_id, "Ann", f"dispute {version}")
+        elif version in (41, 65):
+            any_recorder.resolve(match_id, "Ben", f"ruling {version}")
+        else:
+            any_recorder.record(match_id, *next(moves))
+    assert snapshot_versions(any_recorder, match_id) == []
+    any_recorder.read_through = 20
+    any_recorder.get(match_id)  # replays all 70 events, snapshots the match at 20, 40, 60
+    assert snapshot_versions(any_recorder, match_id) == [20, 40, 60]
+    for version in range(1, 71):
+        read = any_recorder.get(match_id, version - 1)
+        assert_same(read, full_replay(any_recorder, match_id, version))
+    now = any_recorder.get(match_id)
+    assert [undo["reason"] for undo in now.undos] == ["undo 25", "undo 45", "undo 62"]
+    assert [d["ruling"] for d in now.disputes] == ["ruling 41", "ruling 65"]
+    assert [d["ruling"] for d in any_recorder.get(match_id, 39).disputes] == [None]
+
+
+def snapshot_versions(recorder: Recorder, match_id) -> list[int]:
+    assert recorder.snapshots is not None
+    return [s.originator_version for s in recorder.snapshots.get(match_id)]
