@@ -199,7 +199,7 @@ def test_a_damaged_or_foreign_snapshot_is_not_used(any_recorder, any_store, smal
     assert reader.snapshots is not None
     older = next(iter(reader.snapshots.get(match_id, desc=True, limit=1)))
     assert isinstance(older, MatchSnapshot)
-    assert older.state["format"] == 99 and not usable(older.state)
+    assert older.state["format"] == 99 and not usable(older)
     assert_same(reader.get(match_id), before)
 
 
@@ -285,3 +285,29 @@ def test_a_snapshot_taken_during_a_long_read_holds_the_match_as_it_was_then(any_
 def snapshot_versions(recorder: Recorder, match_id) -> list[int]:
     assert recorder.snapshots is not None
     return [s.originator_version for s in recorder.snapshots.get(match_id)]
+
+
+def test_a_snapshot_holding_entries_from_after_its_event_is_not_used(any_recorder, any_store):
+    """Stores written before issue 42's fix may hold snapshots that shared the match's lists:
+    an undo, a claim or a dispute from after the snapshot's event is in it. Such a snapshot is
+    passed over; the match reads as its events say."""
+    any_recorder.snapshot_every = any_recorder.read_through = 10**9
+    match_id = any_recorder.start("topitop", ["Ann", "Ben"])
+    for seat, move in shuffled_moves(12):
+        any_recorder.record(match_id, seat, move)  # events 2-13
+    at = any_recorder.get(match_id)  # event 13
+    any_recorder.undo(match_id, "Ann", "a slip")  # event 14
+    any_recorder.dispute(match_id, "Ben", "the slip")  # 15
+    any_recorder.resolve(match_id, "Ann", "it stands")  # 16
+    any_recorder.claim(match_id, "Ben", {"Ann": 1})  # 17
+    later = any_recorder.get(match_id)
+    assert any_recorder.snapshots is not None
+    for entries in ("undos", "disputes", "claims"):  # what the shared lists came to hold
+        old = MatchSnapshot.take(at)
+        old.state["fields"][entries] = later.__dict__[entries]
+        assert not usable(old)
+        any_recorder.snapshots.put([old])  # the newest snapshot at or before event 13
+        assert_same(any_recorder.get(match_id, 12), full_replay(any_recorder, match_id, 13))
+        assert_same(any_recorder.get(match_id), full_replay(any_recorder, match_id))
+        _execute(any_store, "DELETE FROM {snapshots}")
+    assert usable(MatchSnapshot.take(at)) and usable(MatchSnapshot.take(later))
