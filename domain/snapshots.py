@@ -91,14 +91,17 @@ class Trail(MutableSequence):
                 return self.tail[start - self.dropped : max(start, stop) - self.dropped]
             self._fill()
             return self.tail[index]
-        return self.tail[self._index(index)]
+        # The position first: finding it may fetch the earlier entries, replacing `tail`.
+        position = self._index(index)
+        return self.tail[position]
 
     def __setitem__(self, index, value) -> None:
         if isinstance(index, slice):
             self._fill()
             self.tail[index] = value
         else:
-            self.tail[self._index(index)] = value
+            position = self._index(index)  # (may replace `tail`: see __getitem__)
+            self.tail[position] = value
 
     def __delitem__(self, index) -> None:
         self._fill()
@@ -153,8 +156,9 @@ def compact(match: Match) -> dict[str, Any]:
     """What a snapshot stores of `match`: its fields, and the tails of its states and moves."""
     rules = match.rules
     # The last TAIL moves, or fewer when a restored match holds fewer (after undos): taking a
-    # snapshot never fetches the history a snapshot left out.
-    kept = min(TAIL, len(match.moves), _held(match.moves), _held(match.states) - 1)
+    # snapshot fetches the history a snapshot left out only when undos took every state it
+    # held, the current one too (none kept: the current state is fetched).
+    kept = max(0, min(TAIL, len(match.moves), _held(match.moves), _held(match.states) - 1))
     fields = {k: v for k, v in vars(match).items() if k not in _OWN}
     return _value(
         {
@@ -189,6 +193,9 @@ def usable(snapshot: MatchSnapshot) -> bool:
         return (
             state.get("format") == FORMAT
             and get_rules(state["fields"]["game"]).version == state["state_rules"]
+            # Two marks of a snapshot written before issue 42's fix: no current state (undos
+            # had taken every state it held) and entries from after its event.
+            and len(state["states"]) == len(state["moves"]) + 1
             and not _later(state["fields"], snapshot.originator_version)
         )
     except Exception:  # noqa: BLE001 - a snapshot this code cannot read is simply not used

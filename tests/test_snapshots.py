@@ -287,27 +287,63 @@ def snapshot_versions(recorder: Recorder, match_id) -> list[int]:
     return [s.originator_version for s in recorder.snapshots.get(match_id)]
 
 
-def test_a_snapshot_holding_entries_from_after_its_event_is_not_used(any_recorder, any_store):
-    """Stores written before issue 42's fix may hold snapshots that shared the match's lists:
-    an undo, a claim or a dispute from after the snapshot's event is in it. Such a snapshot is
-    passed over; the match reads as its events say."""
+def test_a_snapshot_written_before_the_fix_is_not_used(any_recorder, any_store):
+    """Stores written before issue 42's fix may hold snapshots that shared the match's lists
+    (an undo, a claim or a dispute, raised or resolved, from after the snapshot's event is in
+    it) or that undos had left with no state at all. Such a snapshot is passed over; the match
+    reads as its events say."""
     any_recorder.snapshot_every = any_recorder.read_through = 10**9
     match_id = any_recorder.start("topitop", ["Ann", "Ben"])
-    for seat, move in shuffled_moves(12):
-        any_recorder.record(match_id, seat, move)  # events 2-13
-    at = any_recorder.get(match_id)  # event 13
-    any_recorder.undo(match_id, "Ann", "a slip")  # event 14
-    any_recorder.dispute(match_id, "Ben", "the slip")  # 15
-    any_recorder.resolve(match_id, "Ann", "it stands")  # 16
-    any_recorder.claim(match_id, "Ben", {"Ann": 1})  # 17
+    for seat, move in shuffled_moves(11):
+        any_recorder.record(match_id, seat, move)  # events 2-12
+    any_recorder.dispute(match_id, "Ben", "the count")  # 13
+    at = any_recorder.get(match_id)
+    any_recorder.undo(match_id, "Ann", "a slip")  # 14
+    any_recorder.resolve(match_id, "Ann", "it stands")  # 15
+    resolved = any_recorder.get(match_id)
+    any_recorder.claim(match_id, "Ben", {"Ann": 1})  # 16
+    any_recorder.dispute(match_id, "Ben", "the claim")  # 17
     later = any_recorder.get(match_id)
+    spoiled = {
+        "an undo after it": {"undos": later.undos},
+        "a claim after it": {"claims": later.claims},
+        "a ruling after it": {"disputes": resolved.disputes},
+        "a dispute after it": {"disputes": later.disputes},
+        "no state": {},
+    }
     assert any_recorder.snapshots is not None
-    for entries in ("undos", "disputes", "claims"):  # what the shared lists came to hold
+    for what, fields in spoiled.items():
         old = MatchSnapshot.take(at)
-        old.state["fields"][entries] = later.__dict__[entries]
-        assert not usable(old)
+        old.state["fields"].update(fields)
+        if not fields:  # undos took every state it held, and it kept none
+            old.state.update(states=[], moves=[], dropped=old.state["dropped"] + 1)
+        assert not usable(old), what
         any_recorder.snapshots.put([old])  # the newest snapshot at or before event 13
         assert_same(any_recorder.get(match_id, 12), full_replay(any_recorder, match_id, 13))
         assert_same(any_recorder.get(match_id), full_replay(any_recorder, match_id))
         _execute(any_store, "DELETE FROM {snapshots}")
     assert usable(MatchSnapshot.take(at)) and usable(MatchSnapshot.take(later))
+
+
+def test_undos_through_every_state_a_restored_match_holds(any_recorder):
+    """Undos that take every state a match restored from a snapshot holds (more than its tail)
+    leave it whole: its current state, how many moves it has, and the snapshots taken of it."""
+    any_recorder.snapshot_every, any_recorder.read_through = 10, 10**9
+    match_id = any_recorder.start("topitop", ["Ann", "Ben"])
+    moves = list(shuffled_moves(20))
+    for seat, move in moves[:19]:  # events 2-20: snapshots at 10 and 20
+        any_recorder.record(match_id, seat, move)
+    for _ in range(11):  # events 21-31; the snapshot at 30 holds no move and one state
+        any_recorder.undo(match_id, "Ann", "back")
+    any_recorder.read_through = 1  # a read now snapshots the match after each event it replays
+    read = any_recorder.get(match_id)  # from the snapshot at 30, and one undo
+    assert len(read.moves) == 8 and len(read.states) == 9
+    assert read.state == full_replay(any_recorder, match_id).state
+    assert any_recorder.snapshots is not None
+    newest = next(iter(any_recorder.snapshots.get(match_id, desc=True, limit=1)))
+    assert newest.originator_version == 31 and usable(newest)  # the current state fetched
+    read = any_recorder.get(match_id)  # from the snapshot at 31
+    assert len(read.moves) == 8 and len(read.states) == 9
+    assert_same(read, full_replay(any_recorder, match_id))
+    any_recorder.record(match_id, *moves[8])  # the move after the eight left
+    assert_same(any_recorder.get(match_id), full_replay(any_recorder, match_id))
