@@ -54,7 +54,7 @@ class Snapshotting:
             ]
         except Exception:  # noqa: BLE001 - a snapshot row that does not decode is not used
             return None
-        return found[0] if found and usable(found[0].state) else None
+        return found[0] if found and usable(found[0]) else None
 
     def _from_snapshot(self, snapshot: MatchSnapshot, version: int | None) -> Match | None:
         """The match from `snapshot` and the events after it, provided the event the snapshot

@@ -11,6 +11,12 @@ A match restored from it holds `Trail`s in place of those lists: they answer `le
 recent entries at once and fetch the earlier ones from the events, on demand, when something
 needs them (an undo past the tail, the analysis of every move).
 
+A snapshot is a value: `compact` writes the match out as the plain JSON the store keeps and
+`restore` reads a fresh copy back, so neither ever shares a list or dict with a live match. (A
+read that replays far snapshots the match on the way and stores those snapshots when it is done:
+sharing the match's lists, they held the undos, claims and disputes that came after them, which
+then showed at earlier steps and twice at the end; issue 42.)
+
 Snapshots are a cache. They live in the store's snapshots table, never in the events the
 hash chain, the audit, export and the projections read; each carries the hash of the event it
 was taken at, and a reader uses it only when that event still hashes so (see
@@ -24,6 +30,7 @@ from collections.abc import Callable, Iterator, MutableSequence
 from datetime import datetime
 from typing import Any
 
+import orjson
 from eventsourcing.domain import Snapshot
 from eventsourcing.utils import get_topic
 
@@ -62,7 +69,8 @@ class Trail(MutableSequence):
             if self.fetch_all is None:
                 raise LookupError("the earlier steps of this match were not loaded")
             head = self.fetch_all()[: self.dropped]
-            self.tail, self.dropped = list(head) + self.tail, 0
+            # The trail owns its entries from now on: nothing left to fetch, nothing shared.
+            self.tail, self.dropped, self.fetch_all = list(head) + self.tail, 0, None
 
     def _index(self, index: int) -> int:
         if index < 0:
@@ -83,14 +91,17 @@ class Trail(MutableSequence):
                 return self.tail[start - self.dropped : max(start, stop) - self.dropped]
             self._fill()
             return self.tail[index]
-        return self.tail[self._index(index)]
+        # The position first: finding it may fetch the earlier entries, replacing `tail`.
+        position = self._index(index)
+        return self.tail[position]
 
     def __setitem__(self, index, value) -> None:
         if isinstance(index, slice):
             self._fill()
             self.tail[index] = value
         else:
-            self.tail[self._index(index)] = value
+            position = self._index(index)  # (may replace `tail`: see __getitem__)
+            self.tail[position] = value
 
     def __delitem__(self, index) -> None:
         self._fill()
@@ -145,40 +156,70 @@ def compact(match: Match) -> dict[str, Any]:
     """What a snapshot stores of `match`: its fields, and the tails of its states and moves."""
     rules = match.rules
     # The last TAIL moves, or fewer when a restored match holds fewer (after undos): taking a
-    # snapshot never fetches the history a snapshot left out.
-    kept = min(TAIL, len(match.moves), _held(match.moves), _held(match.states) - 1)
+    # snapshot fetches the history a snapshot left out only when undos took every state it
+    # held, the current one too (none kept: the current state is fetched).
+    kept = max(0, min(TAIL, len(match.moves), _held(match.moves), _held(match.states) - 1))
     fields = {k: v for k, v in vars(match).items() if k not in _OWN}
-    return {
-        "format": FORMAT,
-        "state_rules": rules.version,
-        "fields": fields,
-        "created_on": match.created_on.isoformat(),
-        "modified_on": match.modified_on.isoformat(),
-        "head_hash": match.head_hash,
-        "dropped": len(match.moves) - kept,
-        "states": [rules.encode(s) for s in match.states[len(match.states) - kept - 1 :]],
-        "moves": list(match.moves[len(match.moves) - kept :]),
-    }
+    return _value(
+        {
+            "format": FORMAT,
+            "state_rules": rules.version,
+            "fields": fields,
+            "created_on": match.created_on.isoformat(),
+            "modified_on": match.modified_on.isoformat(),
+            "head_hash": match.head_hash,
+            "dropped": len(match.moves) - kept,
+            "states": [rules.encode(s) for s in match.states[len(match.states) - kept - 1 :]],
+            "moves": match.moves[len(match.moves) - kept :],
+        }
+    )
+
+
+def _value(state: dict[str, Any]) -> dict[str, Any]:
+    """`state` as the store gives it back: plain JSON, sharing nothing with what it was made
+    of (a value that is not plain JSON raises: no snapshot is taken then)."""
+    return orjson.loads(orjson.dumps(state))
 
 
 def _held(entries: Any) -> int:
     return len(entries.tail) if isinstance(entries, Trail) else len(entries)
 
 
-def usable(state: dict[str, Any]) -> bool:
-    """Whether this code can restore a snapshot: same layout, same rules code for the states."""
+def usable(snapshot: MatchSnapshot) -> bool:
+    """Whether this code can restore a snapshot: same layout, same rules code for the states,
+    and nothing in it from after the event it was taken at."""
+    state = snapshot.state
     try:
         return (
             state.get("format") == FORMAT
             and get_rules(state["fields"]["game"]).version == state["state_rules"]
+            # Two marks of a snapshot written before issue 42's fix: no current state (undos
+            # had taken every state it held) and entries from after its event.
+            and len(state["states"]) == len(state["moves"]) + 1
+            and not _later(state["fields"], snapshot.originator_version)
         )
     except Exception:  # noqa: BLE001 - a snapshot this code cannot read is simply not used
         return False
 
 
+def _later(fields: dict[str, Any], version: int) -> bool:
+    """Whether a snapshot's fields hold an undo, claim or dispute (raised or resolved) after
+    event `version`: the mark of one written before issue 42's fix, which shared those lists
+    with a match read on past it. Such a snapshot is not the match at its event."""
+    marks = [entry["version"] for entry in fields["undos"] + fields["claims"]]
+    marks += [
+        dispute.get(key) or 0
+        for dispute in fields["disputes"]
+        for key in ("raised_version", "resolved_version")
+    ]
+    return any(mark > version for mark in marks)
+
+
 def restore(match_id: Any, version: int, state: dict[str, Any]) -> Match:
     """The Match a compact snapshot describes; its earlier history is fetched on demand once
-    `attach` has told its trails where from."""
+    `attach` has told its trails where from. The match holds copies: the snapshot, which
+    may be restored again, never changes as the match does."""
+    state = _value(state)
     rules = get_rules(state["fields"]["game"])
     match = bare_aggregate(
         Match,
@@ -194,7 +235,7 @@ def restore(match_id: Any, version: int, state: dict[str, Any]) -> Match:
             "_head_event": None,
             "_head_hash": state["head_hash"],
             "states": Trail([rules.decode(s) for s in state["states"]], dropped),
-            "moves": Trail(list(state["moves"]), dropped),
+            "moves": Trail(state["moves"], dropped),
         }
     )
     return match

@@ -4,6 +4,7 @@ to lose or to find stale."""
 
 from __future__ import annotations
 
+import itertools
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -198,7 +199,7 @@ def test_a_damaged_or_foreign_snapshot_is_not_used(any_recorder, any_store, smal
     assert reader.snapshots is not None
     older = next(iter(reader.snapshots.get(match_id, desc=True, limit=1)))
     assert isinstance(older, MatchSnapshot)
-    assert older.state["format"] == 99 and not usable(older.state)
+    assert older.state["format"] == 99 and not usable(older)
     assert_same(reader.get(match_id), before)
 
 
@@ -247,3 +248,102 @@ def _execute(location: str, statement: str) -> None:
         return
     with sqlite3.connect(location) as db:
         db.execute(statement.format(snapshots="stored_snapshots"))
+
+
+def test_a_snapshot_taken_during_a_long_read_holds_the_match_as_it_was_then(any_recorder):
+    """A read that replays past `read_through` snapshots the match at every multiple of it on
+    the way; each snapshot is the match at its own step, not shared with the match read on
+    (issue 42: undos recorded later showed up at earlier steps, and twice at the end)."""
+    any_recorder.snapshot_every = any_recorder.read_through = 10**9  # written, no snapshot
+    match_id = any_recorder.start("topitop", ["Ann", "Ben"])
+    moves = iter(shuffled_moves(80))
+    for version in range(2, 71):  # undos, claims, disputes after events 20, 40 and 60
+        if version in (25, 45, 62):
+            withdrawn = any_recorder.undo(match_id, "Ann", f"undo {version}").undos[-1]["move"]
+            moves = itertools.chain([(withdrawn["seat"], withdrawn["move"])], moves)
+        elif version in (30, 50):
+            any_recorder.claim(match_id, "Ben", {"Ann": version})
+        elif version in (33, 55):
+            any_recorder.dispute(match_id, "Ann", f"dispute {version}")
+        elif version in (41, 65):
+            any_recorder.resolve(match_id, "Ben", f"ruling {version}")
+        else:
+            any_recorder.record(match_id, *next(moves))
+    assert snapshot_versions(any_recorder, match_id) == []
+    any_recorder.read_through = 20
+    any_recorder.get(match_id)  # replays all 70 events, snapshots the match at 20, 40, 60
+    assert snapshot_versions(any_recorder, match_id) == [20, 40, 60]
+    for version in range(1, 71):
+        read = any_recorder.get(match_id, version - 1)
+        assert_same(read, full_replay(any_recorder, match_id, version))
+    now = any_recorder.get(match_id)
+    assert [undo["reason"] for undo in now.undos] == ["undo 25", "undo 45", "undo 62"]
+    assert [d["ruling"] for d in now.disputes] == ["ruling 41", "ruling 65"]
+    assert [d["ruling"] for d in any_recorder.get(match_id, 39).disputes] == [None]
+
+
+def snapshot_versions(recorder: Recorder, match_id) -> list[int]:
+    assert recorder.snapshots is not None
+    return [s.originator_version for s in recorder.snapshots.get(match_id)]
+
+
+def test_a_snapshot_written_before_the_fix_is_not_used(any_recorder, any_store):
+    """Stores written before issue 42's fix may hold snapshots that shared the match's lists
+    (an undo, a claim or a dispute, raised or resolved, from after the snapshot's event is in
+    it) or that undos had left with no state at all. Such a snapshot is passed over; the match
+    reads as its events say."""
+    any_recorder.snapshot_every = any_recorder.read_through = 10**9
+    match_id = any_recorder.start("topitop", ["Ann", "Ben"])
+    for seat, move in shuffled_moves(11):
+        any_recorder.record(match_id, seat, move)  # events 2-12
+    any_recorder.dispute(match_id, "Ben", "the count")  # 13
+    at = any_recorder.get(match_id)
+    any_recorder.undo(match_id, "Ann", "a slip")  # 14
+    any_recorder.resolve(match_id, "Ann", "it stands")  # 15
+    resolved = any_recorder.get(match_id)
+    any_recorder.claim(match_id, "Ben", {"Ann": 1})  # 16
+    any_recorder.dispute(match_id, "Ben", "the claim")  # 17
+    later = any_recorder.get(match_id)
+    spoiled = {
+        "an undo after it": {"undos": later.undos},
+        "a claim after it": {"claims": later.claims},
+        "a ruling after it": {"disputes": resolved.disputes},
+        "a dispute after it": {"disputes": later.disputes},
+        "no state": {},
+    }
+    assert any_recorder.snapshots is not None
+    for what, fields in spoiled.items():
+        old = MatchSnapshot.take(at)
+        old.state["fields"].update(fields)
+        if not fields:  # undos took every state it held, and it kept none
+            old.state.update(states=[], moves=[], dropped=old.state["dropped"] + 1)
+        assert not usable(old), what
+        any_recorder.snapshots.put([old])  # the newest snapshot at or before event 13
+        assert_same(any_recorder.get(match_id, 12), full_replay(any_recorder, match_id, 13))
+        assert_same(any_recorder.get(match_id), full_replay(any_recorder, match_id))
+        _execute(any_store, "DELETE FROM {snapshots}")
+    assert usable(MatchSnapshot.take(at)) and usable(MatchSnapshot.take(later))
+
+
+def test_undos_through_every_state_a_restored_match_holds(any_recorder):
+    """Undos that take every state a match restored from a snapshot holds (more than its tail)
+    leave it whole: its current state, how many moves it has, and the snapshots taken of it."""
+    any_recorder.snapshot_every, any_recorder.read_through = 10, 10**9
+    match_id = any_recorder.start("topitop", ["Ann", "Ben"])
+    moves = list(shuffled_moves(20))
+    for seat, move in moves[:19]:  # events 2-20: snapshots at 10 and 20
+        any_recorder.record(match_id, seat, move)
+    for _ in range(11):  # events 21-31; the snapshot at 30 holds no move and one state
+        any_recorder.undo(match_id, "Ann", "back")
+    any_recorder.read_through = 1  # a read now snapshots the match after each event it replays
+    read = any_recorder.get(match_id)  # from the snapshot at 30, and one undo
+    assert len(read.moves) == 8 and len(read.states) == 9
+    assert read.state == full_replay(any_recorder, match_id).state
+    assert any_recorder.snapshots is not None
+    newest = next(iter(any_recorder.snapshots.get(match_id, desc=True, limit=1)))
+    assert newest.originator_version == 31 and usable(newest)  # the current state fetched
+    read = any_recorder.get(match_id)  # from the snapshot at 31
+    assert len(read.moves) == 8 and len(read.states) == 9
+    assert_same(read, full_replay(any_recorder, match_id))
+    any_recorder.record(match_id, *moves[8])  # the move after the eight left
+    assert_same(any_recorder.get(match_id), full_replay(any_recorder, match_id))
