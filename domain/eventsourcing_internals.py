@@ -25,6 +25,7 @@ from uuid import UUID
 from eventsourcing.application import Application, ProcessingEvent
 from eventsourcing.persistence import Recording, StoredEvent, Tracking
 from eventsourcing.sqlite import (
+    SQLiteAggregateRecorder,
     SQLiteApplicationRecorder,
     SQLiteConnection,
     SQLiteConnectionPool,
@@ -273,3 +274,26 @@ def insert_tracking(recorder: Any, cursor: Any, tracking: Tracking) -> None:
 def max_tracking_id(recorder: Any, cursor: Any, application_name: str) -> int | None:
     """The library's `_max_tracking_id`: the position, read in the caller's transaction."""
     return cast("int | None", recorder._max_tracking_id(application_name, cursor))
+
+
+# ---- snapshots (domain.snapshot_reads) --------------------------------------------------------
+
+
+def drop_snapshot(recorder: Any, originator_id: UUID, version: int) -> None:
+    """Delete one stored snapshot: the library has no such call, and snapshots are a cache. A
+    snapshot this code will not use keeps its position, where no new snapshot can be stored, so
+    the match would replay from further back on every read until it is gone."""
+    table = recorder.events_table_name
+    with recorder.datastore.transaction(commit=True) as cursor:
+        if isinstance(recorder, SQLiteApplicationRecorder | SQLiteAggregateRecorder):
+            cursor.execute(
+                f"DELETE FROM {table} WHERE originator_id=? AND originator_version=?",
+                (_spelled(originator_id), version),
+            )
+        else:
+            from psycopg.sql import SQL, Identifier
+
+            statement = SQL(
+                "DELETE FROM {schema}.{table} WHERE originator_id=%s AND originator_version=%s"
+            ).format(schema=Identifier(recorder.datastore.schema), table=Identifier(table))
+            cursor.execute(statement, (originator_id, version))

@@ -13,6 +13,7 @@ from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder, EventStore
 
+from .eventsourcing_internals import drop_snapshot
 from .match import Match, event_hash
 from .snapshots import MatchSnapshot, attach, usable
 
@@ -54,7 +55,21 @@ class Snapshotting:
             ]
         except Exception:  # noqa: BLE001 - a snapshot row that does not decode is not used
             return None
-        return found[0] if found and usable(found[0]) else None
+        if found and not usable(found[0]):
+            self._drop(found[0])
+            return None
+        return found[0] if found else None
+
+    def _drop(self, snapshot: MatchSnapshot) -> None:
+        """Delete a snapshot this code will not use (an older layout, or one taken by a bug),
+        so that the next read may leave a good one in its place; a failure only costs speed."""
+        assert self.snapshots is not None
+        try:
+            drop_snapshot(
+                self.snapshots.recorder, snapshot.originator_id, snapshot.originator_version
+            )
+        except Exception:  # noqa: BLE001 - a read-only store, a lock: the read goes on without
+            pass
 
     def _from_snapshot(self, snapshot: MatchSnapshot, version: int | None) -> Match | None:
         """The match from `snapshot` and the events after it, provided the event the snapshot

@@ -325,6 +325,28 @@ def test_a_snapshot_written_before_the_fix_is_not_used(any_recorder, any_store):
     assert usable(MatchSnapshot.take(at)) and usable(MatchSnapshot.take(later))
 
 
+def test_a_snapshot_not_used_is_dropped_so_a_good_one_can_take_its_place(any_recorder):
+    """A spoiled snapshot holds its position: while it stays, no good snapshot can be stored
+    there and every read replays from further back. The first read that passes it over
+    deletes it (snapshots are a cache), and the next snapshot taken there is a good one."""
+    any_recorder.snapshot_every = any_recorder.read_through = 10**9
+    match_id = any_recorder.start("topitop", ["Ann", "Ben"])
+    for seat, move in shuffled_moves(9):
+        any_recorder.record(match_id, seat, move)  # events 2-10
+    at = any_recorder.get(match_id)
+    any_recorder.undo(match_id, "Ann", "a slip")  # 11
+    spoiled = MatchSnapshot.take(at)
+    spoiled.state["fields"].update(undos=any_recorder.get(match_id).undos)
+    assert any_recorder.snapshots is not None
+    any_recorder.snapshots.put([spoiled])
+    assert snapshot_versions(any_recorder, match_id) == [10]
+    assert_same(any_recorder.get(match_id), full_replay(any_recorder, match_id))
+    assert snapshot_versions(any_recorder, match_id) == []  # dropped by that read
+    any_recorder.snapshots.put([MatchSnapshot.take(at)])  # the place is free again
+    assert_same(any_recorder.get(match_id), full_replay(any_recorder, match_id))
+    assert snapshot_versions(any_recorder, match_id) == [10]  # a good one: kept
+
+
 def test_undos_through_every_state_a_restored_match_holds(any_recorder):
     """Undos that take every state a match restored from a snapshot holds (more than its tail)
     leave it whole: its current state, how many moves it has, and the snapshots taken of it."""
