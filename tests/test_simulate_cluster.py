@@ -112,6 +112,25 @@ def test_the_cluster_workers_store_the_same_matches_in_postgresql(
         recorder.close()
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_run_again_on_the_cluster_plays_only_what_is_missing(tmp_path, kind, request, on_cluster):
+    store = (
+        str(tmp_path / "store.sqlite")
+        if kind == "sqlite"
+        else request.getfixturevalue("postgres_store")
+    )
+    recorder = open_recorder(store)
+    try:  # a run cut short: the first 4 of the study's 10 Topitop matches are stored
+        simulate_all(recorder, [make_plan("topitop", 4, seed=11, bots="greedy,random")], 1, False)
+    finally:
+        recorder.close()
+    reports = simulated(store, cluster=on_cluster(store))
+    assert [(r.already, r.matches) for r in reports] == [(4, 6), (0, 6)]
+    one = str(tmp_path / "one.sqlite")
+    simulated(one, workers=1)
+    assert canonical(store) == canonical(one)  # exactly the study's 16 matches, once each
+
+
 def stored_matches(store: str) -> int:
     with psycopg.connect(store) as db:
         (count,) = db.execute(
