@@ -185,12 +185,9 @@ def _register_runs(app: dash.Dash, service) -> None:
         prevent_initial_call=True,
     )
     def start(clicks, game, kind, restriction, agent, matches, seed, budgets, a, b):
-        if not clicks:
-            raise PreventUpdate
-        lab = service()
-        refused = actions.write_refusal(write_policy(app.server), None, flask.request.host)
-        if lab is None or refused:
-            return refused or "The lab is not available in this app."
+        lab, refused = _writer(app, service, clicks)
+        if refused:
+            return refused
         request = {
             "kind": kind,
             "game": game,
@@ -234,17 +231,26 @@ def _register_cancel(app: dash.Dash, service) -> None:
         prevent_initial_call=True,
     )
     def cancel(clicks):
-        if not clicks:
-            raise PreventUpdate
-        lab = service()
-        refused = actions.write_refusal(write_policy(app.server), None, flask.request.host)
-        if lab is None or refused:
-            return refused or "The lab is not available in this app."
+        lab, refused = _writer(app, service, clicks)
+        if refused:
+            return refused
         try:
             stopped = lab.cancel()
         except Refused as err:
             return f"Not cancelled: {err}"
         return f"{stopped['state'].capitalize()}; the matches stored so far are kept."
+
+
+def _writer(app: dash.Dash, service, clicks) -> tuple[Any, str | None]:
+    """The lab, for a click that starts or cancels an experiment, or why this request may not
+    (the app's write policy, or no lab here); no update without a click."""
+    if not clicks:
+        raise PreventUpdate
+    lab = service()
+    refused = actions.write_refusal(write_policy(app.server), None, flask.request.host)
+    if lab is None or refused:
+        return None, refused or "The lab is not available in this app."
+    return lab, None
 
 
 def _progress_shown(state: dict, finished: str | None) -> tuple[str, Any] | None:

@@ -80,7 +80,7 @@ def experiment() -> None:
     against bots; every experiment's matches are stored like simulated ones, and listed."""
 
 
-def _run(definition, workers, anyway, quiet, as_json, store) -> None:
+def _run(definition, workers, anyway, quiet, as_json, store, **_asked) -> None:
     from tablelog.lab_cost import HOUR, check_affordable, duration
     from tablelog.lab_run import Cancelled, run
     from tablelog.simulate import check_workers, interrupt_flag
@@ -159,28 +159,12 @@ def _num(value) -> str:
 @click.option("--a", "a_pairs", multiple=True, metavar="K=V", help="An option of arm A.")
 @click.option("--b", "b_pairs", multiple=True, metavar="K=V", help="An option of arm B.")
 @with_common()
-def variants(
-    game,
-    a_pairs,
-    b_pairs,
-    agent,
-    matches,
-    seed,
-    players,
-    alpha,
-    workers,
-    anyway,
-    quiet,
-    as_json,
-    store,
-):
+def variants(game, a_pairs, b_pairs, **common):
     """Option set A against option set B on every metric, Holm-adjusted."""
     from tablelog import lab
 
-    definition = lab.variants(
-        game, parse_options(a_pairs), parse_options(b_pairs), agent, players, matches, seed, alpha
-    )
-    _run(definition, workers, anyway, quiet, as_json, store)
+    a, b = parse_options(a_pairs), parse_options(b_pairs)
+    _run(lab.variants(game, a, b, **_asked(common, "agent")), **common)
 
 
 @experiment.command()
@@ -188,28 +172,12 @@ def variants(
 @click.argument("restriction")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
 @with_common()
-def restriction(
-    game,
-    restriction,
-    option_pairs,
-    agent,
-    matches,
-    seed,
-    players,
-    alpha,
-    workers,
-    anyway,
-    quiet,
-    as_json,
-    store,
-):
+def restriction(game, restriction, option_pairs, **common):
     """A restricted agent against the standard one, seats rotated (Jaffe et al. 2012)."""
     from tablelog import lab
 
-    definition = lab.restriction(
-        game, restriction, agent, players, matches, seed, parse_options(option_pairs), alpha
-    )
-    _run(definition, workers, anyway, quiet, as_json, store)
+    options = parse_options(option_pairs)
+    _run(lab.restriction(game, restriction, options=options, **_asked(common, "agent")), **common)
 
 
 @experiment.command()
@@ -224,22 +192,7 @@ def restriction(
 )
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
 @with_common()
-def skill(
-    game,
-    budgets,
-    up_to,
-    option_pairs,
-    agent,
-    matches,
-    seed,
-    players,
-    alpha,
-    workers,
-    anyway,
-    quiet,
-    as_json,
-    store,
-):
+def skill(game, budgets, up_to, option_pairs, **common):
     """The skill trace: MCTS at each budget against the budget before it (--agent is not
     used: the agents are the budgets)."""
     from tablelog import lab
@@ -251,5 +204,10 @@ def skill(
         raise Refused(
             f"--budgets takes whole numbers separated by commas, got {budgets!r}"
         ) from None
-    definition = lab.skill(game, chosen, players, matches, seed, parse_options(option_pairs), alpha)
-    _run(definition, workers, anyway, quiet, as_json, store)
+    options = parse_options(option_pairs)
+    _run(lab.skill(game, chosen, options=options, **_asked(common)), **common)
+
+
+def _asked(common: dict, *more: str) -> dict:
+    """What of the common options defines the experiment (the rest says how to run it)."""
+    return {name: common[name] for name in ("players", "matches", "seed", "alpha", *more)}
