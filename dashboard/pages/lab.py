@@ -282,10 +282,14 @@ def _no_report(lab, experiment_id: str | None) -> list[str]:
         return ["The lab is not available in this app (tablelog serve provides it)."]
     if not experiment_id or experiment_id == HUMANS:
         return ["No experiment for this game yet: start one below, or with `tablelog experiment`."]
-    state = lab.experiment(experiment_id)["state"]
+    found = lab.experiment(experiment_id)
+    if found["status"] in ("running", "cancelling"):
+        return [
+            f"This experiment is {found['state']}: its report comes when every match is played."
+        ]
     return [
-        f"This experiment is {state}: its report comes when every match is played. The "
-        "matches stored so far are kept, whole, like any other match."
+        f"This experiment was {found['state']}, so it has no report; the matches it stored "
+        "are kept, whole, like any other match."
     ]
 
 

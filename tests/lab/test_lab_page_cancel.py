@@ -44,7 +44,7 @@ def test_an_experiment_started_from_the_page_is_cancelled_from_it(served, browse
     page.click("#lab-cancel")
     progress_says(page, "Cancelled after ")
     page.wait_for_function(
-        "document.querySelector('#lab-words').innerText.includes('cancelled after')",
+        "document.querySelector('#lab-words').innerText.includes('was cancelled after')",
         timeout=BROWSER_WAIT,
     )
     assert page.is_disabled("#lab-cancel")
