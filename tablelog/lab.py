@@ -30,6 +30,7 @@ from tablelog.domain.games import get_rules
 KINDS = ("variants", "restriction", "skill")
 MAX_MATCHES = 100_000
 MAX_BUDGET = 100_000
+MAX_SAMPLE = 500  # humans against bots: matches per side replayed at most
 
 
 @dataclasses.dataclass(frozen=True)
@@ -78,16 +79,26 @@ class Definition:
         )
 
 
-def _checked(game: str, players: int | None, matches: int) -> int:
+def _checked(game: str, players: int | None, matches: int, alpha: float) -> int:
     rules = get_rules(game)
-    players = players or min(max(2, rules.min_players), rules.max_players)
+    if players is None:
+        players = min(max(2, rules.min_players), rules.max_players)
     if not rules.min_players <= players <= rules.max_players or players < 2:
         raise Refused(
             f"{rules.name} experiments are for 2-{rules.max_players} players, not {players}"
         )
     if not 2 <= matches <= MAX_MATCHES:
         raise Refused(f"-n, matches per arm, must be 2-{MAX_MATCHES}, got {matches}")
+    check_alpha(alpha)
     return players
+
+
+def check_alpha(alpha: float) -> float:
+    """The level of the tests: a probability strictly between 0 and 1 (at 0 nothing is ever
+    real, at 1 everything is)."""
+    if not 0 < alpha < 1:  # NaN fails this too
+        raise Refused(f"--alpha, the level of the tests, must be between 0 and 1, got {alpha}")
+    return alpha
 
 
 def variants(
@@ -101,7 +112,7 @@ def variants(
     alpha: float = 0.05,
 ) -> Definition:
     """Option set A against option set B, every seat played by `agent`."""
-    players = _checked(game, players, matches)
+    players = _checked(game, players, matches, alpha)
     rules = get_rules(game)
     agent = check_agent(game, agent)
     arms = tuple(
@@ -126,7 +137,7 @@ def restriction(
     alpha: float = 0.05,
 ) -> Definition:
     """`agent` under a restriction against `agent`, seats rotated."""
-    players = _checked(game, players, matches)
+    players = _checked(game, players, matches, alpha)
     standard = check_agent(game, agent)
     limited = check_agent(game, f"{standard}+{restriction_name}")
     arm = Arm(
@@ -148,7 +159,7 @@ def skill(
     alpha: float = 0.05,
 ) -> Definition:
     """MCTS at each budget against MCTS at the budget before it (1 vs 2, 2 vs 4, ...)."""
-    players = _checked(game, players, matches)
+    players = _checked(game, players, matches, alpha)
     budgets = sorted(set(int(b) for b in budgets))
     if len(budgets) < 2 or budgets[0] < 1 or budgets[-1] > MAX_BUDGET:
         raise Refused(

@@ -18,12 +18,15 @@ from uuid import UUID
 import pandas as pd
 
 from tablelog.domain.errors import Refused
+from tablelog.domain.games import get_rules
 from tablelog.domain.recorder import Recorder
+from tablelog.domain.wording import player_count_refusal
 from tablelog.projections.lab_stats import compare, summary
 from tablelog.projections.load import load_tables
 from tablelog.projections.metrics import per_match
 from tablelog.projections.traces import is_bot_match, traces_from_tables, with_replay
 
+from .lab import MAX_SAMPLE, check_alpha
 from .lab_report import records
 
 
@@ -35,6 +38,7 @@ def humans_vs_bots(
     sample: int = 30,
     alpha: float = 0.05,
 ) -> dict[str, Any]:
+    check(game, players, sample, alpha)
     tables = load_tables(recorder, names=("matches", "moves", "scores"))
     matches = tables["matches"]
     ended = matches[(matches["game"] == game) & (matches["status"] == "ended")]
@@ -71,6 +75,19 @@ def humans_vs_bots(
     report["comparison"] = records(compare(rows["bots"], rows["humans"], alpha)) if both else []
     report["words"] = _words(report)
     return report
+
+
+def check(game: str, players: int | None, sample: int, alpha: float = 0.05) -> None:
+    """The request in one line, before the store is opened: a player count the game allows, a
+    sample of 0-MAX_SAMPLE matches, a level in (0, 1)."""
+    refusal = None if players is None else player_count_refusal(get_rules(game), players)
+    if refusal:
+        raise Refused(refusal)
+    if not 0 <= sample <= MAX_SAMPLE:
+        raise Refused(
+            f"--sample, the matches per side replayed, must be 0-{MAX_SAMPLE}, got {sample}"
+        )
+    check_alpha(alpha)
 
 
 def _words(report: dict[str, Any]) -> list[str]:

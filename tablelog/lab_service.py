@@ -3,6 +3,8 @@ one in a background thread whose progress can be asked for.
 
 One experiment runs at a time per service (a second start is refused with the reason): an
 experiment is minutes of CPU, and the store's writer is shared with people recording matches.
+A start estimated to take over an hour is refused with the estimate (`lab_cost`); a running
+experiment can be cancelled (`cancel`), keeping the matches stored so far.
 The composition root (`tablelog serve`) hands one to the dashboard (`dashboard.policy`);
 the Lab page and the API routes find it there, so the dashboard imports nothing of `tablelog`.
 """
@@ -14,12 +16,13 @@ import threading
 import weakref
 from collections.abc import Mapping
 from typing import Any
+from uuid import uuid4
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.recorder import Recorder
 
 from . import lab
-from .lab_store import LabStore
+from .lab_store import LabStore, NotRunning
 
 PAGE_LIMIT = 400  # matches per arm a start from the page or the API may ask for
 
@@ -29,6 +32,7 @@ class LabService:
         self.recorder = recorder
         self.store = LabStore(recorder)
         self._lock = threading.Lock()
+        self._stop = threading.Event()
         self.progress: dict[str, Any] = {"state": "idle"}
 
     def experiments(self, game: str | None = None) -> list[dict[str, Any]]:
@@ -45,30 +49,58 @@ class LabService:
         return humans_vs_bots(self.recorder, game, sample=0)
 
     def start(self, request: Mapping[str, Any]) -> lab.Definition:
-        """Check the request (`definition_of`), then run it in a thread; Refused if one runs."""
+        """Check the request (`definition_of`) and what it would cost (`lab_cost`), then run it
+        in a thread; Refused if one runs here already."""
+        from .lab_cost import check_affordable
+
         definition = definition_of(request)
+        check_affordable(definition)
         with self._lock:
             if self.progress["state"] == "running":
-                raise Refused("an experiment is already running here; wait for it to finish")
+                raise Refused(
+                    f"an experiment is already running here ({self.progress['id'][:8]}, "
+                    f"{self.progress['done']} of {self.progress['total']} matches played); "
+                    "wait for it to finish, or cancel it"
+                )
+            self._stop = threading.Event()
             self.progress = {
                 "state": "running",
                 "done": 0,
                 "total": definition.matches * len(definition.arms),
                 "kind": definition.kind,
                 "game": definition.game,
+                "id": str(uuid4()),
             }
-        threading.Thread(target=self._run, args=(definition,), daemon=True).start()
+        threading.Thread(
+            target=self._run, args=(definition, self.progress["id"], self._stop), daemon=True
+        ).start()
         return definition
 
-    def _run(self, definition: lab.Definition) -> None:
-        from .lab_run import run
+    def cancel(self, text: str | None = None) -> dict[str, Any]:
+        """Cancel the experiment named by id or prefix (by default the one running here),
+        whichever process runs it, and wait for it to stop: its row as it ends, "cancelled
+        after N of M matches". NotRunning when it has already ended."""
+        if text is None:
+            if self.progress["state"] != "running":
+                raise NotRunning("no experiment is running here: there is nothing to cancel")
+            text = self.progress["id"]
+        experiment = self.store.get(text)
+        if self.progress["state"] == "running" and self.progress["id"] == experiment["id"]:
+            self._stop.set()  # at once, without waiting for the row to be looked at
+        return self.store.cancel(experiment["id"])[0]
+
+    def _run(self, definition: lab.Definition, experiment_id: str, stop: threading.Event) -> None:
+        from .lab_run import Cancelled, run
 
         def advance(done: int, total: int) -> None:
             self.progress = {**self.progress, "done": done}
 
         try:
-            experiment_id, _ = run(self.recorder, definition, progress=advance)
-            self.progress = {**self.progress, "state": "done", "id": experiment_id}
+            run(self.recorder, definition, 1, advance, stop.is_set, experiment_id)
+            self.progress = {**self.progress, "state": "done"}
+        except Cancelled as err:
+            stored = err.experiment["stored"]
+            self.progress = {**self.progress, "state": "cancelled", "done": stored}
         except Exception as err:  # noqa: BLE001 - shown to the person who started it, not swallowed
             self.progress = {**self.progress, "state": "failed", "error": str(err)}
 
@@ -85,11 +117,12 @@ def definition_of(request: Mapping[str, Any]) -> lab.Definition:
         raise Refused(f"at most {PAGE_LIMIT} matches per arm from here; the command line runs more")
     seed = _number(request.get("seed", 0), "seed")
     players = request.get("players")
+    players = None if players is None else _number(players, "players")
+    alpha = _level(request.get("alpha", 0.05))
     agent = str(request.get("agent") or "random")
     if kind == "variants":
-        return lab.variants(
-            game, _options(request.get("a")), _options(request.get("b")), agent, players, n, seed
-        )
+        a, b = _options(request.get("a")), _options(request.get("b"))
+        return lab.variants(game, a, b, agent, players, n, seed, alpha)
     if kind == "restriction":
         return lab.restriction(
             game,
@@ -99,6 +132,7 @@ def definition_of(request: Mapping[str, Any]) -> lab.Definition:
             n,
             seed,
             _options(request.get("options")),
+            alpha,
         )
     budgets = request.get("budgets") or [1, 2, 4]
     if isinstance(budgets, str):
@@ -110,7 +144,15 @@ def definition_of(request: Mapping[str, Any]) -> lab.Definition:
         n,
         seed,
         _options(request.get("options")),
+        alpha,
     )
+
+
+def _level(value: Any) -> float:
+    try:
+        return lab.check_alpha(float(value))
+    except (TypeError, ValueError):
+        raise Refused(f"alpha, the level of the tests, is a number, got {value!r}") from None
 
 
 def _number(value: Any, what: str) -> int:

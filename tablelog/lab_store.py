@@ -6,23 +6,44 @@ the game plays, and options are the game's. The experiment's own row holds its d
 was asked: game, arms, agents, seeds), the ids of its matches per arm, its status and its report.
 
 Order of writing: the row first (status "running"), then each batch of whole matches, then the
-row's list of match ids; at the end the report and status "done". An experiment stopped half way
-(Ctrl-C, a crash) keeps the matches it listed and says "interrupted"; a batch stored in the
-instant before its ids were listed is a set of ordinary whole matches, never a half-stored one.
+row's list of match ids; at the end the report and status "done". A batch stored in the instant
+before its ids were listed is a set of ordinary whole matches, never a half-stored one.
+
+Cancelling goes through the row, so any process can cancel an experiment any other runs (the
+command line one the server runs, the page or the API one a terminal runs): the canceller sets
+"cancelling"; the process running it looks at its row between matches (about once a second),
+stores the matches it has finished, and sets "cancelled" (`cancelled after N of M matches`). A
+row nobody answers for within `WAIT` seconds (its process was killed) is marked cancelled by the
+canceller. An error (or a crash the process lived to see) leaves "interrupted".
 The SQL is portable (SQLite and PostgreSQL); only the placeholder differs.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.recorder import Recorder
+from tablelog.store import SCHEMA_LOCK
 
 TABLE = "lab_experiments"
 COLUMNS = ("id", "created", "game", "kind", "status", "definition", "match_ids", "report")
+RUNNING, CANCELLING, CANCELLED, INTERRUPTED, DONE = STATUSES = (
+    "running",
+    "cancelling",
+    "cancelled",
+    "interrupted",
+    "done",
+)
+UNDER_WAY = (RUNNING, CANCELLING)
+WAIT = 10.0  # seconds a cancel waits for the process running the experiment to stop
+
+
+class NotRunning(Refused):
+    """A cancel of an experiment that is no longer running."""
 
 
 @runtime_checkable
@@ -42,6 +63,8 @@ class LabStore:
         postgres = type(self.datastore).__module__.startswith("eventsourcing.postgres")
         self.mark = "%s" if postgres else "?"
         with self.datastore.transaction(commit=True) as cursor:
+            if postgres:  # two at once on a new database would race in the catalog
+                cursor.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             cursor.execute(
                 f"CREATE TABLE IF NOT EXISTS {TABLE} (id TEXT PRIMARY KEY, "
                 "created TEXT NOT NULL, game TEXT NOT NULL, kind TEXT NOT NULL, "
@@ -63,7 +86,7 @@ class LabStore:
                 created,
                 definition["game"],
                 definition["kind"],
-                "running",
+                RUNNING,
                 json.dumps(definition),
                 "{}",
                 None,
@@ -76,10 +99,37 @@ class LabStore:
         )
 
     def finish(self, experiment_id: str, status: str, report: dict[str, Any] | None) -> None:
+        """The experiment's last word (a row already finished keeps its own)."""
         self._run(
-            f"UPDATE {TABLE} SET status = ?, report = ? WHERE id = ?",
-            (status, None if report is None else json.dumps(report), experiment_id),
+            f"UPDATE {TABLE} SET status = ?, report = ? WHERE id = ? AND status IN (?, ?)",
+            (status, None if report is None else json.dumps(report), experiment_id, *UNDER_WAY),
         )
+
+    def status(self, experiment_id: str) -> str | None:
+        rows = self._run(f"SELECT status FROM {TABLE} WHERE id = ?", (experiment_id,))
+        return rows[0]["status"] if rows else None
+
+    def cancel(self, text: str, wait: float = WAIT) -> tuple[dict[str, Any], bool]:
+        """Ask the process running the experiment (by id or prefix) to stop, and wait for it:
+        the row as it ends, and whether that process answered (False: nobody did within
+        `wait` seconds, so the row was marked cancelled here). NotRunning if it has ended."""
+        experiment = self.get(text)
+        if experiment["status"] not in UNDER_WAY:
+            raise NotRunning(
+                f"experiment {experiment['id'][:8]} is no longer running "
+                f"({experiment['state']}): there is nothing to cancel"
+            )
+        self._run(
+            f"UPDATE {TABLE} SET status = ? WHERE id = ? AND status = ?",
+            (CANCELLING, experiment["id"], RUNNING),
+        )
+        deadline = time.monotonic() + wait
+        while self.status(experiment["id"]) in UNDER_WAY:
+            if time.monotonic() > deadline:
+                self.finish(experiment["id"], CANCELLED, None)
+                return self.get(experiment["id"]), False
+            time.sleep(0.1)
+        return self.get(experiment["id"]), True
 
     def all(self, game: str | None = None) -> list[dict[str, Any]]:
         where, params = ("WHERE game = ?", (game,)) if game else ("", ())
@@ -112,4 +162,17 @@ class LabStore:
         }
         for name in ("definition", "match_ids", "report"):
             data[name] = json.loads(data[name]) if data[name] else None
+        data["stored"] = sum(map(len, (data["match_ids"] or {}).values()))
+        definition = data["definition"] or {}
+        data["planned"] = definition.get("matches", 0) * len(definition.get("arms", ()))
+        data["state"] = state_words(data["status"], data["stored"], data["planned"])
         return data
+
+
+def state_words(status: str, stored: int, planned: int) -> str:
+    """How far an experiment came, as every front end says it."""
+    if status in UNDER_WAY:
+        return f"{status}: {stored} of {planned} matches stored"
+    if status == DONE:
+        return f"done: {stored} matches"
+    return f"{status} after {stored} of {planned} matches"

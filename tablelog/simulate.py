@@ -6,8 +6,10 @@ hash exactly as if it had been typed; then many finished matches are stored per 
 
 Determinism: match number k of a run with seed s draws everything random (the deal, every bot's
 decision) from its own generator seeded by (s, k), so which worker plays it, and when, changes
-nothing; matches are stored in match-number order. Two runs with the same arguments store the
-same matches, apart from ids and timestamps.
+nothing; matches are stored in match-number order. Its id is a function of the run's arguments
+and k (`match_id`): the same run is the same matches, so running a command again (after a
+Ctrl-C, a kill, a lost machine) finds the matches already stored (`simulate_stored`) and plays
+and stores only the others.
 
 Storing: each finished match's pending events (validated, hash-chained, exactly what `save`
 would take from the aggregate) are turned into rows by the recorder's own mapper, the step
@@ -26,6 +28,8 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
+import json
 import multiprocessing
 import os
 import random
@@ -34,10 +38,10 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from uuid import UUID, uuid4, uuid5
 
-from eventsourcing.persistence import Mapper
+from eventsourcing.persistence import IntegrityError, Mapper
 
 from tablelog.domain.bots import BOTS, next_move
 from tablelog.domain.errors import Refused
@@ -46,6 +50,7 @@ from tablelog.domain.games import get_rules
 from tablelog.domain.match import Match, start_match
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.wording import player_count_refusal
+from tablelog.simulate_stored import stored_among
 
 if TYPE_CHECKING:
     from tablelog.simulate_cluster import Cluster
@@ -57,6 +62,11 @@ RUNAWAY = 2_000
 # Matches are stored a batch per transaction: a batch closes at this many events (or matches).
 BATCH_EVENTS = 5_000
 BATCH_MATCHES = 200
+# The most matches one run plays: its job list and id checks are held in memory (about 100 MB
+# a million); a larger study is several runs with different seeds.
+MAX_MATCHES = 1_000_000
+# Simulated matches' ids are uuid5 names in this space (see `match_id`).
+SIMULATED = UUID("6a0d3a52-7a3c-5d1e-9b8e-74626c6c6f67")
 
 
 class SimulationError(Refused):
@@ -82,6 +92,14 @@ class Plan:
         """Seat names say which bot plays where: "greedy-1", "random-2"..."""
         return [f"{bot}-{number}" for number, bot in enumerate(self.bots, start=1)]
 
+    @functools.cached_property
+    def id_space(self) -> UUID:
+        """What names the plan's matches: its game, seed, bots (so the player count) and
+        options (defaults filled in by `make_plan`), not how many matches it plays: match k is
+        the same match whatever -n is."""
+        what = {"game": self.game, "seed": self.seed, "bots": self.bots, "options": self.options}
+        return uuid5(SIMULATED, json.dumps(what, sort_keys=True, default=str))
+
 
 def make_plan(
     game: str,
@@ -96,8 +114,11 @@ def make_plan(
     `bots` is one bot for every seat or one per seat ("greedy,random"); `players` defaults to
     the number of bots given per seat, else 2 (or the game's only count)."""
     rules = get_rules(game)
-    if matches < 1:
-        raise SimulationError(f"-n, the number of matches, must be 1 or more, got {matches}")
+    if not 1 <= matches <= MAX_MATCHES:
+        raise SimulationError(
+            f"-n, the number of matches, must be 1 to {MAX_MATCHES:,} (a larger study is several "
+            f"runs with different seeds), got {matches}"
+        )
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     unknown = [b for b in names if b not in BOTS]
     if unknown or not names:
@@ -129,11 +150,11 @@ def move_cap(game: str) -> int:
     return get_rules(game).playout_cap or RUNAWAY
 
 
-def match_id(run: UUID, which: int, number: int) -> UUID:
-    """The id of match `number` of plan `which` in the run `run` (a fresh uuid4 per run): the
-    same in whichever process plays it, so a batch played twice (a cluster retries the task of
-    a worker lost after its commit) is recognised in the store instead of stored twice."""
-    return uuid5(run, f"{which}:{number}")
+def match_id(plan: Plan, number: int) -> UUID:
+    """The id of match `number` of the plan: the same in whichever process plays it and in
+    every run of the same arguments, so a match stored once (by a run cut short, or by a
+    cluster's task that Dask ran again) is recognised in the store, never stored twice."""
+    return uuid5(plan.id_space, str(number))
 
 
 def begin_match(plan: Plan, number: int, id: UUID | None = None) -> tuple[Match, random.Random]:
@@ -221,6 +242,7 @@ class Report:
     wins: Counter = dataclasses.field(default_factory=Counter)  # seat index -> matches won
     draws: int = 0
     capped: int = 0  # drawn by agreement at the move cap
+    already: int = 0  # found stored by an earlier run of the same arguments, not played
 
     def count(self, match: Played | Tally) -> None:
         self.matches += 1
@@ -230,28 +252,40 @@ class Report:
         self.capped += match.capped
 
     def summary(self) -> str:
-        rate = self.matches / self.seconds if self.seconds else 0.0
-        lines = [
-            f"stored {self.matches} {self.plan.game} matches ({self.events} events) in "
-            f"{self.seconds:.1f} s, {rate:.1f} matches/s"
-        ]
-        if self.interrupted:
-            lines[0] = (
-                f"interrupted: {lines[0]}; the other "
-                f"{self.plan.matches - self.matches} were not stored"
-            )
+        lines = [self._stored()]
         if self.matches:
             shares = [
                 f"{seat} won {self.wins[i] / self.matches:.0%}"
                 for i, seat in enumerate(self.plan.seats)
             ]
-            lines.append(f"{', '.join(shares)}, {self.draws / self.matches:.0%} drawn")
+            now = f"of the {self.matches} stored now: " if self.already else ""
+            lines.append(f"{now}{', '.join(shares)}, {self.draws / self.matches:.0%} drawn")
         if self.capped:
             lines.append(
                 f"{self.capped} matches reached the cap of {move_cap(self.plan.game)} "
                 "moves and were drawn by agreement"
             )
         return "\n".join(lines)
+
+    def _stored(self) -> str:
+        """What was stored now, beside what already was (a run of the same arguments)."""
+        game, total = self.plan.game, self.plan.matches
+        if self.already == total:
+            return f"all {total} {game} matches were already stored; nothing to store"
+        rate = self.matches / self.seconds if self.seconds else 0.0
+        how = f"({self.events} events) in {self.seconds:.1f} s, {rate:.1f} matches/s"
+        if not self.already:
+            line = f"stored {self.matches} {game} matches {how}"
+        else:
+            other = f"{self.matches} more" if self.interrupted else f"the other {self.matches}"
+            line = (
+                f"{self.already} of {total} {game} matches were already stored; "
+                f"stored {other} {how}"
+            )
+        if self.interrupted:
+            missing = total - self.already - self.matches
+            line = f"interrupted: {line}; the other {missing} were not stored"
+        return line
 
 
 def simulate(
@@ -279,29 +313,66 @@ def simulate_all(
     from tqdm import tqdm
 
     reports = [Report(plan) for plan in plans]
-    jobs = [(which, number) for which, plan in enumerate(plans) for number in range(plan.matches)]
-    run = uuid4()  # the run's match ids derive from it and the match numbers (match_id)
+    run = Run(plans, _missing(recorder, plans, reports))
+    jobs = run.jobs
     started = time.perf_counter()
     label = progress if isinstance(progress, str) else plans[0].game if len(plans) == 1 else ""
     with (
-        _interrupt_flag() as interrupted,
+        interrupt_flag() as interrupted,
         tqdm(total=len(jobs), desc=label, unit="match", disable=not progress, leave=False) as bar,
     ):
         if cluster is not None:
-            cluster.play(Run(plans, jobs, run), recorder, reports, bar.update, interrupted)
+            cluster.play(run, recorder, reports, bar.update, interrupted)
         else:
             writer = Writer(recorder, reports)
             count = _worker_count(len(jobs), workers)
-            with _played(Run(plans, jobs, run), recorder.mapper, count, interrupted) as matches:
+            with _played(run, recorder.mapper, count, interrupted) as matches:
                 for which, match in matches:
                     writer.add(which, match)
                     bar.update()
             writer.flush()
     seconds = time.perf_counter() - started
     for report in reports:
-        report.interrupted = interrupted() and report.matches < report.plan.matches
+        report.interrupted = interrupted() and report.already + report.matches < report.plan.matches
         report.seconds = seconds
     return reports
+
+
+CHECKED = 10_000  # match ids looked up in the store at a time
+
+
+def _missing(recorder: Recorder, plans: Sequence[Plan], reports: Sequence[Report]) -> list[Job]:
+    """Every (plan, match number) whose match the store does not hold yet, in order; those it
+    holds (an earlier run of the same arguments stored them) are counted as already stored."""
+    jobs: list[Job] = []
+    for which, plan in enumerate(plans):
+        for start in range(0, plan.matches, CHECKED):
+            numbers = range(start, min(start + CHECKED, plan.matches))
+            ids = [match_id(plan, number) for number in numbers]
+            stored = stored_among(recorder, ids)
+            jobs.extend((which, n) for n, id in zip(numbers, ids) if id not in stored)
+            reports[which].already += len(stored)
+    return jobs
+
+
+def save_unstored(recorder: Recorder, matches: Sequence[Played]) -> set[UUID]:
+    """Store the matches in one transaction, leaving out any that another run of the same
+    arguments stored first (two at once, or a cluster's task run again): their ids."""
+    if not matches:
+        return set()
+    try:
+        recorder.save_matches([match.rows for match in matches])
+        return set()
+    except IntegrityError:
+        # The mapper's rows carry the aggregate's own UUID (see `packed`).
+        ids = [cast(UUID, match.rows.originator_id) for match in matches]
+        stored = stored_among(recorder, ids)
+        if not stored:
+            raise
+    rest = [match.rows for match in matches if match.rows.originator_id not in stored]
+    if rest:
+        recorder.save_matches(rest)
+    return stored
 
 
 class Writer:
@@ -322,10 +393,12 @@ class Writer:
 
     def flush(self) -> None:
         # One transaction: every row of every match in the batch, or none.
-        if self.batch:
-            self.recorder.save_matches([match.rows for _, match in self.batch])
+        stored = save_unstored(self.recorder, [match for _, match in self.batch])
         for which, match in self.batch:
-            self.reports[which].count(match)
+            if match.rows.originator_id in stored:
+                self.reports[which].already += 1
+            else:
+                self.reports[which].count(match)
         self.batch.clear()
         self.events = 0
 
@@ -334,22 +407,28 @@ Job = tuple[int, int]  # which plan, and the number of one of its matches
 
 
 class Run(NamedTuple):
-    """What one call of simulate_all plays: its plans, every (plan, match number), its id."""
+    """What one call of simulate_all plays: its plans, and every (plan, match number) whose
+    match is not stored yet."""
 
     plans: Sequence[Plan]
     jobs: list[Job]
-    id: UUID
 
     def play(self, jobs: Sequence[Job], mapper: Mapper) -> list[Played]:
         return [
-            played(self.plans[which], number, mapper, match_id(self.id, which, number))
+            played(self.plans[which], number, mapper, match_id(self.plans[which], number))
             for which, number in jobs
         ]
 
 
 def check_workers(workers: int | None) -> None:
+    """--workers as a person gives it: 1 to one per core (more processes than cores only take
+    turns on them, and each holds its matches in memory)."""
     if workers is not None and workers < 1:
         raise SimulationError(f"--workers must be 1 or more, got {workers}")
+    if workers is not None and workers > cores():
+        raise SimulationError(
+            f"--workers must be at most {cores()}, the cores of this machine, got {workers}"
+        )
 
 
 def cores() -> int:
@@ -361,7 +440,8 @@ def cores() -> int:
 
 def _worker_count(jobs: int, workers: int | None) -> int:
     """Both cores by default; in-process when the run is too small to repay starting workers."""
-    check_workers(workers)
+    if workers is not None and workers < 1:
+        check_workers(workers)  # refused, in its words; more than the cores is the caller's
     if workers is None:
         workers = 1 if jobs < 4 * cores() else cores()
     return max(1, min(workers, jobs))
@@ -401,16 +481,22 @@ def _until(jobs: list[Job], stop: Callable[[], bool]) -> Iterator[Job]:
 
 
 def _results(results: Any, stop: Callable[[], bool]) -> Iterator[tuple[int, Played]]:
-    """The workers' matches in order, polled so that a Ctrl-C is seen within 0.1 s."""
+    """The workers' matches in order."""
+    for task in polled(results, stop):
+        for which, wire in task:
+            yield which, unpacked(wire)
+
+
+def polled(results: Any, stop: Callable[[], bool]) -> Iterator[Any]:
+    """A pool's `imap` results in order, polled so that `stop()` (a Ctrl-C, a cancel) is seen
+    within 0.1 s, even while a worker is deep in a long match."""
     while not stop():
         try:
-            task = results.next(timeout=0.1)
+            yield results.next(timeout=0.1)
         except multiprocessing.TimeoutError:
             continue
         except StopIteration:
             return
-        for which, wire in task:
-            yield which, unpacked(wire)
 
 
 _WORKER: tuple[Run, Mapper] | None = None
@@ -430,7 +516,7 @@ def _play_in_worker(jobs: list[Job]) -> list[tuple[int, Packed]]:
 
 
 @contextlib.contextmanager
-def _interrupt_flag() -> Iterator[Callable[[], bool]]:
+def interrupt_flag() -> Iterator[Callable[[], bool]]:
     """While inside, Ctrl-C only raises a flag, read between matches (never mid-transaction)."""
     raised = threading.Event()
     if threading.current_thread() is not threading.main_thread():

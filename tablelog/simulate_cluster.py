@@ -9,9 +9,10 @@ on one machine.
 Where the rows go depends on the store:
 - PostgreSQL: each task stores its own matches, one transaction per task, and returns only what
   the run's summary counts. The store takes the writes of every worker; nothing crosses the
-  network twice. Match ids derive from the run and the match numbers (simulate.match_id), so a
-  task that Dask runs again (its worker was lost after the commit) finds its matches stored and
-  stores nothing twice. Matches are stored a task at a time, as tasks finish.
+  network twice. Match ids derive from the run's arguments and the match numbers
+  (simulate.match_id), so a task that Dask runs again (its worker was lost after the commit)
+  finds its matches stored and stores nothing twice. Matches are stored a task at a time, as
+  tasks finish.
 - SQLite (local cluster only): the file is written by the client alone; tasks return the mapped
   rows (packed) and the client stores them in match order, as `--workers` does.
 
@@ -32,8 +33,6 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from eventsourcing.persistence import IntegrityError
-
 from tablelog.domain.recorder import Recorder
 from tablelog.simulate import (
     Job,
@@ -44,6 +43,7 @@ from tablelog.simulate import (
     Writer,
     cores,
     packed,
+    save_unstored,
     unpacked,
 )
 from tablelog.store import is_postgres, open_recorder
@@ -194,14 +194,9 @@ def play_task(run: Run, jobs: list[Job], store: str, write: bool) -> list[Any]:
     matches = run.play(jobs, recorder.mapper)
     if not write:
         return [packed(match) for match in matches]
-    try:
-        recorder.save_matches([match.rows for match in matches])
-    except IntegrityError:
-        # The task's matches are already there if an earlier run of this task committed them
-        # (its worker was lost before it could answer): then count them, do not store twice.
-        first = matches[0].rows.originator_id
-        if not recorder.recorder.select_events(first, limit=1):
-            raise
+    # Those already there were stored by an earlier run of this task (its worker was lost
+    # before it could answer) or of the same arguments at the same time: counted, not stored.
+    save_unstored(recorder, matches)
     return [Tally(match.events, match.winners, match.capped) for match in matches]
 
 

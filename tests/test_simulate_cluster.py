@@ -12,7 +12,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import psycopg
@@ -113,6 +112,25 @@ def test_the_cluster_workers_store_the_same_matches_in_postgresql(
         recorder.close()
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_a_run_again_on_the_cluster_plays_only_what_is_missing(tmp_path, kind, request, on_cluster):
+    store = (
+        str(tmp_path / "store.sqlite")
+        if kind == "sqlite"
+        else request.getfixturevalue("postgres_store")
+    )
+    recorder = open_recorder(store)
+    try:  # a run cut short: the first 4 of the study's 10 Topitop matches are stored
+        simulate_all(recorder, [make_plan("topitop", 4, seed=11, bots="greedy,random")], 1, False)
+    finally:
+        recorder.close()
+    reports = simulated(store, cluster=on_cluster(store))
+    assert [(r.already, r.matches) for r in reports] == [(4, 6), (0, 6)]
+    one = str(tmp_path / "one.sqlite")
+    simulated(one, workers=1)
+    assert canonical(store) == canonical(one)  # exactly the study's 16 matches, once each
+
+
 def stored_matches(store: str) -> int:
     with psycopg.connect(store) as db:
         (count,) = db.execute(
@@ -123,9 +141,11 @@ def stored_matches(store: str) -> int:
 
 def test_a_task_run_again_after_its_commit_stores_nothing_twice(postgres_store):
     # Dask runs a task again when its worker is lost; if that worker had committed, the match
-    # ids (derived from the run and the match numbers) are found stored and counted once.
+    # ids (derived from the run's arguments and the match numbers) are found stored and
+    # counted once.
     open_recorder(postgres_store).close()
-    plays = Run([make_plan("topitop", 4, seed=3)], [], uuid.uuid4())
+    plan = make_plan("topitop", 6, seed=3)
+    plays = Run([plan], [])
     jobs = [(0, number) for number in range(4)]
     first = play_task(plays, jobs, postgres_store, True)
     again = play_task(plays, jobs, postgres_store, True)
@@ -134,15 +154,20 @@ def test_a_task_run_again_after_its_commit_stores_nothing_twice(postgres_store):
     ]
     assert stored_matches(postgres_store) == 4
     ids = {record["id"] for record in exports(postgres_store)}
-    assert ids == {str(match_id(plays.id, 0, number)) for number in range(4)}
-    play_task(plays._replace(id=uuid.uuid4()), jobs, postgres_store, True)  # another run
-    assert stored_matches(postgres_store) == 8
+    assert ids == {str(match_id(plan, number)) for number in range(4)}
+    # A task that overlaps what is stored (another run of the same arguments cut its tasks
+    # otherwise) stores only its new matches.
+    play_task(plays, [(0, number) for number in range(2, 6)], postgres_store, True)
+    assert stored_matches(postgres_store) == 6
+    other = Run([make_plan("topitop", 4, seed=4)], [])  # another seed: other matches
+    play_task(other, jobs, postgres_store, True)
+    assert stored_matches(postgres_store) == 10
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_packed_match_unpacks_to_the_same_rows(tmp_path, game):
     recorder = open_recorder(str(tmp_path / "store.sqlite"))
-    plays = Run([make_plan(game, 2, seed=4)], [], uuid.uuid4())
+    plays = Run([make_plan(game, 2, seed=4)], [])
     for match in plays.play([(0, 0), (0, 1)], recorder.mapper):
         from tablelog.simulate import packed, unpacked
 

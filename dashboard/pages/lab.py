@@ -1,11 +1,12 @@
 """Lab: the balance lab's experiments for one game. Pick a stored experiment to see every metric
 as a forest plot (estimate and 95% interval per arm), the skill trace, the restricted player's
-result and the findings in plain words; or start a new one and watch its progress.
+result and the findings in plain words; or start a new one, watch its progress, and cancel it
+(the matches stored so far are kept).
 
 Experiments come from the lab service the composition root puts in the app
 (`dashboard.policy.lab_service`, see tablelog/lab_service.py): its stored reports,
-never a replay on a request. Starting one writes matches, so it obeys the app's write policy
-like the Record page.
+never a replay on a request. Starting or cancelling one writes, so it obeys the app's write
+policy like the Record page.
 """
 
 from __future__ import annotations
@@ -100,6 +101,7 @@ def _new_experiment() -> html.Div:
                 className="controls",
             ),
             html.Button("Start", id="lab-start", n_clicks=0),
+            html.Button("Cancel", id="lab-cancel", n_clicks=0, disabled=True),
             html.Div(id="lab-progress", className="note"),
         ],
         className="card",
@@ -112,6 +114,7 @@ def register(app: dash.Dash, source) -> None:
 
     _register_views(app, service)
     _register_runs(app, service)
+    _register_cancel(app, service)
 
 
 def _register_views(app: dash.Dash, service) -> None:
@@ -144,11 +147,7 @@ def _register_views(app: dash.Dash, service) -> None:
     def show(experiment_id, game):
         lab = service()
         report = _report(lab, game, experiment_id)
-        words = (report or {}).get("words") or (
-            ["No experiment for this game yet: start one below, or with `tablelog experiment`."]
-            if lab
-            else ["The lab is not available in this app (tablelog serve provides it)."]
-        )
+        words = (report or {}).get("words") or _no_report(lab, experiment_id)
         return (
             [html.Li(w) for w in words],
             figures.forest(report),
@@ -186,12 +185,9 @@ def _register_runs(app: dash.Dash, service) -> None:
         prevent_initial_call=True,
     )
     def start(clicks, game, kind, restriction, agent, matches, seed, budgets, a, b):
-        if not clicks:
-            raise PreventUpdate
-        lab = service()
-        refused = actions.write_refusal(write_policy(app.server), None, flask.request.host)
-        if lab is None or refused:
-            return refused or "The lab is not available in this app."
+        lab, refused = _writer(app, service, clicks)
+        if refused:
+            return refused
         request = {
             "kind": kind,
             "game": game,
@@ -212,15 +208,49 @@ def _register_runs(app: dash.Dash, service) -> None:
     @app.callback(
         Output("lab-progress", "children"),
         Output("lab-finished", "data"),
+        Output("lab-cancel", "disabled"),
         Input("lab-tick", "n_intervals"),
         State("lab-finished", "data"),
     )
     def progress(_tick, finished):
         lab = service()
-        shown = _progress_shown(lab.progress if lab else {"state": "idle"}, finished)
+        state = lab.progress if lab else {"state": "idle"}
+        shown = _progress_shown(state, finished)
         if shown is None:
             raise PreventUpdate
-        return shown
+        return (*shown, state["state"] != "running")
+
+
+def _register_cancel(app: dash.Dash, service) -> None:
+    """Cancelling the experiment running here (under the app's write policy): the matches
+    stored so far are kept."""
+
+    @app.callback(
+        Output("lab-progress", "children", allow_duplicate=True),
+        Input("lab-cancel", "n_clicks"),
+        prevent_initial_call=True,
+    )
+    def cancel(clicks):
+        lab, refused = _writer(app, service, clicks)
+        if refused:
+            return refused
+        try:
+            stopped = lab.cancel()
+        except Refused as err:
+            return f"Not cancelled: {err}"
+        return f"{stopped['state'].capitalize()}; the matches stored so far are kept."
+
+
+def _writer(app: dash.Dash, service, clicks) -> tuple[Any, str | None]:
+    """The lab, for a click that starts or cancels an experiment, or why this request may not
+    (the app's write policy, or no lab here); no update without a click."""
+    if not clicks:
+        raise PreventUpdate
+    lab = service()
+    refused = actions.write_refusal(write_policy(app.server), None, flask.request.host)
+    if lab is None or refused:
+        return None, refused or "The lab is not available in this app."
+    return lab, None
 
 
 def _progress_shown(state: dict, finished: str | None) -> tuple[str, Any] | None:
@@ -237,7 +267,30 @@ def _progress_shown(state: dict, finished: str | None) -> tuple[str, Any] | None
         return f"Failed: {state['error']}", dash.no_update
     if state.get("id") == finished:
         return None
+    if state["state"] == "cancelled":
+        return (
+            f"Cancelled after {state['done']} of {state['total']} matches (kept), "
+            f"experiment {state['id'][:8]}",
+            state["id"],
+        )
     return (f"Done: {state['total']} matches stored, experiment {state['id'][:8]}", state["id"])
+
+
+def _no_report(lab, experiment_id: str | None) -> list[str]:
+    """What the page says where there is no report to draw."""
+    if lab is None:
+        return ["The lab is not available in this app (tablelog serve provides it)."]
+    if not experiment_id or experiment_id == HUMANS:
+        return ["No experiment for this game yet: start one below, or with `tablelog experiment`."]
+    found = lab.experiment(experiment_id)
+    if found["status"] in ("running", "cancelling"):
+        return [
+            f"This experiment is {found['state']}: its report comes when every match is played."
+        ]
+    return [
+        f"This experiment was {found['state']}, so it has no report; the matches it stored "
+        "are kept, whole, like any other match."
+    ]
 
 
 def _report(lab, game: str | None, experiment_id: str | None) -> dict | None:
@@ -252,6 +305,5 @@ def _report(lab, game: str | None, experiment_id: str | None) -> dict | None:
 
 
 def _label(e: dict) -> str:
-    matches = sum(map(len, (e["match_ids"] or {}).values()))
     arms = ", ".join(a["name"] for a in e["definition"]["arms"])
-    return f"{e['kind']}: {arms} ({matches} matches, {e['status']}, {e['created'][:16]})"
+    return f"{e['kind']}: {arms} ({e['state']}, {e['created'][:16]})"

@@ -4,6 +4,8 @@ document's components here. See docs/lab.md.
 
 Reading works on any store; starting an experiment needs the lab that `tablelog serve` opens
 (one experiment at a time, shared with the Lab page), and the write token like every write.
+Cancelling works on any store, whichever process runs the experiment (it goes through the
+experiment's row, `LabStore.cancel`).
 """
 
 from __future__ import annotations
@@ -14,9 +16,9 @@ from jsonschema import Draft202012Validator
 
 from tablelog.domain.games import GAMES
 from tablelog.domain.restrictions import restrictions
-from tablelog.lab import KINDS
+from tablelog.lab import KINDS, MAX_BUDGET, MAX_SAMPLE
 from tablelog.lab_service import PAGE_LIMIT, served_lab
-from tablelog.lab_store import LabStore
+from tablelog.lab_store import STATUSES, LabStore, NotRunning
 
 from . import schemas, server
 from .errors import ApiError
@@ -37,11 +39,21 @@ REQUESTS = {
             },
             "seed": {"type": "integer", "minimum": 0, "maximum": AT_MOST},
             "players": {"type": "integer", "minimum": 2, "maximum": 6},
-            "agent": {**TEXT, "description": "random, greedy or mcts-N."},
+            "alpha": {
+                "type": "number",
+                "exclusiveMinimum": 0,
+                "exclusiveMaximum": 1,
+                "description": "The level at which a difference counts as real (0.05).",
+            },
+            "agent": {
+                **TEXT,
+                "maxLength": 80,
+                "description": "random, greedy or mcts-N, optionally +RESTRICTION.",
+            },
             "restriction": {**TEXT, "description": "restriction: one the game declares."},
             "budgets": {
                 "type": "array",
-                "items": {"type": "integer", "minimum": 1, "maximum": 100_000},
+                "items": {"type": "integer", "minimum": 1, "maximum": MAX_BUDGET},
                 "maxItems": 12,
                 "description": "skill: the MCTS budgets, e.g. [1, 2, 4, 8].",
             },
@@ -50,8 +62,11 @@ REQUESTS = {
             "options": ANY_OBJECT,
         },
         ("kind", "game"),
-        "What to run; the kind's own fields as `tablelog experiment` takes.",
+        "What to run; the kind's own fields as `tablelog experiment` takes. Refused (422) "
+        "when it is estimated, from the game's costs measured on the server, to take over an "
+        "hour, with the estimate in the message.",
     ),
+    "CancelExperiment": closed({}, (), "Nothing is needed: send {}."),
 }
 RESPONSES = {
     "Experiment": documented(
@@ -60,19 +75,37 @@ RESPONSES = {
             "created": TEXT,
             "game": TEXT,
             "kind": TEXT,
-            "status": {"enum": ["running", "done", "interrupted"]},
+            "status": {"enum": list(STATUSES)},
+            "state": {
+                **TEXT,
+                "description": "How far it came, in words: cancelled after 3 of 40 matches.",
+            },
+            "stored": {**COUNT, "description": "Matches stored and listed so far."},
+            "planned": {**COUNT, "description": "Matches it asks for (every arm)."},
             "definition": ANY_OBJECT,
             "match_ids": OBJECT_OR_NULL,
             "report": OBJECT_OR_NULL,
         },
-        ("id", "created", "game", "kind", "status", "definition", "match_ids", "report"),
+        (
+            "id",
+            "created",
+            "game",
+            "kind",
+            "status",
+            "state",
+            "stored",
+            "planned",
+            "definition",
+            "match_ids",
+            "report",
+        ),
     ),
     "ExperimentList": documented(
         {"experiments": {"type": "array", "items": ref("Experiment")}}, ("experiments",)
     ),
     "LabProgress": documented(
         {
-            "state": {"enum": ["idle", "running", "done", "failed"]},
+            "state": {"enum": ["idle", "running", "done", "cancelled", "failed"]},
             "done": COUNT,
             "total": COUNT,
             "id": TEXT,
@@ -104,6 +137,12 @@ schemas.COMPONENTS.update({**REQUESTS, **RESPONSES})
 server.VALIDATORS.update({name: Draft202012Validator(schema) for name, schema in REQUESTS.items()})
 
 GAME = Param("game", "path", {"type": "string"}, "A game id (GET /games lists them).")
+EXPERIMENT = Param(
+    "experiment",
+    "path",
+    {"type": "string"},
+    "The experiment's id, or 4 or more of its first characters.",
+)
 UNKNOWN_GAME = Answer(404, "Error", "No such game (`unknown-game`).")
 
 
@@ -133,14 +172,7 @@ def list_experiments(service: Service, game: str | None) -> Any:
     "/lab/experiments/{experiment}",
     "lab",
     "One experiment",
-    params=(
-        Param(
-            "experiment",
-            "path",
-            {"type": "string"},
-            "The experiment's id, or 4 or more of its first characters.",
-        ),
-    ),
+    params=(EXPERIMENT,),
     ok=Answer(200, "Experiment", "Its definition, matches and report."),
     refusals=(Answer(404, "Error", "No such experiment (`not-found`)."),),
 )
@@ -155,6 +187,32 @@ def get_experiment(service: Service, experiment: str) -> Any:
 
 @endpoint(
     "POST",
+    "/lab/experiments/{experiment}/cancel",
+    "lab",
+    "Cancel a running experiment",
+    params=(EXPERIMENT,),
+    body="CancelExperiment",
+    ok=Answer(200, "Experiment", "Stopped: its state says cancelled after N of M matches."),
+    refusals=(
+        Answer(404, "Error", "No such experiment (`not-found`)."),
+        Answer(409, "Error", "It is no longer running (`not-running`): done or cancelled."),
+    ),
+)
+def cancel_experiment(service: Service, experiment: str, body: dict[str, Any]) -> Any:
+    """Stop the experiment, whichever process runs it (this server, or `tablelog experiment`
+    on the same store), and answer once it has stopped (within seconds): the matches stored
+    so far are kept whole and listed, and it is marked cancelled. An experiment whose process
+    no longer answers (it was killed) is marked cancelled after 10 seconds."""
+    found = get_experiment(service, experiment)
+    lab = served_lab(service.recorder)
+    try:
+        return lab.cancel(found["id"]) if lab else LabStore(service.recorder).cancel(found["id"])[0]
+    except NotRunning as err:
+        raise ApiError(409, "not-running", str(err)) from None
+
+
+@endpoint(
+    "POST",
     "/lab/experiments",
     "lab",
     "Start an experiment",
@@ -164,8 +222,9 @@ def get_experiment(service: Service, experiment: str) -> Any:
         Answer(
             422,
             "Error",
-            "Refused: a bad definition, one already running, or "
-            "no lab on this server (only `tablelog serve` runs experiments).",
+            "Refused: a bad definition, one estimated to take over an hour (the estimate is "
+            "in the message), one already running, or no lab on this server (only "
+            "`tablelog serve` runs experiments).",
         ),
     ),
 )
@@ -189,7 +248,7 @@ def start_experiment(service: Service, body: dict[str, Any]) -> Any:
     "/lab/progress",
     "lab",
     "The running experiment's progress",
-    ok=Answer(200, "LabProgress", "idle, running (done of total), done (id) or failed."),
+    ok=Answer(200, "LabProgress", "idle, running (done of total), done, cancelled (id) or failed."),
 )
 def lab_progress(service: Service) -> Any:
     """How far the experiment started on this server has come."""
@@ -214,7 +273,7 @@ def lab_progress(service: Service) -> Any:
         Param(
             "sample",
             "query",
-            {"type": "integer", "minimum": 0, "maximum": 500},
+            {"type": "integer", "minimum": 0, "maximum": MAX_SAMPLE},
             "Matches per side replayed to count branching (default 30).",
         ),
     ),

@@ -5,12 +5,14 @@ tablelog experiment restriction topiary never-place-swan --agent greedy -n 300
 tablelog experiment skill topitop --up-to 64 -n 20
 tablelog experiment restrictions topiary       # what the game declares
 tablelog experiment humans topitop             # recorded matches beside bot-played ones
-tablelog experiment list | show ID
+tablelog experiment list | show ID | cancel ID
 """
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from uuid import uuid4
 
 import click
 
@@ -45,7 +47,17 @@ common = [
         help="The level at which a difference counts as real.",
     ),
     click.option(
-        "--workers", type=int, default=1, show_default=True, help="Processes playing matches."
+        "--workers",
+        type=int,
+        default=1,
+        show_default=True,
+        help="Processes playing matches (at most one per core).",
+    ),
+    click.option(
+        "--yes",
+        "anyway",
+        is_flag=True,
+        help="Run it even if it is estimated to take over an hour.",
     ),
     click.option("--quiet", is_flag=True, help="No progress bar."),
     json_option,
@@ -68,29 +80,31 @@ def experiment() -> None:
     against bots; every experiment's matches are stored like simulated ones, and listed."""
 
 
-def _run(definition, workers, quiet, as_json, store) -> None:
-    from tqdm import tqdm
-
-    from tablelog.lab_run import run
+def _run(definition, workers, anyway, quiet, as_json, store, **_asked) -> None:
+    from tablelog.lab_cost import HOUR, check_affordable, duration
+    from tablelog.lab_run import Cancelled, run
+    from tablelog.simulate import check_workers, interrupt_flag
     from tablelog.store import open_recorder
 
+    check_workers(workers)
+    seconds = check_affordable(
+        definition, workers, float("inf") if anyway else HOUR, ", or add --yes to run it anyway"
+    )
     recorder = open_recorder(store)
-    total = len(definition.arms) * definition.matches
-    try:
-        with tqdm(
-            total=total,
-            desc=f"{definition.kind} {definition.game}",
-            unit="match",
-            disable=quiet,
-            leave=False,
-        ) as bar:
-            experiment_id, report = run(
-                recorder, definition, workers, lambda done, _: bar.update(done - bar.n)
-            )
-    except KeyboardInterrupt:
+    experiment_id = str(uuid4())
+    if not quiet:
         click.echo(
-            "interrupted: the matches stored so far are whole and listed; the "
-            "experiment is marked interrupted (tablelog experiment list)",
+            f"experiment {experiment_id}: about {duration(seconds)}; Ctrl-C or "
+            f"`tablelog experiment cancel {experiment_id[:8]}` stops it",
+            err=True,
+        )
+    try:
+        with interrupt_flag() as interrupted, _bar(definition, quiet) as bar:
+            _, report = run(recorder, definition, workers, bar, interrupted, experiment_id)
+    except Cancelled as err:
+        click.echo(
+            f"{err.experiment['state']}: the matches stored so far are whole and listed "
+            f"(tablelog experiment show {experiment_id[:8]})",
             err=True,
         )
         sys.exit(INTERRUPTED)
@@ -99,6 +113,21 @@ def _run(definition, workers, quiet, as_json, store) -> None:
         return
     click.echo(f"experiment {experiment_id}")
     click.echo(report_text(report))
+
+
+@contextlib.contextmanager
+def _bar(definition, quiet):
+    """A progress bar on stderr, as a `run` progress callback."""
+    from tqdm import tqdm
+
+    with tqdm(
+        total=len(definition.arms) * definition.matches,
+        desc=f"{definition.kind} {definition.game}",
+        unit="match",
+        disable=quiet,
+        leave=False,
+    ) as bar:
+        yield lambda done, _: bar.update(done - bar.n)
 
 
 def report_text(report: dict) -> str:
@@ -130,16 +159,12 @@ def _num(value) -> str:
 @click.option("--a", "a_pairs", multiple=True, metavar="K=V", help="An option of arm A.")
 @click.option("--b", "b_pairs", multiple=True, metavar="K=V", help="An option of arm B.")
 @with_common()
-def variants(
-    game, a_pairs, b_pairs, agent, matches, seed, players, alpha, workers, quiet, as_json, store
-):
+def variants(game, a_pairs, b_pairs, **common):
     """Option set A against option set B on every metric, Holm-adjusted."""
     from tablelog import lab
 
-    definition = lab.variants(
-        game, parse_options(a_pairs), parse_options(b_pairs), agent, players, matches, seed, alpha
-    )
-    _run(definition, workers, quiet, as_json, store)
+    a, b = parse_options(a_pairs), parse_options(b_pairs)
+    _run(lab.variants(game, a, b, **_asked(common, "agent")), **common)
 
 
 @experiment.command()
@@ -147,27 +172,12 @@ def variants(
 @click.argument("restriction")
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
 @with_common()
-def restriction(
-    game,
-    restriction,
-    option_pairs,
-    agent,
-    matches,
-    seed,
-    players,
-    alpha,
-    workers,
-    quiet,
-    as_json,
-    store,
-):
+def restriction(game, restriction, option_pairs, **common):
     """A restricted agent against the standard one, seats rotated (Jaffe et al. 2012)."""
     from tablelog import lab
 
-    definition = lab.restriction(
-        game, restriction, agent, players, matches, seed, parse_options(option_pairs), alpha
-    )
-    _run(definition, workers, quiet, as_json, store)
+    options = parse_options(option_pairs)
+    _run(lab.restriction(game, restriction, options=options, **_asked(common, "agent")), **common)
 
 
 @experiment.command()
@@ -182,21 +192,7 @@ def restriction(
 )
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
 @with_common()
-def skill(
-    game,
-    budgets,
-    up_to,
-    option_pairs,
-    agent,
-    matches,
-    seed,
-    players,
-    alpha,
-    workers,
-    quiet,
-    as_json,
-    store,
-):
+def skill(game, budgets, up_to, option_pairs, **common):
     """The skill trace: MCTS at each budget against the budget before it (--agent is not
     used: the agents are the budgets)."""
     from tablelog import lab
@@ -208,5 +204,10 @@ def skill(
         raise Refused(
             f"--budgets takes whole numbers separated by commas, got {budgets!r}"
         ) from None
-    definition = lab.skill(game, chosen, players, matches, seed, parse_options(option_pairs), alpha)
-    _run(definition, workers, quiet, as_json, store)
+    options = parse_options(option_pairs)
+    _run(lab.skill(game, chosen, options=options, **_asked(common)), **common)
+
+
+def _asked(common: dict, *more: str) -> dict:
+    """What of the common options defines the experiment (the rest says how to run it)."""
+    return {name: common[name] for name in ("players", "matches", "seed", "alpha", *more)}

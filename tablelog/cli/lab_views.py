@@ -1,4 +1,5 @@
-"""`tablelog experiment list | show | restrictions | humans`: what the lab already knows."""
+"""`tablelog experiment list | show | cancel | restrictions | humans`: what the lab already
+knows, and stopping what it is doing."""
 
 from __future__ import annotations
 
@@ -21,18 +22,17 @@ def list_experiments(game, as_json, store):
     if as_json:
         echo_json(
             [
-                {k: e[k] for k in ("id", "created", "game", "kind", "status")}
-                | {"matches": sum(map(len, (e["match_ids"] or {}).values()))}
+                {k: e[k] for k in ("id", "created", "game", "kind", "status", "state")}
+                | {"matches": e["stored"]}
                 for e in found
             ]
         )
         return
     for e in found:
-        stored = sum(map(len, (e["match_ids"] or {}).values()))
         arms = ", ".join(a["name"] for a in e["definition"]["arms"])
         click.echo(
             f"{e['id'][:8]}  {e['created']}  {e['game']:<17} {e['kind']:<11} "
-            f"{e['status']:<11} {stored:>5} matches  {arms}"
+            f"{e['state']:<36}  {arms}"
         )
 
 
@@ -49,9 +49,26 @@ def show(experiment_id, as_json, store):
     if as_json:
         echo_json(found)
         return
-    click.echo(f"experiment {found['id']} ({found['kind']}, {found['game']}, {found['status']})")
+    click.echo(f"experiment {found['id']} ({found['kind']}, {found['game']}, {found['state']})")
     if found["report"]:
         click.echo(report_text(found["report"]))
+
+
+@experiment.command()
+@click.argument("experiment_id")
+@store_option
+def cancel(experiment_id, store):
+    """Stop a running experiment, whichever process runs it (this machine's command line, or
+    `tablelog serve` on the same store); the matches stored so far are kept, whole."""
+    from tablelog.lab_store import LabStore
+    from tablelog.store import open_recorder
+
+    found, answered = LabStore(open_recorder(store)).cancel(experiment_id)
+    if not answered:
+        click.echo(
+            "no process answered for it (it was no longer running): marked cancelled", err=True
+        )
+    click.echo(f"experiment {found['id'][:8]}: {found['state']}")
 
 
 @experiment.command()
@@ -78,15 +95,16 @@ def restrictions(game):
     type=int,
     default=30,
     show_default=True,
-    help="Matches per side replayed to count branching.",
+    help="Matches per side replayed to count branching (0-500).",
 )
 @json_option
 @store_option
 def humans(game, players, variant, sample, as_json, store):
     """GAME's recorded human matches beside its bot matches, on every metric."""
-    from tablelog.lab_humans import humans_vs_bots
+    from tablelog.lab_humans import check, humans_vs_bots
     from tablelog.store import open_recorder
 
+    check(game, players, sample)  # before the store is opened: a refusal leaves no file behind
     report = humans_vs_bots(open_recorder(store), game, players, variant, sample)
     if as_json:
         echo_json(report)

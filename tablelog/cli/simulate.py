@@ -21,7 +21,7 @@ INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C
     type=int,
     default=100,
     show_default=True,
-    help="How many matches to play.",
+    help="How many matches to play (at most 1,000,000).",
 )
 @click.option(
     "--seed",
@@ -48,7 +48,8 @@ INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C
     "--workers",
     type=int,
     metavar="W",
-    help="Processes playing matches (default: one per core; 1 plays in-process).",
+    help="Processes playing matches, at most one per core (default: one per core; 1 plays "
+    "in-process).",
 )
 @click.option(
     "--cluster",
@@ -68,6 +69,8 @@ def simulate(game, count, seed, players, bots, option_pairs, workers, cluster, q
     Seats are named after their bots: greedy-1, random-2...
 
     Ctrl-C stops the run: the matches already finished are stored whole, none half-written.
+    The same command is the same matches (a match's id comes from the arguments and its
+    number): run it again and it stores only the matches still missing, and says so.
 
     With --cluster, tasks of consecutive matches play on a Dask cluster; the same seed gives
     the same matches as here. A remote cluster needs a PostgreSQL store, which its workers write

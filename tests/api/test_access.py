@@ -89,7 +89,8 @@ def test_every_write_endpoint_asks_for_the_token_first(guarded, recorder, store)
     before = stored_rows(store)
     writes = [e for e in ENDPOINTS if e.write]
     # start, sheet, move, undo, claim, dispute, resolve, end, abandon; the lab's experiment
-    assert len(writes) == 10
+    # and its cancel
+    assert len(writes) == 11
     for endpoint in writes:
         path = PREFIX + endpoint.path.replace("{match}", str(match_id))
         answer = guarded.open(path, method=endpoint.method, json={})

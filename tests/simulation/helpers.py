@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -49,3 +50,30 @@ def chain_is_whole(events: list[Any]) -> bool:
             return False
         previous = event_hash(event)
     return True
+
+
+def started_in(location: str) -> int:
+    """Matches begun in a store, read straight from its table (0 while it is not made yet):
+    what a test polls while a simulation runs in another process."""
+    import sqlite3
+
+    from tablelog.store import is_postgres
+
+    query = "SELECT count(*) FROM {} WHERE topic LIKE '%Started'"
+    if is_postgres(location):
+        import psycopg
+
+        with psycopg.connect(location) as db:
+            try:
+                row = db.execute(query.format("tablelog_events")).fetchone()
+            except psycopg.errors.UndefinedTable:
+                return 0
+            return row[0] if row else 0
+    if not os.path.exists(location) or not os.path.getsize(location):
+        return 0
+    try:
+        with contextlib.closing(sqlite3.connect(location, timeout=10)) as file:
+            (count,) = file.execute(query.format("stored_events")).fetchone()
+            return count
+    except sqlite3.OperationalError:  # its tables are not made yet
+        return 0

@@ -26,13 +26,19 @@ from .helpers import exports, run, without_ids_and_times
         (["chess"], "unknown game 'chess'"),
         (["topitop", "--bots", "smart"], "unknown bot 'smart'; bots: random, greedy"),
         (["topitop", "--bots", "greedy,"], "unknown bot ''"),
-        (["topitop", "-n", "0"], "must be 1 or more, got 0"),
-        (["topitop", "-n", "-3"], "must be 1 or more, got -3"),
+        (["topitop", "-n", "0"], "must be 1 to 1,000,000 (a larger study is several runs"),
+        (["topitop", "-n", "-3"], "got -3"),
+        (
+            ["topitop", "-n", str(10**40)],
+            f"with different seeds), got {10**40}",
+        ),
         (["topitop", "--players", "3"], "Topitop is for 2 players, not 3"),
         (["topiary", "--players", "5"], "is for 2-4 players, not 5"),
         (["topiary", "--players", "3", "--bots", "greedy,random"], "2 bots for 3 players"),
         (["topitop", "--option", "small=many"], "option small must be a whole number"),
         (["topitop", "--workers", "0"], "--workers must be 1 or more"),
+        (["topitop", "--workers", "4000", "-n", "2"], "the cores of this machine, got 4000"),
+        (["topitop", "--cluster", "local", "--workers", "4000"], "the cores of this machine"),
     ],
 )
 def test_bad_arguments_give_one_line_and_store_nothing(tmp_path, args, words):
