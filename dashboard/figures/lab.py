@@ -93,10 +93,12 @@ def skill_trace(report: dict[str, Any] | None) -> go.Figure:
         return empty(title, "no decided match yet", height=260)
     budgets = [int(a["name"].split()[0].removeprefix("mcts-")) for a in arms]
     h = [a["head_to_head"] for a in arms]
+    ludii = report.get("skill_trace")  # None in a report stored before it was computed
     figure = base(
         title,
         subtitle="the stronger agent's win rate as its budget doubles; band: "
-        "95% interval; dashed: fair",
+        "95% interval; dashed: fair"
+        + ("" if ludii is None else f"; Ludii's skill trace {ludii:.2f}"),
     )
     figure.add_scatter(
         x=budgets + budgets[::-1],
