@@ -43,7 +43,7 @@ def report_of(definition: Definition, traces: Sequence[Sequence[Trace]]) -> dict
     arms = []
     rows = [per_match(t) for t in traces]
     for arm, arm_traces, arm_rows in zip(definition.arms, traces, rows):
-        entry = {
+        entry: dict[str, Any] = {
             "name": arm.name,
             "options": dict(arm.options),
             "agents": list(arm.agents),
