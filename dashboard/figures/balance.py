@@ -63,14 +63,12 @@ def seat_win_rates(rates: pd.DataFrame, tests: pd.DataFrame | None = None) -> go
 
 
 def favoured(test: pd.Series) -> str:
-    """The all-seats test in words: "Is any seat favoured? ... p = 0.31"."""
-    asked = f"Is any seat favoured? One test of all {test['players']} seats"
+    """The all-seats test in words short enough for a phone: "Any seat favoured? p = 0.310
+    (chi-square, 2 df)"."""
     if pd.isna(test["p_value"]):
-        return f"{asked}: no win yet to tell"
-    if test["method"] == "chi-square":
-        chi = f"chi-square {test['statistic']:.2f}, {test['df']} df"
-        return f"{asked}: {chi}, p = {test['p_value']:.3f}"
-    return f"{asked} (exact, few wins): p = {test['p_value']:.3f}"
+        return "Any seat favoured? No win yet to tell"
+    how = f"chi-square, {test['df']} df" if test["method"] == "chi-square" else "exact, few wins"
+    return f"Any seat favoured? p = {test['p_value']:.3f} ({how})"
 
 
 def score_distributions(distributions: pd.DataFrame) -> go.Figure:
