@@ -178,9 +178,10 @@ def decisiveness(positions: Sequence[Row], top: Sequence[int]) -> float:
     than the top-ranked ones (`top`, Ludii's `Utils.highestRankedPlayers`: the winners, or every
     seat in a draw) ever has before a move; the value is the FIRST move before which a
     top-ranked seat is above it, as a share of the moves (1 when none ever is). Ludii's
-    threshold starts at its lowest evaluation, -1: here minus infinity. (Ludii's code divides
-    two whole numbers there, which makes every match 0 or 1; this is the share its description
-    names.)"""
+    threshold starts at its lowest evaluation, -1: here minus infinity. This is what the two
+    classes describe; their code strays (docs/metrics.md): its highest-ranked seats are read
+    from the start's context, where every seat ties, and it divides two whole numbers, which
+    makes every match 0 or 1."""
     others = [s for s in range(len(positions[0])) if s not in top]
     values = [evaluations(p) for p in positions]
     threshold = max((v[s] for v in values for s in others), default=-math.inf)
