@@ -1,12 +1,16 @@
 """Estimates, intervals and tests for the lab's metrics (`projections.metrics` rows in).
 
 - `summary(rows)`: per metric its n, estimate and 95% interval; per seat its win rate; Ludii's
-  Balance.
+  Balance and Tablelog's (shared wins counted).
 - `compare(a, b)`: arm B minus arm A on every metric, with a 95% interval of the difference, a
-  p-value and the Holm-adjusted p-value over all the metrics compared (statsmodels'
+  p-value and the Holm-adjusted p-value over the metrics compared (statsmodels'
   `multipletests`), and whether the difference is real at the chosen level after that adjustment.
+  A metric with one value in every match of both arms has nothing to test: it is marked
+  `no_variation` and left out of the Holm family (its p would be 1 by construction).
 - `head_to_head(...)`: one agent against another with seats rotated: its win rate among decided
   matches, the difference from the fair rate, its interval and an exact binomial test.
+- `skill_trace(results)`: Ludii's SkillTrace, one number from the strong agent's mean utility at
+  each doubling of its budget.
 
 Nothing here is hand-rolled: Wilson and Newcombe intervals and the two-proportion test come from
 statsmodels, the bootstrap, Welch's t-test and the binomial test from scipy.
@@ -68,7 +72,9 @@ def summary(rows: pd.DataFrame) -> pd.DataFrame:
     for column in seats:
         values = rows[column].dropna().to_numpy(float)
         out.append(_estimate(column, f"seat {column[4:]} win rate", "share", values))
-    out.append(_balance(rows, seats))
+    alone = sorted(c for c in rows.columns if c.startswith("alone_"))
+    out.append(_balance(rows, alone, "balance", BALANCE))
+    out.append(_balance(rows, seats, "balance_shared", BALANCE_SHARED))
     return pd.DataFrame(out)
 
 
@@ -92,31 +98,28 @@ def _estimate(metric: str, label: str, kind: str, values: np.ndarray) -> dict[st
     }
 
 
+BALANCE = "balance (Ludii: 1 - spread of the seats' rates of winning alone)"
+BALANCE_SHARED = "balance with shared wins (1 - spread of the seat win rates)"
+
+
 def balance_of(won: np.ndarray) -> float:
-    """Ludii's Balance: 1 minus the spread between the best and worst seat's win rate."""
+    """1 minus the spread between the best and worst seat's rate (rows: matches, columns:
+    seats). Ludii's Balance (`metrics/single/outcome/Balance.java`) over the `alone_` columns:
+    it adds (utility + 1) / 2 to a whole-number tally, which keeps only a win alone."""
     rates = won.mean(axis=0)
     return float(1 - (rates.max() - rates.min()))
 
 
-def _balance(rows: pd.DataFrame, seats: list[str]) -> dict[str, Any]:
+def _balance(rows: pd.DataFrame, seats: list[str], metric: str, label: str) -> dict[str, Any]:
     won = rows[seats].dropna().to_numpy(float) if seats else np.empty((0, 0))
     n = len(won)
-    if n == 0 or len(seats) < 2:
-        return {
-            "metric": "balance",
-            "label": "balance (1 - spread of seat win rates)",
-            "n": n,
-            "estimate": math.nan,
-            "low": math.nan,
-            "high": math.nan,
-            "interval": "bootstrap",
-        }
-    low, high = _bootstrap(won, balance_of)
+    enough = n > 0 and len(seats) >= 2
+    low, high = _bootstrap(won, balance_of) if enough else (math.nan, math.nan)
     return {
-        "metric": "balance",
-        "label": "balance (1 - spread of seat win rates)",
+        "metric": metric,
+        "label": label,
         "n": n,
-        "estimate": balance_of(won),
+        "estimate": balance_of(won) if enough else math.nan,
         "low": low,
         "high": high,
         "interval": "bootstrap",
@@ -128,16 +131,22 @@ def _balance(rows: pd.DataFrame, seats: list[str]) -> dict[str, Any]:
 
 def compare(a: pd.DataFrame, b: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
     """Arm B minus arm A on every metric both arms measured: difference, 95% interval, p-value
-    and Holm-adjusted p-value (over the metrics compared), and `real` at level `alpha`."""
-    from statsmodels.stats.multitest import multipletests
-
+    and Holm-adjusted p-value (over the metrics tested), and `real` at level `alpha`. A metric
+    with one value in every match of both arms is `no_variation`: no p, not in the family."""
     rows = []
     for metric, (label, kind) in METRICS.items():
         x = a[metric].dropna().to_numpy(float) if metric in a else np.array([])
         y = b[metric].dropna().to_numpy(float) if metric in b else np.array([])
         if len(x) < 2 or len(y) < 2:
             continue
-        low, high, p = _two_shares(x, y) if kind == "share" else _two_means(x, y)
+        same = np.ptp(np.concatenate([x, y])) == 0  # one value in every match of both arms
+        low, high, p = (
+            (0.0, 0.0, math.nan)
+            if same
+            else _two_shares(x, y)
+            if kind == "share"
+            else _two_means(x, y)
+        )
         rows.append(
             {
                 "metric": metric,
@@ -150,9 +159,16 @@ def compare(a: pd.DataFrame, b: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFr
                 "low": low,
                 "high": high,
                 "p": p,
+                "no_variation": bool(same),
             }
         )
-    frame = pd.DataFrame(rows)
+    return _holm(pd.DataFrame(rows), alpha)
+
+
+def _holm(frame: pd.DataFrame, alpha: float) -> pd.DataFrame:
+    """Holm's adjustment over the metrics tested (not those without variation)."""
+    from statsmodels.stats.multitest import multipletests
+
     if frame.empty:
         return frame
     tested = frame["p"].notna()
@@ -172,8 +188,6 @@ def _two_shares(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     counts = (int(y.sum()), len(y), int(x.sum()), len(x))
     with np.errstate(divide="ignore", invalid="ignore"):  # its ratio and odds of a 0 share
         low, high = confint_proportions_2indep(*counts, method="newcomb", alpha=1 - CONFIDENCE)
-    if counts[0] + counts[2] in (0, counts[1] + counts[3]):
-        return float(low), float(high), 1.0  # the same certainty in both arms: no difference
     with np.errstate(divide="ignore", invalid="ignore"):
         p = test_proportions_2indep(*counts, method="score").pvalue
     return float(low), float(high), float(p)
@@ -183,8 +197,8 @@ def _two_means(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
     """Bootstrap interval of mean(y) - mean(x) and Welch's t-test (scipy)."""
     from scipy.stats import bootstrap, ttest_ind
 
-    if np.ptp(np.concatenate([x, y])) == 0:
-        return 0.0, 0.0, 1.0  # every match of both arms the same value
+    if np.ptp(x) == 0 and np.ptp(y) == 0:  # each arm one value, not the same: no spread at all
+        return float(y[0] - x[0]), float(y[0] - x[0]), 0.0
     result = bootstrap(
         (y, x),
         lambda u, v, axis=-1: u.mean(axis) - v.mean(axis),
@@ -241,3 +255,20 @@ def head_to_head(wins: int, losses: int, draws: int, players: int) -> dict[str, 
         "diff_high": high - fair,
         "p": float(binomtest(wins, decided, fair).pvalue),
     }
+
+
+def skill_trace(results: list[float]) -> float:
+    """Ludii's SkillTrace (`metrics/designer/SkillTrace.java`) from the strong agent's mean
+    utility at each doubling of the budgets (1 a win, -1 a loss, 0 a draw; between them for
+    a middle place): the least-squares line through the steps (numbered 0, 1, ...) predicts
+    the step after the next (Ludii predicts at its planned step count + 1), clamped to 0..1;
+    the trace is that prediction plus the rest of the way to 1 times the mean of the steps'
+    results clamped at 0. NaN with fewer than two steps (a line needs two)."""
+    from scipy.stats import linregress
+
+    if len(results) < 2:
+        return math.nan
+    line = linregress(np.arange(len(results)), results)
+    predicted = min(max(line.intercept + line.slope * (len(results) + 1), 0.0), 1.0)
+    area = sum(max(r, 0.0) for r in results) / len(results)
+    return float(predicted + (1 - predicted) * area)

@@ -5,9 +5,15 @@ What counts:
   an ended match with an open dispute is left out until the dispute is resolved;
 - a WIN is being among the match's winners: a shared win counts as a win for each seat that shares
   it (so the seats' rates of one group can add up to more than 1), a draw is a win for nobody;
-- the fair rate of a seat is 1 / players; the test is scipy's exact two-sided binomial test of the
-  seat's wins in its matches against that rate, and the interval is the 95% Wilson score interval
-  (statsmodels). One-player games (Topas solitaire) have no seat balance and are left out of it;
+- the FAIR rate of a seat is the one it would have if no seat were favoured, given how often
+  wins are shared and matches drawn: the mean of the group's seat rates (all the group's wins,
+  a shared win once per sharer, over players x matches). With no shared win and no draw it is
+  1 / players. Each seat's test is scipy's exact two-sided binomial test of its wins in its
+  matches against that rate, and its interval the 95% Wilson score interval (statsmodels);
+- "is any seat favoured?" is ONE test of all a group's seats together (`seats_even`): Pearson's
+  chi-square of the seats' wins against equal shares (scipy `chisquare`), or the exact
+  multinomial test where fewer than EXACT_BELOW wins per seat are expected. One-player games
+  (Topas solitaire) have no seat balance and are left out of it;
 - every figure carries its n; `small` is True when n < SMALL_SAMPLE, where an interval is wide and a
   p-value says little.
 
@@ -22,6 +28,8 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
+from itertools import combinations
 from typing import Any, SupportsInt, cast
 
 import numpy as np
@@ -190,7 +198,8 @@ def seat_tallies(scores: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
 
 def seat_rates(tallies: pd.DataFrame) -> pd.DataFrame:
     """The seat win rates from `seat_tallies` (or the same columns from SQL): rate, Wilson
-    interval, fair rate, binomial test and small flag per seat; one-player games left out."""
+    interval, fair rate (the group's mean seat rate), binomial test and small flag per seat;
+    one-player games left out."""
     columns = [
         *GROUP,
         "seat",
@@ -203,17 +212,12 @@ def seat_rates(tallies: pd.DataFrame) -> pd.DataFrame:
         "p_value",
         "small",
     ]
-    rates = tallies[(tallies["players"] > 1) & (tallies["matches"] > 0)]
+    rates = _seated(tallies)
     if rates.empty:
         return pd.DataFrame(columns=columns)
-    rates = rates.sort_values([*GROUP, "seat"], ignore_index=True)
-    # Only the columns not int64 already (SQL's tallies may differ): a frame's astype costs
-    # as much as the sort, even when it changes nothing.
-    ints = {c: "int64" for c in ("players", "seat", "matches", "wins") if rates[c].dtype != "int64"}
-    if ints:
-        rates = rates.astype(ints)
     low, high = wilson_arrays(rates["wins"], rates["matches"])
-    fair = 1 / rates["players"]
+    group = rates.groupby(GROUP, sort=False)
+    fair = group["wins"].transform("sum") / group["matches"].transform("sum")
     p_values = [
         binomial_p(int(w), int(n), float(f))  # one exact test per seat, not per row
         for w, n, f in zip(rates["wins"], rates["matches"], fair)
@@ -227,6 +231,86 @@ def seat_rates(tallies: pd.DataFrame) -> pd.DataFrame:
         small=rates["matches"] < SMALL_SAMPLE,
     )
     return rates[columns]
+
+
+def _seated(tallies: pd.DataFrame) -> pd.DataFrame:
+    """The tallies of games of two or more players, sorted by group and seat, as int64."""
+    rates = tallies[(tallies["players"] > 1) & (tallies["matches"] > 0)]
+    rates = rates.sort_values([*GROUP, "seat"], ignore_index=True)
+    # Only the columns not int64 already (SQL's tallies may differ): a frame's astype costs
+    # as much as the sort, even when it changes nothing.
+    ints = {c: "int64" for c in ("players", "seat", "matches", "wins") if rates[c].dtype != "int64"}
+    return rates.astype(ints) if ints else rates
+
+
+EXACT_BELOW = 5  # expected wins per seat under which the chi-square's approximation is poor
+SEAT_TEST = [*GROUP, "matches", "wins", "expected", "statistic", "df", "p_value", "method", "small"]
+
+
+def seats_even(wins: Sequence[int]) -> dict[str, Any]:
+    """Is any seat favoured? One test of every seat's wins together against equal shares:
+    Pearson's chi-square (scipy `chisquare`, players - 1 degrees of freedom), or, where fewer
+    than EXACT_BELOW wins per seat are expected, the exact multinomial test (the chance of an
+    outcome no more likely than this one, all ways of sharing out the wins counted; scipy has
+    no such test, so its `multinomial` gives each way's chance). The expected share is the
+    seats' mean, so shared wins and draws move it as they move the fair rate. NaN p-value when
+    there is no win to share out."""
+    from scipy.stats import chisquare
+
+    counts = np.asarray(wins, dtype=np.int64)
+    total, seats = int(counts.sum()), len(counts)
+    if seats < 2 or total == 0:
+        return {"statistic": math.nan, "df": seats - 1, "p_value": math.nan, "method": "-"}
+    chi = chisquare(counts)
+    exact = total / seats < EXACT_BELOW
+    return {
+        "statistic": float(chi.statistic),
+        "df": seats - 1,
+        "p_value": _exact_multinomial_p(counts) if exact else float(chi.pvalue),
+        "method": "exact multinomial" if exact else "chi-square",
+    }
+
+
+def _exact_multinomial_p(counts: np.ndarray) -> float:
+    """The exact multinomial test of `counts` against equal chances: every way of sharing out
+    the same total among the seats (bars between stars: C(total + seats - 1, seats - 1) of
+    them, a few thousand at most below EXACT_BELOW), summing the chances of those no more
+    likely than the one seen."""
+    from scipy.stats import multinomial
+
+    total, seats = int(counts.sum()), len(counts)
+    ways = np.array(
+        [
+            np.diff([-1, *bars, total + seats - 1]) - 1
+            for bars in combinations(range(total + seats - 1), seats - 1)
+        ]
+    )
+    chances = multinomial.pmf(ways, total, [1 / seats] * seats)
+    seen = multinomial.pmf(counts, total, [1 / seats] * seats)
+    return float(min(1.0, chances[chances <= seen * (1 + 1e-9)].sum()))
+
+
+def seat_tests(tallies: pd.DataFrame) -> pd.DataFrame:
+    """`seats_even` of every group of `seat_tallies` (or the same columns from SQL): matches,
+    all its wins, the wins expected per seat, the statistic, degrees of freedom, p-value, the
+    test used and the small flag; one-player games left out."""
+    rows = []
+    for (game, players, variant), group in _seated(tallies).groupby(GROUP, sort=True):
+        wins = [int(w) for w in group["wins"]]
+        matches = int(group["matches"].max())
+        rows.append(
+            {
+                "game": game,
+                "players": int(cast(SupportsInt, players)),  # a group key: Hashable to pandas
+                "variant": variant,
+                "matches": matches,
+                "wins": sum(wins),
+                "expected": sum(wins) / len(wins),
+                **seats_even(wins),
+                "small": matches < SMALL_SAMPLE,
+            }
+        )
+    return pd.DataFrame(rows, columns=SEAT_TEST)
 
 
 def seat_win_rates(scores: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
@@ -484,7 +568,8 @@ def report(
     picked = {name: filtered(tables[name], game, players, variant) for name in REPORT_COLUMNS}
     matches = of_kind(picked["matches"], kind)
     scores = picked["scores"]
-    seats = seat_win_rates(scores, matches)
+    tallies = seat_tallies(scores, matches)
+    seats, tests = seat_rates(tallies), seat_tests(tallies)
     distributions = score_distributions(picked["score_categories"], scores, matches)
     strength = component_strength(picked["components"], matches)
     length = match_length(matches)
@@ -503,6 +588,7 @@ def report(
             "draws": int((ended & (of_game["winners"] == "[]")).sum()),
             "small": games < SMALL_SAMPLE,
             "seats": _records(seats[seats["game"] == name]),
+            "seat_test": _records(tests[tests["game"] == name]),
             "scores": _records(distributions[distributions["game"] == name]),
             "components": _records(strength[strength["game"] == name]),
             "length": _records(length[length["game"] == name]) if len(length) else [],

@@ -1,8 +1,9 @@
 """Matches as the lab's metrics read them: one `Trace` per match.
 
-A trace holds only what the metrics of `projections.metrics` need: who won, how the match ended,
-the movers in order, the running score totals and, where measured, the number of legal moves at
-each position. Traces come from three places:
+A trace holds only what the metrics of `projections.metrics` need: who won, the final ranking
+(groups of tied seats, best first), how the match ended, the movers in order, the running score
+totals and, where measured, the number of legal moves at each position. Traces come from three
+places:
 
 - `trace_of_match`: a `Match` in memory (an experiment's match, or one replayed from the store):
   the states are all there, so branching is counted at every position;
@@ -48,16 +49,27 @@ class Trace:
     minutes: float = math.nan  # played time, where the record says it
     simultaneous: bool = False
     match_id: str = ""
+    ranking: tuple[tuple[int, ...], ...] = ()  # groups of tied seats, best first; () unknown
 
     @property
     def moves(self) -> int:
         return len(self.movers)
 
+    @property
+    def places(self) -> tuple[tuple[int, ...], ...]:
+        """The ranking, or where it is unknown the one the winners imply: the winners first
+        and every other seat tied after them (a draw: every seat tied)."""
+        if self.ranking:
+            return self.ranking
+        everyone = tuple(range(self.players))
+        rest = tuple(s for s in everyone if s not in self.winners)
+        return tuple(group for group in (self.winners, rest) if group) or (everyone,)
+
 
 def trace_of_match(match: Any) -> Trace:
     """The trace of a `Match` (its states are all in memory)."""
     rules = match.rules
-    outcome = match.outcome or {"winners": [], "reason": ""}
+    outcome = match.outcome or {"winners": [], "ranking": [], "reason": ""}
     ended_by_rules = match.status == "ended" and match.rules_outcome() is not None
     return Trace(
         players=len(match.seats),
@@ -68,6 +80,7 @@ def trace_of_match(match: Any) -> Trace:
         simultaneous=rules.simultaneous,
         branching=tuple(_branching(rules, s) for s in match.states[:-1]),
         match_id=str(match.id),
+        ranking=tuple(tuple(group) for group in outcome.get("ranking", ())),
     )
 
 
@@ -126,6 +139,8 @@ def _adds_up(running: Sequence[float], final: Sequence[float] | None) -> bool:
 def _table_trace(row: Any, moves: pd.DataFrame | None) -> Trace:
     seats = json.loads(row.seats)
     winners = tuple(seats.index(name) for name in json.loads(row.winners) if name in seats)
+    groups = json.loads(getattr(row, "ranking", None) or "[]")
+    ranking = tuple(tuple(seats.index(n) for n in group if n in seats) for group in groups)
     rules = get_rules(row.game)
     movers = () if moves is None else tuple(int(s) - 1 for s in moves["seat"])
     totals = None
@@ -144,6 +159,7 @@ def _table_trace(row: Any, moves: pd.DataFrame | None) -> Trace:
         minutes=_minutes(row, seats),
         simultaneous=rules.simultaneous,
         match_id=row.match_id,
+        ranking=tuple(group for group in ranking if group),
     )
 
 

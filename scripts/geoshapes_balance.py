@@ -50,10 +50,10 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 
-from scipy.stats import chisquare
 from statsmodels.stats.proportion import proportion_confint
 
 from tablelog.domain.games.geoshapes.declaration import DEFAULT_MANIFEST
+from tablelog.projections.stats import seats_even
 from tablelog.simulate import make_plan, play_match
 
 QUADRANTS = ["North-West", "North-East", "South-East", "South-West"]
@@ -116,18 +116,19 @@ def report(players: int, matches: int, wins: Counter[int], label: str) -> list[d
             f"{r['matches']} = {r['rate']:.3f} [{r['low']:.3f}-{r['high']:.3f}] "
             f"{'inside' if r['inside'] else 'OUTSIDE'}"
         )
-    chi = chisquare([r["wins"] for r in table])
+    test = seats_even([r["wins"] for r in table])
     print(
-        f"{label}{players} players: no winner {wins[-1]}; chi-square {chi.statistic:.2f}, "
-        f"{players - 1} df, p = {chi.pvalue:.3f}",
+        f"{label}{players} players: no winner {wins[-1]}; {test['method']} "
+        f"{test['statistic']:.2f}, {test['df']} df, p = {test['p_value']:.3f}",
         flush=True,
     )
     return table
 
 
 def chi_square_p(table: list[dict]) -> float:
-    """The chi-square test of all a count's seats together against fair (equal wins)."""
-    return float(chisquare([r["wins"] for r in table]).pvalue)
+    """The test of all a count's seats together against fair (equal wins): `tablelog stats`'s
+    own (`projections.stats.seats_even`: chi-square at these counts)."""
+    return float(seats_even([r["wins"] for r in table])["p_value"])
 
 
 def confirmed(first: list[dict], pooled: list[dict]) -> bool:

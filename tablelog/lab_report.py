@@ -15,8 +15,8 @@ from typing import Any
 import pandas as pd
 
 from tablelog.domain.restrictions import get_restriction
-from tablelog.projections.lab_stats import compare, head_to_head, summary
-from tablelog.projections.metrics import per_match
+from tablelog.projections.lab_stats import compare, head_to_head, skill_trace, summary
+from tablelog.projections.metrics import per_match, utilities
 from tablelog.projections.traces import Trace
 
 from .lab import Arm, Definition
@@ -43,7 +43,7 @@ def report_of(definition: Definition, traces: Sequence[Sequence[Trace]]) -> dict
     arms = []
     rows = [per_match(t) for t in traces]
     for arm, arm_traces, arm_rows in zip(definition.arms, traces, rows):
-        entry = {
+        entry: dict[str, Any] = {
             "name": arm.name,
             "options": dict(arm.options),
             "agents": list(arm.agents),
@@ -62,6 +62,9 @@ def report_of(definition: Definition, traces: Sequence[Sequence[Trace]]) -> dict
     }
     if definition.kind == "variants" and len(rows) == 2:
         report["comparison"] = records(compare(rows[0], rows[1], definition.alpha))
+    if definition.kind == "skill":
+        steps = [arm["head_to_head"]["utility"] for arm in arms]
+        report["skill_trace"] = plain(skill_trace(steps))
     report["words"] = in_words(definition, report)
     return report
 
@@ -69,8 +72,10 @@ def report_of(definition: Definition, traces: Sequence[Sequence[Trace]]) -> dict
 def _head_to_head(arm: Arm, traces: Sequence[Trace]) -> dict[str, Any]:
     """The focal agent (agents[0]) sits in seat k % players in match k."""
     wins = losses = draws = 0
+    utility = 0.0  # the focal agent's Ludii utility, summed (for Ludii's skill trace)
     for number, trace in enumerate(traces):
         focal = number % trace.players
+        utility += utilities(trace)[focal]
         if not trace.winners:
             draws += 1
         elif focal in trace.winners:
@@ -78,7 +83,8 @@ def _head_to_head(arm: Arm, traces: Sequence[Trace]) -> dict[str, Any]:
         else:
             losses += 1
     players = len(arm.agents)
-    return head_to_head(wins, losses, draws, players) | {"agent": arm.agents[0]}
+    mean = utility / len(traces) if traces else math.nan
+    return head_to_head(wins, losses, draws, players) | {"agent": arm.agents[0], "utility": mean}
 
 
 def in_words(definition: Definition, report: dict[str, Any]) -> list[str]:
@@ -105,9 +111,15 @@ def _variant_words(definition: Definition, report: dict[str, Any]) -> list[str]:
             f"B ({r['b']:.3g} vs {r['a']:.3g}; difference {r['difference']:+.3g}, "
             f"95% CI {r['low']:+.3g} to {r['high']:+.3g}; Holm p = {r['p_holm']:.3g})."
         )
-    others = [r["label"].split(" (")[0] for r in rows if not r["real"]]
+    others = [r["label"].split(" (")[0] for r in rows if not r["real"] and not r["no_variation"]]
     if others:
         words.append("No real difference (at this n) in: " + ", ".join(others) + ".")
+    same = [r["label"].split(" (")[0] for r in rows if r["no_variation"]]
+    if same:
+        words.append(
+            "No variation (one value in every match of both arms; not tested, not counted "
+            "in the Holm adjustment): " + ", ".join(same) + "."
+        )
     return words
 
 
@@ -164,5 +176,10 @@ def _skill_words(definition: Definition, report: dict[str, Any]) -> list[str]:
             f"{pooled['decided']} decided matches (95% CI {pooled['low']:.0%}-"
             f"{pooled['high']:.0%}, p = {pooled['p']:.3g}); its interval lies above "
             f"fair at {above} of {len(report['arms'])} doublings: {verdict}."
+        )
+    if report.get("skill_trace") is not None:
+        words.append(
+            f"Ludii's skill trace: {report['skill_trace']:.3g} (0 to 1; from the stronger's "
+            "mean utility per doubling, a draw 0: docs/metrics.md)."
         )
     return words

@@ -14,16 +14,23 @@ from .style import GREY, REST, WINNERS, base, empty, seat_colour, text
 SMALL_NOTE = f"grey: fewer than {SMALL_SAMPLE} matches, read with care"
 
 
-def seat_win_rates(rates: pd.DataFrame) -> go.Figure:
-    """Bars of each seat's win rate with its 95% interval and n; the fair rate as a dashed line.
+def seat_win_rates(rates: pd.DataFrame, tests: pd.DataFrame | None = None) -> go.Figure:
+    """Bars of each seat's win rate with its 95% interval and n; the fair rate as a dashed line;
+    under the title, the one test of all seats together ("is any seat favoured?").
 
-    `rates` is `stats.seat_win_rates(...)` for one player count and variant."""
+    `rates` is `stats.seat_win_rates(...)` for one player count and variant, `tests` its
+    `stats.seat_tests(...)`."""
     title = "Win rate by seat"
     if rates.empty:
         return empty(title, "no finished matches with more than one player")
     rates = rates.sort_values("seat")
     fair = float(rates["fair"].iloc[0])
-    figure = base(title, subtitle=f"95% interval; dashed: the fair rate, {fair:.0%}")
+    figure = base(title, subtitle=f"95% interval; dashed: the fair rate, {fair:.1%}")
+    if tests is not None and not tests.empty:  # a second subtitle line, as `_small_note`'s
+        figure.update_layout(
+            title_subtitle_text=f"{figure.layout.title.subtitle.text}<br>{favoured(tests.iloc[0])}",
+            margin_t=(figure.layout.margin.t or 60) + 16,
+        )
     colours = [
         GREY if small else seat_colour(seat) for seat, small in zip(rates["seat"], rates["small"])
     ]
@@ -53,6 +60,15 @@ def seat_win_rates(rates: pd.DataFrame) -> go.Figure:
     figure.update_yaxes(title="matches won", tickformat=".0%", rangemode="tozero")
     _small_note(figure, bool(rates["small"].any()))
     return figure
+
+
+def favoured(test: pd.Series) -> str:
+    """The all-seats test in words short enough for a phone: "Any seat favoured? p = 0.310
+    (chi-square, 2 df)"."""
+    if pd.isna(test["p_value"]):
+        return "Any seat favoured? No win yet to tell"
+    how = f"chi-square, {test['df']} df" if test["method"] == "chi-square" else "exact, few wins"
+    return f"Any seat favoured? p = {test['p_value']:.3f} ({how})"
 
 
 def score_distributions(distributions: pd.DataFrame) -> go.Figure:

@@ -98,6 +98,13 @@ def skill_trace(report: dict[str, Any] | None) -> go.Figure:
         subtitle="the stronger agent's win rate as its budget doubles; band: "
         "95% interval; dashed: fair",
     )
+    ludii = report.get("skill_trace")  # None in a report stored before it was computed
+    if ludii is not None:  # on a line of its own, as the Balance page's second lines
+        figure.update_layout(
+            title_subtitle_text=f"{figure.layout.title.subtitle.text}<br>"
+            f"Ludii's skill trace {ludii:.2f} (0 to 1)",
+            margin_t=(figure.layout.margin.t or 60) + 16,
+        )
     figure.add_scatter(
         x=budgets + budgets[::-1],
         y=[x["high"] for x in h] + [x["low"] for x in h][::-1],

@@ -198,12 +198,15 @@ def _figures(source, game: str, players: int, variant: str, kind: str | None = N
         f"score sheets; behind component strength and match length: {moves:,} logged "
         "move by move (a sheet has no moves)."
     )
+    seats = data.seat_tallies(source, *pick, kind)
+    rates = stats.seat_rates(seats)
     return (
         summary,
-        figures.seat_win_rates(stats.seat_rates(data.seat_tallies(source, *pick, kind))),
+        figures.seat_win_rates(rates, stats.seat_tests(seats)),
         figures.score_distributions(stats.distributions(data.score_tallies(source, *pick, kind))),
         figures.component_strength(
-            stats.strength(data.component_tallies(source, *pick, kind)), fair=1 / players
+            stats.strength(data.component_tallies(source, *pick, kind)),
+            fair=float(rates["fair"].iloc[0]) if len(rates) else 1 / players,
         ),
         figures.match_length(
             data.length_tallies(source, *pick)

@@ -555,6 +555,13 @@ RESPONSES: dict[str, Schema] = {
             "draws": COUNT,
             "small": {"type": "boolean"},
             "seats": {"type": "array", "items": ANY_OBJECT},
+            "seat_test": {
+                "type": "array",
+                "items": ANY_OBJECT,
+                "description": "Per player count and variant, one test of all seats together "
+                "(is any seat favoured?): statistic, df, p_value, method (chi-square, or exact "
+                "multinomial where few wins are expected).",
+            },
             "scores": {"type": "array", "items": ANY_OBJECT},
             "components": {"type": "array", "items": ANY_OBJECT},
             "length": {"type": "array", "items": ANY_OBJECT},
@@ -573,6 +580,7 @@ RESPONSES: dict[str, Schema] = {
             "draws",
             "small",
             "seats",
+            "seat_test",
             "scores",
             "components",
             "length",

@@ -131,6 +131,20 @@ def _fmt(value, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def _seat_test(t: dict) -> str:
+    if t["p_value"] is None:
+        return "no win yet to tell"
+    said = (
+        f"chi-square {t['statistic']:.2f}, {t['df']} df"
+        if t["method"] == "chi-square"
+        else "exact multinomial test (few wins)"
+    )
+    return (
+        f"{said}, p={t['p_value']:.3f} ({t['wins']} wins, {_fmt(t['expected'], 1)} a seat "
+        "if none is favoured)" + ("  (small n)" if t["small"] else "")
+    )
+
+
 def _print_game(name: str, figures: dict) -> None:
     status = ", ".join(f"{n} {s}" for s, n in sorted(figures["by_status"].items()))
     click.echo(
@@ -146,15 +160,20 @@ def _print_game(name: str, figures: dict) -> None:
     )
     if figures["seats"]:
         click.echo(
-            "   win rate by seat (95% Wilson interval; exact binomial test against 1/players):"
+            "   win rate by seat (95% Wilson interval; exact binomial test against the fair "
+            "rate, the seats' mean):"
         )
     for s in figures["seats"]:
         click.echo(
             f"     {s['players']}p {s['variant']:<22} seat {s['seat']}: "
             f"{s['wins']}/{s['matches']} = {_fmt(s['rate'])} "
-            f"[{_fmt(s['ci_low'])}, {_fmt(s['ci_high'])}] fair {_fmt(s['fair'])} "
+            f"[{_fmt(s['ci_low'])}, {_fmt(s['ci_high'])}] fair {_fmt(s['fair'], 3)} "
             f"p={_fmt(s['p_value'], 3)}" + ("  (small n)" if s["small"] else "")
         )
+    if figures["seat_test"]:
+        click.echo("   is any seat favoured? (one test of all seats together):")
+    for t in figures["seat_test"]:
+        click.echo(f"     {t['players']}p {t['variant']:<22} {_seat_test(t)}")
     if figures["scores"]:
         click.echo("   points per category, winners vs rest (mean, median, n):")
     by_key: dict[tuple, dict] = {}

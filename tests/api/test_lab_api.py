@@ -72,6 +72,8 @@ def test_humans_against_bots(client, recorder):
     arms = {arm["name"]: arm for arm in report["arms"]}
     assert arms["humans"]["matches"] == 3 and arms["bots"]["matches"] == 6
     assert arms["bots"]["replayed"] == 2
-    drawn = next(m for m in arms["humans"]["metrics"] if m["metric"] == "drawishness")
-    assert drawn["estimate"] == 1 and drawn["n"] == 3
+    metrics = {m["metric"]: m for m in arms["humans"]["metrics"]}
+    assert metrics["drawn"]["estimate"] == 1 and metrics["drawn"]["n"] == 3
+    # Drawn by agreement, not by the rules: no draw to Ludii's Drawishness.
+    assert metrics["drawishness"]["estimate"] == 0
     assert client.get("/api/v1/lab/humans/chess").status_code == 404

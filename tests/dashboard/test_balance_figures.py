@@ -72,7 +72,7 @@ def test_seat_bars_show_rate_interval_n_and_fair_line():
     assert list(bars.marker.color) == [seat_colour(1), seat_colour(2)]
     fair_lines = [s for s in figure.layout.shapes if s.line.dash == "dash"]
     assert len(fair_lines) == 1 and fair_lines[0].y0 == 0.5
-    assert "50%" in figure.layout.title.subtitle.text
+    assert "50.0%" in figure.layout.title.subtitle.text
 
 
 def test_a_small_seat_sample_is_grey_and_says_so():
@@ -106,6 +106,20 @@ def test_a_small_seat_sample_is_grey_and_says_so():
     assert list(figure.data[0].marker.color) == [GREY, seat_colour(2)]
     # In the title block (a second subtitle line), where no mode bar reaches it.
     assert balance.SMALL_NOTE in figure.layout.title.subtitle.text
+
+
+def test_the_all_seats_test_is_said_under_the_title():
+    # Wins 30, 20, 10 of 60 three-player matches: chi-square 10 on 2 df, p = exp(-5) = 0.007.
+    frame = rates_frame(
+        [
+            {"seat": s, "matches": 60, "wins": w, "rate": w / 60, "ci_low": 0.1}
+            | {"ci_high": 0.6, "fair": 1 / 3, "p_value": 0.5, "small": False}
+            for s, w in ((1, 30), (2, 20), (3, 10))
+        ]
+    ).assign(players=3)
+    tests = stats.seat_tests(frame[[*stats.GROUP, "seat", "matches", "wins"]])
+    subtitle = balance.seat_win_rates(frame, tests).layout.title.subtitle.text
+    assert "Any seat favoured? p = 0.007 (chi-square, 2 df)" in subtitle
 
 
 def test_no_matches_gives_a_message_not_empty_axes():

@@ -16,8 +16,18 @@ from tablelog.projections.load import load_tables
 from tablelog.projections.metrics import per_match
 from tablelog.projections.traces import traces_from_tables, with_replay
 
-OUTCOME = ["advantage_p1", "drawishness", "duration_moves", "duration_rounds", "won_1", "won_2"]
-LEADS = ["decisiveness", "lead_changes", "drama", "score_margin"]
+OUTCOME = [
+    *("advantage_p1", "seat1_share", "completion", "drawishness", "drawn"),
+    *("duration_moves", "duration_rounds", "won_1", "won_2", "alone_1", "alone_2"),
+]
+LEADS = [
+    "decisiveness",
+    "lead_for_good",
+    "lead_change",
+    "sole_lead_changes",
+    "deficit",
+    "score_margin",
+]
 
 
 def traced(recorder, game):

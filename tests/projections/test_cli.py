@@ -39,8 +39,12 @@ def test_stats_json_gives_matches_and_seat_win_rates_per_game(store):
         (2, 1, 0, 0.0),
     ]
     assert {"ci_low", "ci_high", "p_value"} <= set(seats[0])
+    # One win in all: the exact test of both seats together (1 of 1 at 1/2) gives p = 1.
+    (test,) = report["topitop"]["seat_test"]
+    assert (test["method"], test["wins"], test["p_value"]) == ("exact multinomial", 1, 1.0)
     text = run(store, "stats", "topitop")
     assert "seat 1: 1/1" in text.stdout and "small" in text.stdout
+    assert "is any seat favoured?" in text.stdout and "exact multinomial test" in text.stdout
 
 
 def test_stats_of_an_unknown_game_is_refused(store):
