@@ -10,7 +10,7 @@ import click
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.quoting import quoted
-from tablelog.files import SMALL, Given, check_folder, check_output, read_file
+from tablelog.files import SMALL, Given, check_folder, check_output, read_file, size_words
 
 store_option = click.option(
     "--store",
@@ -61,6 +61,14 @@ class InputFile(click.ParamType):
 
     def convert(self, value: Any, param: Any, ctx: Any) -> Given:
         return value if isinstance(value, Given) else read_file(value, self.what, self.limit)
+
+
+def read_text(given: Given, what: str, limit: int = SMALL) -> str:
+    """The UTF-8 text of a file `InputFile` read, within `limit`, which may be below the bound
+    it was read with (an import reads up to 256 MiB; a BG Stats file may hold less)."""
+    if len(given.data) > limit:
+        raise Refused(f"{what} {quoted(given.name)} is larger than {size_words(limit)}")
+    return Given(given.name, given.data, what).text()
 
 
 class OutputFile(click.ParamType):

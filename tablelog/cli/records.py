@@ -14,7 +14,7 @@ from tablelog.files import LARGE, written
 from tablelog.store import open_recorder
 
 from . import main
-from .options import InputFile, OutputFile, store_option, zone_option
+from .options import InputFile, OutputFile, read_text, store_option, zone_option
 from .stats import open_queries
 
 
@@ -144,7 +144,7 @@ def import_(source, tool, mapping, zone, store):
     if tool != "tablelog":
         from .sheets import import_plays
 
-        import_plays(tool, utf8(source.data), mapping, zone, store)
+        import_plays(tool, read_text(source, "the file", LARGE), mapping, zone, store)
         return
     records = read_records(source.data)
     recorder = open_recorder(store)
