@@ -34,7 +34,6 @@ from typing import TYPE_CHECKING, Any
 
 from eventsourcing.persistence import IntegrityError
 
-from tablelog.domain.quoting import quoted
 from tablelog.domain.recorder import Recorder
 from tablelog.simulate import (
     Job,
@@ -67,7 +66,7 @@ def check_cluster(cluster: str, store: str, workers: int | None) -> None:
     if not ADDRESS.match(cluster):
         raise SimulationError(
             f"--cluster takes 'local' or a scheduler address such as tcp://lab-1:8786, "
-            f"not {quoted(cluster)}"
+            f"not {cluster!r}"
         )
     if workers is not None:
         raise SimulationError(
