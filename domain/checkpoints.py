@@ -20,7 +20,7 @@ import hashlib
 import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeGuard
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives import serialization
@@ -102,12 +102,18 @@ def head_message(head: Mapping[str, Any]) -> bytes:
     return canonical_json({k: head[k] for k in ("format", "size", "root", "time", "key")})
 
 
+def _count(value: Any) -> TypeGuard[int]:
+    """A count of events as a store keeps them: a 64-bit position (a head is signed over
+    its size as a 64-bit integer, and a larger one names nothing stored)."""
+    return type(value) is int and 0 <= value < 2**63
+
+
 def check_head_shape(head: Any) -> dict[str, Any]:
     """A head as read from a file or a receipt, or BadReceipt naming what is wrong with it."""
     if not isinstance(head, Mapping) or head.get("format") != HEAD_FORMAT:
         raise BadReceipt(f"a signed head is a JSON object with format {HEAD_FORMAT!r}")
     size, root, key, sig = (head.get(k) for k in ("size", "root", "key", "signature"))
-    if type(size) is not int or size < 0:
+    if not _count(size):
         raise BadReceipt("a head's size is a count of events")
     if not isinstance(root, str) or not HEX64.fullmatch(root):
         raise BadReceipt("a head's root is 64 hex digits")
@@ -142,7 +148,7 @@ def check_receipt_shape(receipt: Any) -> dict[str, Any]:
         )
     check_head_shape(receipt.get("head"))
     event, leaf, proof = receipt.get("event"), receipt.get("leaf"), receipt.get("proof")
-    if type(event) is not int or type(leaf) is not int or event < 1 or leaf < 0:
+    if not (_count(event) and _count(leaf) and event >= 1):
         raise BadReceipt("a receipt's event and leaf are numbers")
     if not isinstance(receipt.get("hash"), str) or not HEX64.fullmatch(receipt["hash"]):
         raise BadReceipt("a receipt's hash is 64 hex digits")

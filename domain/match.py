@@ -22,6 +22,7 @@ from . import LEGACY_PACKAGE, derived
 from .errors import MatchClosed, NotYourTurn, Refused
 from .eventsourcing_internals import LeanAggregate
 from .games import GameRules, Outcome, get_rules, manifests
+from .quoting import quoted
 from .times import parse_time
 from .values import stored_text, stored_value
 from .wording import player_count_refusal
@@ -265,7 +266,7 @@ class Match(LeanAggregate, Aggregate):
             return int(seat) - 1
         if type(seat) is int and 0 <= seat < len(self.seats):
             return seat
-        shown = _short_repr(seat)
+        shown = quoted(seat)
         raise Refused(f"{shown} is not a seat of this match; seats: {', '.join(self.seats)}")
 
     # ---- commands (check, then trigger) -----------------------------------------------------
@@ -337,7 +338,7 @@ class Match(LeanAggregate, Aggregate):
         for name, points in scores.items():
             self.seat_index(name)
             if isinstance(points, bool) or not isinstance(points, (int, float)):
-                raise Refused(f"claimed score of {name} must be a number, got {points!r}")
+                raise Refused(f"claimed score of {name} must be a number, got {quoted(points)}")
         self._result_claimed(by=by, scores=scores)
 
     def dispute(self, by: str, about: str) -> None:
@@ -380,13 +381,6 @@ def _require_text(value: Any, what: str) -> None:
     if not isinstance(value, str) or not value.strip():
         raise Refused(f"{what} must be given")
     stored_text(value, what)  # a lone surrogate or NUL is refused here, before the event
-
-
-def _short_repr(value: Any) -> str:
-    """A seat as a message quotes it: short, since it may be a whole object sent where a name
-    belongs (repr escapes what no output can print, such as a lone surrogate)."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 MOVE_RECORDED: type[Match.Event] = Match.MoveRecorded  # type: ignore[attr-defined]  # made by @event
@@ -452,7 +446,9 @@ def start_match(
     options, embedded = _options_and_components(rules, options, components, as_recorded)
     setup = plain_json(setup or {}, "the setup")
     if kind not in (None, SHEET):
-        raise Refused(f"a match's kind is {SHEET!r} (a score sheet) or none (moves), not {kind!r}")
+        raise Refused(
+            f"a match's kind is {SHEET!r} (a score sheet) or none (moves), not {quoted(kind)}"
+        )
     if kind == SHEET and setup:
         raise Refused("a score-sheet match has no setup")
     # A bad setup or an unknown rules version raises InvalidSetup from the Started event's

@@ -14,9 +14,11 @@ the proof from any copy of the store (a proof is no secret: anyone holding the l
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .checkpoints import HEAD_FORMAT, RECEIPT_FORMAT, BadReceipt, check_receipt_shape
+from .quoting import quoted
 
 
 def to_text(receipt: dict[str, Any], proof: bool = False) -> str:
@@ -49,12 +51,12 @@ def from_text(text: str) -> dict[str, Any]:
         receipt = {
             "format": RECEIPT_FORMAT,
             "match": words["match"][0],
-            "event": int(words["event"][0]),
+            "event": _count(words["event"][0], "event"),
             "hash": words["hash"][0],
-            "leaf": int(words["leaf"][0]),
+            "leaf": _count(words["leaf"][0], "leaf"),
             "head": {
                 "format": HEAD_FORMAT,
-                "size": int(words["of"][0]),
+                "size": _count(words["of"][0], "size (leaf N of SIZE)"),
                 "root": words["root"][0],
                 "time": words["signed"][0],
                 "key": words["key"][0],
@@ -62,6 +64,15 @@ def from_text(text: str) -> dict[str, Any]:
             },
             "proof": words.get("proof"),
         }
-    except (KeyError, ValueError) as err:
-        raise BadReceipt(f"the receipt's text lacks or garbles {err}") from None
+    except KeyError as err:
+        raise BadReceipt(f"the receipt's text lacks its {err.args[0]!r} word") from None
     return check_receipt_shape(receipt)
+
+
+COUNT = re.compile(r"[0-9]{1,18}")  # a store's positions are 64-bit
+
+
+def _count(word: str, what: str) -> int:
+    if not COUNT.fullmatch(word):
+        raise BadReceipt(f"the receipt's {what} is not a count of events: {quoted(word)}")
+    return int(word)

@@ -22,6 +22,7 @@ from uuid import UUID, uuid4
 from .errors import BadRecord, Refused
 from .games import RulesError
 from .match import AGGREGATE_TOPICS, Match, event_hash, start_match
+from .quoting import quoted
 from .times import parse_time
 
 FORMAT = "tablelog-match/2"
@@ -112,7 +113,7 @@ def _apply_entry(match: Match, entry: Mapping[str, Any]) -> None:
             )
     else:
         kinds = ", ".join(kind for kind, _ in ENTRIES.values())
-        raise Refused(f"unknown entry type {kind!r} (one of {kinds})")
+        raise Refused(f"unknown entry type {quoted(kind)} (one of {kinds})")
 
 
 def from_record(record: Any, keep_id: bool = True, now: datetime | None = None) -> Match:
@@ -122,7 +123,7 @@ def from_record(record: Any, keep_id: bool = True, now: datetime | None = None) 
         raise BadRecord("a match record is a JSON object")
     if record.get("format") not in FORMATS:
         raise BadRecord(
-            f"format must be {FORMAT!r} (or {FORMATS[0]!r}), got {record.get('format')!r}"
+            f"format must be {FORMAT!r} (or {FORMATS[0]!r}), got {quoted(record.get('format'))}"
         )
     missing = {"game", "seats", "events"} - set(record)
     if missing:
@@ -130,7 +131,7 @@ def from_record(record: Any, keep_id: bool = True, now: datetime | None = None) 
     try:
         match_id = UUID(record["id"]) if keep_id and record.get("id") else uuid4()
     except (TypeError, ValueError, AttributeError):
-        raise BadRecord(f"id {record.get('id')!r} is not a UUID") from None
+        raise BadRecord(f"id {quoted(record.get('id'))} is not a UUID") from None
     # Every format-1 record was written by release 0.1: its events were hashed with that
     # release's spelling of the aggregate's name.
     release_0_1 = record["format"] == FORMATS[0]

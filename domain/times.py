@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from .errors import Refused
+from .quoting import quoted
 
 # Clocks of two machines disagree a little; a time this far ahead still counts as now.
 CLOCK_SKEW = timedelta(minutes=5)
@@ -27,18 +28,18 @@ def parse_time(text: Any, what: str, now: datetime | None = None) -> datetime:
         when = text
     else:
         if not isinstance(text, str) or len(text) > 64:
-            raise Refused(f"{what} must be an ISO 8601 time with a zone, got {_shown(text)}")
+            raise Refused(f"{what} must be an ISO 8601 time with a zone, got {quoted(text)}")
         try:
             when = datetime.fromisoformat(text)
         except ValueError:
             raise Refused(
                 f"{what} must be an ISO 8601 time with a zone (like "
-                f"2026-11-28T19:30:00+01:00), got {_shown(text)}"
+                f"2026-11-28T19:30:00+01:00), got {quoted(text)}"
             ) from None
     if when.tzinfo is None or when.utcoffset() is None:
         raise Refused(
             f"{what} has no zone: write it like 2026-11-28T19:30:00+01:00 or "
-            f"...Z, got {_shown(text)}"
+            f"...Z, got {quoted(text)}"
         )
     return within_range(when, what, now)
 
@@ -48,7 +49,7 @@ def within_range(when: datetime, what: str, now: datetime | None = None) -> date
     Refused naming `what`. Every time taken from outside passes here before it is stored."""
     utc = in_utc(when)
     if utc < EARLIEST:
-        raise Refused(f"{what} lies before {EARLIEST.year}: {_shown(when.isoformat())}")
+        raise Refused(f"{what} lies before {EARLIEST.year}: {quoted(when.isoformat())}")
     if utc > (now or datetime.now(UTC)) + CLOCK_SKEW:
         raise Refused(f"{what} lies in the future: {when.isoformat()}")
     return when
@@ -95,8 +96,3 @@ def _utc(when: datetime) -> datetime | None:
         return when.astimezone(UTC)
     except (OverflowError, ValueError):  # past year 1 or 9999 once in UTC
         return None
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."

@@ -18,6 +18,7 @@ from .errors import BadRecord, MatchNotFound, Refused
 from .ledger import Ledger
 from .match import event_hash
 from .merkle import ProofError, verify_consistency
+from .quoting import quoted
 from .records import from_record
 
 CHAIN_KINDS = ("chain", "missing", "undecodable", "receipt", "checkpoint")
@@ -133,4 +134,4 @@ def _uuid(text: str) -> UUID:
     try:
         return UUID(text)
     except ValueError:
-        raise Refused(f"the receipt's match {text!r} is not a match id") from None
+        raise Refused(f"the receipt's match {quoted(text)} is not a match id") from None

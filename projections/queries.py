@@ -29,6 +29,7 @@ from uuid import UUID
 from tablelog.domain import views
 from tablelog.domain.errors import MatchNotFound, Refused
 from tablelog.domain.match import SHEET, Match
+from tablelog.domain.quoting import quoted
 from tablelog.domain.recorder import Recorder, cycle_collector_paused
 
 from .tables import STORED
@@ -111,7 +112,7 @@ class Queries:
             return match_id
         found = self.candidates(text)
         if not found:
-            raise MatchNotFound(f"no match whose id starts with {text!r} in this store")
+            raise MatchNotFound(f"no match whose id starts with {quoted(text)} in this store")
         if len(found) > 1:
             named = ", ".join(found[:SHOWN]) + (
                 f" and {len(found) - SHOWN} more" if len(found) > SHOWN else ""
@@ -227,12 +228,12 @@ def dashed(text: str) -> str:
     digits = text.strip().lower().replace("-", "")
     if len(digits) < MIN_PREFIX:
         raise MatchNotFound(
-            f"{text!r} is too short to name a match (give {MIN_PREFIX} or more "
+            f"{quoted(text)} is too short to name a match (give {MIN_PREFIX} or more "
             "characters of its id)"
         )
     if len(digits) > sum(GROUPS) or not HEX.issuperset(digits):
         raise MatchNotFound(
-            f"no match whose id starts with {text!r}: ids are hexadecimal (0-9 and a-f)"
+            f"no match whose id starts with {quoted(text)}: ids are hexadecimal (0-9 and a-f)"
         )
     groups, start = [], 0
     for size in GROUPS:

@@ -23,11 +23,12 @@ from tablelog.domain.audit_demo import demo_name
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES
 from tablelog.domain.match import Match
+from tablelog.domain.quoting import quoted
 from tablelog.domain.recorder import Recorder
 
 from .demo_sheets import sheet_matches
 from .simulate import Plan, begin_match, make_plan, play_on, simulate_all
-from .store import is_postgres, open_recorder
+from .store import is_postgres, open_recorder, sqlite_path, store_directory
 
 DEMO_SEED = 20_240_601
 
@@ -139,13 +140,18 @@ def build_demo_store(
     into place when complete, so an interrupted build never leaves a half-built demo."""
     location = str(location)
     started = time.perf_counter()
-    target = None if is_postgres(location) else Path(location.removeprefix("sqlite://"))
+    target = None if is_postgres(location) else sqlite_path(location)
     if target is not None and target.exists():
-        raise Refused(f"{target} already exists; the demo store is built in a new file")
+        raise Refused(
+            f"{quoted(str(target))} already exists; the demo store is built in a new file"
+        )
+    if target is not None:
+        store_directory(target)  # the rule of every store path, said of the target
     building = location if target is None else str(target.with_name(target.name + ".building"))
     if target is not None:
         _remove_sqlite(Path(building))
     recorder = open_recorder(building)
+    built = False
     try:
         if target is None and next(recorder.started(), None) is not None:
             raise Refused(f"{location} already holds matches; the demo store needs an empty one")
@@ -155,8 +161,11 @@ def build_demo_store(
         featured = featured_matches()
         featured += sheet_matches(DEMO_SEED)  # logged from score sheets (demo_sheets.py)
         recorder.save_new(featured)
+        built = True
     finally:
         _close(recorder)
+        if target is not None and not built:  # interrupted or refused: nothing left behind
+            _remove_sqlite(Path(building))
     if target is not None:
         os.replace(building, target)
     summary: dict[str, Any] = {

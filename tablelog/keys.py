@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tablelog.domain.checkpoints import Signer
 from tablelog.domain.errors import Refused
+from tablelog.files import read_file
 
 ENV_KEY = "TABLELOG_SIGNING_KEY"
 ENV_FILE = "TABLELOG_KEY_FILE"
@@ -39,13 +40,10 @@ def load_signer() -> Signer | None:
     where = f"${ENV_KEY}"
     if not text:
         path = key_path()
-        if not path.exists():
+        if not os.path.exists(path):  # (a name too long for a path is absent too)
             return None
         where = str(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise Refused(f"cannot read the signing key {where}: {err}") from None
+        text = read_file(path, "the signing key").text()
     return Signer(_private_key(text, where))
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from uuid import uuid4
 
 from tablelog.domain.errors import Refused
+from tablelog.domain.quoting import quoted
 from tablelog.domain.recorder import Recorder
 
 from . import lab
@@ -109,7 +110,7 @@ def definition_of(request: Mapping[str, Any]) -> lab.Definition:
     """A Definition from a page's or an API client's JSON: kind, game and the kind's fields."""
     kind, game = request.get("kind"), request.get("game")
     if kind not in lab.KINDS:
-        raise Refused(f"kind is one of {', '.join(lab.KINDS)}, got {kind!r}")
+        raise Refused(f"kind is one of {', '.join(lab.KINDS)}, got {quoted(kind)}")
     if not isinstance(game, str):
         raise Refused("name the game")
     n = _number(request.get("matches", 20), "matches")
@@ -159,7 +160,7 @@ def _number(value: Any, what: str) -> int:
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise Refused(f"{what} is a whole number, got {value!r}") from None
+        raise Refused(f"{what} is a whole number, got {quoted(value)}") from None
     if number < 0 or number > 10**9:
         raise Refused(f"{what} is 0-1000000000, got {number}")
     return number

@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
 from tablelog.domain.errors import Refused
+from tablelog.domain.quoting import quoted
 from tablelog.domain.recorder import Recorder
 from tablelog.store import SCHEMA_LOCK
 
@@ -143,14 +144,15 @@ class LabStore:
         text = text.strip().lower()
         if len(text) < 4:
             raise Refused(
-                f"{text!r} is too short to name an experiment (give 4 or more characters of its id)"
+                f"{quoted(text)} is too short to name an experiment (give 4 or more "
+                "characters of its id)"
             )
         found = [e for e in self.all() if e["id"].startswith(text)]
         if len(found) != 1:
             raise Refused(
-                f"no experiment whose id starts with {text!r} in this store"
+                f"no experiment whose id starts with {quoted(text)} in this store"
                 if not found
-                else f"{len(found)} experiments start with {text!r}"
+                else f"{len(found)} experiments start with {quoted(text)}"
             )
         return found[0]
 

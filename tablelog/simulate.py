@@ -48,6 +48,7 @@ from tablelog.domain.errors import Refused
 from tablelog.domain.eventsourcing_internals import MappedMatch
 from tablelog.domain.games import get_rules
 from tablelog.domain.match import Match, start_match
+from tablelog.domain.quoting import quoted
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.wording import player_count_refusal
 from tablelog.simulate_stored import stored_among
@@ -122,7 +123,9 @@ def make_plan(
     names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
     unknown = [b for b in names if b not in BOTS]
     if unknown or not names:
-        raise SimulationError(f"unknown bot {(unknown or [''])[0]!r}; bots: {', '.join(BOTS)}")
+        raise SimulationError(
+            f"unknown bot {quoted((unknown or [''])[0])}; bots: {', '.join(BOTS)}"
+        )
     if players is None:
         players = (
             len(names) if len(names) > 1 else min(max(2, rules.min_players), rules.max_players)

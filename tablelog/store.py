@@ -15,6 +15,7 @@ from urllib.parse import unquote, urlparse
 import platformdirs
 
 from tablelog.domain.errors import Refused
+from tablelog.domain.quoting import QUOTE_LIMIT, quoted
 from tablelog.domain.signed import SigningRecorder
 from tablelog.keys import load_signer
 
@@ -22,6 +23,8 @@ DEFAULT_STORE = platformdirs.user_data_path("tablelog") / "tablelog.sqlite"
 
 
 def store_location(store: str | None = None) -> str:
+    if store is not None and not store.strip():  # `--store "$UNSET"`: not the default store
+        raise Refused("--store is empty: give a store file or a postgresql:// URL")
     return store or os.environ.get("TABLELOG_STORE") or str(DEFAULT_STORE)
 
 
@@ -34,7 +37,9 @@ def store_env(location: str) -> dict[str, str]:
     if is_postgres(location):
         url = urlparse(location)
         if not url.path.strip("/"):
-            raise Refused(f"{location}: name the database, e.g. postgresql://user@host:5432/db")
+            raise Refused(
+                f"{quoted(location)}: name the database, e.g. postgresql://user@host:5432/db"
+            )
         return {
             "PERSISTENCE_MODULE": "eventsourcing.postgres",
             "POSTGRES_DBNAME": unquote(url.path.strip("/")),
@@ -46,7 +51,7 @@ def store_env(location: str) -> dict[str, str]:
             "POSTGRES_LOCK_TIMEOUT": "10",
             "POSTGRES_ENABLE_DB_FUNCTIONS": "y",  # one statement per save (docs/postgresql.md)
         }
-    path = sqlite_store(Path(location.removeprefix("sqlite://")).expanduser())
+    path = sqlite_store(sqlite_path(location))
     return {
         "PERSISTENCE_MODULE": "tablelog.sqlite_store:Factory",
         "SQLITE_DBNAME": str(path),
@@ -57,6 +62,25 @@ def store_env(location: str) -> dict[str, str]:
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+def sqlite_path(location: str) -> Path:
+    """The file an SQLite location names: a path, or a sqlite:// URL of one."""
+    return Path(location.removeprefix("sqlite://")).expanduser()
+
+
+def store_directory(path: Path) -> None:
+    """A store file is made only in an existing directory: a mistyped one is refused rather
+    than created (every command, `demo` and sqlite:// URLs alike); only the default store's
+    directory is made on first use."""
+    if path.parent.is_dir():
+        return
+    if path.parent != DEFAULT_STORE.parent:
+        raise Refused(
+            f"{quoted(str(path))}: the directory {quoted(str(path.parent))} does not exist "
+            "(a typo? create it first to make a store there)"
+        )
+    path.parent.mkdir(parents=True, exist_ok=True)
+
+
 def sqlite_store(path: Path) -> Path:
     """`path` if it is a store or may become one; a Refused otherwise. A mistyped directory is
     refused rather than created (only the default store's directory is made on first use), and
@@ -64,14 +88,8 @@ def sqlite_store(path: Path) -> Path:
     empty file, a text file or another program's database is not silently taken over. A new
     store is created whole (`_create_sqlite`), so a file of ours is never seen empty."""
     if path.is_dir():
-        raise Refused(f"{path} is a directory; give the path of a store file")
-    if not path.parent.is_dir():
-        if path.parent != DEFAULT_STORE.parent:
-            raise Refused(
-                f"{path}: the directory {path.parent} does not exist (a typo? "
-                "create it first to make a store there)"
-            )
-        path.parent.mkdir(parents=True, exist_ok=True)
+        raise Refused(f"{quoted(str(path))} is a directory; give the path of a store file")
+    store_directory(path)
     if not path.exists():
         _create_sqlite(path)
     _require_store_file(path)
@@ -85,7 +103,7 @@ def _require_store_file(path: Path) -> None:
         header = file.read(len(SQLITE_HEADER))
     if header != SQLITE_HEADER:
         what = "an empty file" if not header else "not an SQLite database"
-        raise Refused(f"{path} is not a Tablelog store ({what}); give another path")
+        raise Refused(f"{quoted(str(path))} is not a Tablelog store ({what}); give another path")
     try:
         with contextlib.closing(
             sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
@@ -94,10 +112,10 @@ def _require_store_file(path: Path) -> None:
                 row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             }
     except sqlite3.Error as err:
-        raise Refused(f"{path} is not a readable SQLite database: {err}") from None
+        raise Refused(f"{quoted(str(path))} is not a readable SQLite database: {err}") from None
     if tables and "stored_events" not in tables:
         raise Refused(
-            f"{path} is another program's SQLite database (no Tablelog events in it); "
+            f"{quoted(str(path))} is another program's SQLite database (no Tablelog events in it); "
             "give another path"
         )
 
@@ -152,4 +170,7 @@ def open_recorder(store: str | None = None) -> SigningRecorder:
     except Refused:
         raise
     except Exception as err:  # noqa: BLE001 - the driver's own words, on one line
-        raise Refused(f"cannot open the store {location}: {err}".splitlines()[0]) from None
+        # The driver's first line, which may quote the URL: as long as two quotes at most.
+        reason = (str(err).splitlines() or [type(err).__name__])[0]
+        reason = reason if len(reason) <= 2 * QUOTE_LIMIT else reason[: 2 * QUOTE_LIMIT] + "..."
+        raise Refused(f"cannot open the store {quoted(location)}: {reason}") from None

@@ -99,7 +99,7 @@ def test_a_seat_number_is_ascii_digits_only(store):
         (b'{"removed": "Elephant\xff"}', "not UTF-8 text (byte 22 is not)"),
         (b'{"removed": ' + b"[" * 50_000 + b"}", "nested too deep"),
         (b'{"garden": {"c3": ' + b"7" * 5000 + b"}}", "more than 4,300 digits"),
-        (b'{"removed": "' + b"x" * (2 << 20) + b'"}', "larger than 1024 KiB"),
+        (b'{"removed": "' + b"x" * (2 << 20) + b'"}', "larger than 1 MiB"),
     ],
 )
 def test_a_setup_file_that_cannot_be_read_is_one_line(store, tmp_path, content, words):

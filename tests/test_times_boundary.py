@@ -240,12 +240,14 @@ def test_a_play_dated_year_1_is_not_imported_and_says_why(
     year_1 = "0001-01-01 00:00:00" if tool == "bgstats" else "0001-01-01"
     changed = tmp_path / fixture.name
     changed.write_text(fixture.read_text().replace(given, year_1, 1))
-    result = run(store, "import", "--from", tool, str(changed), "--zone", zone)
-    assert result.exit_code == 0
-    play_1 = [line for line in result.stdout.splitlines() if line.startswith("  play 1 ")]
-    assert len(play_1) == 1 and f"played_at {words}" in play_1[0]
+    whole = run(store, "import", "--from", tool, str(changed), "--zone", zone)
+    assert whole.exit_code == 2 and "nothing was imported" in whole.stderr
+    assert words in whole.stderr and len(whole.stderr.splitlines()) == 1
+    assert json.loads(run(store, "list", "--json").stdout) == []
+    rest = run(store, "import", "--from", tool, str(changed), "--zone", zone, "--skip-invalid")
+    assert rest.exit_code == 1 and words in rest.output
     dates = json.loads(run(store, "list", "--json").stdout)
-    assert all(not row["played"].startswith("0001") for row in dates)
+    assert dates and all(not row["played"].startswith("0001") for row in dates)
 
 
 # ---- a match stored before the check ----------------------------------------------------------

@@ -15,6 +15,7 @@ import re
 
 from tablelog.domain.bots import BOTS, Bot
 from tablelog.domain.errors import Refused
+from tablelog.domain.quoting import quoted
 from tablelog.domain.restrictions import get_restriction, restricted
 
 from .mcts import MCTS
@@ -36,7 +37,7 @@ def _base(name: str) -> Bot:
     if found:
         return MCTS(int(found.group(1)))
     raise Refused(
-        f"unknown agent {name!r}: random, greedy or mcts-N (N iterations, 1-999999), "
+        f"unknown agent {quoted(name)}: random, greedy or mcts-N (N iterations, 1-999999), "
         "optionally +RESTRICTION"
     )
 

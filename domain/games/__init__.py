@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from ..quoting import quoted
 from .base import (
     GameRules,
     IllegalMove,
@@ -49,7 +50,9 @@ def get_rules(game: str) -> GameRules:
     try:
         return GAMES[game]
     except KeyError:
-        raise InvalidSetup(f"unknown game {game!r}; known games: {', '.join(GAMES)}") from None
+        raise InvalidSetup(
+            f"unknown game {quoted(game)}; known games: {', '.join(GAMES)}"
+        ) from None
 
 
 def declarations() -> dict[str, GameInfo]:

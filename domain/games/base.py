@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from cattrs.preconf.json import make_converter
 
+from ..quoting import quoted
 from .spelling import as_offered
 
 Move = dict[str, Any]
@@ -137,7 +138,7 @@ class GameRules(ABC, Generic[S]):
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Validate and complete match options (defaults filled in); raise InvalidSetup."""
         if options:
-            raise InvalidSetup(f"{self.name} takes no options, got {sorted(options)}")
+            raise InvalidSetup(f"{self.name} takes no options, got {quoted(sorted(options))}")
         return {}
 
     def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:

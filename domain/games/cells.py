@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..quoting import quoted
 from .base import IllegalMove
 
 # The 8 neighbours (column step, row step), clockwise from north.
@@ -19,4 +20,4 @@ def parse_cell(name: object, cols: int, rows: int) -> tuple[int, int]:
         if 0 <= col < cols and 0 <= row < rows:
             return col, row
     last = cell_name(cols - 1, rows - 1)
-    raise IllegalMove(f"{name!r} is not a cell of the board (a1 to {last})")
+    raise IllegalMove(f"{quoted(name)} is not a cell of the board (a1 to {last})")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import types
 import typing
 from collections.abc import Mapping, Sequence
@@ -23,6 +24,7 @@ from cattrs import ClassValidationError
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 from cattrs.preconf.json import make_converter
 
+from ..quoting import quoted
 from .base import IllegalMove, InvalidSetup
 
 Schema = dict[str, Any]
@@ -47,16 +49,25 @@ class OptionValueError(ValueError):
 def flag(value: object) -> bool:
     if isinstance(value, str) and value.strip().lower() in TRUE_WORDS + FALSE_WORDS:
         return value.strip().lower() in TRUE_WORDS
-    if value not in (True, False):  # 0 and 1 pass too
+    # 0 and 1 pass too, but not 1.0: 1.0 == True in Python, a number of another kind in JSON.
+    if type(value) not in (bool, int) or value not in (True, False):
         raise OptionValueError("must be true or false")
     return bool(value)
 
 
+WHOLE = re.compile(r"\s*[+-]?[0-9]{1,18}\s*")
+
+
 def whole_number(value: object) -> int:
-    try:
-        return int(value)  # type: ignore[call-overload]
-    except (TypeError, ValueError):
-        raise OptionValueError("must be a whole number") from None
+    """An int, a number with nothing after the point (3.0), or its digits as text ("3"); never
+    cut to one (1.5 is refused, not stored as 1), nor true, nor "٣" or "1_000"."""
+    if type(value) is int:
+        return value
+    if type(value) is float and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and WHOLE.fullmatch(value):
+        return int(value)
+    raise OptionValueError("must be a whole number")
 
 
 def manifest_name(value: object) -> str:
@@ -158,7 +169,7 @@ class GameInfo:
         if shape is None:
             raise IllegalMove(
                 f"a {self.name} move has the keys of one of "
-                f"{', '.join(c.__name__ for c in self.moves)}; got {move!r}"
+                f"{', '.join(c.__name__ for c in self.moves)}; got {quoted(move)}"
             )
         return structure(move, shape)
 
@@ -218,14 +229,14 @@ def structure_options(cls: type, options: Mapping[str, Any], game: str) -> Any:
     unknown = set(options) - set(names)
     if unknown:
         if len(names) == 1:
-            raise InvalidSetup(f"{game}'s one option is {names[0]}, not {sorted(unknown)}")
+            raise InvalidSetup(f"{game}'s one option is {names[0]}, not {quoted(sorted(unknown))}")
         listing = ", ".join(names[:-1]) + " and " + names[-1]
-        raise InvalidSetup(f"{game} options are {listing}, not {sorted(unknown)}")
+        raise InvalidSetup(f"{game} options are {listing}, not {quoted(sorted(unknown))}")
     try:
         return structure(dict(options), cls)
     except ClassValidationError as error:
         name, problem = _first_problem(error)
-        raise InvalidSetup(f"option {name} {problem}, got {options.get(name)!r}") from None
+        raise InvalidSetup(f"option {name} {problem}, got {quoted(options.get(name))}") from None
 
 
 def _first_problem(error: ClassValidationError) -> tuple[str, str]:

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 import platformdirs
 
+from ..quoting import quoted
 from .base import InvalidSetup
 
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
@@ -73,7 +74,7 @@ def check_name(name: Any) -> str:
         raise InvalidSetup(
             f"a manifest is named by letters, digits, '-' and '_' (packaged: "
             f"{', '.join(packaged_names())}; or a club's own in its manifest folder), not "
-            f"{_shown(name)}; to play with a file, pass its content (tablelog new "
+            f"{quoted(name)}; to play with a file, pass its content (tablelog new "
             "--manifest-file PATH)"
         )
     return name
@@ -110,6 +111,10 @@ def parse(data: bytes, name: str) -> Any:
         content = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
         raise InvalidSetup(f"manifest {name} is not valid JSON: {err}") from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise InvalidSetup(f"manifest {name} holds a number of more than 4,300 digits") from None
+    except RecursionError:
+        raise InvalidSetup(f"manifest {name} is nested too deep to read") from None
     return content  # what its content must be is the game's to say
 
 
@@ -188,8 +193,3 @@ def legacy_components(recorded: str) -> dict[str, Any]:
             f"file {recorded}, which cannot be read here; run the command where "
             "that file is"
         ) from None
-
-
-def _shown(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."

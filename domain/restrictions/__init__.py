@@ -24,6 +24,7 @@ from typing import Any
 
 from tablelog.domain.games import GameRules, get_rules
 from tablelog.domain.games.base import Move
+from tablelog.domain.quoting import quoted
 
 Filter = Callable[[Sequence[Move]], list[Move]]
 
@@ -73,7 +74,7 @@ def get_restriction(game: str, name: str) -> Restriction:
     known = restrictions(game)
     if name not in known:
         raise Refused(
-            f"{get_rules(game).name} declares no restriction {name!r}; it declares "
+            f"{get_rules(game).name} declares no restriction {quoted(name)}; it declares "
             f"{', '.join(known)}"
         )
     return known[name]

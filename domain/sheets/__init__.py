@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import Refused
+from ..quoting import quoted
 from .base import KEYS, SEAT_KEYS, SheetRules, name_of, number, seat_label, text
 from .geoshapes import GeoShapesSheet
 from .topas import TopasSheet
@@ -36,7 +37,9 @@ def sheet_rules(game: str) -> SheetRules:
     try:
         return SHEETS[game]
     except KeyError:
-        raise Refused(f"no score sheet is known for {game!r}; games: {', '.join(SHEETS)}") from None
+        raise Refused(
+            f"no score sheet is known for {quoted(game)}; games: {', '.join(SHEETS)}"
+        ) from None
 
 
 def check_sheet(
@@ -72,7 +75,7 @@ def normalise(sheet: Any, seats: Sequence[str]) -> dict[str, Any]:
     unknown = set(sheet) - set(KEYS)
     if unknown:
         raise Refused(
-            f"a score sheet has no field {sorted(unknown)[0]!r} (fields: {', '.join(KEYS)})"
+            f"a score sheet has no field {quoted(sorted(unknown)[0])} (fields: {', '.join(KEYS)})"
         )
     scores = sheet.get("scores")
     if scores is None:
@@ -110,7 +113,9 @@ def _seat(entry: Any, where: str) -> dict[str, Any] | None:
         if not isinstance(categories, Mapping) or not categories:
             raise Refused(f"{where}: categories is an object {{category: points}}")
         categories = {
-            text(k, f"{where}: a category's name") or "": number(v, f"{where}: category {k!r}")
+            text(k, f"{where}: a category's name") or "": number(
+                v, f"{where}: category {quoted(k)}"
+            )
             for k, v in categories.items()
         }
         if any(v is None for v in categories.values()):
@@ -152,7 +157,7 @@ def _check_entry(
         for name in categories:
             if name not in allowed:
                 raise Refused(
-                    f"{where}: category {name!r} is not one of "
+                    f"{where}: category {quoted(name)} is not one of "
                     f"{rules.game}'s ({', '.join(allowed)})"
                 )
         if total is None:

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..errors import Refused
+from ..quoting import quoted
 from ..values import MAX_INT, stored_text
 
 KEYS = ("scores", "winners", "first", "duration_min", "location", "board", "source")
@@ -98,7 +99,7 @@ def number(value: Any, where: str) -> float | int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise Refused(f"{where} must be a number or null, got {str(value)[:40]!r}")
+        raise Refused(f"{where} must be a number or null, got {quoted(value)}")
     if abs(value) > MAX_INT:
         raise Refused(f"{where}: {value:g} is beyond what a score can be")
     return int(value) if float(value).is_integer() else float(value)
@@ -118,5 +119,5 @@ def name_of(value: Any, seats: Sequence[str], where: str) -> str:
     if isinstance(value, str) and value.strip() in seats:
         return value.strip()
     raise Refused(
-        f"{where}: {str(value)[:40]!r} is not a seat of this match (seats: {', '.join(seats)})"
+        f"{where}: {quoted(value)} is not a seat of this match (seats: {', '.join(seats)})"
     )

@@ -11,27 +11,45 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
+from typing import NoReturn
 
 import click
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
+from tablelog.domain.quoting import QUOTE_LIMIT
 
 
 class TablelogGroup(click.Group):
     def invoke(self, ctx: click.Context):
+        printable_output()
         try:
             return super().invoke(ctx)
         except (Refused, RulesError) as err:
-            click.echo(f"tablelog: {one_line(str(err))}", err=True)
-            sys.exit(2)
+            refuse(str(err))
         except click.UsageError as err:
-            # click prints usage, a hint and the error on three lines; a refusal is one line.
-            command = err.ctx.command_path if err.ctx else "tablelog"
-            click.echo(
-                f"{command}: {one_line(err.format_message())} (see {command} --help)", err=True
-            )
-            sys.exit(err.exit_code)
+            # click prints usage, a hint and the error on three lines; a refusal is one line,
+            # naming the command whose --help explains it.
+            path = err.ctx.command_path.split()[1:] if err.ctx else []
+            refuse(f"{clipped(err.format_message())} (see {' '.join(['tablelog', *path])} --help)")
+        except click.ClickException as err:  # "Could not open file", and click's others
+            refuse(clipped(err.format_message()))
+
+
+def printable_output() -> None:
+    """Paths and names typed with bytes that are not UTF-8 arrive as lone surrogates, and a
+    command may print them back ("DIR/matches.csv: 12 rows"): written as backslash escapes,
+    not a UnicodeEncodeError after the work is done."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")
+
+
+def refuse(message: str) -> NoReturn:
+    """The one line of a refusal, on stderr, and exit status 2: nothing was stored."""
+    click.echo(f"tablelog: {one_line(message)}", err=True)
+    sys.exit(2)
 
 
 def one_line(message: str) -> str:
@@ -39,6 +57,16 @@ def one_line(message: str) -> str:
     and undecodable bytes from argv arrive as lone surrogates, which no terminal can print."""
     message = " ".join(message.split())
     return message.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def clipped(message: str) -> str:
+    """click's own messages quote a value whole ("'xxx...' is not a valid integer"): each
+    word of one is cut as `quoted` cuts what our refusals quote, and the whole at five
+    times that (a value of many short words)."""
+    message = " ".join(
+        word if len(word) <= QUOTE_LIMIT else word[:QUOTE_LIMIT] + "..." for word in message.split()
+    )
+    return message if len(message) <= 5 * QUOTE_LIMIT else message[: 5 * QUOTE_LIMIT] + "..."
 
 
 @click.group(cls=TablelogGroup, context_settings={"help_option_names": ["-h", "--help"]})

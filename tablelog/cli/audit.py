@@ -17,9 +17,9 @@ from tablelog.domain.wording import outcome_text
 from tablelog.store import open_recorder
 
 from . import main
-from .checkpoints import audit_checkpoints, echo_signed, ledger_text
+from .checkpoints import HeadsSource, audit_checkpoints, echo_signed, ledger_text
 from .committed import after_commit
-from .options import echo_json, json_option, parse_json, store_option
+from .options import InputFile, echo_json, json_option, parse_json, store_option
 from .stats import open_match, open_queries
 
 
@@ -101,14 +101,14 @@ def resolve(match, by, ruling, store):
 @click.option(
     "--against",
     metavar="HEADS",
-    type=click.Path(exists=True),
+    type=HeadsSource(),
     help="Signed heads kept outside the store (a folder of `checkpoint --publish` "
     "files, or one file): check the store is consistent with every one.",
 )
 @click.option(
     "--key",
     "key_files",
-    type=click.File("r"),
+    type=InputFile("the public key"),
     multiple=True,
     metavar="PEM",
     help="Trust only this public key for checkpoints (repeatable); default: the "

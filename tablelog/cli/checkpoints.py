@@ -12,6 +12,7 @@ read (a malformed receipt, a wrong key file).
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -29,12 +30,22 @@ from tablelog.domain.checkpoints import (
     public_pem,
     public_raw_from_text,
 )
+from tablelog.domain.quoting import quoted
 from tablelog.domain.signed import SigningRecorder
 from tablelog.domain.stored import not_signed
+from tablelog.files import LARGE, Given, filled, read_file, written
 from tablelog.store import open_recorder
 
 from . import main
-from .options import echo_json, json_option, store_option
+from .options import (
+    InputFile,
+    OutputFile,
+    OutputFolder,
+    echo_json,
+    json_option,
+    parse_json,
+    store_option,
+)
 from .stats import open_match
 
 
@@ -116,7 +127,7 @@ def rotate(label, store):
 
 
 @keys.command()
-@click.argument("public_key", type=click.File("r"), required=False)
+@click.argument("public_key", type=InputFile("the public key"), required=False)
 @click.option(
     "--label",
     metavar="TEXT",
@@ -134,7 +145,7 @@ def trust(public_key, label, store):
             raise BadReceipt("this recorder has no key: give a PUBLIC_KEY file")
         raw = signer.public_raw
     else:
-        raw = public_raw_from_text(public_key.read(), public_key.name)
+        raw = public_raw_from_text(public_key.text(), f"the public key {quoted(public_key.name)}")
     added = recorder.ledger.trust(key_id(raw), raw, label or keyfiles.label())
     click.echo(f"the store {'now trusts' if added else 'already trusted'} key {key_id(raw)}")
 
@@ -143,7 +154,7 @@ def trust(public_key, label, store):
 @click.option(
     "--publish",
     "directory",
-    type=click.Path(file_okay=False),
+    type=OutputFolder("the heads folder"),
     metavar="DIR",
     help="Also write the head to DIR as head-<size>.json (a folder the club mails "
     "around or commits to a git repository).",
@@ -153,11 +164,13 @@ def trust(public_key, label, store):
 def checkpoint(directory, as_json, store):
     """Sign a tree head over every event stored now (the latest head if nothing is new)."""
     recorder = open_recorder(store)
-    head = recorder.checkpoint()
     if directory:
-        path = Path(directory) / f"head-{head['size']:012d}.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(head, indent=2) + "\n", encoding="utf-8")
+        with filled(directory, "the signed head") as scratch:
+            head = recorder.checkpoint()
+            path = directory / f"head-{head['size']:012d}.json"
+            (scratch / path.name).write_text(json.dumps(head, indent=2) + "\n", encoding="utf-8")
+    else:
+        head = recorder.checkpoint()
     if as_json:
         echo_json(head)
         return
@@ -173,7 +186,7 @@ def checkpoint(directory, as_json, store):
 @click.option(
     "--qr",
     "qr_file",
-    type=click.Path(dir_okay=False),
+    type=OutputFile("the QR code"),
     metavar="FILE",
     help="Also write the short receipt as a QR code (.png or .svg).",
 )
@@ -191,45 +204,50 @@ def receipt(match, qr_file, short, as_json, store):
             f"no checkpoint covers match {str(match_id)[:8]} yet (`tablelog checkpoint` signs one)"
         )
     if qr_file:
-        import segno
-
-        segno.make(receipt_text.to_text(found), error="m").save(qr_file, scale=4)
+        _write_qr(receipt_text.to_text(found), qr_file)
     if as_json:
         echo_json(found)
     else:
         click.echo(receipt_text.to_text(found, proof=not short), nl=False)
 
 
+def _write_qr(text: str, name: str) -> None:
+    import segno
+
+    kind = "svg" if name.lower().endswith(".svg") else "png"
+    if name != "-" and not name.lower().endswith((".png", ".svg")):
+        raise BadReceipt(f"--qr {quoted(name)}: a QR code is written as .png or .svg")
+    with written(name, "the QR code", binary=True) as out:
+        segno.make(text, error="m").save(out, kind=kind, scale=4)
+
+
 def read_receipt(text: str) -> dict[str, Any]:
     """A receipt file's content: JSON, or the text `receipt` prints."""
     if text.lstrip().startswith("{"):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as err:
-            raise BadReceipt(f"the receipt is not valid JSON ({err.msg})") from None
+        return parse_json(text, "the receipt", BadReceipt)
     return receipt_text.from_text(text)
 
 
-def read_keys(files: tuple[Any, ...]) -> dict[str, bytes] | None:
+def read_keys(files: tuple[Given, ...]) -> dict[str, bytes] | None:
     if not files:
         return None
-    raws = [public_raw_from_text(f.read(), f.name) for f in files]
+    raws = [public_raw_from_text(f.text(), f"the public key {quoted(f.name)}") for f in files]
     return {key_id(raw): raw for raw in raws}
 
 
 @main.command()
-@click.argument("receipt_file", type=click.File("r"), required=False, metavar="RECEIPT")
+@click.argument("receipt_file", type=InputFile("the receipt"), required=False, metavar="RECEIPT")
 @click.option(
     "--record",
     "record_file",
-    type=click.File("r"),
+    type=InputFile("the record", LARGE),
     metavar="FILE",
     help="Verify against an exported match record instead of a store (needs --key).",
 )
 @click.option(
     "--key",
     "key_files",
-    type=click.File("r"),
+    type=InputFile("the public key"),
     multiple=True,
     metavar="PEM",
     help="Trust only this public key (repeatable); default: the store's keys.",
@@ -241,7 +259,7 @@ def verify(ctx, receipt_file, record_file, key_files, store):
     exported record) still holds the events it signed. Exit 0 verified, 1 not."""
     from tablelog.domain import verify as verifying
 
-    given = read_receipt(receipt_file.read()) if receipt_file else None
+    given = read_receipt(receipt_file.text()) if receipt_file else None
     trusted = read_keys(key_files)
     try:
         if record_file is not None:
@@ -249,7 +267,7 @@ def verify(ctx, receipt_file, record_file, key_files, store):
                 raise BadReceipt(
                     "verifying against a record needs the recorder's public key (--key PEM)"
                 )
-            record = _one_record(record_file.read())
+            record = _one_record(record_file.text())
             checked = verifying.against_record(record, given, trusted)
         else:
             if given is None:
@@ -265,12 +283,7 @@ def verify(ctx, receipt_file, record_file, key_files, store):
 
 def _one_record(text: str) -> dict[str, Any]:
     lines = [line for line in text.splitlines() if line.strip()]
-    try:
-        value = json.loads(text) if len(lines) != 1 else json.loads(lines[0])
-    except json.JSONDecodeError as err:
-        raise BadReceipt(
-            f"the record is not valid JSON ({err.msg}); give one exported match"
-        ) from None
+    value = parse_json(text if len(lines) != 1 else lines[0], "the record", BadReceipt)
     if not isinstance(value, dict):
         raise BadReceipt("give one exported match record (a JSON object)")
     return value
@@ -295,29 +308,42 @@ def echo_signed(recorder: Any, done: Any) -> None:
 
 
 def read_heads(location: str) -> list[dict[str, Any]]:
-    """Heads kept elsewhere: a directory of head files, or one file (a head, a JSON list of
-    heads, or JSON Lines)."""
-    path = Path(location)
-    files = sorted(path.glob("*.json")) if path.is_dir() else [path]
+    """Heads kept elsewhere: a folder of head files, or one file (a head, a JSON list of
+    heads, or JSON Lines); each file read with a bound, every head's shape checked."""
+    path = Path(location).expanduser()
+    files = sorted(path.glob("*.json")) if os.path.isdir(path) else [path]
     heads: list[Any] = []
     for file in files:
-        text = file.read_text(encoding="utf-8")
+        text = read_file(file, "the heads file").text()
+        what = f"the heads file {quoted(str(file))}"
         try:
-            value = json.loads(text)
-            heads.extend(value if isinstance(value, list) else [value])
-        except json.JSONDecodeError:
-            try:
-                heads.extend(json.loads(line) for line in text.splitlines() if line.strip())
-            except json.JSONDecodeError as err:
-                raise BadReceipt(f"{file}: not a signed head ({err.msg})") from None
+            value = parse_json(text, what, BadReceipt)
+        except BadReceipt:
+            lines = [line for line in text.splitlines() if line.strip()]
+            if len(lines) < 2:
+                raise
+            value = [
+                parse_json(line, f"{what}, line {number},", BadReceipt)
+                for number, line in enumerate(lines, start=1)
+            ]
+        heads.extend(value if isinstance(value, list) else [value])
     return [check_head_shape(head) for head in heads]
+
+
+class HeadsSource(click.ParamType):
+    """`audit --against`: the heads, read when the command line is read."""
+
+    name = "heads"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> list[dict[str, Any]]:
+        return value if isinstance(value, list) else read_heads(value)
 
 
 def audit_checkpoints(
     recorder: Any,
     reports: list[dict[str, Any]],
-    against: str | None,
-    key_files: tuple[Any, ...],
+    heads: list[dict[str, Any]] | None,
+    key_files: tuple[Given, ...],
     everything: bool,
 ) -> dict[str, Any]:
     """The checkpoint audit (of the whole log, or of one match by inclusion proofs), its
@@ -325,7 +351,7 @@ def audit_checkpoints(
     from tablelog.domain.audit_ledger import attach, audit_ledger
     from tablelog.domain.audit_match_ledger import audit_match_ledger
 
-    heads = read_heads(against) if against else []
+    heads = heads or []
     if everything:
         report = audit_ledger(recorder, heads, read_keys(key_files))
     else:

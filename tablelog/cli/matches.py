@@ -20,7 +20,14 @@ from tablelog.store import open_recorder
 from . import main
 from .checkpoints import echo_signed
 from .committed import after_commit
-from .options import echo_json, json_option, parse_json, parse_options, read_text, store_option
+from .options import (
+    InputFile,
+    echo_json,
+    json_option,
+    parse_json,
+    parse_options,
+    store_option,
+)
 from .stats import open_match, open_queries, warn_damaged
 
 # A step number the store can look up (its positions are 64-bit integers), as the API bounds it.
@@ -39,14 +46,14 @@ AT = click.IntRange(0, 1_000_000_000)
 @click.option(
     "--setup",
     "setup_file",
-    type=click.File("rb"),
+    type=InputFile("the setup file"),
     metavar="FILE",
     help="A JSON file with the known setup (deal, layout, hands).",
 )
 @click.option(
     "--manifest-file",
     "manifest_file",
-    type=click.File("rb"),
+    type=InputFile("the manifest file"),
     metavar="PATH",
     help="Play with the components this JSON file lists (a club's own deck or "
     "board); its content is stored in the match, the file is not needed again.",
@@ -60,16 +67,12 @@ AT = click.IntRange(0, 1_000_000_000)
 @store_option
 def new(game, players, option_pairs, setup_file, manifest_file, played_at, store):
     """Start a match of GAME and print its id."""
-    setup = (
-        parse_json(read_text(setup_file, "the setup file"), "the setup file")
-        if setup_file
-        else None
-    )
+    setup = parse_json(setup_file.text(), "the setup file") if setup_file else None
     options = parse_options(option_pairs)
     components = None
     if manifest_file is not None:
         name = options.pop("manifest", None) or Path(manifest_file.name).stem
-        components = {"name": name, "content": manifests.parse(manifest_file.read(), name)}
+        components = {"name": name, "content": manifests.parse(manifest_file.data, name)}
     recorder = open_recorder(store)
     seats = [name.strip() for name in players.split(",")]
     match_id = recorder.start(

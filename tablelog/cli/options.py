@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
 
 from tablelog.domain.errors import Refused
+from tablelog.domain.quoting import quoted
+from tablelog.files import SMALL, Given, check_folder, check_output, read_file, size_words
 
 store_option = click.option(
     "--store",
@@ -18,37 +21,78 @@ store_option = click.option(
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
 
-def parse_json(text: str, what: str) -> Any:
-    """JSON typed on the command line (or read from a file), or a one-line Refused. What the
+def zone_option(help_text: str) -> Any:
+    """--zone, a time zone the zone database names (Europe/Berlin, UTC), checked as the command
+    line is read: a name of 100 KB or a folder of the database ("America") is not opened."""
+    return click.option("--zone", metavar="ZONE", callback=_known_zone, help=help_text)
+
+
+def _known_zone(ctx: Any, param: Any, name: str | None) -> str | None:
+    from zoneinfo import available_timezones
+
+    if name is not None and (len(name) > 64 or name not in available_timezones()):
+        raise Refused(f"--zone {quoted(name)} is not a time zone (e.g. Europe/Berlin, UTC)")
+    return name
+
+
+def parse_json(text: str, what: str, refusal: type[Refused] = Refused) -> Any:
+    """JSON typed on the command line (or read from a file), or a one-line `refusal`. What the
     value may hold to be stored is checked by the recorder (tablelog.domain.values)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
-        raise Refused(
-            f"{what} is not valid JSON ({err.msg} at column {err.colno}): {_quoted(text)}"
+        raise refusal(
+            f"{what} is not valid JSON ({err.msg} at column {err.colno}): {quoted(text)}"
         ) from None
     except ValueError:  # an integer of more than 4,300 digits: Python refuses to read it
-        raise Refused(f"{what} holds a number of more than 4,300 digits") from None
+        raise refusal(f"{what} holds a number of more than 4,300 digits") from None
     except RecursionError:
-        raise Refused(f"{what} is nested too deep to read") from None
+        raise refusal(f"{what} is nested too deep to read") from None
 
 
-def read_text(file: Any, what: str, limit: int = 1 << 20) -> str:
-    """A small UTF-8 text file (a setup), or a one-line Refused: not a traceback for bytes that
-    are not UTF-8, nor all of a huge file read into memory."""
-    data = file.read(limit + 1)
-    if len(data) > limit:
-        raise Refused(f"{what} is larger than {limit // 1024} KiB")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise Refused(f"{what} is not UTF-8 text (byte {err.start + 1} is not)") from None
+class InputFile(click.ParamType):
+    """A file argument, read whole when the command line is read: at most `limit` bytes of a
+    file or of standard input ("-"), else one line (tablelog/files.py)."""
+
+    name = "file"
+
+    def __init__(self, what: str, limit: int = SMALL) -> None:
+        self.what, self.limit = what, limit
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Given:
+        return value if isinstance(value, Given) else read_file(value, self.what, self.limit)
 
 
-def _quoted(text: str, limit: int = 120) -> str:
-    """What the user typed, on one line and short."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def read_text(given: Given, what: str, limit: int = SMALL) -> str:
+    """The UTF-8 text of a file `InputFile` read, within `limit`, which may be below the bound
+    it was read with (an import reads up to 256 MiB; a BG Stats file may hold less)."""
+    if len(given.data) > limit:
+        raise Refused(f"{what} {quoted(given.name)} is larger than {size_words(limit)}")
+    return Given(given.name, given.data, what).text()
+
+
+class OutputFile(click.ParamType):
+    """A file to write ("-": standard output), checked before any work: its folder exists."""
+
+    name = "file"
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> str:
+        return check_output(value, self.what)
+
+
+class OutputFolder(click.ParamType):
+    """A folder to write files into: an existing one, or a new one in an existing folder."""
+
+    name = "directory"
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> Path:
+        return value if isinstance(value, Path) else check_folder(value, self.what)
 
 
 def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
@@ -57,14 +101,14 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise Refused(f"--option takes KEY=VALUE, got {pair!r}")
+            raise Refused(f"--option takes KEY=VALUE, got {quoted(pair)}")
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
             options[key] = value
         except (ValueError, RecursionError):  # 4,300+ digits, or nested too deep to read
             raise Refused(
-                f"--option {key}: the value is too large or nested too deep to read"
+                f"--option {quoted(key)}: the value is too large or nested too deep to read"
             ) from None
     return options
 

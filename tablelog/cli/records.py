@@ -10,17 +10,24 @@ from tqdm import tqdm
 
 from tablelog.domain.errors import BadRecord, Damaged
 from tablelog.domain.records import check_all
+from tablelog.files import LARGE, written
 from tablelog.store import open_recorder
 
 from . import main
-from .options import store_option
+from .options import InputFile, OutputFile, store_option, zone_option
 from .stats import open_queries
 
 
 @main.command()
 @click.argument("match", required=False)
 @click.option("--all", "everything", is_flag=True, help="Export every match in the store.")
-@click.option("--output", "-o", type=click.File("w"), default="-", help="File (default stdout).")
+@click.option(
+    "--output",
+    "-o",
+    type=OutputFile("the export"),
+    default="-",
+    help="File (default stdout); written whole or not at all.",
+)
 @click.option(
     "--to",
     "tool",
@@ -31,10 +38,8 @@ from .stats import open_queries
 @click.option("--game", help="Only matches of this game.")
 @click.option("--since", metavar="DATE", help="Only matches played on or after DATE.")
 @click.option("--until", metavar="DATE", help="Only matches played on or before DATE.")
-@click.option(
-    "--zone",
-    metavar="ZONE",
-    help="bgstats/bgg: the time zone their local times are written in (default: this machine's).",
+@zone_option(
+    "bgstats/bgg: the time zone their local times are written in (default: this machine's)."
 )
 @store_option
 def export(match, everything, output, tool, game, since, until, zone, store):
@@ -57,15 +62,16 @@ def export(match, everything, output, tool, game, since, until, zone, store):
 
         export_plays(tool, ids, zone, output, store)
         return
-    for match_id in tqdm(ids, desc="export", unit="match", disable=len(ids) < 50):
-        try:
-            record = recorder.export(match_id)
-        except Damaged as err:  # left out and named; every other match is exported
-            if match:
-                raise
-            click.echo(f"tablelog: left out {err}", err=True)
-            continue
-        output.write(json.dumps(record, ensure_ascii=False) + "\n")
+    with written(output, "the export") as out:
+        for match_id in tqdm(ids, desc="export", unit="match", disable=len(ids) < 50):
+            try:
+                record = recorder.export(match_id)
+            except Damaged as err:  # left out and named; every other match is exported
+                if match:
+                    raise
+                click.echo(f"tablelog: left out {err}", err=True)
+                continue
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
 
 
 def read_records(data: bytes) -> list:
@@ -109,7 +115,7 @@ def _parsed(text: str) -> Any:
 
 
 @main.command(name="import")
-@click.argument("source", type=click.File("rb"))
+@click.argument("source", type=InputFile("the file to import", LARGE))
 @click.option(
     "--from",
     "tool",
@@ -124,11 +130,7 @@ def _parsed(text: str) -> Any:
     metavar="NAME=GAME",
     help="bgstats/bgg: their game NAME (or bgg:ID) is GAME here.",
 )
-@click.option(
-    "--zone",
-    metavar="ZONE",
-    help="bgstats/bgg: the time zone of their local times (default: this machine's).",
-)
+@zone_option("bgstats/bgg: the time zone of their local times (default: this machine's).")
 @click.option(
     "--skip-invalid",
     is_flag=True,
@@ -152,7 +154,7 @@ def import_(source, tool, mapping, zone, skip_invalid, store):
         return
     if skip_invalid:
         raise click.UsageError("--skip-invalid is for --from bgstats or bgg")
-    records = read_records(source.read())
+    records = read_records(source.data)
     recorder = open_recorder(store)
     numbered = [(n, r) for n, r in enumerate(records, start=1) if r is not None]
     with tqdm(total=len(numbered), desc="check", unit="match", disable=len(numbered) < 50) as bar:

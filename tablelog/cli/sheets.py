@@ -12,7 +12,9 @@ import click
 from tqdm import tqdm
 
 from tablelog.domain.errors import BadRecord, Conflict, Refused
+from tablelog.domain.quoting import quoted
 from tablelog.domain.times import local_unless_zoned, parse_time
+from tablelog.files import written
 from tablelog.store import open_recorder
 
 from . import main
@@ -106,7 +108,7 @@ def _entries(seats: list[str], scores: tuple[str, ...], categories: tuple[str, .
         name, sep, rest = triple.partition(":")
         category, sep2, points = rest.rpartition("=")
         if not sep or not sep2:
-            raise Refused(f"--category takes NAME:CATEGORY=POINTS, got {triple!r}")
+            raise Refused(f"--category takes NAME:CATEGORY=POINTS, got {quoted(triple)}")
         entry = entries.setdefault(_seat(name, seats, "--category"), {})
         entry.setdefault("categories", {})[category.strip()] = _number(points, triple)
     return [entries.get(name) for name in seats]
@@ -114,7 +116,9 @@ def _entries(seats: list[str], scores: tuple[str, ...], categories: tuple[str, .
 
 def _seat(name: str, seats: list[str], option: str) -> str:
     if name.strip() not in seats:
-        raise Refused(f"{option}: {name.strip()!r} is not one of --players ({', '.join(seats)})")
+        raise Refused(
+            f"{option}: {quoted(name.strip())} is not one of --players ({', '.join(seats)})"
+        )
     return name.strip()
 
 
@@ -122,7 +126,7 @@ def _number(text: str, given: str) -> int | float:
     try:
         value = float(text)
     except ValueError:
-        raise Refused(f"{given!r}: {text.strip()!r} is not a number") from None
+        raise Refused(f"{quoted(given)}: {quoted(text.strip())} is not a number") from None
     return int(value) if value.is_integer() else value
 
 
@@ -202,7 +206,9 @@ def _checked(
     return imported, new
 
 
-def export_plays(tool: str, ids: list, zone_name: str | None, output, store: str | None) -> None:
+def export_plays(
+    tool: str, ids: list, zone_name: str | None, output: str, store: str | None
+) -> None:
     from importlib.metadata import version
 
     from tablelog.interop import bgg, bgstats
@@ -215,15 +221,13 @@ def export_plays(tool: str, ids: list, zone_name: str | None, output, store: str
         recorder.get(i)
         for i in tqdm(ids, desc="export", unit="match", disable=len(ids) < 50, file=sys.stderr)
     )
-    if tool == "bgstats":
-        output.write(
-            json.dumps(
-                bgstats.write(found, zone, version("tablelog")), ensure_ascii=False, indent=1
-            )
-            + "\n"
-        )
-    else:
-        output.write(bgg.write(found, zone).decode("utf-8") + "\n")
+    text = (
+        json.dumps(bgstats.write(found, zone, version("tablelog")), ensure_ascii=False, indent=1)
+        if tool == "bgstats"
+        else bgg.write(found, zone).decode("utf-8")
+    )
+    with written(output, "the export") as out:
+        out.write(text + "\n")
     click.echo(
         f"exported {len(found)} match{'es' if len(found) != 1 else ''}"
         + (f"; {left} not ended, left out" if left else ""),

@@ -13,7 +13,7 @@ from tablelog.domain.errors import Refused
 from tablelog.store import open_recorder
 
 from . import main
-from .options import echo_json, json_option, store_option
+from .options import OutputFolder, echo_json, json_option, store_option
 
 if TYPE_CHECKING:
     from tablelog.domain.recorder import Recorder
@@ -205,26 +205,27 @@ def _print_game(name: str, figures: dict) -> None:
 
 
 @main.command(name="export-tables")
-@click.argument("directory", type=click.Path(file_okay=False))
+@click.argument("directory", type=OutputFolder("the tables' directory"))
 @click.option(
     "--format", "fmt", type=click.Choice(["csv", "parquet"]), default="csv", show_default=True
 )
 @store_option
 def export_tables(directory, fmt, store):
-    """Write every projection table to DIRECTORY as <table>.csv or <table>.parquet."""
-    from pathlib import Path
-
+    """Write every projection table to DIRECTORY as <table>.csv or <table>.parquet (a new
+    DIRECTORY is made in an existing one); all tables are written, or none."""
+    from tablelog.files import filled
     from tablelog.projections.load import read_table
     from tablelog.projections.tables import TABLES
 
-    projection = projection_of(store)
-    target = Path(directory)
-    target.mkdir(parents=True, exist_ok=True)
-    for name in TABLES:
-        table = read_table(projection, name)
-        path = target / f"{name}.{fmt}"
-        if fmt == "csv":
-            table.to_csv(path, index=False)
-        else:
-            table.to_parquet(path, index=False)
-        click.echo(f"{path}: {len(table)} rows")
+    with filled(directory, "the tables") as scratch:
+        projection = projection_of(store)
+        counts = {}
+        for name in TABLES:
+            table = read_table(projection, name)
+            if fmt == "csv":
+                table.to_csv(scratch / f"{name}.{fmt}", index=False)
+            else:
+                table.to_parquet(scratch / f"{name}.{fmt}", index=False)
+            counts[name] = len(table)
+    for name, rows in counts.items():
+        click.echo(f"{directory / f'{name}.{fmt}'}: {rows} rows")

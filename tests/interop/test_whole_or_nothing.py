@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from tablelog.cli.sheets import MOST_BYTES
+from tablelog.files import size_words
 from tests.conftest import stored_rows
 
 from .files import ZONE, bgg_file, bgg_play, bgstats_file, bgstats_play
@@ -185,7 +186,7 @@ def test_a_file_over_the_size_cap_is_refused_unread(any_store, tmp_path, tool):
         out.write(" " * MOST_BYTES)
     code, _, err = tablelog(any_store, "import", "--from", tool, str(big), *ZONE)
     assert code == 2 and len(err.splitlines()) == 1
-    assert f"larger than {MOST_BYTES // 1024} KiB" in err
+    assert f"larger than {size_words(MOST_BYTES)}" in err  # 20 MiB
     assert unchanged(any_store) == before
 
 

@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from functools import cached_property
 from typing import Any
 
+from ...quoting import quoted
 from ..base import InvalidSetup
 from ..manifests import read_with
 
@@ -262,18 +263,18 @@ def _counts(
         raise _fail(source, f"{what} must be a non-empty object of shape: count")
     for shape, count in raw.items():
         if shapes is not None and shape not in shapes:
-            raise _fail(source, f"{what} names {shape!r}, which is not among the shapes")
+            raise _fail(source, f"{what} names {quoted(shape)}, which is not among the shapes")
         if shape == wild:
             raise _fail(
                 source,
-                f"{what} needs the Wild {wild!r}: the Wild stands in for a shape, "
+                f"{what} needs the Wild {quoted(wild)}: the Wild stands in for a shape, "
                 "it is never part of a completed figure",
             )
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:
             raise _fail(
                 source,
-                f"{what}: the count of {shape!r} must be a whole number of at "
-                f"least 1, got {count!r}",
+                f"{what}: the count of {quoted(shape)} must be a whole number of at "
+                f"least 1, got {quoted(count)}",
             )
     return dict(raw)
 
@@ -284,7 +285,7 @@ def parse_board(data: Any, source: str) -> Board:
     shapes = _shape_values(data["shapes"], source)
     wild = data["wild"]
     if wild not in shapes:
-        raise _fail(source, f"the wild shape {wild!r} is not among the shapes")
+        raise _fail(source, f"the wild shape {quoted(wild)} is not among the shapes")
     deck = _counts(data["deck"], "the deck", source, shapes)
     if sum(deck.values()) <= LARGEST_DEAL:
         raise _fail(
@@ -319,7 +320,7 @@ def _check_entries(data: Any, source: str) -> None:
             f"has unknown entries {sorted(set(data) - TOP_KEYS)}; it may hold {sorted(TOP_KEYS)}",
         )
     if data.get("format", FORMAT) != FORMAT:
-        raise _fail(source, f"format must be {FORMAT!r}, got {data['format']!r}")
+        raise _fail(source, f"format must be {FORMAT!r}, got {quoted(data['format'])}")
 
 
 def _shape_values(shapes: Any, source: str) -> Mapping[str, int]:
@@ -329,7 +330,8 @@ def _shape_values(shapes: Any, source: str) -> Mapping[str, int]:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise _fail(
                 source,
-                f"the point value of {shape!r} must be a whole number of at least 0, got {value!r}",
+                f"the point value of {quoted(shape)} must be a whole number of at least 0, "
+                f"got {quoted(value)}",
             )
     return shapes
 
@@ -353,12 +355,15 @@ def _quadrants(
             raise _fail(source, f"quadrant {number} needs a name")
         if not isinstance(figures, Mapping) or len(figures) != FIGURES_PER_QUADRANT:
             raise _fail(
-                source, f"quadrant {qname!r} must have exactly {FIGURES_PER_QUADRANT} figures"
+                source, f"quadrant {quoted(qname)} must have exactly {FIGURES_PER_QUADRANT} figures"
             )
         for figure, needs in figures.items():
             places.append(
                 Place(
-                    figure, qname, False, _counts(needs, f"figure {figure!r}", source, shapes, wild)
+                    figure,
+                    qname,
+                    False,
+                    _counts(needs, f"figure {quoted(figure)}", source, shapes, wild),
                 )
             )
         places.append(

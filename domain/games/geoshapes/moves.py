@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ...quoting import quoted
 from ..base import IllegalMove
 from . import declaration as declared
 from .board import Board
@@ -102,7 +103,7 @@ def parse(move: Any, board: Board, seats: int) -> Action:
         )
     if shape is declared.EndPlay and move["end_play"] is True:
         return EndPlay()
-    raise IllegalMove(f"a GeoShapes move is one of {VOCABULARY}; got {sorted(keys)}")
+    raise IllegalMove(f"a GeoShapes move is one of {VOCABULARY}; got {quoted(sorted(keys))}")
 
 
 # ---- the fast path: a well-formed stored move ------------------------------------------------
@@ -250,7 +251,8 @@ def seat_typed(raw: Any, seats: Sequence[str]) -> int:
         return raw - 1
     listed = ", ".join(f"{number} {name}" for number, name in enumerate(seats, 1))
     raise IllegalMove(
-        f"{raw!r} is not a player of this match: name one, or give the seat's number ({listed})"
+        f"{quoted(raw)} is not a player of this match: name one, or give the seat's number "
+        f"({listed})"
     )
 
 
@@ -275,7 +277,7 @@ def _shape(raw: Any, shapes: Collection[str]) -> str:
         spelled = spelled_as(raw, shapes)
         if spelled in shapes:
             return spelled
-    raise IllegalMove(f"{raw!r} is not one of the shapes: {', '.join(shapes)}")
+    raise IllegalMove(f"{quoted(raw)} is not one of the shapes: {', '.join(shapes)}")
 
 
 def _place(raw: Any, board: Board, what: str) -> str:
@@ -288,7 +290,8 @@ def _place(raw: Any, board: Board, what: str) -> str:
 def _seat(raw: Any, seats: int) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < seats:
         raise IllegalMove(
-            f"{raw!r} is not a stored seat: stored moves count seats from 0 (0 to {seats - 1}); "
+            f"{quoted(raw)} is not a stored seat: stored moves count seats from 0 "
+            f"(0 to {seats - 1}); "
             "name the player, or give the seat's number from 1, when typing a move"
         )
     return raw
@@ -296,7 +299,7 @@ def _seat(raw: Any, seats: int) -> int:
 
 def _text(raw: Any, what: str) -> str:
     if not isinstance(raw, str):
-        raise IllegalMove(f"{what} is named by a string, got {raw!r}")
+        raise IllegalMove(f"{what} is named by a string, got {quoted(raw)}")
     return raw
 
 
@@ -307,7 +310,7 @@ def _item(raw: Any, board: Board) -> Item:
         return Item(_shape(raw, board.values), None)
     raise IllegalMove(
         'a traded shape is a name (from the hand) or {"shape": SHAPE, '
-        f'"from": PLACE}} (off the board), got {raw!r}'
+        f'"from": PLACE}} (off the board), got {quoted(raw)}'
     )
 
 
@@ -319,7 +322,9 @@ def _trade(raw: Any, board: Board, seats: int) -> Trade:
     if not isinstance(raw["give"], list) or not isinstance(raw["get"], list):
         raise IllegalMove("a trade's give and get are lists of shapes")
     if not isinstance(raw["accepted"], bool):
-        raise IllegalMove(f"a trade is accepted (true) or refused (false), got {raw['accepted']!r}")
+        raise IllegalMove(
+            f"a trade is accepted (true) or refused (false), got {quoted(raw['accepted'])}"
+        )
     return Trade(
         _seat(raw["with"], seats),
         tuple(_item(i, board) for i in raw["give"]),

@@ -39,6 +39,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ...quoting import quoted
 from ..base import (
     Component,
     GameRules,
@@ -465,7 +466,7 @@ class GeoShapes(GameRules[GeoShapesState]):
             ):
                 raise InvalidSetup(
                     f"seat {seat + 1} must play {QUADRANTS_EACH[half]} of the quadrants "
-                    f"{list(board.quadrants)}, got {quads!r}"
+                    f"{list(board.quadrants)}, got {quoted(quads)}"
                 )
             if half and not board.adjoin(*quads):
                 raise InvalidSetup(
@@ -492,7 +493,7 @@ class GeoShapes(GameRules[GeoShapesState]):
         """The player's own place of that name, or what is wrong with it."""
         index = state.board.index(name)
         if index is None:
-            return f"{name!r} is not a figure or circle of {state.board.name}"
+            return f"{quoted(name)} is not a figure or circle of {state.board.name}"
         place = state.board.places[index]
         if place.quadrant not in state.players[state.turn].quadrants:
             return f"the {name} is in the {place.quadrant} quadrant, not the player's own"
@@ -507,7 +508,7 @@ class GeoShapes(GameRules[GeoShapesState]):
         for (where, shape), count in Counter((i.place, i.shape) for i in items if i.place).items():
             index = state.board.index(where)
             if index is None or state.board.places[index].quadrant not in player.quadrants:
-                return f"{where!r} is not a figure or circle of {_seat(state, seat)}"
+                return f"{quoted(where)} is not a figure or circle of {_seat(state, seat)}"
             if state.placed[index].count(shape) < count:
                 return f"the {where} holds no (more) {shape}"
         return None

@@ -33,6 +33,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...quoting import quoted
 from ..base import (
     Component,
     GameRules,
@@ -93,14 +94,14 @@ class Deck:
         match = CARD_NAME.fullmatch(name) if isinstance(name, str) else None
         if not match:
             raise IllegalMove(
-                f"{name!r} is not a card name: a card is named by its two halves, "
+                f"{quoted(name)} is not a card name: a card is named by its two halves, "
                 "colour letter and gems, like R2-B1"
             )
         first, second = ((match[1].upper(), int(match[2])), (match[3].upper(), int(match[4])))
         for letter, _ in (first, second):
             if letter not in self.colours:
                 known = ", ".join(f"{k} {v}" for k, v in self.colours.items())
-                raise IllegalMove(f"{name!r}: there is no gem colour {letter} ({known})")
+                raise IllegalMove(f"{quoted(name)}: there is no gem colour {letter} ({known})")
         card = self.by_halves.get(frozenset((first, second)))
         if card is None:
             raise IllegalMove(
@@ -150,7 +151,7 @@ def _parse_deck(data: Any, manifest: str) -> Deck:
         pair = match and ((match[1], int(match[2])), (match[3], int(match[4])))
         if not pair or pair[0][0] == pair[1][0] or not {pair[0][0], pair[1][0]} <= set(colours):
             raise InvalidSetup(
-                f"manifest {manifest!r}: {name!r} is not a card of two colours "
+                f"manifest {quoted(manifest)}: {quoted(name)} is not a card of two colours "
                 f"out of {', '.join(colours)}"
             )
         if frozenset(pair) in by_halves:
@@ -243,13 +244,15 @@ def _cell(value: object) -> Cell:
         and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
         return value[0], value[1]
-    raise IllegalMove(f"'at' must be a cell [x, y] of two whole numbers, got {value!r}")
+    raise IllegalMove(f"'at' must be a cell [x, y] of two whole numbers, got {quoted(value)}")
 
 
 def _direction(value: object) -> str:
     if isinstance(value, str) and value.upper() in STEPS:
         return value.upper()
-    raise IllegalMove(f"'dir' must be N, E, S or W (where the second half lies), got {value!r}")
+    raise IllegalMove(
+        f"'dir' must be N, E, S or W (where the second half lies), got {quoted(value)}"
+    )
 
 
 def _points(lines: Sequence[Line], expert: bool) -> int:
@@ -461,7 +464,7 @@ class Topas(GameRules[TopasState]):
                 )
             )
         if not isinstance(move, Mapping):
-            raise IllegalMove(f"{MOVE_FORMS}; got {move!r}")
+            raise IllegalMove(f"{MOVE_FORMS}; got {quoted(move)}")
         shape = GAME_INFO.move_shape(move)
         if shape is StartColumn:
             return self._turn_up(state, move["start"])

@@ -9,6 +9,7 @@ garden. That gives 5 per side looking straight in (20) and both ends of every di
 
 from __future__ import annotations
 
+from ...quoting import quoted
 from ..base import IllegalMove
 from ..cells import cell_name, parse_cell
 
@@ -70,12 +71,12 @@ SPOT_FORMAT = (
 def parse_spot(name: object) -> str:
     """The spot's canonical name, or IllegalMove saying why it is not a visitor spot."""
     if not isinstance(name, str) or ":" not in name:
-        raise IllegalMove(f"{name!r} is not a visitor spot: {SPOT_FORMAT}")
+        raise IllegalMove(f"{quoted(name)} is not a visitor spot: {SPOT_FORMAT}")
     cell, _, direction = name.partition(":")
     direction = direction.upper()
     if direction not in DIRECTIONS:
         raise IllegalMove(
-            f"{name!r} is not a visitor spot: the direction is one of {', '.join(DIRECTIONS)}"
+            f"{quoted(name)} is not a visitor spot: the direction is one of {', '.join(DIRECTIONS)}"
         )
     col, row = parse_cell(cell, SIZE, SIZE)
     spot = f"{CELLS[row * SIZE + col]}:{direction}"

@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any
 
+from ...quoting import quoted
 from ..base import (
     Component,
     GameRules,
@@ -108,7 +109,7 @@ class Sculptures:
         by_lower = {t.lower(): t for t in self.types}
         if kind.strip().lower() not in by_lower or not value.isdecimal():
             raise IllegalMove(
-                f"{name!r} is not a sculpture tile: name it by type and value, like "
+                f"{quoted(name)} is not a sculpture tile: name it by type and value, like "
                 f"'Swan 4'; the types are {', '.join(self.types)}"
             )
         kind = by_lower[kind.strip().lower()]
@@ -183,7 +184,9 @@ MOVE_FORMS = (
 
 def _tile_list(sculptures: Sculptures, value: object, what: str) -> tuple[str, ...]:
     if not isinstance(value, list):
-        raise IllegalMove(f'{what} is a list of tiles like ["Swan 4", "Whale 1"], got {value!r}')
+        raise IllegalMove(
+            f'{what} is a list of tiles like ["Swan 4", "Whale 1"], got {quoted(value)}'
+        )
     tiles = tuple(sculptures.parse(name) for name in value)
     for tile, count in Counter(tiles).items():
         if count > 1:
@@ -193,7 +196,7 @@ def _tile_list(sculptures: Sculptures, value: object, what: str) -> tuple[str, .
 
 def parse_move(sculptures: Sculptures, move: object) -> Keep | Visit | Reveal:
     if not isinstance(move, Mapping):
-        raise IllegalMove(f"a Topiary move is a JSON object: {MOVE_FORMS}; got {move!r}")
+        raise IllegalMove(f"a Topiary move is a JSON object: {MOVE_FORMS}; got {quoted(move)}")
     keys, shape = set(move), declared.GAME_INFO.move_shape(move)
     if shape is declared.Keep:
         return Keep(_tile_list(sculptures, move["keep"], "keep"))
@@ -214,7 +217,7 @@ def parse_move(sculptures: Sculptures, move: object) -> Keep | Visit | Reveal:
             "taking and placing go together: a tile taken from the sight line is "
             "replaced by one placed face up from the hand (give take and place)"
         )
-    raise IllegalMove(f"a Topiary move is {MOVE_FORMS}; got keys {sorted(keys)}")
+    raise IllegalMove(f"a Topiary move is {MOVE_FORMS}; got keys {quoted(sorted(keys))}")
 
 
 # ---- the manifest and options -----------------------------------------------------------------
@@ -338,7 +341,7 @@ class Topiary(GameRules[TopiaryState]):
         if seats in REMOVES_A_TYPE and removed not in types:
             raise InvalidSetup(
                 f"with {seats} players one sculpture type is removed: setup "
-                f"'removed' names one of {', '.join(types)}, got {removed!r}"
+                f"'removed' names one of {', '.join(types)}, got {quoted(removed)}"
             )
         if seats not in REMOVES_A_TYPE and removed is not None:
             raise InvalidSetup(f"with {seats} players no sculpture type is removed")

@@ -22,6 +22,7 @@ import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from ...quoting import quoted
 from ..base import (
     Component,
     GameRules,
@@ -127,7 +128,7 @@ class Topitop(GameRules[TopitopState]):
         declared = GAME_INFO.structure_options(options)
         for name, count in dataclasses.asdict(declared).items():
             if not 0 <= count <= SIZE * SIZE:
-                raise InvalidSetup(f"option {name} must be between 0 and 9, got {count}")
+                raise InvalidSetup(f"option {name} must be between 0 and 9, got {quoted(count)}")
         return unstructure(declared)
 
     def start(
@@ -182,13 +183,15 @@ class Topitop(GameRules[TopitopState]):
 
     def _parse(self, state: TopitopState, move: Mapping[str, Any]) -> tuple:
         if not isinstance(move, Mapping):
-            raise IllegalMove(f"a Topitop move is a JSON object, got {move!r}")
+            raise IllegalMove(f"a Topitop move is a JSON object, got {quoted(move)}")
         keys, shape = set(move), GAME_INFO.move_shape(move)
         if shape is Place:
             # A list or object is no piece (and no key of PIECES: unhashable, it would raise).
             piece = move["place"].strip().lower() if isinstance(move["place"], str) else None
             if piece not in PIECES:  # any case, as every name
-                raise IllegalMove(f"place must be bucket, small or large, not {move['place']!r}")
+                raise IllegalMove(
+                    f"place must be bucket, small or large, not {quoted(move['place'])}"
+                )
             return ("place", piece, _cell(move["to"]))
         if shape is Slide:
             return ("slide", _cell(move["from"]), _cell(move["to"]))
@@ -197,7 +200,7 @@ class Topitop(GameRules[TopitopState]):
         raise IllegalMove(
             'a Topitop move is {"place": "bucket"|"small"|"large", "to": CELL}, '
             '{"from": CELL, "to": CELL} or {"pass": true}, '
-            f"got {sorted(keys)}"
+            f"got {quoted(sorted(keys))}"
         )
 
     def apply(self, state: TopitopState, move: Mapping[str, Any]) -> TopitopState:

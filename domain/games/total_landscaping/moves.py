@@ -11,6 +11,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...quoting import quoted
 from ..base import IllegalMove, Move
 from . import hexgarden as hexes
 from .state import (
@@ -62,13 +63,13 @@ def _name(value: object, allowed: Sequence[str], what: str) -> str:
         for name in allowed:
             if value.lower() == name.lower():
                 return name
-    raise IllegalMove(f"{what} must be one of {', '.join(allowed)}, not {value!r}")
+    raise IllegalMove(f"{what} must be one of {', '.join(allowed)}, not {quoted(value)}")
 
 
 def _tile(state: LandscapingState, garden: int, value: object) -> int:
     index = hexes.INDEX.get(value.upper()) if isinstance(value, str) else None
     if index is None:
-        raise IllegalMove(f"{value!r} is not a tile: tiles are {hexes.level_tiles(3)}")
+        raise IllegalMove(f"{quoted(value)} is not a tile: tiles are {hexes.level_tiles(3)}")
     if index >= state.size:
         raise IllegalMove(
             f"{hexes.TILES[index]} is not in the {GARDEN[garden]} in round {state.round}: "
@@ -83,7 +84,9 @@ def parse_choice(state: LandscapingState, seat: int, raw: object) -> Choice:
         raise IllegalMove(f"{who}'s choice must be a card or a hoe; " + MOVE_SHAPE)
     if "hoe" in raw:
         if set(raw) != {"hoe"}:
-            raise IllegalMove(f'a hoe is {{"hoe": [TILE, TILE]}}, got keys {sorted(map(str, raw))}')
+            raise IllegalMove(
+                f'a hoe is {{"hoe": [TILE, TILE]}}, got keys {quoted(sorted(map(str, raw)))}'
+            )
         return _parse_hoe(state, seat, raw["hoe"])
     if "card" in raw:
         return _parse_play(state, seat, raw)
@@ -92,7 +95,7 @@ def parse_choice(state: LandscapingState, seat: int, raw: object) -> Choice:
 
 def _parse_hoe(state: LandscapingState, seat: int, raw: object) -> Hoe:
     if not isinstance(raw, list | tuple) or len(raw) != 2:
-        raise IllegalMove(f"a hoe names two tiles of one's own garden, got {raw!r}")
+        raise IllegalMove(f"a hoe names two tiles of one's own garden, got {quoted(raw)}")
     tiles = (_tile(state, seat, raw[0]), _tile(state, seat, raw[1]))
     for tile in tiles:
         if not state.gardens[seat][tile]:
@@ -119,7 +122,7 @@ def _parse_play(state: LandscapingState, seat: int, raw: Mapping[str, Any]) -> P
         raise IllegalMove(
             f"{card} is played onto a garden and a tile"
             + (f"; {extra} is not a parameter of {card}" if extra else "")
-            + f"; got keys {sorted(map(str, raw))}"
+            + f"; got keys {quoted(sorted(map(str, raw)))}"
         )
     garden = SEATS.index(_name(raw["garden"], SEATS, "the garden"))
     tile = _tile(state, garden, raw["tile"])
@@ -156,13 +159,15 @@ def _parse_remove(state: LandscapingState, seat: int, raw: object) -> tuple[str,
     rest = [card for card in state.hands[seat] if card != "Red"]
     count = min(RED_DISCARDS, len(rest))
     if not isinstance(raw, list | tuple):
-        raise IllegalMove(f"Red names {count} cards of its player's hand as a list, got {raw!r}")
+        raise IllegalMove(
+            f"Red names {count} cards of its player's hand as a list, got {quoted(raw)}"
+        )
     names = tuple(_name(card, CARDS, "a card Red names") for card in raw)
     if len(set(names)) != len(names) or len(names) != count:
         raise IllegalMove(
             f"Red names {count} different cards in hand "
             f"(the rest of the hand: {', '.join(rest) or 'none'}), "
-            f"got {list(raw)}"
+            f"got {quoted(list(raw))}"
         )
     for card in names:
         if card not in rest:

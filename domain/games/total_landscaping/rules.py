@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...quoting import quoted
 from ..base import (
     Component,
     GameRules,
@@ -161,7 +162,7 @@ class TotalLandscaping(GameRules[LandscapingState]):
         if not (type(move) is dict and move.keys() == _ROUND_KEYS) and (
             not isinstance(move, Mapping) or GAME_INFO.move_shape(move) is not declared.Round
         ):
-            raise IllegalMove(MOVE_SHAPE + f"; got {move!r}")
+            raise IllegalMove(MOVE_SHAPE + f"; got {quoted(move)}")
         assert isinstance(move, Mapping)
         # A well-formed choice is read by the fast path; anything else by the parser, in the
         # same order, so a refusal is the one the parser gives.
