@@ -12,6 +12,7 @@ from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import data
+from tablelog.dashboard.callbacks import COUNT, TEXT, takes
 from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, live, options
 from tablelog.dashboard.figures import balance as figures
 from tablelog.projections import stats
@@ -91,6 +92,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-position", "data"),
         State("balance-game", "value"),
     )
+    @takes(chosen=TEXT)
     def games(_position, chosen):
         return _game_choices(source, chosen)
 
@@ -100,6 +102,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-game", "value"),
         Input("balance-players", "value"),
     )
+    @takes(game=TEXT, chosen=COUNT)
     def player_counts(game, chosen):
         return _player_choices(source, game, chosen)
 
@@ -110,6 +113,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-players", "value"),
         Input("balance-variant", "value"),
     )
+    @takes(game=TEXT, players=COUNT, chosen=TEXT)
     def variants(game, players, chosen):
         return _variant_choices(source, game, players, chosen)
 
@@ -125,6 +129,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-position", "data"),
         Input("balance-kind", "value"),
     )
+    @takes(game=TEXT, players=COUNT, variant=TEXT, kind=TEXT)
     def balance(game, players, variant, _tick, kind="all"):
         if game is None or players is None or variant is None:
             raise PreventUpdate

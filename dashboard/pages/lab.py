@@ -17,6 +17,7 @@ import flask
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
+from tablelog.dashboard.callbacks import COUNT, NUMBER, TEXT, takes
 from tablelog.dashboard.components import control, graph, options
 from tablelog.dashboard.figures import lab as figures
 from tablelog.dashboard.policy import lab_service, write_policy
@@ -25,6 +26,7 @@ from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES, RulesError
 
 dash.register_page(__name__, path="/lab", name="Lab", order=5, title="Tablelog: lab")
+MESSAGE = "lab-progress"  # where a refusal inside a callback is said (dashboard/endpoint.py)
 
 KINDS = {
     "variants": "variant against variant",
@@ -124,6 +126,7 @@ def _register_views(app: dash.Dash, service) -> None:
         Input("lab-finished", "data"),
         State("lab-experiment", "value"),
     )
+    @takes(game=TEXT, finished=TEXT, chosen=TEXT)
     def experiments(game, finished, chosen):
         lab = service()
         found = lab.experiments(game) if lab else []
@@ -141,6 +144,7 @@ def _register_views(app: dash.Dash, service) -> None:
         Input("lab-experiment", "value"),
         State("lab-game", "value"),
     )
+    @takes(experiment_id=TEXT, game=TEXT)
     def show(experiment_id, game):
         lab = service()
         report = _report(lab, game, experiment_id)
@@ -161,6 +165,7 @@ def _register_views(app: dash.Dash, service) -> None:
         Output("lab-restriction", "value"),
         Input("lab-game", "value"),
     )
+    @takes(game=TEXT)
     def restrictions(game):
         from tablelog.domain.restrictions import restrictions as declared
 
@@ -184,6 +189,18 @@ def _register_runs(app: dash.Dash, service) -> None:
         State("lab-a", "value"),
         State("lab-b", "value"),
         prevent_initial_call=True,
+    )
+    @takes(
+        clicks=COUNT,
+        game=TEXT,
+        kind=TEXT,
+        restriction=TEXT,
+        agent=TEXT,
+        matches=NUMBER,
+        seed=NUMBER,
+        budgets=TEXT,
+        a=TEXT,
+        b=TEXT,
     )
     def start(clicks, game, kind, restriction, agent, matches, seed, budgets, a, b):
         if not clicks:
@@ -215,6 +232,7 @@ def _register_runs(app: dash.Dash, service) -> None:
         Input("lab-tick", "n_intervals"),
         State("lab-finished", "data"),
     )
+    @takes(finished=TEXT)
     def progress(_tick, finished):
         lab = service()
         shown = _progress_shown(lab.progress if lab else {"state": "idle"}, finished)

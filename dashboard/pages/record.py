@@ -22,6 +22,16 @@ import flask
 from dash import ALL, Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
+from tablelog.dashboard.callbacks import (
+    CLICK,
+    COUNT,
+    NUMBERS,
+    PICKS,
+    SETUP_PICKS,
+    TEXT,
+    TEXTS,
+    takes,
+)
 from tablelog.dashboard.policy import write_policy
 from tablelog.dashboard.record import actions, panels, steps
 from tablelog.dashboard.record import sheet as sheets
@@ -33,6 +43,7 @@ from tablelog.domain.games import GAMES
 dash.register_page(__name__, path="/record", name="Record", order=4, title="Tablelog: record")
 
 POLL_MS = 3000
+MESSAGE = "record-message"  # where a refusal inside a callback is said (dashboard/endpoint.py)
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
 # Not static: the board takes taps (its tap targets answer the question asked); nothing zooms.
 BOARD: Any = {
@@ -217,6 +228,7 @@ def _token(app: dash.Dash, policy: Any) -> None:
         Input("record-url", "pathname"),
         State("record-token", "data"),
     )
+    @takes(token=TEXT)
     def token_box(_path, token):
         return panels.token_box(steps.token_box(policy(), token))
 
@@ -227,12 +239,14 @@ def _token(app: dash.Dash, policy: Any) -> None:
         State("record-token-input", "value"),
         prevent_initial_call=True,
     )
+    @takes(token=TEXT)
     def save_token(_clicks, token):
         return steps.saved_token(token)
 
 
 def _match(app: dash.Dash, matches: Matches) -> None:
     @app.callback(Output("record-version", "data"), Input("record-match", "data"))
+    @takes(match_id=TEXT)
     def load(match_id):
         if not match_id:
             raise PreventUpdate
@@ -247,6 +261,7 @@ def _match(app: dash.Dash, matches: Matches) -> None:
         State("record-version", "data"),
         prevent_initial_call=True,
     )
+    @takes(match_id=TEXT, version=COUNT)
     def follow(_tick, match_id, version):
         """Another device recorded meanwhile: show the match as it is now."""
         return _changed(steps.followed(match_id, version, matches.now))
@@ -266,6 +281,7 @@ def _match(app: dash.Dash, matches: Matches) -> None:
         State("record-match", "data"),
         State("record-undo-by", "value"),
     )
+    @takes(version=COUNT, match_id=TEXT, undo_by=TEXT)
     def show(version, match_id, undo_by):
         return panels.play(steps.showing(matches.get, match_id, version, undo_by))
 
@@ -280,6 +296,7 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
         Input("record-version", "data"),
         State("record-match", "data"),
     )
+    @takes(picks=PICKS, version=COUNT, match_id=TEXT)
     def picker(picks, version, match_id):
         """The question as buttons, and the board with its legal answers to tap."""
         asked = steps.asking(matches.get, match_id, version, picks)
@@ -294,6 +311,7 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
         State("record-picks", "data"),
         prevent_initial_call=True,
     )
+    @takes(click=CLICK, picks=PICKS)
     def pick(_options, _backs, click, picks):
         """A button or the board was tapped: the answer joins the picks."""
         if ctx.triggered_id == "record-board":
@@ -308,6 +326,7 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
         State("record-setup-picks", "data"),
         prevent_initial_call=True,
     )
+    @takes(picks=SETUP_PICKS)
     def pick_setup(_options, _backs, _games, picks):
         return _changed(steps.setup_tapped(picks, ctx.triggered_id, _clicks()))
 
@@ -316,6 +335,7 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
         Input("record-setup-picks", "data"),
         Input("record-players", "value"),
     )
+    @takes(picks=SETUP_PICKS, players=TEXT)
     def show_setup(picks, players):
         return panels.setup(steps.setting_up(picks, players))
 
@@ -341,16 +361,51 @@ def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
         State("record-played-at", "value"),
         prevent_initial_call=True,
     )
-    def write(_taps, *held):
+    @takes(
+        token=TEXT,
+        match_id=TEXT,
+        version=COUNT,
+        picks=PICKS,
+        undo_by=TEXT,
+        reason=TEXT,
+        claimed=NUMBERS,
+        claim_by=TEXTS,
+        setup_picks=SETUP_PICKS,
+        players=TEXT,
+        played_at=TEXT,
+    )
+    def write(
+        _taps,
+        token,
+        match_id,
+        version,
+        picks,
+        undo_by,
+        reason,
+        claimed,
+        claim_by,
+        setup_picks,
+        players,
+        played_at,
+    ):
         """Every write of the page, one door (`actions.write`): the policy first."""
         if not _clicks():
             raise PreventUpdate  # a button drawn afresh, not a tap
+        form = actions.Form(
+            token,
+            match_id,
+            version,
+            picks,
+            undo_by,
+            reason,
+            claimed,
+            claim_by,
+            setup_picks,
+            players,
+            played_at,
+        )
         return panels.written(
             actions.write(
-                matches,
-                ctx.triggered_id["action"],
-                actions.Form(*held),
-                policy(),
-                flask.request.host,
+                matches, ctx.triggered_id["action"], form, policy(), flask.request.host
             )
         )

@@ -21,6 +21,7 @@ from tablelog.domain.recorder import Recorder
 from tablelog.domain.sheets import SHEETS
 from tablelog.domain.times import local_unless_zoned
 
+from ..callbacks import COUNT, GAME, NAMES, NUMBER, NUMBERS, TEXT, takes
 from . import actions
 from .steps import named
 from .widgets import FIELD, PRIMARY, ROW, SECTION
@@ -229,6 +230,7 @@ def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], Any]) -> N
         Input("record-sheet-game", "value"),
         Input("record-sheet-players", "value"),
     )
+    @takes(game=GAME, players=TEXT)
     def seats(game, players):
         return seats_form(game, players)
 
@@ -247,9 +249,46 @@ def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], Any]) -> N
         State("record-sheet-location", "value"),
         prevent_initial_call=True,
     )
-    def save(clicks, token, game, players, totals, categories, *rest):
+    @takes(
+        clicks=COUNT,
+        token=TEXT,
+        game=GAME,
+        players=TEXT,
+        totals=NUMBERS,
+        categories=NUMBERS,
+        winners=NAMES,
+        first=TEXT,
+        played_at=TEXT,
+        duration=NUMBER,
+        location=TEXT,
+    )
+    def save(
+        clicks,
+        token,
+        game,
+        players,
+        totals,
+        categories,
+        winners,
+        first,
+        played_at,
+        duration,
+        location,
+    ):
         if not clicks:
             raise PreventUpdate
         ids = [item["id"] for item in ctx.states_list[4]]  # the category fields, in order
-        form = SheetForm(token, game, players, totals, categories, ids, *rest)
+        form = SheetForm(
+            token,
+            game,
+            players,
+            totals,
+            categories,
+            ids,
+            winners,
+            first,
+            played_at,
+            duration,
+            location,
+        )
         return logged(game, log(recorder, form, policy(), flask.request.host))

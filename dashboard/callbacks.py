@@ -1,0 +1,120 @@
+"""What a callback takes, declared beside it: `@takes(players=TEXT, version=COUNT)` checks each
+named argument against a JSON Schema before the callback runs (the values arrive as JSON, from
+a browser or from anyone who can reach `/_dash-update-component`). A value of the wrong kind
+is `WrongInput`, which the endpoint answers with 400 and one line (`dashboard/endpoint.py`):
+the page never sends one, so it is a forged or broken request, and nothing runs on it.
+
+Every argument a callback uses is declared (those it leaves alone start with `_`): `takes`
+refuses, when the app is built, a callback whose used arguments are not all declared.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from dash import callback_context
+from dash._utils import stringify_id
+from dash.exceptions import MissingCallbackContextException
+from jsonschema import Draft202012Validator
+
+from tablelog.domain.games import GAMES
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class WrongInput(ValueError):
+    """A callback's argument is not of the kind the page sends; the message is one line."""
+
+
+def kind(words: str, schema: dict[str, Any]) -> dict[str, Any]:
+    """A JSON Schema with the words that name it in a refusal ("text (or nothing)")."""
+    return {**schema, "description": words}
+
+
+def _maybe(*types: str) -> list[str]:
+    return [*types, "null"]
+
+
+TEXT = kind("text (or nothing)", {"type": _maybe("string")})
+NUMBER = kind("a number (or nothing)", {"type": _maybe("number")})
+COUNT = kind("a whole number (or nothing)", {"type": _maybe("integer")})
+STEP = kind("a step: a whole number from 0 (or nothing)", {"type": _maybe("integer"), "minimum": 0})
+GAME = kind("one of the games (or nothing)", {"enum": [*GAMES, None]})
+NAMES = kind("a list of names (or nothing)", {"type": _maybe("array"), "items": {"type": "string"}})
+TEXTS = kind("a list of texts", {"type": "array", "items": {"type": _maybe("string")}})
+NUMBERS = kind("a list of numbers", {"type": "array", "items": {"type": _maybe("number")}})
+CLICK = kind("a tap on a figure (or nothing)", {"type": _maybe("object")})
+ROWS = kind("a list of rows (or nothing)", {"type": _maybe("array"), "items": {"type": "object"}})
+# The answers given so far: [question, answer] pairs, in order.
+PICKS = kind(
+    "a list of [question, answer] pairs (or nothing)",
+    {
+        "type": _maybe("array"),
+        "items": {
+            "type": "array",
+            "prefixItems": [{"type": "string"}],
+            "minItems": 2,
+            "maxItems": 2,
+        },
+    },
+)
+# The start form's answers: as PICKS, and the game among them is one of the games.
+SETUP_PICKS = kind(
+    "a list of [question, answer] pairs, the game one of the games (or nothing)",
+    {
+        **PICKS,
+        "items": {
+            **PICKS["items"],
+            "if": {"prefixItems": [{"const": "game"}]},
+            "then": {"prefixItems": [True, {"enum": list(GAMES)}]},
+        },
+    },
+)
+
+
+def takes(**schemas: dict[str, Any]) -> Callable[[F], F]:
+    """Check the named arguments of the decorated callback against their schemas (in this
+    module's words); put it under `@app.callback`."""
+    validators = {name: Draft202012Validator(schema) for name, schema in schemas.items()}
+
+    def decorate(func: F) -> F:
+        signature = inspect.signature(func)
+        used = {name for name in signature.parameters if not name.startswith("_")}
+        if used != set(schemas):
+            raise TypeError(
+                f"{func.__qualname__} must declare what each argument it uses takes: "
+                f"undeclared {sorted(used - set(schemas))}, unknown {sorted(set(schemas) - used)}"
+            )
+
+        @functools.wraps(func)
+        def checked(*args: Any, **kwargs: Any) -> Any:
+            given = signature.bind(*args, **kwargs)
+            for index, (name, value) in enumerate(given.arguments.items()):
+                validator = validators.get(name)
+                if validator is not None and not validator.is_valid(value):
+                    raise WrongInput(
+                        f"{_sent_as(index, name)} must be {schemas[name]['description']}"
+                    )
+            return func(*args, **kwargs)
+
+        checked.takes = schemas  # type: ignore[attr-defined]  # read by the tests
+        return checked  # type: ignore[return-value]
+
+    return decorate
+
+
+def _sent_as(index: int, name: str) -> str:
+    """The argument as the request named it (`record-players.value`): Dash passes a callback
+    its inputs, then its state, in order. Outside a request (a test calling the callback), or
+    for a wildcard's list of components: the argument's name."""
+    try:
+        sent = [*callback_context.inputs_list, *callback_context.states_list]
+    except MissingCallbackContextException:
+        return name
+    slot = sent[index] if index < len(sent) else None
+    if isinstance(slot, dict):
+        return f"{stringify_id(slot['id'])}.{slot['property']}"
+    return name
