@@ -1,8 +1,9 @@
-"""What a callback takes, declared beside it: `@takes(players=TEXT, version=COUNT)` checks each
-named argument against a JSON Schema before the callback runs (the values arrive as JSON, from
-a browser or from anyone who can reach `/_dash-update-component`). A value of the wrong kind
-is `WrongInput`, which the endpoint answers with 400 and one line (`dashboard/endpoint.py`):
-the page never sends one, so it is a forged or broken request, and nothing runs on it.
+"""What a callback takes, declared beside it: `@takes(players=kinds.TEXT, version=kinds.COUNT)`
+checks each named argument against its kind, a JSON Schema (`dashboard/kinds.py`), before the
+callback runs (the values arrive as JSON, from a browser or from anyone who can reach
+`/_dash-update-component`). A value of the wrong kind is `WrongInput`, which the endpoint
+answers with 400 and one line (`dashboard/endpoint.py`): the page never sends one, so it is a
+forged or broken request, and nothing runs on it.
 
 Every argument a callback uses is declared (those it leaves alone start with `_`): `takes`
 refuses, when the app is built, a callback whose used arguments are not all declared.
@@ -20,7 +21,7 @@ from dash._utils import stringify_id
 from dash.exceptions import MissingCallbackContextException
 from jsonschema import Draft202012Validator
 
-from tablelog.domain.games import GAMES
+from . import kinds
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,56 +30,13 @@ class WrongInput(ValueError):
     """A callback's argument is not of the kind the page sends; the message is one line."""
 
 
-def kind(words: str, schema: dict[str, Any]) -> dict[str, Any]:
-    """A JSON Schema with the words that name it in a refusal ("text (or nothing)")."""
-    return {**schema, "description": words}
-
-
-def _maybe(*types: str) -> list[str]:
-    return [*types, "null"]
-
-
-TEXT = kind("text (or nothing)", {"type": _maybe("string")})
-NUMBER = kind("a number (or nothing)", {"type": _maybe("number")})
-COUNT = kind("a whole number (or nothing)", {"type": _maybe("integer")})
-STEP = kind("a step: a whole number from 0 (or nothing)", {"type": _maybe("integer"), "minimum": 0})
-GAME = kind("one of the games (or nothing)", {"enum": [*GAMES, None]})
-NAMES = kind("a list of names (or nothing)", {"type": _maybe("array"), "items": {"type": "string"}})
-TEXTS = kind("a list of texts", {"type": "array", "items": {"type": _maybe("string")}})
-NUMBERS = kind("a list of numbers", {"type": "array", "items": {"type": _maybe("number")}})
-CLICK = kind("a tap on a figure (or nothing)", {"type": _maybe("object")})
-ROWS = kind("a list of rows (or nothing)", {"type": _maybe("array"), "items": {"type": "object"}})
-# The answers given so far: [question, answer] pairs, in order.
-PICKS = kind(
-    "a list of [question, answer] pairs (or nothing)",
-    {
-        "type": _maybe("array"),
-        "items": {
-            "type": "array",
-            "prefixItems": [{"type": "string"}],
-            "minItems": 2,
-            "maxItems": 2,
-        },
-    },
-)
-# The start form's answers: as PICKS, and the game among them is one of the games.
-SETUP_PICKS = kind(
-    "a list of [question, answer] pairs, the game one of the games (or nothing)",
-    {
-        **PICKS,
-        "items": {
-            **PICKS["items"],
-            "if": {"prefixItems": [{"const": "game"}]},
-            "then": {"prefixItems": [True, {"enum": list(GAMES)}]},
-        },
-    },
-)
-
-
 def takes(**schemas: dict[str, Any]) -> Callable[[F], F]:
     """Check the named arguments of the decorated callback against their schemas (in this
     module's words); put it under `@app.callback`."""
-    validators = {name: Draft202012Validator(schema) for name, schema in schemas.items()}
+    for name, schema in schemas.items():
+        if "description" not in schema:  # a value's kind in words, for the refusal
+            raise TypeError(f"{name}: {schema!r} is not one of dashboard/kinds.py")
+    validators = {name: validator(schema) for name, schema in schemas.items()}
 
     def decorate(func: F) -> F:
         signature = inspect.signature(func)
@@ -104,6 +62,17 @@ def takes(**schemas: dict[str, Any]) -> Callable[[F], F]:
         return checked  # type: ignore[return-value]
 
     return decorate
+
+
+def validator(schema: dict[str, Any]) -> Draft202012Validator:
+    """A validator of `schema` that asserts the formats of `kinds.FORMATS`."""
+    return Draft202012Validator(schema, format_checker=kinds.FORMATS)
+
+
+def check(value: Any, schema: dict[str, Any], where: str) -> None:
+    """`WrongInput` unless `value` (which the request named as `where`) is of the kind."""
+    if not validator(schema).is_valid(value):
+        raise WrongInput(f"{where} must be {schema['description']}")
 
 
 def _sent_as(index: int, name: str) -> str:

@@ -5,8 +5,9 @@
   the inputs sent) is refused with 400 and one line, before Dash reads it. Each callback's
   shape is a JSON Schema made from the app's own callback map, the declaration the page
   itself is built from.
-- **A value of the wrong kind** for a callback's argument (`dashboard/callbacks.py`,
-  `WrongInput`) is 400 and one line too.
+- **A value of the wrong kind** is 400 and one line too: for a property whose kind is Dash's
+  (a click count, the address: `kinds.PROPERTIES`) checked here, for every callback; for the
+  rest, by the callback's own declaration (`dashboard/callbacks.py`, `WrongInput`).
 - **A refusal inside a callback** (a `Refused` of the domain, such as `Damaged`) is the page's
   own message: the page module's `MESSAGE` element, or the line under the menu (`SHELL`).
 - **Anything else a callback raises** is a fault of the server: written to its log with the
@@ -15,12 +16,14 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from typing import Any
 
 import dash
 import flask
+import orjson
 from dash import Dash
 from dash._utils import clean_property_name, split_callback_id, stringify_id
 from jsonschema import Draft202012Validator
@@ -29,6 +32,7 @@ from jsonschema.exceptions import best_match
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
 
+from . import kinds
 from .callbacks import WrongInput
 
 ENDPOINT = "_dash-update-component"
@@ -67,13 +71,17 @@ def malformed(
     if not isinstance(body, dict) or not isinstance(body.get("output"), str):
         return NOT_A_CALL
     output = body["output"]
-    if output not in callbacks:
+    if "callback" not in callbacks.get(output, {}):  # none, or one that runs in the browser
         return f"no callback answers for {output[:80]!r}"
     if output not in shapes:
         shapes[output] = Draft202012Validator(call_schema(output, callbacks[output]))
     error = best_match(shapes[output].iter_errors(body))
     if error is not None:
-        return f"not a call of this callback: {error.json_path} is not as it declares"
+        return f"not a call of this callback: {error.json_path} {_wrong(error)}"
+    try:  # what Dash can write back (orjson), and what a browser's number holds exactly
+        orjson.dumps(body, option=orjson.OPT_STRICT_INTEGER)
+    except orjson.JSONEncodeError as err:
+        return f"the call holds a value no page holds ({err})"
     sent = {
         f"{stringify_id(item['id'])}.{item['property']}"
         for slot in body["inputs"]
@@ -82,7 +90,37 @@ def malformed(
     unknown = [changed for changed in body["changedPropIds"] if changed not in sent]
     if unknown:
         return f"not a call of this callback: {unknown[0][:80]!r} is none of its inputs"
+    return _wrong_kind([*body["inputs"], *body.get("state", [])])
+
+
+def _wrong_kind(sent: list) -> str | None:
+    """Why a value of a property whose kind is Dash's own (`kinds.PROPERTIES`) is not of it."""
+    for slot in sent:
+        for item in slot if isinstance(slot, list) else [slot]:
+            schema = kinds.PROPERTIES.get(item["property"])
+            if schema is not None and not _validator(item["property"]).is_valid(item.get("value")):
+                where = f"{stringify_id(item['id'])}.{item['property']}"
+                return f"{where} must be {schema['description']}"
     return None
+
+
+@functools.cache
+def _validator(prop: str) -> Draft202012Validator:
+    return Draft202012Validator(kinds.PROPERTIES[prop])
+
+
+def _wrong(error: Any) -> str:
+    """What is wrong, without the value (which may be large)."""
+    if error.validator == "required":
+        return f"lacks {error.message.removesuffix(' is a required property')}"
+    return WRONG.get(error.validator, "is not as the callback declares it")
+
+
+WRONG = {
+    "type": "is of the wrong kind",
+    "minItems": "has fewer items than the callback declares",
+    "maxItems": "has more items than the callback declares",
+}
 
 
 def call_schema(output: str, callback: dict[str, Any]) -> dict[str, Any]:
@@ -110,12 +148,8 @@ def call_schema(output: str, callback: dict[str, Any]) -> dict[str, Any]:
 
 
 def _in_order(slots: list[dict[str, Any]]) -> dict[str, Any]:
-    return {
-        "type": "array",
-        "prefixItems": slots,
-        "minItems": len(slots),
-        "maxItems": len(slots),
-    }
+    exactly: dict[str, Any] = {"type": "array", "minItems": len(slots), "maxItems": len(slots)}
+    return {**exactly, "prefixItems": slots} if slots else exactly  # prefixItems: not empty
 
 
 def _slot(spec: dict[str, str], output: bool = False) -> dict[str, Any]:

@@ -11,8 +11,8 @@ import pandas as pd
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
-from tablelog.dashboard import data
-from tablelog.dashboard.callbacks import COUNT, TEXT, takes
+from tablelog.dashboard import data, kinds
+from tablelog.dashboard.callbacks import takes
 from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, live, options
 from tablelog.dashboard.figures import balance as figures
 from tablelog.projections import stats
@@ -27,6 +27,7 @@ KIND_OPTIONS = [
     {"label": "moves logged", "value": "moves"},
     {"label": "sheets only", "value": "sheet"},
 ]
+SHOWN_KIND = kinds.one_of([o["value"] for o in KIND_OPTIONS])
 
 
 def layout(game: str | None = None, **_query):
@@ -92,7 +93,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-position", "data"),
         State("balance-game", "value"),
     )
-    @takes(chosen=TEXT)
+    @takes(chosen=kinds.TEXT)
     def games(_position, chosen):
         return _game_choices(source, chosen)
 
@@ -102,7 +103,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-game", "value"),
         Input("balance-players", "value"),
     )
-    @takes(game=TEXT, chosen=COUNT)
+    @takes(game=kinds.TEXT, chosen=kinds.PLAYERS)
     def player_counts(game, chosen):
         return _player_choices(source, game, chosen)
 
@@ -113,7 +114,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-players", "value"),
         Input("balance-variant", "value"),
     )
-    @takes(game=TEXT, players=COUNT, chosen=TEXT)
+    @takes(game=kinds.TEXT, players=kinds.PLAYERS, chosen=kinds.TEXT)
     def variants(game, players, chosen):
         return _variant_choices(source, game, players, chosen)
 
@@ -129,7 +130,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-position", "data"),
         Input("balance-kind", "value"),
     )
-    @takes(game=TEXT, players=COUNT, variant=TEXT, kind=TEXT)
+    @takes(game=kinds.TEXT, players=kinds.PLAYERS, variant=kinds.TEXT, kind=SHOWN_KIND)
     def balance(game, players, variant, _tick, kind="all"):
         if game is None or players is None or variant is None:
             raise PreventUpdate

@@ -17,7 +17,8 @@ import flask
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
-from tablelog.dashboard.callbacks import COUNT, NUMBER, TEXT, takes
+from tablelog.dashboard import kinds
+from tablelog.dashboard.callbacks import takes
 from tablelog.dashboard.components import control, graph, options
 from tablelog.dashboard.figures import lab as figures
 from tablelog.dashboard.policy import lab_service, write_policy
@@ -126,7 +127,7 @@ def _register_views(app: dash.Dash, service) -> None:
         Input("lab-finished", "data"),
         State("lab-experiment", "value"),
     )
-    @takes(game=TEXT, finished=TEXT, chosen=TEXT)
+    @takes(game=kinds.TEXT, finished=kinds.TEXT, chosen=kinds.TEXT)
     def experiments(game, finished, chosen):
         lab = service()
         found = lab.experiments(game) if lab else []
@@ -144,7 +145,7 @@ def _register_views(app: dash.Dash, service) -> None:
         Input("lab-experiment", "value"),
         State("lab-game", "value"),
     )
-    @takes(experiment_id=TEXT, game=TEXT)
+    @takes(experiment_id=kinds.TEXT, game=kinds.TEXT)
     def show(experiment_id, game):
         lab = service()
         report = _report(lab, game, experiment_id)
@@ -165,7 +166,7 @@ def _register_views(app: dash.Dash, service) -> None:
         Output("lab-restriction", "value"),
         Input("lab-game", "value"),
     )
-    @takes(game=TEXT)
+    @takes(game=kinds.TEXT)
     def restrictions(game):
         from tablelog.domain.restrictions import restrictions as declared
 
@@ -191,16 +192,16 @@ def _register_runs(app: dash.Dash, service) -> None:
         prevent_initial_call=True,
     )
     @takes(
-        clicks=COUNT,
-        game=TEXT,
-        kind=TEXT,
-        restriction=TEXT,
-        agent=TEXT,
-        matches=NUMBER,
-        seed=NUMBER,
-        budgets=TEXT,
-        a=TEXT,
-        b=TEXT,
+        clicks=kinds.COUNT,
+        game=kinds.TEXT,
+        kind=kinds.TEXT,
+        restriction=kinds.TEXT,
+        agent=kinds.TEXT,
+        matches=kinds.NUMBER,
+        seed=kinds.NUMBER,
+        budgets=kinds.TEXT,
+        a=kinds.TEXT,
+        b=kinds.TEXT,
     )
     def start(clicks, game, kind, restriction, agent, matches, seed, budgets, a, b):
         if not clicks:
@@ -232,7 +233,7 @@ def _register_runs(app: dash.Dash, service) -> None:
         Input("lab-tick", "n_intervals"),
         State("lab-finished", "data"),
     )
-    @takes(finished=TEXT)
+    @takes(finished=kinds.TEXT)
     def progress(_tick, finished):
         lab = service()
         shown = _progress_shown(lab.progress if lab else {"state": "idle"}, finished)

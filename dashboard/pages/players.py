@@ -9,8 +9,8 @@ import dash
 import pandas as pd
 from dash import Input, Output, State, dcc, html
 
-from tablelog.dashboard import data
-from tablelog.dashboard.callbacks import NAMES, TEXT, takes
+from tablelog.dashboard import data, kinds
+from tablelog.dashboard.callbacks import takes
 from tablelog.dashboard.components import (
     LIVE_INTERVAL_MS,
     NUMBER,
@@ -125,7 +125,7 @@ def register(app: dash.Dash, source) -> None:
         Input("players-position", "data"),
         State("players-game", "value"),
     )
-    @takes(chosen=TEXT)
+    @takes(chosen=kinds.TEXT)
     def games(_position, chosen):
         games = list(data.counts(source, "ratings", ["game"])["game"])
         if not games:
@@ -140,7 +140,7 @@ def register(app: dash.Dash, source) -> None:
         Input("players-position", "data"),
         State("players-chosen", "value"),
     )
-    @takes(game=TEXT, chosen=NAMES)
+    @takes(game=kinds.TEXT, chosen=kinds.NAMES)
     def table(game, _position, chosen):
         if game is None:
             return [], [], []
@@ -155,7 +155,7 @@ def register(app: dash.Dash, source) -> None:
         Input("players-chosen", "value"),
         Input("players-position", "data"),
     )
-    @takes(game=TEXT, chosen=NAMES)
+    @takes(game=kinds.TEXT, chosen=kinds.NAMES)
     def ratings(game, chosen, _position):
         return ratings_figure(source, game, chosen or [])
 

@@ -22,16 +22,8 @@ import flask
 from dash import ALL, Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
-from tablelog.dashboard.callbacks import (
-    CLICK,
-    COUNT,
-    NUMBERS,
-    PICKS,
-    SETUP_PICKS,
-    TEXT,
-    TEXTS,
-    takes,
-)
+from tablelog.dashboard import kinds
+from tablelog.dashboard.callbacks import WrongInput, check, takes
 from tablelog.dashboard.policy import write_policy
 from tablelog.dashboard.record import actions, panels, steps
 from tablelog.dashboard.record import sheet as sheets
@@ -215,6 +207,14 @@ def _clicks() -> int | None:
     return ctx.triggered[0]["value"] if ctx.triggered else None
 
 
+def _tapped() -> Any:
+    """The tapped button's id, one the page drew (None: no button was tapped)."""
+    button = ctx.triggered_id
+    if button is not None:
+        check(button, kinds.TAP, "the tapped button's id")
+    return button
+
+
 def _changed(value: Any) -> Any:
     if value is None:
         raise PreventUpdate
@@ -228,7 +228,7 @@ def _token(app: dash.Dash, policy: Any) -> None:
         Input("record-url", "pathname"),
         State("record-token", "data"),
     )
-    @takes(token=TEXT)
+    @takes(token=kinds.TEXT)
     def token_box(_path, token):
         return panels.token_box(steps.token_box(policy(), token))
 
@@ -239,14 +239,14 @@ def _token(app: dash.Dash, policy: Any) -> None:
         State("record-token-input", "value"),
         prevent_initial_call=True,
     )
-    @takes(token=TEXT)
+    @takes(token=kinds.TEXT)
     def save_token(_clicks, token):
         return steps.saved_token(token)
 
 
 def _match(app: dash.Dash, matches: Matches) -> None:
     @app.callback(Output("record-version", "data"), Input("record-match", "data"))
-    @takes(match_id=TEXT)
+    @takes(match_id=kinds.TEXT)
     def load(match_id):
         if not match_id:
             raise PreventUpdate
@@ -261,7 +261,7 @@ def _match(app: dash.Dash, matches: Matches) -> None:
         State("record-version", "data"),
         prevent_initial_call=True,
     )
-    @takes(match_id=TEXT, version=COUNT)
+    @takes(match_id=kinds.TEXT, version=kinds.COUNT)
     def follow(_tick, match_id, version):
         """Another device recorded meanwhile: show the match as it is now."""
         return _changed(steps.followed(match_id, version, matches.now))
@@ -281,7 +281,7 @@ def _match(app: dash.Dash, matches: Matches) -> None:
         State("record-match", "data"),
         State("record-undo-by", "value"),
     )
-    @takes(version=COUNT, match_id=TEXT, undo_by=TEXT)
+    @takes(version=kinds.COUNT, match_id=kinds.TEXT, undo_by=kinds.TEXT)
     def show(version, match_id, undo_by):
         return panels.play(steps.showing(matches.get, match_id, version, undo_by))
 
@@ -296,7 +296,7 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
         Input("record-version", "data"),
         State("record-match", "data"),
     )
-    @takes(picks=PICKS, version=COUNT, match_id=TEXT)
+    @takes(picks=kinds.PICKS, version=kinds.COUNT, match_id=kinds.TEXT)
     def picker(picks, version, match_id):
         """The question as buttons, and the board with its legal answers to tap."""
         asked = steps.asking(matches.get, match_id, version, picks)
@@ -311,12 +311,12 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
         State("record-picks", "data"),
         prevent_initial_call=True,
     )
-    @takes(click=CLICK, picks=PICKS)
+    @takes(click=kinds.CLICK, picks=kinds.PICKS)
     def pick(_options, _backs, click, picks):
         """A button or the board was tapped: the answer joins the picks."""
         if ctx.triggered_id == "record-board":
             return _changed(steps.board_tapped(picks, click))
-        return _changed(steps.tapped(picks, ctx.triggered_id, _clicks()))
+        return _changed(steps.tapped(picks, _tapped(), _clicks()))
 
     @app.callback(
         Output("record-setup-picks", "data"),
@@ -326,16 +326,16 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
         State("record-setup-picks", "data"),
         prevent_initial_call=True,
     )
-    @takes(picks=SETUP_PICKS)
+    @takes(picks=kinds.SETUP_PICKS)
     def pick_setup(_options, _backs, _games, picks):
-        return _changed(steps.setup_tapped(picks, ctx.triggered_id, _clicks()))
+        return _changed(steps.setup_tapped(picks, _tapped(), _clicks()))
 
     @app.callback(
         Output("record-setup", "children"),
         Input("record-setup-picks", "data"),
         Input("record-players", "value"),
     )
-    @takes(picks=SETUP_PICKS, players=TEXT)
+    @takes(picks=kinds.SETUP_PICKS, players=kinds.TEXT)
     def show_setup(picks, players):
         return panels.setup(steps.setting_up(picks, players))
 
@@ -362,17 +362,17 @@ def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
         prevent_initial_call=True,
     )
     @takes(
-        token=TEXT,
-        match_id=TEXT,
-        version=COUNT,
-        picks=PICKS,
-        undo_by=TEXT,
-        reason=TEXT,
-        claimed=NUMBERS,
-        claim_by=TEXTS,
-        setup_picks=SETUP_PICKS,
-        players=TEXT,
-        played_at=TEXT,
+        token=kinds.TEXT,
+        match_id=kinds.TEXT,
+        version=kinds.COUNT,
+        picks=kinds.PICKS,
+        undo_by=kinds.TEXT,
+        reason=kinds.TEXT,
+        claimed=kinds.NUMBERS,
+        claim_by=kinds.TEXTS,
+        setup_picks=kinds.SETUP_PICKS,
+        players=kinds.TEXT,
+        played_at=kinds.TEXT,
     )
     def write(
         _taps,
@@ -404,8 +404,7 @@ def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
             players,
             played_at,
         )
-        return panels.written(
-            actions.write(
-                matches, ctx.triggered_id["action"], form, policy(), flask.request.host
-            )
-        )
+        action = ctx.triggered_id["action"]
+        if action not in actions.ACTIONS:
+            raise WrongInput("record-write: the button tapped is none of the page's writes")
+        return panels.written(actions.write(matches, action, form, policy(), flask.request.host))

@@ -21,11 +21,26 @@ from tablelog.domain.recorder import Recorder
 from tablelog.domain.sheets import SHEETS
 from tablelog.domain.times import local_unless_zoned
 
-from ..callbacks import COUNT, GAME, NAMES, NUMBER, NUMBERS, TEXT, takes
+from .. import kinds
+from ..callbacks import check, takes
 from . import actions
 from .steps import named
 from .widgets import FIELD, PRIMARY, ROW, SECTION
 
+# The ids of the category fields the form drew: a seat, from 0, and the category's name.
+CATEGORY_IDS = kinds.kind(
+    "the score sheet's own fields",
+    {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {
+                "seat": {"type": "integer", "minimum": 0},
+                "category": {"type": "string"},
+            },
+        },
+    },
+)
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
 SMALL = {**FIELD, "width": "96px"}
 CHOICE: dict[str, Any] = {
@@ -230,7 +245,7 @@ def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], Any]) -> N
         Input("record-sheet-game", "value"),
         Input("record-sheet-players", "value"),
     )
-    @takes(game=GAME, players=TEXT)
+    @takes(game=kinds.GAME, players=kinds.TEXT)
     def seats(game, players):
         return seats_form(game, players)
 
@@ -250,17 +265,17 @@ def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], Any]) -> N
         prevent_initial_call=True,
     )
     @takes(
-        clicks=COUNT,
-        token=TEXT,
-        game=GAME,
-        players=TEXT,
-        totals=NUMBERS,
-        categories=NUMBERS,
-        winners=NAMES,
-        first=TEXT,
-        played_at=TEXT,
-        duration=NUMBER,
-        location=TEXT,
+        clicks=kinds.COUNT,
+        token=kinds.TEXT,
+        game=kinds.GAME,
+        players=kinds.TEXT,
+        totals=kinds.NUMBERS,
+        categories=kinds.NUMBERS,
+        winners=kinds.NAMES,
+        first=kinds.TEXT,
+        played_at=kinds.TEXT,
+        duration=kinds.NUMBER,
+        location=kinds.TEXT,
     )
     def save(
         clicks,
@@ -278,6 +293,7 @@ def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], Any]) -> N
         if not clicks:
             raise PreventUpdate
         ids = [item["id"] for item in ctx.states_list[4]]  # the category fields, in order
+        check(ids, CATEGORY_IDS, "record-sheet-category ids")
         form = SheetForm(
             token,
             game,
