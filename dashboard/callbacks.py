@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -30,43 +31,56 @@ class WrongInput(ValueError):
     """A callback's argument is not of the kind the page sends; the message is one line."""
 
 
-def takes(**schemas: dict[str, Any]) -> Callable[[F], F]:
-    """Check the named arguments of the decorated callback against their schemas (in this
-    module's words); put it under `@app.callback`."""
-    for name, schema in schemas.items():
+def takes(*in_order: dict[str, Any], **named: dict[str, Any]) -> Callable[[F], F]:
+    """Check the named arguments of the decorated callback against their kinds (`kinds`), and
+    the values of its `*args`, if it has them, against `in_order`, one by one; put it under
+    `@app.callback`."""
+    for name, schema in [*named.items(), *enumerate(in_order)]:
         if "description" not in schema:  # a value's kind in words, for the refusal
-            raise TypeError(f"{name}: {schema!r} is not one of dashboard/kinds.py")
-    validators = {name: validator(schema) for name, schema in schemas.items()}
+            raise TypeError(f"{name}: {schema!r} is not a kind of dashboard/kinds.py")
 
     def decorate(func: F) -> F:
         signature = inspect.signature(func)
-        used = {name for name in signature.parameters if not name.startswith("_")}
-        if used != set(schemas):
+        rest = [p.name for p in signature.parameters.values() if p.kind is p.VAR_POSITIONAL]
+        used = {n for n in signature.parameters if not n.startswith("_") and n not in rest}
+        if used != set(named) or bool(in_order) != any(not n.startswith("_") for n in rest):
             raise TypeError(
                 f"{func.__qualname__} must declare what each argument it uses takes: "
-                f"undeclared {sorted(used - set(schemas))}, unknown {sorted(set(schemas) - used)}"
+                f"undeclared {sorted(used - set(named))}, unknown {sorted(set(named) - used)}"
             )
+        kinds_by_name = {**named, **{name: in_order for name in rest}}
 
         @functools.wraps(func)
         def checked(*args: Any, **kwargs: Any) -> Any:
-            given = signature.bind(*args, **kwargs)
-            for index, (name, value) in enumerate(given.arguments.items()):
-                validator = validators.get(name)
-                if validator is not None and not validator.is_valid(value):
-                    raise WrongInput(
-                        f"{_sent_as(index, name)} must be {schemas[name]['description']}"
-                    )
+            values = signature.bind(*args, **kwargs).arguments.items()
+            index = 0
+            for name, value in values:
+                for one, kind in _each(name in rest, value, kinds_by_name.get(name)):
+                    if kind is not None and not validator(kind).is_valid(one):
+                        raise WrongInput(f"{_sent_as(index, name)} must be {kind['description']}")
+                    index += 1
             return func(*args, **kwargs)
 
-        checked.takes = schemas  # type: ignore[attr-defined]  # read by the tests
         return checked  # type: ignore[return-value]
 
     return decorate
 
 
+def _each(spread: bool, value: Any, kind: Any) -> list[tuple[Any, Any]]:
+    """(value, kind) pairs of one parameter: the items of `*args`, or the one value."""
+    if spread:
+        return list(zip(value, kind, strict=True))
+    return [(value, kind)]
+
+
+@functools.cache
+def _validator(text: str) -> Draft202012Validator:
+    return Draft202012Validator(json.loads(text), format_checker=kinds.FORMATS)
+
+
 def validator(schema: dict[str, Any]) -> Draft202012Validator:
-    """A validator of `schema` that asserts the formats of `kinds.FORMATS`."""
-    return Draft202012Validator(schema, format_checker=kinds.FORMATS)
+    """A validator of `schema` that asserts the formats of `kinds.FORMATS` (made once)."""
+    return _validator(json.dumps(schema, sort_keys=True))
 
 
 def check(value: Any, schema: dict[str, Any], where: str) -> None:

@@ -199,7 +199,7 @@ def on_error(messages: dict[str, str]):
         else:
             LOG.error("a dashboard callback failed", exc_info=error)
             line = FAULT
-        output = (flask.request.get_json(silent=True) or {}).get("output")
+        output = str(flask.request.get_json()["output"])  # a call check_requests let through
         dash.set_props(messages.get(output, SHELL), {"children": line, "hidden": False})
         return None  # every output stays as it is
 

@@ -227,6 +227,12 @@ def _register_runs(app: dash.Dash, service) -> None:
             return f"Not started: {err}"
         return f"Started: {definition.kind}, {definition.matches} matches per arm."
 
+    _register_progress(app, service)
+
+
+def _register_progress(app: dash.Dash, service) -> None:
+    """The progress line, asked for by the page's timer."""
+
     @app.callback(
         Output("lab-progress", "children"),
         Output("lab-finished", "data"),

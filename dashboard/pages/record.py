@@ -36,6 +36,20 @@ dash.register_page(__name__, path="/record", name="Record", order=4, title="Tabl
 
 POLL_MS = 3000
 MESSAGE = "record-message"  # where a refusal inside a callback is said (dashboard/endpoint.py)
+# What the page holds when a write button is tapped, in the order of `actions.Form`.
+FORM = (
+    kinds.TEXT,  # the write token
+    kinds.TEXT,  # the match shown
+    kinds.COUNT,  # its version
+    kinds.PICKS,  # the move's answers so far
+    kinds.TEXT,  # who takes the move back
+    kinds.TEXT,  # why
+    kinds.NUMBERS,  # the claim's scores, seat by seat
+    kinds.TEXTS,  # who claims
+    kinds.SETUP_PICKS,  # the start form's answers
+    kinds.TEXT,  # the players, in turn order
+    kinds.TEXT,  # when it was played
+)
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
 # Not static: the board takes taps (its tap targets answer the question asked); nothing zooms.
 BOARD: Any = {
@@ -361,49 +375,12 @@ def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
         State("record-played-at", "value"),
         prevent_initial_call=True,
     )
-    @takes(
-        token=kinds.TEXT,
-        match_id=kinds.TEXT,
-        version=kinds.COUNT,
-        picks=kinds.PICKS,
-        undo_by=kinds.TEXT,
-        reason=kinds.TEXT,
-        claimed=kinds.NUMBERS,
-        claim_by=kinds.TEXTS,
-        setup_picks=kinds.SETUP_PICKS,
-        players=kinds.TEXT,
-        played_at=kinds.TEXT,
-    )
-    def write(
-        _taps,
-        token,
-        match_id,
-        version,
-        picks,
-        undo_by,
-        reason,
-        claimed,
-        claim_by,
-        setup_picks,
-        players,
-        played_at,
-    ):
+    @takes(*FORM)
+    def write(_taps, *held):
         """Every write of the page, one door (`actions.write`): the policy first."""
         if not _clicks():
             raise PreventUpdate  # a button drawn afresh, not a tap
-        form = actions.Form(
-            token,
-            match_id,
-            version,
-            picks,
-            undo_by,
-            reason,
-            claimed,
-            claim_by,
-            setup_picks,
-            players,
-            played_at,
-        )
+        form = actions.Form(*held)
         action = ctx.triggered_id["action"]
         if action not in actions.ACTIONS:
             raise WrongInput("record-write: the button tapped is none of the page's writes")

@@ -41,6 +41,19 @@ CATEGORY_IDS = kinds.kind(
         },
     },
 )
+# What the sheet form holds when it is logged, in the order of its callback's state.
+SHEET_FORM = (
+    kinds.TEXT,  # the write token
+    kinds.GAME,
+    kinds.TEXT,  # the players, in seat order
+    kinds.NUMBERS,  # each seat's total
+    kinds.NUMBERS,  # the categories' points
+    kinds.NAMES,  # who won
+    kinds.TEXT,  # who started
+    kinds.TEXT,  # when it was played
+    kinds.NUMBER,  # how long, in minutes
+    kinds.TEXT,  # where
+)
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
 SMALL = {**FIELD, "width": "96px"}
 CHOICE: dict[str, Any] = {
@@ -264,47 +277,12 @@ def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], Any]) -> N
         State("record-sheet-location", "value"),
         prevent_initial_call=True,
     )
-    @takes(
-        clicks=kinds.COUNT,
-        token=kinds.TEXT,
-        game=kinds.GAME,
-        players=kinds.TEXT,
-        totals=kinds.NUMBERS,
-        categories=kinds.NUMBERS,
-        winners=kinds.NAMES,
-        first=kinds.TEXT,
-        played_at=kinds.TEXT,
-        duration=kinds.NUMBER,
-        location=kinds.TEXT,
-    )
-    def save(
-        clicks,
-        token,
-        game,
-        players,
-        totals,
-        categories,
-        winners,
-        first,
-        played_at,
-        duration,
-        location,
-    ):
+    @takes(*SHEET_FORM, clicks=kinds.COUNT)
+    def save(clicks, *held):
         if not clicks:
             raise PreventUpdate
         ids = [item["id"] for item in ctx.states_list[4]]  # the category fields, in order
         check(ids, CATEGORY_IDS, "record-sheet-category ids")
-        form = SheetForm(
-            token,
-            game,
-            players,
-            totals,
-            categories,
-            ids,
-            winners,
-            first,
-            played_at,
-            duration,
-            location,
-        )
+        token, game, players, totals, categories, *rest = held
+        form = SheetForm(token, game, players, totals, categories, ids, *rest)
         return logged(game, log(recorder, form, policy(), flask.request.host))

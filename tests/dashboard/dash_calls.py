@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -109,7 +109,7 @@ def outputs(output: str) -> Any:
     return one(output)
 
 
-def call(callback: dict, inputs: list, state: list = (), trigger: int | None = 0) -> dict:
+def call(callback: dict, inputs: list, state: Sequence = (), trigger: int | None = 0) -> dict:
     """A call of `callback` with these input and state values (see `dependency`); `trigger`
     names the input that changed (None: none, as on a page's first load)."""
     sent_inputs = [dependency(s, v) for s, v in zip(callback["inputs"], inputs)]

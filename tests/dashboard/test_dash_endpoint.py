@@ -16,8 +16,19 @@ from tests.conftest import stored_rows
 
 from .dash_calls import FAULT, call, one_line_refusal, said, served_app
 
-SHEET = [None, "topitop", "Ann, Ben", [], [], [], "Ann", None, None, None]  # the sheet form's state
-START = [None, None, None, [], None, None, [], [], [["game", "topitop"]], "Ann, Ben", None]
+SHEET: list = [
+    None,
+    "topitop",
+    "Ann, Ben",
+    [],
+    [],
+    [],
+    "Ann",
+    None,
+    None,
+    None,
+]  # the sheet form's state
+START: list = [None, None, None, [], None, None, [], [], [["game", "topitop"]], "Ann, Ben", None]
 WRITE_START = [[({"action": "start"}, 1)]]  # a tap on **Start the match**
 
 
