@@ -5,8 +5,10 @@ callback runs (the values arrive as JSON, from a browser or from anyone who can 
 answers with 400 and one line (`dashboard/endpoint.py`): the page never sends one, so it is a
 forged or broken request, and nothing runs on it.
 
-Every argument a callback uses is declared (those it leaves alone start with `_`): `takes`
-refuses, when the app is built, a callback whose used arguments are not all declared.
+Every argument a callback uses is declared (those it leaves alone start with `_`; a callback's
+`*args` take `@takes(*kinds_in_order)`): `takes` refuses, when the app is built, a callback
+whose used arguments are not all declared. `check(value, kind, where)` is the same check for a
+value a callback reads from Dash's context (the id of the button tapped).
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ def takes(*in_order: dict[str, Any], **named: dict[str, Any]) -> Callable[[F], F
             for name, value in values:
                 for one, kind in _each(name in rest, value, kinds_by_name.get(name)):
                     if kind is not None and not validator(kind).is_valid(one):
-                        raise WrongInput(f"{_sent_as(index, name)} must be {kind['description']}")
+                        raise _wrong(_sent_as(index, name), kind)
                     index += 1
             return func(*args, **kwargs)
 
@@ -86,7 +88,11 @@ def validator(schema: dict[str, Any]) -> Draft202012Validator:
 def check(value: Any, schema: dict[str, Any], where: str) -> None:
     """`WrongInput` unless `value` (which the request named as `where`) is of the kind."""
     if not validator(schema).is_valid(value):
-        raise WrongInput(f"{where} must be {schema['description']}")
+        raise _wrong(where, schema)
+
+
+def _wrong(where: str, schema: dict[str, Any]) -> WrongInput:
+    return WrongInput(f"{where} must be {schema['description']}")
 
 
 def _sent_as(index: int, name: str) -> str:

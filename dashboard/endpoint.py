@@ -16,7 +16,6 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 from typing import Any
@@ -33,7 +32,7 @@ from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
 
 from . import kinds
-from .callbacks import WrongInput
+from .callbacks import WrongInput, check
 
 ENDPOINT = "_dash-update-component"
 SHELL = "page-message"  # the line under the menu, for pages without a message of their own
@@ -98,15 +97,13 @@ def _wrong_kind(sent: list) -> str | None:
     for slot in sent:
         for item in slot if isinstance(slot, list) else [slot]:
             schema = kinds.PROPERTIES.get(item["property"])
-            if schema is not None and not _validator(item["property"]).is_valid(item.get("value")):
-                where = f"{stringify_id(item['id'])}.{item['property']}"
-                return f"{where} must be {schema['description']}"
+            if schema is None:
+                continue
+            try:
+                check(item.get("value"), schema, f"{stringify_id(item['id'])}.{item['property']}")
+            except WrongInput as wrong:
+                return str(wrong)
     return None
-
-
-@functools.cache
-def _validator(prop: str) -> Draft202012Validator:
-    return Draft202012Validator(kinds.PROPERTIES[prop])
 
 
 def _wrong(error: Any) -> str:
