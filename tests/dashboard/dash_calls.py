@@ -64,10 +64,13 @@ def served_app(store: str) -> Iterator[Served]:
     recorder.close()
     cut_short(store, damaged, 5)
     app = build_app(store, WritePolicy())
-    with serving(app) as url, requests.Session() as http:
-        listed = http.get(url + "/_dash-dependencies").json()
-        callbacks = [c for c in listed if not c.get("clientside_function")]
-        yield Served(url, store, ids, str(damaged), callbacks, http)
+    try:
+        with serving(app) as url, requests.Session() as http:
+            listed = http.get(url + "/_dash-dependencies").json()
+            callbacks = [c for c in listed if not c.get("clientside_function")]
+            yield Served(url, store, ids, str(damaged), callbacks, http)
+    finally:
+        app.server.extensions["tablelog"].recorder.close()
 
 
 def is_pattern(spec: dict) -> bool:
