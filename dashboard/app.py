@@ -16,12 +16,14 @@ from importlib import resources
 from pathlib import Path
 
 import dash
-from dash import Dash, dcc, html
+from dash import Dash, Input, Output, dcc, html
 from dash.exceptions import DependencyException
 
 from tablelog.domain.recorder import Recorder
 
+from .callbacks import takes
 from .data import Refresher, Source
+from .endpoint import SHELL, check_requests, on_error
 from .theme import INDEX
 
 # Dash Pages imports the page modules from a folder: the installed package's own.
@@ -42,6 +44,7 @@ def create_app(store: str | Recorder | None = None, refresh_every: float | None 
     source = Source(recorder)
     source.refresh()
     _warm_up()
+    messages: dict[str, str] = {}  # each callback's page's message element (dashboard/endpoint.py)
     app = Dash(
         "tablelog.dashboard",
         use_pages=True,
@@ -50,6 +53,7 @@ def create_app(store: str | Recorder | None = None, refresh_every: float | None 
         suppress_callback_exceptions=True,
         update_title=None,  # type: ignore[arg-type]  # Dash documents None (no "Updating...") but types str
         meta_tags=[{"name": "viewport", "content": "width=device-width, initial-scale=1"}],
+        on_error=on_error(messages),
     )
     app.index_string = INDEX
     links = [
@@ -63,12 +67,18 @@ def create_app(store: str | Recorder | None = None, refresh_every: float | None 
                 [html.A("Tablelog", href="/", className="brand"), html.Nav(links)], className="top"
             ),
             damaged_banner(source.damaged()),
+            html.Div(id=SHELL, role="alert", className="warning card", hidden=True),
             html.Main(dash.page_container, className="content"),
         ]
     )
     for page in _pages():
         module = sys.modules[page["module"]]
+        before = set(app.callback_map)
         module.register(app, source)
+        for output in set(app.callback_map) - before:
+            messages[output] = getattr(module, "MESSAGE", SHELL)
+    _clear_message_on_leaving(app)
+    check_requests(app)
     app.server.extensions["tablelog"] = source
     # Dash raises this for a /_dash-component-suites/ path it does not serve ("x/..", a
     # library it does not know): that is a 404, not the 500 an uncaught exception gives.
@@ -78,6 +88,15 @@ def create_app(store: str | Recorder | None = None, refresh_every: float | None 
         refresher.start()
         app.server.extensions["tablelog-refresher"] = refresher
     return app
+
+
+def _clear_message_on_leaving(app: Dash) -> None:
+    """The line under the menu speaks of the page it was said on: another page hides it."""
+
+    @app.callback(Output(SHELL, "hidden"), Input("_pages_location", "pathname"))
+    @takes()
+    def clear(_path):
+        return True
 
 
 def _no_such_file(error: DependencyException) -> tuple[str, int, dict[str, str]]:

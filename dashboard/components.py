@@ -11,6 +11,9 @@ import pandas as pd
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
+from . import kinds
+from .callbacks import takes
+
 LIVE_INTERVAL_MS = 3000  # how often a live page asks whether the tables moved on
 
 
@@ -107,6 +110,7 @@ def live(app: Any, source: Any, page: str) -> None:
         Input(f"{page}-tick", "n_intervals"),
         State(f"{page}-position", "data"),
     )
+    @takes(seen=kinds.COUNT)
     def follow(_tick, seen):
         position = source.position()
         if position == seen:

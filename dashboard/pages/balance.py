@@ -11,7 +11,8 @@ import pandas as pd
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
-from tablelog.dashboard import data
+from tablelog.dashboard import data, kinds
+from tablelog.dashboard.callbacks import takes
 from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, live, options
 from tablelog.dashboard.figures import balance as figures
 from tablelog.projections import stats
@@ -26,6 +27,7 @@ KIND_OPTIONS = [
     {"label": "moves logged", "value": "moves"},
     {"label": "sheets only", "value": "sheet"},
 ]
+SHOWN_KIND = kinds.one_of([o["value"] for o in KIND_OPTIONS])
 
 
 def layout(game: str | None = None, **_query):
@@ -91,6 +93,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-position", "data"),
         State("balance-game", "value"),
     )
+    @takes(chosen=kinds.TEXT)
     def games(_position, chosen):
         return _game_choices(source, chosen)
 
@@ -100,6 +103,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-game", "value"),
         Input("balance-players", "value"),
     )
+    @takes(game=kinds.TEXT, chosen=kinds.PLAYERS)
     def player_counts(game, chosen):
         return _player_choices(source, game, chosen)
 
@@ -110,6 +114,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-players", "value"),
         Input("balance-variant", "value"),
     )
+    @takes(game=kinds.TEXT, players=kinds.PLAYERS, chosen=kinds.TEXT)
     def variants(game, players, chosen):
         return _variant_choices(source, game, players, chosen)
 
@@ -125,6 +130,7 @@ def register(app: dash.Dash, source) -> None:
         Input("balance-position", "data"),
         Input("balance-kind", "value"),
     )
+    @takes(game=kinds.TEXT, players=kinds.PLAYERS, variant=kinds.TEXT, kind=SHOWN_KIND)
     def balance(game, players, variant, _tick, kind="all"):
         if game is None or players is None or variant is None:
             raise PreventUpdate

@@ -18,6 +18,8 @@ import flask
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
+from tablelog.dashboard import kinds
+from tablelog.dashboard.callbacks import takes
 from tablelog.dashboard.components import control, graph, options
 from tablelog.dashboard.figures import lab as figures
 from tablelog.dashboard.policy import lab_service, write_policy
@@ -26,6 +28,7 @@ from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES, RulesError
 
 dash.register_page(__name__, path="/lab", name="Lab", order=5, title="Tablelog: lab")
+MESSAGE = "lab-progress"  # where a refusal inside a callback is said (dashboard/endpoint.py)
 
 KINDS = {
     "variants": "variant against variant",
@@ -127,6 +130,7 @@ def _register_views(app: dash.Dash, service) -> None:
         Input("lab-finished", "data"),
         State("lab-experiment", "value"),
     )
+    @takes(game=kinds.TEXT, finished=kinds.TEXT, chosen=kinds.TEXT)
     def experiments(game, finished, chosen):
         lab = service()
         found = lab.experiments(game) if lab else []
@@ -144,6 +148,7 @@ def _register_views(app: dash.Dash, service) -> None:
         Input("lab-experiment", "value"),
         State("lab-game", "value"),
     )
+    @takes(experiment_id=kinds.TEXT, game=kinds.TEXT)
     def show(experiment_id, game):
         lab = service()
         report = _report(lab, game, experiment_id)
@@ -160,6 +165,7 @@ def _register_views(app: dash.Dash, service) -> None:
         Output("lab-restriction", "value"),
         Input("lab-game", "value"),
     )
+    @takes(game=kinds.TEXT)
     def restrictions(game):
         from tablelog.domain.restrictions import restrictions as declared
 
@@ -184,6 +190,18 @@ def _register_runs(app: dash.Dash, service) -> None:
         State("lab-b", "value"),
         prevent_initial_call=True,
     )
+    @takes(
+        clicks=kinds.COUNT,
+        game=kinds.TEXT,
+        kind=kinds.TEXT,
+        restriction=kinds.TEXT,
+        agent=kinds.TEXT,
+        matches=kinds.NUMBER,
+        seed=kinds.NUMBER,
+        budgets=kinds.TEXT,
+        a=kinds.TEXT,
+        b=kinds.TEXT,
+    )
     def start(clicks, game, kind, restriction, agent, matches, seed, budgets, a, b):
         lab, refused = _writer(app, service, clicks)
         if refused:
@@ -205,6 +223,12 @@ def _register_runs(app: dash.Dash, service) -> None:
             return f"Not started: {err}"
         return f"Started: {definition.kind}, {definition.matches} matches per arm."
 
+    _register_progress(app, service)
+
+
+def _register_progress(app: dash.Dash, service) -> None:
+    """The progress line, asked for by the page's timer."""
+
     @app.callback(
         Output("lab-progress", "children"),
         Output("lab-finished", "data"),
@@ -212,6 +236,7 @@ def _register_runs(app: dash.Dash, service) -> None:
         Input("lab-tick", "n_intervals"),
         State("lab-finished", "data"),
     )
+    @takes(finished=kinds.TEXT)
     def progress(_tick, finished):
         lab = service()
         state = lab.progress if lab else {"state": "idle"}

@@ -12,7 +12,8 @@ import pandas as pd
 from dash import Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
-from tablelog.dashboard import games, replay
+from tablelog.dashboard import games, kinds, replay
+from tablelog.dashboard.callbacks import takes
 from tablelog.dashboard.checkpoint import checkpoint_state
 from tablelog.dashboard.components import (
     LIVE_INTERVAL_MS,
@@ -33,6 +34,7 @@ from tablelog.domain.games import RulesError, get_rules
 from tablelog.domain.match import Match
 
 dash.register_page(__name__, path="/match", name="Match", order=3, title="Tablelog: match")
+MESSAGE = "match-notice"  # where a refusal inside a callback is said (dashboard/endpoint.py)
 
 RECENT = 30
 # A long match (Topitop can loop for 100,000 moves) is never sent or held whole: the event log
@@ -199,6 +201,7 @@ def register(app: dash.Dash, source) -> None:
         Input("match-pick", "search_value"),
         State("match-pick", "value"),
     )
+    @takes(search=kinds.TEXT, value=kinds.TEXT)
     def pick(search, value):
         return _match_choices(source, search, value)
 
@@ -212,6 +215,7 @@ def register(app: dash.Dash, source) -> None:
         State("match-pick", "value"),
         State("match-log-data", "data"),
     )
+    @takes(step=kinds.STEP, match_id=kinds.TEXT, log=kinds.ROWS)
     def at_step(step, match_id, log):
         if not match_id or step is None or not log:
             raise PreventUpdate
@@ -268,6 +272,7 @@ def _register_load(app: dash.Dash, source) -> None:
         State("match-step", "max"),
         State("match-log-data", "data"),
     )
+    @takes(match_id=kinds.TEXT, step=kinds.STEP, last=kinds.STEP, log=kinds.ROWS)
     def load(match_id, _position, _back, _forward, step, last, log):
         if not match_id:
             raise PreventUpdate

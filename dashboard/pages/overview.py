@@ -8,6 +8,7 @@ import dash
 from dash import Input, Output, dcc, html
 
 from tablelog.dashboard import data
+from tablelog.dashboard.callbacks import takes
 from tablelog.dashboard.components import (
     LIVE_INTERVAL_MS,
     NUMBER,
@@ -73,6 +74,7 @@ def register(app: dash.Dash, source) -> None:
         Output("overview-recent", "rowData"),
         Input("overview-position", "data"),
     )
+    @takes()
     def refresh(_position):
         return overview(source)
 

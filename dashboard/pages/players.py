@@ -9,7 +9,8 @@ import dash
 import pandas as pd
 from dash import Input, Output, State, dcc, html
 
-from tablelog.dashboard import data
+from tablelog.dashboard import data, kinds
+from tablelog.dashboard.callbacks import takes
 from tablelog.dashboard.components import (
     LIVE_INTERVAL_MS,
     NUMBER,
@@ -124,6 +125,7 @@ def register(app: dash.Dash, source) -> None:
         Input("players-position", "data"),
         State("players-game", "value"),
     )
+    @takes(chosen=kinds.TEXT)
     def games(_position, chosen):
         games = list(data.counts(source, "ratings", ["game"])["game"])
         if not games:
@@ -138,6 +140,7 @@ def register(app: dash.Dash, source) -> None:
         Input("players-position", "data"),
         State("players-chosen", "value"),
     )
+    @takes(game=kinds.TEXT, chosen=kinds.NAMES)
     def table(game, _position, chosen):
         if game is None:
             return [], [], []
@@ -152,6 +155,7 @@ def register(app: dash.Dash, source) -> None:
         Input("players-chosen", "value"),
         Input("players-position", "data"),
     )
+    @takes(game=kinds.TEXT, chosen=kinds.NAMES)
     def ratings(game, chosen, _position):
         return ratings_figure(source, game, chosen or [])
 

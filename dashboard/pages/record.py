@@ -22,6 +22,8 @@ import flask
 from dash import ALL, Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
+from tablelog.dashboard import kinds
+from tablelog.dashboard.callbacks import WrongInput, check, takes
 from tablelog.dashboard.policy import write_policy
 from tablelog.dashboard.record import actions, panels, steps
 from tablelog.dashboard.record import sheet as sheets
@@ -33,6 +35,21 @@ from tablelog.domain.games import GAMES
 dash.register_page(__name__, path="/record", name="Record", order=4, title="Tablelog: record")
 
 POLL_MS = 3000
+MESSAGE = "record-message"  # where a refusal inside a callback is said (dashboard/endpoint.py)
+# What the page holds when a write button is tapped, in the order of `actions.Form`.
+FORM = (
+    kinds.TEXT,  # the write token
+    kinds.TEXT,  # the match shown
+    kinds.COUNT,  # its version
+    kinds.PICKS,  # the move's answers so far
+    kinds.TEXT,  # who takes the move back
+    kinds.TEXT,  # why
+    kinds.NUMBERS,  # the claim's scores, seat by seat
+    kinds.TEXTS,  # who claims
+    kinds.SETUP_PICKS,  # the start form's answers
+    kinds.TEXT,  # the players, in turn order
+    kinds.TEXT,  # when it was played
+)
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
 # Not static: the board takes taps (its tap targets answer the question asked); nothing zooms.
 BOARD: Any = {
@@ -204,6 +221,14 @@ def _clicks() -> int | None:
     return ctx.triggered[0]["value"] if ctx.triggered else None
 
 
+def _tapped() -> Any:
+    """The tapped button's id, one the page drew (None: no button was tapped)."""
+    button = ctx.triggered_id
+    if button is not None:
+        check(button, kinds.TAP, "the tapped button's id")
+    return button
+
+
 def _changed(value: Any) -> Any:
     if value is None:
         raise PreventUpdate
@@ -217,6 +242,7 @@ def _token(app: dash.Dash, policy: Any) -> None:
         Input("record-url", "pathname"),
         State("record-token", "data"),
     )
+    @takes(token=kinds.TEXT)
     def token_box(_path, token):
         return panels.token_box(steps.token_box(policy(), token))
 
@@ -227,12 +253,14 @@ def _token(app: dash.Dash, policy: Any) -> None:
         State("record-token-input", "value"),
         prevent_initial_call=True,
     )
+    @takes(token=kinds.TEXT)
     def save_token(_clicks, token):
         return steps.saved_token(token)
 
 
 def _match(app: dash.Dash, matches: Matches) -> None:
     @app.callback(Output("record-version", "data"), Input("record-match", "data"))
+    @takes(match_id=kinds.TEXT)
     def load(match_id):
         if not match_id:
             raise PreventUpdate
@@ -247,6 +275,7 @@ def _match(app: dash.Dash, matches: Matches) -> None:
         State("record-version", "data"),
         prevent_initial_call=True,
     )
+    @takes(match_id=kinds.TEXT, version=kinds.COUNT)
     def follow(_tick, match_id, version):
         """Another device recorded meanwhile: show the match as it is now."""
         return _changed(steps.followed(match_id, version, matches.now))
@@ -266,6 +295,7 @@ def _match(app: dash.Dash, matches: Matches) -> None:
         State("record-match", "data"),
         State("record-undo-by", "value"),
     )
+    @takes(version=kinds.COUNT, match_id=kinds.TEXT, undo_by=kinds.TEXT)
     def show(version, match_id, undo_by):
         return panels.play(steps.showing(matches.get, match_id, version, undo_by))
 
@@ -280,6 +310,7 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
         Input("record-version", "data"),
         State("record-match", "data"),
     )
+    @takes(picks=kinds.PICKS, version=kinds.COUNT, match_id=kinds.TEXT)
     def picker(picks, version, match_id):
         """The question as buttons, and the board with its legal answers to tap."""
         asked = steps.asking(matches.get, match_id, version, picks)
@@ -294,11 +325,12 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
         State("record-picks", "data"),
         prevent_initial_call=True,
     )
+    @takes(click=kinds.CLICK, picks=kinds.PICKS)
     def pick(_options, _backs, click, picks):
         """A button or the board was tapped: the answer joins the picks."""
         if ctx.triggered_id == "record-board":
             return _changed(steps.board_tapped(picks, click))
-        return _changed(steps.tapped(picks, ctx.triggered_id, _clicks()))
+        return _changed(steps.tapped(picks, _tapped(), _clicks()))
 
     @app.callback(
         Output("record-setup-picks", "data"),
@@ -308,14 +340,16 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
         State("record-setup-picks", "data"),
         prevent_initial_call=True,
     )
+    @takes(picks=kinds.SETUP_PICKS)
     def pick_setup(_options, _backs, _games, picks):
-        return _changed(steps.setup_tapped(picks, ctx.triggered_id, _clicks()))
+        return _changed(steps.setup_tapped(picks, _tapped(), _clicks()))
 
     @app.callback(
         Output("record-setup", "children"),
         Input("record-setup-picks", "data"),
         Input("record-players", "value"),
     )
+    @takes(picks=kinds.SETUP_PICKS, players=kinds.TEXT)
     def show_setup(picks, players):
         return panels.setup(steps.setting_up(picks, players))
 
@@ -341,16 +375,13 @@ def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
         State("record-played-at", "value"),
         prevent_initial_call=True,
     )
+    @takes(*FORM)
     def write(_taps, *held):
         """Every write of the page, one door (`actions.write`): the policy first."""
         if not _clicks():
             raise PreventUpdate  # a button drawn afresh, not a tap
-        return panels.written(
-            actions.write(
-                matches,
-                ctx.triggered_id["action"],
-                actions.Form(*held),
-                policy(),
-                flask.request.host,
-            )
-        )
+        form = actions.Form(*held)
+        action = ctx.triggered_id["action"]
+        if action not in actions.ACTIONS:
+            raise WrongInput("record-write: the button tapped is none of the page's writes")
+        return panels.written(actions.write(matches, action, form, policy(), flask.request.host))

@@ -224,3 +224,4 @@ WRITES: dict[str, Callable[[Any, str, Form], tuple[Any, str]]] = {
     "end": lambda m, match_id, f: end(m.recorder, match_id, f.version),
     "draw": lambda m, match_id, f: end(m.recorder, match_id, f.version, agreed_draw=True),
 }
+ACTIONS = frozenset({"start", *WRITES})  # every write button's action (panels.write_id)

@@ -21,10 +21,39 @@ from tablelog.domain.recorder import Recorder
 from tablelog.domain.sheets import SHEETS
 from tablelog.domain.times import local_unless_zoned
 
+from .. import kinds
+from ..callbacks import check, takes
 from . import actions
 from .steps import named
 from .widgets import FIELD, PRIMARY, ROW, SECTION
 
+# The ids of the category fields the form drew: a seat, from 0, and the category's name.
+CATEGORY_IDS = kinds.kind(
+    "the score sheet's own fields",
+    {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {
+                "seat": {"type": "integer", "minimum": 0},
+                "category": {"type": "string"},
+            },
+        },
+    },
+)
+# What the sheet form holds when it is logged, in the order of its callback's state.
+SHEET_FORM = (
+    kinds.TEXT,  # the write token
+    kinds.GAME,
+    kinds.TEXT,  # the players, in seat order
+    kinds.NUMBERS,  # each seat's total
+    kinds.NUMBERS,  # the categories' points
+    kinds.NAMES,  # who won
+    kinds.TEXT,  # who started
+    kinds.TEXT,  # when it was played
+    kinds.NUMBER,  # how long, in minutes
+    kinds.TEXT,  # where
+)
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
 SMALL = {**FIELD, "width": "96px"}
 CHOICE: dict[str, Any] = {
@@ -229,6 +258,7 @@ def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], Any]) -> N
         Input("record-sheet-game", "value"),
         Input("record-sheet-players", "value"),
     )
+    @takes(game=kinds.GAME, players=kinds.TEXT)
     def seats(game, players):
         return seats_form(game, players)
 
@@ -247,9 +277,12 @@ def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], Any]) -> N
         State("record-sheet-location", "value"),
         prevent_initial_call=True,
     )
-    def save(clicks, token, game, players, totals, categories, *rest):
+    @takes(*SHEET_FORM, clicks=kinds.COUNT)
+    def save(clicks, *held):
         if not clicks:
             raise PreventUpdate
         ids = [item["id"] for item in ctx.states_list[4]]  # the category fields, in order
+        check(ids, CATEGORY_IDS, "record-sheet-category ids")
+        token, game, players, totals, categories, *rest = held
         form = SheetForm(token, game, players, totals, categories, ids, *rest)
         return logged(game, log(recorder, form, policy(), flask.request.host))

@@ -16,7 +16,7 @@ from typing import Any
 
 from tablelog.dashboard.games.drawing import tapped_pick
 from tablelog.domain import views
-from tablelog.domain.errors import Conflict, MatchNotFound
+from tablelog.domain.errors import MatchNotFound, Refused
 from tablelog.domain.games import GAMES, RulesError
 
 from . import menu
@@ -174,7 +174,7 @@ def asking(
         return None
     try:
         match = load(match_id, version)
-    except (MatchNotFound, Conflict):
+    except Refused:
         return None
     if match.kind == "sheet":  # logged from its sheet: no moves to pick
         return None
@@ -212,7 +212,7 @@ def board(
         return None
     try:
         match = load(match_id, version)
-    except (MatchNotFound, Conflict):
+    except Refused:
         return None
     if match.kind == "sheet":
         return None
@@ -245,12 +245,13 @@ class Shown:
 def showing(
     load: Load, match_id: str | None, version: int | None, undo_by: str | None
 ) -> Shown | str | None:
-    """The match to show (None: no match; a string: why it cannot be shown)."""
+    """The match to show (None: no match; a string: why it cannot be shown: no such match, one
+    that changed meanwhile, or one whose stored events are damaged)."""
     if not match_id:
         return None
     try:
         match = load(match_id, version)
-    except (MatchNotFound, Conflict) as err:
+    except Refused as err:
         return str(err)
     if match.kind == "sheet":
         return shown_sheet(match)
