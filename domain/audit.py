@@ -35,7 +35,7 @@ from .audit_claims import Replay
 from .audit_demo import split_planted
 from .audit_derived import DerivedReplay, check_derived
 from .audit_text import named, step, when
-from .errors import MatchNotFound
+from .errors import Damaged, MatchNotFound, Refused
 from .match import RUNNING
 from .recorder import Recorder
 
@@ -67,7 +67,17 @@ def audit_match(
     """The audit report of one match; `head` is a receipt (a head hash, or a prefix of 8 or more
     of its characters) kept from an earlier audit or claim. The report's `moves` are the
     MOVES_PAGE moves from move `moves_from` (default: the newest ones); `moves_page` says which.
-    Every move is checked whatever the page."""
+    Every move is checked whatever the page. A match the audit finds damaged is quarantined
+    there and then (`tell_if_damaged`)."""
+    report = audit_report(recorder, match_id, head, moves_from)
+    tell_if_damaged(recorder, match_id, report["findings"])
+    return report
+
+
+def audit_report(
+    recorder: Recorder, match_id: UUID, head: str | None = None, moves_from: int | None = None
+) -> dict[str, Any]:
+    """`audit_match`'s report, and nothing else done (what the quarantine asks for its words)."""
     rows = recorder.recorder.select_events(match_id)
     if not rows:
         raise MatchNotFound(f"no match {match_id} in this store")
@@ -82,6 +92,41 @@ def audit_match(
     if head is not None:
         check_receipt(audit, events, head)
     return _report(audit, match_id, events, moves_from)
+
+
+# ---- damage: the findings that make a match unreadable ------------------------------------------
+
+# In the order a person should hear them (`unreadable` picks the first).
+UNREADABLE = ("undecodable", "inserted", "missing", "replay", "chain")
+# A stored row that does not read or is out of place: a fact of the rows, which a rebuild of the
+# projection tables quarantines too. Whether a replay finding stops the match from reading the
+# recorder judges (a changed score, say, breaks the chain and still reads).
+ROWS = frozenset(("undecodable", "inserted", "missing"))
+
+
+def unreadable(findings: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The finding that best names why the match does not read, if any does."""
+    for kind in UNREADABLE:
+        for found in findings:
+            if found["kind"] == kind:
+                return found
+    return None
+
+
+def tell_if_damaged(recorder: Recorder, match_id: UUID, findings: list[dict[str, Any]]) -> None:
+    """Tell the recorder (and through it the read side, which quarantines the match in the
+    tables) of a match whose rows no longer read; for a replay finding, read the match: the
+    recorder tells of it itself when that fails."""
+    first = unreadable(findings)  # a finding of the rows, if any: UNREADABLE names them first
+    if first is None:
+        return
+    if first["kind"] in ROWS:
+        recorder.found_damaged(Damaged(match_id, first["message"], first["event"]))
+    elif first["kind"] == "replay":
+        try:
+            recorder.get(match_id)
+        except Refused:  # Damaged, told already; anything else is the audit's to report
+            pass
 
 
 # ---- the report --------------------------------------------------------------------------------

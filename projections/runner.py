@@ -371,9 +371,25 @@ class TablesProjection:
     def quarantine(self, match_id: UUID, version: int, error: BaseException) -> None:
         self.projector.quarantine(match_id, version, finding_of(self.recorder, match_id, error))
 
+    def mark_damaged(self, match_id: UUID, event: int, finding: str) -> None:
+        """Quarantine a match a reader found damaged (`Recorder.found_damaged`), at once: its
+        `matches` row says "damaged" and the `damaged` table names it, so no list or statistic
+        counts it from now on, without waiting for an event of it (a row of a match the tables
+        took in long ago may be damaged later); the projector skips its events."""
+        if match_id in self.projector.damaged:  # the tables have it (or its next write does)
+            return
+        self.projector.damaged.add(match_id)
+        self.projector.cache.pop(match_id, None)
+        self.view.mark_damaged(str(match_id), event, finding)
+
     def damaged(self) -> list[dict]:
         """The quarantined matches: match_id, event, finding (as the tables hold them)."""
         return self.view.select("damaged")
+
+    def version(self) -> list[int]:
+        """What the tables show, for whoever remembers what it read from them: the tracked
+        position and the number of quarantined matches (a list: it goes through JSON)."""
+        return list(self.view.version(self.name))
 
     def reset(self) -> None:
         """Drop the tables' rows and the position: the next catch-up projects every event."""
