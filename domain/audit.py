@@ -35,7 +35,7 @@ from .audit_claims import Replay
 from .audit_demo import split_planted
 from .audit_derived import DerivedReplay, check_derived
 from .audit_text import named, step, when
-from .errors import Damaged, MatchNotFound, Refused
+from .errors import Damaged, MatchNotFound
 from .match import RUNNING
 from .recorder import Recorder
 
@@ -98,14 +98,10 @@ def audit_report(
 
 # In the order a person should hear them (`unreadable` picks the first).
 UNREADABLE = ("undecodable", "inserted", "missing", "replay", "chain")
-# A stored row that does not read or is out of place: a fact of the rows, which a rebuild of the
-# projection tables quarantines too. Whether a replay finding stops the match from reading the
-# recorder judges (a changed score, say, breaks the chain and still reads).
-ROWS = frozenset(("undecodable", "inserted", "missing"))
 
 
 def unreadable(findings: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The finding that best names why the match does not read, if any does."""
+    """The finding that best names why the match may not read, if any does."""
     for kind in UNREADABLE:
         for found in findings:
             if found["kind"] == kind:
@@ -114,19 +110,12 @@ def unreadable(findings: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def tell_if_damaged(recorder: Recorder, match_id: UUID, findings: list[dict[str, Any]]) -> None:
-    """Tell the recorder (and through it the read side, which quarantines the match in the
-    tables) of a match whose rows no longer read; for a replay finding, read the match: the
-    recorder tells of it itself when that fails."""
-    first = unreadable(findings)  # a finding of the rows, if any: UNREADABLE names them first
-    if first is None:
-        return
-    if first["kind"] in ROWS:
-        recorder.found_damaged(Damaged(match_id, first["message"], first["event"]))
-    elif first["kind"] == "replay":
-        try:
-            recorder.get(match_id)
-        except Refused:  # Damaged, told already; anything else is the audit's to report
-            pass
+    """Tell the recorder's watchers (the read side) of a match the audit found rows of that may
+    not read: the projection quarantines it if its events no longer fold, as a rebuild of the
+    tables would (a changed score breaks the chain, yet the match still reads and counts)."""
+    first = unreadable(findings)
+    if first is not None:
+        recorder.found_damaged(Damaged(match_id, first["message"]))
 
 
 # ---- the report --------------------------------------------------------------------------------

@@ -32,13 +32,11 @@ class BadRecord(Refused):
 
 class Damaged(Refused):
     """A match whose stored rows no longer decode or replay (see domain.quarantine): it is
-    reported and left out; every other match is served as before. `event` is the stored
-    position the finding names (1 = the start), when the audit could tell."""
+    reported and left out; every other match is served as before."""
 
-    def __init__(self, match_id: object, finding: str, event: int | None = None) -> None:
+    def __init__(self, match_id: object, finding: str) -> None:
         self.match_id = str(match_id)
         self.finding = finding
-        self.event = event
         super().__init__(
             f"match {self.match_id} is damaged: {finding} (`tablelog audit "
             f"{self.match_id[:8]}` names every finding)"

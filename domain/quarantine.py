@@ -5,9 +5,9 @@ Reads that meet such a match (the recorder's `get`, `export`, the projections) r
 before. The audit is the one judge of what a damaged row is (docs/audit.md), so this module
 only asks it, and only for the match at fault: a clean store never pays for it.
 
-Whoever finds a match damaged first tells the recorder (`Recorder.found_damaged`), whose
-watchers (the read side, `projections.queries`) mark it in the projection tables at once, so
-that every list and statistic leaves it out from then on.
+Whoever finds a match damaged tells the recorder (`Recorder.found_damaged`); its watchers (the
+read side, `projections.queries`) quarantine it in the projection tables there and then, so
+that no list or statistic counts it from that moment.
 """
 
 from __future__ import annotations
@@ -18,13 +18,11 @@ from uuid import UUID
 from .errors import Damaged
 
 
-def diagnosis(
-    recorder: Any, match_id: UUID, error: BaseException | None = None
-) -> tuple[int | None, str]:
-    """The stored position and the words of the audit's finding that best names why the match
-    does not read (or, when the audit itself cannot say, the error's own first line)."""
+def finding_of(recorder: Any, match_id: UUID, error: BaseException | None = None) -> str:
+    """The audit's finding that best names why the match does not read (or, when the audit
+    itself cannot say, the error's own first line)."""
     # The audit reads through the recorder: import late. Its report only: the audit proper
-    # (`audit_match`) tells the recorder of damage, and that is what called us.
+    # (`audit_match`) tells the recorder of damage, as our caller is about to.
     from .audit import audit_report, unreadable
 
     try:
@@ -33,15 +31,10 @@ def diagnosis(
         findings = []
     found = unreadable(findings) or (findings[0] if findings else None)
     if found is not None:
-        return found["event"], found["message"]
+        return found["message"]
     text = str(error).splitlines()[0] if error is not None and str(error) else ""
-    return None, text or (type(error).__name__ if error is not None else "it does not replay")
-
-
-def finding_of(recorder: Any, match_id: UUID, error: BaseException | None = None) -> str:
-    return diagnosis(recorder, match_id, error)[1]
+    return text or (type(error).__name__ if error is not None else "it does not replay")
 
 
 def damaged(recorder: Any, match_id: UUID, error: BaseException | None = None) -> Damaged:
-    event, finding = diagnosis(recorder, match_id, error)
-    return Damaged(match_id, finding, event)
+    return Damaged(match_id, finding_of(recorder, match_id, error))

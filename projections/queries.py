@@ -95,13 +95,13 @@ class Queries:
             return self._projection
 
     def quarantine(self, error: Damaged) -> None:
-        """Mark a match found damaged in the tables at once (`TablesProjection.mark_damaged`):
-        no catch-up first, which may be what found it. Where the audit could not tell at which
-        event, the start: the match does not read from there."""
+        """Quarantine a match found damaged in the tables at once, if its events no longer
+        fold (`TablesProjection.mark_damaged`): no catch-up first, which may be what found
+        it."""
         with self._lock:
             projection = self._opened()
             if projection is not None:
-                projection.mark_damaged(UUID(error.match_id), error.event or 1, error.finding)
+                projection.mark_damaged(UUID(error.match_id), error.finding)
 
     def projection(self) -> TablesProjection:
         """The projection, brought up to date; Refused on a store without tables."""

@@ -312,7 +312,9 @@ def list_matches(service: Service, game: str | None, offset: int | None, limit: 
     rows = service.queries.matches(game)  # a quarantined match is left out, and named
     start = offset or 0
     end = None if limit is None else start + limit
-    damaged = [{"id": row["match_id"], "finding": row["finding"]} for row in service.queries.damaged()]
+    damaged = [
+        {"id": row["match_id"], "finding": row["finding"]} for row in service.queries.damaged()
+    ]
     return {"count": len(rows), "matches": rows[start:end], "damaged": damaged}
 
 
