@@ -20,7 +20,7 @@ the report (`audit_text` words it).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from .audit_chain import (
@@ -37,7 +37,9 @@ from .audit_derived import DerivedReplay, check_derived
 from .audit_text import named, step, when
 from .errors import Damaged, MatchNotFound
 from .match import RUNNING
-from .recorder import Recorder
+
+if TYPE_CHECKING:  # the recorder calls the audit (quarantine): no import back at run time
+    from .recorder import Recorder
 
 # ---- which matches -----------------------------------------------------------------------------
 
