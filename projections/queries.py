@@ -63,7 +63,8 @@ class Queries:
         self._projection = projection
         self._catch_up = catch_up
         self._no_tables = False
-        # Reentrant: a read that finds a match damaged marks it (`quarantine`) wherever it is.
+        # Reentrant: a read made under it that finds a match damaged takes it again to mark it
+        # (`quarantine`).
         self._lock = threading.RLock()
         self._report: tuple[tuple, dict[str, Any]] | None = None
         recorder.watch_damage(self.quarantine)
