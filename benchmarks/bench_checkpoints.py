@@ -28,6 +28,7 @@ from tablelog.domain.audit_match_ledger import audit_match_ledger
 from tablelog.domain.checkpoints import Signer, verify_receipt
 from tablelog.domain.verify import against_store
 from tablelog.store import open_recorder
+from tablelog.store_copy import copy_store
 
 from .bench_recorder import big_store, simulated
 from .harness import Result, best_of
@@ -54,7 +55,7 @@ def copied(events: int) -> str:
     """A fresh copy of the benchmark store (the kept one stays unsigned for other benchmarks)."""
     source = Path(big_store(events))
     target = Path(tempfile.mkdtemp()) / "signed.sqlite"
-    shutil.copyfile(source, target)
+    copy_store(source, target)
     return str(target)
 
 

@@ -138,13 +138,14 @@ def time_one_match(
 def run(quick: bool) -> list[Result]:
     from tablelog.projections.runner import TablesProjection
     from tablelog.store import open_recorder
+    from tablelog.store_copy import copy_store
 
     size = 20_000 if quick else 1_000_000
     source = store_with(size)
     work = Path(tempfile.mkdtemp(prefix="tablelog-bench-"))
     try:
         path = str(work / "store.sqlite")
-        shutil.copy(source, path)
+        copy_store(source, path)
         recorder = open_recorder(path)
         events = recorder.recorder.max_notification_id() or 0
 

@@ -101,9 +101,10 @@ def options(values: Sequence[Any], labels: Sequence[str] | None = None) -> list[
 
 
 def live(app: Any, source: Any, page: str) -> None:
-    """`<page>-position` follows the tables' tracked position, polled by `<page>-tick`, and
-    changes only when new events were projected: a page's callbacks take it as their input, so
-    they run again only when there is something new to show."""
+    """`<page>-position` follows the tables' version (`Source.version`), polled by
+    `<page>-tick`, and changes only when new events were projected or a match was quarantined:
+    a page's callbacks take it as their input, so they run again only when there is something
+    new to show."""
 
     @app.callback(
         Output(f"{page}-position", "data"),
@@ -112,7 +113,7 @@ def live(app: Any, source: Any, page: str) -> None:
     )
     @takes(seen=kinds.COUNT)
     def follow(_tick, seen):
-        position = source.position()
+        position = source.version()  # a quarantined match changes it too
         if position == seen:
             raise PreventUpdate
         return position

@@ -52,7 +52,7 @@ class Source:
         # through `refresh`, so one thread at a time folds events into them.
         self.queries = Queries(recorder, self.projection, catch_up=lambda _: self.refresh())
         self._refreshing = threading.Lock()
-        self._cache: OrderedDict[tuple, tuple[int, Any]] = OrderedDict()
+        self._cache: OrderedDict[tuple, tuple[list[int], Any]] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._kept: OrderedDict[tuple, Any] = OrderedDict()
 
@@ -64,8 +64,13 @@ class Source:
             return self.projection.catch_up()
 
     def position(self) -> int:
-        """The last notification the tables include (their version, for caching)."""
+        """The last notification the tables include."""
         return self.projection.position()
+
+    def version(self) -> list[int]:
+        """What the tables show (for caching): their position, and the number of quarantined
+        matches, which a reader may add to without moving the position."""
+        return self.projection.version()
 
     def forget(self) -> None:
         """Drop every remembered read (the next ones go to the database)."""
@@ -76,9 +81,10 @@ class Source:
     # ---- reading ------------------------------------------------------------------------------
 
     def remember(self, key: tuple, compute: Callable[[], Any]) -> Any:
-        """`compute()`, worked out once per tracked position: a repeat with no new events gets the
-        remembered value. Keys are tuples whose first item names the page or read."""
-        position = self.position()
+        """`compute()`, worked out once per version of the tables (`version`): a repeat with no
+        new events gets the remembered value. Keys are tuples whose first item names the page
+        or read."""
+        position = self.version()
         with self._cache_lock:
             hit = self._cache.get(key)
             if hit and hit[0] == position:

@@ -20,7 +20,7 @@ the report (`audit_text` words it).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from .audit_chain import (
@@ -35,9 +35,11 @@ from .audit_claims import Replay
 from .audit_demo import split_planted
 from .audit_derived import DerivedReplay, check_derived
 from .audit_text import named, step, when
-from .errors import MatchNotFound
+from .errors import Damaged, MatchNotFound
 from .match import RUNNING
-from .recorder import Recorder
+
+if TYPE_CHECKING:  # the recorder calls the audit (quarantine): no import back at run time
+    from .recorder import Recorder
 
 # ---- which matches -----------------------------------------------------------------------------
 
@@ -67,7 +69,17 @@ def audit_match(
     """The audit report of one match; `head` is a receipt (a head hash, or a prefix of 8 or more
     of its characters) kept from an earlier audit or claim. The report's `moves` are the
     MOVES_PAGE moves from move `moves_from` (default: the newest ones); `moves_page` says which.
-    Every move is checked whatever the page."""
+    Every move is checked whatever the page. A match the audit finds damaged is quarantined
+    there and then (`tell_if_damaged`)."""
+    report = audit_report(recorder, match_id, head, moves_from)
+    tell_if_damaged(recorder, match_id, report["findings"])
+    return report
+
+
+def audit_report(
+    recorder: Recorder, match_id: UUID, head: str | None = None, moves_from: int | None = None
+) -> dict[str, Any]:
+    """`audit_match`'s report, and nothing else done (what the quarantine asks for its words)."""
     rows = recorder.recorder.select_events(match_id)
     if not rows:
         raise MatchNotFound(f"no match {match_id} in this store")
@@ -82,6 +94,30 @@ def audit_match(
     if head is not None:
         check_receipt(audit, events, head)
     return _report(audit, match_id, events, moves_from)
+
+
+# ---- damage: the findings that make a match unreadable ------------------------------------------
+
+# In the order a person should hear them (`unreadable` picks the first).
+UNREADABLE = ("undecodable", "inserted", "missing", "replay", "chain")
+
+
+def unreadable(findings: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The finding that best names why the match may not read, if any does."""
+    for kind in UNREADABLE:
+        for found in findings:
+            if found["kind"] == kind:
+                return found
+    return None
+
+
+def tell_if_damaged(recorder: Recorder, match_id: UUID, findings: list[dict[str, Any]]) -> None:
+    """Tell the recorder's watchers (the read side) of a match the audit found rows of that may
+    not read: the projection quarantines it if its events no longer fold, as a rebuild of the
+    tables would (a changed score breaks the chain, yet the match still reads and counts)."""
+    first = unreadable(findings)
+    if first is not None:
+        recorder.found_damaged(Damaged(match_id, first["message"]))
 
 
 # ---- the report --------------------------------------------------------------------------------

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .audit_findings import Findings
 from .audit_text import step, steps
 from .match import Match, event_hash
-from .recorder import Recorder
+
+if TYPE_CHECKING:  # the recorder calls the audit (quarantine): no import back at run time
+    from .recorder import Recorder
 
 
 @dataclass

@@ -18,7 +18,7 @@ from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper
 from eventsourcing.utils import get_topic
 
 from . import LEGACY_PACKAGE
-from .errors import BadRecord, Conflict, MatchNotFound, Refused
+from .errors import BadRecord, Conflict, Damaged, MatchNotFound, Refused
 from .eventsourcing_internals import LeanApplication
 from .match import Match, event_hash, start_match
 from .quarantine import damaged
@@ -40,6 +40,7 @@ class Recorder(Snapshotting, LeanApplication):
     match from its newest snapshot and the events after it (`Snapshotting`)."""
 
     name = "tablelog"
+    _damage_watchers: tuple[Callable[[Damaged], None], ...] = ()
 
     def construct_transcoder(self) -> LeanTranscoder:
         fallback = super().construct_transcoder()
@@ -48,6 +49,24 @@ class Recorder(Snapshotting, LeanApplication):
 
     def construct_mapper(self) -> Mapper:
         return LeanMapper(transcoder=self.construct_transcoder())
+
+    # ---- damage ------------------------------------------------------------------------------
+
+    def watch_damage(self, watcher: Callable[[Damaged], None]) -> None:
+        """Have `watcher` told of every match this recorder finds damaged, or is told of
+        (`found_damaged`): the read side's quarantine (`projections.queries`), which marks it in
+        the projection tables, so whoever finds it first takes it out of every list."""
+        self._damage_watchers = (*self._damage_watchers, watcher)
+
+    def found_damaged(self, error: Damaged) -> Damaged:
+        """Tell the watchers of a damaged match (a read here, or the audit, found it); the
+        error, to raise."""
+        for watcher in self._damage_watchers:
+            try:
+                watcher(error)
+            except Exception:  # noqa: BLE001 - the refusal stands whatever becomes of the mark;
+                pass  # the next reader to meet the match, or `project --rebuild`, marks it
+        return error
 
     # ---- get, act, save ---------------------------------------------------------------------
 
@@ -62,7 +81,7 @@ class Recorder(Snapshotting, LeanApplication):
         except Refused:
             raise
         except Exception as err:  # noqa: BLE001 - a damaged row fails in any way: quarantine
-            raise damaged(self, match_id, err) from None
+            raise self.found_damaged(damaged(self, match_id, err)) from None
         if match is None:
             raise MatchNotFound(f"no match {match_id} in this store")
         if version is not None and match.version < version:
@@ -212,7 +231,7 @@ class Recorder(Snapshotting, LeanApplication):
         try:
             events = list(self.events.get(match_id, gt=gt, lte=lte))
         except Exception as err:  # noqa: BLE001 - a row that no longer decodes: quarantine
-            raise damaged(self, match_id, err) from None
+            raise self.found_damaged(damaged(self, match_id, err)) from None
         if not events:
             raise MatchNotFound(f"no match {match_id} in this store")
         return events
@@ -226,7 +245,7 @@ class Recorder(Snapshotting, LeanApplication):
         except Refused:
             raise
         except Exception as err:  # noqa: BLE001 - a start or an event that lost its fields
-            raise damaged(self, match_id, err) from None
+            raise self.found_damaged(damaged(self, match_id, err)) from None
 
     def started(self, game: str | None = None) -> Iterator[Any]:
         """Every match's Started event in the order matches began (the notification log)."""

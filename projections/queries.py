@@ -17,6 +17,12 @@ hands in one that shows a progress bar when much is behind.
 
 A store without projection tables (the library's in-memory store) is read from the recorder:
 prefixes against every stored id, the list by replaying each match.
+
+Damage seen once is seen everywhere. A match's stored row may be damaged after the tables took
+the match in, and no new event then tells the projection. So this service watches its recorder
+(`Recorder.watch_damage`): whoever first finds the match damaged (a read by `show`, `score`, the
+API or a dashboard page, or the audit) has it marked in the tables in the same step, and the
+list, the statistics and the dashboard leave it out and name it from then on.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from tablelog.domain import views
-from tablelog.domain.errors import MatchNotFound, Refused
+from tablelog.domain.errors import Damaged, MatchNotFound, Refused
 from tablelog.domain.match import SHEET, Match
 from tablelog.domain.quoting import quoted
 from tablelog.domain.recorder import Recorder, cycle_collector_paused
@@ -58,13 +64,28 @@ class Queries:
         self._projection = projection
         self._catch_up = catch_up
         self._no_tables = False
-        self._lock = threading.Lock()
+        # Reentrant: a read made under it that finds a match damaged takes it again to mark it
+        # (`quarantine`).
+        self._lock = threading.RLock()
         self._report: tuple[tuple, dict[str, Any]] | None = None
+        recorder.watch_damage(self.quarantine)
 
     # ---- the tables ---------------------------------------------------------------------------
 
     def tables(self) -> TablesProjection | None:
         """The projection, brought up to date; None on a store without projection tables."""
+        with self._lock:
+            projection = self._opened()
+            if projection is None:
+                return None
+            if self._catch_up is not None:
+                self._catch_up(projection)
+            else:
+                projection.catch_up()
+            return projection
+
+    def _opened(self) -> TablesProjection | None:
+        """The projection as it stands (opened on first use); None without tables."""
         from .runner import TablesProjection
 
         with self._lock:
@@ -73,13 +94,16 @@ class Queries:
                     self._projection = TablesProjection(self.recorder)
                 except NotImplementedError:
                     self._no_tables = True
-            if self._projection is None:
-                return None
-            if self._catch_up is not None:
-                self._catch_up(self._projection)
-            else:
-                self._projection.catch_up()
             return self._projection
+
+    def quarantine(self, error: Damaged) -> None:
+        """Quarantine a match found damaged in the tables at once, if its events no longer
+        fold (`TablesProjection.mark_damaged`): no catch-up first, which may be what found
+        it."""
+        with self._lock:
+            projection = self._opened()
+            if projection is not None:
+                projection.mark_damaged(UUID(error.match_id), error.finding)
 
     def projection(self) -> TablesProjection:
         """The projection, brought up to date; Refused on a store without tables."""
@@ -196,7 +220,7 @@ class Queries:
         from .load import read_table
 
         projection = self.projection()
-        key = (projection.position(), game, players, variant, kind)
+        key = (*projection.version(), game, players, variant, kind)
         if self._report is None or self._report[0] != key:
             # The cycle collector paused, as for a projection page: reading the tables and
             # pandas' work allocate much and keep little, and each collection that ran promoted

@@ -12,7 +12,7 @@ objects), which keeps the per-event cost to one JSON decode plus the rules' own 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from functools import lru_cache
 from typing import Any, NamedTuple
@@ -259,12 +259,17 @@ class TablesProjection:
     def _history(self, match_id: UUID, version: int) -> Iterator[Event]:
         """The match's events before `version`, a page at a time (a long match is never held
         whole)."""
+        for stored in self._stored(match_id, version - 1):
+            yield from self.decoder.decode_all(stored)
+
+    def _stored(self, match_id: UUID, lte: int | None = None) -> Iterator[Sequence[StoredEvent]]:
+        """The match's stored rows (up to version `lte`), page by page."""
         after = None
         while True:
             stored = self.recorder.recorder.select_events(
-                match_id, gt=after, lte=version - 1, limit=self.page
+                match_id, gt=after, lte=lte, limit=self.page
             )
-            yield from self.decoder.decode_all(stored)
+            yield stored
             if len(stored) < self.page:
                 return
             after = stored[-1].originator_version
@@ -371,9 +376,49 @@ class TablesProjection:
     def quarantine(self, match_id: UUID, version: int, error: BaseException) -> None:
         self.projector.quarantine(match_id, version, finding_of(self.recorder, match_id, error))
 
+    def mark_damaged(self, match_id: UUID, finding: str) -> bool:
+        """Quarantine at once a match a reader found damaged (`Recorder.found_damaged`) if its
+        stored events no longer fold, as a rebuild of the tables would find: its `matches` row
+        says "damaged" and the `damaged` table names it (with `finding`), so no list or
+        statistic counts it from now on. A row of a match the tables took in long ago may be
+        damaged later, and no event then comes to tell them. A match that still folds (one
+        that only this machine cannot replay, or whose hash chain alone is broken) stays.
+        Whether it is quarantined."""
+        if match_id in self.projector.damaged:  # the tables have it (or its next write does)
+            return True
+        event = self._unfoldable(match_id)
+        if event is None:
+            return False
+        self.projector.damaged.add(match_id)  # its events are skipped from now on
+        self.projector.cache.pop(match_id, None)
+        self.view.mark_damaged(str(match_id), event, finding)
+        return True
+
+    def _unfoldable(self, match_id: UUID) -> int | None:
+        """The stored position at which the match's events stop folding (None: they all
+        fold): read afresh and folded by a projector of its own, whose rows are dropped."""
+        scratch = self._new_projector()
+        scratch.damaged.discard(match_id)
+        position = 0
+        try:
+            for page in self._stored(match_id):
+                for stored in page:
+                    position = stored.originator_version
+                    event = self.decoder.decode(stored)
+                    if event is not None:
+                        scratch.fold(event)
+        except Exception:  # noqa: BLE001 - a damaged row fails in any way
+            return position
+        return None
+
     def damaged(self) -> list[dict]:
         """The quarantined matches: match_id, event, finding (as the tables hold them)."""
         return self.view.select("damaged")
+
+    def version(self) -> list[int]:
+        """What the tables show, for whoever remembers what it read from them: the tracked
+        position and the number of quarantined matches (a list: it goes through JSON)."""
+        return list(self.view.version(self.name))
 
     def reset(self) -> None:
         """Drop the tables' rows and the position: the next catch-up projects every event."""

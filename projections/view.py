@@ -107,6 +107,33 @@ class TablesView(TrackingRecorder, abc.ABC):
                 f"from event {since} (another process projected them)"
             )
 
+    def mark_damaged(self, match_id: str, event: int, finding: str) -> None:
+        """Record a match a reader found damaged after the tables took it in, and mark its
+        `matches` row "damaged", in one transaction (the position stays: no event was folded).
+        A match recorded already keeps its first finding."""
+        p, damaged, matches = self.placeholder, STORED["damaged"], STORED["matches"]
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute(
+                f"INSERT INTO {damaged.sql_name} (match_id, event, finding) VALUES ({p}, {p}, "
+                f"{p}) ON CONFLICT (match_id) DO NOTHING",
+                (match_id, event, finding),
+            )
+            cursor.execute(
+                f"UPDATE {matches.sql_name} SET status = 'damaged' WHERE match_id = {p}",
+                (match_id,),
+            )
+
+    def version(self, application_name: str) -> tuple[int, int]:
+        """What the tables show, in one read: the tracked position, and how many matches are
+        quarantined (a reader may mark one without moving the position)."""
+        p = self.placeholder
+        ((position, damaged),) = self.fetch_once(
+            f"SELECT (SELECT MAX(notification_id) FROM {self.tracking_table_sql} WHERE "
+            f"application_name = {p}), (SELECT COUNT(*) FROM {STORED['damaged'].sql_name})",
+            (application_name,),
+        )
+        return position or 0, damaged
+
     def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
         """Upsert one table's rows in the caller's transaction (no two with the same key)."""
         values = itemgetter(*STORED[table].names)

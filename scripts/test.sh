@@ -27,6 +27,6 @@ if ! pg_isready -q -h 127.0.0.1 -p 5432; then
     for _ in $(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
 fi
 
-# Into .venv/ beside the checkout (a system Python may refuse installs: PEP 668).
+# Into .venv/ inside the checkout (a system Python may refuse installs: PEP 668).
 ensure_venv -e ".[test]"
 exec .venv/bin/python -m pytest "$@"

@@ -54,23 +54,27 @@ def cut_short(location: str, match_id: UUID, position: int, keep: int = 40) -> N
         )
 
 
-def rename_in_start(location: str, match_id: UUID) -> None:
-    """The start row still decodes, but its `seats` field is renamed."""
+def replace_in_row(location: str, match_id: UUID, position: int, old: str, new: str) -> None:
+    """Text in a stored row replaced (the row still decodes when both are JSON alike)."""
     if is_postgres(location):
         execute(
             location,
-            "UPDATE {events} SET state = convert_to(replace(convert_from(state, "
-            "'UTF8'), '\"seats\"', '\"sits\"'), 'UTF8') WHERE originator_id = ? AND "
-            "originator_version = 1",
-            [match_id],
+            "UPDATE {events} SET state = convert_to(replace(convert_from(state, 'UTF8'), ?, ?), "
+            "'UTF8') WHERE originator_id = ? AND originator_version = ?",
+            [old, new, match_id, position],
         )
     else:
         execute(
             location,
-            "UPDATE {events} SET state = replace(state, '\"seats\"', '\"sits\"') "
-            "WHERE originator_id = ? AND originator_version = 1",
-            [match_id],
+            "UPDATE {events} SET state = replace(state, ?, ?) WHERE originator_id = ? AND "
+            "originator_version = ?",
+            [old, new, match_id, position],
         )
+
+
+def rename_in_start(location: str, match_id: UUID) -> None:
+    """The start row still decodes, but its `seats` field is renamed."""
+    replace_in_row(location, match_id, 1, '"seats"', '"sits"')
 
 
 def insert_at_zero(location: str, match_id: UUID, copy_of: int = 3) -> None:
@@ -284,3 +288,148 @@ def test_a_match_read_from_its_snapshot_is_quarantined_alike(any_recorder, any_s
     insert_at_zero(any_store, match_id)
     with pytest.raises(Damaged, match="inserted at position 0"):
         open_recorder(any_store).get(match_id)
+
+
+# ---- damage found after the tables took the match in ------------------------------------------
+# No event comes of such damage, so no catch-up sees it: the first reader to meet the match
+# quarantines it in the tables in the same step, and every list and statistic drops it at once.
+
+
+@pytest.fixture
+def damaged_after_projection(any_store):
+    """(store, clean id, damaged id): both matches ended and in the tables, then an event of
+    the second cut short in the store."""
+    from tablelog.projections.runner import TablesProjection
+
+    recorder = open_recorder(any_store)
+    clean, victim = played_with_everything(recorder), played_with_everything(recorder)
+    TablesProjection(recorder).catch_up()
+    recorder.close()
+    cut_short(any_store, victim, 5)
+    return any_store, clean, victim
+
+
+def test_show_finds_the_damage_and_list_stats_and_the_api_drop_the_match_at_once(
+    damaged_after_projection,
+):
+    store, clean, victim = damaged_after_projection
+    shown = run(store, "show", str(victim)[:8])
+    assert shown.returncode == 2
+    (line,) = shown.stderr.splitlines()
+    assert line.startswith(f"tablelog: match {victim} is damaged: step 4 no longer decodes")
+    listed = run(store, "list", "--json")
+    assert [row["id"] for row in json.loads(listed.stdout)] == [str(clean)]
+    assert f"tablelog: left out match {victim}, damaged: step 4 no longer decodes" in (
+        listed.stderr
+    )
+    stats = run(store, "stats", "topitop", "--json")
+    figures = json.loads(stats.stdout)["topitop"]
+    assert figures["matches"] == 1 and figures["by_status"] == {"ended": 1, "damaged": 1}
+    assert f"left out match {victim}" in stats.stderr
+    answer = create_app(open_recorder(store), WritePolicy()).test_client().get("/api/v1/matches")
+    body = answer.get_json()
+    assert body["count"] == 1 and [row["id"] for row in body["matches"]] == [str(clean)]
+    assert [row["id"] for row in body["damaged"]] == [str(victim)]
+
+
+def _read(recorder, match_id):
+    recorder.get(match_id)
+
+
+def _audit(recorder, match_id):
+    assert audit_match(recorder, match_id)["clean"] is False
+
+
+def _api(recorder, match_id):
+    client = create_app(recorder, WritePolicy()).test_client()
+    assert client.get(f"/api/v1/matches/{match_id}/score").status_code == 422
+
+
+def _dashboard(recorder, match_id):
+    from tablelog.dashboard.data import Source
+
+    Source(recorder).events(match_id)  # the Match page's event log
+
+
+FINDERS = {
+    "show or score": _read,
+    "export": lambda recorder, match_id: recorder.export(match_id),
+    "audit": _audit,
+    "the API": _api,
+    "the Match page": _dashboard,
+}
+
+
+@pytest.mark.parametrize("finder", FINDERS)
+def test_whoever_finds_the_damage_first_quarantines_the_match(damaged_after_projection, finder):
+    from tablelog.domain.errors import Damaged
+    from tablelog.projections.queries import Queries
+
+    store, clean, victim = damaged_after_projection
+    reader = open_recorder(store)
+    Queries(reader)  # the read side watches its recorder (every front end has one)
+    try:
+        FINDERS[finder](reader, victim)
+    except Damaged:
+        pass
+    queries = Queries(open_recorder(store))  # another process, later
+    assert [row["id"] for row in queries.matches()] == [str(clean)]
+    assert [(row["match_id"], row["event"]) for row in queries.damaged()] == [(str(victim), 5)]
+    assert queries.report("topitop")["topitop"]["matches"] == 1
+
+
+def test_the_dashboard_drops_a_match_its_own_page_found_damaged(damaged_after_projection):
+    from tablelog.dashboard.app import create_app as dashboard
+    from tablelog.domain.errors import Damaged
+
+    store, clean, victim = damaged_after_projection
+    app = dashboard(store, refresh_every=None)
+    source = app.server.extensions["tablelog"]
+    client = app.server.test_client()
+    assert "damaged match" not in client.get("/_dash-layout").get_data(as_text=True)
+    before = source.version()
+    with pytest.raises(Damaged):
+        source.match(victim)  # the Record and Match pages read it so
+    assert source.version() != before  # every page works its figures out again
+    layout = client.get("/_dash-layout").get_data(as_text=True)
+    assert "1 damaged match left out" in layout and str(victim)[:8] in layout
+    statuses = source.table("matches", ["match_id", "status"])
+    assert dict(zip(statuses.match_id, statuses.status)) == {
+        str(clean): "ended",
+        str(victim): "damaged",
+    }
+
+
+def test_an_audit_of_a_start_that_lost_a_field_quarantines_it(any_store):
+    """A start that still decodes but no longer replays: the audit's finding is the replay's,
+    and the recorder, asked to read the match, finds it damaged."""
+    from tablelog.projections.queries import Queries
+
+    recorder = open_recorder(any_store)
+    match_id = played_with_everything(recorder)
+    assert [row["id"] for row in Queries(recorder).matches()] == [str(match_id)]
+    rename_in_start(any_store, match_id)
+    audit_match(recorder, match_id)
+    assert Queries(open_recorder(any_store)).matches() == []
+
+
+def test_an_audit_quarantines_no_match_that_still_reads(any_store):
+    """A claim's score changed in the store breaks the hash chain (the audit fails it) but the
+    match still reads: it stays in the list, as `show` still shows it."""
+    from tablelog.projections.queries import Queries
+
+    recorder = open_recorder(any_store)
+    match_id = played_with_everything(recorder)
+    (claim,) = [
+        event.originator_version
+        for event in recorder.stored_events(match_id)
+        if type(event).__name__ == "ResultClaimed"
+    ]
+    assert [row["id"] for row in Queries(recorder).matches()] == [str(match_id)]  # watching
+    replace_in_row(any_store, match_id, claim, '"Ann":2', '"Ann":3')
+    report = audit_match(recorder, match_id)
+    assert ("chain", claim) in [(f["kind"], f["event"]) for f in report["findings"]]
+    assert open_recorder(any_store).get(match_id).status == "ended"
+    queries = Queries(open_recorder(any_store))
+    assert [row["id"] for row in queries.matches()] == [str(match_id)]
+    assert queries.damaged() == []

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 from uuid import UUID
 
@@ -15,6 +14,7 @@ from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
 from tablelog.domain.records import from_record
 from tablelog.store import open_recorder
+from tablelog.store_copy import copy_store
 from tests.test_cli import run
 
 FIXTURE = Path(__file__).parent / "fixtures" / "release-0.1"
@@ -47,7 +47,7 @@ def receipt_verifies(store: str, match_id: str, head: str) -> bool:
 @pytest.fixture
 def old_store(tmp_path):
     path = tmp_path / "release-0.1.sqlite"
-    shutil.copyfile(FIXTURE / "store.sqlite", path)
+    copy_store(FIXTURE / "store.sqlite", path)
     return str(path)
 
 

@@ -338,10 +338,13 @@ def game_stats(
 )
 def list_matches(service: Service, game: str | None, offset: int | None, limit: int | None) -> Any:
     """The matches in the store, oldest first, as `tablelog list --json` prints them."""
-    rows = service.queries.matches(game)  # a quarantined match is left out (GET names it)
+    rows = service.queries.matches(game)  # a quarantined match is left out, and named
     start = offset or 0
     end = None if limit is None else start + limit
-    return {"count": len(rows), "matches": rows[start:end]}
+    damaged = [
+        {"id": row["match_id"], "finding": row["finding"]} for row in service.queries.damaged()
+    ]
+    return {"count": len(rows), "matches": rows[start:end], "damaged": damaged}
 
 
 @endpoint(

@@ -359,8 +359,17 @@ RESPONSES: dict[str, Schema] = {
     "Outcome": OUTCOME,
     "MatchSummary": documented(SUMMARY_FIELDS, tuple(SUMMARY_FIELDS)),
     "MatchList": documented(
-        {"count": COUNT, "matches": {"type": "array", "items": ref("MatchSummary")}},
-        ("count", "matches"),
+        {
+            "count": COUNT,
+            "matches": {"type": "array", "items": ref("MatchSummary")},
+            "damaged": {
+                "type": "array",
+                "description": "The matches left out because their stored rows no longer "
+                "read (quarantined; `/audit` names every finding), of every game.",
+                "items": closed({"id": UUID_TEXT, "finding": TEXT}, ("id", "finding")),
+            },
+        },
+        ("count", "matches", "damaged"),
     ),
     "MatchState": documented(STATE_FIELDS, tuple(STATE_FIELDS)),
     # The answer to a write: the state, or (when it could not be made after the commit) what is

@@ -14,7 +14,6 @@ from tablelog.domain import audit as auditing
 from tablelog.domain.audit_text import step
 from tablelog.domain.match import Match
 from tablelog.domain.wording import outcome_text
-from tablelog.store import open_recorder
 
 from . import main
 from .checkpoints import HeadsSource, audit_checkpoints, echo_signed, ledger_text
@@ -124,14 +123,13 @@ def audit(ctx, match, everything, head, moves_from, against, key_files, as_json,
         raise click.UsageError("give a MATCH or --all")
     if head and everything:
         raise click.UsageError("--head checks one match: give a MATCH")
-    recorder = open_recorder(store)
+    queries = open_queries(store)  # its recorder: a match found damaged is quarantined
+    recorder = queries.recorder
     if everything:
         reports = auditing.audit_all(recorder)["matches"]
     else:
         # found through the tables, where a match whose start row is damaged is still named
-        reports = [
-            auditing.audit_match(recorder, open_queries(store).find(match), head, moves_from)
-        ]
+        reports = [auditing.audit_match(recorder, queries.find(match), head, moves_from)]
     signed = audit_checkpoints(recorder, reports, against, key_files, everything)
     clean = all(report["clean"] for report in reports) and signed["clean"]
     if as_json:

@@ -48,13 +48,14 @@ def export(match, everything, output, tool, game, since, until, zone, store):
     selection = game or since or until
     if bool(match) + everything + bool(selection) != 1:
         raise click.UsageError("give a MATCH, --all, or --game/--since/--until")
-    recorder = open_recorder(store)
+    queries = open_queries(store)  # its recorder: a match found damaged is quarantined
+    recorder = queries.recorder
     if selection:
         from .sheets import select
 
         ids = select(recorder, game, since, until)
     elif not everything:
-        ids = [open_queries(store).find(match)]
+        ids = [queries.find(match)]
     else:
         ids = recorder.match_ids()  # from the raw log: a match with a damaged start is named too
     if tool != "tablelog":

@@ -5,17 +5,27 @@ time to the decoder, so there is nothing to find)."""
 
 from __future__ import annotations
 
-import shutil
+import contextlib
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablelog.domain.audit import audit_match
 from tablelog.domain.match import event_hash
 from tablelog.store import open_recorder
+from tablelog.store_copy import copy_store
 from tests.audit.helpers import played_with_everything, rows, update_state
 
 EVENTS = 22  # played_with_everything stores 22 events
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory):
+    """A store of one match (its id), copied for each example."""
+    path = tmp_path_factory.mktemp("pristine") / "store.sqlite"
+    with contextlib.closing(open_recorder(str(path))) as recorder:
+        return path, played_with_everything(recorder)
 
 
 @settings(
@@ -26,14 +36,12 @@ EVENTS = 22  # played_with_everything stores 22 events
     where=st.floats(0, 1, exclude_max=True),
     byte=st.integers(0, 255),
 )
-def test_any_changed_byte_is_reported_never_a_crash(tmp_path_factory, position, where, byte):
-    pristine = tmp_path_factory.getbasetemp() / "pristine.sqlite"
-    if not pristine.exists():
-        played_with_everything(open_recorder(str(pristine)))
+def test_any_changed_byte_is_reported_never_a_crash(
+    tmp_path_factory, pristine, position, where, byte
+):
+    path, match_id = pristine
     store = str(tmp_path_factory.mktemp("forged") / "store.sqlite")
-    shutil.copy(pristine, store)
-    recorder = open_recorder(store)
-    match_id = next(s.originator_id for s in recorder.started())
+    copy_store(path, store)  # the store as a reader sees it, whatever is still in its WAL
     state = bytearray(rows(store, match_id)[position])
     offset = int(where * len(state))
     if state[offset] == byte:
@@ -41,12 +49,14 @@ def test_any_changed_byte_is_reported_never_a_crash(tmp_path_factory, position, 
     state[offset] = byte
     update_state(store, match_id, position, bytes(state))
 
-    forged = open_recorder(store)
-    report = audit_match(forged, match_id)
-    original = open_recorder(str(pristine))
-    if position < EVENTS and not same_event(original, forged, match_id, position):
-        assert not report["clean"]
-        assert {position, position + 1} & {f["event"] for f in report["findings"]}
+    with (
+        contextlib.closing(open_recorder(store)) as forged,
+        contextlib.closing(open_recorder(str(path))) as original,
+    ):
+        report = audit_match(forged, match_id)
+        if position < EVENTS and not same_event(original, forged, match_id, position):
+            assert not report["clean"]
+            assert {position, position + 1} & {f["event"] for f in report["findings"]}
 
 
 def same_event(before, after, match_id, position) -> bool:
