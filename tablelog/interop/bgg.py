@@ -31,7 +31,7 @@ from tablelog.domain.games import get_rules
 from tablelog.domain.times import within_range
 
 from .common import (
-    BGG,
+    BGG_ENTRY,
     DIGITS,
     BadPlay,
     Imported,
@@ -216,7 +216,7 @@ def write(sheets: list[Sheet], zone: tzinfo) -> bytes:
 
 def _item(play: ET.Element, game: str) -> None:
     """The game played, by its BoardGameGeek id where it declares one (0: none)."""
-    bgg = BGG.get(game)
+    bgg = BGG_ENTRY.get(game)
     item = ET.SubElement(
         play,
         "item",

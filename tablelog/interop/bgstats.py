@@ -22,7 +22,7 @@ from tablelog.domain.games import get_rules
 from tablelog.domain.times import within_range
 
 from .common import (
-    BGG,
+    BGG_ENTRY,
     NAMESPACE,
     BadPlay,
     Imported,
@@ -240,7 +240,7 @@ def write(sheets: list[Sheet], zone: tzinfo, version: str = "") -> dict[str, Any
 def _game_out(game: str, number: int) -> dict[str, Any]:
     """A game as BG Stats lists it: its BoardGameGeek id, name and year where it declares them
     (bggId 0: none)."""
-    bgg = BGG.get(game)
+    bgg = BGG_ENTRY.get(game)
     return {
         "id": number,
         "uuid": _uuid("game", game).upper(),

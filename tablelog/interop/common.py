@@ -41,8 +41,8 @@ def _key(name: str) -> str:
 NAMES = {_key(rules.name): game for game, rules in GAMES.items()} | {
     _key(game): game for game in GAMES
 }
-BGG = {game: info.bgg for game, info in declarations().items() if info.bgg is not None}
-BGG_IDS = {bgg.id: game for game, bgg in BGG.items()}
+BGG_ENTRY = {game: info.bgg for game, info in declarations().items() if info.bgg is not None}
+BGG_GAME = {bgg.id: game for game, bgg in BGG_ENTRY.items()}
 
 
 def parse_map(pairs: Iterable[str]) -> dict[str, str]:
@@ -68,10 +68,10 @@ def game_of(name: Any, bgg_id: Any, mapping: Mapping[str, str]) -> str | None:
     key = _key(name) if isinstance(name, str) else ""
     if key in mapping:
         return mapping[key]
-    if given in BGG_IDS:
-        return BGG_IDS[given]
+    if given in BGG_GAME:
+        return BGG_GAME[given]
     game = NAMES.get(key)
-    if game in BGG and given is not None:  # Topas, but not BGG's Topas
+    if game in BGG_ENTRY and given is not None:  # Topas, but not BGG's Topas
         return None
     return game
 
@@ -79,10 +79,10 @@ def game_of(name: Any, bgg_id: Any, mapping: Mapping[str, str]) -> str | None:
 def left_out(name: Any, bgg_id: Any) -> str:
     """Why a play of a game `game_of` does not know is left out, in the summary's words."""
     game, given = NAMES.get(_key(name) if isinstance(name, str) else ""), _bgg_id(bgg_id)
-    if game in BGG and given is not None:
+    if game in BGG_ENTRY and given is not None:
         return (
             f"not one of Tablelog's games ({plain(name)}, BGG id {given}: Tablelog's "
-            f"{BGG[game].name} is BGG id {BGG[game].id})"
+            f"{BGG_ENTRY[game].name} is BGG id {BGG_ENTRY[game].id})"
         )
     return f"not one of Tablelog's games ({plain(name)})"
 

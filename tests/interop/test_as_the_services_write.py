@@ -12,6 +12,7 @@ import json
 import re
 import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
+from uuid import uuid4
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -45,6 +46,30 @@ def imported(store: str, tmp_path, tool: str, text: str, *args: str) -> tuple[in
     path = tmp_path / f"plays.{tool}"
     path.write_text(text)
     return tablelog(store, "import", "--from", tool, str(path), *ZONE, *args)
+
+
+def a_sheet(
+    game: str,
+    seats: list[str],
+    totals: list[float | int | None],
+    first: str | None,
+    played: datetime = datetime(2024, 5, 1, 18),
+) -> Sheet:
+    """A match as the writers take it, won by its starter (without one: the highest total)."""
+    winner = first or seats[totals.index(max(t for t in totals if t is not None))]
+    return Sheet(
+        str(uuid4()),
+        game,
+        seats,
+        totals,
+        [winner],
+        first,
+        played.replace(tzinfo=UTC),
+        None,
+        None,
+        None,
+        [None] * len(seats),
+    )
 
 
 # ---- BoardGameGeek ----------------------------------------------------------------------------
@@ -132,19 +157,8 @@ def test_startposition_counts_from_the_seat_that_started(any_store, tmp_path, fi
 def test_positions_are_turn_order_from_the_starter_and_read_back_the_same(seats, starter):
     names = ["Ann", "Ben", "Cleo", "Dev"][:seats]
     first = starter.draw(st.sampled_from(names))
-    sheet = Sheet(
-        "00000000-0000-4000-8000-000000000001",
-        "topiary",
-        names,
-        [10] * seats,  # a tie the starter won: the sheet cannot tell it from the hand points
-        [first],
-        first,
-        datetime(2024, 5, 1, 18, tzinfo=UTC),
-        None,
-        None,
-        None,
-        [None] * seats,
-    )
+    # A tie the starter won: without hand points, the sheet cannot tell who should have.
+    sheet = a_sheet("topiary", names, [10] * seats, first)
     players = ET.fromstring(bgg.write([sheet], UTC)).findall("play/players/player")
     numbers = [int(p.get("startposition", "")) for p in players]
     start = names.index(first)
@@ -255,19 +269,7 @@ def test_a_play_naming_such_a_match_is_refused_not_a_traceback(any_store, tmp_pa
 
 
 def test_every_zone_writes_the_date_the_play_had_there():
-    sheet = Sheet(
-        "00000000-0000-4000-8000-000000000002",
-        "topas",
-        ["Ann", "Ben"],
-        [50, 40],
-        ["Ann"],
-        None,
-        datetime(2024, 5, 1, 23, 30, tzinfo=UTC),
-        None,
-        None,
-        None,
-        [None, None],
-    )
+    sheet = a_sheet("topas", ["Ann", "Ben"], [50, 40], None, datetime(2024, 5, 1, 23, 30))
     for zone, day in (("UTC", "2024-05-01"), ("Asia/Tokyo", "2024-05-02")):
         [play] = ET.fromstring(bgg.write([sheet], ZoneInfo(zone))).findall("play")
         assert play.get("date") == day
