@@ -141,6 +141,16 @@ def all_keys(cls: type) -> frozenset[str]:
 
 
 @dataclasses.dataclass(frozen=True)
+class BoardGameGeek:
+    """A game's entry on BoardGameGeek as BGG lists it: its id (a logged play's `objectid`),
+    its name and the year it was published. docs/interop.md says where each came from."""
+
+    id: int
+    name: str
+    year: int
+
+
+@dataclasses.dataclass(frozen=True)
 class GameInfo:
     """A game's metadata and its vocabulary: the options class and the move classes (a move is
     exactly one of them; `parts` are classes nested inside moves, such as one seat's choice of a
@@ -156,6 +166,7 @@ class GameInfo:
     options: type
     moves: tuple[type, ...]
     parts: tuple[type, ...] = ()
+    bgg: BoardGameGeek | None = None  # None: no BoardGameGeek entry could be established
 
     def move_shape(self, move: object) -> type | None:
         """The move class whose keys `move` has (all required ones, no others), or None."""

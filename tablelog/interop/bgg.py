@@ -3,7 +3,8 @@
     <plays username=".." total=".." page="1">
       <play id=".." date="YYYY-MM-DD" quantity="1" length="45" incomplete="0" nowinstats="0"
             location="..">
-        <item name="Topiary" objecttype="thing" objectid=".."/>
+        <item name="Topiary" objecttype="thing" objectid="210900">
+          <subtypes><subtype value="boardgame"/></subtypes></item>
         <comments>..</comments>
         <players><player username=".." userid=".." name="Ann" startposition="1" color="red"
                          score="43" new="0" rating="0" win="1"/></players>
@@ -30,6 +31,7 @@ from tablelog.domain.games import get_rules
 from tablelog.domain.times import within_range
 
 from .common import (
+    BGG_ENTRY,
     DIGITS,
     BadPlay,
     Imported,
@@ -37,14 +39,14 @@ from .common import (
     bad,
     game_of,
     label,
+    left_out,
     minutes,
-    plain,
     read_plays,
     score_of,
     sheet_play,
     shown,
 )
-from .ours import Sheet, score_text
+from .ours import Sheet, local, score_text
 
 TERMS = "https://boardgamegeek.com/xmlapi/termsofuse"
 TABLELOG = "tablelog:"  # the play id of a play of our export: "tablelog:<match id>"
@@ -103,9 +105,10 @@ def _play(
 ) -> None:
     item = play.find("item")
     name = item.get("name") if item is not None else None
-    game = game_of(name, item.get("objectid") if item is not None else None, mapping)
+    objectid = item.get("objectid") if item is not None else None
+    game = game_of(name, objectid, mapping)
     if game is None:  # not checked further: nothing of it is stored
-        imported.leave_out(f"not one of Tablelog's games ({plain(name)})")
+        imported.leave_out(left_out(name, objectid))
         return
     if play.get("incomplete") == "1":
         imported.leave_out("marked incomplete on BGG")
@@ -182,8 +185,8 @@ def _sheet(players: list[ET.Element]) -> tuple[list[str], dict]:
 
 
 def write(sheets: list[Sheet], zone: tzinfo) -> bytes:
-    """The plays API's XML for our matches (`id` 0 unless the play came from BGG; the match id
-    is in the comments, so the play is known again when imported back)."""
+    """The plays API's XML for our matches, as BGG writes it (`id` 0 unless the play came from
+    BGG; the match id is in the comments, so the play is known again when imported back)."""
     root = ET.Element(
         "plays", username="", userid="0", total=str(len(sheets)), page="1", termsofuse=TERMS
     )
@@ -196,7 +199,7 @@ def write(sheets: list[Sheet], zone: tzinfo) -> bytes:
                 "id": source["id"]
                 if source.get("from") == "bgg" and source["id"].isdigit()
                 else "0",
-                "date": sheet.played.astimezone(zone).strftime("%Y-%m-%d"),
+                "date": local(sheet, sheet.played, zone).strftime("%Y-%m-%d"),
                 "quantity": "1",
                 "length": str(sheet.duration_min or 0),
                 "incomplete": "0",
@@ -204,30 +207,43 @@ def write(sheets: list[Sheet], zone: tzinfo) -> bytes:
                 "location": sheet.location or "",
             },
         )
-        ET.SubElement(
-            play, "item", name=get_rules(sheet.game).name, objecttype="thing", objectid="0"
-        )
+        _item(play, sheet.game)
         ET.SubElement(play, "comments").text = f"Tablelog match {_origin(sheet)}"
-        players = ET.SubElement(play, "players")
-        positions = _positions(sheet)
-        for name, total, entry, position in zip(
-            sheet.seats, sheet.totals, sheet.entries, positions
-        ):
-            ET.SubElement(
-                players,
-                "player",
-                username="",
-                userid="0",
-                name=name,
-                startposition=position,
-                color=(entry or {}).get("colour") or "",
-                score=score_text(total),
-                new="1" if (entry or {}).get("new") else "0",
-                rating="0",
-                win="1" if name in sheet.winners else "0",
-            )
+        _players(ET.SubElement(play, "players"), sheet)
     ET.indent(root)
     return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+
+
+def _item(play: ET.Element, game: str) -> None:
+    """The game played, by its BoardGameGeek id where it declares one (0: none)."""
+    bgg = BGG_ENTRY.get(game)
+    item = ET.SubElement(
+        play,
+        "item",
+        name=bgg.name if bgg else get_rules(game).name,
+        objecttype="thing",
+        objectid=str(bgg.id) if bgg else "0",
+    )
+    ET.SubElement(ET.SubElement(item, "subtypes"), "subtype", value="boardgame")
+
+
+def _players(players: ET.Element, sheet: Sheet) -> None:
+    for name, total, entry, position in zip(
+        sheet.seats, sheet.totals, sheet.entries, _positions(sheet)
+    ):
+        ET.SubElement(
+            players,
+            "player",
+            username="",
+            userid="0",
+            name=name,
+            startposition=position,
+            color=(entry or {}).get("colour") or "",
+            score=score_text(total),
+            new="1" if (entry or {}).get("new") else "0",
+            rating="0",
+            win="1" if name in sheet.winners else "0",
+        )
 
 
 def _origin(sheet: Sheet) -> str:
@@ -239,14 +255,13 @@ def _origin(sheet: Sheet) -> str:
 
 
 def _positions(sheet: Sheet) -> list[str]:
-    """`startposition` per seat. BGG has no start player but position 1, so: 1, 2, 3... when
-    seat 1 started; only the starter's 1 when another seat did (the seats then keep their
-    order as listed); none when nobody is known to have started."""
+    """`startposition` per seat, the seats listed in their order: each seat's place in turn
+    order counted from the seat that started (1), as BGG numbers them; none when nobody is
+    known to have started. (Read back, the seats then begin with the one that started.)"""
     if sheet.first is None:
         return [""] * len(sheet.seats)
-    if sheet.first == sheet.seats[0]:
-        return [str(seat) for seat in range(1, len(sheet.seats) + 1)]
-    return ["1" if name == sheet.first else "" for name in sheet.seats]
+    start, count = sheet.seats.index(sheet.first), len(sheet.seats)
+    return [str((seat - start) % count + 1) for seat in range(count)]
 
 
 def round_trip(sheet: Sheet, zone: tzinfo) -> Imported:

@@ -4,7 +4,10 @@ No official specification exists; the field names are the ones community parsers
 top level `games`, `players`, `locations`, `plays` (plus `about`, `userInfo`); a play has
 `uuid`, `gameRefId`, `playDate` ("YYYY-MM-DD HH:MM:SS", local time), `durationMin`,
 `locationRefId`, `ignored`, `board` and `playerScores`, each with `playerRefId`, `score` (text),
-`winner`, `startPlayer`, `seatOrder`, `rank`, `newPlayer`, `team`, `role`. See docs/interop.md.
+`winner`, `startPlayer`, `seatOrder`, `rank`, `newPlayer`, `team`, `role`. The export also
+writes what BG Stats' own exports carry: a play's `playDateYmd` (a number, 20240301),
+`entryDate`, `modificationDate`, `rounds`, `comments`; a game's `bggId`, `bggName`, `bggYear`.
+See docs/interop.md.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from tablelog.domain.games import get_rules
 from tablelog.domain.times import within_range
 
 from .common import (
+    BGG_ENTRY,
     NAMESPACE,
     BadPlay,
     Imported,
@@ -26,14 +30,14 @@ from .common import (
     bad,
     game_of,
     label,
+    left_out,
     minutes,
-    plain,
     read_plays,
     score_of,
     sheet_play,
     shown,
 )
-from .ours import Sheet, score_text
+from .ours import Sheet, local, score_text
 
 DATE = "%Y-%m-%d %H:%M:%S"
 
@@ -112,7 +116,7 @@ def _play(
         raise BadPlay(f"gameRefId {shown(play.get('gameRefId'))} names no game of the file")
     game = game_of(game_entry.get("name"), game_entry.get("bggId"), mapping)
     if game is None:  # not checked further: nothing of it is stored
-        imported.leave_out(f"not one of Tablelog's games ({plain(game_entry.get('name'))})")
+        imported.leave_out(left_out(game_entry.get("name"), game_entry.get("bggId")))
         return
     if play.get("ignored") is True:
         imported.leave_out("marked ignored in BG Stats")
@@ -208,7 +212,9 @@ def _whole(value: Any) -> bool:
 
 
 def write(sheets: list[Sheet], zone: tzinfo, version: str = "") -> dict[str, Any]:
-    """A BG Stats file of our matches: players, locations and games listed once each."""
+    """A BG Stats file of our matches, with the fields BG Stats' own exports have: players,
+    locations and games listed once each. `userInfo.meRefId` (the app owner's player) is left
+    out: a Tablelog store has no owner among its players."""
     refs: dict[str, dict[str, int]] = {"players": {}, "locations": {}, "games": {}}
 
     def ref(kind: str, name: str) -> int:
@@ -216,24 +222,8 @@ def write(sheets: list[Sheet], zone: tzinfo, version: str = "") -> dict[str, Any
 
     plays = [_play_out(sheet, zone, ref) for sheet in sheets]
     return {
-        "about": {
-            "app": "Tablelog",
-            "version": version,
-            "note": "written by tablelog export --to bgstats",
-        },
-        "games": [
-            {
-                "id": n,
-                "uuid": _uuid("game", game).upper(),
-                "name": get_rules(game).name,
-                "bggId": 0,
-                "cooperative": False,
-                "highestWins": True,
-                "noPoints": game == "topitop",
-                "usesTeams": False,
-            }
-            for game, n in refs["games"].items()
-        ],
+        "about": f"written by Tablelog {version}".strip(),  # BG Stats writes text here
+        "games": [_game_out(game, n) for game, n in refs["games"].items()],
         "players": [
             {"id": n, "uuid": _uuid("player", name).upper(), "name": name, "isAnonymous": False}
             for name, n in refs["players"].items()
@@ -243,7 +233,24 @@ def write(sheets: list[Sheet], zone: tzinfo, version: str = "") -> dict[str, Any
             for name, n in refs["locations"].items()
         ],
         "plays": plays,
-        "userInfo": {"meRefId": 0},
+        "userInfo": {},
+    }
+
+
+def _game_out(game: str, number: int) -> dict[str, Any]:
+    """A game as BG Stats lists it: its BoardGameGeek id, name and year where it declares them
+    (bggId 0: none)."""
+    bgg = BGG_ENTRY.get(game)
+    return {
+        "id": number,
+        "uuid": _uuid("game", game).upper(),
+        "name": get_rules(game).name,
+        "bggId": bgg.id if bgg else 0,
+        **({"bggName": bgg.name, "bggYear": bgg.year} if bgg else {}),
+        "cooperative": False,
+        "highestWins": True,
+        "noPoints": game == "topitop",
+        "usesTeams": False,
     }
 
 
@@ -256,35 +263,46 @@ def _play_out(sheet: Sheet, zone: tzinfo, ref: Callable[[str, str], int]) -> dic
     # other match is written with its own id, which an import into this store finds too.
     source = sheet.source or {}
     from_here = source.get("from") == "bgstats"
-    uuid = source["id"] if from_here else sheet.match_id.upper()
-    ranks = sorted({t for t in sheet.totals if t is not None}, reverse=True)
+    played = local(sheet, sheet.played, zone)
     return {
-        "uuid": uuid,
+        "uuid": source["id"] if from_here else sheet.match_id.upper(),
         "gameRefId": ref("games", sheet.game),
-        "playDate": sheet.played.astimezone(zone).strftime(DATE),
+        "playDate": played.strftime(DATE),
+        "playDateYmd": int(played.strftime("%Y%m%d")),
+        "entryDate": local(sheet, sheet.entered or sheet.played, zone).strftime(DATE),
+        "modificationDate": local(sheet, sheet.modified or sheet.played, zone).strftime(DATE),
         "durationMin": sheet.duration_min or 0,
         "locationRefId": ref("locations", sheet.location) if sheet.location else 0,
         "ignored": False,
         "board": sheet.board or "",
+        "rounds": 0,  # BG Stats' "not counted": Tablelog keeps no count of rounds
+        "comments": "",
         "usesTeams": False,
         "manualWinner": True,
-        "playerScores": [
-            {
-                "playerRefId": ref("players", name),
-                "score": score_text(total),
-                "winner": name in sheet.winners,
-                "startPlayer": name == sheet.first,
-                "seatOrder": seat,
-                "rank": ranks.index(total) + 1 if total is not None else 0,
-                **_new_player((entry or {}).get("new"), from_here),
-                "team": "",
-                "role": (entry or {}).get("role") or "",
-            }
-            for seat, (name, total, entry) in enumerate(
-                zip(sheet.seats, sheet.totals, sheet.entries), start=1
-            )
-        ],
+        "playerScores": _scores_out(sheet, ref, from_here),
     }
+
+
+def _scores_out(
+    sheet: Sheet, ref: Callable[[str, str], int], from_here: bool
+) -> list[dict[str, Any]]:
+    ranks = sorted({t for t in sheet.totals if t is not None}, reverse=True)
+    return [
+        {
+            "playerRefId": ref("players", name),
+            "score": score_text(total),
+            "winner": name in sheet.winners,
+            "startPlayer": name == sheet.first,
+            "seatOrder": seat,
+            "rank": ranks.index(total) + 1 if total is not None else 0,
+            **_new_player((entry or {}).get("new"), from_here),
+            "team": "",
+            "role": (entry or {}).get("role") or "",
+        }
+        for seat, (name, total, entry) in enumerate(
+            zip(sheet.seats, sheet.totals, sheet.entries), start=1
+        )
+    ]
 
 
 def _new_player(new: bool | None, from_here: bool) -> dict[str, bool]:

@@ -16,7 +16,7 @@ from uuid import UUID, uuid5
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from tablelog.domain.errors import BadRecord, Refused
-from tablelog.domain.games import GAMES, RulesError
+from tablelog.domain.games import GAMES, RulesError, declarations
 from tablelog.domain.match import Match
 from tablelog.domain.sheet_matches import sheet_match
 
@@ -36,10 +36,13 @@ def _key(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
-# A play's game by its name as the tool spells it (case, spaces and dashes aside).
+# A play's game by its name as the tool spells it (case, spaces and dashes aside), and by the
+# BoardGameGeek id a game declares (domain/games/*/declaration.py; docs/interop.md).
 NAMES = {_key(rules.name): game for game, rules in GAMES.items()} | {
     _key(game): game for game in GAMES
 }
+BGG_ENTRY = {game: info.bgg for game, info in declarations().items() if info.bgg is not None}
+BGG_GAME = {bgg.id: game for game, bgg in BGG_ENTRY.items()}
 
 
 def parse_map(pairs: Iterable[str]) -> dict[str, str]:
@@ -56,14 +59,42 @@ def parse_map(pairs: Iterable[str]) -> dict[str, str]:
 
 
 def game_of(name: Any, bgg_id: Any, mapping: Mapping[str, str]) -> str | None:
-    """Ours, or None for a game Tablelog does not know. `--map` first (by name or bgg:ID),
-    then the name. BGG ids of the five games are not built in (not looked up: see
-    docs/interop.md); `--map bgg:ID=game` covers them."""
-    if isinstance(bgg_id, (int, str)) and str(bgg_id) not in ("", "0"):
-        if _key(f"bgg:{bgg_id}") in mapping:
-            return mapping[_key(f"bgg:{bgg_id}")]
+    """Ours, or None for a game Tablelog does not know. `--map` first (by bgg:ID, then by
+    name), then the BoardGameGeek id a game declares, then the name: but a play whose BGG id
+    is not the id its namesake declares is of another game of that name."""
+    given = _bgg_id(bgg_id)
+    if given is not None and _key(f"bgg:{given}") in mapping:
+        return mapping[_key(f"bgg:{given}")]
     key = _key(name) if isinstance(name, str) else ""
-    return mapping.get(key) or NAMES.get(key)
+    if key in mapping:
+        return mapping[key]
+    if given in BGG_GAME:
+        return BGG_GAME[given]
+    game = NAMES.get(key)
+    if game in BGG_ENTRY and given is not None:  # Topas, but not BGG's Topas
+        return None
+    return game
+
+
+def left_out(name: Any, bgg_id: Any) -> str:
+    """Why a play of a game `game_of` does not know is left out, in the summary's words."""
+    game, given = NAMES.get(_key(name) if isinstance(name, str) else ""), _bgg_id(bgg_id)
+    if game in BGG_ENTRY and given is not None:
+        return (
+            f"not one of Tablelog's games ({plain(name)}, BGG id {given}: Tablelog's "
+            f"{BGG_ENTRY[game].name} is BGG id {BGG_ENTRY[game].id})"
+        )
+    return f"not one of Tablelog's games ({plain(name)})"
+
+
+def _bgg_id(value: Any) -> int | None:
+    """A BoardGameGeek id as the file gives it (BG Stats: a number, BGG: text), or None for
+    none (absent, 0, anything else)."""
+    if isinstance(value, str) and DIGITS.fullmatch(value.strip()):
+        value = int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    return None
 
 
 def match_id(tool: str, play_id: str) -> UUID:

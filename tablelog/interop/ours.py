@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 
 from numpy import format_float_positional
 
+from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
 from tablelog.domain.match import ENDED, Match
+from tablelog.domain.times import utc_text
 
 
 @dataclass
@@ -31,6 +33,9 @@ class Sheet:
     # the sheet's board. Written back, so an imported play exports as the same play.
     entries: list[dict[str, Any] | None]
     board: str | None = None
+    # When the match was entered and last changed (an imported play: its own time, both).
+    entered: datetime | None = None
+    modified: datetime | None = None
 
 
 def sheet_of(match: Match) -> Sheet | None:
@@ -55,6 +60,8 @@ def sheet_of(match: Match) -> Sheet | None:
             sheet["source"],
             list(sheet["scores"]),
             sheet["board"],
+            match.created_on,
+            match.modified_on,
         )
     # Logged move by move: the first seat starts; the length is from start to end unless the
     # game was logged afterwards (then the entry time says nothing about the game's length).
@@ -75,6 +82,9 @@ def sheet_of(match: Match) -> Sheet | None:
         None,
         None,
         [None] * len(match.seats),
+        None,
+        match.created_on,
+        match.modified_on,
     )
 
 
@@ -99,6 +109,21 @@ def sheets(matches: Iterable[Match]) -> tuple[list[Sheet], int]:
         else:
             found.append(sheet)
     return found, left
+
+
+def local(sheet: Sheet, when: datetime, zone: tzinfo) -> datetime:
+    """One of the sheet's times in `zone`, as both tools write local times; or Refused naming
+    the match, for a time stored before every time was checked (year 1, year 9999) that has no
+    date there, which neither tool could hold."""
+    try:
+        return when.astimezone(zone)
+    except (OverflowError, ValueError):
+        bound = "--since 1900-01-01" if sheet.played.year < 1900 else "--until"
+        raise Refused(
+            f"match {sheet.match_id} was played at {utc_text(sheet.played.isoformat())} (stored "
+            f"before every time was checked), which has no date in {zone} for BG Stats or BGG "
+            f"to hold; leave it out of an export with {bound}"
+        ) from None
 
 
 def score_text(value: Any) -> str:

@@ -44,10 +44,11 @@ def bgstats_play(number: int, **fields: Any) -> dict[str, Any]:
     return play | {k: v for k, v in fields.items() if not k.startswith("seat_")}
 
 
-def bgstats_file(plays: list[dict[str, Any]]) -> str:
+def bgstats_file(plays: list[dict[str, Any]], **game: Any) -> str:
+    """The plays in a file whose game 1 is Topas (without a BGG id): `game` replaces its fields."""
     return json.dumps(
         {
-            "games": [{"id": 1, "name": "Topas", "bggId": 0}, {"id": 2, "name": "Chess"}],
+            "games": [{"id": 1, "name": "Topas", "bggId": 0} | game, {"id": 2, "name": "Chess"}],
             "players": [{"id": n + 1, "name": name} for n, name in enumerate(NAMES)],
             "locations": [{"id": 1, "name": "Club"}],
             "plays": plays,
@@ -55,16 +56,16 @@ def bgstats_file(plays: list[dict[str, Any]]) -> str:
     )
 
 
-def bgg_play(number: int, **attributes: str) -> str:
-    """A good two-player Topas play as BGG writes it; `attributes` replace the play's, and
-    `seat_ATTRIBUTE` the first player's."""
+def bgg_play(number: int, item: dict[str, str] | None = None, **attributes: str) -> str:
+    """A good two-player Topas play as BGG writes it (without a BGG id); `item` replaces the
+    game's attributes, `attributes` the play's, and `seat_ATTRIBUTE` the first player's."""
     play = {"id": str(80_000_000 + number), "date": "2023-01-02", "quantity": "1"}
     play |= {"length": "30", "location": "Club"}
     seat = {"name": "Ann", "startposition": "1", "score": "50", "new": "0", "win": "1"}
     for key, value in attributes.items():
         (seat if key.startswith("seat_") else play)[key.removeprefix("seat_")] = value
     element = ET.Element("play", play)
-    ET.SubElement(element, "item", name="Topas", objectid="0")
+    ET.SubElement(element, "item", {"name": "Topas", "objectid": "0"} | (item or {}))
     players = ET.SubElement(element, "players")
     ET.SubElement(players, "player", seat)
     ET.SubElement(players, "player", name="Ben", startposition="2", score="40", win="0")

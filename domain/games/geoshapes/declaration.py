@@ -130,4 +130,5 @@ GAME_INFO = GameInfo(
     options=Options,
     moves=(Draw, PickUp, Trade, Place, Switch, Discard, EndPlay),
     parts=(Offer, BoardShape),
+    bgg=None,  # no BoardGameGeek id could be established (docs/interop.md)
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..declaring import Flag, GameInfo, ManifestName, key
+from ..declaring import BoardGameGeek, Flag, GameInfo, ManifestName, key
 
 CARD = {"pattern": "^[A-Za-z][1-9]-[A-Za-z][1-9]$"}
 CARD_DOC = "a card named by its halves, colour letter and gems (R2-B1), in any case"
@@ -53,4 +53,5 @@ GAME_INFO = GameInfo(
     scoring=("red", "green", "yellow", "blue", "column 1", "column 2", "column 3", "column 4"),
     options=Options,
     moves=(Place, StartColumn),
+    bgg=BoardGameGeek(40961, "Topas", 2009),  # BGG's ranked list (docs/interop.md)
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..declaring import Flag, GameInfo, ManifestName, key
+from ..declaring import BoardGameGeek, Flag, GameInfo, ManifestName, key
 
 TILE = {"pattern": r"^.+ [0-9]+$"}
 TILE_DOC = "a sculpture tile by type and value (Swan 4), the type in any case"
@@ -73,4 +73,5 @@ GAME_INFO = GameInfo(
     scoring=("visitors", "type bonus", "hand"),
     options=Options,
     moves=(Keep, Visit, VisitAndTake, Reveal),
+    bgg=BoardGameGeek(210900, "Topiary", 2017),  # BGG's ranked list (docs/interop.md)
 )

@@ -64,4 +64,5 @@ GAME_INFO = GameInfo(
     scoring=("buckets on castles",),
     options=Options,
     moves=(Place, Slide, Pass),
+    bgg=None,  # no BoardGameGeek id could be established (docs/interop.md)
 )

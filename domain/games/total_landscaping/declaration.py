@@ -68,4 +68,5 @@ GAME_INFO = GameInfo(
     options=Options,
     moves=(Round,),
     parts=(Play, Hoe),
+    bgg=None,  # a game of a TV show, not on BoardGameGeek's lists (docs/interop.md)
 )
