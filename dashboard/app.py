@@ -21,7 +21,7 @@ from dash.exceptions import DependencyException
 
 from tablelog.domain.recorder import Recorder
 
-from .callbacks import takes
+from .callbacks import takes, undeclared
 from .data import Refresher, Source
 from .endpoint import SHELL, check_requests, on_error
 from .theme import INDEX
@@ -78,6 +78,8 @@ def create_app(store: str | Recorder | None = None, refresh_every: float | None 
         for output in set(app.callback_map) - before:
             messages[output] = getattr(module, "MESSAGE", SHELL)
     _clear_message_on_leaving(app)
+    if missing := undeclared(app.callback_map):  # each checks what it takes (callbacks.py)
+        raise TypeError(f"callbacks without @takes: {', '.join(missing)}")
     check_requests(app)
     app.server.extensions["tablelog"] = source
     # Dash raises this for a /_dash-component-suites/ path it does not serve ("x/..", a

@@ -63,9 +63,23 @@ def takes(*in_order: dict[str, Any], **named: dict[str, Any]) -> Callable[[F], F
                     index += 1
             return func(*args, **kwargs)
 
+        checked.declared = True  # type: ignore[attr-defined]  # for `undeclared`
         return checked  # type: ignore[return-value]
 
     return decorate
+
+
+def undeclared(callback_map: dict[str, Any]) -> list[str]:
+    """The outputs of callbacks in an app's `callback_map` that are not under `@takes` (Dash's
+    own, which run in the browser only, have no Python function and are left out)."""
+    missing = []
+    for output, entry in callback_map.items():
+        func = entry.get("callback")
+        while func is not None and not getattr(func, "declared", False):
+            func = getattr(func, "__wrapped__", None)
+        if func is None and entry.get("callback") is not None:
+            missing.append(output)
+    return missing
 
 
 def _each(spread: bool, value: Any, kind: Any) -> list[tuple[Any, Any]]:

@@ -20,6 +20,9 @@ CLOCK_SKEW = timedelta(minutes=5)
 # The earliest time stored: long before any of these games, late enough that every zone's
 # conversion, display and both stores (SQLite text, PostgreSQL timestamptz) hold it.
 EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
+# What a search may name as its end (`export --until`): the end of today, or of any later day,
+# is no stored time, so the future is fine there; past this, times stop converting.
+LATEST_BOUND = datetime(9000, 1, 1, tzinfo=UTC)
 
 
 def parse_time(text: Any, what: str, now: datetime | None = None) -> datetime:
@@ -42,6 +45,12 @@ def parse_time(text: Any, what: str, now: datetime | None = None) -> datetime:
             f"...Z, got {quoted(text)}"
         )
     return within_range(when, what, now)
+
+
+def parse_bound(text: Any, what: str) -> datetime:
+    """A time that bounds a search (`--since`, `--until`): as `parse_time`, but it may lie in
+    the future (up to `LATEST_BOUND`), as "until the end of today" does."""
+    return parse_time(text, what, now=LATEST_BOUND)
 
 
 def within_range(when: datetime, what: str, now: datetime | None = None) -> datetime:

@@ -16,7 +16,7 @@ from uuid import UUID
 from .checkpoints import NotVerified, check_receipt_shape, verify_receipt
 from .errors import BadRecord, MatchNotFound, Refused
 from .ledger import Ledger
-from .match import event_hash
+from .match import Match, event_hash
 from .merkle import ProofError, verify_consistency
 from .quoting import quoted
 from .records import from_record
@@ -59,6 +59,7 @@ def against_store(
     ]
     if broken:
         raise NotVerified(f"the store no longer holds what the receipt signed: {broken[0]}")
+    _check_event_number(recorder, match_id, receipt)
     done.append(f"the store holds that event and the {receipt['event'] - 1} before it, chained")
     latest = ledger.latest()
     if latest is not None and latest[1]["size"] > head["size"]:
@@ -128,6 +129,21 @@ def against_record(
         f"the record replays by the rules and its events 1 to {receipt['event']} hash to "
         "that event",
     ]
+
+
+def _check_event_number(recorder: Any, match_id: UUID, receipt: Mapping[str, Any]) -> None:
+    """The receipt's event number names the event whose hash it signed: the audit checked that
+    the hash is in the match, and this that it is the event at that number (a receipt with
+    another number would otherwise verify, printing a false count of events before it)."""
+    number = receipt["event"]
+    version = number - 1 + Match.INITIAL_VERSION
+    at = recorder.events.get(match_id, gt=version - 1, lte=version) if number >= 1 else []
+    found = next(iter(at), None)
+    if found is None or event_hash(found) != receipt["hash"]:
+        raise NotVerified(
+            f"the store's event {number} of match {match_id} is not the one the receipt "
+            "signed: the receipt names another event"
+        )
 
 
 def _uuid(text: str) -> UUID:

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import platformdirs
+import psycopg
+from eventsourcing import persistence as es_persistence
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.quoting import QUOTE_LIMIT, quoted
@@ -20,6 +23,28 @@ from tablelog.domain.signed import SigningRecorder
 from tablelog.keys import load_signer
 
 DEFAULT_STORE = platformdirs.user_data_path("tablelog") / "tablelog.sqlite"
+
+# A store that was open and stopped answering (the server went down, the file's disk failed):
+# the library's and the drivers' connection-level errors, not a program's own mistakes.
+UNREACHABLE: tuple[type[Exception], ...] = (
+    es_persistence.InterfaceError,
+    es_persistence.OperationalError,
+    sqlite3.OperationalError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+)
+
+
+def unreachable(error: BaseException) -> str:
+    """One line for a store that stopped answering. Whether a write in flight was stored
+    cannot be known from here (its commit may have been lost on the way back), so a writer is
+    told to look before entering it again."""
+    reason = (str(error).splitlines() or [type(error).__name__])[0]
+    reason = reason if len(reason) <= 2 * QUOTE_LIMIT else reason[: 2 * QUOTE_LIMIT] + "..."
+    return (
+        f"the store stopped answering ({reason}): reload to see whether the entry was "
+        "stored before entering it again"
+    )
 
 
 def store_location(store: str | None = None) -> str:

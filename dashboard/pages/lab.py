@@ -255,6 +255,7 @@ def _register_cancel(app: dash.Dash, service) -> None:
         Input("lab-cancel", "n_clicks"),
         prevent_initial_call=True,
     )
+    @takes(clicks=kinds.COUNT)
     def cancel(clicks):
         lab, refused = _writer(app, service, clicks)
         if refused:

@@ -9,12 +9,14 @@ offer can be recorded.
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import Callable
 from typing import Any
 
 from tablelog.domain.errors import Conflict, Refused
 from tablelog.domain.games import RulesError, get_rules
 from tablelog.domain.recorder import Recorder
+from tablelog.domain.stored import not_signed, stored_but
 from tablelog.domain.times import local_unless_zoned
 from tablelog.domain.views import said_outcome
 from tablelog.domain.wording import player_count_refusal
@@ -24,6 +26,7 @@ from . import build, setup
 from .picking import Ready, StalePicks
 from .steps import chosen_game, named
 
+LOG = logging.getLogger("tablelog.dashboard")
 POLICY = WRITE_POLICY  # where the app keeps its write policy (dashboard/policy.py)
 NO_POLICY = (
     "recording is off on this server: it was started without a write policy "
@@ -92,7 +95,11 @@ def start(
     return str(match_id), f"{rules.name} started for {', '.join(seats)}"
 
 
-def record(recorder: Recorder, match_id: str, version: int | None, picks: list) -> tuple[Any, str]:
+Said = tuple[Any, Callable[[], str]]
+"""A write's match after it, and its message, worded only once the entry is stored (`write`)."""
+
+
+def record(recorder: Recorder, match_id: str, version: int | None, picks: list) -> Said:
     """Record the move the picks name for the seat to move: (the match after it, message)."""
     match = current(recorder, match_id, version)
     rules, state = match.rules, match.state
@@ -105,37 +112,39 @@ def record(recorder: Recorder, match_id: str, version: int | None, picks: list) 
         raise Refusal(f"{err}: choose again") from None
     done = recorder.record(match.id, awaited[0], move, expected_version=match.version)
     who = " and ".join(match.seats[s] for s in awaited)
-    return done, f"recorded: {who} {rules.describe(move)}"
+    return done, lambda: f"recorded: {who} {rules.describe(move)}"
 
 
 def undo(
     recorder: Recorder, match_id: str, version: int | None, by: str | None, reason: str | None
-) -> tuple[Any, str]:
+) -> Said:
     done = recorder.undo(
         match_id, (by or "").strip(), (reason or "").strip(), expected_version=version
     )
-    withdrawn = done.undos[-1]["move"]
-    return done, (
-        f"withdrew {done.seats[withdrawn['seat']]}'s move "
-        f"({done.rules.describe(withdrawn['move'])}); {by}: {reason}"
-    )
+
+    def said() -> str:
+        withdrawn = done.undos[-1]["move"]
+        return (
+            f"withdrew {done.seats[withdrawn['seat']]}'s move "
+            f"({done.rules.describe(withdrawn['move'])}); {by}: {reason}"
+        )
+
+    return done, said
 
 
 def claim(
     recorder: Recorder, match_id: str, version: int | None, by: str | None, scores: dict[str, Any]
-) -> tuple[Any, str]:
+) -> Said:
     for name, points in scores.items():
         if points is None or points == "":
             raise Refusal(f"give {name}'s score (a number) to claim the result")
     done = recorder.claim(match_id, by or "", scores, expected_version=version)
-    return done, "claimed: " + ", ".join(f"{name} {points:g}" for name, points in scores.items())
+    return done, lambda: "claimed: " + ", ".join(f"{n} {points:g}" for n, points in scores.items())
 
 
-def end(
-    recorder: Recorder, match_id: str, version: int | None, agreed_draw: bool = False
-) -> tuple[Any, str]:
+def end(recorder: Recorder, match_id: str, version: int | None, agreed_draw: bool = False) -> Said:
     done = recorder.end(match_id, agreed_draw=agreed_draw, expected_version=version)
-    return done, f"the match has ended: {said_outcome(done, done.outcome)}"
+    return done, lambda: f"the match has ended: {said_outcome(done, done.outcome)}"
 
 
 REFUSALS = (Refusal, Refused, RulesError)
@@ -195,8 +204,19 @@ def write(matches: Any, action: str, form: Form, policy: Any, host: str | None) 
         return Written(RELOADED, version=matches.now(form.match_id), picks=[])
     except REFUSALS as err:
         return Written(f"refused: {err}")
-    matches.put(done)
-    return Written(said, version=done.version, picks=[])
+    return Written(after_commit(matches, done, said), version=done.version, picks=[])
+
+
+def after_commit(matches: Any, done: Any, said: Callable[[], str]) -> str:
+    """The message of a stored write: nothing that fails now may read as "refused" (the entry
+    is stored; a person would enter it again), so a failure says "stored, but ..."."""
+    try:
+        matches.put(done)
+        message = said()
+    except Exception as err:
+        LOG.exception("a stored entry could not be shown")
+        return stored_but("the page could not show it", err)
+    return "; ".join([message, *filter(None, [not_signed(done)])])
 
 
 def _start(recorder: Recorder, form: Form) -> Written:
@@ -205,7 +225,7 @@ def _start(recorder: Recorder, form: Form) -> Written:
     return Written(said, version=None, picks=[], match_id=match_id, search=f"?match={match_id}")
 
 
-def _claim(matches: Any, match_id: str, form: Form) -> tuple[Any, str]:
+def _claim(matches: Any, match_id: str, form: Form) -> Said:
     seats = list(matches.get(match_id, form.version).seats)
     return claim(
         matches.recorder,
@@ -217,7 +237,7 @@ def _claim(matches: Any, match_id: str, form: Form) -> tuple[Any, str]:
 
 
 # Each write but the start, by its button's action: (matches, match id, form) -> (done, said).
-WRITES: dict[str, Callable[[Any, str, Form], tuple[Any, str]]] = {
+WRITES: dict[str, Callable[[Any, str, Form], Said]] = {
     "commit": lambda m, match_id, f: record(m.recorder, match_id, f.version, f.picks or []),
     "undo": lambda m, match_id, f: undo(m.recorder, match_id, f.version, f.undo_by, f.reason),
     "claim": _claim,

@@ -27,6 +27,7 @@ from tablelog.domain.games import RulesError
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.stored import stored_but
 from tablelog.guard import MAX_BODY, guard
+from tablelog.store import UNREACHABLE, unreachable
 
 from .errors import ApiError, bad_request, from_refusal
 from .openapi import build_document, build_index
@@ -58,7 +59,14 @@ def create_blueprint(recorder: Recorder, policy: WritePolicy) -> Blueprint:
     # here, where an unknown path is a JSON 404 whatever the method.
     blueprint.add_url_rule("/<path:anything>", "nothing_here", _nothing_here, methods=ANY_METHOD)
     blueprint.register_error_handler(ApiError, _answer_error)
+    for error in UNREACHABLE:
+        blueprint.register_error_handler(error, _store_unreachable)
     return blueprint
+
+
+def _store_unreachable(error: Exception) -> Any:
+    """503: the store stopped answering; the client may try again once it is back."""
+    return _answer_error(ApiError(503, "store-unavailable", unreachable(error)))
 
 
 def register_api(app: Flask, recorder: Recorder, policy: WritePolicy) -> None:

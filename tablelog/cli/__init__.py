@@ -34,6 +34,12 @@ class TablelogGroup(click.Group):
             refuse(f"{clipped(err.format_message())} (see {' '.join(['tablelog', *path])} --help)")
         except click.ClickException as err:  # "Could not open file", and click's others
             refuse(clipped(err.format_message()))
+        except Exception as err:
+            from tablelog.store import UNREACHABLE, unreachable  # the drivers: only now
+
+            if isinstance(err, UNREACHABLE):
+                refuse(unreachable(err))
+            raise
 
 
 def printable_output() -> None:

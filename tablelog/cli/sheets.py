@@ -13,7 +13,7 @@ from tqdm import tqdm
 
 from tablelog.domain.errors import BadRecord, Conflict, Refused
 from tablelog.domain.quoting import quoted
-from tablelog.domain.times import local_unless_zoned, parse_time
+from tablelog.domain.times import local_unless_zoned, parse_bound
 from tablelog.files import written
 from tablelog.store import open_recorder
 
@@ -254,4 +254,4 @@ def _bound(text: str | None, what: str, end: bool = False) -> datetime | None:
         return None
     if len(text.strip()) == 10:  # a date: the whole day
         text = text.strip() + ("T23:59:59.999999" if end else "T00:00:00")
-    return parse_time(local_unless_zoned(text), what)
+    return parse_bound(local_unless_zoned(text), what)

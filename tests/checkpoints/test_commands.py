@@ -204,3 +204,21 @@ def test_a_server_takes_its_key_from_the_environment(env, won, store, tmp_path):
     broken = run({**server, "TABLELOG_SIGNING_KEY": "-----BEGIN PRIVATE KEY-----\nx\n"}, "end", won)
     assert broken.returncode == 2 and "$TABLELOG_SIGNING_KEY" in broken.stderr
     assert stored_rows(store) == before
+
+
+@pytest.mark.parametrize("number", ["1", "3", "1000"])
+def test_a_receipt_naming_another_event_number_is_not_verified(env, won, tmp_path, number):
+    """The event number is not under the signature: a receipt whose number was changed (to
+    another event of the match, or past its end) must not verify, nor print that the store
+    holds that many events before it."""
+    ended = run(env, "end", won)
+    text = ended.stdout.split("signed receipt")[1].split("\n", 1)[1]
+    lines = [line.strip() for line in text.splitlines()]
+    at = next(i for i, line in enumerate(lines) if line.startswith("match "))
+    words = lines[at].split()
+    assert words[2] == "event" and words[3] != number
+    lines[at] = " ".join([*words[:3], number, *words[4:]])
+    (tmp_path / "r.txt").write_text("\n".join(lines) + "\n")
+    checked = run(env, "verify", str(tmp_path / "r.txt"))
+    assert checked.returncode != 0 and "VERIFIED" not in checked.stdout.replace("NOT VERIFIED", "")
+    assert "receipt names another event" in checked.stdout + checked.stderr

@@ -6,6 +6,7 @@ game, a play with no scores, free text for a score."""
 from __future__ import annotations
 
 import json
+from datetime import date, timedelta
 
 import pytest
 
@@ -185,3 +186,8 @@ def test_export_selects_one_match_a_game_or_a_date_range(store, tmp_path):
     ]
     match_id = open_recorder(store).started().__next__().originator_id
     assert plays(str(match_id)[:8]) == ["2024-03-01 19:30:00"]
+    # A search may end today or later: "until the end of today" is no stored time.
+    everything = plays("--since", "2024-01-01")
+    today, later = str(date.today()), str(date.today() + timedelta(days=400))
+    assert plays("--since", "2024-01-01", "--until", today) == everything
+    assert plays("--since", "2024-01-01", "--until", later) == everything

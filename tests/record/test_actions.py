@@ -66,3 +66,36 @@ def test_a_game_logged_afterwards_keeps_when_it_was_played(recorder, store):
             recorder, "topitop", "Ann, Ben", [["small", 4], ["large", 4]], "2999-01-01T00:00"
         )
     assert stored_rows(store) == before
+
+
+@pytest.mark.parametrize("action", ["commit", "undo", "end"])
+def test_a_write_that_fails_after_it_is_stored_says_stored_never_refused(
+    any_recorder, any_store, monkeypatch, action
+):
+    """A write answers success exactly when it stored: wording the message after the commit
+    can fail (here, describing the move), and the page then says the entry is stored, so
+    nobody enters it a second time."""
+    from tablelog.dashboard.record.matches import Matches
+
+    recorder = any_recorder
+    match_id, _ = actions.start(recorder, "topitop", "Ann, Ben", [["small", 4], ["large", 4]])
+    actions.record(recorder, match_id, None, [["piece", "supply:large"], ["to", "b2"]])
+    matches, shown = Matches(recorder), recorder.get(match_id).version
+    rules = recorder.get(match_id).rules
+    broken = RuntimeError("no words for it")
+    monkeypatch.setattr(type(rules), "describe", lambda *_: (_ for _ in ()).throw(broken))
+    monkeypatch.setattr(actions, "said_outcome", lambda *_: (_ for _ in ()).throw(broken))
+    form = actions.Form(
+        match_id=match_id,
+        version=shown,
+        picks=[["piece", "supply:small"], ["to", "a1"]],
+        undo_by="Ben",
+        reason="a slip",
+    )
+    if action == "end":  # a draw by agreement: the rules have not decided the game
+        action = "draw"
+    written = actions.write(matches, action, form, OPEN, "127.0.0.1")
+    assert written.message.startswith("stored, but the page could not show it")
+    assert "no words for it" in written.message and not written.message.startswith("refused")
+    assert recorder.get(match_id).version == shown + 1  # stored, once
+    assert written.version == shown + 1
