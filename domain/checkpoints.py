@@ -98,13 +98,15 @@ def _pem_raw(text: str) -> bytes:
 def _vkey_or_base64_raw(text: str) -> bytes:
     try:
         return signed_note.read_verifier_key(text)[1]
-    except signed_note.MalformedNote:
-        if re.fullmatch(r"\S+\+[0-9a-f]{8}\+\S+", text):
-            raise  # meant as a verifier key: say what is wrong with it
-    raw = base64.b64decode(text, validate=True)
-    if len(raw) != 32:
-        raise ValueError("not 32 bytes")
-    return raw
+    except signed_note.MalformedNote as err:
+        why = err
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except ValueError:
+        raw = b""
+    if len(raw) == 32:
+        return raw
+    raise why if text.count("+") >= 2 else ValueError("neither 32 bytes in base64 nor NAME+ID+KEY")
 
 
 class Signer:

@@ -249,7 +249,7 @@ class Ledger:
                 f"this store's log is named {current} (its checkpoints' origin), and a log's "
                 "origin never changes; nothing was signed"
             )
-        return current or check_origin(given or new_origin())
+        return current or check_origin(new_origin() if given is None else given)
 
     def _check_latest(self, latest: tuple[int, dict[str, Any], Frontier]) -> None:
         """Extend only a checkpoint that verifies: a forged head or frontier is refused."""
