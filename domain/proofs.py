@@ -40,7 +40,7 @@ def _head_of_size(ledger: Ledger, size: int | None) -> dict[str, Any]:
     if found and not (isinstance(found[-1].get("size"), int) and _hex(found[-1].get("root"))):
         raise _altered("its checkpoints (one no longer reads)")
     if not found:
-        sizes = sorted({head.get("size") for head in heads if isinstance(head.get("size"), int)})
+        sizes = sorted({head["size"] for head in heads if isinstance(head.get("size"), int)})
         shown = ", ".join(map(str, sizes[-8:]))
         raise Refused(
             f"no checkpoint signs a tree of {size} events (the checkpoints sign "

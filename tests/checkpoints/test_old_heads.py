@@ -114,7 +114,7 @@ def test_a_store_signed_the_old_way_goes_on_the_new_way_on_both_stores(any_store
     fresh = open_recorder(any_store)
     formats = [h["format"] for h in fresh.ledger.heads()]
     assert formats[:4] == [HEAD_FORMAT] * 4 and set(formats[4:]) == {CHECKPOINT_FORMAT}
-    assert fresh.ledger.origin().startswith("tablelog/")
+    assert (fresh.ledger.origin() or "").startswith("tablelog/")
     assert audit_ledger(fresh)["clean"]
     for text in (old_receipt, receipt_text.to_text(new_receipt, proof=True)):
         checked = against_store(fresh, receipt_text.from_text(text))
