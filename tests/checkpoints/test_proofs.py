@@ -13,6 +13,8 @@ import json
 import pytest
 from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tablelog.api import create_app
 from tablelog.cli import main
@@ -257,3 +259,15 @@ def test_what_cannot_be_proven_is_one_line_and_exit_2_or_a_4xx(log, tmp_path):
     ]:
         answer = client.get(url)
         assert answer.status_code == status and answer.get_json()["message"], url
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(what=st.sampled_from(["consistency", "inclusion"]), args=st.lists(st.text(), max_size=3))
+def test_any_arguments_get_a_proof_or_one_line(store, what, args):
+    """Whatever is typed: exit 0, or one line on stderr and exit 2 (this store signs nothing)."""
+    result = CliRunner().invoke(main, ["proof", what, "--", *args], env={"TABLELOG_STORE": store})
+    assert result.exit_code in (0, 2), result.output
+    if result.exit_code == 2:
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
