@@ -24,7 +24,7 @@ from typing import Any
 from .checkpoints import CHECKPOINT_FORMAT, RECEIPT_FORMAT, BadReceipt, check_receipt_shape
 
 TEXT_FORMAT = "tablelog-receipt/2"
-NUMBER = re.compile(r"[0-9]{1,18}")
+NUMBER = re.compile(r"[0-9]{1,18}")  # a store's positions are 64-bit
 
 
 def to_text(receipt: dict[str, Any], proof: bool = False) -> str:
@@ -57,15 +57,12 @@ def from_text(text: str) -> dict[str, Any]:
         for key, value in zip(parts[::2], parts[1::2]):
             words[key] = [value]
     try:
-        numbers = {k: words[k][0] for k in ("event", "leaf")}
-        if not all(NUMBER.fullmatch(v) for v in numbers.values()):
-            raise ValueError("event")
         receipt = {
             "format": RECEIPT_FORMAT,
             "match": words["match"][0],
-            "event": int(numbers["event"]),
+            "event": _count(words["event"][0], "event"),
             "hash": words["hash"][0],
-            "leaf": int(numbers["leaf"]),
+            "leaf": _count(words["leaf"][0], "leaf"),
             "head": {
                 "format": CHECKPOINT_FORMAT,
                 "checkpoint": "\n".join(lines[blank + 1 :]) + "\n",
@@ -73,6 +70,12 @@ def from_text(text: str) -> dict[str, Any]:
             },
             "proof": words.get("proof"),
         }
-    except (KeyError, ValueError) as err:
-        raise BadReceipt(f"the receipt's text lacks or garbles {err}") from None
+    except KeyError as err:
+        raise BadReceipt(f"the receipt's text lacks its {err.args[0]!r} word") from None
     return check_receipt_shape(receipt)
+
+
+def _count(word: str, what: str) -> int:
+    if not NUMBER.fullmatch(word):
+        raise BadReceipt(f"the receipt's {what} is not a count of events: {word[:20]!r}")
+    return int(word)
