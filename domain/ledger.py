@@ -26,10 +26,20 @@ from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, OperationalError
 
-from .checkpoints import RECEIPT_FORMAT, NotVerified, Signer, verify_head
+from .checkpoints import (
+    RECEIPT_FORMAT,
+    BadReceipt,
+    NotVerified,
+    Signer,
+    check_head_shape,
+    check_origin,
+    is_checkpoint,
+    new_origin,
+    verify_head,
+)
 from .errors import Refused
 from .match import Match, event_hash
-from .merkle import Frontier, Tree, leaf_hash
+from .merkle import Frontier, ProofError, Tree, leaf_hash
 from .stored_tree import NODE_LEVEL, StoredTree
 
 PAGE = 1000
@@ -121,19 +131,31 @@ class Ledger:
     def heads(self) -> list[dict[str, Any]]:
         """Every stored signed head, oldest first."""
         return [
-            json.loads(h)
+            _stored(h)
             for (h,) in self._select("SELECT head FROM tablelog_checkpoints ORDER BY seq")
         ]
 
+    def origin(self) -> str | None:
+        """The name of the store's log: the origin of its newest checkpoint (None while it has
+        signed none in the C2SP format)."""
+        latest = self.latest()
+        return latest[1].get("origin") if latest and is_checkpoint(latest[1]) else None
+
     def latest(self) -> tuple[int, dict[str, Any], Frontier] | None:
         rows = self._select(
-            "SELECT seq, head, frontier FROM tablelog_checkpoints ORDER BY seq DESC LIMIT 1"
+            "SELECT seq, size, head, frontier FROM tablelog_checkpoints ORDER BY seq DESC LIMIT 1"
         )
         if not rows:
             return None
-        seq, head, frontier = rows[0]
-        head = json.loads(head)
-        return seq, head, Frontier(head["size"], [bytes.fromhex(h) for h in json.loads(frontier)])
+        seq, size, head, frontier = rows[0]
+        try:
+            hashes = Frontier(size, [bytes.fromhex(h) for h in json.loads(frontier)])
+        except (ProofError, ValueError, TypeError):
+            raise Refused(
+                f"the latest checkpoint ({seq}) no longer reads: the checkpoint tables were "
+                "altered; run `tablelog audit --all`"
+            ) from None
+        return seq, _stored(head), hashes
 
     def covered_until(self) -> int | None:
         """The notification id of the newest event a checkpoint covers."""
@@ -142,12 +164,13 @@ class Ledger:
         )
         return rows[0][0] if rows else None
 
-    def sign(self, signer: Signer) -> dict[str, Any]:
-        """Sign a head over every event stored now; the latest head when nothing is new and it
-        is this key's. Raises Refused (nothing stored) when the store is damaged."""
+    def sign(self, signer: Signer, origin: str | None = None) -> dict[str, Any]:
+        """Sign a checkpoint over every event stored now; the latest when nothing is new and it
+        is this key's checkpoint. The log keeps the origin of its first checkpoint (`origin`, or
+        a new one). Raises Refused (nothing stored) when the store is damaged."""
         for attempt in range(5):
             try:
-                return self._sign_once(signer)
+                return self._sign_once(signer, origin)
             except (IntegrityError, OperationalError):  # another recorder signed meanwhile
                 time.sleep(random.random() * 0.02 * 2**attempt)  # apart, not in lockstep
                 if attempt == 4:
@@ -157,20 +180,26 @@ class Ledger:
                     ) from None
         raise AssertionError("unreachable")
 
-    def _sign_once(self, signer: Signer) -> dict[str, Any]:
+    def _sign_once(self, signer: Signer, origin: str | None) -> dict[str, Any]:
         latest = self.latest()
         seq, frontier = (0, Frontier()) if latest is None else (latest[0], latest[2])
         if latest is not None:
             self._check_latest(latest)
+        origin = self._origin(latest, origin)
         new = self.new_leaves(self.covered_until())
-        if not new and latest is not None and latest[1]["key"] == signer.key_id:
+        if (
+            not new
+            and latest is not None
+            and is_checkpoint(latest[1])
+            and latest[1]["key"] == signer.key_id
+        ):
             return latest[1]
         nodes = []
         for row in new:
             nodes += [
                 n for n in frontier.append(leaf_hash(bytes.fromhex(row[3]))) if n[0] >= NODE_LEVEL
             ]
-        head = signer.sign_head(frontier.size, frontier.root())
+        head = signer.sign_head(frontier.size, frontier.root(), origin)
         with self._tx(commit=True) as c:
             # Take the write lock first: SQLite would refuse to turn a read that other writers
             # have since overtaken into a write ("database is locked") without waiting.
@@ -202,7 +231,7 @@ class Ledger:
                 (
                     seq + 1,
                     head["size"],
-                    json.dumps(head),
+                    json.dumps(_to_store(head)),
                     json.dumps([h.hex() for h in frontier.hashes]),
                 ),
             )
@@ -210,6 +239,17 @@ class Ledger:
 
     def _sql(self, sql: str) -> str:
         return sql.replace("?", "%s") if self.postgres else sql
+
+    @staticmethod
+    def _origin(latest: tuple[int, dict[str, Any], Frontier] | None, given: str | None) -> str:
+        """The log's origin never changes: the newest checkpoint's, once there is one."""
+        current = latest[1].get("origin") if latest and is_checkpoint(latest[1]) else None
+        if given is not None and current is not None and check_origin(given) != current:
+            raise Refused(
+                f"this store's log is named {current} (its checkpoints' origin), and a log's "
+                "origin never changes; nothing was signed"
+            )
+        return current or check_origin(new_origin() if given is None else given)
 
     def _check_latest(self, latest: tuple[int, dict[str, Any], Frontier]) -> None:
         """Extend only a checkpoint that verifies: a forged head or frontier is refused."""
@@ -300,6 +340,16 @@ class Ledger:
             )
         ]
 
+    def leaf_of(self, match_id: UUID, event: int) -> tuple[int, str] | None:
+        """(leaf, chain hash as signed) of event `event` of the match, if a checkpoint signed it."""
+        if not 0 < event < 1 << 63:  # the store's integers are 64-bit
+            return None
+        found = self._select(
+            "SELECT leaf, hash FROM tablelog_leaves WHERE match_id = ? AND position = ?",
+            (str(match_id), event),
+        )
+        return (found[0][0], found[0][1]) if found else None
+
     def receipt(self, match_id: UUID, proof: bool = True) -> dict[str, Any] | None:
         """The receipt of the match's newest event the latest checkpoint covers (None when no
         checkpoint covers any of its events); without `proof`, the short one (no tree built)."""
@@ -323,3 +373,21 @@ class Ledger:
             "head": head,
             "proof": path,
         }
+
+
+def _to_store(head: dict[str, Any]) -> dict[str, Any]:
+    """A checkpoint is stored as its note and the id of its key: what is read from the note is
+    never kept beside it, where it could be changed alone."""
+    return {k: head[k] for k in ("format", "checkpoint", "key")} if is_checkpoint(head) else head
+
+
+def _stored(text: str) -> dict[str, Any]:
+    """A head as stored; a checkpoint's fields read from its note (a row whose note no longer
+    reads stays as it is, and fails to verify)."""
+    head = json.loads(text)
+    if is_checkpoint(head):
+        try:
+            return check_head_shape(head)
+        except BadReceipt:
+            return head
+    return head

@@ -17,12 +17,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .checkpoints import HEAD_FORMAT, RECEIPT_FORMAT, BadReceipt, check_receipt_shape
+from . import receipt_note
+from .checkpoints import HEAD_FORMAT, RECEIPT_FORMAT, BadReceipt, check_receipt_shape, is_checkpoint
 from .quoting import quoted
 
 
 def to_text(receipt: dict[str, Any], proof: bool = False) -> str:
     head = receipt["head"]
+    if is_checkpoint(head):  # a C2SP checkpoint: the text of receipt_note
+        return receipt_note.to_text(receipt, proof)
     lines = [
         RECEIPT_FORMAT,
         f"match {receipt['match']} event {receipt['event']}",
@@ -38,6 +41,8 @@ def to_text(receipt: dict[str, Any], proof: bool = False) -> str:
 
 def from_text(text: str) -> dict[str, Any]:
     """The receipt `to_text` wrote (proof or not), or BadReceipt."""
+    if text.lstrip().startswith(receipt_note.TEXT_FORMAT):
+        return receipt_note.from_text(text)
     words: dict[str, list[str]] = {}
     lines = [line.split() for line in text.strip().splitlines() if line.strip()]
     if not lines or lines[0] != [RECEIPT_FORMAT]:

@@ -51,15 +51,16 @@ class SigningRecorder(Recorder):
             )
         return signer
 
-    def checkpoint(self) -> dict[str, Any]:
-        """Sign a head over everything stored now (the latest, if nothing is new)."""
+    def checkpoint(self, origin: str | None = None) -> dict[str, Any]:
+        """Sign a checkpoint over everything stored now (the latest, if nothing is new); a
+        store's first one names its log `origin` (default: a new unique name)."""
         signer = self.signer()
         if signer is None:
             raise Refused(
                 "nothing to sign with: this recorder has no key, or the store trusts "
                 "none (`tablelog keys init` makes a key and trusts it here)"
             )
-        return self.ledger.sign(signer)
+        return self.ledger.sign(signer, origin)
 
     def _signed(self, command: Callable[..., Match], *args: Any, **kwargs: Any) -> Match:
         signer = self.signer()

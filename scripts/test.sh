@@ -6,10 +6,13 @@ cd "$(dirname "$0")/.."
 source scripts/venv.sh
 
 # Debian packages: Chromium for the browser tests (Playwright drives it), PostgreSQL for the
-# store tests.
+# store tests, Go and golang.org/x/mod for the checkpoint interop test (Go's own note package
+# verifies Tablelog's checkpoints: tests/checkpoints/test_go_interop.py).
 need=()
 command -v chromium >/dev/null || need+=(chromium)
 command -v pg_ctlcluster >/dev/null || need+=(postgresql)
+command -v go >/dev/null || need+=(golang-go)
+[ -d /usr/share/gocode/src/golang.org/x/mod/sumdb/note ] || need+=(golang-golang-x-mod-dev)
 if [ ${#need[@]} -gt 0 ]; then
     echo "installing ${need[*]}"
     as_root apt-get update -qq

@@ -9,7 +9,8 @@
 routes (`server.py`) are generated from that table. See docs/api.md.
 """
 
-from . import lab_routes  # noqa: F401  (declares the lab's endpoints in the route table)
+# Each declares its endpoints in the route table.
+from . import lab_routes, proof_routes  # noqa: F401
 from .openapi import build_document
 from .server import create_app, create_blueprint, register_api
 

@@ -117,7 +117,7 @@ def _operation(endpoint: Endpoint, policy: WritePolicy) -> dict[str, Any]:
             {
                 "name": p.name,
                 "in": p.where,
-                "required": p.where == "path",
+                "required": p.where == "path" or p.required,
                 "description": p.description,
                 "schema": p.schema,
             }

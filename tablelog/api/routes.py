@@ -42,6 +42,7 @@ class Param:
     where: str  # "path" or "query"
     schema: Schema
     description: str
+    required: bool = False  # a path parameter always is
 
 
 @dataclass(frozen=True)

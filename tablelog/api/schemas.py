@@ -252,21 +252,44 @@ SUMMARY_FIELDS: dict[str, Schema] = {
 }
 
 # Signed checkpoints (docs/audit.md): a signed tree head, and a receipt (a head with the
-# inclusion proof of one event of a match).
-SIGNED_HEAD: Schema = documented(
-    {
-        "format": {"const": "tablelog-head/1"},
-        "size": COUNT,
-        "root": HASH_TEXT,
-        "time": TIME_TEXT,
-        "key": {"type": "string", "pattern": "^[0-9a-f]{16}$"},
-        "signature": {
-            "type": "string",
-            "description": "Ed25519, base64, over the head's canonical JSON without its signature.",
-        },
-    },
-    ("format", "size", "root", "time", "key", "signature"),
-)
+# inclusion proof of one event of a match). A head is a C2SP checkpoint; one signed before
+# checkpoints were C2SP notes is a `tablelog-head/1` head.
+KEY_ID: Schema = {"type": "string", "pattern": "^[0-9a-f]{16}$"}
+SIGNED_HEAD: Schema = {
+    "oneOf": [
+        documented(
+            {
+                "format": {"const": "c2sp.org/tlog-checkpoint"},
+                "checkpoint": {
+                    "type": "string",
+                    "description": "The C2SP tlog-checkpoint, signed as a C2SP note (Ed25519): "
+                    "every other field is read from it.",
+                },
+                "origin": TEXT,
+                "size": COUNT,
+                "root": {**HASH_TEXT, "description": "The signed root, in hex."},
+                "time": {**TIME_TEXT, "type": ["string", "null"]},
+                "key": {**KEY_ID, "description": "The id of the key that signed it."},
+            },
+            ("format", "checkpoint", "origin", "size", "root", "time", "key"),
+        ),
+        documented(
+            {
+                "format": {"const": "tablelog-head/1"},
+                "size": COUNT,
+                "root": HASH_TEXT,
+                "time": TIME_TEXT,
+                "key": KEY_ID,
+                "signature": {
+                    "type": "string",
+                    "description": "Ed25519, base64, over the head's canonical JSON without "
+                    "its signature.",
+                },
+            },
+            ("format", "size", "root", "time", "key", "signature"),
+        ),
+    ]
+}
 SIGNED_RECEIPT: Schema = {
     **documented(
         {

@@ -247,6 +247,8 @@ def _finite_float(text: str) -> float:
 def _query(param: Param) -> Any:
     raw = request.args.get(param.name)
     if raw is None:
+        if param.required:
+            raise bad_request(f"query parameter {param.name} is required")
         return None
     value: Any = raw
     if param.schema["type"] == "integer":

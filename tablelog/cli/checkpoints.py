@@ -1,7 +1,7 @@
 """Signing keys, signed checkpoints, receipts and their verification (docs/audit.md).
 
     tablelog keys init|show|rotate|trust      this recorder's key pair, the store's trusted keys
-    tablelog checkpoint [--publish DIR]       sign a head over the store now (and write it out)
+    tablelog checkpoint [--publish DIR]       sign a C2SP checkpoint of the store now (and keep it)
     tablelog receipt MATCH [--json|--qr PNG]  the match's signed receipt
     tablelog verify RECEIPT [--store|--record FILE --key PEM]
 
@@ -11,7 +11,6 @@ read (a malformed receipt, a wrong key file).
 
 from __future__ import annotations
 
-import json
 import os
 import textwrap
 from pathlib import Path
@@ -26,6 +25,7 @@ from tablelog.domain.checkpoints import (
     BadReceipt,
     NotVerified,
     check_head_shape,
+    checkpoint_head,
     key_id,
     public_pem,
     public_raw_from_text,
@@ -48,6 +48,14 @@ from .options import (
 )
 from .stats import open_match
 
+origin_option = click.option(
+    "--origin",
+    metavar="NAME",
+    help="The name of the store's log, on the first line of every checkpoint and as the "
+    "signatures' key name (e.g. club.example.org/tablelog); only before the store's first "
+    "C2SP checkpoint, which keeps it for good (default: tablelog/ and 16 random hex digits).",
+)
+
 
 @main.group()
 def keys() -> None:
@@ -61,19 +69,20 @@ def keys() -> None:
     help="Who holds the key, as the store shows it "
     "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.",
 )
+@origin_option
 @store_option
-def init(label, store):
+def init(label, origin, store):
     """Make a key pair, trust its public key in the store, and sign a first checkpoint."""
     recorder = open_recorder(store)
     signer, _ = keyfiles.create_key()
     recorder.ledger.trust(signer.key_id, signer.public_raw, label or keyfiles.label())
-    head = recorder.checkpoint()
+    head = recorder.checkpoint(origin)
     click.echo(
         f"key {signer.key_id} written to {keyfiles.key_path()} (mode 0600: keep it "
         "there, never in the store)"
     )
     click.echo(f"the store trusts it; checkpoint 1 signs its {head['size']} events")
-    click.echo(public_pem(signer.public_raw), nl=False)
+    echo_public(signer, head.get("origin"))
 
 
 @keys.command()
@@ -87,10 +96,11 @@ def init(label, store):
 def show(public_only, store):
     """This recorder's key id and public key, and the keys the store trusts."""
     signer = keyfiles.load_signer()
+    if public_only and signer is None:
+        raise BadReceipt(f"no signing key at {keyfiles.key_path()} (`tablelog keys init`)")
+    ledger = open_recorder(store).ledger
     if public_only:
-        if signer is None:
-            raise BadReceipt(f"no signing key at {keyfiles.key_path()} (`tablelog keys init`)")
-        click.echo(public_pem(signer.public_raw), nl=False)
+        echo_public(signer, ledger.origin())
         return
     click.echo(
         f"this recorder: key {signer.key_id} ({keyfiles.key_path()})"
@@ -98,8 +108,8 @@ def show(public_only, store):
         else f"this recorder: no key ({keyfiles.key_path()} does not exist)"
     )
     if signer:
-        click.echo(public_pem(signer.public_raw), nl=False)
-    rows = open_recorder(store).ledger.key_rows()
+        echo_public(signer, ledger.origin())
+    rows = ledger.key_rows()
     click.echo("the store trusts: " + ("nothing yet" if not rows else ""))
     for row in rows:
         click.echo(f"  {row['key']}  {row['label']}")
@@ -123,7 +133,21 @@ def rotate(label, store):
     head = recorder.checkpoint()
     click.echo(f"new key {signer.key_id}; the old one is kept in {kept}")
     click.echo(f"checkpoint of {head['size']} events signed with the new key")
+    echo_public(signer, head.get("origin"))
+
+
+def echo_public(signer: Any, origin: str | None) -> None:
+    """The public key as PEM, then as the note verifier key of the store's log (NAME+ID+KEY:
+    what golang.org/x/mod/sumdb/note and witnesses take), once the log has a name."""
     click.echo(public_pem(signer.public_raw), nl=False)
+    if origin is None:
+        click.echo(
+            "(no verifier key yet: this store has signed no C2SP checkpoint; "
+            "`tablelog checkpoint` signs one)",
+            err=True,
+        )
+    else:
+        click.echo(signer.verifier_key(origin))
 
 
 @keys.command()
@@ -156,29 +180,32 @@ def trust(public_key, label, store):
     "directory",
     type=OutputFolder("the heads folder"),
     metavar="DIR",
-    help="Also write the head to DIR as head-<size>.json (a folder the club mails "
-    "around or commits to a git repository).",
+    help="Also write the checkpoint to DIR as head-<size>.checkpoint (a folder the club "
+    "mails around or commits to a git repository).",
 )
+@origin_option
 @json_option
 @store_option
-def checkpoint(directory, as_json, store):
-    """Sign a tree head over every event stored now (the latest head if nothing is new)."""
+def checkpoint(directory, origin, as_json, store):
+    """Sign a checkpoint over every event stored now (the latest if nothing is new): a C2SP
+    tlog-checkpoint, signed as a C2SP note with Ed25519."""
     recorder = open_recorder(store)
     if directory:
         with filled(directory, "the signed head") as scratch:
-            head = recorder.checkpoint()
-            path = directory / f"head-{head['size']:012d}.json"
-            (scratch / path.name).write_text(json.dumps(head, indent=2) + "\n", encoding="utf-8")
+            head = recorder.checkpoint(origin)
+            path = directory / f"head-{head['size']:012d}.checkpoint"
+            (scratch / path.name).write_text(head["checkpoint"], encoding="utf-8")
     else:
-        head = recorder.checkpoint()
+        head = recorder.checkpoint(origin)
     if as_json:
         echo_json(head)
         return
-    click.echo(f"checkpoint: {head['size']} events, root {head['root']}")
     click.echo(
-        f"signed {head['time']} by key {head['key']}"
+        f"checkpoint of {head['size']} events, signed {head['time']} by key {head['key']}"
         + (f"; written to {path}" if directory else "")
     )
+    click.echo()
+    click.echo(head["checkpoint"], nl=False)
 
 
 @main.command()
@@ -308,14 +335,21 @@ def echo_signed(recorder: Any, done: Any) -> None:
 
 
 def read_heads(location: str) -> list[dict[str, Any]]:
-    """Heads kept elsewhere: a folder of head files, or one file (a head, a JSON list of
-    heads, or JSON Lines); each file read with a bound, every head's shape checked."""
+    """Heads kept elsewhere: a folder of head files, or one file (a C2SP checkpoint, a head, a
+    JSON list of heads, or JSON Lines); each file read with a bound, every head's shape checked."""
     path = Path(location).expanduser()
-    files = sorted(path.glob("*.json")) if os.path.isdir(path) else [path]
+    files = (
+        sorted([*path.glob("*.json"), *path.glob("*.checkpoint")])
+        if os.path.isdir(path)
+        else [path]
+    )
     heads: list[Any] = []
     for file in files:
         text = read_file(file, "the heads file").text()
         what = f"the heads file {quoted(str(file))}"
+        if not text.lstrip().startswith(("{", "[")):  # a C2SP checkpoint (a signed note)
+            heads.append(checkpoint_head(text))
+            continue
         try:
             value = parse_json(text, what, BadReceipt)
         except BadReceipt:

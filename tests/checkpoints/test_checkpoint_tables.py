@@ -15,13 +15,17 @@ def test_an_edited_head_no_longer_verifies_and_nothing_is_signed_on_top(any_stor
     recorder = signing(any_store, new_signer())
     played_with_everything(recorder)
     (head,) = surgery.sql(any_store, "SELECT head FROM tablelog_checkpoints WHERE seq = 4")[0:1]
-    forged = {**json.loads(head[0]), "size": 21}
+    stored = json.loads(head[0])
+    origin, size, rest = stored["checkpoint"].split("\n", 2)
+    forged = {**stored, "checkpoint": f"{origin}\n21\n{rest}"}  # the note's size line
+    assert size != "21"
     surgery.sql(
         any_store, "UPDATE tablelog_checkpoints SET head = ? WHERE seq = 4", [json.dumps(forged)]
     )
     _, ledger = audited(any_store)
     assert any(
-        "checkpoint 4: the signature on the head" in f["message"] for f in ledger["findings"]
+        "checkpoint 4: the signature on the checkpoint of 21 events does not verify" in f["message"]
+        for f in ledger["findings"]
     )
     later = play(recorder, OPENING)
     done = recorder.claim(later, "Ann", {"Ann": 0, "Ben": 0})

@@ -60,6 +60,6 @@ def test_a_head_signed_by_another_key_is_not_trusted(any_store):
     recorder = signing(any_store, new_signer())
     played_with_everything(recorder)
     stranger = new_signer()
-    forged = stranger.sign_head(5, bytes(32))
+    forged = stranger.sign_head(5, bytes(32), "tablelog/stranger")
     _, checked = audited(any_store, against=[forged])
     assert "not trusted here" in checked["findings"][0]["message"]
