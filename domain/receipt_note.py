@@ -22,6 +22,7 @@ import re
 from typing import Any
 
 from .checkpoints import CHECKPOINT_FORMAT, RECEIPT_FORMAT, BadReceipt, check_receipt_shape
+from .quoting import quoted
 
 TEXT_FORMAT = "tablelog-receipt/2"
 NUMBER = re.compile(r"[0-9]{1,18}")  # a store's positions are 64-bit
@@ -60,9 +61,9 @@ def from_text(text: str) -> dict[str, Any]:
         receipt = {
             "format": RECEIPT_FORMAT,
             "match": words["match"][0],
-            "event": _count(words["event"][0], "event"),
+            "event": count(words["event"][0], "event"),
             "hash": words["hash"][0],
-            "leaf": _count(words["leaf"][0], "leaf"),
+            "leaf": count(words["leaf"][0], "leaf"),
             "head": {
                 "format": CHECKPOINT_FORMAT,
                 "checkpoint": "\n".join(lines[blank + 1 :]) + "\n",
@@ -75,7 +76,8 @@ def from_text(text: str) -> dict[str, Any]:
     return check_receipt_shape(receipt)
 
 
-def _count(word: str, what: str) -> int:
+def count(word: str, what: str) -> int:
+    """A count in a receipt's text (either format), or BadReceipt naming `what`."""
     if not NUMBER.fullmatch(word):
-        raise BadReceipt(f"the receipt's {what} is not a count of events: {word[:20]!r}")
+        raise BadReceipt(f"the receipt's {what} is not a count of events: {quoted(word)}")
     return int(word)

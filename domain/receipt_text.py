@@ -14,12 +14,10 @@ the proof from any copy of the store (a proof is no secret: anyone holding the l
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from . import receipt_note
 from .checkpoints import HEAD_FORMAT, RECEIPT_FORMAT, BadReceipt, check_receipt_shape, is_checkpoint
-from .quoting import quoted
 
 
 def to_text(receipt: dict[str, Any], proof: bool = False) -> str:
@@ -56,12 +54,12 @@ def from_text(text: str) -> dict[str, Any]:
         receipt = {
             "format": RECEIPT_FORMAT,
             "match": words["match"][0],
-            "event": _count(words["event"][0], "event"),
+            "event": receipt_note.count(words["event"][0], "event"),
             "hash": words["hash"][0],
-            "leaf": _count(words["leaf"][0], "leaf"),
+            "leaf": receipt_note.count(words["leaf"][0], "leaf"),
             "head": {
                 "format": HEAD_FORMAT,
-                "size": _count(words["of"][0], "size (leaf N of SIZE)"),
+                "size": receipt_note.count(words["of"][0], "size (leaf N of SIZE)"),
                 "root": words["root"][0],
                 "time": words["signed"][0],
                 "key": words["key"][0],
@@ -72,12 +70,3 @@ def from_text(text: str) -> dict[str, Any]:
     except KeyError as err:
         raise BadReceipt(f"the receipt's text lacks its {err.args[0]!r} word") from None
     return check_receipt_shape(receipt)
-
-
-COUNT = re.compile(r"[0-9]{1,18}")  # a store's positions are 64-bit
-
-
-def _count(word: str, what: str) -> int:
-    if not COUNT.fullmatch(word):
-        raise BadReceipt(f"the receipt's {what} is not a count of events: {quoted(word)}")
-    return int(word)
