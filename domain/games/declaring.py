@@ -312,7 +312,9 @@ def json_schema(
 
 def _object_schema(cls: type, move: Vocabulary | None) -> Schema:
     hints = typing.get_type_hints(cls)
-    properties = {json_key(f): _field_schema(f, hints[f.name], move) for f in dataclasses.fields(cls)}
+    properties = {
+        json_key(f): _field_schema(f, hints[f.name], move) for f in dataclasses.fields(cls)
+    }
     schema = {
         "title": cls.__name__,
         "type": "object",

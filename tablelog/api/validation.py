@@ -61,7 +61,7 @@ def check(validator: Draft202012Validator, body: Any) -> None:
 def _relevance(error: ValidationError) -> tuple:
     # A name a move may use is listed (enum) and matched in any case (a pattern): of the two
     # errors, the list of names is the one a person reads.
-    return (*relevance(error), error.validator != "enum")
+    return (relevance(error), error.validator != "enum")
 
 
 def _nearest(error: ValidationError) -> ValidationError:
@@ -85,10 +85,13 @@ def _nearest(error: ValidationError) -> ValidationError:
 def _words(error: ValidationError) -> str:
     """The error's message; for a choice none of whose alternatives comes nearer than another
     (a move with the keys of none), the alternatives by their titles (the move kinds)."""
-    if error.validator in ("oneOf", "anyOf"):
-        kinds = [s for s in error.validator_value if isinstance(s, dict) and "title" in s]
-        if kinds and len(kinds) == len(error.validator_value):
-            listed = "; ".join(f"{s['title']} {{{', '.join(s.get('required', []))}}}" for s in kinds)
+    choices = error.validator_value if error.validator in ("oneOf", "anyOf") else None
+    if isinstance(choices, list):
+        kinds = [s for s in choices if isinstance(s, dict) and "title" in s]
+        if kinds and len(kinds) == len(choices):
+            listed = "; ".join(
+                f"{s['title']} {{{', '.join(s.get('required', []))}}}" for s in kinds
+            )
             got = one_line(json.dumps(error.instance, ensure_ascii=False), 60)
             return f"none of: {listed} (got {got})"
     if error.validator == "enum" and error.parent is not None and error.parent.validator == "anyOf":

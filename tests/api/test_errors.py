@@ -50,7 +50,13 @@ REFUSED_WRITES = [
         "refused",
         "not a seat",
     ),
-    ("moves", {"seat": "Ann", "move": {"place": "castle", "to": "a2"}}, 400, "bad-request", "'castle'"),
+    (
+        "moves",
+        {"seat": "Ann", "move": {"place": "castle", "to": "a2"}},
+        400,
+        "bad-request",
+        "'castle'",
+    ),
     ("moves", {"seat": "Ann", "move": {"castle": "a2"}}, 400, "bad-request", "none of: Place"),
     (
         "moves",

@@ -51,7 +51,6 @@ def test_a_new_match_takes_the_options_of_the_game_it_names(client, store):
     answer = client.post(
         "/api/v1/matches",
         json={"game": "topitop", "players": ["Ann", "Ben"], "options": {"manifest": "topas"}},
-
     )
     assert answer.status_code == 400, answer.get_json()
     assert "options" in answer.get_json()["message"]

@@ -235,7 +235,7 @@ def mutated(body: dict) -> st.SearchStrategy:
     changed = st.tuples(st.sampled_from(keys), JSON | TEXT | st.integers(-3, 9)).map(
         lambda kv: {**body, kv[0]: kv[1]}
     )
-    inner = st.nothing()
+    inner: st.SearchStrategy[dict] = st.nothing()
     if isinstance(body.get("move"), dict):
         inner = mutated(body["move"]).map(lambda m: {**body, "move": m})
     return st.just(body) | dropped | added | changed | inner
@@ -251,9 +251,7 @@ def served_validator(client, name: str, move_schema: dict | None = None) -> Draf
             {"$ref": f"#/components/schemas/{name}", "components": {"schemas": components}}
         )
     body = components[name]
-    return Draft202012Validator(
-        {**body, "properties": {**body["properties"], "move": move_schema}}
-    )
+    return Draft202012Validator({**body, "properties": {**body["properties"], "move": move_schema}})
 
 
 @settings(
@@ -266,7 +264,9 @@ def served_validator(client, name: str, move_schema: dict | None = None) -> Draf
 @given(data=st.data())
 def test_a_body_is_refused_400_exactly_when_it_breaks_the_schema_the_server_serves(client, data):
     match = new_match(client)["id"]
-    targets = {f"/api/v1/matches/{match}/{path}": (BODY_OF.get(path), VALID[path]) for path in VALID}
+    targets = {
+        f"/api/v1/matches/{match}/{path}": (BODY_OF.get(path), VALID[path]) for path in VALID
+    }
     url, (name, valid) = data.draw(st.sampled_from(sorted({**targets, **ELSEWHERE}.items())))
     if name is None:  # a move: the match's own schema
         schema = client.get(f"/api/v1/matches/{match}/schema").get_json()

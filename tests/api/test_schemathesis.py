@@ -7,9 +7,10 @@ is refused as breaking it: 400 (or, on a path that names nothing, 404; without t
 403), never by the recorder or the rules (422) or as a conflict (409): the server validates every
 body against the schema it publishes. A move that fits the document's move of some game but not
 its match's own schema (GET /matches/{match}/schema: that game's, with the match's manifest) is
-a 400 as well; the legal moves posted as offered are taken. Then the store must still audit clean: every hash chain intact, every match replays
-under the rules, every recorded outcome is the rules' (only the generated claims and disputes
-themselves are findings: a claim of scores the rules do not give, a dispute left open).
+a 400 as well; the legal moves posted as offered are taken. Then the store must still audit
+clean: every hash chain intact, every match replays under the rules, every recorded outcome is
+the rules' (only the generated claims and disputes themselves are findings: a claim of scores
+the rules do not give, a dispute left open).
 
 The store is seeded with a finished match of each game and a few running ones, and one in two
 generated requests names a seeded match (by id or by prefix), so the operations on a match reach
