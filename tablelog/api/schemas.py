@@ -636,11 +636,12 @@ Words = tuple[tuple[str, tuple[str, ...]], ...]
 
 def match_vocabulary(match: Match) -> tuple[str, Words | None, int]:
     """What a match's move schema depends on (its game, its manifest's names, its players): the
-    schema is made, and its validator compiled, once for each (`functools.lru_cache`)."""
-    start = match.states[0]
-    if start is None:
+    schema is made, and its validator compiled, once for each (`functools.lru_cache`). Every
+    state of a match holds its manifest: the latest is read (the first may not be loaded)."""
+    state = match.state
+    if state is None:
         return match.game, None, len(match.seats)
-    words = match.rules.words(start)
+    words = match.rules.words(state)
     return match.game, tuple((k, tuple(v)) for k, v in sorted(words.items())), len(match.seats)
 
 

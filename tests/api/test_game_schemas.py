@@ -102,6 +102,15 @@ def test_a_match_publishes_the_names_of_its_own_manifest(client):
     assert "Swan 3" not in move_names(schema, "VisitAndTake", "place")
 
 
+def test_a_score_sheet_has_no_moves_of_its_own_and_publishes_its_game_s(client):
+    sheet = {"game": "topas", "players": ["Ann", "Ben"], "sheet": {"winners": ["Ann"]}}
+    logged = client.post("/api/v1/sheets", json=sheet).get_json()["id"]
+    schema = client.get(f"/api/v1/matches/{logged}/schema").get_json()
+    assert schema == SCHEMAS["TopasMove"]
+    refused = move(client, logged, "Ann", {"card": "R1-G2", "at": [0, -1], "dir": "E"})
+    assert refused.status_code == 409  # the recorder's: a logged sheet is an ended match
+
+
 def test_a_name_only_another_manifest_gives_is_refused_by_the_schema(client, store):
     """The club's purple card is a name in its match and no name in a match of the packaged
     deck; a Topiary garden of dragons knows no swans."""
