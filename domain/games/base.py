@@ -251,6 +251,13 @@ class GameRules(ABC, Generic[S]):
         offer moves to be sent back (the API's legal moves). Default: as stored."""
         return dict(move)
 
+    def words(self, state: S) -> Mapping[str, Sequence[str]]:
+        """The names the moves of the match in `state` may use where the declaration leaves
+        them to its components: per vocabulary a move field declares (`key(words=...)`), the
+        names its manifest gives, spelled as the game spells them. The API lists them in the
+        match's move schema. Default: none (every name is fixed by the declaration)."""
+        return {}
+
     def named_reason(self, reason: str, seats: Sequence[str]) -> str:
         """A stored outcome reason with the seats it names as the players' names. The reason a
         match ended with is stored (and `audit` compares it with the rules'), so its words are

@@ -4,10 +4,11 @@ what it is (`GameInfo`), its options and its moves as typed classes, in the game
 publishes, and checks the docs pages and the engines' `legal_moves`.
 
 Options are structured whole through the classes. Moves are classified by their keys (each move
-class is one JSON shape, its fields the keys); the values of an irregular vocabulary (cells,
-card and tile names in any case) stay the engine's to read, so its refusals keep their reasons.
-A field's JSON key is its name unless `key(name=...)` says otherwise ("from", "pass", "with" are
-Python words).
+class is one JSON shape, its fields the keys); the engine reads the names in them (cells, cards,
+tiles, in any case) into its own spelling. The move schemas say which names a move may use: a
+field declares them (`key(names=...)`, fixed; `key(words=...)`, its manifest's; `key(player=
+True)`), so the API can refuse any other before the rules see it. A field's JSON key is its name
+unless `key(name=...)` says otherwise ("from", "pass", "with" are Python words).
 """
 
 from __future__ import annotations
@@ -109,13 +110,34 @@ SCHEMAS: dict[Any, Schema] = {
 
 
 def key(
-    name: str | None = None, *, doc: str = "", schema: Schema | None = None, label: str = ""
+    name: str | None = None,
+    *,
+    doc: str = "",
+    schema: Schema | None = None,
+    label: str = "",
+    names: Sequence[str] = (),
+    words: str = "",
+    player: bool = False,
 ) -> dict[str, Any]:
     """A declared field's metadata (`field(metadata=key(...))`): its JSON key (default: the
     field's name), what it means (the schema's description), schema words the type cannot
     say (a pattern, a range) and, for an option, a short label in the game's words that
-    `option_words` shows ("last player chooses", "tiles")."""
-    return {"key": name, "doc": doc, "schema": schema or {}, "label": label}
+    `option_words` shows ("last player chooses", "tiles").
+
+    What a move's field names, when it names something (each text in it, in any case): one of
+    the game's fixed `names` (its cards, its cells); a name of the vocabulary `words`, which
+    the match's manifest gives (`GameRules.words`: "shape", "tile"; `schema` then says what
+    any such name looks like, whatever the manifest); or, with `player`, a player, by name or
+    by seat number from 1."""
+    return {
+        "key": name,
+        "doc": doc,
+        "schema": schema or {},
+        "label": label,
+        "names": tuple(names),
+        "words": words,
+        "player": player,
+    }
 
 
 def json_key(field: dataclasses.Field) -> str:
@@ -264,40 +286,57 @@ def _first_problem(error: ClassValidationError) -> tuple[str, str]:
 # ---- JSON Schema ---------------------------------------------------------------------------
 
 
-def json_schema(tp: Any) -> Schema:
+@dataclasses.dataclass(frozen=True)
+class Vocabulary:
+    """What a move schema knows beyond the declaration: per vocabulary a field names
+    (`key(words=...)`), the names a manifest gives (`GameRules.words`), and how many players a
+    move may name by number. A match's own vocabulary is `exact`: its names and no others. The
+    game's is not: its names (the default manifest's) are examples, since a match's manifest
+    may give others."""
+
+    words: Mapping[str, Sequence[str]] = dataclasses.field(default_factory=dict)
+    players: int | None = None
+    exact: bool = False
+
+
+def json_schema(
+    tp: Any, move: Vocabulary | None = None, leaves: Mapping[Any, Schema] | None = None
+) -> Schema:
     """The JSON Schema (2020-12, as OpenAPI 3.1 uses) of a declared type: a dataclass is an
-    object whose properties are its fields' keys, closed to other keys."""
+    object whose properties are its fields' keys, closed to other keys. Within a `move` (as a
+    person types it), a choice of words (a `Literal` of texts) is taken in any case and the
+    names of `move`'s vocabulary are filled in. `leaves`: within one field, the schema of each
+    plain type (the names a field names are its texts)."""
+    if leaves and tp in leaves:
+        return dict(leaves[tp])
     if tp in SCHEMAS:
         return dict(SCHEMAS[tp])
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        return _object_schema(tp)
+        return _object_schema(tp, move)
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is Literal:
+        if move is not None and all(isinstance(a, str) for a in args):
+            return any_case(args)  # the engines read every name in a move in any case
         return {"const": args[0]} if len(args) == 1 else {"enum": list(args)}
     if origin in (Union, types.UnionType):
-        return {"anyOf": [json_schema(arg) for arg in args]}
+        return {"anyOf": [json_schema(arg, move, leaves) for arg in args]}
     if origin in (list, tuple, Sequence) and (len(args) == 1 or args[-1] is Ellipsis):
-        return {"type": "array", "items": json_schema(args[0])}
+        return {"type": "array", "items": json_schema(args[0], move, leaves)}
     if origin is tuple:
         return {
             "type": "array",
-            "prefixItems": [json_schema(a) for a in args],
+            "prefixItems": [json_schema(a, move, leaves) for a in args],
             "minItems": len(args),
             "maxItems": len(args),
         }
     raise TypeError(f"no JSON Schema for {tp!r}")
 
 
-def _object_schema(cls: type) -> Schema:
+def _object_schema(cls: type, move: Vocabulary | None) -> Schema:
     hints = typing.get_type_hints(cls)
-    properties = {}
-    for field in dataclasses.fields(cls):
-        schema = {**json_schema(hints[field.name]), **field.metadata.get("schema", {})}
-        if field.metadata.get("doc"):
-            schema["description"] = field.metadata["doc"]
-        if field.default is not dataclasses.MISSING and field.default is not None:
-            schema["default"] = field.default
-        properties[json_key(field)] = schema
+    properties = {
+        json_key(f): _field_schema(f, hints[f.name], move) for f in dataclasses.fields(cls)
+    }
     schema = {
         "title": cls.__name__,
         "type": "object",
@@ -310,9 +349,71 @@ def _object_schema(cls: type) -> Schema:
     return schema
 
 
-def move_schema(info: GameInfo) -> Schema:
-    """One of the game's moves (their shapes do not overlap: each has its own keys)."""
-    return {"title": f"{info.name} move", "oneOf": [json_schema(cls) for cls in info.moves]}
+MANIFEST_NOTE = (
+    ": a name the match's manifest gives, in any case (the match's own move schema lists "
+    "them; the examples are the default manifest's)"
+)
+
+
+def _field_schema(field: dataclasses.Field, tp: Any, move: Vocabulary | None) -> Schema:
+    leaves, extra = _leaves(field.metadata, move)
+    schema = {**json_schema(tp, move, leaves), **extra}
+    doc = field.metadata.get("doc", "")
+    if field.metadata.get("words") and not (move and move.exact):
+        doc += MANIFEST_NOTE
+    if doc:
+        schema["description"] = doc
+    if field.default is not dataclasses.MISSING and field.default is not None:
+        schema["default"] = field.default
+    return schema
+
+
+def _leaves(meta: Mapping[str, Any], move: Vocabulary | None) -> tuple[dict[Any, Schema], Schema]:
+    """What the texts (and numbers) in a field that names something are, and the rest of its
+    declared schema, for the field as a whole."""
+    declared = dict(meta.get("schema") or {})
+    if meta.get("names"):
+        return {str: any_case(meta["names"])}, declared
+    if meta.get("player"):
+        most = {"maximum": move.players} if move and move.players else {}
+        number = {"type": "integer", "minimum": 1, **most}
+        return {int: number, str: {"type": "string", "minLength": 1}}, declared
+    if meta.get("words"):
+        names = tuple(move.words.get(meta["words"], ())) if move else ()
+        if move and move.exact and names:
+            return {str: any_case(names)}, {}
+        examples = {"examples": list(names)} if names else {}
+        return {str: {"type": "string", "minLength": 1, **declared, **examples}}, {}
+    return {}, declared
+
+
+def any_case(names: Sequence[str]) -> Schema:
+    """One of `names` in any case, as the engines read a name in a move: listed as the game
+    spells them, and a pattern that takes each in any case (ECMA-262 as JSON Schema's, so
+    every client reads it: a class per letter, no flags)."""
+    either = "|".join("".join(map(_either_case, name)) for name in names)
+    return {"type": "string", "anyOf": [{"enum": list(names)}, {"pattern": f"^(?:{either})$"}]}
+
+
+ECMA_SYNTAX = frozenset("^$\\.*+?()[]{}|/")
+
+
+def _either_case(char: str) -> str:
+    spellings = sorted({c for c in (char, char.lower(), char.upper()) if len(c) == 1})
+    if len(spellings) > 1:
+        return "[" + "".join(spellings) + "]"
+    return "\\" + char if char in ECMA_SYNTAX else char
+
+
+def move_schema(info: GameInfo, vocabulary: Vocabulary | None = None) -> Schema:
+    """One of the game's moves as a person types it (their shapes do not overlap: each has its
+    own keys), with `vocabulary`'s names (by default none, and up to the game's most players)."""
+    move = vocabulary or Vocabulary(players=info.max_players)
+    return {
+        "title": f"{info.name} move",
+        "type": "object",
+        "oneOf": [json_schema(cls, move) for cls in info.moves],
+    }
 
 
 def options_schema(info: GameInfo) -> Schema:

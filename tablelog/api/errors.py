@@ -64,3 +64,9 @@ def from_refusal(error: Refused | RulesError) -> ApiError:
 
 def bad_request(message: str) -> ApiError:
     return ApiError(400, "bad-request", message)
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """One line, not too long (a message may quote what the client sent)."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from jsonschema import Draft202012Validator
-
 from tablelog.domain.games import GAMES
 from tablelog.domain.restrictions import restrictions
 from tablelog.lab import KINDS, MAX_BUDGET, MAX_SAMPLE
 from tablelog.lab_service import PAGE_LIMIT, served_lab
 from tablelog.lab_store import STATUSES, LabStore, NotRunning
 
-from . import schemas, server
+from . import schemas
 from .errors import ApiError
 from .routes import AT_MOST, Answer, Param, Reply, Service, endpoint
 from .schemas import ANY_OBJECT, COUNT, TEXT, closed, documented, ref
@@ -134,7 +132,6 @@ RESPONSES = {
 }
 schemas.REQUESTS.update(REQUESTS)
 schemas.COMPONENTS.update({**REQUESTS, **RESPONSES})
-server.VALIDATORS.update({name: Draft202012Validator(schema) for name, schema in REQUESTS.items()})
 
 GAME = Param("game", "path", {"type": "string"}, "A game id (GET /games lists them).")
 EXPERIMENT = Param(

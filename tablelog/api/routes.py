@@ -30,7 +30,8 @@ from tablelog.domain.stored import not_signed
 from tablelog.projections.queries import Queries
 
 from .errors import ApiError
-from .schemas import Schema
+from .schemas import Schema, match_move_schema
+from .validation import check, move_validator
 
 PREFIX = "/api/v1"
 AT_MOST = 1_000_000_000  # a bound for counts in queries (the store's integers are 64-bit)
@@ -496,6 +497,27 @@ def get_legal_moves(service: Service, match: str, at: int | None) -> Any:
 
 @endpoint(
     "GET",
+    "/matches/{match}/schema",
+    "matches",
+    "The JSON Schema of the match's moves",
+    params=(MATCH,),
+    ok=Answer(
+        200,
+        "MoveSchema",
+        "A JSON Schema (Draft 2020-12): the game's move schema with the names of the "
+        "match's own manifest and its number of players.",
+    ),
+    refusals=(NOT_FOUND,),
+)
+def get_move_schema(service: Service, match: str) -> Any:
+    """The moves this match takes, as POST .../moves checks them (a move outside it is a 400):
+    its game's moves, the names its own manifest gives (tiles, cards, shapes, places), in any
+    case, and no others, and players by name or by number up to its own."""
+    return match_move_schema(service.get(match))
+
+
+@endpoint(
+    "GET",
     "/matches/{match}/events",
     "matches",
     "The event log (the match record)",
@@ -582,6 +604,7 @@ def record_move(service: Service, match: str, body: dict[str, Any]) -> Any:
     move as a person types it (players by name or number from 1, names in any case) is read
     into its stored form against the position it was read from, as the command line does."""
     found = service.get(match)
+    check(move_validator(found), body)  # the match's own schema: its manifest's names
     move, version = body["move"], body.get("version")
     if found.kind != SHEET:  # a sheet has no moves: record refuses it in its own words
         move = found.rules.typed_move(found.state, body["move"], found.seats)

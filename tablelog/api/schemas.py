@@ -1,24 +1,34 @@
 """The JSON Schemas of the API's bodies (OpenAPI 3.1, i.e. JSON Schema 2020-12).
 
-The server validates every request body against these same schemas before acting, and the
-OpenAPI document publishes them, so the document cannot drift from what is checked. Schemas say
-the SHAPE of a request (types, required fields, no unknown fields): a shape error is a 400. What
-the values MEAN (a known game, a legal move, a seat of this match) is for the recorder and the
-rules, exactly as at the command line: those refusals are 422 with the command line's reason.
+The server validates every request body against these same schema objects before acting
+(`validation.py`), and the OpenAPI document publishes them, so the document cannot drift from
+what is checked. A body that breaks its schema is a 400 with the schema's own words: the shape
+of a request (types, required fields, no unknown fields) and the game's vocabulary (the names a
+move may use). What a request MEANS (a known game, a legal move, a seat of this match) is for
+the recorder and the rules, exactly as at the command line: those refusals are 422 with the
+command line's reason.
 
 A move and a match's options are in the game's own vocabulary: the document publishes each
 game's schemas (`TopitopMove`, `TopitopOptions`...), generated from the game's declaration
-(`domain/games/<game>/declaration.py`), and the request bodies name them. The server checks
-only that they are JSON objects and leaves the rest to the rules, which know the match's game
-and word the refusal (422).
+(`domain/games/<game>/declaration.py`), and the request bodies name them; a new match's options
+are checked against the Options of the game it names. The names a move may use come from the
+declaration (cards, cells, gardens) or, for a game played with a manifest, from the manifest
+(tiles, cards, shapes): the game's schema gives its default manifest's as examples, and each
+match publishes its own (`match_move_schema`, GET /matches/{match}/schema), which a move to
+that match is checked against.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+import random
+from typing import TYPE_CHECKING, Any
 
-from tablelog.domain.games import declarations
-from tablelog.domain.games.declaring import move_schema, options_schema
+from tablelog.domain.games import GAMES, declarations
+from tablelog.domain.games.declaring import Vocabulary, move_schema, options_schema
+
+if TYPE_CHECKING:
+    from tablelog.domain.match import Match
 
 Schema = dict[str, Any]
 
@@ -466,6 +476,11 @@ RESPONSES: dict[str, Schema] = {
         },
         ("id", "game", "step", "version", "simultaneous", "moves"),
     ),
+    "MoveSchema": {
+        "type": "object",
+        "description": "A JSON Schema (Draft 2020-12) of one match's moves: its game's Move "
+        "schema, with the names its own manifest gives and its number of players.",
+    },
     "MatchRecord": documented(
         {
             "format": {"const": "tablelog-match/2"},
@@ -630,11 +645,55 @@ def game_schema_name(game: str, what: str) -> str:
     return DECLARED[game].name.replace(" ", "") + what
 
 
+def default_vocabulary(game: str) -> Vocabulary:
+    """The names a new match of the game with its default options may use (its default
+    manifest's), as examples of what a match's manifest gives; players up to the game's most."""
+    rules = GAMES[game]
+    options, players = rules.options({}), rules.min_players
+    state = rules.start(players, options, rules.deal(players, options, random.Random(0)))
+    return Vocabulary(rules.words(state), rules.max_players)
+
+
 GAME_SCHEMAS: dict[str, Schema] = {
-    game_schema_name(game, what): make(info)
+    name: schema
     for game, info in DECLARED.items()
-    for what, make in (("Move", move_schema), ("Options", options_schema))
+    for name, schema in (
+        (game_schema_name(game, "Move"), move_schema(info, default_vocabulary(game))),
+        (game_schema_name(game, "Options"), options_schema(info)),
+    )
 }
+
+
+def match_move_schema(match: Match) -> Schema:
+    """The schema of one match's moves (`GET /matches/{match}/schema`): its game's, with the
+    names its own manifest gives and no others, and players numbered up to its own. A score
+    sheet has no moves (the recorder refuses one in its words): its game's schema."""
+    return move_schema_of(*match_vocabulary(match))
+
+
+Words = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def match_vocabulary(match: Match) -> tuple[str, Words | None, int]:
+    """What a match's move schema depends on (its game, its manifest's names, its players): the
+    schema is made, and its validator compiled, once for each (`functools.lru_cache`). Every
+    state of a match holds its manifest: the latest is read (the first may not be loaded)."""
+    state = match.state
+    if state is None:
+        return match.game, None, len(match.seats)
+    words = match.rules.words(state)
+    return match.game, tuple((k, tuple(v)) for k, v in sorted(words.items())), len(match.seats)
+
+
+@functools.lru_cache(maxsize=64)
+def move_schema_of(game: str, words: Words | None, players: int) -> Schema:
+    if words is None:
+        return GAME_SCHEMAS[game_schema_name(game, "Move")]
+    return {
+        **move_schema(DECLARED[game], Vocabulary(dict(words), players, exact=True)),
+        "description": "This match's moves, as POST /matches/{match}/moves takes them: the "
+        "names of its own manifest, in any case, and its players by name or number.",
+    }
 
 
 def one_of_the_games(what: str, description: str) -> Schema:
@@ -653,8 +712,22 @@ PUBLISHED_FIELDS = {
     ("NewSheet", "options"): one_of_the_games("Options", "Game options (the variant played)."),
     ("NewMove", "move"): one_of_the_games(
         "Move",
-        "The move in the game's own vocabulary (the game's Move schema; docs/games/<game>.md).",
+        "The move in the game's own vocabulary (the game's Move schema; docs/games/<game>.md). "
+        "A match takes the moves of its own schema, GET /matches/{match}/schema: the names of "
+        "its own manifest and players; another is refused (400).",
     ),
+}
+
+# A new match's (or sheet's) options are those of the game it names: a body is checked against
+# that game's Options schema (a game no one knows is the recorder's to refuse, 422).
+OPTIONS_OF_THE_GAME: Schema = {
+    "allOf": [
+        {
+            "if": {"properties": {"game": {"const": game}}, "required": ["game"]},
+            "then": {"properties": {"options": ref(game_schema_name(game, "Options"))}},
+        }
+        for game in DECLARED
+    ]
 }
 
 
@@ -663,9 +736,11 @@ def published(requests: dict[str, Schema]) -> dict[str, Schema]:
     result = dict(requests)
     for (name, field), schema in PUBLISHED_FIELDS.items():
         result[name] = {
-            **requests[name],
-            "properties": {**requests[name]["properties"], field: schema},
+            **result[name],
+            "properties": {**result[name]["properties"], field: schema},
         }
+    for name in ("NewMatch", "NewSheet"):
+        result[name] = {**result[name], **OPTIONS_OF_THE_GAME}
     return result
 
 

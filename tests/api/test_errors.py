@@ -50,7 +50,14 @@ REFUSED_WRITES = [
         "refused",
         "not a seat",
     ),
-    ("moves", {"seat": "Ann", "move": {"place": "castle"}}, 422, "illegal-move", ""),
+    (
+        "moves",
+        {"seat": "Ann", "move": {"place": "castle", "to": "a2"}},
+        400,
+        "bad-request",
+        "'castle'",
+    ),
+    ("moves", {"seat": "Ann", "move": {"castle": "a2"}}, 400, "bad-request", "none of: Place"),
     (
         "moves",
         {"seat": "Ann", "move": {"place": "small", "to": "a2"}, "version": 2},

@@ -2,10 +2,15 @@
 invalid, on every operation; then sequences that follow the document's links from a new match.
 
 Every answer passes schemathesis' checks (no 5xx; the status, media type, headers and body are
-what the document says; data that breaks the document is refused; no write gets through without
-the token). Then the store must still audit clean: every hash chain intact, every match replays
-under the rules, every recorded outcome is the rules' (only the generated claims and disputes
-themselves are findings: a claim of scores the rules do not give, a dispute left open).
+what the document says; no write gets through without the token). Data that breaks the document
+is refused as breaking it: 400 (or, on a path that names nothing, 404; without the token, 401 or
+403), never by the recorder or the rules (422) or as a conflict (409): the server validates every
+body against the schema it publishes. A move that fits the document's move of some game but not
+its match's own schema (GET /matches/{match}/schema: that game's, with the match's manifest) is
+a 400 as well; the legal moves posted as offered are taken. Then the store must still audit
+clean: every hash chain intact, every match replays under the rules, every recorded outcome is
+the rules' (only the generated claims and disputes themselves are findings: a claim of scores
+the rules do not give, a dispute left open).
 
 The store is seeded with a finished match of each game and a few running ones, and one in two
 generated requests names a seeded match (by id or by prefix), so the operations on a match reach
@@ -34,15 +39,26 @@ from tests.test_recorder import OPENING, play
 
 from .conftest import GAME_IDS, TOKEN, example
 
-EXAMPLES_PER_OPERATION = 160  # x 14 operations, plus the stateful runs: well over 2000 requests
+EXAMPLES_PER_OPERATION = 160  # x 15 operations, plus the stateful runs: well over 2000 requests
 # A valid request can still be refused by the rules (an illegal move has the right shape), so
-# 422 counts as an acceptable answer to positive data; the rest are schemathesis' defaults.
+# 422 counts as an acceptable answer to positive data. Invalid data must be refused as such: a
+# 400 (the others: no such match or path, no token, a body the server does not take at all).
+ACCEPTED = ["2xx", "401", "403", "404", "409", "422"]
 CONFIG = {
     "checks": {
-        "positive_data_acceptance": {
-            "expected-statuses": ["2xx", "401", "403", "404", "409", "422"]
+        "positive_data_acceptance": {"expected-statuses": ACCEPTED},
+        "negative_data_rejection": {
+            "expected-statuses": ["400", "401", "403", "404", "405", "413", "415"]
+        },
+    },
+    # The document's move is any game's; a match takes its own game's, with its manifest's
+    # names (GET /matches/{match}/schema): another game's move is a 400 there.
+    "operations": [
+        {
+            "include-operation-id": "record_move",
+            "checks": {"positive_data_acceptance": {"expected-statuses": [*ACCEPTED, "400"]}},
         }
-    }
+    ],
 }
 TABLE_FINDINGS = {"claim", "dispute"}
 NAMES = ["Ann", "Ben", "Cy", "Dee"]
@@ -66,15 +82,17 @@ def seeded(recorder) -> list[str]:
 
 
 def legal_entries(recorder, ids: list[str]) -> list[tuple[str, dict]]:
-    """(match, body) of a legal move of each running seeded match, as things stand now."""
+    """(match, body) of a legal move of each running seeded match, as things stand now, as a
+    person types it (the API offers it so)."""
     entries = []
     for match_id in ids:
         match = recorder.get(match_id)
-        if match.status != "running":
+        if match.status != "running" or match.rules.simultaneous:
             continue
         for seat in match.rules.to_move(match.state):
             for choice in match.rules.choices(match.state, seat)[:5]:
-                entries.append((match_id, {"seat": match.seats[seat], "move": choice}))
+                shown = match.rules.shown_move(choice, match.seats)
+                entries.append((match_id, {"seat": match.seats[seat], "move": shown}))
     return entries
 
 
@@ -118,6 +136,7 @@ def fuzz_operation(operation, cases, recorder, ids: list[str]) -> int:
     @given(case=cases, data=st.data())
     def run(case, data):
         nonlocal calls
+        offered = False
         if legal and data.draw(st.booleans(), label="legal move"):
             # The legal moves depend on what earlier examples recorded: draw an index, not
             # from the list, so that every example draws the same way (Hypothesis checks).
@@ -130,13 +149,16 @@ def fuzz_operation(operation, cases, recorder, ids: list[str]) -> int:
                         GenerationMode.POSITIVE, path_parameters={"match": match_id}, body=body
                     )
                 )
+                offered = True
         if start and data.draw(st.booleans(), label="valid new match"):
             case = data.draw(
                 operation.as_strategy(
                     GenerationMode.POSITIVE, body=data.draw(st.sampled_from(new_matches()))
                 )
             )
-        case.call_and_validate()
+        response = case.call_and_validate()
+        if offered:  # a legal move, as offered: taken
+            assert response.status_code == 200, (case.body, response.text)
         calls += 1
 
     run()

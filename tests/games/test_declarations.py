@@ -1,6 +1,7 @@
 """Each game's declaration (`domain/games/<game>/declaration.py`) says what the engine really
 does: the moves `legal_moves` offers in random playouts structure into the declared move classes
-and fit their JSON Schemas, the options `rules.options({})` gives structure into the options
+and, as a person types them (players by name), fit the JSON Schema of the match's moves, the
+options `rules.options({})` gives structure into the options
 class, the declared defaults are the engine's, and the docs page lists exactly the declared
 options and shows every declared move shape (and no other)."""
 
@@ -22,6 +23,7 @@ from tablelog.domain.games.declaring import (
     TRUE_WORDS,
     Flag,
     GameInfo,
+    Vocabulary,
     json_key,
     json_schema,
     move_schema,
@@ -137,14 +139,20 @@ CASES = [
 @pytest.mark.parametrize(("game", "players", "seed"), CASES)
 def test_every_offered_move_fits_the_declared_classes_and_schemas(game, players, seed):
     rules, info = GAMES[game], info_of(game)
-    moves = Draft202012Validator(move_schema(info))
-    parts = Draft202012Validator({"anyOf": [json_schema(c) for c in info.parts]})
+    seats = ["Ann", "Ben", "Cy", "Dee"][:players]
+    moves = parts = None
     for state in playout_states(rules, players, seed):
+        if moves is None or parts is None:  # the match's own names: its manifest's
+            vocabulary = Vocabulary(rules.words(state), players, exact=True)
+            moves = Draft202012Validator(move_schema(info, vocabulary))
+            parts = Draft202012Validator(
+                {"anyOf": [json_schema(c, vocabulary) for c in info.parts]}
+            )
         for what, move in json.loads(json.dumps(offered(rules, state))):
             if what == "move":
                 typed = json.loads(json.dumps(unstructure(info.structure_move(move))))
                 assert without_none(typed) == without_none(move)
-                moves.validate(move)
+                moves.validate(rules.shown_move(move, seats))
             else:
                 shape = move_shape(move, info.parts)
                 assert shape is not None, f"{move} has the keys of none of {info.parts}"

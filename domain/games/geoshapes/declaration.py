@@ -11,13 +11,9 @@ from ..declaring import Flag, GameInfo, ManifestName, key
 # The board a new match plays on unless it names another (the engine's default_manifest).
 DEFAULT_MANIFEST = "geoshapes-v3"
 SHAPE = "a shape of the board (Square, Wild...)"
-# A player: stored (and offered by legal_moves) as the seat's index from 0; typed at the
-# command line as the name or the seat's number from 1 (moves.from_table stores the index).
-SEAT = {"minimum": 0, "maximum": 3}
-SEAT_DOC = (
-    "the player: stored as the seat's index from 0; typed, the player's name or the seat's "
-    "number from 1"
-)
+# A player, as the API and the command line take it: the name or the seat's number from 1.
+# It is stored (and offered by legal_moves) as the seat's index from 0 (moves.from_table).
+SEAT_DOC = "the player: the player's name, or the seat's number from 1 (stored from 0)"
 
 
 @dataclass(frozen=True)
@@ -49,31 +45,31 @@ class Options:
 class Draw:
     """Draw a card and take the shape it shows."""
 
-    draw: str = field(metadata=key(doc=SHAPE))
+    draw: str = field(metadata=key(doc=SHAPE, words="shape"))
 
 
 @dataclass(frozen=True)
 class PickUp:
     """Pick up a player's SHAPE DISCARDS stack."""
 
-    pick_up: int | str = field(metadata=key(doc=SEAT_DOC, schema=SEAT))
+    pick_up: int | str = field(metadata=key(doc=SEAT_DOC, player=True))
 
 
 @dataclass(frozen=True)
 class BoardShape:
     """A traded shape taken off the trader's own figure or circle."""
 
-    shape: str = field(metadata=key(doc=SHAPE))
-    from_: str = field(metadata=key("from", doc="the place it comes off"))
+    shape: str = field(metadata=key(doc=SHAPE, words="shape"))
+    from_: str = field(metadata=key("from", doc="the place it comes off", words="place"))
 
 
 @dataclass(frozen=True)
 class Offer:
     """1 to 3 shapes for 1 to 3 shapes; a plain name is a shape in hand."""
 
-    with_: int | str = field(metadata=key("with", doc=SEAT_DOC, schema=SEAT))
-    give: list[str | BoardShape] = field(metadata=key(doc="the shapes given"))
-    get: list[str | BoardShape] = field(metadata=key(doc="the shapes received"))
+    with_: int | str = field(metadata=key("with", doc=SEAT_DOC, player=True))
+    give: list[str | BoardShape] = field(metadata=key(doc="the shapes given", words="shape"))
+    get: list[str | BoardShape] = field(metadata=key(doc="the shapes received", words="shape"))
     accepted: bool = field(metadata=key(doc="the other player's answer"))
 
 
@@ -88,27 +84,29 @@ class Trade:
 class Place:
     """Place a shape from the hand on a figure or the circle."""
 
-    place: str = field(metadata=key(doc=SHAPE))
-    on: str = field(metadata=key(doc="a figure or a circle (North-West circle)"))
+    place: str = field(metadata=key(doc=SHAPE, words="shape"))
+    on: str = field(metadata=key(doc="a figure or a circle (North-West circle)", words="place"))
 
 
 @dataclass(frozen=True)
 class Switch:
     """Switch figures: the quadrant's other figure's shapes return to the hand."""
 
-    switch: str = field(metadata=key(doc="the figure switched to"))
+    switch: str = field(metadata=key(doc="the figure switched to", words="figure"))
 
 
 @dataclass(frozen=True)
 class Discard:
     """End a play after a draw or pick-up by discarding a shape."""
 
-    discard: str = field(metadata=key(doc=SHAPE))
+    discard: str = field(metadata=key(doc=SHAPE, words="shape"))
     from_: str | None = field(
-        default=None, metadata=key("from", doc="the place it comes off, when the hand is empty")
+        default=None,
+        metadata=key("from", doc="the place it comes off, when the hand is empty", words="place"),
     )
     to: str | None = field(
-        default=None, metadata=key(doc="the quadrant whose discards receive it (half board)")
+        default=None,
+        metadata=key(doc="the quadrant whose discards receive it (half board)", words="quadrant"),
     )
 
 

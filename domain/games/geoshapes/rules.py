@@ -296,6 +296,16 @@ class GeoShapes(GameRules[GeoShapesState]):
         }
         return completed, board
 
+    def words(self, state: GeoShapesState) -> Mapping[str, Sequence[str]]:
+        """The board's shapes, its places (figures and circles), figures and quadrants."""
+        board = state.board
+        return {
+            "shape": tuple(board.values),
+            "place": tuple(place.name for place in board.places),
+            "figure": tuple(place.name for place in board.places if not place.is_circle),
+            "quadrant": board.quadrants,
+        }
+
     def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
         """Version 1 placed at will, ended the game when the deck ran out, and named its board
         (the default then was `geoshapes`, so its records name it)."""

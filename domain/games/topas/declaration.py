@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from ..declaring import BoardGameGeek, Flag, GameInfo, ManifestName, key
 
+# A card's name: its halves (the match's manifest gives the deck).
 CARD = {"pattern": "^[A-Za-z][1-9]-[A-Za-z][1-9]$"}
 CARD_DOC = "a card named by its halves, colour letter and gems (R2-B1), in any case"
 
@@ -27,7 +28,7 @@ class Options:
 class Place:
     """Place a card: its first named half on `at`, its second one step in `dir`."""
 
-    card: str = field(metadata=key(doc=CARD_DOC, schema=CARD))
+    card: str = field(metadata=key(doc=CARD_DOC, schema=CARD, words="card"))
     at: tuple[int, int] = field(metadata=key(doc="the cell [x, y] of the first named half"))
     dir: str = field(
         metadata=key(
@@ -40,7 +41,7 @@ class Place:
 class StartColumn:
     """In a logged solitaire game: turn up the next column's start card."""
 
-    start: str = field(metadata=key(doc=CARD_DOC, schema=CARD))
+    start: str = field(metadata=key(doc=CARD_DOC, schema=CARD, words="card"))
 
 
 GAME_INFO = GameInfo(

@@ -306,6 +306,10 @@ class Topas(GameRules[TopasState]):
         deck = load_deck(declared.manifest)
         return {"expert": declared.expert, "manifest": declared.manifest}, deck
 
+    def words(self, state: TopasState) -> Mapping[str, Sequence[str]]:
+        """The deck's cards, either half named first (as `identify` reads them)."""
+        return {"card": tuple(load_deck(state.manifest).spelled)}
+
     def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         cards = list(self._declared(options)[1].cards)
         rng.shuffle(cards)

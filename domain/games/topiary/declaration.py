@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..declaring import BoardGameGeek, Flag, GameInfo, ManifestName, key
+from .garden import CELLS, SIGHT_LINES
 
+# A tile's name: its manifest's type and value (the match's manifest gives the tiles).
 TILE = {"pattern": r"^.+ [0-9]+$"}
 TILE_DOC = "a sculpture tile by type and value (Swan 4), the type in any case"
-TILES = {"items": {"type": "string", **TILE}}
-SPOT = {"pattern": "^[A-Ea-e][0-9]+:[A-Za-z]{1,2}$"}
+SPOTS = tuple(SIGHT_LINES)
 SPOT_DOC = "a visitor spot: the first tile the visitor sees and the way it looks (c1:S)"
-CELL = {"pattern": "^[A-Ea-e][0-9]+$"}
 
 
 @dataclass(frozen=True)
@@ -33,14 +33,14 @@ class Options:
 class Keep:
     """With last_player_chooses, the last seat's first move: the 3 tiles it keeps."""
 
-    keep: list[str] = field(metadata=key(doc=TILE_DOC, schema=TILES))
+    keep: list[str] = field(metadata=key(doc=TILE_DOC, schema=TILE, words="tile"))
 
 
 @dataclass(frozen=True)
 class Visit:
     """Place a visitor on a free spot, nothing else."""
 
-    visitor: str = field(metadata=key(doc=SPOT_DOC, schema=SPOT))
+    visitor: str = field(metadata=key(doc=SPOT_DOC, names=SPOTS))
 
 
 @dataclass(frozen=True)
@@ -48,11 +48,12 @@ class VisitAndTake:
     """Place a visitor, take the face-down tile at `take` on its sight line into hand and place
     `place` from the hand face up into the gap."""
 
-    visitor: str = field(metadata=key(doc=SPOT_DOC, schema=SPOT))
-    take: str = field(metadata=key(doc="the garden cell taken from", schema=CELL))
-    place: str = field(metadata=key(doc=TILE_DOC, schema=TILE))
+    visitor: str = field(metadata=key(doc=SPOT_DOC, names=SPOTS))
+    take: str = field(metadata=key(doc="the garden cell taken from", names=CELLS))
+    place: str = field(metadata=key(doc=TILE_DOC, schema=TILE, words="tile"))
     took: str | None = field(
-        default=None, metadata=key(doc="the taken tile, when the table saw it", schema=TILE)
+        default=None,
+        metadata=key(doc="the taken tile, when the table saw it", schema=TILE, words="tile"),
     )
 
 
@@ -60,7 +61,7 @@ class VisitAndTake:
 class Reveal:
     """After the last visitor: the whole hand of the seat awaited."""
 
-    reveal: list[str] = field(metadata=key(doc=TILE_DOC, schema=TILES))
+    reveal: list[str] = field(metadata=key(doc=TILE_DOC, schema=TILE, words="tile"))
 
 
 GAME_INFO = GameInfo(

@@ -299,6 +299,11 @@ class Topiary(GameRules[TopiaryState]):
         opts = {"last_player_chooses": chosen.last_player_chooses, "manifest": manifest}
         return opts, types, values
 
+    def words(self, state: TopiaryState) -> Mapping[str, Sequence[str]]:
+        """Every tile of the manifest: the type removed at setup too (its tiles are refused
+        with that reason)."""
+        return {"tile": dataclasses.replace(state.sculptures, removed=None).tiles()}
+
     def _dealt(self, seats: int, options: Mapping[str, Any], tiles: int) -> list[int]:
         """How many tiles each seat is dealt (the last player gets the rest when choosing)."""
         rest = tiles - SIZE * SIZE - HAND * seats

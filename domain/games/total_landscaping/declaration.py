@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from ..declaring import GameInfo, key
+from .hexgarden import TILES
+from .state import CARDS, SEATS
 
 CARD_DOC = "a colour: Red, Orange, Yellow, Green, Blue, Purple or White (any case)"
 TILE_DOC = "a tile of the garden (A, B1...)"
@@ -28,17 +30,19 @@ class Options:
 class Play:
     """Plant a card on a tile of either garden, with the card's parameters."""
 
-    card: str = field(metadata=key(doc=CARD_DOC))
-    garden: str = field(metadata=key(doc="east or west (any case)"))
-    tile: str = field(metadata=key(doc=TILE_DOC))
+    card: str = field(metadata=key(doc=CARD_DOC, names=CARDS))
+    garden: str = field(metadata=key(doc="east or west (any case)", names=SEATS))
+    tile: str = field(metadata=key(doc=TILE_DOC, names=TILES))
     remove: list[str] | None = field(
-        default=None, metadata=key(doc="Red: the cards of the hand it removes")
+        default=None, metadata=key(doc="Red: the cards of the hand it removes", names=CARDS)
     )
     spread: str | None = field(
-        default=None, metadata=key(doc="Yellow: the adjacent empty tile it spreads to")
+        default=None,
+        metadata=key(doc="Yellow: the adjacent empty tile it spreads to", names=TILES),
     )
     recolour: str | None = field(
-        default=None, metadata=key(doc="Purple: the adjacent flower it turns purple")
+        default=None,
+        metadata=key(doc="Purple: the adjacent flower it turns purple", names=TILES),
     )
 
 
@@ -46,7 +50,7 @@ class Play:
 class Hoe:
     """Hoe two adjacent planted tiles of one's own garden."""
 
-    hoe: tuple[str, str] = field(metadata=key(doc="the two tiles"))
+    hoe: tuple[str, str] = field(metadata=key(doc="the two tiles", names=TILES))
 
 
 @dataclass(frozen=True)
