@@ -111,7 +111,7 @@ def live(app: Any, source: Any, page: str) -> None:
         Input(f"{page}-tick", "n_intervals"),
         State(f"{page}-position", "data"),
     )
-    @takes(seen=kinds.COUNT)
+    @takes(seen=kinds.POSITION)
     def follow(_tick, seen):
         position = source.version()  # a quarantined match changes it too
         if position == seen:

@@ -80,6 +80,10 @@ TAP = kind(
         ]
     },
 )
+POSITION = kind(
+    "the tables' position: whole numbers (or nothing)",
+    {"type": _maybe("array"), "items": {"type": "integer", "minimum": 0}, "maxItems": 4},
+)
 ROWS = kind("a list of rows (or nothing)", {"type": _maybe("array"), "items": {"type": "object"}})
 
 

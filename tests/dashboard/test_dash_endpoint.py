@@ -6,6 +6,7 @@ store byte-identical afterwards."""
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 
@@ -165,3 +166,17 @@ def test_a_fault_inside_a_callback_is_logged_and_said_on_its_page(served, monkey
         sum("a bug in the drawing" in r.getMessage() + str(r.exc_info) for r in caplog.records) == 2
     )
     assert stored_rows(served.store) == before
+
+
+def test_a_live_page_takes_back_the_position_it_was_given(served):
+    """A live page polls with the tables' position it last received (a list: where the
+    projection stands, and how many matches are quarantined); sent back unchanged, it is
+    "nothing new" (204), never a refusal: the browser test of the overview saw every poll
+    after the first refused, and the page stopped following the store."""
+    followers = [c for c in served.callbacks if c["output"].endswith("-position.data")]
+    assert followers, "no live page found"
+    for follower in followers:
+        first = said(served.post(call(follower, [1], [None])))
+        position = json.loads(first)["response"][follower["output"].rsplit(".", 1)[0]]["data"]
+        again = served.post(call(follower, [2], [position]))
+        assert again.status_code == 204, (follower["output"], again.text[:300])
