@@ -96,4 +96,20 @@ def _words(error: ValidationError) -> str:
             return f"none of: {listed} (got {got})"
     if error.validator == "enum" and error.parent is not None and error.parent.validator == "anyOf":
         return f"{error.message}, in any case"
+    if isinstance(choices, list) and all(isinstance(s, dict) for s in choices):
+        got = one_line(json.dumps(error.instance, ensure_ascii=False), 60)
+        return f"{got} is not {' or '.join(_kind(s) for s in choices)}"
     return error.message
+
+
+_KINDS = {"integer": "a whole number", "boolean": "true or false", "number": "a number"}
+
+
+def _kind(schema: dict) -> str:
+    """An alternative of a choice as a person reads it (an option's value: a whole number, or
+    one written out)."""
+    if "description" in schema:
+        return str(schema["description"])
+    if "enum" in schema:
+        return "one of " + ", ".join(json.dumps(v) for v in schema["enum"])
+    return _KINDS.get(str(schema.get("type")), f"a {schema.get('type', 'value')}")
