@@ -81,8 +81,8 @@ def serving(store: str, *options: str, files: int | None = None) -> Iterator[Ser
         assert f":{port}/" in said, said + err.read()
         said += err.readline() if files is not None else ""  # printed before it listens
         said += out.readline()
-        if "(writes need" in said:
-            said += out.readline()
+        if "(writes need" in said and "--write-token" not in options:
+            said += out.readline()  # the token it made up, printed once
         yield Served(port, said, process)
     finally:
         if process.poll() is None:

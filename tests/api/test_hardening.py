@@ -5,12 +5,10 @@ after rejected bodies, and Host checks on reads as well as writes where writes a
 from __future__ import annotations
 
 import socket
-import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from werkzeug.serving import make_server
 
 from tablelog.access import WritePolicy
 from tablelog.api import create_app
@@ -19,6 +17,7 @@ from tablelog.guard import MAX_BODY
 from tests.conftest import stored_rows
 from tests.hostile import JSON, OBJECTS, TEXT, as_text
 from tests.test_recorder import OPENING, play
+from tests.test_serve import serving
 
 MB = 1 << 20
 
@@ -189,13 +188,13 @@ def test_a_deep_body_to_dash_is_a_400_not_a_500(served):
 # ---- a real server: 413 before the body is read, and memory that stays put -------------------
 
 
-def rss() -> int:
-    """This process's resident memory in bytes (the server runs in one of its threads)."""
-    with open("/proc/self/status") as status:
+def rss(pid: int) -> int:
+    """The server process's resident memory in bytes."""
+    with open(f"/proc/{pid}/status") as status:
         for line in status:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) * 1024
-    raise AssertionError("no VmRSS in /proc/self/status")
+    raise AssertionError(f"no VmRSS in /proc/{pid}/status")
 
 
 def post_huge(port: int, path: str, size: int, chunked: bool) -> bytes:
@@ -228,12 +227,11 @@ def post_huge(port: int, path: str, size: int, chunked: bool) -> bytes:
 
 @pytest.fixture
 def real_server(tmp_path):
-    """`tablelog serve`'s app on a network bind (writes need the token, as in the issue)."""
-    app = build_app(str(tmp_path / "store.sqlite"), WritePolicy.for_bind("0.0.0.0", "t0ken"))
-    server = make_server("127.0.0.1", 0, app.server, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield server.server_port
-    server.shutdown()
+    """`tablelog serve` in its own process on a network bind (writes need the token, as in the
+    issue): its memory is its own, not shared with whatever else this test runner holds."""
+    store = str(tmp_path / "store.sqlite")
+    with serving(store, "--host", "0.0.0.0", "--write-token", "t0ken") as served:
+        yield served
 
 
 @pytest.mark.slow
@@ -250,12 +248,13 @@ def test_huge_bodies_are_413_and_the_server_does_not_keep_them(real_server):
         ("/api/v1/matches", False),
         ("/api/v1/matches", True),
     ]
+    port, pid = real_server.port, real_server.process.pid
     for path, chunked in targets:
-        assert b" 413 " in post_huge(real_server, path, 100 * MB, chunked), (path, chunked)
-    baseline = rss()
+        assert b" 413 " in post_huge(port, path, 100 * MB, chunked), (path, chunked)
+    baseline = rss(pid)
     for path, chunked in targets * 2:
-        assert b" 413 " in post_huge(real_server, path, 100 * MB, chunked), (path, chunked)
-    grown = rss() - baseline
+        assert b" 413 " in post_huge(port, path, 100 * MB, chunked), (path, chunked)
+    grown = rss(pid) - baseline
     assert grown < 32 * MB, f"the server grew by {grown / MB:.1f} MiB"
     print(
         f"RSS {baseline / MB:.1f} MiB before 8 x 100 MiB refused bodies, "
