@@ -218,15 +218,19 @@ def _two_means(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
 # ---- agent against agent --------------------------------------------------------------------
 
 
-def head_to_head(wins: int, losses: int, draws: int, players: int) -> dict[str, Any]:
+def head_to_head(
+    wins: int, losses: int, draws: int, players: int, shared: float | None = None
+) -> dict[str, Any]:
     """The focal agent's win rate among decided matches (a draw decides nothing; in a
-    many-player match any other seat's win is a loss), against the fair rate 1/players: the
-    difference, its 95% Wilson interval shifted by the fair rate, and scipy's exact binomial
-    test."""
+    many-player match any other seat's win is a loss; a shared win is a win), against the fair
+    rate: the difference, its 95% Wilson interval shifted by the fair rate, and scipy's exact
+    binomial test. The fair rate is the chance that a seat is among the winners when seats are
+    even: `shared` / decided, where `shared` sums winners / players over the decided matches
+    (observed sharing, as the seat test's fair rate is); 1/players when no win was shared."""
     from scipy.stats import binomtest
 
     decided = wins + losses
-    fair = 1.0 / players
+    fair = shared / decided if shared is not None and decided else 1.0 / players
     if decided == 0:
         return {
             "wins": wins,
@@ -250,6 +254,7 @@ def head_to_head(wins: int, losses: int, draws: int, players: int) -> dict[str, 
         "low": low,
         "high": high,
         "fair": fair,
+        "shared": decided * fair,
         "difference": wins / decided - fair,
         "diff_low": low - fair,
         "diff_high": high - fair,

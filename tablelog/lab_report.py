@@ -72,19 +72,25 @@ def report_of(definition: Definition, traces: Sequence[Sequence[Trace]]) -> dict
 def _head_to_head(arm: Arm, traces: Sequence[Trace]) -> dict[str, Any]:
     """The focal agent (agents[0]) sits in seat k % players in match k."""
     wins = losses = draws = 0
+    shared = 0.0  # winners / players summed over decided matches: the fair rate's numerator
     utility = 0.0  # the focal agent's Ludii utility, summed (for Ludii's skill trace)
     for number, trace in enumerate(traces):
         focal = number % trace.players
         utility += utilities(trace)[focal]
         if not trace.winners:
             draws += 1
-        elif focal in trace.winners:
+            continue
+        shared += len(trace.winners) / trace.players
+        if focal in trace.winners:
             wins += 1
         else:
             losses += 1
     players = len(arm.agents)
     mean = utility / len(traces) if traces else math.nan
-    return head_to_head(wins, losses, draws, players) | {"agent": arm.agents[0], "utility": mean}
+    return head_to_head(wins, losses, draws, players, shared) | {
+        "agent": arm.agents[0],
+        "utility": mean,
+    }
 
 
 def in_words(definition: Definition, report: dict[str, Any]) -> list[str]:
@@ -164,6 +170,7 @@ def _skill_words(definition: Definition, report: dict[str, Any]) -> list[str]:
             sum(h["losses"] for h in decided),
             sum(h["draws"] for h in decided),
             definition.players,
+            sum(h["shared"] for h in decided),
         )
         above = sum(h["low"] > h["fair"] for h in decided)
         verdict = (

@@ -234,6 +234,17 @@ def test_head_to_head_against_the_fair_rate():
     assert lopsided["diff_low"] < 0.4 < lopsided["diff_high"]
 
 
+def test_head_to_head_expects_the_observed_sharing_of_wins():
+    # 3 players, 100 decided matches, each won by 2 of the 3 seats: an even seat is among the
+    # winners 2/3 of the time, so winning 40 of them is below fair, not above 1/3.
+    shared = head_to_head(40, 60, 0, 3, shared=100 * 2 / 3)
+    assert shared["fair"] == pytest.approx(2 / 3)
+    assert shared["difference"] == pytest.approx(0.4 - 2 / 3) and shared["p"] < 0.001
+    # No win shared: each decided match adds 1/3, and the fair rate is 1/3 as before.
+    alone = head_to_head(40, 60, 0, 3, shared=100 / 3)
+    assert alone["fair"] == pytest.approx(1 / 3) and alone["difference"] > 0
+
+
 def test_a_skill_report_gives_ludiis_skill_trace():
     # Two doublings, two matches each; the stronger sits in seat k % 2 in match k. First: it wins
     # match 0 (utility 1), match 1 is drawn (0): mean 0.5. Second: seat 2 wins both, a loss
