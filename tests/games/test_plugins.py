@@ -129,7 +129,7 @@ def test_a_game_that_says_nothing_more_gets_its_sheet_and_setup_from_its_declara
 
 
 def test_an_engine_and_a_declaration_of_two_games_are_not_one_plugin():
-    with pytest.raises(ValueError, match="topitop.*topas"):
+    with pytest.raises(ValueError, match=r"topitop.*topas"):
         plugin_of(TOPITOP.rules, PLUGINS["topas"].declaration)
 
 
@@ -170,3 +170,14 @@ def test_component_extractor_gives_each_seat_rows_of_components(game):
     assert len(rows) == len(scores)
     for seat_rows in rows:
         assert all(isinstance(row, Component) and row.number >= 0 for row in seat_rows)
+
+
+def test_the_sixth_game_is_registered_as_a_third_party_registers_one():
+    """Nim (tests/third_party) lives in a distribution of its own, outside tablelog's packages:
+    the registry finds it by its entry point, and by nothing else."""
+    from importlib.metadata import distribution, entry_points
+
+    (point,) = [p for p in entry_points(group="tablelog.games") if p.name == "nim"]
+    assert point.load() is PLUGINS["nim"]
+    assert point.dist is not None and point.dist.name == distribution("tablelog-nim").name
+    assert not type(PLUGINS["nim"].rules).__module__.startswith("tablelog.")
