@@ -20,7 +20,8 @@ from tablelog.cli import main
 from tablelog.dashboard.record import Ready
 from tablelog.dashboard.record import setup as setups
 from tablelog.dashboard.record.picking import DONE
-from tablelog.demo import demo_plans
+from tablelog.demo import DEMO_SEED, demo_plans
+from tablelog.demo_sheets import sheet_matches
 from tablelog.domain.bots import random_bot
 from tablelog.domain.games import GAMES
 from tablelog.domain.restrictions import restricted, restrictions
@@ -111,5 +112,6 @@ def test_the_lab_plays_every_restriction_it_declares(game):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_demo_plays_it(game):
+def test_the_demo_plays_it_and_logs_its_sheets(game):
     assert game in {plan.game for plan in demo_plans()}
+    assert game in {match.game for match in sheet_matches(DEMO_SEED)}
