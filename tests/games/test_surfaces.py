@@ -63,8 +63,8 @@ def test_simulate_plays_it_and_stats_reads_it(game, tmp_path):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_api_lists_it_and_publishes_its_schemas(game):
-    client = create_app(":memory:", WritePolicy()).test_client()
+def test_the_api_lists_it_and_publishes_its_schemas(game, tmp_path):
+    client = create_app(str(tmp_path / "store.sqlite"), WritePolicy()).test_client()
     listed = client.get("/api/v1/games").get_json()["games"]
     assert game in [entry["id"] for entry in listed]
     schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
