@@ -73,7 +73,7 @@ MATCHES = Table(
     "One row per match, whatever its status; updated as its events arrive.",
     (
         _c("match_id", "text", "The match's UUID."),
-        _c("game", "text", "Game id: topiary, total-landscaping, topas, geoshapes, topitop."),
+        _c("game", "text", "Game id (`tablelog --help` lists the registered games)."),
         _c("variant", "text", "The match's options as a stable text (see module doc)."),
         _c("players", "int", "Number of seats."),
         _c("seats", "json", "Player names in turn order (JSON list); seat 1 first."),

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from uuid import UUID, uuid5
 
+from tablelog.domain.games import GAMES
 from tablelog.domain.match import Match
 from tablelog.domain.sheet_matches import sheet_match
 
@@ -71,27 +72,34 @@ def _geoshapes(rng: random.Random, seats: list[str]) -> dict:
     return {"scores": entries, "winners": [seats[winner]]}
 
 
-def _topitop(rng: random.Random, seats: list[str]) -> dict:
+def _winner_only(rng: random.Random, seats: list[str]) -> dict:
     return {"scores": None, "winners": [rng.choice(seats)]}  # a win, no score
 
 
+# Sheets with scores, in each game's categories; any other game's sheets name the winner only.
 SHEETS = {
     "topiary": _topiary,
     "topas": _topas,
     "total-landscaping": _landscaping,
     "geoshapes": _geoshapes,
-    "topitop": _topitop,
 }
+
+
+def _plan() -> list[tuple[str, int, int]]:
+    """PLAN, and two sheets of every other registered game (a game added later shows too)."""
+    planned = {game for game, _, _ in PLAN}
+    others = [(game, max(2, rules.min_players), 2) for game, rules in GAMES.items()]
+    return [*PLAN, *(entry for entry in others if entry[0] not in planned)]
 
 
 def sheet_matches(seed: int) -> list[Match]:
     rng = random.Random(seed)
     matches, day = [], 0
-    for game, players, count in PLAN:
+    for game, players, count in _plan():
         for number in range(count):
             seats = [f"{rng.choice(('random', 'greedy'))}-{seat}" for seat in range(1, players + 1)]
             sheet = {
-                **SHEETS[game](rng, seats),
+                **SHEETS.get(game, _winner_only)(rng, seats),
                 "first": seats[0],
                 "duration_min": rng.randint(15, 60),
                 "location": "Demo club",

@@ -15,11 +15,19 @@ import threading
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tablelog.store import is_postgres, open_recorder
+
+# The commands the tests start find Nim, the sixth game, as this process does (pyproject's
+# pytest `pythonpath`): its distribution is on their path too.
+THIRD_PARTY = str(Path(__file__).resolve().parent / "third_party")
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    path for path in (THIRD_PARTY, os.environ.get("PYTHONPATH")) if path
+)
 
 PG_SERVER = os.environ.get("TABLELOG_TEST_PG", "postgresql://postgres@127.0.0.1:5432")
 

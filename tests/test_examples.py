@@ -1,4 +1,5 @@
-"""Every example match record shipped in data/examples imports, replays and ends as documented."""
+"""Every example match record (data/examples, and the one each game's plugin names) imports,
+replays and ends as documented."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ import pytest
 
 from tablelog.domain.games import GAMES
 from tablelog.domain.records import check_all
-from tests.packaged import data_path
+from tests.packaged import data_path, example_path
 
-EXAMPLES = sorted(data_path("examples").glob("*.json"))
+EXAMPLES = sorted({*data_path("examples").glob("*.json"), *map(example_path, GAMES)})
 
 
 def test_every_game_has_an_example():
-    assert {path.stem for path in EXAMPLES} >= set(GAMES)
+    assert all(example_path(game).is_file() for game in GAMES)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)

@@ -9,16 +9,15 @@ import pytest
 from tablelog.domain import views
 from tablelog.domain.games import GAMES
 from tests.long_matches import shuffled_moves
+from tests.packaged import docs_page
 from tests.test_cli import run
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_game_declares_its_own_cap_in_its_documentation(game):
-    from pathlib import Path
-
     rules = GAMES[game]
     assert "move_cap" in type(rules).__dict__, f"{game} declares no move_cap of its own"
-    doc = (Path(__file__).parents[1] / "docs" / "games" / f"{game}.md").read_text()
+    doc = docs_page(game).read_text()
     assert f"{rules.move_cap:,} moves" in doc
 
 

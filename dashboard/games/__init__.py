@@ -1,8 +1,11 @@
-"""Each game's dashboard side, one module per game (`topitop.py`, ...): `draw(state, seats)`
-turns a position (the rules' `encode(state)`, plain JSON) and the seat names into a plotly figure
-(the Match and Record pages' board), and `menu(rules, state, seat, picks, names)` is the Record
-page's next question for the seat to move (the picker, built on `dashboard/record/picking.py`).
-`drawing.py` holds what the boards share. A game without a module gets a figure that says so.
+"""Each game's dashboard side, one module per game (`topitop.py`, ...; the game's plugin names
+it): `draw(state, seats)` turns a position (the rules' `encode(state)`, plain JSON) and the seat
+names into a plotly figure (the Match and Record pages' board), and `menu(rules, state, seat,
+picks, names)` is the Record page's next question for the seat to move (the picker, built on
+`dashboard/record/picking.py`).
+A module may add `setup(players, picks)`, the Record page's setup questions where the table shows
+more than the declared options (`setting.py` asks those by default). `drawing.py` holds what
+the boards share. A game without a module gets a figure that says so.
 
 Tapping the board (the Record page): `taps(state, question, picks, seats)` says where on the board
 each answer to the picker's current question lies (a `drawing.Tap` per answer that has a place);
@@ -20,13 +23,18 @@ from typing import Any
 import plotly.graph_objects as go
 
 from tablelog.dashboard.figures.style import empty
+from tablelog.domain.games import PLUGINS
 
 from .drawing import TAP_SIZE, tappable
 
 
 def module(game: str) -> ModuleType:
-    """The game's dashboard module; ModuleNotFoundError for a game without one."""
-    return importlib.import_module(f"{__name__}.{game.replace('-', '_')}")
+    """The game's dashboard module, as its plugin names it; ModuleNotFoundError for a game
+    without one."""
+    plugin = PLUGINS.get(game)
+    if plugin is None:
+        raise ModuleNotFoundError(f"no game {game!r}")
+    return importlib.import_module(plugin.dashboard)
 
 
 def draw(

@@ -39,8 +39,11 @@ from tablelog.dashboard.record.picking import (
     legal_moves,
     walk,
 )
+from tablelog.domain.games.geoshapes.rules import DEFAULT_MANIFEST
+from tablelog.domain.games.manifests import load_manifest
 
 from .drawing import Sketch, Tap, board_figure, label, rect
+from .setting import YES_NO
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -519,3 +522,32 @@ def _discards_tap(number: int) -> tuple[float, float]:
 def _seat(value: Any, seats: list[str]) -> int:
     """A seat as the picker names it: its number from 0, or its player's name."""
     return seats.index(value) if isinstance(value, str) else int(value)
+
+
+# ---- the Record page's setup questions: setup(players, picks) ---------------------------------
+
+
+DEALT = {False: 4, True: 8}  # shapes dealt to each player: the whole board, the half board
+
+
+def setup(players: int, picks: Picks) -> Step:
+    """The Record page's setup questions: the half board (two players), then each hand dealt."""
+    manifest = load_manifest(DEFAULT_MANIFEST)  # the board a new match is played on
+    if players == 2 and answer(picks, "half_board") is None:
+        return Question("half_board", "Play on the half board (two quadrants each)?", YES_NO)
+    half = bool(answer(picks, "half_board"))
+    dealt = DEALT[half]
+    deck = Counter(manifest["deck"])
+    for seat in range(players):
+        key = f"hand{seat + 1}"
+        hand = [shape for shape in answers(picks, key) if shape != DONE]
+        if len(hand) < dealt:
+            left = deck - Counter(s for k, v in picks if k.startswith("hand") for s in [v])
+            return Question(
+                key,
+                f"Player {seat + 1}'s dealt shapes ({len(hand)} of {dealt})",
+                tuple(Option(s, s) for s in manifest["deck"] if left[s] > 0),
+                several=True,
+            )
+    hands = [answers(picks, f"hand{seat + 1}") for seat in range(players)]
+    return Ready({"options": {"half_board": half}, "setup": {"hands": hands}})

@@ -17,15 +17,19 @@ import plotly.graph_objects as go
 from tablelog.dashboard.figures.style import seat_colour, text
 from tablelog.dashboard.record.picking import (
     Facet,
+    Option,
     Picks,
     Question,
+    Ready,
     Step,
     answer,
     legal_moves,
     walk,
 )
+from tablelog.domain.games.manifests import load_manifest
 
 from .drawing import Sketch, Tap, board_figure, label, rect
+from .setting import YES_NO, first_open
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -184,3 +188,33 @@ def colours(card: str) -> str:
     names = {"R": "red", "G": "green", "Y": "yellow", "B": "blue"}
     first, second = card.split("-")
     return f"{names.get(first[0], first[0])} and {names.get(second[0], second[0])}"
+
+
+# ---- the Record page's setup questions: setup(players, picks) ---------------------------------
+
+
+def setup(players: int, picks: Picks) -> Step:
+    """The Record page's setup questions: the options, then what the table shows."""
+    cards = load_manifest("topas")["cards"]
+    colours = load_manifest("topas")["colours"]
+    open_ = first_open(
+        [
+            Question(
+                "expert", "Expert variant (a placement scores the product of its lines)?", YES_NO
+            ),
+            Question(
+                "start",
+                "Which start card was turned up? (its first half lies left)",
+                tuple(
+                    Option(c, c, " and ".join(colours.get(h[0], h[0]) for h in c.split("-")))
+                    for c in cards
+                ),
+            ),
+        ],
+        picks,
+    )
+    if open_:
+        return open_
+    return Ready(
+        {"options": {"expert": answer(picks, "expert")}, "setup": {"start": answer(picks, "start")}}
+    )

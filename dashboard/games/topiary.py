@@ -32,9 +32,11 @@ from tablelog.dashboard.record.picking import (
 )
 from tablelog.domain.games import RulesError
 from tablelog.domain.games.cells import parse_cell
+from tablelog.domain.games.manifests import load_manifest
 from tablelog.domain.games.topiary.garden import DIRECTIONS, SIZE
 
 from .drawing import Sketch, Tap, board_figure, label, rect
+from .setting import YES_NO, first_open
 
 TAP_SIZE = 20  # px: the spots stand 0.4 of a tile apart, 24 px on a phone
 
@@ -307,3 +309,39 @@ def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[st
             col, row = parse_cell(option.value, SIZE, SIZE)
             found.append(Tap(option.value, col, -row))
     return found
+
+
+# ---- the Record page's setup questions: setup(players, picks) ---------------------------------
+
+
+def setup(players: int, picks: Picks) -> Step:
+    """The Record page's setup questions: the options, then what the table shows."""
+    manifest = load_manifest("topiary")
+    types, values = manifest["types"], manifest["values"]
+    questions = [
+        Question(
+            "last_player_chooses", "Variant: the last player keeps 3 of the leftover tiles?", YES_NO
+        )
+    ]
+    if players in (2, 3):
+        questions.append(
+            Question(
+                "removed", "Which sculpture type was removed?", tuple(Option(t, t) for t in types)
+            )
+        )
+    open_ = first_open(questions, picks)
+    if open_:
+        return open_
+    removed = answer(picks, "removed")
+    if answer(picks, "c3") is None:
+        return Question(
+            "c3",
+            "Which tile was turned face up at c3?",
+            tuple(Option(f"{t} {v}", f"{t} {v}", t) for t in types if t != removed for v in values),
+        )
+    table: dict[str, Any] = {"garden": {"c3": answer(picks, "c3")}}
+    if removed:
+        table["removed"] = removed
+    return Ready(
+        {"options": {"last_player_chooses": answer(picks, "last_player_chooses")}, "setup": table}
+    )

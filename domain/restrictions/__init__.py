@@ -3,11 +3,12 @@ Balance with Restricted Play", AIIDE 2012): a player who never does one thing, p
 the standard player. If the restricted player wins about as often, the thing it gives up is not
 worth much; if it loses badly, the thing is strong; if it wins MORE, the thing is a trap.
 
-Each game declares its restrictions in a module of this package (`topiary.py`, ...), from outside
-its engine and keyed by game id: a `Restriction` is a name in the game's words, a sentence, and a
-filter over the legal moves of the restricted seat. When a filter would leave nothing (every legal
-move is one the player swore off) the restricted seat plays any legal move: the rules oblige it
-to move, and the experiment counts how often that happened nowhere else but here, in the docs.
+Each game's plugin carries its restrictions (`domain/games/<game>/restrictions.py`, outside its
+engine; none is a valid answer): a `Restriction` (`domain/games/restricting.py`) is a name in
+the game's words, a sentence, and a filter over the legal moves of the restricted seat. When a
+filter would leave nothing (every legal move is one the player swore off) the restricted seat
+plays any legal move: the rules oblige it to move, and the experiment counts how often that
+happened nowhere else but here, in the docs.
 
 `restricted(bot, restriction)` makes any bot (random, greedy, MCTS) play under the restriction:
 it sees the rules through `RestrictedRules`, which offers the restricted seat only the allowed
@@ -16,55 +17,19 @@ moves, in its own decisions and in its search's rollouts of its own turns alike.
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from tablelog.domain.games import GameRules, get_rules
+from tablelog.domain.games import GameRules, get_game, get_rules
 from tablelog.domain.games.base import Move
+from tablelog.domain.games.restricting import FIRST_LEGAL, Restriction, never
 from tablelog.domain.quoting import quoted
-
-Filter = Callable[[Sequence[Move]], list[Move]]
-
-# game id -> the module of this package that declares its restrictions
-MODULES = {
-    "topiary": "topiary",
-    "total-landscaping": "total_landscaping",
-    "topas": "topas",
-    "geoshapes": "geoshapes",
-    "topitop": "topitop",
-}
-
-
-@dataclasses.dataclass(frozen=True)
-class Restriction:
-    name: str  # e.g. "never-place-swan"
-    description: str  # e.g. "never puts a Swan face up into the garden"
-    keep: Filter
-
-    def allowed(self, moves: Sequence[Move]) -> list[Move]:
-        kept = self.keep(moves)
-        return kept if kept else list(moves)
-
-
-def never(name: str, description: str, refuses: Callable[[Move], bool]) -> Restriction:
-    return Restriction(name, description, lambda moves: [m for m in moves if not refuses(m)])
-
-
-FIRST_LEGAL = Restriction(
-    "first-legal",
-    "always plays the first legal move the engine lists (a player who does not think)",
-    lambda moves: list(moves[:1]),
-)
 
 
 def restrictions(game: str) -> dict[str, Restriction]:
     """The restrictions `game` declares, by name (every game has `first-legal`)."""
-    get_rules(game)  # an unknown game is refused in the usual words
-    module = importlib.import_module(f"{__name__}.{MODULES[game]}")
-    declared = [*module.RESTRICTIONS, FIRST_LEGAL]
+    declared = [*get_game(game).restrictions, FIRST_LEGAL]
     return {r.name: r for r in declared}
 
 

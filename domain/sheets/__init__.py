@@ -1,5 +1,5 @@
-"""Score-sheet matches: the sheet rules of each game (one module per game, keyed by game id),
-and `check_sheet`, which normalises a sheet and checks it before anything is stored.
+"""Score-sheet matches: the sheet rules of each game (its plugin's), and `check_sheet`, which
+normalises a sheet and checks it before anything is stored.
 
 The engines (domain/games) stay untouched: a sheet has no moves, so what can be checked is
 what the game's scoring and winning rules say about final scores (see each module).
@@ -11,24 +11,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..errors import Refused
+from ..games import PLUGINS
+from ..games.sheeting import KEYS, SEAT_KEYS, SheetRules, name_of, number, seat_label, text
 from ..quoting import quoted
-from .base import KEYS, SEAT_KEYS, SheetRules, name_of, number, seat_label, text
-from .geoshapes import GeoShapesSheet
-from .topas import TopasSheet
-from .topiary import TopiarySheet
-from .topitop import TopitopSheet
-from .total_landscaping import TotalLandscapingSheet
 
-SHEETS: dict[str, SheetRules] = {
-    rules.game: rules
-    for rules in (
-        TopiarySheet(),
-        TotalLandscapingSheet(),
-        TopasSheet(),
-        GeoShapesSheet(),
-        TopitopSheet(),
-    )
-}
+# game id -> its sheet rules (each game's plugin carries them: `domain/games/<game>/sheet.py`,
+# or the declaration's categories)
+SHEETS: dict[str, SheetRules] = {game: plugin.sheet for game, plugin in PLUGINS.items()}
 
 __all__ = ["SHEETS", "check_sheet", "normalise", "outcome_of"]
 

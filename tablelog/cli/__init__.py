@@ -16,7 +16,7 @@ from typing import NoReturn
 import click
 
 from tablelog.domain.errors import Refused
-from tablelog.domain.games import RulesError
+from tablelog.domain.games import GAMES, RulesError
 from tablelog.domain.quoting import QUOTE_LIMIT
 
 
@@ -80,9 +80,13 @@ def clipped(message: str) -> str:
 def main() -> None:
     """Record tabletop matches move by move, replay them, and analyse scoring balance.
 
-    Games: topiary, total-landscaping, topas, geoshapes, topitop. The store is an SQLite file
-    (see --store on each command, or $TABLELOG_STORE).
+    Games: {games}. The store is an SQLite file (see --store on each command, or
+    $TABLELOG_STORE).
     """
+
+
+# Every registered game, as the registry finds them (a game of another distribution too).
+main.help = (main.help or "").replace("{games}", ", ".join(GAMES))
 
 
 for _module in pkgutil.iter_modules(__path__):

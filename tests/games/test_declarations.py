@@ -8,16 +8,14 @@ options and shows every declared move shape (and no other)."""
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 import random
 import re
-from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
 
-from tablelog.domain.games import GAMES, InvalidSetup
+from tablelog.domain.games import GAMES, PLUGINS, InvalidSetup
 from tablelog.domain.games.declaring import (
     FALSE_WORDS,
     TRUE_WORDS,
@@ -34,12 +32,11 @@ from tablelog.domain.games.declaring import (
     unstructure,
 )
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "games"
+from ..packaged import docs_page
 
 
 def info_of(game: str) -> GameInfo:
-    module = importlib.import_module(f"tablelog.domain.games.{game.replace('-', '_')}.declaration")
-    return module.GAME_INFO
+    return PLUGINS[game].declaration
 
 
 def option_fields(info: GameInfo) -> tuple[dataclasses.Field, ...]:
@@ -190,7 +187,7 @@ def json_objects(text: str) -> list[dict]:
 @pytest.mark.parametrize("game", GAMES)
 def test_the_docs_page_lists_exactly_the_declared_options(game):
     info = info_of(game)
-    page = (DOCS / f"{game}.md").read_text()
+    page = docs_page(game).read_text()
     listed = re.findall(r"^\| `(\w+)` +\|", section(page, "ptions"), re.MULTILINE)
     assert sorted(listed) == sorted(json_key(f) for f in option_fields(info))
 
@@ -198,7 +195,7 @@ def test_the_docs_page_lists_exactly_the_declared_options(game):
 @pytest.mark.parametrize("game", GAMES)
 def test_the_docs_page_shows_every_declared_move_and_no_other(game):
     info = info_of(game)
-    shown = json_objects(section((DOCS / f"{game}.md").read_text(), "Moves"))
+    shown = json_objects(section(docs_page(game).read_text(), "Moves"))
     classes = (*info.moves, *info.parts)
     shapes = [move_shape(example, classes) for example in shown]
     unknown = [example for example, shape in zip(shown, shapes) if shape is None]

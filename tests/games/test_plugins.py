@@ -1,13 +1,12 @@
-"""Every registered game is a whole plugin: one check per piece a game must provide
-(docs/adding-a-game.md), failing with the names of the pieces a game lacks.
-
-The pieces live on both sides of the layers: the rules package `tablelog.domain.games.<game>`
-(engine, declaration, component extractor), its docs page and example match, and its dashboard
-module `tablelog.dashboard.games.<game>` (board and picker).
+"""Every registered game is a whole plugin: one `Game` object (`domain/games/plugin.py`) found
+once by the registry, and one check per piece it carries (docs/adding-a-game.md), failing with
+the names of the pieces a game lacks: engine, declaration, score sheet, restrictions, the
+dashboard module of its board, picker and setup questions, its docs page and example match.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import inspect
 import json
@@ -17,17 +16,19 @@ from typing import Any
 
 import pytest
 
-from tablelog.domain.games import GAMES, GameRules
+from tablelog.dashboard.record import Question, Ready
+from tablelog.dashboard.record import setup as setups
+from tablelog.domain.games import GAMES, PLUGINS, GameRules
 from tablelog.domain.games.base import Component
 from tablelog.domain.games.declaring import GameInfo
+from tablelog.domain.games.plugin import game as plugin_of
+from tablelog.domain.games.restricting import Restriction
+from tablelog.domain.games.sheeting import SheetRules
+from tablelog.domain.games.topitop import GAME as TOPITOP
 
 from ..packaged import data_path
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
-
-
-def module_name(game: str) -> str:
-    return game.replace("-", "_")
 
 
 def _import(name: str) -> Any:
@@ -53,30 +54,30 @@ def finished_position(rules: GameRules, seed: int = 1) -> tuple[Any, list[tuple[
 
 def missing_pieces(game: str) -> list[str]:
     """The names of the pieces `game` lacks; empty for a whole plugin."""
+    plugin = PLUGINS.get(game)
+    if plugin is None:
+        return [f"plugin: GAME in tablelog.domain.games.<{game}> or a tablelog.games entry point"]
     missing = []
-    rules = GAMES.get(game)
-    package = _import(f"tablelog.domain.games.{module_name(game)}")
-    if rules is None or package is None or not hasattr(package, "__path__"):
-        missing.append(f"rules package tablelog.domain.games.{module_name(game)} with RULES")
-    elif inspect.isabstract(type(rules)):
-        missing.append("rules methods: " + ", ".join(sorted(type(rules).__abstractmethods__)))
-    declared = getattr(
-        _import(f"tablelog.domain.games.{module_name(game)}.declaration"), "GAME_INFO", None
-    )
+    if inspect.isabstract(type(plugin.rules)) or plugin.rules.id != game:
+        missing.append("rules: a GameRules of " + game)
+    declared = plugin.declaration
     if not isinstance(declared, GameInfo) or declared.id != game:
-        missing.append(
-            f"declaration tablelog.domain.games.{module_name(game)}.declaration "
-            "with GAME_INFO (metadata, options and move classes)"
-        )
-    if not (DOCS / "games" / f"{game}.md").is_file():
+        missing.append("declaration: GAME_INFO (metadata, options and move classes)")
+    if not isinstance(plugin.sheet, SheetRules) or plugin.sheet.game != game:
+        missing.append("sheet: the score sheet's SheetRules")
+    names = [r.name for r in plugin.restrictions if isinstance(r, Restriction)]
+    if len(set(names)) != len(plugin.restrictions):
+        missing.append("restrictions: Restriction objects, each named once")
+    if not (plugin.docs or DOCS / "games" / f"{game}.md").is_file():
         missing.append(f"docs page docs/games/{game}.md")
-    if not data_path("examples", f"{game}.json").is_file():
+    if not (plugin.example or data_path("examples", f"{game}.json")).is_file():
         missing.append(f"example match data/examples/{game}.json")
-    side = _import(f"tablelog.dashboard.games.{module_name(game)}")
-    for piece in ("draw", "menu"):
+    side = _import(plugin.dashboard)
+    for piece, what in (("draw", "board"), ("menu", "picker")):
         if not callable(getattr(side, piece, None)):
-            what = "board" if piece == "draw" else "picker"
-            missing.append(f"{what}: tablelog.dashboard.games.{module_name(game)}.{piece}")
+            missing.append(f"{what}: {plugin.dashboard}.{piece}")
+    if not callable(getattr(side, "setup", setups.menu)):
+        missing.append(f"setup questions: {plugin.dashboard}.setup is not a function")
     return missing
 
 
@@ -85,27 +86,51 @@ def test_a_registered_game_provides_every_piece(game):
     assert missing_pieces(game) == [], f"{game} lacks: {'; '.join(missing_pieces(game))}"
 
 
-def test_an_unregistered_game_is_told_everything_it_lacks():
+def test_an_unregistered_game_is_told_it_is_not_registered():
     lacking = missing_pieces("sixth-game")
-    assert [line.split(" ")[0] for line in lacking] == [
-        "rules",
-        "declaration",
+    assert len(lacking) == 1 and "tablelog.games entry point" in lacking[0]
+
+
+def test_a_registered_game_without_its_pieces_is_told_each(monkeypatch):
+    broken = dataclasses.replace(
+        TOPITOP,
+        declaration=None,  # type: ignore[arg-type]  # deliberately: the lack is the point
+        sheet=None,  # type: ignore[arg-type]
+        docs=Path("nowhere.md"),
+        dashboard="tablelog.dashboard.games.nowhere",
+    )
+    monkeypatch.setitem(PLUGINS, "topitop", broken)
+    assert [line.split(" ")[0] for line in missing_pieces("topitop")] == [
+        "declaration:",
+        "sheet:",
         "docs",
-        "example",
         "board:",
         "picker:",
     ]
 
 
-def test_a_registered_game_without_its_declaration_is_told_so(monkeypatch):
-    real = _import
-    monkeypatch.setattr(
-        f"{__name__}._import", lambda name: None if name.endswith(".declaration") else real(name)
-    )
-    lacking = missing_pieces("topitop")
-    assert len(lacking) == 1 and lacking[0].startswith(
-        "declaration tablelog.domain.games.topitop.declaration with GAME_INFO"
-    )
+def test_a_game_that_says_nothing_more_gets_its_sheet_and_setup_from_its_declaration(monkeypatch):
+    bare = plugin_of(TOPITOP.rules, TOPITOP.declaration)
+    assert bare.restrictions == ()  # no restrictions is a valid answer
+    assert bare.sheet.categories({}, None, 2) == ("buckets on castles",)
+    # the default sheet: any total, the highest wins
+    assert bare.sheet.bounds({}, None, 2, won=False)[1] > 1000
+    monkeypatch.setitem(PLUGINS, "topitop", bare)
+    step = setups.menu("topitop", 2, [])
+    assert isinstance(step, Question) and step.prompt == "How many small sand piles?"
+    assert [o.label for o in step.options][3:6] == ["3", "4 (standard)", "5"]
+    step = setups.menu("topitop", 2, [["small", 2]])
+    assert isinstance(step, Question) and step.prompt == "How many large sand piles?"
+    ready = setups.menu("topitop", 2, [["small", 2], ["large", 0]])
+    assert ready == Ready({"options": {"small": 2, "large": 0}, "setup": {}})
+    rules = TOPITOP.rules
+    state = rules.start(2, rules.options(ready.move["options"]), ready.move["setup"])
+    assert rules.encode(state)  # a match starts on the declared questions' answers
+
+
+def test_an_engine_and_a_declaration_of_two_games_are_not_one_plugin():
+    with pytest.raises(ValueError, match=r"topitop.*topas"):
+        plugin_of(TOPITOP.rules, PLUGINS["topas"].declaration)
 
 
 def test_an_engine_missing_a_rule_method_cannot_be_made():
@@ -145,3 +170,14 @@ def test_component_extractor_gives_each_seat_rows_of_components(game):
     assert len(rows) == len(scores)
     for seat_rows in rows:
         assert all(isinstance(row, Component) and row.number >= 0 for row in seat_rows)
+
+
+def test_the_sixth_game_is_registered_as_a_third_party_registers_one():
+    """Nim (tests/third_party) lives in a distribution of its own, outside tablelog's packages:
+    the registry finds it by its entry point, and by nothing else."""
+    from importlib.metadata import distribution, entry_points
+
+    (point,) = [p for p in entry_points(group="tablelog.games") if p.name == "nim"]
+    assert point.load() is PLUGINS["nim"]
+    assert point.dist is not None and point.dist.name == distribution("tablelog-nim").name
+    assert not type(PLUGINS["nim"].rules).__module__.startswith("tablelog.")

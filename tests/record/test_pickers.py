@@ -15,16 +15,15 @@ from tablelog.dashboard.record import setup as setups
 from tablelog.dashboard.record.picking import DONE
 from tablelog.domain.games import GAMES, get_rules
 from tablelog.domain.records import from_record
-from tests.packaged import data_path
+from tests.packaged import example_path
 
 from .entering import picks_for
 
-EXAMPLES = data_path("examples")
 ENTERED_AS_RECORDED = ["topitop", "topiary", "topas", "geoshapes"]
 
 
 def example(game: str):
-    return from_record(json.loads((EXAMPLES / f"{game}.json").read_text()))
+    return from_record(json.loads(example_path(game).read_text()))
 
 
 def question(*args) -> Question:

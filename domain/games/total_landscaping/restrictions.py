@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..games.base import Move
-from . import never
+from ..base import Move
+from ..restricting import never
 
 COLOURS = ("Red", "Orange", "Yellow", "Green", "Blue", "Purple", "White")
 

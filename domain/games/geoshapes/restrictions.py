@@ -3,7 +3,7 @@ shape-discard stack (draws only)."""
 
 from __future__ import annotations
 
-from . import never
+from ..restricting import never
 
 RESTRICTIONS = [
     never("never-trade", "never offers a trade", lambda move: "trade" in move),

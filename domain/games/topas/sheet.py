@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import Refused
-from .base import SheetRules, num
+from ...errors import Refused
+from ..sheeting import SheetRules, num
 
 COLOURS = ("red", "green", "yellow", "blue")
 ROUNDS, LINES, RUN = 7, 4, 7

@@ -1,4 +1,5 @@
-"""What every game's score sheet is checked for; each game's module adds its own rules.
+"""What every game's score sheet is checked for (`SheetRules`); a game's `sheet.py` adds its own
+rules, and a game without one gets `DeclaredSheet`, read off its declaration.
 
 A sheet arrives as plain JSON (the CLI, the API, the Record page and the BG Stats / BGG
 importers all build the same shape):
@@ -32,7 +33,7 @@ class SheetRules:
     """One game's sheet rules. Subclasses set `game`, `categories` and override `bounds`,
     `check_seats` and `check_winners` where the game lets more be checked."""
 
-    game: ClassVar[str]
+    game: str
     tie_rule: ClassVar[str] = "a tie is a shared win"
 
     def categories(
@@ -84,6 +85,24 @@ class SheetRules:
             return "score sheet: nobody won"
         verb = "wins" if len(names) == 1 else "share the win"
         return f"score sheet: {' and '.join(names)} {verb}"
+
+
+class DeclaredSheet(SheetRules):
+    """A game's sheet as its declaration gives it, for a game that says nothing more: the
+    declared scoring categories, any total, and the highest total wins (a tie is shared)."""
+
+    def __init__(self, game: str, scoring: Sequence[str]) -> None:
+        self.game, self._categories = game, tuple(scoring)
+
+    def categories(
+        self, options: Mapping[str, Any], components: Any, players: int
+    ) -> tuple[str, ...]:
+        return self._categories
+
+    def bounds(
+        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+    ) -> tuple[float, float]:
+        return (-MAX_INT, MAX_INT)
 
 
 def num(value: float) -> str:

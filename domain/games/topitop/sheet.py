@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import Refused
-from .base import SheetRules
+from ...errors import Refused
+from ..sheeting import SheetRules
 
 BUCKETS = 2
 

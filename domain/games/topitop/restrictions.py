@@ -3,7 +3,7 @@ the building of castles to the opponent."""
 
 from __future__ import annotations
 
-from . import never
+from ..restricting import never
 
 RESTRICTIONS = [
     never(

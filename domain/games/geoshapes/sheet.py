@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import Refused
-from .base import SheetRules
+from ...errors import Refused
+from ..sheeting import SheetRules
 
 WIN_BONUS = 25
 DEFAULT_DECK_VALUE = 400  # when the match carries no manifest: above the default deck's 211

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import never
+from ..restricting import never
 
 COLOURS = {"R": "red", "G": "green", "Y": "yellow", "B": "blue"}
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..errors import Refused
-from .base import SheetRules, num
+from ...errors import Refused
+from ..sheeting import SheetRules, num
 
 VISITORS = {2: 8, 3: 6, 4: 5}
 SEEN_MAX, BONUS_MAX, HAND_MAX = 15, 5, 12

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import Refused
-from .base import SheetRules
+from ...errors import Refused
+from ..sheeting import SheetRules
 
 CONDITIONS = ("six colours connected", "biggest patch", "most flowers", "most Blue")
 BOUTS_TO_WIN = 2

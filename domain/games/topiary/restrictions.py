@@ -4,7 +4,7 @@ and one who never takes a tile at all (only places visitors)."""
 
 from __future__ import annotations
 
-from . import never
+from ..restricting import never
 
 TYPES = ("Polyhedron", "Pom Pom", "Spiral", "Pyramid", "T-Rex", "Swan", "Whale", "Elephant")
 
