@@ -118,7 +118,10 @@ def points(state: TopiaryState) -> tuple[list[int], list[int]]:
     for visitor in state.visitors:
         values, bonus, tallest_here = view_points(seen_along(up, SIGHT_LINES[visitor.spot]))
         totals[visitor.seat] += values + bonus
-        note_tallest(tallest[visitor.seat], tallest_here)
+        best = tallest[visitor.seat]  # `note_tallest`, inline: asked of every bot's candidate
+        for kind, value in tallest_here:
+            if best.get(kind, 0) < value:
+                best[kind] = value
     hands = [
         sum(hand_tile_points(tile, tallest[seat]) for tile in hand if tile)
         for seat, hand in enumerate(state.hands)
