@@ -5,10 +5,10 @@ to the seat's total. Read off the final position's score details."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from ..base import Component, Moves
+from .scoring import bonus_by_type, sculpture
 
 
 def components(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[list[Component]]:
@@ -19,19 +19,14 @@ def components(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[l
         count: dict[str, int] = {}
         points: dict[str, int] = {}
         for view in entry["details"]["visitors"]:
-            kinds = []
-            for tile in view["sees"]:
-                kind, value = _tile(tile)
-                kinds.append(kind)
+            seen = tuple(sculpture(tile) for tile in view["sees"])
+            for value, kind, _ in seen:
                 count[kind] = count.get(kind, 0) + 1
                 points[kind] = points.get(kind, 0) + value
-            if len(kinds) > 1:  # the type bonus: +1 per seen sculpture of a type seen twice+
-                for kind in set(kinds):
-                    seen = kinds.count(kind)
-                    if seen >= 2:
-                        points[kind] += seen
+            for kind, bonus in bonus_by_type(seen).items():
+                points[kind] += bonus
         for held in entry["details"]["hand"]:
-            kind = held["tile"].rsplit(" ", 1)[0]
+            kind = sculpture(held["tile"])[1]
             points[kind] = points.get(kind, 0) + held["points"]
         result.append(
             [
@@ -40,10 +35,3 @@ def components(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[l
             ]
         )
     return result
-
-
-@lru_cache(maxsize=1024)
-def _tile(tile: str) -> tuple[str, int]:
-    """A tile's type and value ("Peacock 5" -> ("Peacock", 5))."""
-    kind, value = tile.rsplit(" ", 1)
-    return kind, int(value)

@@ -27,8 +27,8 @@ import itertools
 import random
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from functools import cache, lru_cache
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from ...quoting import quoted
@@ -45,7 +45,7 @@ from ..base import (
 )
 from ..manifests import REF_PREFIX, load_manifest
 from . import declaration as declared
-from . import fast
+from . import fast, scoring
 from .components import components as component_rows
 from .garden import (
     CELLS,
@@ -61,16 +61,6 @@ HAND = 3
 VISITORS = {2: 8, 3: 6, 4: 5}  # visitors per player, by player count
 REMOVES_A_TYPE = {2, 3}  # player counts that play without one sculpture type
 KEEP, VISIT, REVEAL, OVER = "keep", "visit", "reveal", "over"
-
-
-@cache  # a few dozen tiles, asked for hundreds of thousands of times in a study
-def tile_type(tile: str) -> str:
-    return tile.rsplit(" ", 1)[0]
-
-
-@cache
-def tile_value(tile: str) -> int:
-    return int(tile.rsplit(" ", 1)[1])
 
 
 def _player(seat: int) -> str:
@@ -594,107 +584,102 @@ class Topiary(GameRules[TopiaryState]):
         """The visiting moves, grouped: (spot, None, []) for a visitor alone, then (spot, cell,
         tiles) for each face-down tile it may take and the tiles that may replace it."""
         taken_spots = {v.spot for v in state.visitors}
+        places = self._places(state, seat)
+        offers: list[tuple[str, int | None, list[str]]] = []
+        for spot, line in SIGHT_LINES.items():
+            if spot not in taken_spots:
+                offers.append((spot, None, []))
+                offers += [
+                    (spot, cell, places(state.tiles[cell]))
+                    for cell in line
+                    if not state.face_up[cell]
+                ]
+        return offers
+
+    def _places(self, state: TopiaryState, seat: int) -> Callable[[str | None], list[str]]:
+        """The tiles a visitor taking a face-down tile (None: unseen) may place into the gap:
+        the hand's, the taken tile back, and any unseen tile while the hand or the taken tile
+        is unseen."""
         hand = [t for t in state.hands[seat] if t]
         hand_unseen = None in state.hands[seat]
         free = self._free(state) if hand_unseen or None in state.tiles else []
-        offers: list[tuple[str, int | None, list[str]]] = []
-        for spot, line in SIGHT_LINES.items():
-            if spot in taken_spots:
-                continue
-            offers.append((spot, None, []))
-            for cell in line:
-                if state.face_up[cell]:
-                    continue
-                taken = state.tiles[cell]
-                places = hand + [taken] if taken else list(hand)
-                if hand_unseen or taken is None:
-                    places += free
-                offers.append((spot, cell, places))
-        return offers
+
+        def places(taken: str | None) -> list[str]:
+            if taken is None:
+                return hand + free
+            return hand + [taken] + free if hand_unseen else hand + [taken]
+
+        return places
 
     def random_move(self, state: TopiaryState, rng: random.Random) -> Move:
         """Uniform over `legal_moves`, drawing exactly as a choice from that list does, but
-        building only the move drawn (a turn offers hundreds)."""
+        building only the move drawn (a turn offers hundreds): `_visit_offers` counted per
+        spot from how many face-down tiles, seen and unseen, its sight line holds."""
         phase = self.phase(state)
         if phase != VISIT:
             return super().random_move(state, rng)
-        seat = self._seat(state, phase)
-        drawn_fast = fast.random_visit(state, seat, rng)
-        if drawn_fast is not None:
-            return drawn_fast
-        hand = [t for t in state.hands[seat] if t]
-        hand_unseen = None in state.hands[seat]
-        free = self._free(state) if hand_unseen or None in state.tiles else []
-        # What `_visit_offers` lists, counted: a visitor alone, then per face-down tile in its
-        # sight line the hand's tiles, the taken tile back, and any unseen tile.
-        ways = [
-            len(hand) + (1 if taken else 0) + (len(free) if hand_unseen or taken is None else 0)
-            for taken in state.tiles
-        ]
-        taken_spots = {v.spot for v in state.visitors}
-        lines = [
-            (spot, [cell for cell in line if not state.face_up[cell]])
-            for spot, line in SIGHT_LINES.items()
-            if spot not in taken_spots
-        ]
-        drawn = rng.choice(range(sum(1 + sum(ways[c] for c in cells) for _, cells in lines)))
-        for spot, cells in lines:
+        places = self._places(state, len(state.visitors) % state.players)
+        # Every seen tile offers as many places (which one does not matter), as does every
+        # unseen one.
+        seen_ways, unseen_ways = len(places(state.tiles[CENTRE])), len(places(None))
+        down, unseen = fast.down_in_sight(state)
+        taken_spots = {fast.SPOT_NUMBER[v.spot] for v in state.visitors}
+        # The free spots' face-down tiles, and of those the unseen ones.
+        face_down = sum(down) - sum(down[number] for number in taken_spots)
+        hidden = sum(unseen) and sum(unseen) - sum(unseen[number] for number in taken_spots)
+        drawn = rng.choice(
+            range(
+                len(down)
+                - len(taken_spots)
+                + seen_ways * (face_down - hidden)
+                + unseen_ways * hidden
+            )
+        )
+        for number, here in enumerate(down):
+            if number in taken_spots:
+                continue
+            moves = (
+                seen_ways * (here - unseen[number]) + unseen_ways * unseen[number]
+                if hidden
+                else seen_ways * here
+            )
+            if drawn > moves:
+                drawn -= moves + 1
+                continue
+            spot, line = fast.SPOT_LINES[number]
             if not drawn:
                 return {"visitor": spot}
             drawn -= 1
-            for cell in cells:
-                if drawn < ways[cell]:
-                    taken = state.tiles[cell]
-                    places = hand + ([taken] if taken else [])
-                    if hand_unseen or taken is None:
-                        places += free
-                    return {"visitor": spot, "take": CELLS[cell], "place": places[drawn]}
-                drawn -= ways[cell]
+            for cell in line:
+                if not state.face_up[cell]:
+                    tiles = places(state.tiles[cell])
+                    if drawn < len(tiles):
+                        return {"visitor": spot, "take": CELLS[cell], "place": tiles[drawn]}
+                    drawn -= len(tiles)
         raise AssertionError("the draw falls within the moves counted")
 
     # ---- scoring --------------------------------------------------------------------------
 
     def sight(self, state: TopiaryState, spot: str) -> list[str]:
         """The sculptures a visitor at `spot` sees, nearest first."""
-        up = fast.face_up(state)  # (value, type, tile) per face-up cell
-        seen: list[str] = []
-        tallest = 0
-        for cell in SIGHT_LINES[spot]:
-            sculpture = up[cell]
-            if sculpture is not None and sculpture[0] > tallest:
-                seen.append(sculpture[2])
-                tallest = sculpture[0]
-        return seen
+        return [
+            name for _, _, name in scoring.seen_along(scoring.face_up(state), SIGHT_LINES[spot])
+        ]
 
     def _tally(self, state: TopiaryState, seat: int) -> dict[str, Any]:
         """A seat's categories and details; unseen hand tiles count nothing here."""
-        views: list[dict[str, Any]] = []
-        tallest: dict[str, int] = {}
-        up = fast.face_up(state)  # (value, type, tile) per face-up cell: `sight`, spelled out
-        for visitor in state.visitors:
-            if visitor.seat != seat:
-                continue
-            seen: list[str] = []
-            types: list[str] = []  # a handful: counted without a Counter
-            top = points = 0
-            for cell in SIGHT_LINES[visitor.spot]:
-                sculpture = up[cell]
-                if sculpture is not None and sculpture[0] > top:
-                    top, kind, tile = sculpture
-                    seen.append(tile)
-                    types.append(kind)
-                    points += top
-                    if tallest.get(kind, 0) < top:
-                        tallest[kind] = top
-            bonus = sum(n for n in map(types.count, set(types)) if n >= 2) if seen else 0
-            views.append({"spot": visitor.spot, "sees": seen, "points": points, "bonus": bonus})
-        hand = [
+        seen, tallest = scoring.views(state, seat)
+        views = [
             {
-                "tile": tile,
-                "points": tile_value(tile)
-                if tallest.get(tile_type(tile), 0) > tile_value(tile)
-                else 0,
+                "spot": view.spot,
+                "sees": [name for _, _, name in view.seen],
+                "points": view.points,
+                "bonus": view.bonus,
             }
+            for view in seen
+        ]
+        hand = [
+            {"tile": tile, "points": scoring.hand_tile_points(tile, tallest)}
             for tile in state.hands[seat]
             if tile
         ]
@@ -738,32 +723,9 @@ class Topiary(GameRules[TopiaryState]):
         return result
 
     def totals(self, state: TopiaryState) -> list[float]:
-        """`score`'s totals without its details (the recorder asks after every move): per seat,
-        what its visitors see, a point per tile of a type seen twice or more by one visitor,
-        and each hand tile lower than the tallest of its type the seat's visitors see."""
+        """`score`'s totals without its details (the recorder asks after every move)."""
         self._require_hands(state)
-        return fast.totals(state)
-
-    def plain_totals(self, state: TopiaryState) -> list[float]:
-        """`totals` as it was before its fast path (tests/games/test_fast_topiary.py)."""
-        self._require_hands(state)
-        points = [0] * state.players
-        tallest: list[dict[str, int]] = [{} for _ in range(state.players)]
-        for visitor in state.visitors:
-            seen = self.sight(state, visitor.spot)
-            types = [tile_type(t) for t in seen]  # a handful: counted without a Counter
-            points[visitor.seat] += sum(map(tile_value, seen)) + sum(
-                n for n in map(types.count, set(types)) if n >= 2
-            )
-            best = tallest[visitor.seat]
-            for tile in seen:
-                best[tile_type(tile)] = max(best.get(tile_type(tile), 0), tile_value(tile))
-        for seat, hand in enumerate(state.hands):
-            best = tallest[seat]
-            points[seat] += sum(
-                tile_value(t) for t in hand if t and best.get(tile_type(t), 0) > tile_value(t)
-            )
-        return [float(p) for p in points]
+        return [float(total) for total in scoring.points(state)[0]]
 
     def outcome(self, state: TopiaryState) -> Outcome | None:
         # The reveal of the hands is part of play: until it is recorded the game is running
@@ -774,20 +736,10 @@ class Topiary(GameRules[TopiaryState]):
         # on the state (outside its fields), the Outcome being immutable.
         kept = state.__dict__.get("_outcome")
         if kept is None:
-            totals, hands = fast.points(state)  # what `score` totals, without its details
+            totals, hands = scoring.points(state)  # what `score` totals, without its details
             key = [(total, hand, seat) for seat, (total, hand) in enumerate(zip(totals, hands))]
             kept = state.__dict__["_outcome"] = self._ranked(state, key)
         return kept
-
-    def plain_outcome(self, state: TopiaryState) -> Outcome | None:
-        """`outcome` read off `score`, as before its fast path (tests/games/test_fast_topiary)."""
-        if self.phase(state) != OVER:
-            return None
-        scores = self.score(state)
-        key = [
-            (entry["total"], entry["categories"]["hand"], seat) for seat, entry in enumerate(scores)
-        ]
-        return self._ranked(state, key)
 
     def _ranked(self, state: TopiaryState, key: list[tuple[int, int, int]]) -> Outcome:
         """The outcome from each seat's (total, hand points, seat)."""
@@ -810,19 +762,9 @@ class Topiary(GameRules[TopiaryState]):
     def evaluate(self, state: TopiaryState, seat: int) -> float:
         """What a player can count mid-game: the points its visitors see now plus its own hand
         points, against the best opponent's visible points (their hands are secret)."""
-        totals, hands = fast.points(state)  # the greedy bot asks it of every candidate
+        totals, hands = scoring.points(state)  # the greedy bot asks it of every candidate
         sight = [total - hand for total, hand in zip(totals, hands)]
         return totals[seat] - max(points for s, points in enumerate(sight) if s != seat)
-
-    def plain_evaluate(self, state: TopiaryState, seat: int) -> float:
-        """`evaluate` from the seats' tallies, as before its fast path (test_fast_topiary)."""
-
-        def visible(s: int) -> int:
-            tally = self._tally(state, s)
-            return tally["visitors"] + tally["type bonus"] + (tally["hand"] if s == seat else 0)
-
-        others = [visible(s) for s in range(state.players) if s != seat]
-        return visible(seat) - max(others)
 
     # ---- describing -----------------------------------------------------------------------
 

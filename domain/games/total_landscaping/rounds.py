@@ -112,8 +112,9 @@ def withered(garden: tuple[str, ...]) -> tuple[int, ...]:
     on grass. Computed on the whole garden at once, so removals do not save anyone.
     (Cached: gardens are immutable tuples and the same ones come back often.)"""
     present = set(garden)
-    if not _COLOUR.keys() >= present:  # a content no round plants: read it by `flower`
-        return _withered_plain(garden)
+    if not _COLOUR.keys() >= present:  # a content no round plants: read as what it grows
+        garden = tuple(map(_planted, garden))
+        present = set(garden)
     # Only a bare flower whose withering colour grows in the garden too can wither.
     doomed = {c for c in present if c in _FATAL and not _FATAL[c].isdisjoint(present)}
     if not doomed:
@@ -126,14 +127,11 @@ def withered(garden: tuple[str, ...]) -> tuple[int, ...]:
     )
 
 
-def _withered_plain(garden: tuple[str, ...]) -> tuple[int, ...]:
-    colours, gone = _colours(garden), []
-    for tile, colour in enumerate(colours):
-        if colour and not garden[tile].startswith(GRASS):
-            by = _WITHERED_BY.get(colour)
-            if any(colours[n] == by for n in hexes.NEIGHBOURS[tile]):
-                gone.append(tile)
-    return tuple(gone)
+def _planted(content: str) -> str:
+    """A tile's content as a round plants it: grass or not, and the flower it grows (`flower`
+    reads its last letter), so that any string reads as the tile it stands for."""
+    colour = flower(content)
+    return (GRASS if content.startswith(GRASS) else "") + (LETTER[colour] if colour else "")
 
 
 @functools.lru_cache(maxsize=8192)
