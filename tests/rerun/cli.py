@@ -33,6 +33,42 @@ def run(store: str, folder: Path, size: int) -> Tally:
     return tally
 
 
+# The issue's numbers out of range (`simulate -n 10**40`, `serve --port -1`, `--sample -1`,
+# `--players -5`, ...): every number a command takes, given values no command may take. None may
+# be taken: `serve` with a port it takes would serve, and `simulate` a huge -n would play on.
+NUMBERS = [
+    ["simulate", "topitop", "--quiet", "-n"],
+    ["simulate", "topitop", "--quiet", "-n", "2", "--workers"],
+    ["simulate", "topitop", "--quiet", "-n", "2", "--players"],
+    ["experiment", "humans", "topitop", "--sample"],
+    ["experiment", "humans", "topitop", "--players"],
+    ["experiment", "skill", "topitop", "--quiet", "-n"],
+    ["experiment", "skill", "topitop", "--quiet", "--alpha"],
+    ["experiment", "skill", "topitop", "--quiet", "--workers"],
+    ["experiment", "skill", "topitop", "--quiet", "--up-to"],
+    ["serve", "--port"],
+    ["stats", "topitop", "--players"],
+    ["show", "M", "--at"],
+    ["solve", "--option", "small=N"],
+    ["new", "topitop", "--players", "Ann,Ben", "--option", "large=N"],
+]
+OUT_OF_RANGE = ["-1", "-5", "1.5", "nan", "inf", "x", "", "1" + "0" * 40, "9" * 5000]
+
+
+def numbers(store: str, folder: Path, size: int) -> Tally:
+    """Every number a command takes given each value out of range (`size` is not used: the
+    list is fixed)."""
+    tally = Tally("command line: numbers").measures("tracebacks", "untidy", "stored_but_refused")
+    place = folder / "club"
+    place.mkdir()
+    club = Club(store if store.startswith("postgresql") else str(place / "store.sqlite"), place)
+    for template in NUMBERS:
+        for value in OUT_OF_RANGE:
+            spelled = [club.match if a == "M" else a.replace("=N", "=" + value) for a in template]
+            judge(club, spelled if "=N" in "".join(template) else [*spelled, value], tally)
+    return tally
+
+
 def judge(club: Club, args: list[str], tally: Tally) -> None:
     before = club.state()
     result = invoke(club, args)

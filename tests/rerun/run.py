@@ -14,6 +14,7 @@ from tests.rerun.tally import Tally
 # name: run(store, folder, size) -> Tally
 CATEGORIES: dict[str, Callable[..., Tally]] = {
     "cli": lambda store, folder, size: cli.run(store, folder, size),
+    "cli-numbers": cli.numbers,
     "api": lambda store, folder, size: api.run(store, size),
     "dash": lambda store, folder, size: dash.run(store, size),
     "times": times.run,
