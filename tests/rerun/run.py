@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from tests.rerun import after_commit, api, cli, concurrent, dash, kills, replay, times
+from tests.rerun import after_commit, api, cli, concurrent, dash, kills, names, replay, times
 from tests.rerun.stores import fresh_store, own_environment
 from tests.rerun.tally import Tally
 
@@ -17,6 +17,7 @@ CATEGORIES: dict[str, Callable[..., Tally]] = {
     "cli-numbers": cli.numbers,
     "api": lambda store, folder, size: api.run(store, size),
     "dash": lambda store, folder, size: dash.run(store, size),
+    "names": lambda store, folder, size: names.run(store, size),
     "times": times.run,
     "after-commit": lambda store, folder, size: after_commit.run(store, size),
     "concurrent": lambda store, folder, size: concurrent.run(store, size),
