@@ -27,7 +27,7 @@ from tests.api import test_write_honesty as by_api
 from tests.checkpoints.helpers import new_signer, signing
 from tests.committing import AfterCommit, before_commit
 from tests.conftest import stored_rows
-from tests.rerun.tally import Tally
+from tests.rerun.tally import Tally, release
 
 # (door, write, what breaks: ("after", target, name) or ("before",)); the signing ones sign.
 Attempt = tuple[str, str, tuple]
@@ -106,6 +106,7 @@ def _by_cli(store: str, recorder, write: str, inject: Callable[[], None]) -> tup
     before = stored_rows(store)
     inject()
     result = CliRunner().invoke(main, [*args, "--store", store])
+    release(store)
     stored = len(stored_rows(store)) > len(before)
     if not isinstance(result.exception, SystemExit | None):
         return stored, "crashed"

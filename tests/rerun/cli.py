@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.rerun.tally import Tally, each_drawn
+from tests.rerun.tally import Tally, each_drawn, release
 from tests.test_cli_corpus import CORPUS, ECHOES, LONGEST, Club, commands, invoke
 
 
@@ -72,6 +72,7 @@ def numbers(store: str, folder: Path, size: int) -> Tally:
 def judge(club: Club, args: list[str], tally: Tally) -> None:
     before = club.state()
     result = invoke(club, args)
+    release(club.location)
     tally.tried += 1
     said = f"tablelog {' '.join(a[:40] for a in args)}"
     if not isinstance(result.exception, SystemExit | None) or "Traceback" in result.output:

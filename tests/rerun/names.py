@@ -16,7 +16,7 @@ from tablelog.cli import main
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 from tests.hostile import TEXT
-from tests.rerun.tally import Tally, each_drawn
+from tests.rerun.tally import Tally, each_drawn, release
 from tests.test_cli_corpus import LONGEST
 
 NAMES = ["A" * 10_000, "A\nB", "A\rB", "\x1b[31mRed", "\u202eAnn", "A\x00B", "A\u2028B", "A\tB"]
@@ -54,6 +54,7 @@ def judge(store: str, client, name: str, tally: Tally) -> None:
         main,
         ["move", match_id, "--seat", "Ben", '{"place": "large", "to": "a3"}', "--store", store],
     )
+    release(store)
     tally.tried += 1
     lines = result.stderr.splitlines()
     if not isinstance(result.exception, SystemExit | None):

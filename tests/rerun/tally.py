@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
+import itertools
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -127,3 +129,15 @@ def short(value: object, most: int = 240) -> str:
         return as_text(value)[:most]
     except (TypeError, ValueError):
         return type(value).__name__
+
+
+_invoked = itertools.count()
+
+
+def release(store: str) -> None:
+    """After a command run in this process on PostgreSQL: its recorder's connections close
+    when the garbage collector finds them (a real `tablelog` process closes them on exit), about
+    five a command. Collect every few commands, so that a long run never holds many of the
+    shared server's 100."""
+    if store.startswith("postgresql") and next(_invoked) % 4 == 0:
+        gc.collect()

@@ -25,7 +25,7 @@ from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 from tests.hostile import TEXT
 from tests.interop.helpers import BGSTATS
-from tests.rerun.tally import Tally, each_drawn
+from tests.rerun.tally import Tally, each_drawn, release
 from tests.test_times_boundary import ANY_TIME, OFFSETS, REFUSED, TAKEN
 
 DOORS = ("new", "sheet", "POST /matches", "POST /sheets", "BG Stats import")
@@ -70,6 +70,7 @@ def judge(store: str, folder: Path, client, door: str, text: str, tally: Tally) 
         _by_api(store, client, door, text, before, said, tally)
         return
     result = CliRunner().invoke(main, [*_command(folder, door, text), "--store", store])
+    release(store)
     if not isinstance(result.exception, SystemExit | None):
         tally.add("tracebacks", f"{said}: {result.exception!r}")
     elif result.exit_code != 0:
@@ -99,12 +100,14 @@ def _command(folder: Path, door: str, text: str) -> list[str]:
 
 def _read_back_by_cli(store: str, said: str, printed: list[str], tally: Tally) -> None:
     listing = CliRunner().invoke(main, ["list", "--json", "--store", store])
+    release(store)
     if listing.exit_code != 0:
         tally.add("said_stored_but_lost", f"{said}: taken, then list failed: {listing.output}")
         return
     listed = {row["id"] for row in json.loads(listing.stdout)}
     for match_id in printed:
         shown = CliRunner().invoke(main, ["show", match_id, "--store", store])
+        release(store)
         if match_id not in listed or shown.exit_code != 0:
             tally.add("said_stored_but_lost", f"{said}: taken, then unreadable: {shown.output}")
 
