@@ -5,8 +5,6 @@ harness can fail: a fault planted in a callback is counted."""
 
 from __future__ import annotations
 
-import sys
-
 import pytest
 
 from tablelog.dashboard.record import panels
@@ -52,6 +50,5 @@ def test_a_fault_in_a_callback_is_counted(store, monkeypatch):
         raise RuntimeError("a bug planted by the test")
 
     monkeypatch.setattr(panels, "play", broken)
-    monkeypatch.setattr(sys.modules["tablelog.dashboard.pages.overview"], "overview", broken)
     tally = dash.run(store, 40)
     assert (tally.tracebacks or 0) > 0, tally
