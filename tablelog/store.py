@@ -47,6 +47,19 @@ def unreachable(error: BaseException) -> str:
     )
 
 
+def damaged_file(error: BaseException) -> str | None:
+    """One line for an SQLite store file whose pages are damaged ("database disk image is
+    malformed"): opening checks the header only, so the damage shows inside whatever command
+    first reads the page. None for any other error."""
+    cause: BaseException | None = error
+    while cause is not None:
+        if type(cause) is sqlite3.DatabaseError:  # SQLite's own corruption codes; not a subclass
+            reason = (str(cause).splitlines() or ["unreadable"])[0][: 2 * QUOTE_LIMIT]
+            return f"the store file is damaged ({reason}); restore it from a copy"
+        cause = cause.__cause__
+    return None
+
+
 def store_location(store: str | None = None) -> str:
     if store is not None and not store.strip():  # `--store "$UNSET"`: not the default store
         raise Refused("--store is empty: give a store file or a postgresql:// URL")

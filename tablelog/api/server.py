@@ -13,9 +13,11 @@ from __future__ import annotations
 import json
 import math
 import re
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
+from eventsourcing.persistence import DatabaseError
 from flask import Blueprint, Flask, Response, current_app, request
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
@@ -27,7 +29,7 @@ from tablelog.domain.games import RulesError
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.stored import stored_but
 from tablelog.guard import MAX_BODY, guard
-from tablelog.store import UNREACHABLE, unreachable
+from tablelog.store import UNREACHABLE, damaged_file, unreachable
 
 from .errors import ApiError, bad_request, from_refusal
 from .errors import one_line as _short
@@ -61,12 +63,22 @@ def create_blueprint(recorder: Recorder, policy: WritePolicy) -> Blueprint:
     blueprint.register_error_handler(ApiError, _answer_error)
     for error in UNREACHABLE:
         blueprint.register_error_handler(error, _store_unreachable)
+    for error in (DatabaseError, sqlite3.DatabaseError):  # the library's wrapper, and bare
+        blueprint.register_error_handler(error, _store_damaged)
     return blueprint
 
 
 def _store_unreachable(error: Exception) -> Any:
     """503: the store stopped answering; the client may try again once it is back."""
     return _answer_error(ApiError(503, "store-unavailable", unreachable(error)))
+
+
+def _store_damaged(error: Exception) -> Any:
+    """503: the store file is damaged (any other database error is a bug, and stays one)."""
+    damaged = damaged_file(error)
+    if damaged is None:
+        raise error
+    return _answer_error(ApiError(503, "store-damaged", damaged))
 
 
 def register_api(app: Flask, recorder: Recorder, policy: WritePolicy) -> None:

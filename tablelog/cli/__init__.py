@@ -35,10 +35,13 @@ class TablelogGroup(click.Group):
         except click.ClickException as err:  # "Could not open file", and click's others
             refuse(clipped(err.format_message()))
         except Exception as err:
-            from tablelog.store import UNREACHABLE, unreachable  # the drivers: only now
+            from tablelog.store import UNREACHABLE, damaged_file, unreachable  # drivers: now
 
             if isinstance(err, UNREACHABLE):
                 refuse(unreachable(err))
+            damaged = damaged_file(err)
+            if damaged is not None:
+                refuse(damaged)
             raise
 
 
