@@ -443,6 +443,8 @@ def start_match(
     rules = get_rules(game)
     rules_version = rules.version if rules_version is None else str(rules_version)
     seats = _checked_seats(rules, seats)
+    if not as_recorded:  # a record keeps the names its store took (release 0.1 took any)
+        _check_names(seats)
     options, embedded = _options_and_components(rules, options, components, as_recorded)
     setup = plain_json(setup or {}, "the setup")
     if kind not in (None, SHEET):
@@ -515,6 +517,19 @@ def _checked_seats(rules: GameRules, seats: Any) -> list[str]:
     if wrong_count:
         raise Refused(wrong_count)
     return seats
+
+
+# A name is said in every refusal about its player's turn: one short line, so they stay one.
+NAME_LENGTH = 60
+
+
+def _check_names(seats: list[str]) -> None:
+    for name in seats:
+        if len(name) > NAME_LENGTH or not name.isprintable():
+            raise Refused(
+                f"a player's name is one line of at most {NAME_LENGTH} printable characters, "
+                f"got {quoted(name)}"
+            )
 
 
 def _recorded_components(rules: GameRules, options: dict, given: Any) -> dict | None:

@@ -123,7 +123,9 @@ def every_kind(store: str, tmp_path) -> int:
         {"scores": [{"total": 40}, {"total": 52}], "winners": ["Eve"], "location": "Library"},
         played_at="2024-05-02T21:00:00+02:00",
     )
-    logged = recorder.start("topitop", ["Ann", "Ben"])
+    # Played at a time of its own: a match started now is exported with today's date, which
+    # BGG's date-only play reads back as noon, still ahead in the morning (docs/interop.md).
+    logged = recorder.start("topitop", ["Ann", "Ben"], played_at="2024-05-03T19:00:00+02:00")
     for seat, move in WIN:
         recorder.record(logged, seat, move)
     recorder.end(logged)
