@@ -174,9 +174,11 @@ def run(
             _in_processes(url, name, workers, stop, progress)
         else:
             optimize(url, name, 0, stop, lambda: progress(counted(study)[0]))
-    except (KeyboardInterrupt, Cancelled):
+    except KeyboardInterrupt:
         study.set_user_attr("state", "cancelled")
         raise
+    except Cancelled:
+        pass  # `tablelog tune cancel`: the trial in hand is marked failed, the rest kept
     study.set_user_attr("state", "cancelled" if stop() else "searched")
 
 
