@@ -3,7 +3,6 @@ to the trials asked for; `tablelog tune cancel ID` stops it after the rung in ha
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -49,7 +48,7 @@ def test_a_study_killed_resumes_to_the_trials_asked_for(tmp_path):
     kept = [(t.number, t.params, t.values) for t in trials(store, name) if t.values]
     process.send_signal(signal.SIGKILL)
     process.wait()
-    code, said = tuned(store, resume_id=name, trials=None)
+    code, _ = tuned(store, resume_id=name, trials=None)
     assert code == 0
     after = trials(store, name)
     assert {t.state for t in after} <= {TrialState.COMPLETE, TrialState.PRUNED, TrialState.FAIL}

@@ -37,9 +37,7 @@ def test_the_same_seed_and_arguments_give_the_same_trials(tmp_path):
 def test_a_clearly_unfair_candidate_is_cut_at_the_first_rung(tmp_path):
     store = str(tmp_path / "s.sqlite")
     # A greedy seat against a random one: the greedy bot wins nearly every match.
-    code, said = tuned(
-        store, space_file=space_file(tmp_path), bots="greedy,random", trials=1, top=320
-    )
+    _, said = tuned(store, space_file=space_file(tmp_path), bots="greedy,random", trials=1, top=320)
     first = trials(store, study_id(said))[0]
     assert first.state == TrialState.PRUNED
     assert first.user_attrs["rung"] == 20 and first.user_attrs["matches"] == 20
@@ -50,7 +48,7 @@ def test_a_clearly_unfair_candidate_is_cut_at_the_first_rung(tmp_path):
 def test_a_candidate_the_checks_refuse_plays_no_match(tmp_path):
     store = str(tmp_path / "s.sqlite")
     space = {"base": "geoshapes-v2", "only": True, "fields": {"/deck/Equilateral Triangle": [2, 3]}}
-    code, said = tuned(store, "geoshapes", space_file=space_file(tmp_path, space), trials=1)
+    _, said = tuned(store, "geoshapes", space_file=space_file(tmp_path, space), trials=1)
     every = trials(store, study_id(said))
     assert every and all("Wild example" in t.user_attrs["invalid"] for t in every)
     assert sum(t.user_attrs["matches"] for t in every) == 0
@@ -60,6 +58,7 @@ def test_a_candidate_the_checks_refuse_plays_no_match(tmp_path):
 def test_the_best_candidate_is_confirmed_once_on_its_seeds(tmp_path):
     store = str(tmp_path / "s.sqlite")
     code, said = tuned(store, space_file=space_file(tmp_path))
+    assert code == 0
     name = study_id(said)
     report = report_of(store, name)
     confirmation = report["confirmation"]
