@@ -102,3 +102,39 @@ def test_the_export_is_a_manifest_simulate_takes(tmp_path):
     )  # fmt: skip
     assert play_match(plan, 0).outcome is not None
     assert variant["manifest"]["values"][:4] == [1, 2, 3, 4]  # only the fifth value varied
+
+
+def test_a_study_lives_in_the_postgresql_store_in_its_own_schema(postgres_store, tmp_path):
+    import psycopg
+
+    code, said = tuned(postgres_store, space_file=space_file(tmp_path), trials=2)
+    assert code == 0
+    assert any(study_id(said) in line for line in listed(postgres_store))
+    with psycopg.connect(postgres_store) as connection:
+        tables = connection.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'tablelog_tune'"
+        ).fetchall()
+    assert ("studies",) in tables
+
+
+def test_bad_input_is_one_line_and_starts_nothing(any_store, tmp_path):
+    import subprocess
+    import sys
+
+    def tune(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "tablelog", "tune", *args, "--store", any_store],
+            capture_output=True,
+            text=True,
+        )
+
+    for args, words in [
+        (("show", "nope"), "no study 'nope'"),
+        (("topiary", "--also", "beauty"), "--also takes"),
+        (("topiary", "--confirm-seeds", "0,1"), "must differ from the screening seed"),
+        (("topiary", "--space", str(tmp_path / "none.json")), "--space: no file"),
+    ]:
+        refused = tune(*args)
+        assert refused.returncode == 2 and words in refused.stderr
+        assert len(refused.stderr.strip().splitlines()) == 1
+    assert "no study in this store yet" in tune("list").stdout
