@@ -39,7 +39,9 @@ def tune() -> None:
 @click.option("--also", help="Further objectives: decisiveness,length,drawishness.")
 @click.option("--players", help="Player counts, e.g. 2,3,4 (default: every count).")
 @click.option("--bots", default="greedy", show_default=True)
-@click.option("--trials", type=int, default=30, show_default=True)
+@click.option(
+    "--trials", type=int, help="Candidates to play (default 30; with --resume: a new number)."
+)
 @click.option(
     "--matches-per-trial", "top", type=int, default=1600, show_default=True,
     help="Matches per player count at the last rung (the rungs: a 16th, a quarter, all).",

@@ -103,8 +103,10 @@ def resumed(url: str, name: str, given: dict[str, Any], echo: Callable[[str], An
         spent = set(study.user_attrs.get("spent_seeds", []))
         if spent & set(seeds):
             raise Refused(f"seeds {sorted(spent & set(seeds))} are spent: fix fresh ones")
-        fresh = dataclasses.replace(settings, confirm_seeds=seeds)
-        study.set_user_attr("settings", fresh.to_json())  # fixed before any run on them
+        settings = dataclasses.replace(settings, confirm_seeds=seeds)
+    if given.get("trials"):
+        settings = dataclasses.replace(settings, trials=given["trials"])
+    study.set_user_attr("settings", settings.to_json())  # new seeds: fixed before any run on them
     study.set_user_attr("cancel", False)
     return name
 
