@@ -48,17 +48,26 @@ def summary(study: Any, settings: Settings) -> dict[str, Any]:
         "confirmation_matches": (confirmation or {}).get("matches", 0),
         "matches": matches + (confirmation or {}).get("matches", 0),
         "best": None if best is None else _trial(best, settings),
-        "base": next((_trial(t, settings) for t in order if t.user_attrs.get("base")), None),
+        "base": _base(study, settings),
         "confirmation": confirmation,
         "spent_seeds": study.user_attrs.get("spent_seeds", []),
     }
+
+
+def _base(study: Any, settings: Settings) -> dict[str, Any] | None:
+    """The base variant's trial, played to the end or cut (then its last rung's figures)."""
+    for trial in study.get_trials(deepcopy=False):
+        if trial.user_attrs.get("base") and trial.user_attrs.get("tallies"):
+            return _trial(trial, settings)
+    return None
 
 
 def _trial(trial: Any, settings: Settings) -> dict[str, Any]:
     tallies = trial.user_attrs.get("tallies", {})
     return {
         "trial": trial.number,
-        "values": list(trial.values),
+        "state": trial.state.name.lower(),
+        "values": list(trial.values or []),
         "params": dict(trial.params),
         "balance": {k: _balance(Tally(**t)) for k, t in tallies.items()},
     }
