@@ -50,11 +50,10 @@ from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 
-from statsmodels.stats.proportion import proportion_confint
-
 from tablelog.domain.games.geoshapes.declaration import DEFAULT_MANIFEST
 from tablelog.projections.stats import seats_even
 from tablelog.simulate import make_plan, play_match
+from tablelog.tune.rule import met, seat_rows
 
 QUADRANTS = ["North-West", "North-East", "South-East", "South-West"]
 
@@ -87,24 +86,8 @@ def measure(
 
 
 def rows(players: int, matches: int, wins: Counter[int]) -> list[dict]:
-    fair = 1 / players
-    table = []
-    for seat in range(players):
-        low, high = proportion_confint(wins[seat], matches, alpha=0.05, method="wilson")
-        table.append(
-            {
-                "players": players,
-                "seat": seat + 1,
-                "quadrant": QUADRANTS[seat],
-                "wins": wins[seat],
-                "matches": matches,
-                "rate": wins[seat] / matches,
-                "low": low,
-                "high": high,
-                "inside": bool(low <= fair <= high),
-            }
-        )
-    return table
+    """Each seat's row (the shipping rule's own, `tablelog.tune.rule`), named by quadrant."""
+    return [{**r, "quadrant": QUADRANTS[r["seat"] - 1]} for r in seat_rows(players, matches, wins)]
 
 
 def report(players: int, matches: int, wins: Counter[int], label: str) -> list[dict]:
@@ -125,20 +108,10 @@ def report(players: int, matches: int, wins: Counter[int], label: str) -> list[d
     return table
 
 
-def chi_square_p(table: list[dict]) -> float:
-    """The test of all a count's seats together against fair (equal wins): `tablelog stats`'s
-    own (`projections.stats.seats_even`: chi-square at these counts)."""
-    return float(seats_even([r["wins"] for r in table])["p_value"])
-
-
 def confirmed(first: list[dict], pooled: list[dict]) -> bool:
-    """The shipping rule: every seat of the first set inside its 95% interval of fair, and
-    each count's pooled seats with a chi-square p of at least 0.05."""
-    counts = {r["players"] for r in pooled}
-    pooled_even = all(
-        chi_square_p([r for r in pooled if r["players"] == k]) >= 0.05 for k in counts
-    )
-    return all(r["inside"] for r in first) and pooled_even
+    """The shipping rule, `tablelog tune`'s (`tablelog.tune.rule.met`): every seat of the first
+    set inside its 95% interval of fair, and each count's pooled seats with p >= 0.05."""
+    return met(first, pooled)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -83,6 +83,9 @@ class Plan:
     seed: int
     bots: tuple[str, ...]  # the bot of each seat, in turn order
     options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    # A manifest handed over whole ({"name", "content"}: a tuner's candidate board, a file), in
+    # place of the one `options` names; `options["manifest"]` is then its `sha256:` reference.
+    components: Mapping[str, Any] | None = None
 
     @property
     def players(self) -> int:
@@ -99,6 +102,7 @@ class Plan:
         options (defaults filled in by `make_plan`), not how many matches it plays: match k is
         the same match whatever -n is."""
         what = {"game": self.game, "seed": self.seed, "bots": self.bots, "options": self.options}
+        # options["manifest"] is the content's hash when components are handed over
         return uuid5(SIMULATED, json.dumps(what, sort_keys=True, default=str))
 
 
@@ -109,11 +113,13 @@ def make_plan(
     players: int | None = None,
     bots: str | Sequence[str] = "random",
     options: Mapping[str, Any] | None = None,
+    components: Mapping[str, Any] | None = None,
 ) -> Plan:
     """A checked Plan, or a one-line Refused/InvalidSetup naming what is wrong.
 
     `bots` is one bot for every seat or one per seat ("greedy,random"); `players` defaults to
-    the number of bots given per seat, else 2 (or the game's only count)."""
+    the number of bots given per seat, else 2 (or the game's only count). `components` is a
+    manifest handed over whole ({"name", "content"}), played in place of a named one."""
     rules = get_rules(game)
     if not 1 <= matches <= MAX_MATCHES:
         raise SimulationError(
@@ -139,7 +145,18 @@ def make_plan(
         raise SimulationError(
             f"give one bot for every seat or one per seat: {len(names)} bots for {players} players"
         )
-    return Plan(game, matches, seed, tuple(names), rules.options(dict(options or {})))
+    options = dict(options or {})
+    if components is not None:
+        options["manifest"] = handed_over(components)
+    return Plan(game, matches, seed, tuple(names), rules.options(options), components)
+
+
+def handed_over(components: Mapping[str, Any]) -> str:
+    """The `sha256:` reference of a manifest handed over whole, made known in this process (a
+    worker's too: every match registers it again, which costs a dictionary look-up)."""
+    from tablelog.domain.games.manifests import embed, register
+
+    return register(embed(components["name"], components["content"]))
 
 
 def match_rng(seed: int, number: int) -> random.Random:
@@ -164,8 +181,13 @@ def begin_match(plan: Plan, number: int, id: UUID | None = None) -> tuple[Match,
     """Match `number` of the plan, dealt and started in memory, and its generator."""
     rules = get_rules(plan.game)
     rng = match_rng(plan.seed, number)
+    options, components = dict(plan.options), plan.components
+    if components is not None:
+        handed_over(components)  # a worker process learns the content from the plan
+        options["manifest"] = components["name"]  # as `tablelog new --manifest-file` stores it
     setup = rules.deal(plan.players, plan.options, rng)  # the whole deal goes into Started
-    return start_match(id or uuid4(), plan.game, plan.seats, dict(plan.options), setup), rng
+    match = start_match(id or uuid4(), plan.game, plan.seats, options, setup, components=components)
+    return match, rng
 
 
 def play_on(match: Match, plan: Plan, rng: random.Random, moves: int) -> None:

@@ -7,7 +7,7 @@ import sys
 import click
 
 from . import main
-from .options import parse_options, store_option
+from .options import InputFile, parse_options, store_option
 
 INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C
 
@@ -45,6 +45,12 @@ INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C
 )
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
 @click.option(
+    "--manifest-file",
+    type=InputFile("the manifest file"),
+    metavar="PATH",
+    help="Play with the components this JSON file lists (a club's own, or `tune export`'s).",
+)
+@click.option(
     "--workers",
     type=int,
     metavar="W",
@@ -59,7 +65,9 @@ INTERRUPTED = 130  # the shell's status for a run stopped by Ctrl-C
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @store_option
-def simulate(game, count, seed, players, bots, option_pairs, workers, cluster, quiet, store):
+def simulate(
+    game, count, seed, players, bots, option_pairs, manifest_file, workers, cluster, quiet, store
+):
     """Play N matches of GAME between seeded bots and store them, like logged matches.
 
     Each match is dealt from the seed and match number (the whole deal goes into its start),
@@ -80,7 +88,16 @@ def simulate(game, count, seed, players, bots, option_pairs, workers, cluster, q
     from tablelog.simulate import simulate as run
     from tablelog.store import open_recorder, store_location
 
-    plan = make_plan(game, count, seed, players, bots, parse_options(option_pairs))
+    options = parse_options(option_pairs)
+    components = None
+    if manifest_file is not None:
+        from pathlib import Path
+
+        from tablelog.domain.games import manifests
+
+        name = options.pop("manifest", None) or Path(manifest_file.name).stem
+        components = {"name": name, "content": manifests.parse(manifest_file.data, name)}
+    plan = make_plan(game, count, seed, players, bots, options, components)
     check_workers(workers)  # every argument checked before the store is opened
     if cluster is None:
         report = run(open_recorder(store), plan, workers=workers, progress=not quiet)
