@@ -80,7 +80,24 @@ class Gate:
         only for a limited recorder); Denied otherwise."""
         if not self.users.accounts_on():
             return self._as_ever(authorization, host_header, via)
-        admitted = self._person(authorization, via)
+        return self.allowed(self._person(authorization, via), action, match)
+
+    def signed_in(
+        self, user: User, action: str, match: Callable[[], UUID | None], via: str
+    ) -> Admitted:
+        """A person signed in on the dashboard (their session read anew at this request)."""
+        current = self.users.by_id(user.id)
+        if current is None or current.disabled:
+            raise Denied(401, "you are signed out: your account was disabled")
+        return self.allowed(
+            Admitted(current.role, {**current.entered_by, "via": via}, current), action, match
+        )
+
+    def allowed(
+        self, admitted: Admitted, action: str, match: Callable[[], UUID | None]
+    ) -> Admitted:
+        """`admitted`, when their role (and, for a limited recorder, the match) allows
+        `action`; Denied otherwise."""
         if not role_may(admitted.role, action):
             raise Denied(
                 403,

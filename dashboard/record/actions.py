@@ -72,22 +72,27 @@ def admit(
     the page's words."""
     from tablelog.domain.entering import DASHBOARD
     from tablelog.gate import Denied, Gate
+    from tablelog.signin import signed_in_user
 
     if policy is None:
         return None, NO_POLICY
     given = (token or "").strip()
     gate = Gate(policy, recorder)
+    person = signed_in_user()
     try:
-        admitted = gate.admit(
-            f"Bearer {given}" if given else None,
-            host,
-            GATE_ACTIONS[action],
-            lambda: match_id,
-            via=DASHBOARD,
-        )
+        if person is not None and not given and gate.users.accounts_on():
+            admitted = gate.signed_in(person, GATE_ACTIONS[action], lambda: match_id, DASHBOARD)
+        else:
+            admitted = gate.admit(
+                f"Bearer {given}" if given else None,
+                host,
+                GATE_ACTIONS[action],
+                lambda: match_id,
+                via=DASHBOARD,
+            )
     except Denied as denied:
-        if gate.users.accounts_on():  # a person's token: say what is wrong with it
-            return None, f"{denied} (enter your token above): nothing was recorded"
+        if gate.users.accounts_on():  # a person's: say what is wrong
+            return None, f"{denied} (sign in at /signin, or enter your token): nothing was recorded"
         if policy.open:
             return None, str(denied)
         return None, WRONG_TOKEN if given else NEED_TOKEN
