@@ -132,4 +132,5 @@ def test_any_person_round_trips_through_a_record_with_its_hash(recorder, name, u
     record = recorder.export(match_id)
     rebuilt = from_record(json.loads(json.dumps(record)))
     assert event_hash(rebuilt.pending_events[0]) == record["hash"]
-    assert rebuilt.pending_events[0].entered_by == {"id": user_id, "name": name, "via": "api"}
+    started = rebuilt.pending_events[0]
+    assert vars(started)["entered_by"] == {"id": user_id, "name": name, "via": "api"}
