@@ -18,15 +18,27 @@ class SideTables:
         self.recorder = recorder
         self.datastore = recorder.recorder.datastore
         self.postgres = type(self.datastore).__module__.startswith("eventsourcing.postgres")
+        self._make(self.tables)
+
+    def _make(self, statements: Sequence[str]) -> None:
         for attempt in range(3):  # recorders opening a new PostgreSQL store at once may race
             try:
                 with self._tx(commit=True) as c:
-                    for statement in self.tables:
+                    for statement in statements:
                         self._run(c, statement)
                 break
             except Exception:  # the catalog race; the third try tells
                 if attempt == 2:
                     raise
+
+    def _table_exists(self, name: str) -> bool:
+        sql = (
+            "SELECT to_regclass(?) IS NOT NULL"
+            if self.postgres
+            else "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
+        )
+        with self._tx(commit=False) as c:
+            return bool(self._run(c, sql, (name,))[0][0])
 
     @contextmanager
     def _tx(self, commit: bool) -> Iterator[Any]:

@@ -120,9 +120,19 @@ def hash_password(password: str) -> str:
 
 
 class Users(SideTables):
-    """The people of one recorder's store."""
+    """The people of one recorder's store. Their tables are made by the first change, so that
+    reading, or a refused command, leaves a store without people exactly as it was."""
 
-    tables = TABLES
+    def __init__(self, recorder: Any) -> None:
+        super().__init__(recorder)
+        self._made = False
+
+    def _select(self, sql: str, params: tuple = ()) -> list[tuple]:
+        if not self._made:
+            self._made = self._table_exists("tablelog_users")
+            if not self._made:
+                return []  # no people yet: every read finds none
+        return super()._select(sql, params)
 
     # ---- reading -----------------------------------------------------------------------------
 
@@ -299,6 +309,9 @@ class Users(SideTables):
             )
 
     def _write(self, sql: str, params: tuple) -> None:
+        if not self._made:
+            self._make(TABLES)
+            self._made = True
         with self._tx(commit=True) as c:
             self._run(c, sql, params)
 

@@ -5,6 +5,7 @@ as argon2id hashes that argon2-cffi's own verifier accepts."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
@@ -141,3 +142,18 @@ def test_a_refused_users_command_is_one_line_and_stores_nothing(any_store):
     too_short = run(any_store, "users", "password", "Rita", input="short\nshort\n")
     assert too_short.exit_code == 2 and "8 to" in too_short.stderr
     assert "short" not in too_short.stderr.replace("8 to", "")
+
+
+def test_reading_and_refusals_leave_a_store_without_people_as_it_was(any_store):
+    from tablelog.store import is_postgres, open_recorder
+
+    recorder = open_recorder(any_store)
+    recorder.start("topitop", ["Ann", "Ben"])
+    before = None if is_postgres(any_store) else Path(any_store).read_bytes()
+    for args in (("users", "list"), ("users", "token", "Nobody"), ("users", "revoke", "x")):
+        run(any_store, *args)
+    people = Users(recorder)
+    assert not people.accounts_on() and not people._table_exists("tablelog_users")
+    if before is not None:
+        assert Path(any_store).read_bytes() == before
+    recorder.close()
