@@ -7,14 +7,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tablelog.domain.entering import entered_by_name
 from tablelog.domain.games import GameRules
 from tablelog.domain.wording import outcome_text
+
+# What each kind of event is called where a person reads the log.
+EVENT_WORDS = {
+    "Started": "start",
+    "MoveRecorded": "move",
+    "MoveUndone": "undo",
+    "ResultClaimed": "claim",
+    "DisputeRaised": "dispute raised",
+    "DisputeResolved": "dispute resolved",
+    "SheetRecorded": "score sheet",
+    "Ended": "end",
+    "Abandoned": "abandoned",
+}
 
 
 def event_log(
     events: Sequence[Any], rules: GameRules | None, seats: Sequence[str] = (), first_step: int = 0
 ) -> list[dict[str, Any]]:
-    """One row per event: step (0 = the start), when, what kind, who, what it says, and a flag:
+    """One row per event: step (0 = the start), when, what kind, who (the seat or the name the
+    entry gives), what it says, who entered it (`entered_by`, "unknown" before it was kept), and
+    a flag:
     'withdrawn' for a move a later undo took back, 'open' for a dispute never resolved.
 
     `events` may be the tail of a long match, from step `first_step` on (then `seats` names its
@@ -33,6 +49,7 @@ def event_log(
             "who": "",
             "what": "",
             "flag": "",
+            "entered_by": entered_by_name(event),
         }
         if kind == "Started":
             seats = list(event.seats)

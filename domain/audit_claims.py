@@ -27,6 +27,7 @@ from .audit_text import (
     when,
     winner_sentence,
 )
+from .entering import entered_by_name
 from .games import GameRules, RulesError, UnknownInformation, get_rules
 from .match import ABANDONED, ENDED, RUNNING, components_of, initial_state
 
@@ -86,6 +87,7 @@ class Replay(Findings):
         self.recorded_outcome: dict[str, Any] | None = None
         self.abandoned: dict[str, Any] | None = None
         self.sheet: dict[str, Any] | None = None  # a score-sheet match (see audit_sheet)
+        self.entered: dict[int, str] = {}  # event -> who entered it (domain.entering)
 
     # ---- the replay ---------------------------------------------------------------------------
 
@@ -100,6 +102,7 @@ class Replay(Findings):
             return
         for stored in decoded:
             name = type(stored.event).__name__
+            self.entered[stored.position] = entered_by_name(stored.event)
             try:
                 handler = getattr(self, f"_on_{name}")
                 handler(stored.position, stored.event)
@@ -254,6 +257,7 @@ class Replay(Findings):
         )
 
     def _on_DisputeRaised(self, position: int, event: Any) -> None:
+        disputed = self.line[-1] if self.replaying and len(self.line) > 1 else None
         self.disputes.append(
             {
                 "event": position,
@@ -261,10 +265,14 @@ class Replay(Findings):
                 "at": when(event),
                 "about": event.about,
                 "after_move": len(self.line) - 1 if self.replaying else None,
+                "raised_by": entered_by_name(event),  # who entered the dispute
+                # who entered the move it follows (the disputed move; None: no move yet)
+                "move_entered_by": None if disputed is None else self.entered[disputed.event],
                 "ruling": None,
                 "resolved_by": None,
                 "resolved_at": None,
                 "resolved_event": None,
+                "ruling_entered_by": None,
             }
         )
 
@@ -276,6 +284,7 @@ class Replay(Findings):
         dispute.update(
             ruling=event.ruling,
             resolved_by=event.by,
+            ruling_entered_by=entered_by_name(event),
             resolved_at=when(event),
             resolved_event=position,
         )

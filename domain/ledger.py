@@ -19,7 +19,6 @@ import json
 import random
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
@@ -40,6 +39,7 @@ from .checkpoints import (
 from .errors import Refused
 from .match import Match, event_hash
 from .merkle import Frontier, ProofError, Tree, leaf_hash
+from .side_tables import SideTables
 from .stored_tree import NODE_LEVEL, StoredTree
 
 PAGE = 1000
@@ -57,42 +57,14 @@ TABLES = (
 )
 
 
-class Ledger:
+class Ledger(SideTables):
     """The checkpoint tables of one recorder's store."""
 
+    tables = TABLES
+
     def __init__(self, recorder: Any) -> None:
-        self.recorder = recorder
-        self.datastore = recorder.recorder.datastore
-        self.postgres = type(self.datastore).__module__.startswith("eventsourcing.postgres")
+        super().__init__(recorder)
         self._tree: Tree | None = None
-        for attempt in range(3):  # recorders opening a new PostgreSQL store at once may race
-            try:
-                with self._tx(commit=True) as c:
-                    for statement in TABLES:
-                        self._run(c, statement)
-                break
-            except Exception:  # the catalog race; the third try tells
-                if attempt == 2:
-                    raise
-
-    # ---- SQL that both stores speak ----------------------------------------------------------
-
-    @contextmanager
-    def _tx(self, commit: bool) -> Iterator[Any]:
-        with self.datastore.transaction(commit=commit) as cursor:
-            yield cursor
-
-    def _run(self, cursor: Any, sql: str, params: tuple = ()) -> list[tuple]:
-        cursor.execute(sql.replace("?", "%s") if self.postgres else sql, params)
-        try:
-            rows = cursor.fetchall()
-        except Exception:  # noqa: BLE001 - a statement without rows (the drivers differ)
-            return []
-        return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in rows or []]
-
-    def _select(self, sql: str, params: tuple = ()) -> list[tuple]:
-        with self._tx(commit=False) as c:
-            return self._run(c, sql, params)
 
     # ---- keys --------------------------------------------------------------------------------
 
@@ -236,9 +208,6 @@ class Ledger:
                 ),
             )
         return head
-
-    def _sql(self, sql: str) -> str:
-        return sql.replace("?", "%s") if self.postgres else sql
 
     @staticmethod
     def _origin(latest: tuple[int, dict[str, Any], Frontier] | None, given: str | None) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 from uuid import UUID
 
 import orjson
@@ -19,6 +19,7 @@ from eventsourcing.domain import Aggregate, event
 from eventsourcing.utils import get_topic
 
 from . import LEGACY_PACKAGE, derived
+from .entering import ENTERED_BY, check_person, set_entered_by
 from .errors import MatchClosed, NotYourTurn, Refused
 from .eventsourcing_internals import LeanAggregate
 from .games import GameRules, Outcome, get_rules, manifests
@@ -39,6 +40,7 @@ def canonical_json(value: Any) -> bytes:
 # Fields a later class version added, which an upcast event of an earlier version holds as None:
 # they are left out of the hash, so an event hashes as it did when it was stored.
 UPCAST_FIELDS = ("components", "played_at", "kind")
+CURRENT: Any = object()  # start_match's entered_by when not given: whoever is entering now
 SHEET = "sheet"  # Started.kind of a match logged from its score sheet (None: moves logged)
 
 
@@ -71,6 +73,9 @@ class Match(LeanAggregate, Aggregate):
 
     class Event(Aggregate.Event):
         prev_hash: str
+        # Who entered it (domain.entering): set on a new event where someone is entering, and
+        # then part of its hash; an event without it (stored before it existed) reads None.
+        entered_by: ClassVar[dict[str, Any] | None] = None
         # Every field but the timestamp is plain JSON (see plain_json): stored the lean way.
         plain_json_fields = True
 
@@ -114,13 +119,22 @@ class Match(LeanAggregate, Aggregate):
     created_fields = MappingProxyType({"prev_hash": ""})
 
     def trigger_event(self, event_class, **kwargs):
-        # An imported entry keeps the time it was recorded at (`at`); anything else is now.
+        # An imported entry keeps the time it was recorded at (`at`) and who entered it (`by`);
+        # anything else is now, by whoever is entering (domain.entering).
+        who = self.__dict__.pop("_by", ENTERED_BY.get())
         super().trigger_event(
             event_class,
             prev_hash=self.head_hash,
             timestamp=self.__dict__.pop("_at", None),
             **kwargs,
         )
+        set_entered_by(self._pending_events[-1], who)
+
+    def by(self, who: dict[str, Any] | None) -> Match:
+        """Give the next event this `entered_by` (None: none) instead of the current person's
+        (imports keep who entered each event)."""
+        self._by = who
+        return self
 
     def at(self, when: datetime | None) -> Match:
         """Give the next event this time instead of now (imports keep recorded times)."""
@@ -430,6 +444,7 @@ def start_match(
     as_recorded: bool = False,
     originator_topic: str | None = None,
     kind: str | None = None,
+    entered_by: Any = CURRENT,
 ) -> Match:
     """A new Match, after checking the seats, options and setup against the game's rules.
 
@@ -439,7 +454,8 @@ def start_match(
     match plays by that version's readings), `at` (the Started event's time) and `as_recorded`
     (options and components exactly as the record has them, so the event hashes as the
     original did: `components` None means a match stored by release 0.1, and
-    `originator_topic` the aggregate's name as that release spelled it)."""
+    `originator_topic` the aggregate's name as that release spelled it), and `entered_by` (who
+    entered the start, None for no one; default: whoever is entering now)."""
     rules = get_rules(game)
     rules_version = rules.version if rules_version is None else str(rules_version)
     seats = _checked_seats(rules, seats)
@@ -469,11 +485,19 @@ def start_match(
         played_at=when,
         **({} if kind is None else {"kind": kind}),
     )
+    return _as_recorded(match, entered_by, originator_topic)
+
+
+def _as_recorded(match: Match, entered_by: Any, originator_topic: str | None) -> Match:
+    """The new match's Started event, with who entered it (`CURRENT`: whoever is entering
+    now) and, for a record, the aggregate's topic as the original stored it."""
+    started = match.pending_events[0]
+    set_entered_by(started, ENTERED_BY.get() if entered_by is CURRENT else check_person(entered_by))
     if originator_topic not in (None, *AGGREGATE_TOPICS):
         raise Refused(f"originator_topic is one of {', '.join(AGGREGATE_TOPICS)}")
     if originator_topic is not None:
         # The Started event is hashed with the aggregate's topic as the original stored it.
-        object.__setattr__(match.pending_events[0], "originator_topic", originator_topic)
+        object.__setattr__(started, "originator_topic", originator_topic)
     return match
 
 

@@ -2,8 +2,12 @@
 
     {"format": "tablelog-match/2", "id": "...", "game": "topitop", "rules_version": "1",
      "options": {...}, "seats": ["Ann", "Ben"], "setup": {...}, "components": {...} | null,
-     "played_at": null, "started_at": "...", "hash": "...",
-     "events": [{"type": "move", "seat": "Ann", "move": {...}, "at": "...", "hash": "..."}, ...]}
+     "played_at": null, "started_at": "...", "hash": "...", "entered_by": {...},
+     "events": [{"type": "move", "seat": "Ann", "move": {...}, "at": "...",
+                 "entered_by": {"id": "...", "name": "Ann", "via": "api"}, "hash": "..."}, ...]}
+
+`entered_by` (who entered the event) is there when the event carries it: an older reader ignores
+it, and an event stored before it existed has none (it reads as entered by "unknown").
 
 A record is turned back into a Match by replaying every entry through the same command methods a
 person's entries go through, so an imported match is checked exactly like a recorded one. It
@@ -19,6 +23,7 @@ from datetime import datetime
 from typing import Any
 from uuid import UUID, uuid4
 
+from .entering import check_person
 from .errors import BadRecord, Refused
 from .games import RulesError
 from .match import AGGREGATE_TOPICS, Match, event_hash, start_match
@@ -59,6 +64,8 @@ def to_record(events: Iterable[Any]) -> dict[str, Any]:
         "hash": event_hash(started),
         "events": [],
     }
+    if started.entered_by is not None:
+        record["entered_by"] = started.entered_by
     for stored in events[1:]:
         kind, fields = ENTRIES[type(stored).__name__]
         entry: dict[str, Any] = {"type": kind}
@@ -69,6 +76,8 @@ def to_record(events: Iterable[Any]) -> dict[str, Any]:
         if kind == "end" and entry["outcome"]["reason"] == "draw by agreement":
             entry["agreed_draw"] = True
         entry["at"] = stored.timestamp.isoformat()
+        if stored.entered_by is not None:
+            entry["entered_by"] = stored.entered_by
         entry["hash"] = event_hash(stored)
         record["events"].append(entry)
     if getattr(started, "kind", None) is not None:
@@ -151,6 +160,7 @@ def from_record(record: Any, keep_id: bool = True, now: datetime | None = None) 
             originator_topic=record.get("originator_topic")
             or (AGGREGATE_TOPICS[1] if release_0_1 else None),
             kind=record.get("kind"),
+            entered_by=record.get("entered_by"),
         )
         _check_hash(match, record, keep_id, "the start")
     except (Refused, RulesError) as err:
@@ -163,6 +173,7 @@ def from_record(record: Any, keep_id: bool = True, now: datetime | None = None) 
             if not isinstance(entry, Mapping):
                 raise Refused("an entry is a JSON object")
             match.at(_time(entry.get("at"), "its time (at)", match, now))
+            match.by(check_person(entry.get("entered_by")))
             _apply_entry(match, entry)
             _check_hash(match, entry, keep_id, "the entry")
         except (Refused, RulesError) as err:

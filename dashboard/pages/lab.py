@@ -203,7 +203,7 @@ def _register_runs(app: dash.Dash, service) -> None:
         b=kinds.TEXT,
     )
     def start(clicks, game, kind, restriction, agent, matches, seed, budgets, a, b):
-        lab, refused = _writer(app, service, clicks)
+        lab, refused = _writer(app, service, clicks, "experiment")
         if refused:
             return refused
         request = {
@@ -257,7 +257,7 @@ def _register_cancel(app: dash.Dash, service) -> None:
     )
     @takes(clicks=kinds.COUNT)
     def cancel(clicks):
-        lab, refused = _writer(app, service, clicks)
+        lab, refused = _writer(app, service, clicks, "cancel")
         if refused:
             return refused
         try:
@@ -267,13 +267,14 @@ def _register_cancel(app: dash.Dash, service) -> None:
         return f"{stopped['state'].capitalize()}; the matches stored so far are kept."
 
 
-def _writer(app: dash.Dash, service, clicks) -> tuple[Any, str | None]:
+def _writer(app: dash.Dash, service, clicks, action: str) -> tuple[Any, str | None]:
     """The lab, for a click that starts or cancels an experiment, or why this request may not
     (the app's write policy, or no lab here); no update without a click."""
     if not clicks:
         raise PreventUpdate
     lab = service()
-    refused = actions.write_refusal(write_policy(app.server), None, flask.request.host)
+    recorder = app.server.extensions["tablelog"].recorder
+    _, refused = actions.admit(write_policy(app.server), recorder, None, flask.request.host, action)
     if lab is None or refused:
         return None, refused or "The lab is not available in this app."
     return lab, None

@@ -51,6 +51,7 @@ LOG_COLUMNS = [
     {"field": "who", "headerName": "Who", **TEXT, "minWidth": 110, "flex": 1},
     {"field": "what", "headerName": "What", **TEXT, "minWidth": 200},
     {"field": "flag", "headerName": "Note", **TEXT, "minWidth": 120, "flex": 1},
+    {"field": "entered_by", "headerName": "Entered by", **TEXT, "minWidth": 110},
     # Last: on a phone the step, what happened and by whom fill the screen first.
     {"field": "when", "headerName": "When", **WHEN, "minWidth": 170},
 ]
@@ -63,17 +64,6 @@ CLAIM_COLUMNS: list[dict[str, Any]] = [
     {"field": "agrees", "headerName": "Agrees", **NUMBER},
 ]
 # What each stored event is, in the words of the table (the log shows these, not class names).
-EVENT_WORDS = {
-    "Started": "start",
-    "MoveRecorded": "move",
-    "MoveUndone": "undo",
-    "ResultClaimed": "claim",
-    "DisputeRaised": "dispute raised",
-    "DisputeResolved": "dispute resolved",
-    "SheetRecorded": "score sheet",
-    "Ended": "end",
-    "Abandoned": "abandoned",
-}
 
 
 def layout(id: str | None = None, **_query):
@@ -353,7 +343,7 @@ def count(number: int, thing: str) -> str:
 
 def in_words(row: dict) -> dict:
     """An event log row as the page shows it: what happened in words, not a class name."""
-    return {**row, "event": EVENT_WORDS.get(row["event"], row["event"])}
+    return {**row, "event": replay.EVENT_WORDS.get(row["event"], row["event"])}
 
 
 def _rules(game: str):

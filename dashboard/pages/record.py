@@ -68,6 +68,7 @@ def layout(match: str | None = None, **_query):
     return html.Div(
         [
             html.H2("Record"),
+            who_is_signed_in(),
             dcc.Location(id="record-url", refresh=False),
             dcc.Store(id="record-token", storage_type="session"),
             dcc.Store(id="record-match", data=match),
@@ -109,6 +110,37 @@ def layout(match: str | None = None, **_query):
             html.Div(play_area(), id="record-play", style=SECTION if match else HIDDEN),
         ],
         style={"maxWidth": "720px", "margin": "0 auto", "overflowX": "hidden"},
+    )
+
+
+def who_is_signed_in() -> Any:
+    """Who is signed in (with a sign-out button), or a sign-in link where the store has
+    accounts; nothing where it has none (one person, no sign-in)."""
+    source = flask.current_app.extensions.get("tablelog") if flask.has_app_context() else None
+    if source is None or not flask.has_request_context():
+        return html.Div(id="record-who")
+    from flask_wtf.csrf import generate_csrf
+
+    from tablelog.domain.users import users_of
+    from tablelog.signin import signed_in_user
+
+    person = signed_in_user()
+    if person is None:
+        if not users_of(source.recorder).accounts_on():
+            return html.Div(id="record-who")
+        return html.Div(
+            ["Not signed in: ", html.A("sign in", href="/signin"), " to record."],
+            id="record-who",
+        )
+    return html.Form(
+        [
+            f"Signed in as {person.name} ({person.role}) ",
+            dcc.Input(type="hidden", name="csrf_token", value=generate_csrf()),
+            html.Button("Sign out", type="submit", style=QUIET),
+        ],
+        id="record-who",
+        method="post",
+        action="/signout",
     )
 
 

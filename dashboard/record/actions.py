@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from tablelog.domain.entering import entering_as
 from tablelog.domain.errors import Conflict, Refused
 from tablelog.domain.games import RulesError, get_rules
 from tablelog.domain.recorder import Recorder
@@ -44,18 +45,58 @@ class Refusal(Exception):
     """A write the page refuses before the store is touched; the message is shown as is."""
 
 
-def write_refusal(policy: Any, token: str | None, host: str | None) -> str | None:
-    """None when a write may go ahead under `policy` (tablelog.access.WritePolicy) with the token
-    the browser holds; otherwise the reason, in the page's words."""
+# The page's writes as the role matrix names them (tablelog.gate.ACTIONS).
+GATE_ACTIONS = {
+    "start": "start a match",
+    "sheet": "log a score sheet",
+    "commit": "record a move",
+    "undo": "undo a move",
+    "claim": "claim a result",
+    "end": "end a match",
+    "draw": "end a match",
+    "experiment": "start an experiment",
+    "cancel": "cancel an experiment",
+}
+
+
+def admit(
+    policy: Any,
+    recorder: Any,
+    token: str | None,
+    host: str | None,
+    action: str,
+    match_id: Any = None,
+) -> tuple[dict[str, Any] | None, str | None]:
+    """Who makes a write of the page (their `entered_by`) under `policy` with the token the
+    browser holds, through the API's own door (tablelog.gate); or None and the reason, in
+    the page's words."""
+    from tablelog.domain.entering import DASHBOARD
+    from tablelog.gate import Denied, Gate
+    from tablelog.signin import signed_in_user
+
     if policy is None:
-        return NO_POLICY
+        return None, NO_POLICY
     given = (token or "").strip()
-    refused = policy.refusal(f"Bearer {given}" if given else None, host)
-    if refused is None:
-        return None
-    if policy.open:
-        return refused[1]
-    return WRONG_TOKEN if given else NEED_TOKEN
+    gate = Gate(policy, recorder)
+    person = signed_in_user()
+    try:
+        if person is not None and not given and gate.users.accounts_on():
+            admitted = gate.signed_in(person, GATE_ACTIONS[action], lambda: match_id, DASHBOARD)
+        else:
+            admitted = gate.admit(
+                f"Bearer {given}" if given else None,
+                host,
+                GATE_ACTIONS[action],
+                lambda: match_id,
+                via=DASHBOARD,
+            )
+    except Denied as denied:
+        if gate.users.accounts_on():  # a person's: say what is wrong
+            return None, f"{denied} (sign in at /signin, or enter your token): nothing was recorded"
+        if policy.open:
+            return None, str(denied)
+        return None, WRONG_TOKEN if given else NEED_TOKEN
+    return admitted.entered_by, None
 
 
 def current(recorder: Recorder, match_id: str, version: int | None):
@@ -191,15 +232,16 @@ class Written:
 def write(matches: Any, action: str, form: Form, policy: Any, host: str | None) -> Written:
     """Every write of the page, one door: the policy first, then one recorder call.
     `matches` is the page's `matches.Matches` (the recorder and the matches shown)."""
-    refused = write_refusal(policy, form.token, host)
+    who, refused = admit(policy, matches.recorder, form.token, host, action, form.match_id)
     if refused:
         return Written(refused)
     try:
-        if action == "start":
-            return _start(matches.recorder, form)
-        if not form.match_id:
-            raise Refusal("no match is shown")
-        done, said = WRITES[action](matches, form.match_id, form)
+        with entering_as(who):
+            if action == "start":
+                return _start(matches.recorder, form)
+            if not form.match_id:
+                raise Refusal("no match is shown")
+            done, said = WRITES[action](matches, form.match_id, form)
     except Conflict:
         return Written(RELOADED, version=matches.now(form.match_id), picks=[])
     except REFUSALS as err:

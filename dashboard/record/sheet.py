@@ -16,6 +16,7 @@ import flask
 from dash import ALL, Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
+from tablelog.domain.entering import entering_as
 from tablelog.domain.games import GAMES
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.sheets import SHEETS
@@ -216,7 +217,7 @@ class SheetForm:
 
 def log(recorder: Recorder, form: SheetForm, policy: Any, host: str | None) -> str | UUID:
     """Log the sheet after the policy's word: the new match's id, or why nothing was stored."""
-    refused = actions.write_refusal(policy, form.token, host)
+    who, refused = actions.admit(policy, recorder, form.token, host, "sheet")
     if refused:
         return refused
     if form.game is None:
@@ -233,9 +234,10 @@ def log(recorder: Recorder, form: SheetForm, policy: Any, host: str | None) -> s
         form.location,
     )
     try:
-        return recorder.start_sheet(
-            form.game, names, sheet, played_at=local_unless_zoned(form.played_at)
-        )
+        with entering_as(who):
+            return recorder.start_sheet(
+                form.game, names, sheet, played_at=local_unless_zoned(form.played_at)
+            )
     except actions.REFUSALS as err:
         return f"refused: {err}"
 

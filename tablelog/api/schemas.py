@@ -370,10 +370,26 @@ RAW_OUTCOME: Schema = {
 }
 
 
+ENTERED_BY: Schema = {
+    "type": "object",
+    "properties": {"id": {"type": ["string", "null"]}, "name": TEXT, "via": TEXT},
+    "required": ["name"],
+    "description": "Who entered the event: the person's id and name, and how (`api`, "
+    "`dashboard`, `command line`, `write token`). Absent on an event stored before it "
+    'existed (entered by "unknown"); part of the event\'s hash.',
+}
+
+
 def _entry(kind: str, fields: dict[str, Schema]) -> Schema:
     return {
         "type": "object",
-        "properties": {"type": {"const": kind}, **fields, **ENTRY_TIME, "hash": HASH_TEXT},
+        "properties": {
+            "type": {"const": kind},
+            **fields,
+            **ENTRY_TIME,
+            "entered_by": ENTERED_BY,
+            "hash": HASH_TEXT,
+        },
         "required": ["type", *fields, "at", "hash"],
     }
 
@@ -499,6 +515,7 @@ RESPONSES: dict[str, Schema] = {
             "played_at": {"type": ["string", "null"]},
             "started_at": TIME_TEXT,
             "hash": HASH_TEXT,
+            "entered_by": ENTERED_BY,
             "receipt": {
                 **SIGNED_RECEIPT,
                 "type": "object",

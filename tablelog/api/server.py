@@ -16,6 +16,7 @@ import re
 import sqlite3
 from collections.abc import Callable
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.persistence import DatabaseError
 from flask import Blueprint, Flask, Response, current_app, request
@@ -24,10 +25,12 @@ from jsonschema.exceptions import best_match
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
 from tablelog.access import WritePolicy
+from tablelog.domain.entering import entering_as
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.stored import stored_but
+from tablelog.gate import ACTIONS, Denied, Gate
 from tablelog.guard import MAX_BODY, guard
 from tablelog.store import UNREACHABLE, damaged_file, unreachable
 
@@ -42,16 +45,36 @@ ANY_METHOD = ["GET", "POST", "PUT", "PATCH", "DELETE"]
 ROUTING_KINDS = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 
 
+# Each write endpoint and the write it makes, as the role matrix names it (tablelog.gate).
+WRITE_ACTIONS = {
+    "create_match": "start a match",
+    "create_sheet": "log a score sheet",
+    "record_move": "record a move",
+    "undo_move": "undo a move",
+    "claim_result": "claim a result",
+    "raise_dispute": "raise a dispute",
+    "resolve_dispute": "resolve a dispute",
+    "end_match": "end a match",
+    "abandon_match": "abandon a match",
+    "start_experiment": "start an experiment",
+    "cancel_experiment": "cancel an experiment",
+}
+
+
 def create_blueprint(recorder: Recorder, policy: WritePolicy) -> Blueprint:
     """The API over one store's recorder, with its write policy, mounted at /api/v1."""
     service = Service(recorder)
+    gate = Gate(policy, recorder)
     document = build_document(policy)
     blueprint = Blueprint("tablelog_api", __name__, url_prefix=PREFIX)
     for endpoint in ENDPOINTS:
+        if endpoint.write and WRITE_ACTIONS.get(endpoint.operation_id) not in ACTIONS:
+            # A write nobody decided the roles of is never served (the role matrix).
+            raise RuntimeError(f"{endpoint.operation_id} writes but is not in WRITE_ACTIONS")
         blueprint.add_url_rule(
             _flask_path(endpoint.path),
             endpoint.operation_id,
-            _view(endpoint, service, policy),
+            _view(endpoint, service, gate),
             methods=[endpoint.method],
         )
     index = build_index()
@@ -126,18 +149,18 @@ def _flask_path(template: str) -> str:
     return re.sub(r"\{(\w+)\}", r"<\1>", template)
 
 
-def _view(endpoint: Endpoint, service: Service, policy: WritePolicy) -> Callable[..., Response]:
+def _view(endpoint: Endpoint, service: Service, gate: Gate) -> Callable[..., Response]:
     def view(**path: str) -> Response:
         arguments: dict[str, Any] = dict(path)
-        if endpoint.write:
-            _check_write(policy)
+        who = _admitted(gate, service, endpoint, path) if endpoint.write else None
         if endpoint.body is not None:  # exactly the endpoints that write
             arguments["body"] = _body(endpoint.body)
         for param in endpoint.params:
             if param.where == "query":
                 arguments[param.name] = _query(param)
         try:
-            result = endpoint.handler(service, **arguments)
+            with entering_as(who):
+                result = endpoint.handler(service, **arguments)
         except (Refused, RulesError) as err:
             raise from_refusal(err) from None
         if isinstance(result, Written):
@@ -197,11 +220,28 @@ def _nothing_here(anything: str) -> Response:
     raise NotFound(f"no such path in the API: {request.path} (the index: {PREFIX}/)")
 
 
-def _check_write(policy: WritePolicy) -> None:
-    refusal = policy.refusal(request.headers.get("Authorization"), request.headers.get("Host"))
-    if refusal is not None:
-        status, message = refusal
-        raise ApiError(status, "unauthorized" if status == 401 else "forbidden", message)
+def _admitted(
+    gate: Gate, service: Service, endpoint: Endpoint, path: dict[str, str]
+) -> dict[str, Any]:
+    """Who makes this write (their `entered_by`), or the 401/403 of the gate."""
+
+    def match() -> UUID | None:
+        try:
+            return service.match_id(path["match"]) if "match" in path else None
+        except Refused:
+            return None  # the handler answers for a match that is not there
+
+    try:
+        admitted = gate.admit(
+            request.headers.get("Authorization"),
+            request.headers.get("Host"),
+            WRITE_ACTIONS[endpoint.operation_id],
+            match,
+        )
+    except Denied as denied:
+        kind = "unauthorized" if denied.status == 401 else "forbidden"
+        raise ApiError(denied.status, kind, str(denied)) from None
+    return admitted.entered_by
 
 
 def _body(schema_name: str) -> dict[str, Any]:

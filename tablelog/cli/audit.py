@@ -18,7 +18,7 @@ from tablelog.domain.wording import outcome_text
 from . import main
 from .checkpoints import HeadsSource, audit_checkpoints, echo_signed, ledger_text
 from .committed import after_commit
-from .options import InputFile, echo_json, json_option, parse_json, store_option
+from .options import InputFile, echo_json, entering, json_option, parse_json, store_option
 from .stats import open_match, open_queries
 
 
@@ -42,6 +42,7 @@ def _recorded(recorder: Any, done: Match, what: Callable[[], str]) -> None:
 )
 @click.option("--by", required=True, metavar="NAME", help="Who claims this result.")
 @store_option
+@entering
 def claim(match, scores_json, by, store):
     """Record the result the players wrote down (checked later by `audit`, never edited).
 
@@ -63,6 +64,7 @@ def _claimed(by: str, scores: dict[str, Any], done: Match) -> str:
 @click.option("--by", required=True, metavar="NAME", help="Who raises the dispute.")
 @click.option("--about", required=True, metavar="TEXT", help="What is disputed.")
 @store_option
+@entering
 def dispute(match, by, about, store):
     """Record a dispute about the match; it stays open until resolved."""
     recorder, match_id = open_match(store, match)
@@ -75,6 +77,7 @@ def dispute(match, by, about, store):
 @click.option("--by", required=True, metavar="NAME", help="Who rules (an umpire, the organiser).")
 @click.option("--ruling", required=True, metavar="TEXT", help="The ruling.")
 @store_option
+@entering
 def resolve(match, by, ruling, store):
     """Record the ruling on the oldest open dispute."""
     recorder, match_id = open_match(store, match)
@@ -255,15 +258,19 @@ def _undo_line(undo: dict[str, Any]) -> str:
 
 def _dispute_line(dispute: dict[str, Any]) -> str:
     after = f", after move {dispute['after_move']}" if dispute["after_move"] is not None else ""
+    entered = (
+        f" (move entered by {dispute['move_entered_by']})" if dispute["move_entered_by"] else ""
+    )
     raised = (
-        f"{step(dispute['event'])}, {dispute['by']} at {_time(dispute['at'])}{after}: "
-        f"{dispute['about']}"
+        f"{step(dispute['event'])}, {dispute['by']} at {_time(dispute['at'])}{after}{entered}: "
+        f"{dispute['about']} [raised by {dispute['raised_by']}]"
     )
     if dispute["ruling"] is None:
         return raised + " - STILL OPEN"
     return (
         f"{raised} - ruled by {dispute['resolved_by']} at {_time(dispute['resolved_at'])} "
-        f"({step(dispute['resolved_event'])}): {dispute['ruling']}"
+        f"({step(dispute['resolved_event'])}): {dispute['ruling']} "
+        f"[entered by {dispute['ruling_entered_by']}]"
     )
 
 

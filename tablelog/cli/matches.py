@@ -7,6 +7,7 @@ prints can turn it into a refusal (see `committed.py`).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -23,6 +24,7 @@ from .committed import after_commit
 from .options import (
     InputFile,
     echo_json,
+    entering,
     json_option,
     parse_json,
     parse_options,
@@ -65,6 +67,7 @@ AT = click.IntRange(0, 1_000_000_000)
     "2026-11-28T19:30 (local time unless a zone is given; from 1900 to now).",
 )
 @store_option
+@entering
 def new(game, players, option_pairs, setup_file, manifest_file, played_at, store):
     """Start a match of GAME and print its id."""
     setup = parse_json(setup_file.text(), "the setup file") if setup_file else None
@@ -89,6 +92,7 @@ def new(game, players, option_pairs, setup_file, manifest_file, played_at, store
 @click.argument("move_json", metavar="'JSON'")
 @click.option("--seat", required=True, metavar="NAME", help="The player making the move.")
 @store_option
+@entering
 def move(match, move_json, seat, store):
     """Record one move, checked against the rules; a refused move stores nothing."""
     # Bounded (depth, size) before the rules read it: typing walks the whole value.
@@ -124,6 +128,25 @@ def _echo_move(done: Match) -> None:
         click.echo(_draw_offer(done))
 
 
+def _echo_log(recorder: Any, match_id: Any, as_json: bool) -> None:
+    """The match's event log, one line an event: step, what, who entered it."""
+    from tablelog.dashboard.replay import EVENT_WORDS, event_log
+    from tablelog.domain.games import get_rules
+
+    events = recorder.stored_events(match_id)
+    rows = event_log(events, get_rules(events[0].game))
+    if as_json:
+        echo_json(rows)
+        return
+    for row in rows:
+        who = f" {row['who']}" if row["who"] else ""
+        flag = f" [{row['flag']}]" if row["flag"] else ""
+        click.echo(
+            f"{row['step']:>4}  {row['when']}  {EVENT_WORDS.get(row['event'], row['event'])}"
+            f"{who}: {row['what']}{flag}  (entered by {row['entered_by']})"
+        )
+
+
 def _draw_offer(match: Match) -> str:
     return (
         f"{len(match.moves)} moves, past {match.rules.name}'s cap of {match.rules.move_cap}: "
@@ -136,6 +159,7 @@ def _draw_offer(match: Match) -> str:
 @click.option("--by", required=True, metavar="NAME", help="Who withdraws the move.")
 @click.option("--reason", required=True, help="Why.")
 @store_option
+@entering
 def undo(match, by, reason, store):
     """Withdraw the most recent effective move (recorded as an event; nothing is deleted)."""
     recorder, match_id = open_match(store, match)
@@ -157,11 +181,20 @@ def undo(match, by, reason, store):
     metavar="N",
     help="Show the match after its first N events (0 = the start).",
 )
+@click.option(
+    "--log",
+    "with_log",
+    is_flag=True,
+    help="Print the event log instead: every event, what it says and who entered it.",
+)
 @json_option
 @store_option
-def show(match, step, as_json, store):
+def show(match, step, with_log, as_json, store):
     """Draw the board (or print the state as JSON), now or at step N."""
     recorder, match_id = open_match(store, match)
+    if with_log:
+        _echo_log(recorder, match_id, as_json)
+        return
     found = recorder.get(match_id, step)
     view = views.state_view(found, step)
     if as_json:
@@ -231,6 +264,7 @@ def list_matches(game, as_json, store):
     help="End a game the rules have not decided as a draw by agreement.",
 )
 @store_option
+@entering
 def end(match, agreed_draw, store):
     """Close a match whose game is over (or agree a draw)."""
     recorder, match_id = open_match(store, match)
@@ -249,6 +283,7 @@ def end(match, agreed_draw, store):
 @click.option("--by", required=True, metavar="NAME")
 @click.option("--reason", required=True)
 @store_option
+@entering
 def abandon(match, by, reason, store):
     """Close an unfinished match without a result."""
     recorder, match_id = open_match(store, match)

@@ -115,3 +115,29 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
 
 def echo_json(value: Any) -> None:
     click.echo(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+
+
+def entering(command: Any) -> Any:
+    """A write command's `--as NAME` (default: $TABLELOG_AS, else the OS user): every event it
+    stores says it was entered by that name, at the command line (domain.entering). Whoever
+    holds the store's credentials is trusted, so the name is taken as given."""
+    import functools
+
+    from tablelog.domain.entering import COMMAND_LINE, entering_as, os_user, person
+
+    @click.option(
+        "--as",
+        "as_name",
+        envvar="TABLELOG_AS",
+        metavar="NAME",
+        help="Who is entering this (default: the OS user); stored with the entry.",
+    )
+    @functools.wraps(command)
+    def run(*args: Any, as_name: str | None = None, **kwargs: Any) -> Any:
+        name = os_user() if as_name is None or not as_name.strip() else as_name.strip()
+        from tablelog.domain.users import check_name
+
+        with entering_as(person(check_name(name), None, COMMAND_LINE)):
+            return command(*args, **kwargs)
+
+    return run

@@ -119,7 +119,7 @@ def _app(location, store, host, refresh, write_token, trusted_proxy):
         _build_demo(location)
     projection_of(location)  # catch up first, with a progress bar when there is much to do
     policy = WritePolicy.for_bind(host, write_token, proxied=bool(trusted_proxy))
-    return build_app(location, policy, refresh), policy
+    return build_app(location, policy, refresh, secure=bool(trusted_proxy)), policy
 
 
 def _say_where(location: str, host: str, port: int, policy) -> None:
@@ -140,16 +140,20 @@ def _address(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-def build_app(location: str, policy, refresh: float | None = None):
+def build_app(location: str, policy, refresh: float | None = None, secure: bool = False):
     """The served app: the dashboard, the API on its Flask server, and the guard over every
-    request (the body limit; Host checks where writes are open). Tests serve this very app."""
+    request (the body limit; Host checks where writes are open), with sign-in for a store with
+    accounts on (its cookies Secure when `secure`: behind a TLS proxy). Tests serve this very
+    app."""
     from tablelog.api import register_api
     from tablelog.dashboard.app import create_app
     from tablelog.dashboard.policy import set_lab_service, set_write_policy
     from tablelog.guard import guard
+    from tablelog.signin import install_signin
 
     app = create_app(location, refresh_every=refresh or None)
     guard(app.server, policy)
+    install_signin(app.server, app.server.extensions["tablelog"].recorder, secure)
     register_api(app.server, app.server.extensions["tablelog"].recorder, policy)
     set_write_policy(app.server, policy)  # the Record and Lab pages read it there
     from tablelog.lab_service import serve_lab

@@ -18,7 +18,7 @@ from tablelog.files import written
 from tablelog.store import open_recorder
 
 from . import main
-from .options import parse_json, parse_options, read_text, store_option
+from .options import entering, parse_json, parse_options, read_text, store_option
 
 
 @main.command()
@@ -64,6 +64,7 @@ from .options import parse_json, parse_options, read_text, store_option
     help="The whole sheet as JSON (docs/interop.md) instead of the options above.",
 )
 @store_option
+@entering
 def sheet(
     game,
     players,

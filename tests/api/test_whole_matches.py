@@ -14,13 +14,16 @@ import json
 import pytest
 
 from tablelog.domain.audit import audit_match
+from tablelog.domain.entering import os_user
 from tablelog.domain.games import get_rules
 from tablelog.projections.queries import Queries
 from tests.test_cli import run
 
 from .conftest import GAME_IDS, example, new_match
 
-IGNORED = ("originator_id", "timestamp", "prev_hash")
+# entered_by names the same person both ways (the OS user, on an open loopback server) but says
+# how it came in (`via`: api or command line); checked apart.
+IGNORED = ("originator_id", "timestamp", "prev_hash", "entered_by")
 
 
 def script(record: dict) -> list[dict]:
@@ -151,6 +154,12 @@ def test_a_whole_match_stores_the_same_events_as_the_command_line(
     assert {"MoveUndone", "DisputeRaised", "DisputeResolved"} <= set(kinds)
     assert len(api_events) == 1 + len(script(record))
     assert api_events == cli_events
+    vias = {
+        (e.entered_by["name"], e.entered_by["via"])
+        for match_id in (by_api, by_cli)
+        for e in recorder.stored_events(match_id)
+    }
+    assert vias == {(os_user(), "api"), (os_user(), "command line")}
 
     # Both ended as the example says, and both logs audit clean (the claims hold).
     state = client.get(f"/api/v1/matches/{by_api}").get_json()

@@ -25,8 +25,8 @@ OPEN, GUARDED = WritePolicy.for_bind("127.0.0.1"), WritePolicy.for_bind("0.0.0.0
         (None, "s3cret", "127.0.0.1", "recording is off"),
     ],
 )
-def test_who_may_write(policy, token, host, refusal):
-    said = actions.write_refusal(policy, token, host)
+def test_who_may_write(recorder, policy, token, host, refusal):
+    _, said = actions.admit(policy, recorder, token, host, "commit")
     assert said is None if refusal is None else said is not None and refusal in said
 
 

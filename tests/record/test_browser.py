@@ -14,6 +14,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import pytest
 
 from tablelog.access import WritePolicy
+from tablelog.domain.entering import os_user
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 from tests.packaged import data_path
@@ -63,13 +64,17 @@ def cli_game(store: str, new: list[str], steps: list[list[str]]) -> Future:
 
 
 def logged(recorder, match_id: str) -> dict:
-    """A match's record without what differs between two loggings (ids and times)."""
+    """A match's record without what differs between two loggings (ids, times, and how the
+    entries came in: `entered_by` names the same person, via the dashboard or the command
+    line)."""
     record = recorder.export(match_id)
     for key in ("id", "started_at", "hash"):  # the hashes are taken over ids and times
         record.pop(key)
+    assert record.pop("entered_by")["name"] == os_user()
     for entry in record["events"]:
         entry.pop("at")
         entry.pop("hash")
+        assert entry.pop("entered_by")["name"] == os_user()
     return record
 
 

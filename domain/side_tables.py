@@ -1,0 +1,61 @@
+"""Tables of Tablelog's own beside the events, in the store itself (SQLite or PostgreSQL): the
+signed checkpoints (`ledger`) and the people who may write (`users`). Plain SQL that both
+stores speak, run through the event store's own datastore and its transactions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+
+class SideTables:
+    """A recorder's store, with `tables` (CREATE ... IF NOT EXISTS statements) made on open."""
+
+    tables: Sequence[str] = ()
+
+    def __init__(self, recorder: Any) -> None:
+        self.recorder = recorder
+        self.datastore = recorder.recorder.datastore
+        self.postgres = type(self.datastore).__module__.startswith("eventsourcing.postgres")
+        self._make(self.tables)
+
+    def _make(self, statements: Sequence[str]) -> None:
+        for attempt in range(3):  # recorders opening a new PostgreSQL store at once may race
+            try:
+                with self._tx(commit=True) as c:
+                    for statement in statements:
+                        self._run(c, statement)
+                break
+            except Exception:  # the catalog race; the third try tells
+                if attempt == 2:
+                    raise
+
+    def _table_exists(self, name: str) -> bool:
+        sql = (
+            "SELECT to_regclass(?) IS NOT NULL"
+            if self.postgres
+            else "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
+        )
+        with self._tx(commit=False) as c:
+            return bool(self._run(c, sql, (name,))[0][0])
+
+    @contextmanager
+    def _tx(self, commit: bool) -> Iterator[Any]:
+        with self.datastore.transaction(commit=commit) as cursor:
+            yield cursor
+
+    def _sql(self, sql: str) -> str:
+        return sql.replace("?", "%s") if self.postgres else sql
+
+    def _run(self, cursor: Any, sql: str, params: tuple = ()) -> list[tuple]:
+        cursor.execute(self._sql(sql), params)
+        try:
+            rows = cursor.fetchall()
+        except Exception:  # noqa: BLE001 - a statement without rows (the drivers differ)
+            return []
+        return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in rows or []]
+
+    def _select(self, sql: str, params: tuple = ()) -> list[tuple]:
+        with self._tx(commit=False) as c:
+            return self._run(c, sql, params)
