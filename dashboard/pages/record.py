@@ -25,7 +25,7 @@ from dash.exceptions import PreventUpdate
 from tablelog.dashboard import kinds
 from tablelog.dashboard.callbacks import WrongInput, check, takes
 from tablelog.dashboard.policy import write_policy
-from tablelog.dashboard.record import actions, panels, steps
+from tablelog.dashboard.record import actions, panels, steps, tapping
 from tablelog.dashboard.record import sheet as sheets
 from tablelog.dashboard.record.matches import Matches
 from tablelog.dashboard.record.panels import write_id
@@ -74,6 +74,7 @@ def layout(match: str | None = None, **_query):
             dcc.Store(id="record-version"),
             dcc.Store(id="record-picks", data=[]),
             dcc.Store(id="record-setup-picks", data=[]),
+            dcc.Store(id=tapping.TAP_STORE),  # a tap on the board (dashboard/record/tapping.py)
             dcc.Interval(id="record-tick", interval=POLL_MS),
             html.Div(
                 [
@@ -213,6 +214,7 @@ def register(app: dash.Dash, source: Any) -> None:
     _token(app, policy)
     _match(app, matches)
     _picks(app, matches)
+    tapping.register(app)
     _writes(app, matches, policy)
 
 
@@ -233,6 +235,10 @@ def _changed(value: Any) -> Any:
     if value is None:
         raise PreventUpdate
     return value
+
+
+def _kept(value: Any) -> Any:
+    return dash.no_update if value is None else value
 
 
 def _token(app: dash.Dash, policy: Any) -> None:
@@ -319,18 +325,25 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
 
     @app.callback(
         Output("record-picks", "data"),
+        Output("record-message", "children", allow_duplicate=True),
         Input({"type": "record-option", "key": ALL, "value": ALL}, "n_clicks"),
         Input({"type": "record-back", "index": ALL}, "n_clicks"),
-        Input("record-board", "clickData"),
+        Input(tapping.TAP_STORE, "data"),
         State("record-picks", "data"),
+        State("record-match", "data"),
+        State("record-version", "data"),
         prevent_initial_call=True,
     )
-    @takes(click=kinds.CLICK, picks=kinds.PICKS)
-    def pick(_options, _backs, click, picks):
-        """A button or the board was tapped: the answer joins the picks."""
-        if ctx.triggered_id == "record-board":
-            return _changed(steps.board_tapped(picks, click))
-        return _changed(steps.tapped(picks, _tapped(), _clicks()))
+    @takes(click=kinds.CLICK, picks=kinds.PICKS, match_id=kinds.TEXT, version=kinds.COUNT)
+    def pick(_options, _backs, click, picks, match_id, version):
+        """A button or the board was tapped: the answer joins the picks; a tap on the board
+        that gives none says why."""
+        if ctx.triggered_id == tapping.TAP_STORE:
+            after, said = steps.board_answer(matches.get, match_id, version, picks, click)
+            if after is None and said is None:
+                raise PreventUpdate
+            return _kept(after), _kept(said)
+        return _changed(steps.tapped(picks, _tapped(), _clicks())), dash.no_update
 
     @app.callback(
         Output("record-setup-picks", "data"),

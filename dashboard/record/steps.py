@@ -19,7 +19,7 @@ from tablelog.domain import views
 from tablelog.domain.errors import MatchNotFound, Refused
 from tablelog.domain.games import GAMES, RulesError
 
-from . import menu
+from . import menu, refusal
 from . import setup as setups
 from .picking import Question, Ready, StalePicks
 
@@ -103,6 +103,33 @@ def board_tapped(picks: list | None, click: Any) -> list | None:
         return None
     key, value, _answered = tap
     return [*picks, [key, value]]
+
+
+NOTHING_THERE = "Nothing to pick there: tap a ringed place on the board, or a button below."
+
+
+def board_answer(
+    load: Load, match_id: str | None, version: int | None, picks: list | None, click: Any
+) -> tuple[list | None, str | None]:
+    """Every tap on the board is answered: (the picks after it, None: unchanged; the message,
+    None: say nothing). A legal target adds its pick as its button would; a place the
+    question does not offer says why, in the engine's words (nothing is entered); a tap on
+    no place says where to tap; a tap on a board drawn for an earlier question is ignored."""
+    picks = list(picks or [])
+    asked = asking(load, match_id, version, picks)
+    if asked is None or asked.question is None:
+        return None, None
+    tap = tapped_pick(click)
+    if tap is None:
+        return None, NOTHING_THERE
+    key, value, answered = tap
+    if answered != len(picks) or key != asked.question.key:
+        return None, None
+    if any(option.value == value for option in asked.question.options):
+        return board_tapped(picks, click), ""
+    match = load(str(match_id), version)
+    seat = match.rules.to_move(match.state)[0]
+    return None, refusal(match.game, match.rules, match.state, seat, picks, key, value)
 
 
 def setup_tapped(picks: list | None, button: dict | None, clicks: int | None) -> list | None:
