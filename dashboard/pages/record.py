@@ -14,6 +14,7 @@ Every callback here reads its inputs, asks one function of `dashboard/record/ste
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -49,6 +50,7 @@ FORM = (
     kinds.SETUP_PICKS,  # the start form's answers
     kinds.TEXT,  # the players, in turn order
     kinds.TEXT,  # when it was played
+    kinds.TEXT,  # this page's own id
 )
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
 # Not static: the board takes taps (its tap targets answer the question asked); nothing zooms.
@@ -72,9 +74,12 @@ def layout(match: str | None = None, **_query):
             dcc.Store(id="record-token", storage_type="session"),
             dcc.Store(id="record-match", data=match),
             dcc.Store(id="record-version"),
+            # This page load's own id: a write it made is not "another device" (matches.py).
+            dcc.Store(id="record-page", data=uuid.uuid4().hex),
             dcc.Store(id="record-picks", data=[]),
             dcc.Store(id="record-setup-picks", data=[]),
             dcc.Store(id=tapping.TAP_STORE),  # a tap on the board (dashboard/record/tapping.py)
+            dcc.Store(id=tapping.HEARD),
             dcc.Interval(id="record-tick", interval=POLL_MS),
             html.Div(
                 [
@@ -160,7 +165,8 @@ def play_area() -> list:
         html.Div(
             id="record-to-move", style={"fontSize": "18px", "fontWeight": "600", "margin": "8px 0"}
         ),
-        html.Div(id="record-hint", className="note"),
+        # Two lines kept for what to tap, asked or not: the board below stays where it is.
+        html.Div(id="record-hint", className="note", style={"minHeight": "2.8em"}),
         # The board fills its box's width and height (panels.BOARD_HEIGHT), whatever the
         # screen: in a box of no height the figure would lie over the buttons below it.
         html.Div(
@@ -279,12 +285,18 @@ def _match(app: dash.Dash, matches: Matches) -> None:
         Input("record-tick", "n_intervals"),
         State("record-match", "data"),
         State("record-version", "data"),
+        State("record-page", "data"),
         prevent_initial_call=True,
     )
-    @takes(match_id=kinds.TEXT, version=kinds.COUNT)
-    def follow(_tick, match_id, version):
-        """Another device recorded meanwhile: show the match as it is now."""
-        return _changed(steps.followed(match_id, version, matches.now))
+    @takes(match_id=kinds.TEXT, version=kinds.COUNT, page=kinds.TEXT)
+    def follow(_tick, match_id, version, page):
+        """Another device recorded meanwhile: show the match as it is now. A version this
+        page wrote itself is left to its write's answer."""
+
+        def mine(match: str, at: int) -> bool:
+            return matches.mine(match, at, page)
+
+        return _changed(steps.followed(match_id, version, matches.now, mine))
 
     @app.callback(
         Output("record-start", "style"),
@@ -338,7 +350,9 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
     def pick(_options, _backs, click, picks, match_id, version):
         """A button or the board was tapped: the answer joins the picks; a tap on the board
         that gives none says why."""
-        if ctx.triggered_id == tapping.TAP_STORE:
+        # A tap can arrive together with the new question's buttons (drawn, not tapped): it
+        # is the board's, whichever Dash names first.
+        if f"{tapping.TAP_STORE}.data" in ctx.triggered_prop_ids:
             after, said = steps.board_answer(matches.get, match_id, version, picks, click)
             if after is None and said is None:
                 raise PreventUpdate
@@ -386,6 +400,7 @@ def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
         State("record-setup-picks", "data"),
         State("record-players", "value"),
         State("record-played-at", "value"),
+        State("record-page", "data"),
         prevent_initial_call=True,
     )
     @takes(*FORM)

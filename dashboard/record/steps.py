@@ -68,14 +68,21 @@ def resolved(find: Callable[[str], Any] | None, given: str | None) -> tuple[str 
 
 
 def followed(
-    match_id: str | None, shown: int | None, now: Callable[[str], int | None]
+    match_id: str | None,
+    shown: int | None,
+    now: Callable[[str], int | None],
+    mine: Callable[[str, int], bool] | None = None,
 ) -> tuple[int, list, str] | None:
     """When the match moved on since the page showed version `shown`: (its version now, no
-    picks, the message). `now(match_id)` reads the version from the store (None: no match)."""
+    picks, the message). `now(match_id)` reads the version from the store (None: no match);
+    `mine(match_id, version)` says whether that version is this page's own write, stored or
+    under way (its answer brings the page up to date: the poll says nothing)."""
     if not match_id or shown is None:
         return None
     version = now(match_id)
     if version is None or version == shown:
+        return None
+    if mine is not None and mine(match_id, version):
         return None
     return version, [], FOLLOWED
 
