@@ -324,9 +324,14 @@ def shown_match(match: Any, undo_by: str | None) -> Shown:
         score_note=note,
         verdict=None if over is None else f"By the rules: {verdict(match, over)}.",
         totals=totals,
-        undo_by=undo_by if undo_by in seats else seats[0],
+        undo_by=last_mover(match, seats) or (undo_by if undo_by in seats else seats[0]),
         running=running,
     )
+
+
+def last_mover(match: Any, seats: list[str]) -> str | None:
+    """Who made the last move (None: no move yet): the one who takes it back, most likely."""
+    return seats[match.moves[-1]["seat"]] if match.moves else None
 
 
 def line(match: Any) -> str:

@@ -251,6 +251,17 @@ def test_a_running_match_shows_who_is_to_move_and_its_score(matches):
     assert a(steps.Shown, steps.showing(matches.get, match_id, None, "Ben")).undo_by == "Ben"
 
 
+def test_undo_offers_whoever_made_the_last_move_first(matches, recorder):
+    match_id = started(matches)
+    recorder.record(match_id, "Ann", {"place": "large", "to": "b2"})
+    recorder.record(match_id, "Ben", {"place": "small", "to": "a1"})
+    # The page held Ann (the choice before Ben moved): Ben has just moved, Ben takes it back.
+    shown = a(steps.Shown, steps.showing(matches.get, match_id, None, "Ann"))
+    assert shown.undo_by == "Ben"
+    recorder.undo(match_id, "Ben", "wrong cell")
+    assert a(steps.Shown, steps.showing(matches.get, match_id, None, "Ben")).undo_by == "Ann"
+
+
 def test_a_game_over_by_the_rules_offers_the_claim_until_it_is_ended(matches, recorder):
     match_id = topitop_to_its_end(recorder)
     shown = a(steps.Shown, steps.showing(matches.get, match_id, matches.loaded(match_id), None))
