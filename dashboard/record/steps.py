@@ -165,12 +165,27 @@ class Asked:
     question: Question | None = None
     ready: str | None = None  # every question is answered: the move (or setup) in words
     stale: str | None = None  # an answer no longer fits: why
+    said: list[str] = dataclasses.field(default_factory=list)  # each answer in the game's words
 
 
 @dataclasses.dataclass(frozen=True)
 class SettingUp:
     head: str  # the game and the number of players
     asked: Asked
+
+
+def said_picks(step_after: Callable[[list], Any], picks: list) -> list[str]:
+    """Each answer as the page asked and offered it: the question, then the button's words
+    ("How many small sand piles? 4 (standard)"), never a key or a raw value. `step_after(
+    picks)` is the question asked after those picks."""
+    said = []
+    for index, (key, value) in enumerate(picks):
+        step = step_after(picks[:index])
+        label = None
+        if isinstance(step, Question) and step.key == key:
+            label = next((o.label for o in step.options if o.value == value), None)
+        said.append(f"{step.prompt} {label}" if label is not None else pick_label(key, value))
+    return said
 
 
 def chosen_game(picks: list | None) -> str | None:
@@ -190,13 +205,15 @@ def setting_up(picks: list | None, typed_players: str | None) -> SettingUp | Non
         return None
     count, rules = len(named(typed_players)), GAMES[game]
     head = f"{rules.name}, {count} player(s)"
+    players = max(count, rules.min_players)
     try:
-        step = setups.menu(game, max(count, rules.min_players), picks[1:])
+        step = setups.menu(game, players, picks[1:])
+        said = [rules.name, *said_picks(lambda p: setups.menu(game, players, p), picks[1:])]
     except StalePicks as err:
         return SettingUp(head, Asked(picks, stale=str(err)))
     if isinstance(step, Ready):
-        return SettingUp(head, Asked(picks, ready="The setup is complete."))
-    return SettingUp(head, Asked(picks, question=step))
+        return SettingUp(head, Asked(picks, ready="The setup is complete.", said=said))
+    return SettingUp(head, Asked(picks, question=step, said=said))
 
 
 def asking(
@@ -216,14 +233,19 @@ def asking(
     if match.status != "running" or not awaited:
         return None
     picks = picks or []
+
+    def step_after(given: list) -> Any:
+        return menu(match.game, match.rules, match.state, awaited[0], given, list(match.seats))
+
     try:
-        step = menu(match.game, match.rules, match.state, awaited[0], picks, list(match.seats))
+        step = step_after(picks)
+        said = said_picks(step_after, picks)
     except StalePicks as err:
         return Asked(picks, stale=f"{err}: take an answer back")
     if isinstance(step, Question):
-        return Asked(picks, question=step)
+        return Asked(picks, question=step, said=said)
     who = " and ".join(match.seats[s] for s in awaited)
-    return Asked(picks, ready=f"{who} {match.rules.describe(step.move)}")
+    return Asked(picks, ready=f"{who} {match.rules.describe(step.move)}", said=said)
 
 
 @dataclasses.dataclass(frozen=True)
