@@ -101,6 +101,7 @@ def label(
 # ---- tapping the board: the Record page's question answered on the drawing ---------------------
 
 TAP_TRACE = "tap"  # the trace of tap targets (the page reads a tap's pick off its customdata)
+NOT_A_TARGET = "tap-not"  # the unseen trace of places the question does not offer
 TAP_FILL, TAP_RING = "rgba(230, 85, 13, 0.16)", "#e6550d"  # unlike any piece or seat colour
 TAP_SIZE = 28  # px: a thumb's width at the least, whatever the board's scale
 
@@ -119,27 +120,42 @@ def tappable(
     figure: go.Figure, question: Any, taps: Iterable[Tap], answered: int, size: int = TAP_SIZE
 ) -> go.Figure:
     """Put the question's legal answers on the board: a highlighted marker per tap target whose
-    value the question offers (others are dropped), carrying the pick as JSON with the number
-    of answers given when it was drawn, so a tap on a board drawn for an earlier question is
-    known as stale. Plotly shapes take no clicks; scatter markers do."""
+    value the question offers, carrying the pick as JSON with the number of answers given when
+    it was drawn, so a tap on a board drawn for an earlier question is known as stale. A place
+    the game names that the question does not offer (a cell that holds a pile) is drawn too,
+    unseen (trace `tap-not`), so a tap there is answered with why it is not legal. Plotly
+    shapes take no clicks; scatter markers do."""
     labels = {json.dumps(option.value): option.label for option in question.options}
+    taps = list(taps)
     shown = [tap for tap in taps if json.dumps(tap.value) in labels]
-    if not shown:
+    others = [tap for tap in taps if json.dumps(tap.value) not in labels]
+    if not shown and not others:
         return figure
     # While a question is asked only its answers answer the pointer: a drawing's own hover
     # (GeoShapes names its slots) would otherwise take a tap on a target beside it. Plotly
     # reads no hoverinfo from a trace with a hovertemplate, so that goes too.
     figure.update_traces(hoverinfo="skip", hovertemplate=None)
-    figure.add_scatter(
-        x=[tap.x for tap in shown],
-        y=[tap.y for tap in shown],
-        mode="markers",
-        name=TAP_TRACE,
-        marker={"size": size, "color": TAP_FILL, "line": {"color": TAP_RING, "width": 3}},
-        customdata=[json.dumps([question.key, tap.value, answered]) for tap in shown],
-        hovertext=[labels[json.dumps(tap.value)] for tap in shown],
-        hovertemplate="%{hovertext}<extra></extra>",
-    )
+    if others:
+        figure.add_scatter(
+            x=[tap.x for tap in others],
+            y=[tap.y for tap in others],
+            mode="markers",
+            name=NOT_A_TARGET,
+            marker={"size": size, "color": "rgba(0, 0, 0, 0)"},
+            customdata=[json.dumps([question.key, tap.value, answered]) for tap in others],
+            hoverinfo="skip",
+        )
+    if shown:
+        figure.add_scatter(
+            x=[tap.x for tap in shown],
+            y=[tap.y for tap in shown],
+            mode="markers",
+            name=TAP_TRACE,
+            marker={"size": size, "color": TAP_FILL, "line": {"color": TAP_RING, "width": 3}},
+            customdata=[json.dumps([question.key, tap.value, answered]) for tap in shown],
+            hovertext=[labels[json.dumps(tap.value)] for tap in shown],
+            hovertemplate="%{hovertext}<extra></extra>",
+        )
     _reach(figure, "xaxis", [tap.x for tap in shown])
     _reach(figure, "yaxis", [tap.y for tap in shown])
     figure.update_layout(hovermode="closest", clickmode="event")

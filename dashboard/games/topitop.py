@@ -22,7 +22,7 @@ from tablelog.dashboard.record.picking import (
     legal_moves,
     walk,
 )
-from tablelog.domain.games import cells
+from tablelog.domain.games import RulesError, cells
 
 from .drawing import Sketch, Tap, board_figure, label, rect
 
@@ -173,12 +173,16 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
 
 
 def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
-    """Where each answer lies on the board: a supply pile below it, a stack or a cell on it."""
+    """Where each answer lies on the board: a supply pile below it, a stack or a cell on it.
+    Every cell (and, for the piece, every supply) is a place: those the question does not
+    offer answer a tap with the engine's refusal (`refusal`)."""
+    if question.key not in ("piece", "to"):
+        return []
+    every = [cells.cell_name(index % SIZE, index // SIZE) for index in range(SIZE * SIZE)]
+    if question.key == "piece":
+        every += [f"supply:{kind}" for kind in SUPPLY_X]
     found = []
-    for option in question.options:
-        value = option.value
-        if not isinstance(value, str) or value == "pass":
-            continue
+    for value in every:
         if value.startswith("supply:"):
             kind = value.removeprefix("supply:")
             x = bucket_x(state["turn"]) + 0.06 if kind == "bucket" else SUPPLY_X[kind]
@@ -187,6 +191,39 @@ def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[st
             col, row = cells.parse_cell(value, SIZE, SIZE)
             found.append(Tap(value, col, -row))
     return found
+
+
+def refusal(rules: Any, state: Any, seat: int, picks: Picks, key: str, value: Any) -> str | None:
+    """Why the engine refuses the pick [key, value] after `picks`: its own words for the first
+    move that pick would begin (a piece) or finish (a cell); None when it refuses none."""
+    piece = value if key == "piece" else next((v for k, v in picks if k == "piece"), None)
+    if not isinstance(piece, str) or not isinstance(value, str):
+        return None
+    for to in [value] if key == "to" else _judged_cells(rules.encode(state)["cells"], piece):
+        if piece.startswith("supply:"):
+            move = {"place": piece.removeprefix("supply:"), "to": to}
+        else:
+            move = {"from": piece, "to": to}
+        try:
+            rules.apply(state, move)
+        except RulesError as err:
+            return str(err)
+    return None
+
+
+def _judged_cells(stacks: list[str], piece: str) -> list[str]:
+    """The cells whose refusal says why a piece cannot move: for a piece from the supply every
+    cell, the empty ones first (the supply is judged there); for a piece on the board its
+    neighbours (a cell further off is refused for its distance, which says nothing of the
+    piece)."""
+    if piece.startswith("supply:"):
+        return sorted(map(cell_name, range(SIZE * SIZE)), key=lambda c: bool(stacks[cell_index(c)]))
+    col, row = cells.parse_cell(piece, SIZE, SIZE)
+
+    def distance(index: int) -> int:
+        return max(abs(index % SIZE - col), abs(index // SIZE - row))
+
+    return [cell_name(i) for i in range(SIZE * SIZE) if distance(i) == 1]
 
 
 def cell_index(cell: str) -> int:

@@ -14,6 +14,7 @@ Every callback here reads its inputs, asks one function of `dashboard/record/ste
 
 from __future__ import annotations
 
+import uuid
 from datetime import datetime
 from typing import Any
 
@@ -25,7 +26,7 @@ from dash.exceptions import PreventUpdate
 from tablelog.dashboard import kinds
 from tablelog.dashboard.callbacks import WrongInput, check, takes
 from tablelog.dashboard.policy import write_policy
-from tablelog.dashboard.record import actions, panels, steps
+from tablelog.dashboard.record import actions, panels, steps, tapping
 from tablelog.dashboard.record import sheet as sheets
 from tablelog.dashboard.record.matches import Matches
 from tablelog.dashboard.record.panels import write_id
@@ -49,6 +50,7 @@ FORM = (
     kinds.SETUP_PICKS,  # the start form's answers
     kinds.TEXT,  # the players, in turn order
     kinds.TEXT,  # when it was played
+    kinds.TEXT,  # this page's own id
 )
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
 # Not static: the board takes taps (its tap targets answer the question asked); nothing zooms.
@@ -73,8 +75,12 @@ def layout(match: str | None = None, **_query):
             dcc.Store(id="record-token", storage_type="session"),
             dcc.Store(id="record-match", data=match),
             dcc.Store(id="record-version"),
+            # This page load's own id: a write it made is not "another device" (matches.py).
+            dcc.Store(id="record-page", data=uuid.uuid4().hex),
             dcc.Store(id="record-picks", data=[]),
             dcc.Store(id="record-setup-picks", data=[]),
+            dcc.Store(id=tapping.TAP_STORE),  # a tap on the board (dashboard/record/tapping.py)
+            dcc.Store(id=tapping.HEARD),
             dcc.Interval(id="record-tick", interval=POLL_MS),
             html.Div(
                 [
@@ -191,7 +197,8 @@ def play_area() -> list:
         html.Div(
             id="record-to-move", style={"fontSize": "18px", "fontWeight": "600", "margin": "8px 0"}
         ),
-        html.Div(id="record-hint", className="note"),
+        # Two lines kept for what to tap, asked or not: the board below stays where it is.
+        html.Div(id="record-hint", className="note", style={"minHeight": "2.8em"}),
         # The board fills its box's width and height (panels.BOARD_HEIGHT), whatever the
         # screen: in a box of no height the figure would lie over the buttons below it.
         html.Div(
@@ -245,6 +252,7 @@ def register(app: dash.Dash, source: Any) -> None:
     _token(app, policy)
     _match(app, matches)
     _picks(app, matches)
+    tapping.register(app)
     _writes(app, matches, policy)
 
 
@@ -265,6 +273,10 @@ def _changed(value: Any) -> Any:
     if value is None:
         raise PreventUpdate
     return value
+
+
+def _kept(value: Any) -> Any:
+    return dash.no_update if value is None else value
 
 
 def _token(app: dash.Dash, policy: Any) -> None:
@@ -305,12 +317,18 @@ def _match(app: dash.Dash, matches: Matches) -> None:
         Input("record-tick", "n_intervals"),
         State("record-match", "data"),
         State("record-version", "data"),
+        State("record-page", "data"),
         prevent_initial_call=True,
     )
-    @takes(match_id=kinds.TEXT, version=kinds.COUNT)
-    def follow(_tick, match_id, version):
-        """Another device recorded meanwhile: show the match as it is now."""
-        return _changed(steps.followed(match_id, version, matches.now))
+    @takes(match_id=kinds.TEXT, version=kinds.COUNT, page=kinds.TEXT)
+    def follow(_tick, match_id, version, page):
+        """Another device recorded meanwhile: show the match as it is now. A version this
+        page wrote itself is left to its write's answer."""
+
+        def mine(match: str, at: int) -> bool:
+            return matches.mine(match, at, page)
+
+        return _changed(steps.followed(match_id, version, matches.now, mine))
 
     @app.callback(
         Output("record-start", "style"),
@@ -351,18 +369,27 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
 
     @app.callback(
         Output("record-picks", "data"),
+        Output("record-message", "children", allow_duplicate=True),
         Input({"type": "record-option", "key": ALL, "value": ALL}, "n_clicks"),
         Input({"type": "record-back", "index": ALL}, "n_clicks"),
-        Input("record-board", "clickData"),
+        Input(tapping.TAP_STORE, "data"),
         State("record-picks", "data"),
+        State("record-match", "data"),
+        State("record-version", "data"),
         prevent_initial_call=True,
     )
-    @takes(click=kinds.CLICK, picks=kinds.PICKS)
-    def pick(_options, _backs, click, picks):
-        """A button or the board was tapped: the answer joins the picks."""
-        if ctx.triggered_id == "record-board":
-            return _changed(steps.board_tapped(picks, click))
-        return _changed(steps.tapped(picks, _tapped(), _clicks()))
+    @takes(click=kinds.CLICK, picks=kinds.PICKS, match_id=kinds.TEXT, version=kinds.COUNT)
+    def pick(_options, _backs, click, picks, match_id, version):
+        """A button or the board was tapped: the answer joins the picks; a tap on the board
+        that gives none says why."""
+        # A tap can arrive together with the new question's buttons (drawn, not tapped): it
+        # is the board's, whichever Dash names first.
+        if f"{tapping.TAP_STORE}.data" in ctx.triggered_prop_ids:
+            after, said = steps.board_answer(matches.get, match_id, version, picks, click)
+            if after is None and said is None:
+                raise PreventUpdate
+            return _kept(after), _kept(said)
+        return _changed(steps.tapped(picks, _tapped(), _clicks())), dash.no_update
 
     @app.callback(
         Output("record-setup-picks", "data"),
@@ -405,6 +432,7 @@ def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
         State("record-setup-picks", "data"),
         State("record-players", "value"),
         State("record-played-at", "value"),
+        State("record-page", "data"),
         prevent_initial_call=True,
     )
     @takes(*FORM)

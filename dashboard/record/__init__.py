@@ -16,7 +16,7 @@ from tablelog.dashboard import games
 
 from .picking import Option, Picks, Question, Ready, StalePicks, Step
 
-__all__ = ["Option", "Question", "Ready", "StalePicks", "Step", "build", "menu"]
+__all__ = ["Option", "Question", "Ready", "StalePicks", "Step", "build", "menu", "refusal"]
 
 
 def picker(game: str) -> ModuleType:
@@ -35,3 +35,14 @@ def build(game: str, rules: Any, state: Any, seat: int, picks: Picks) -> dict[st
     if not isinstance(step, Ready):
         raise StalePicks(f"the move is not complete: {step.prompt}")
     return step.move
+
+
+def refusal(
+    game: str, rules: Any, state: Any, seat: int, picks: Picks, key: str, value: Any
+) -> str:
+    """Why the pick [key, value] is not legal after `picks`: the engine's own refusal where the
+    game's picker can name the move it would make (`refusal` in its module), else that the
+    question does not take that answer now."""
+    judge = getattr(picker(game), "refusal", None)
+    said = judge(rules, state, seat, picks, key, value) if judge is not None else None
+    return said or f"{value} is not a legal answer to this question now"

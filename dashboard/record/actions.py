@@ -39,6 +39,7 @@ NEED_TOKEN = (
 )
 WRONG_TOKEN = "the write token is wrong: nothing was recorded"
 RELOADED = "the match changed on another device; reloaded: nothing was recorded"
+ALREADY = "this page has just recorded that: nothing more was recorded"
 
 
 class Refusal(Exception):
@@ -216,6 +217,7 @@ class Form:
     setup_picks: list | None = None
     players: str | None = None
     played_at: str | None = None
+    page: str | None = None  # this page's own id (its writes are its own, not another device's)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -241,12 +243,23 @@ def write(matches: Any, action: str, form: Form, policy: Any, host: str | None) 
                 return _start(matches.recorder, form)
             if not form.match_id:
                 raise Refusal("no match is shown")
-            done, said = WRITES[action](matches, form.match_id, form)
+            with matches.writing(form.match_id, form.page):
+                done, said = WRITES[action](matches, form.match_id, form)
+                matches.wrote(form.match_id, done.version, form.page)
     except Conflict:
-        return Written(RELOADED, version=matches.now(form.match_id), picks=[])
+        return _conflict(matches, form)
     except REFUSALS as err:
         return Written(f"refused: {err}")
     return Written(after_commit(matches, done, said), version=done.version, picks=[])
+
+
+def _conflict(matches: Any, form: Form) -> Written:
+    """The match is no longer at the version the page showed: another device recorded, or this
+    page did a moment ago (a button tapped twice): the message says which."""
+    now = matches.now(form.match_id)
+    if now is not None and matches.mine(form.match_id, now, form.page):
+        return Written(ALREADY, version=now, picks=[])
+    return Written(RELOADED, version=now, picks=[])
 
 
 def after_commit(matches: Any, done: Any, said: Callable[[], str]) -> str:

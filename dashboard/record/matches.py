@@ -1,8 +1,13 @@
-"""The matches the Record page shows, remembered by (id, version): a tap replays nothing."""
+"""The matches the Record page shows, remembered by (id, version): a tap replays nothing. And
+which page wrote what: a page that polls the store while its own write is under way, or before
+that write's answer has come back, sees a version it has not shown yet; that is its own entry,
+not another device's (the page would otherwise say "the match changed on another device")."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import Counter, OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from threading import Lock
 from typing import Any
 
@@ -22,6 +27,8 @@ class Matches:
         self.recorder = recorder
         self._cache: OrderedDict[tuple[str, int], Any] = OrderedDict()
         self._lock = Lock()
+        self._writing: Counter[tuple[str, str]] = Counter()  # (match, page): writes under way
+        self._written: OrderedDict[tuple[str, int], str] = OrderedDict()  # (match, version): page
 
     def get(self, match_id: str, version: int | None = None) -> Any:
         """The match; Conflict when it is no longer at `version` (None: any version)."""
@@ -53,3 +60,33 @@ class Matches:
             return self.recorder.version(match_id)
         except MatchNotFound:
             return None
+
+    @contextmanager
+    def writing(self, match_id: str, page: str | None) -> Iterator[None]:
+        """While `page` writes to the match: from before the store is touched until the write
+        has been noted (`wrote`), so no poll falls in between."""
+        key = (match_id, page or "")
+        with self._lock:
+            self._writing[key] += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._writing[key] -= 1
+                if self._writing[key] <= 0:
+                    del self._writing[key]
+
+    def wrote(self, match_id: str, version: int, page: str | None) -> None:
+        with self._lock:
+            self._written[(match_id, version)] = page or ""
+            while len(self._written) > CACHED * 16:
+                self._written.popitem(last=False)
+
+    def mine(self, match_id: str, version: int, page: str | None) -> bool:
+        """Whether the match is at `version` by `page`'s own write (stored, or under way)."""
+        if not page:
+            return False
+        with self._lock:
+            return (match_id, page) in self._writing or self._written.get(
+                (match_id, version)
+            ) == page

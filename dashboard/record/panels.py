@@ -33,11 +33,15 @@ def token_box(note: str | None) -> tuple[dict, str]:
     return (HIDDEN, "") if note is None else (TOKEN_BOX, note)
 
 
-def answered(picks: list, kind: str) -> html.Div:
-    """The answers so far as chips; the number given is for a test (or a screen reader) to
-    follow the taps."""
+def answered(picks: list, kind: str, said: list[str] | None = None) -> html.Div:
+    """The answers so far as chips, each in the words its question and button gave it
+    (`said`); the number given is for a test (or a screen reader) to follow the taps."""
     count: dict[str, Any] = {"data-picks": str(len(picks))}
-    return html.Div(chips(picks, kind, pick_label), className="record-answers", **count)
+
+    def words(index: int, key: str, value: Any) -> str:
+        return said[index] if said and index < len(said) else pick_label(key, value)
+
+    return html.Div(chips(picks, kind, words), className="record-answers", **count)
 
 
 def setup(step: SettingUp | None) -> list | html.Div:
@@ -45,7 +49,7 @@ def setup(step: SettingUp | None) -> list | html.Div:
         return html.Div("Choose the game.", className="note")
     asked = step.asked
     head = html.Div(step.head, style={"fontWeight": "600"})
-    given = answered(asked.picks, "record-setup-back")
+    given = answered(asked.picks, "record-setup-back", asked.said)
     if asked.stale is not None:
         return [head, given, html.Div(asked.stale, className="warning")]
     if asked.question is None:
@@ -58,7 +62,7 @@ def picker(asked: Asked | None) -> list | html.Div:
         return []
     if asked.stale is not None:
         return html.Div(asked.stale, className="warning")
-    given = answered(asked.picks, "record-back")
+    given = answered(asked.picks, "record-back", asked.said)
     if asked.question is not None:
         return [given, question(asked.question, "record-option")]
     return [

@@ -19,7 +19,7 @@ from tablelog.domain import views
 from tablelog.domain.errors import MatchNotFound, Refused
 from tablelog.domain.games import GAMES, RulesError
 
-from . import menu
+from . import menu, refusal
 from . import setup as setups
 from .picking import Question, Ready, StalePicks
 
@@ -68,14 +68,21 @@ def resolved(find: Callable[[str], Any] | None, given: str | None) -> tuple[str 
 
 
 def followed(
-    match_id: str | None, shown: int | None, now: Callable[[str], int | None]
+    match_id: str | None,
+    shown: int | None,
+    now: Callable[[str], int | None],
+    mine: Callable[[str, int], bool] | None = None,
 ) -> tuple[int, list, str] | None:
     """When the match moved on since the page showed version `shown`: (its version now, no
-    picks, the message). `now(match_id)` reads the version from the store (None: no match)."""
+    picks, the message). `now(match_id)` reads the version from the store (None: no match);
+    `mine(match_id, version)` says whether that version is this page's own write, stored or
+    under way (its answer brings the page up to date: the poll says nothing)."""
     if not match_id or shown is None:
         return None
     version = now(match_id)
     if version is None or version == shown:
+        return None
+    if mine is not None and mine(match_id, version):
         return None
     return version, [], FOLLOWED
 
@@ -105,6 +112,33 @@ def board_tapped(picks: list | None, click: Any) -> list | None:
     return [*picks, [key, value]]
 
 
+NOTHING_THERE = "Nothing to pick there: tap a ringed place on the board, or a button below."
+
+
+def board_answer(
+    load: Load, match_id: str | None, version: int | None, picks: list | None, click: Any
+) -> tuple[list | None, str | None]:
+    """Every tap on the board is answered: (the picks after it, None: unchanged; the message,
+    None: say nothing). A legal target adds its pick as its button would; a place the
+    question does not offer says why, in the engine's words (nothing is entered); a tap on
+    no place says where to tap; a tap on a board drawn for an earlier question is ignored."""
+    picks = list(picks or [])
+    asked = asking(load, match_id, version, picks)
+    if asked is None or asked.question is None:
+        return None, None
+    tap = tapped_pick(click)
+    if tap is None:
+        return None, NOTHING_THERE
+    key, value, answered = tap
+    if answered != len(picks) or key != asked.question.key:
+        return None, None
+    if any(option.value == value for option in asked.question.options):
+        return board_tapped(picks, click), ""
+    match = load(str(match_id), version)
+    seat = match.rules.to_move(match.state)[0]
+    return None, refusal(match.game, match.rules, match.state, seat, picks, key, value)
+
+
 def setup_tapped(picks: list | None, button: dict | None, clicks: int | None) -> list | None:
     """As `tapped`, for the start form, whose game buttons begin the setup afresh."""
     if button and clicks and button.get("type") == "record-game":
@@ -131,12 +165,27 @@ class Asked:
     question: Question | None = None
     ready: str | None = None  # every question is answered: the move (or setup) in words
     stale: str | None = None  # an answer no longer fits: why
+    said: list[str] = dataclasses.field(default_factory=list)  # each answer in the game's words
 
 
 @dataclasses.dataclass(frozen=True)
 class SettingUp:
     head: str  # the game and the number of players
     asked: Asked
+
+
+def said_picks(step_after: Callable[[list], Any], picks: list) -> list[str]:
+    """Each answer as the page asked and offered it: the question, then the button's words
+    ("How many small sand piles? 4 (standard)"), never a key or a raw value. `step_after(
+    picks)` is the question asked after those picks."""
+    said = []
+    for index, (key, value) in enumerate(picks):
+        step = step_after(picks[:index])
+        label = None
+        if isinstance(step, Question) and step.key == key:
+            label = next((o.label for o in step.options if o.value == value), None)
+        said.append(f"{step.prompt} {label}" if label is not None else pick_label(key, value))
+    return said
 
 
 def chosen_game(picks: list | None) -> str | None:
@@ -156,13 +205,15 @@ def setting_up(picks: list | None, typed_players: str | None) -> SettingUp | Non
         return None
     count, rules = len(named(typed_players)), GAMES[game]
     head = f"{rules.name}, {count} player(s)"
+    players = max(count, rules.min_players)
     try:
-        step = setups.menu(game, max(count, rules.min_players), picks[1:])
+        step = setups.menu(game, players, picks[1:])
+        said = [rules.name, *said_picks(lambda p: setups.menu(game, players, p), picks[1:])]
     except StalePicks as err:
         return SettingUp(head, Asked(picks, stale=str(err)))
     if isinstance(step, Ready):
-        return SettingUp(head, Asked(picks, ready="The setup is complete."))
-    return SettingUp(head, Asked(picks, question=step))
+        return SettingUp(head, Asked(picks, ready="The setup is complete.", said=said))
+    return SettingUp(head, Asked(picks, question=step, said=said))
 
 
 def asking(
@@ -182,14 +233,19 @@ def asking(
     if match.status != "running" or not awaited:
         return None
     picks = picks or []
+
+    def step_after(given: list) -> Any:
+        return menu(match.game, match.rules, match.state, awaited[0], given, list(match.seats))
+
     try:
-        step = menu(match.game, match.rules, match.state, awaited[0], picks, list(match.seats))
+        step = step_after(picks)
+        said = said_picks(step_after, picks)
     except StalePicks as err:
         return Asked(picks, stale=f"{err}: take an answer back")
     if isinstance(step, Question):
-        return Asked(picks, question=step)
+        return Asked(picks, question=step, said=said)
     who = " and ".join(match.seats[s] for s in awaited)
-    return Asked(picks, ready=f"{who} {match.rules.describe(step.move)}")
+    return Asked(picks, ready=f"{who} {match.rules.describe(step.move)}", said=said)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -290,9 +346,14 @@ def shown_match(match: Any, undo_by: str | None) -> Shown:
         score_note=note,
         verdict=None if over is None else f"By the rules: {verdict(match, over)}.",
         totals=totals,
-        undo_by=undo_by if undo_by in seats else seats[0],
+        undo_by=last_mover(match, seats) or (undo_by if undo_by in seats else seats[0]),
         running=running,
     )
+
+
+def last_mover(match: Any, seats: list[str]) -> str | None:
+    """Who made the last move (None: no move yet): the one who takes it back, most likely."""
+    return seats[match.moves[-1]["seat"]] if match.moves else None
 
 
 def line(match: Any) -> str:

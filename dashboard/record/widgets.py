@@ -104,15 +104,17 @@ def question(step: Question, kind: str) -> html.Div:
     return html.Div(body)
 
 
-def chips(picks: Sequence[Sequence[Any]], kind: str, label_of=str) -> html.Div:
-    """The answers so far; tapping one takes it back, with everything after it."""
+def chips(picks: Sequence[Sequence[Any]], kind: str, label_of: Any = None) -> html.Div:
+    """The answers so far; tapping one takes it back, with everything after it.
+    `label_of(index, key, value)` words the answer (default: its value)."""
+    label_of = label_of or (lambda _index, _key, value: str(value))
     shown = [(i, key, value) for i, (key, value) in enumerate(picks) if value != DONE]
     if not shown:
         return html.Div()
     return html.Div(
         [
             html.Button(
-                f"✕ {label_of(key, value)}",
+                f"✕ {label_of(i, key, value)}",
                 id={"type": kind, "index": i},
                 n_clicks=0,
                 className="record-chip",

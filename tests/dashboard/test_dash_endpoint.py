@@ -29,7 +29,20 @@ SHEET: list = [
     None,
     None,
 ]  # the sheet form's state
-START: list = [None, None, None, [], None, None, [], [], [["game", "topitop"]], "Ann, Ben", None]
+START: list = [
+    None,
+    None,
+    None,
+    [],
+    None,
+    None,
+    [],
+    [],
+    [["game", "topitop"]],
+    "Ann, Ben",
+    None,
+    None,
+]
 WRITE_START = [[({"action": "start"}, 1)]]  # a tap on **Start the match**
 
 

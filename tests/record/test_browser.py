@@ -202,7 +202,9 @@ def test_off_loopback_a_write_without_the_token_is_refused_and_stores_nothing(
     phone.fill("#record-players", "Ann, Ben")
     phone.locator("#record-start").get_by_role("button", name="Topitop", exact=True).click()
     for _question in ("small", "large"):
-        phone.locator("#record-setup").get_by_role("button", name="4 (standard)").click()
+        phone.locator("#record-setup").get_by_role(
+            "button", name="4 (standard)", exact=True
+        ).click()
         phone.wait_for_timeout(300)
     phone.wait_for_selector("text=The setup is complete")
     phone.get_by_role("button", name="Start the match").click()

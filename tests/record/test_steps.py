@@ -121,6 +121,50 @@ def test_the_page_follows_a_match_another_device_moved_on(matches, recorder):
     assert version == recorder.get(match_id).version and picks == [] and "reloaded" in said
 
 
+def _poll(matches, page: str):
+    """The page's poll, as its callback makes it: this page's own writes are its own."""
+    return lambda match_id, version: matches.mine(match_id, version, page)
+
+
+def test_a_page_polling_while_its_own_write_is_under_way_or_unanswered_says_nothing(
+    matches, recorder
+):
+    """The race behind a false "changed on another device": the poll reads the store after the
+    page's write stored its move but before its answer brought the page's version on."""
+    match_id = started(matches)
+    shown = matches.loaded(match_id)
+    picks = [["piece", "supply:large"], ["to", "b2"]]
+    form = actions.Form(match_id=match_id, version=shown, picks=picks, page="page-1")
+    polled: list = []
+    record = recorder.record
+
+    def record_then_poll(*args, **kwargs):
+        done = record(*args, **kwargs)  # stored; the write's answer is not back yet
+        polled.append(steps.followed(match_id, shown, matches.now, _poll(matches, "page-1")))
+        polled.append(steps.followed(match_id, shown, matches.now, _poll(matches, "page-2")))
+        return done
+
+    matches.recorder.record = record_then_poll
+    written = actions.write(matches, "commit", form, OPEN, HOST)
+    matches.recorder.record = record
+    assert written.message.startswith("recorded:")
+    mine, theirs = polled
+    assert mine is None  # its own move: the write's answer brings the version
+    assert a(tuple, theirs)[2] == steps.FOLLOWED  # another page did see another device's move
+    # After the write, a poll still holding the old version (its answer came late) is quiet.
+    assert steps.followed(match_id, shown, matches.now, _poll(matches, "page-1")) is None
+    # The same button tapped twice: the second write is refused, and says it was this page.
+    again = actions.write(matches, "commit", form, OPEN, HOST)
+    assert again.message == actions.ALREADY and again.version == written.version
+    assert recorder.get(match_id).version == written.version  # stored once
+    # A move by another device after it is followed, with the message.
+    recorder.record(match_id, "Ben", {"place": "large", "to": "a1"})
+    version, _picks, said = a(
+        tuple, steps.followed(match_id, written.version, matches.now, _poll(matches, "page-1"))
+    )
+    assert version == recorder.get(match_id).version and said == steps.FOLLOWED
+
+
 def test_nothing_is_read_while_no_match_is_shown():
     def now(_match_id):
         raise AssertionError("the store was read")
@@ -205,6 +249,17 @@ def test_a_running_match_shows_who_is_to_move_and_its_score(matches):
     assert shown.running and shown.verdict is None and a(tuple, shown.board)[0] == "topitop"
     assert [entry["total"] for entry in a(list, shown.scores)] == shown.totals == [0, 0]
     assert a(steps.Shown, steps.showing(matches.get, match_id, None, "Ben")).undo_by == "Ben"
+
+
+def test_undo_offers_whoever_made_the_last_move_first(matches, recorder):
+    match_id = started(matches)
+    recorder.record(match_id, "Ann", {"place": "large", "to": "b2"})
+    recorder.record(match_id, "Ben", {"place": "small", "to": "a1"})
+    # The page held Ann (the choice before Ben moved): Ben has just moved, Ben takes it back.
+    shown = a(steps.Shown, steps.showing(matches.get, match_id, None, "Ann"))
+    assert shown.undo_by == "Ben"
+    recorder.undo(match_id, "Ben", "wrong cell")
+    assert a(steps.Shown, steps.showing(matches.get, match_id, None, "Ben")).undo_by == "Ann"
 
 
 def test_a_game_over_by_the_rules_offers_the_claim_until_it_is_ended(matches, recorder):

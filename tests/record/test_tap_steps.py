@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import json
 import random
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablelog.dashboard import games
-from tablelog.dashboard.games.drawing import TAP_TRACE
+from tablelog.dashboard.games.drawing import NOT_A_TARGET, TAP_TRACE
 from tablelog.dashboard.record import Question, Ready, menu, steps
-from tablelog.domain.games import get_rules
+from tablelog.domain.games import RulesError, get_rules
 from tablelog.projections.queries import Queries
 
 
@@ -155,3 +156,90 @@ def test_every_answer_with_a_place_is_a_tap_target_inside_the_board(game, seed):
     picks: list[list] = []
     while (question := _check_question(game, rules, state, seat, picks, names)) is not None:
         picks.append([question.key, rng.choice(question.options).value])
+
+
+# Every place on Topitop's board answers a tap: a legal one enters its pick; any other enters
+# nothing and says why in the engine's words, the refusal of a move that pick would make.
+
+
+def _places(figure) -> list[str]:
+    """Every tap target on the board, ringed or not, as its customdata."""
+    return [
+        data for t in figure.data if t.name in (TAP_TRACE, NOT_A_TARGET) for data in t.customdata
+    ]
+
+
+def _refusals(rules, state, moves) -> set[str]:
+    said = set()
+    for move in moves:
+        try:
+            rules.apply(state, move)
+        except RulesError as err:
+            said.add(str(err))
+    return said
+
+
+@given(seed=st.integers(0, 10_000))
+@settings(max_examples=15, deadline=None)
+def test_a_tap_on_a_place_that_is_not_legal_says_the_engines_refusal_and_enters_nothing(seed):
+    rules, rng, names = get_rules("topitop"), random.Random(seed), ["Ann", "Ben"]
+    state = rules.start(2, rules.options({}), {})
+    for _ in range(rng.randrange(0, 12)):
+        if rules.outcome(state) is not None:
+            return
+        state = rules.apply(state, rules.random_move(state, rng))
+    if not rules.to_move(state):
+        return
+    seat = rules.to_move(state)[0]
+    match = SimpleNamespace(
+        kind="match", game="topitop", rules=rules, state=state, status="running", seats=names
+    )
+    load = lambda _id, _version: match  # noqa: E731
+    cells = [f"{c}{r}" for r in (1, 2, 3) for c in "abc"]
+    picks: list[list] = []
+    while isinstance(question := menu("topitop", rules, state, seat, picks, names), Question):
+        figure = games.draw("topitop", rules.encode(state), names, question, picks)
+        offered = {json.dumps(o.value) for o in question.options}
+        for data in _places(figure):
+            key, value, _count = json.loads(data)
+            after, said = steps.board_answer(
+                load, "m", 1, picks, {"points": [{"customdata": data}]}
+            )
+            if json.dumps(value) in offered:
+                assert after == [*picks, [key, value]] and said == ""
+                continue
+            assert after is None  # nothing entered
+            if key == "to":
+                piece = dict(picks)["piece"]
+                move = (
+                    {"place": piece.removeprefix("supply:"), "to": value}
+                    if piece.startswith("supply:")
+                    else {"from": piece, "to": value}
+                )
+                assert said == next(iter(_refusals(rules, state, [move])))
+            else:
+                moves = [
+                    {"place": value.removeprefix("supply:"), "to": to}
+                    if value.startswith("supply:")
+                    else {"from": value, "to": to}
+                    for to in cells
+                ]
+                assert said in _refusals(rules, state, moves)
+        options = [o.value for o in question.options if o.value != "pass"]
+        if not options:
+            return
+        picks.append([question.key, rng.choice(options)])
+
+
+def test_a_tap_beside_every_place_says_where_to_tap():
+    rules, names = get_rules("topitop"), ["Ann", "Ben"]
+    match = SimpleNamespace(
+        kind="match",
+        game="topitop",
+        rules=rules,
+        state=rules.start(2, rules.options({}), {}),
+        status="running",
+        seats=names,
+    )
+    after, said = steps.board_answer(lambda *_: match, "m", 1, [], {"points": []})
+    assert after is None and said is not None and said.startswith("Nothing to pick there")

@@ -703,7 +703,7 @@ class Topiary(GameRules[TopiaryState]):
             raise UnknownInformation(
                 "hand points need every hand: "
                 + "; ".join(unseen)
-                + ' (record a {"reveal": [...]} move for each)'
+                + " (record each hand's tiles as they are shown)"
             )
 
     def score(self, state: TopiaryState) -> list[dict[str, Any]]:
