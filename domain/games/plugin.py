@@ -28,7 +28,9 @@ class Game:
     """One game's plugin: its engine and declaration, its score sheet, its restrictions, the
     module of its board, picker and setup questions (dashboard side: named, not imported, so
     the layers stay), its docs page and its example match (None: this checkout's
-    `docs/games/<id>.md` and the packaged `data/examples/<id>.json`)."""
+    `docs/games/<id>.md` and the packaged `data/examples/<id>.json`), and the module that
+    declares what the balance tuner may vary (named, as the tuner's import is heavy; None:
+    nothing declared)."""
 
     rules: GameRules
     declaration: GameInfo
@@ -37,6 +39,7 @@ class Game:
     dashboard: str
     docs: Path | None
     example: Path | None
+    tuning: str | None = None  # the module `tablelog tune` reads its space from (docs/tune.md)
 
     @property
     def id(self) -> str:
@@ -52,6 +55,7 @@ def game(
     dashboard: str | None = None,
     docs: Path | None = None,
     example: Path | None = None,
+    tuning: str | None = None,
 ) -> Game:
     """A game's plugin, each piece it does not give read off its declaration."""
     if rules.id != declaration.id:
@@ -65,4 +69,5 @@ def game(
         dashboard=dashboard or f"tablelog.dashboard.games.{module}",
         docs=docs,
         example=example,
+        tuning=tuning,
     )

@@ -85,15 +85,14 @@ class Candidate:
 
 def declared(game: str) -> ModuleType:
     """The game's tuning declaration, or a one-line refusal."""
-    from tablelog.domain.games import get_rules
+    from tablelog.domain.games import get_game
 
-    get_rules(game)  # an unknown game: its own refusal
-    try:
-        return importlib.import_module(f"tablelog.domain.games.{game}.tuning")
-    except ModuleNotFoundError:
+    tuning = get_game(game).tuning  # an unknown game: its own refusal
+    if tuning is None:
         raise SpaceError(
             f"{game} declares nothing to tune; give the options to vary in a SPACE.json"
-        ) from None
+        )
+    return importlib.import_module(tuning)
 
 
 def base_manifest(space: Space) -> Any:
