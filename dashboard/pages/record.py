@@ -382,8 +382,7 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
     def pick(_options, _backs, click, picks, match_id, version):
         """A button or the board was tapped: the answer joins the picks; a tap on the board
         that gives none says why."""
-        # A tap can arrive together with the new question's buttons (drawn, not tapped): it
-        # is the board's, whichever Dash names first.
+        # A tap arriving with the new question's buttons is the board's, whatever Dash names.
         if f"{tapping.TAP_STORE}.data" in ctx.triggered_prop_ids:
             after, said = steps.board_answer(matches.get, match_id, version, picks, click)
             if after is None and said is None:

@@ -154,10 +154,13 @@ def _play_id(play: ET.Element, ours: UUID | None) -> str:
 
 def _date(text: str | None, zone: tzinfo) -> datetime:
     try:
-        played = datetime.strptime(str(text), "%Y-%m-%d").replace(hour=12, tzinfo=zone)
+        day = datetime.strptime(str(text), "%Y-%m-%d").replace(tzinfo=zone)
     except ValueError:
         raise BadPlay(f"date {shown(text)} is not a date like 2024-03-01") from None
-    return within_range(played, "date")
+    # A play has a date, no time: noon of it, or, for a play of today whose noon is still
+    # ahead, the day's start (noon would be "in the future").
+    noon = day.replace(hour=12)
+    return within_range(noon if noon <= datetime.now(zone) else day, "date")
 
 
 def _sheet(players: list[ET.Element]) -> tuple[list[str], dict]:

@@ -70,11 +70,12 @@ def setup_picks_for(game: str, players: int, target: dict, limit: int = 20000) -
         if isinstance(step, Ready):
             same = rules.options(step.move["options"]) == rules.options(target["options"])
             return picks if same and step.move["setup"] == target["setup"] else None
-        for option in step.options:
-            if _mentioned(option.value, text):
-                found = search([*picks, [step.key, option.value]])
-                if found is not None:
-                    return found
+        # An option the target leaves out (its default) is mentioned nowhere: try each answer.
+        mentioned = [o for o in step.options if _mentioned(o.value, text)]
+        for option in mentioned or step.options:
+            found = search([*picks, [step.key, option.value]])
+            if found is not None:
+                return found
         return None
 
     found = search([])
