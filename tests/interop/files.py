@@ -123,8 +123,8 @@ def every_kind(store: str, tmp_path) -> int:
         {"scores": [{"total": 40}, {"total": 52}], "winners": ["Eve"], "location": "Library"},
         played_at="2024-05-02T21:00:00+02:00",
     )
-    # Played at a time of its own: a match started now is exported with today's date, which
-    # BGG's date-only play reads back as noon, still ahead in the morning (docs/interop.md).
+    # Played at a time of its own, so that what BGG's date-only play reads back (noon, or the
+    # day's start for a play of today before noon) does not hang on the clock.
     logged = recorder.start("topitop", ["Ann", "Ben"], played_at="2024-05-03T19:00:00+02:00")
     for seat, move in WIN:
         recorder.record(logged, seat, move)
