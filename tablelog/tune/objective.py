@@ -19,7 +19,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tablelog.domain.errors import Refused
-from tablelog.simulate import make_plan
+from tablelog.domain.games.base import RulesError
+from tablelog.simulate import begin_match, make_plan
 
 from .measure import ALSO, NAME, Tally, tally
 from .settings import Settings
@@ -54,11 +55,12 @@ def unplayable(settings: Settings, variant: Candidate) -> str | None:
     """The rules' own refusal of the candidate's options or manifest, before any match."""
     for players in settings.players:
         try:
-            make_plan(
+            plan = make_plan(
                 settings.game, 1, 0, players, settings.bots, variant.options,
                 variant.components(NAME),
             )  # fmt: skip
-        except Refused as err:
+            begin_match(plan, 0)  # the deal: a deck too small for the seats is refused here
+        except (Refused, RulesError) as err:
             return str(err)
     return None
 
@@ -102,15 +104,21 @@ def _keep(trial: Any, rung: int, tallies: dict[int, Tally]) -> None:
 def _cut(
     trial: Any, settings: Settings, rung: int, balance: float, tallies: dict[int, Tally]
 ) -> None:
-    """Raise TrialPruned when the candidate is clearly unfair, or the pruner says so."""
+    """Raise TrialPruned when the candidate is clearly unfair, or the pruner says so, before
+    the last rung: a candidate that played every rung is finished, however unfair, so that the
+    study always has a best (and its confirmation says whether it ships)."""
     import optuna
 
+    if rung == settings.rungs[-1]:
+        return
+    if not settings.also:  # Optuna prunes single-objective studies only
+        # Reported first, so the sampler learns from a clearly unfair candidate's value too.
+        trial.report(balance, rung)
     worst = min(t.p_value() for t in tallies.values())
     if worst < CLEAR:
         trial.set_user_attr("pruned", f"clearly unfair: a count's seats have p = {worst:.2g}")
         raise optuna.TrialPruned()
-    if not settings.also:  # Optuna prunes single-objective studies only
-        trial.report(balance, rung)
+    if not settings.also:
         if trial.should_prune():
             trial.set_user_attr("pruned", "successive halving")
             raise optuna.TrialPruned()

@@ -98,7 +98,12 @@ def declared(game: str) -> ModuleType:
 def base_manifest(space: Space) -> Any:
     from tablelog.domain.games.manifests import find
 
-    return None if space.base is None else find(space.base)
+    if space.base is None:
+        return None
+    # A game may show its manifest to the designer as a view of its own (Topas: its deck as
+    # pairs of gem counts), which its tidy() turns back into a manifest.
+    view = getattr(declared(space.game), "view", None)
+    return find(space.base) if view is None else view(find(space.base))
 
 
 def load_space(game: str, designer: dict[str, Any] | None = None) -> Space:

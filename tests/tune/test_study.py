@@ -45,6 +45,18 @@ def test_a_clearly_unfair_candidate_is_cut_at_the_first_rung(tmp_path):
     assert any("no candidate reached the last rung" in line for line in said)
 
 
+def test_an_unfair_candidate_that_played_every_rung_is_finished_and_not_confirmed(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    # Rungs of 1, 4 and 16 matches: a greedy seat against a random one is not yet clearly
+    # unfair at 4 (4 wins of 4: p = 0.046), and is at 16, the last rung.
+    _, said = tuned(store, space_file=space_file(tmp_path), bots="greedy,random", trials=1)
+    first = trials(store, study_id(said))[0]
+    assert first.state == TrialState.COMPLETE and first.user_attrs["matches"] == 16
+    report = report_of(store, study_id(said))
+    assert report["best"]["trial"] == 0
+    assert report["confirmation"]["state"] == "not confirmed"
+
+
 def test_a_candidate_the_checks_refuse_plays_no_match(tmp_path):
     store = str(tmp_path / "s.sqlite")
     space = {"base": "geoshapes-v2", "only": True, "fields": {"/deck/Equilateral Triangle": [2, 3]}}
