@@ -31,7 +31,29 @@ COMMANDS = [
 ]
 
 
-def run(store, *args, stdin=None):
+def run(store, *args, stdin=None) -> subprocess.CompletedProcess:
+    """The command run in this process by click's CliRunner: its exit status and what it
+    printed, as a user's shell would see them, without a new interpreter's 2 s start. An
+    exception the command does not turn into a refusal fails the test (a user would have seen
+    a traceback). `run_process` is the real process, for the tests about the process itself."""
+    from click.testing import CliRunner
+
+    from tablelog.cli import main
+
+    result = CliRunner().invoke(
+        main,
+        list(args),
+        input=stdin,
+        env={"TABLELOG_STORE": store},
+        prog_name="tablelog",
+        catch_exceptions=False,
+    )
+    return subprocess.CompletedProcess(
+        ["tablelog", *args], result.exit_code, result.stdout, result.stderr
+    )
+
+
+def run_process(store, *args, stdin=None):
     env = {**os.environ, "TABLELOG_STORE": store}
     return subprocess.run(
         [sys.executable, "-m", "tablelog", *args],
@@ -92,15 +114,17 @@ def test_a_move_by_unique_prefix_and_the_show_and_score_commands(store, match):
 
 
 def test_a_whole_game_from_the_command_line(any_store):
-    """On SQLite and on PostgreSQL (--store URL via $TABLELOG_STORE)."""
+    """On SQLite and on PostgreSQL (--store URL via $TABLELOG_STORE), each command its own
+    process, as a user types them."""
     store = any_store
-    match_id = run(store, "new", "topitop", "--players", "Ann,Ben").stdout.strip()
+    match_id = run_process(store, "new", "topitop", "--players", "Ann,Ben").stdout.strip()
     for seat, move in WIN:
-        assert run(store, "move", match_id, "--seat", seat, json.dumps(move)).returncode == 0
-    score = run(store, "score", match_id).stdout
+        moved = run_process(store, "move", match_id, "--seat", seat, json.dumps(move))
+        assert moved.returncode == 0
+    score = run_process(store, "score", match_id).stdout
     assert "Ann wins (Blue has both buckets on sand castles)" in score
-    assert "ended: Ann" in run(store, "end", match_id).stdout
-    listed = json.loads(run(store, "list", "--json").stdout)
+    assert "ended: Ann" in run_process(store, "end", match_id).stdout
+    listed = json.loads(run_process(store, "list", "--json").stdout)
     assert listed[0]["status"] == "ended" and listed[0]["moves"] == len(WIN)
     assert listed[0]["outcome"]["winners"] == ["Ann"]
 
@@ -140,5 +164,5 @@ def test_a_bad_import_names_the_line_and_move_and_keeps_nothing(store, match, tm
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_every_command_explains_itself(store, command):
-    result = run(store, command, "--help")
+    result = run_process(store, command, "--help")
     assert result.returncode == 0 and "Usage: " in result.stdout and "--store" in result.stdout
