@@ -13,6 +13,7 @@ from tablelog.domain.games import get_rules
 
 from .estimate import HOURS, duration_words, measured, most_matches
 from .measure import ALSO
+from .objective import Cancelled
 from .rule import Rule
 from .settings import Settings
 from .space import load_space
@@ -123,6 +124,8 @@ def run_command(game: str, given: dict[str, Any], echo: Callable[[str], Any]) ->
     try:
         _search(url, name, given)
         _confirmation(url, name, given)
+    except Cancelled:  # `tablelog tune cancel` during the confirmation: its seeds stay spent
+        load(url, name)[0].set_user_attr("state", "cancelled")
     except KeyboardInterrupt:
         played = counted(load(url, name)[0])[0]
         echo(f"interrupted: {played} candidates kept; tablelog tune --resume {name} goes on")
