@@ -1,6 +1,7 @@
 """Where the dashboard finds what the composition root (`tablelog serve`) hands it: the write
 policy (`set_write_policy`, read by the pages that write, Record and Lab, with `write_policy`)
-and the Lab's experiment service (`set_lab_service` / `lab_service`). Named keys on the app's
+the Lab's experiment service (`set_lab_service` / `lab_service`) and its tuner's
+(`set_tune_service` / `tune_service`). Named keys on the app's
 Flask server, so the two sides cannot drift apart."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from typing import Any
 
 WRITE_POLICY = "tablelog-write-policy"  # Flask `extensions` key: a tablelog.access.WritePolicy
 LAB_SERVICE = "tablelog-lab"  # Flask `extensions` key: a tablelog.lab_service.LabService
+TUNE_SERVICE = "tablelog-tune"  # Flask `extensions` key: a tablelog.tune.service.TuneService
 
 
 def set_write_policy(server: Any, policy: Any) -> None:
@@ -29,3 +31,13 @@ def set_lab_service(server: Any, service: Any) -> None:
 def lab_service(server: Any) -> Any:
     """The Lab's service set on `server`; None when none was (the page then says so)."""
     return server.extensions.get(LAB_SERVICE)
+
+
+def set_tune_service(server: Any, service: Any) -> None:
+    """Give the Lab page's Tune section of the app on `server` the service that runs studies."""
+    server.extensions[TUNE_SERVICE] = service
+
+
+def tune_service(server: Any) -> Any:
+    """The tune service set on `server`; None when none was (the section then says so)."""
+    return server.extensions.get(TUNE_SERVICE)

@@ -33,6 +33,10 @@ h2 { margin: 8px 0 4px; font-size: 24px; }
 .control.wide { flex: 1 1 420px; }
 .control label { display: block; font-size: 12px; color: #666; margin-bottom: 3px;
                  text-transform: uppercase; letter-spacing: .04em; }
+.control .choices label { display: inline-flex; align-items: center; gap: 5px; font-size: 14px;
+                          color: inherit; text-transform: none; letter-spacing: normal;
+                          margin-right: 14px; }
+.tune-table th, .tune-table td { padding: 2px 12px 2px 0; text-align: left; }
 .stats { display: flex; gap: 12px; flex-wrap: wrap; margin-bottom: 14px; }
 .stat { background: #fff; border-radius: 8px; padding: 10px 16px; min-width: 110px;
         box-shadow: 0 1px 3px rgba(0,0,0,.08); border-top: 4px solid #23324a; }

@@ -1,7 +1,8 @@
 """Lab: the balance lab's experiments for one game. Pick a stored experiment to see every metric
 as a forest plot (estimate and 95% interval per arm), the skill trace, the restricted player's
 result and the findings in plain words; or start a new one, watch its progress, and cancel it
-(the matches stored so far are kept).
+(the matches stored so far are kept). Its Tune section (`dashboard.tune`) does the same for the
+balance tuner's studies.
 
 Experiments come from the lab service the composition root puts in the app
 (`dashboard.policy.lab_service`, see tablelog/lab_service.py): its stored reports,
@@ -18,7 +19,7 @@ import flask
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
-from tablelog.dashboard import kinds
+from tablelog.dashboard import kinds, tune
 from tablelog.dashboard.callbacks import takes
 from tablelog.dashboard.components import control, graph, options
 from tablelog.dashboard.figures import lab as figures
@@ -69,6 +70,7 @@ def layout(game: str | None = None, **_query):
             html.Div([graph("lab-skill"), graph("lab-h2h")], className="grid2"),
             graph("lab-forest"),
             _new_experiment(),
+            tune.section(),
             dcc.Interval(id="lab-tick", interval=1000),
             dcc.Store(id="lab-finished"),
         ]
@@ -118,6 +120,7 @@ def register(app: dash.Dash, source) -> None:
     _register_views(app, service)
     _register_runs(app, service)
     _register_cancel(app, service)
+    tune.register(app)
 
 
 def _register_views(app: dash.Dash, service) -> None:

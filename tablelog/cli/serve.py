@@ -147,7 +147,7 @@ def build_app(location: str, policy, refresh: float | None = None, secure: bool 
     app."""
     from tablelog.api import register_api
     from tablelog.dashboard.app import create_app
-    from tablelog.dashboard.policy import set_lab_service, set_write_policy
+    from tablelog.dashboard.policy import set_lab_service, set_tune_service, set_write_policy
     from tablelog.guard import guard
     from tablelog.signin import install_signin
 
@@ -159,6 +159,9 @@ def build_app(location: str, policy, refresh: float | None = None, secure: bool 
     from tablelog.lab_service import serve_lab
 
     set_lab_service(app.server, serve_lab(app.server.extensions["tablelog"].recorder))
+    from tablelog.tune.service import serve_tune
+
+    set_tune_service(app.server, serve_tune(location))  # the Lab page's Tune section
     return app
 
 

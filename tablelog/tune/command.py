@@ -13,6 +13,7 @@ from tablelog.domain.games import get_rules
 
 from .estimate import HOURS, duration_words, measured, most_matches
 from .measure import ALSO
+from .objective import Cancelled
 from .rule import Rule
 from .settings import Settings
 from .space import load_space
@@ -26,7 +27,7 @@ def settings_of(game: str, given: dict[str, Any]) -> Settings:
     """The study's settings from the command line, every argument checked."""
     from tablelog.cli.options import parse_json
 
-    designer = None
+    designer = given.get("space")  # the Lab page's: a SPACE.json's content
     if given.get("space_file"):
         path = Path(given["space_file"])
         if not path.is_file():
@@ -123,6 +124,8 @@ def run_command(game: str, given: dict[str, Any], echo: Callable[[str], Any]) ->
     try:
         _search(url, name, given)
         _confirmation(url, name, given)
+    except Cancelled:  # `tablelog tune cancel` during the confirmation: its seeds stay spent
+        load(url, name)[0].set_user_attr("state", "cancelled")
     except KeyboardInterrupt:
         played = counted(load(url, name)[0])[0]
         echo(f"interrupted: {played} candidates kept; tablelog tune --resume {name} goes on")
@@ -166,15 +169,24 @@ def _search(url: str, name: str, given: dict[str, Any]) -> None:
 
 
 def _confirmation(url: str, name: str, given: dict[str, Any]) -> None:
+    study, settings = load(url, name)
+    if study.user_attrs.get("state") != "searched":
+        return
+    total = len(settings.confirm_seeds) * len(settings.players) * settings.rule.matches
+    with _bar(given, total, "match") as bar:
+        confirmation(url, name, bar.update)
+
+
+def confirmation(url: str, name: str, progress: Callable[[int], object]) -> None:
+    """A searched study's best candidate confirmed (`confirm`), its verdict stored as the
+    study's state; Cancelled when the study is cancelled meanwhile."""
     from .confirm import confirm
     from .study import cancelled
 
     study, settings = load(url, name)
     if study.user_attrs.get("state") != "searched":
         return
-    total = len(settings.confirm_seeds) * len(settings.players) * settings.rule.matches
-    with _bar(given, total, "match") as bar:
-        result = confirm(study, settings, cancelled(url, name), bar.update)
+    result = confirm(study, settings, cancelled(url, name), progress)
     study.set_user_attr("state", result["state"])
 
 
@@ -193,9 +205,13 @@ def listed(store: str | None) -> list[str]:
 
 
 def report_of(store: str | None, name: str) -> dict[str, Any]:
+    return report_of_url(storage_url(store), name)
+
+
+def report_of_url(url: str, name: str) -> dict[str, Any]:
     from .report import summary
 
-    study, settings = load(storage_url(store), name)
+    study, settings = load(url, name)
     return summary(study, settings)
 
 

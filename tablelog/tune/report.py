@@ -32,6 +32,15 @@ def words(pointer: str, base: Any) -> str:
     return f"{steps[0]}: {' '.join(steps[1:])}"
 
 
+def value_words(value: Any) -> str:
+    """A parameter's value as a person reads it: yes/no, not true/false."""
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return "none" if value is None else str(value)
+
+
 def summary(study: Any, settings: Settings) -> dict[str, Any]:
     played, invalid, matches = counted(study)
     confirmation = study.user_attrs.get("confirmation")
@@ -95,7 +104,9 @@ def lines(report: dict[str, Any]) -> list[str]:
         return out + ["no candidate reached the last rung yet"]
     before = (report["base"] or {}).get("params", {})
     changes = [
-        f"{words(k, base)} {before[k]} -> {v}" if k in before else f"{words(k, base)} {v}"
+        f"{words(k, base)} {value_words(before[k])} -> {value_words(v)}"
+        if k in before
+        else f"{words(k, base)} {value_words(v)}"
         for k, v in best["params"].items()
         if before.get(k, not v) != v
     ]

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -35,8 +36,11 @@ def _schema(location: str) -> None:
         connection.execute(f"CREATE SCHEMA IF NOT EXISTS {SCHEMA}")
 
 
+@cache
 def open_storage(url: str) -> Any:
-    """Optuna's RDB storage at `url` (Optuna's log quietened: the tuner says what happens)."""
+    """Optuna's RDB storage at `url` (Optuna's log quietened: the tuner says what happens), one
+    per process and URL: opening one checks its tables, too slow for each of a page's requests
+    (SQLAlchemy's engine under it is shared by threads)."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)

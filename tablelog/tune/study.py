@@ -179,7 +179,11 @@ def run(
         raise
     except Cancelled:
         pass  # `tablelog tune cancel`: the trial in hand is marked failed, the rest kept
-    study.set_user_attr("state", "cancelled" if stop() else "searched")
+    # The flag as stored now, not `stop`'s last look (up to a second old): a cancel that the
+    # end-of-trial check saw (`finished`) before `stop` looked again is still a cancel, never a
+    # "searched" study whose confirmation would then be cut short.
+    asked = bool(study.user_attrs.get("cancel"))
+    study.set_user_attr("state", "cancelled" if asked else "searched")
 
 
 def _worker(url: str, name: str, worker: int) -> None:

@@ -14,9 +14,9 @@ from optuna.trial import TrialState
 
 from tablelog.tune.command import report_of
 from tablelog.tune.storage import open_storage, storage_url
-from tablelog.tune.study import counted, load
+from tablelog.tune.study import cancel, counted, load
 
-from .helpers import space_file, trials, tuned
+from .helpers import attrs, space_file, study_id, trials, tuned
 
 
 def started(store: str, space: str, trials_asked: int) -> subprocess.Popen:
@@ -59,10 +59,6 @@ def test_a_study_killed_resumes_to_the_trials_asked_for(tmp_path):
     assert report_of(store, name)["confirmation"]["seeds"] == [41, 14]
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="in CI the cancelled study once exited 1, not 130 (issue 46, open: to be found)",
-)
 def test_a_cancelled_study_keeps_its_finished_trials_and_confirms_nothing(tmp_path):
     store = str(tmp_path / "s.sqlite")
     process = started(store, space_file(tmp_path), trials_asked=200)
@@ -83,3 +79,55 @@ def test_a_cancelled_study_keeps_its_finished_trials_and_confirms_nothing(tmp_pa
     report = report_of(store, name)
     assert report["state"] == "cancelled" and report["spent_seeds"] == []
     assert f"study {name} (Topiary, cancelled)" in out
+
+
+class CancellingBar:
+    """The command's progress bar, standing in to cancel the study at a fixed point of its run:
+    `at="candidate"` when the first candidate's end is reported (the study's end-of-trial
+    check comes after it), `at="match"` when the confirmation's bar is made (before its first
+    match). The points are steps of the run, not moments: nothing here depends on timing."""
+
+    def __init__(self, store: str, at: str, unit: str) -> None:
+        self.store, self.at, self.unit, self.n = store, at, unit, 0
+        if unit == at == "match":
+            self.cancel()
+
+    def cancel(self) -> None:
+        url = storage_url(self.store)
+        for name in optuna.get_all_study_names(open_storage(url)):
+            cancel(url, name)
+
+    def update(self, n: int) -> None:
+        self.n += n
+        if self.unit == self.at == "candidate" and self.n:
+            self.cancel()
+
+    def __enter__(self) -> CancellingBar:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        return None
+
+
+@pytest.mark.parametrize("at", ["candidate", "match"])
+def test_a_cancel_at_any_step_of_the_run_exits_130_with_the_study_cancelled(
+    tmp_path, monkeypatch, at
+):
+    """The CI failure's cause: a cancel seen by the end-of-trial check, but not yet by the
+    study's once-a-second look, left the study "searched"; its confirmation then met the cancel
+    and the command died of it (exit 1). Now the study is "cancelled" whichever step saw it."""
+    store = str(tmp_path / "s.sqlite")
+    monkeypatch.setattr(
+        "tablelog.tune.command._bar", lambda given, total, unit: CancellingBar(store, at, unit)
+    )
+    code, said = tuned(store, space_file=space_file(tmp_path), trials=3)
+    assert code == 130
+    name = study_id(said)
+    assert attrs(store, name)["state"] == "cancelled"
+    assert any(line.startswith(f"study {name} (Topiary, cancelled)") for line in said)
+    if at == "candidate":  # stopped after the first candidate: no seed spent, nothing confirmed
+        assert len([t for t in trials(store, name) if t.values]) == 1
+        assert attrs(store, name)["spent_seeds"] == []
+    else:  # cut in the confirmation: its seeds were fixed and are spent, no verdict given
+        assert attrs(store, name)["spent_seeds"] == [41, 14]
+        assert "confirmation" not in attrs(store, name)
