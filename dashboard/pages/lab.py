@@ -20,7 +20,7 @@ from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import kinds
 from tablelog.dashboard.callbacks import takes
-from tablelog.dashboard.components import control, graph, options
+from tablelog.dashboard.components import control, game_options, graph, options
 from tablelog.dashboard.figures import lab as figures
 from tablelog.dashboard.policy import lab_service, write_policy
 from tablelog.dashboard.record import actions
@@ -54,7 +54,7 @@ def layout(game: str | None = None, **_query):
                         "Game",
                         dcc.Dropdown(
                             id="lab-game",
-                            options=options(sorted(GAMES)),
+                            options=game_options(sorted(GAMES)),
                             value=game if game in GAMES else "topitop",
                             clearable=False,
                         ),

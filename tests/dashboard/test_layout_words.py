@@ -56,10 +56,10 @@ def page(name: str):
         ("topitop", "large=4, small=4", "standard rules"),
         ("topitop", "large=4, small=2", "small sand piles: 2"),
         ("topas", "expert=true, manifest=topas", "expert"),
-        ("total-landscaping", "hoeing=after-effects", "hoeing: after-effects"),
+        ("total-landscaping", "hoeing=after-effects", "hoeing: after effects"),
         ("topas", "standard", "standard rules"),  # a match stored with no options at all
-        ("topas", "expert=false, sleeves=2", "sleeves=2"),  # a key no longer declared
-        ("chess", "clock=5", "clock=5"),  # a game this install does not know
+        ("topas", "expert=false, sleeves=2", "sleeves: 2"),  # a key no longer declared
+        ("chess", "clock=5", "clock: 5"),  # a game this install does not know
     ],
 )
 def test_a_stored_variant_reads_in_the_games_words(game, stored, words):
