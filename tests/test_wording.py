@@ -78,7 +78,7 @@ def test_a_stored_variant_reads_in_words(game, stored, words):
 def test_no_declared_key_shows_through_any_choice_of_options(game):
     cls = options_of(game)
     for field in dataclasses.fields(cls):
-        other = not field.default if isinstance(field.default, bool) else "x-y"
+        other: object = not field.default if isinstance(field.default, bool) else "x-y"
         if isinstance(field.default, int) and not isinstance(field.default, bool):
             other = field.default - 1
         said = wording.variant_words(cls, variant_text({json_key(field): other}))
