@@ -165,7 +165,7 @@ def test_every_games_score_bar_ends_at_the_score_the_rules_give(with_solo):
 def test_a_solitaire_match_says_one_player_and_its_log_speaks_words(with_solo):
     source, solo = with_solo
     view = page("match").match_view(source, solo)
-    assert "topas, 1 player (" in view["summary"]
+    assert "Topas, 1 player (" in view["summary"]
     assert {row["event"] for row in view["log"]} <= {"start", "move", "end"}
     assert view["log"][0]["step"] == 0 and view["log"][-1]["event"] == "end"
 
