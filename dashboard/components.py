@@ -11,6 +11,8 @@ import pandas as pd
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
+from tablelog.domain import wording
+
 from . import kinds
 from .callbacks import takes
 
@@ -98,6 +100,15 @@ def options(values: Sequence[Any], labels: Sequence[str] | None = None) -> list[
         {"label": label, "value": value}
         for value, label in zip(values, labels or [str(v) for v in values])
     ]
+
+
+def game_options(games: Sequence[str], counts: Sequence[int] | None = None) -> list[dict[str, Any]]:
+    """A choice of games: each shown by its name ("Total Landscaping", with its count of
+    matches when given), chosen by its id."""
+    names = wording.game_names(games)
+    if counts is not None:
+        names = [f"{name} ({n:,})" for name, n in zip(names, counts)]
+    return options(list(games), names)
 
 
 def live(app: Any, source: Any, page: str) -> None:

@@ -18,8 +18,6 @@ keep it to what both run (`SUM(won)` does: truth is stored as 0 or 1 on both).
 
 from __future__ import annotations
 
-import json
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -28,8 +26,8 @@ from uuid import UUID
 
 import pandas as pd
 
+from tablelog.domain import wording
 from tablelog.domain.games import declarations
-from tablelog.domain.games.declaring import STANDARD, option_words
 from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
 from tablelog.projections import stats
@@ -406,29 +404,9 @@ class Refresher(threading.Thread):
 
 # ---- a variant in words ---------------------------------------------------------------------
 
-# The separators of `projections.projector.variant_text` ("large=4, small=4"): a comma and space
-# before the next key.
-_NEXT_KEY = re.compile(r", (?=[A-Za-z_][\w-]*=)")
-
 
 def variant_words(game: str, variant: str) -> str:
-    """A stored variant text ("last_player_chooses=false, manifest=topiary", as the tables
-    group matches by it) in the words the game declares for its options ("standard rules",
-    "last player chooses, tiles: topiary-v2"). The text stays the key the page filters by;
-    a game or text this cannot read is shown as stored."""
-    if variant == "standard":  # `variant_text` of no options at all
-        return STANDARD
-    try:
-        options_class = declarations()[game].options
-    except KeyError:
-        return variant
-    options: dict[str, Any] = {}
-    for pair in _NEXT_KEY.split(variant):
-        name, equals, value = pair.partition("=")
-        if not equals:
-            return variant
-        try:  # `variant_text` writes every value but text as JSON
-            options[name] = json.loads(value)
-        except ValueError:
-            options[name] = value
-    return option_words(options_class, options)
+    """A stored variant text in the game's words (`wording.variant_words`): "standard rules",
+    "last player chooses, tiles: topiary-v2". The text stays the key the page filters by."""
+    declared = declarations().get(game)
+    return wording.variant_words(declared.options if declared else None, variant)

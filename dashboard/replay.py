@@ -9,7 +9,7 @@ from typing import Any
 
 from tablelog.domain.entering import entered_by_name
 from tablelog.domain.games import GameRules
-from tablelog.domain.wording import outcome_text
+from tablelog.domain.wording import game_name, move_words, outcome_text
 
 # What each kind of event is called where a person reads the log.
 EVENT_WORDS = {
@@ -53,10 +53,10 @@ def event_log(
         }
         if kind == "Started":
             seats = list(event.seats)
-            row["what"] = f"{event.game} for {', '.join(seats)}"
+            row["what"] = f"{game_name(event.game)} for {', '.join(seats)}"
         elif kind == "MoveRecorded":
             row["who"] = seats[event.seat] if event.seat < len(seats) else str(event.seat)
-            row["what"] = _describe(rules, event.move)
+            row["what"] = _describe(rules, event.move, seats)
             moves.append(row)
         elif kind == "MoveUndone":
             row["who"], withdrawn = event.by, moves.pop() if moves else None
@@ -74,12 +74,14 @@ def event_log(
             if open_:
                 open_[0]["flag"] = f"resolved at step {step}"
         else:
-            _fill_in(row, kind, event, seats)
+            _fill_in(row, kind, event, seats, rules)
         rows.append(row)
     return rows
 
 
-def _fill_in(row: dict[str, Any], kind: str, event: Any, seats: list[str]) -> None:
+def _fill_in(
+    row: dict[str, Any], kind: str, event: Any, seats: list[str], rules: GameRules | None
+) -> None:
     """Who and what of an event that flags no earlier row (a claim, a sheet, the end)."""
     if kind == "ResultClaimed":
         row["who"] = event.by
@@ -94,18 +96,19 @@ def _fill_in(row: dict[str, Any], kind: str, event: Any, seats: list[str]) -> No
         ) + (f" ({event.outcome.get('reason', '')})")
     elif kind == "Ended":
         winners = [seats[s] for s in event.outcome.get("winners", []) if s < len(seats)]
-        row["what"] = outcome_text({**event.outcome, "winners": winners})
+        reason = event.outcome.get("reason")
+        if reason and rules is not None:  # "seat 0 completed...": the player's name instead
+            reason = rules.named_reason(reason, seats)
+        row["what"] = outcome_text({**event.outcome, "winners": winners, "reason": reason})
     elif kind == "Abandoned":
         row["who"], row["what"] = event.by, event.reason
 
 
-def _describe(rules: GameRules | None, move: dict[str, Any]) -> str:
+def _describe(rules: GameRules | None, move: dict[str, Any], seats: Sequence[str]) -> str:
+    """The move in the game's words (`wording.move_words`), the players by name."""
     if rules is None:
-        return str(move)
-    try:
-        return rules.describe(move)
-    except Exception:  # noqa: BLE001 - an old or odd move is still listed, as recorded
-        return str(move)
+        return "a move of a game this install does not know"
+    return move_words(rules, move, seats)
 
 
 def caption(row: dict[str, Any]) -> str:

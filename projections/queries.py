@@ -34,6 +34,7 @@ from uuid import UUID
 
 from tablelog.domain import views
 from tablelog.domain.errors import Damaged, MatchNotFound, Refused
+from tablelog.domain.games import GAMES
 from tablelog.domain.match import SHEET, Match
 from tablelog.domain.quoting import quoted
 from tablelog.domain.recorder import Recorder, cycle_collector_paused
@@ -276,10 +277,14 @@ def listed(row: dict[str, Any]) -> dict[str, Any]:
     import json
 
     ended = row["ranking"] != "[]"
+    seats = json.loads(row["seats"])
+    rules = GAMES.get(row["game"])
+    # The stored reason counts seats from 0 ("seat 0 completed..."): said with the name.
+    reason = rules.named_reason(row["reason"], seats) if rules else row["reason"]
     return {
         "id": row["match_id"],
         "game": row["game"],
-        "seats": json.loads(row["seats"]),
+        "seats": seats,
         "status": row["status"],
         "moves": row["moves"],
         "kind": row["kind"],
@@ -288,7 +293,7 @@ def listed(row: dict[str, Any]) -> dict[str, Any]:
         "outcome": {
             "winners": json.loads(row["winners"]),
             "ranking": json.loads(row["ranking"]),
-            "reason": row["reason"],
+            "reason": reason,
         }
         if ended
         else None,

@@ -39,6 +39,8 @@ def score_breakdown(
     `totals`, else the sum) written at the end of its bar, its name in its seat colour."""
     if rows.empty:
         return empty(title, "no score yet", height=220)
+    if rows["seat"].nunique() == 1:  # a solitaire game: its score sheet, not one lone bar
+        return solo_sheet(rows, totals, title)
     whole = not adds_up(rows, totals)
     if whole:  # the categories are not parts of the score (solitaire Topas): see whole_scores
         rows = whole_scores(rows, totals or {})
@@ -85,6 +87,24 @@ def score_breakdown(
         ],
         tickvals=[labels[s] for s in seats["seat"]],
     )
+    return figure
+
+
+def solo_sheet(rows: pd.DataFrame, totals: dict[int, float] | None, title: str) -> go.Figure:
+    """One player's score as a solitaire game's sheet: each category's points in a row (Topas:
+    each column, each colour), the score last in bold. A lone bar drawn at the usual score of a
+    game under way (0, the lowest column not yet played) looked like nothing at all."""
+    seat = int(rows["seat"].iloc[0])
+    total = (totals or {}).get(seat, float(rows["points"].sum()))
+    names = [text(c) for c in rows["category"]] + ["<b>score</b>"]
+    points = [f"{p:g}" for p in rows["points"]] + [f"<b>{total:g}</b>"]
+    figure = base(title, height=110 + 26 * len(names), subtitle=text(rows["player"].iloc[0]))
+    figure.add_table(
+        header={"values": ["", "points"], "align": ["left", "right"], "fill_color": "#eef3fa"},
+        cells={"values": [names, points], "align": ["left", "right"], "height": 24},
+        columnwidth=[3, 1],
+    )
+    figure.update_layout(margin={"l": 10, "r": 10, "t": 70, "b": 10})
     return figure
 
 

@@ -49,7 +49,7 @@ from .setting import YES_NO
 
 # Quadrant i of the board's clockwise list -> (column, row) of its box; 0 is the top left.
 BOXES = ((0, 0), (1, 0), (1, 1), (0, 1))
-WIDTH, HEIGHT = 7.0, 4.4
+WIDTH, HEIGHT = 7.6, 4.4  # a quadrant: room for a place of 5 slots (geoshapes-v3's Shed)
 OPEN, NOBODY = "#ffffff", "#7f7f7f"
 
 

@@ -27,6 +27,7 @@ from tablelog.dashboard.record.picking import (
     walk,
 )
 from tablelog.domain.games.manifests import load_manifest
+from tablelog.domain.games.topas.table import place_words
 
 from .drawing import Sketch, Tap, board_figure, label, rect
 from .setting import YES_NO, first_open
@@ -126,13 +127,15 @@ def on_table(encoded: dict[str, Any]) -> dict[tuple[int, int], str]:
 
 
 def beside(halves: dict[tuple[int, int], str], cell: tuple[int, int]) -> str:
-    """Where `cell` is, said by a half it touches: 'below R2 (0,0)'."""
+    """Where `cell` is, said by a half it touches: 'below R2 (the start card's left half)',
+    or by its place when it touches none ('2 up from the start card's left half'): one label
+    per cell."""
     x, y = cell
     for direction, (dx, dy) in STEPS.items():
         neighbour = (x - dx, y - dy)
         if neighbour in halves:
-            return f"{WORDS[direction]} {halves[neighbour]} ({neighbour[0]},{neighbour[1]})"
-    return "next to the card below"
+            return f"{WORDS[direction]} {halves[neighbour]} ({place_words(neighbour)})"
+    return place_words(cell)  # a half put here touches the table with its other half
 
 
 def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
@@ -142,7 +145,7 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
     first, second = card.split("-") if card else ("", "")
 
     def at_label(cell: tuple[int, int]) -> str:
-        return f"({cell[0]},{cell[1]}) {beside(halves, cell)}"
+        return beside(halves, cell)
 
     def dir_label(direction: str) -> str:
         return f"{second} points {POINTS[direction]}"

@@ -101,11 +101,13 @@ def _supply(figure: go.Figure, sketch: Sketch, state: dict[str, Any]) -> None:
         sizes += [14] * left
         colours += [seat_colour(seat)] * left
     for kind, letter in (("small", "S"), ("large", "L")):
-        if state.get(kind, 0) > 0:
+        # The state holds the match's number of piles; those on the board are not in the supply.
+        left = max(0, state.get(kind, 0) - on_board.count(letter))
+        if left > 0:
             xs.append(SUPPLY_X[kind])
             sizes.append(18 if kind == "small" else 26)
             colours.append(PIECES[letter][2])
-        label(sketch, SUPPLY_X[kind], SUPPLY_Y - 0.3, f"{state.get(kind, 0)} {kind}", 10, "#666")
+        label(sketch, SUPPLY_X[kind], SUPPLY_Y - 0.3, f"{left} {kind}", 10, "#666")
     label(sketch, SUPPLY_X["bucket"], SUPPLY_Y - 0.3, "buckets", 10, "#666")
     figure.add_scatter(
         x=xs,

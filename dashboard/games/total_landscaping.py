@@ -70,6 +70,9 @@ def looks(tile: str) -> tuple[str, str, str]:
     return fill, ("#2e7d32" if grass else "#a08c6c"), flower
 
 
+TILE_LABEL = 12  # px: a tile's name, readable on a phone (9 px was about 8 px high there)
+
+
 def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     level = level_of(state["round"])
     size = hexes.TILES_AT_LEVEL[level]
@@ -101,7 +104,7 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
                 x + offset,
                 y,
                 hexes.TILES[index] + ("<br>#" if is_blocked else ""),
-                9,
+                TILE_LABEL,
                 "white" if dark else "#333",
             )
         seat = garden + 1
@@ -113,15 +116,16 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     score = " · ".join(f"{text(n)} {w}" for n, w in zip(seats, wins))
     figure.update_layout(
         title={
-            # short enough for a phone's width (the page names the game beside the board)
-            "text": f"Bout {state['bout']}, round {state['round']}, LVL{level} · won: {score}",
+            # two short lines, each whole on a phone's width (the page names the game)
+            "text": f"Bout {state['bout']}, round {state['round']}, level {level}<br>"
+            f"bouts won: {score}",
             "x": 0.01,
             "font": {"size": 15},
         },
         height=440,
         showlegend=False,
         dragmode=False,
-        margin={"l": 8, "r": 8, "t": 50, "b": 8},
+        margin={"l": 8, "r": 8, "t": 70, "b": 8},
     )
     figure.update_xaxes(range=[-reach - 0.3, SPAN + reach + 0.3], visible=False, fixedrange=True)
     figure.update_yaxes(

@@ -13,7 +13,14 @@ from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import data, kinds
 from tablelog.dashboard.callbacks import takes
-from tablelog.dashboard.components import LIVE_INTERVAL_MS, control, graph, live, options
+from tablelog.dashboard.components import (
+    LIVE_INTERVAL_MS,
+    control,
+    game_options,
+    graph,
+    live,
+    options,
+)
 from tablelog.dashboard.figures import balance as figures
 from tablelog.projections import stats
 
@@ -49,7 +56,7 @@ def layout(game: str | None = None, **_query):
                         dcc.Dropdown(
                             id="balance-game",
                             value=game,
-                            options=options([game] if game else []),
+                            options=game_options([game] if game else []),
                             clearable=False,
                         ),
                     ),
@@ -144,7 +151,7 @@ def _game_choices(source, chosen):
         return [], None
     games = list(counts["game"])
     value = chosen if chosen in games else games[0]
-    return options(games, [f"{g} ({n:,})" for g, n in zip(games, counts["n"])]), value
+    return game_options(games, list(counts["n"])), value
 
 
 def _player_choices(source, game, chosen):

@@ -21,10 +21,11 @@ from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import kinds, tune
 from tablelog.dashboard.callbacks import takes
-from tablelog.dashboard.components import control, graph, options
+from tablelog.dashboard.components import control, game_options, graph, options
 from tablelog.dashboard.figures import lab as figures
 from tablelog.dashboard.policy import lab_service, write_policy
 from tablelog.dashboard.record import actions
+from tablelog.domain import wording
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES, RulesError
 
@@ -55,7 +56,7 @@ def layout(game: str | None = None, **_query):
                         "Game",
                         dcc.Dropdown(
                             id="lab-game",
-                            options=options(sorted(GAMES)),
+                            options=game_options(sorted(GAMES)),
                             value=game if game in GAMES else "topitop",
                             clearable=False,
                         ),
@@ -290,7 +291,8 @@ def _progress_shown(state: dict, finished: str | None) -> tuple[str, Any] | None
         return None
     if state["state"] == "running":
         return (
-            f"Running {state['kind']} of {state['game']}: {state['done']} of "
+            f"Running {KINDS.get(state['kind'], state['kind'])} of "
+            f"{wording.game_name(state['game'])}: {state['done']} of "
             f"{state['total']} matches played"
         ), dash.no_update
     if state["state"] == "failed":

@@ -32,6 +32,7 @@ from tablelog.domain import views
 from tablelog.domain.errors import MatchNotFound, Refused
 from tablelog.domain.games import RulesError, get_rules
 from tablelog.domain.match import Match
+from tablelog.domain.wording import game_name
 
 dash.register_page(__name__, path="/match", name="Match", order=3, title="Tablelog: match")
 MESSAGE = "match-notice"  # where a refusal inside a callback is said (dashboard/endpoint.py)
@@ -177,7 +178,7 @@ def first_choice(match_id: str | None) -> list[dict[str, str]]:
 
 def label(row: dict) -> str:
     return (
-        f"{row['game']} · {names(row['seats'])} · {row['status']} · "
+        f"{game_name(row['game'])} · {names(row['seats'])} · {row['status']} · "
         f"{row['started']:%Y-%m-%d %H:%M} · {row['match_id'][:8]}"
     )
 
@@ -320,7 +321,7 @@ def match_view(source, match_id: str) -> dict:
     claims, audit_text = claims_section(source, match, audit=whole)
     status = views.status(match)
     summary = (
-        f"{match.game}, {count(len(match.seats), 'player')} ({', '.join(match.seats)}); "
+        f"{match.rules.name}, {count(len(match.seats), 'player')} ({', '.join(match.seats)}); "
         f"{status}; {count(len(match.moves), 'effective move')}, {len(match.undos)} undone; "
         f"{count(steps, 'step')}" + (f"; the log shows the newest {len(log)}" if first else "")
     )

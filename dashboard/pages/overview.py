@@ -23,6 +23,7 @@ from tablelog.dashboard.components import (
 )
 from tablelog.dashboard.figures import overview as figures
 from tablelog.dashboard.figures.style import STATUS_COLOURS
+from tablelog.domain.wording import game_name
 
 dash.register_page(__name__, path="/", name="Overview", order=0, title="Tablelog: overview")
 
@@ -88,11 +89,13 @@ def overview(source):
 def _content(source):
     """Counts per game and status (one GROUP BY) and the 50 latest matches (a LIMIT query)."""
     counts = data.counts(source, "matches", ["game", "status"])
+    counts = counts.assign(game=counts["game"].map(game_name))  # each game by its name
     recent = source.table("matches", order="played DESC", limit=RECENT)
     by_status = counts.groupby("status")["n"].sum()
     stats = [stat(int(counts["n"].sum()), "matches"), stat(int(counts["game"].nunique()), "games")]
     stats += [stat(int(by_status.get(s, 0)), s, STATUS_COLOURS[s]) for s in figures.STATUSES]
     rows = recent.assign(
+        game=recent["game"].map(game_name),
         seats=recent["seats"].map(names),
         winners=recent["winners"].map(names),
         open=[f"[{m[:8]}](/match?id={m})" for m in recent["match_id"]],

@@ -17,6 +17,7 @@ from tablelog.dashboard.components import (
     TEXT,
     WHEN,
     control,
+    game_options,
     graph,
     grid,
     live,
@@ -85,7 +86,7 @@ def layout(game: str | None = None, **_query):
                         dcc.Dropdown(
                             id="players-game",
                             value=game,
-                            options=options([game] if game else []),
+                            options=game_options([game] if game else []),
                             clearable=False,
                         ),
                     ),
@@ -130,7 +131,7 @@ def register(app: dash.Dash, source) -> None:
         games = list(data.counts(source, "ratings", ["game"])["game"])
         if not games:
             return [], None
-        return options(games), chosen if chosen in games else games[0]
+        return game_options(games), chosen if chosen in games else games[0]
 
     @app.callback(
         Output("players-table", "rowData"),

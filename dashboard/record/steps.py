@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tablelog.dashboard.games.drawing import tapped_pick
-from tablelog.domain import views
+from tablelog.domain import views, wording
 from tablelog.domain.errors import MatchNotFound, Refused
 from tablelog.domain.games import GAMES, RulesError
 
@@ -147,11 +147,12 @@ def setup_tapped(picks: list | None, button: dict | None, clicks: int | None) ->
 
 
 def pick_label(key: str, value: Any) -> str:
-    """A chip: the answer as the player gave it ('piece: a1', 'east.card: Red')."""
-    shown = value if not isinstance(value, list) else ", ".join(map(str, value))
-    if isinstance(shown, str) and shown.startswith(("supply:", "hand:")):
+    """A chip whose question is not known any more: the answer as the player gave it, in
+    words ('piece: a1', 'card: Red', 'last player chooses: no'), never a key or a Python value."""
+    shown = wording.value_words(value)
+    if shown.startswith(("supply:", "hand:")):
         shown = shown.split(":", 1)[1]
-    return f"{key.split('.')[-1]}: {shown if shown != '' else 'none'}"
+    return f"{key.split('.')[-1].replace('_', ' ')}: {shown if shown != '' else 'none'}"
 
 
 # The questions -------------------------------------------------------------------------------

@@ -122,7 +122,7 @@ def key(
     """A declared field's metadata (`field(metadata=key(...))`): its JSON key (default: the
     field's name), what it means (the schema's description), schema words the type cannot
     say (a pattern, a range) and, for an option, a short label in the game's words that
-    `option_words` shows ("last player chooses", "tiles").
+    `wording.option_words` shows ("last player chooses", "tiles").
 
     What a move's field names, when it names something (each text in it, in any case): one of
     the game's fixed `names` (its cards, its cells); a name of the vocabulary `words`, which
@@ -418,41 +418,3 @@ def move_schema(info: GameInfo, vocabulary: Vocabulary | None = None) -> Schema:
 
 def options_schema(info: GameInfo) -> Schema:
     return {**json_schema(info.options), "title": f"{info.name} options"}
-
-
-# ---- options in words ----------------------------------------------------------------------
-
-STANDARD = "standard rules"
-
-
-def option_words(cls: type, options: Mapping[str, Any]) -> str:
-    """Chosen options in the game's words, for a person: an option at its default is not
-    named, a true/false one reads as its label ("last player chooses") or "not ..." and any
-    other as "label: value" ("tiles: topiary-v2"); "standard rules" when nothing differs from
-    the defaults. A key the class does not declare (an older record's) is shown as stored."""
-    hints = typing.get_type_hints(cls)
-    declared = {json_key(f): f for f in dataclasses.fields(cls)}
-    words = []
-    for name, field in declared.items():
-        if name not in options:
-            continue
-        value, label = options[name], field.metadata.get("label") or name.replace("_", " ")
-        if hints[field.name] is Flag:
-            try:
-                value = flag(value)  # "yes", 1 and true are one choice
-            except OptionValueError:
-                pass  # not a flag's value after all: shown as it is
-        if value == _default(field):
-            continue
-        if isinstance(value, bool):
-            words.append(label if value else f"not {label}")
-        else:
-            words.append(f"{label}: {value}")
-    words += [f"{k}={v}" for k, v in options.items() if k not in declared]
-    return ", ".join(words) or STANDARD
-
-
-def _default(field: dataclasses.Field) -> Any:
-    if field.default_factory is not dataclasses.MISSING:
-        return field.default_factory()
-    return None if field.default is dataclasses.MISSING else field.default

@@ -266,7 +266,12 @@ def lab_progress(service: Service) -> Any:
             {"type": "integer", "minimum": 2, "maximum": 6},
             "Player count (default: the most common among human matches).",
         ),
-        Param("variant", "query", {"type": "string"}, "Variant, as stats prints it."),
+        Param(
+            "variant",
+            "query",
+            {"type": "string"},
+            "Variant, by its stored options as the stats' `variant` field gives them.",
+        ),
         Param(
             "sample",
             "query",

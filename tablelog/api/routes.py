@@ -284,7 +284,8 @@ def list_games(service: Service) -> Any:
             "variant",
             "query",
             {"type": "string"},
-            "Only this variant (its options as `tablelog stats` prints them).",
+            "Only this variant, by its stored options as the `variant` field of the figures gives "
+            "them (`expert=true, manifest=topas`).",
         ),
         Param(
             "kind",

@@ -89,7 +89,11 @@ def restrictions(game):
     metavar="K",
     help="Player count (default: the most common among the human matches).",
 )
-@click.option("--variant", metavar="V", help="Variant as `tablelog stats` prints it.")
+@click.option(
+    "--variant",
+    metavar="V",
+    help="Variant, by its stored options as `tablelog stats --json` gives them.",
+)
 @click.option(
     "--sample",
     type=int,

@@ -9,6 +9,7 @@ from uuid import UUID
 
 import click
 
+from tablelog.domain import wording
 from tablelog.domain.errors import Refused
 from tablelog.store import open_recorder
 
@@ -94,7 +95,12 @@ def project(rebuild, store):
 @main.command()
 @click.argument("game", required=False)
 @click.option("--players", type=int, metavar="N", help="Only matches with N players.")
-@click.option("--variant", metavar="V", help="Only this variant (as `stats` prints it).")
+@click.option(
+    "--variant",
+    metavar="V",
+    help="Only this variant, by its stored options as `stats --json` gives them "
+    "('expert=true, manifest=topas').",
+)
 @click.option(
     "--kind",
     type=click.Choice(["all", "moves", "sheet"]),
@@ -127,6 +133,14 @@ def stats(game, players, variant, kind, as_json, store):
         _print_game(name, figures)
 
 
+def _variant(game: str, variant: str) -> str:
+    """A stored variant in the game's words ("standard rules", "expert")."""
+    from tablelog.domain.games import declarations
+
+    declared = declarations().get(game)
+    return wording.variant_words(declared.options if declared else None, variant)
+
+
 def _fmt(value, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
@@ -145,10 +159,10 @@ def _seat_test(t: dict) -> str:
     )
 
 
-def _print_game(name: str, figures: dict) -> None:
+def _print_game(game: str, figures: dict) -> None:
     status = ", ".join(f"{n} {s}" for s, n in sorted(figures["by_status"].items()))
     click.echo(
-        f"== {name}: {figures['matches']} matches counted ({status})"
+        f"== {wording.game_name(game)}: {figures['matches']} matches counted ({status})"
         + ("  [small sample]" if figures["small"] else "")
     )
     click.echo(f"   shared wins {figures['shared_wins']}, draws {figures['draws']}")
@@ -165,7 +179,7 @@ def _print_game(name: str, figures: dict) -> None:
         )
     for s in figures["seats"]:
         click.echo(
-            f"     {s['players']}p {s['variant']:<22} seat {s['seat']}: "
+            f"     {s['players']}p {_variant(game, s['variant']):<22} seat {s['seat']}: "
             f"{s['wins']}/{s['matches']} = {_fmt(s['rate'])} "
             f"[{_fmt(s['ci_low'])}, {_fmt(s['ci_high'])}] fair {_fmt(s['fair'], 3)} "
             f"p={_fmt(s['p_value'], 3)}" + ("  (small n)" if s["small"] else "")
@@ -173,7 +187,7 @@ def _print_game(name: str, figures: dict) -> None:
     if figures["seat_test"]:
         click.echo("   is any seat favoured? (one test of all seats together):")
     for t in figures["seat_test"]:
-        click.echo(f"     {t['players']}p {t['variant']:<22} {_seat_test(t)}")
+        click.echo(f"     {t['players']}p {_variant(game, t['variant']):<22} {_seat_test(t)}")
     if figures["scores"]:
         click.echo("   points per category, winners vs rest (mean, median, n):")
     by_key: dict[tuple, dict] = {}
@@ -184,7 +198,9 @@ def _print_game(name: str, figures: dict) -> None:
             f"{who} {_fmt(row['mean'], 1)}, {_fmt(row['median'], 1)}, n={row['n']}"
             for who, row in sorted(pair.items(), reverse=True)
         ]
-        click.echo(f"     {players}p {variant:<22} {category:<20} " + "; ".join(parts))
+        click.echo(
+            f"     {players}p {_variant(game, variant):<22} {category:<20} " + "; ".join(parts)
+        )
     if figures["components"]:
         click.echo("   components (seats having it: win rate [95% CI], mean count, mean points):")
     for c in figures["components"]:
@@ -196,7 +212,7 @@ def _print_game(name: str, figures: dict) -> None:
         )
     for row in figures["length"]:
         click.echo(
-            f"   length {row['players']}p {row['variant']}: moves mean "
+            f"   length {row['players']}p {_variant(game, row['variant'])}: moves mean "
             f"{_fmt(row['moves_mean'], 1)}, median {_fmt(row['moves_median'], 1)}, "
             f"range {row['moves_min']}-{row['moves_max']} (n={row['n']}); undos per "
             f"match {_fmt(row['undos_mean'])}"

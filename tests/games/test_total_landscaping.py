@@ -485,6 +485,6 @@ def test_evaluate_reads_progress_toward_the_current_condition():
 def test_describe_and_move_kind():
     move = {"east": card("Red", "W:B3", remove=["Blue", "White"]), "west": hoe("B1", "B2")}
     assert RULES.describe(move) == (
-        "East plays Red on W:B3 removing Blue and White; West hoes B1 and B2"
+        "East plays Red on B3 in the west garden removing Blue and White; West hoes B1 and B2"
     )
     assert RULES.move_kind(move) == "Red v hoe"

@@ -39,7 +39,7 @@ def test_an_experiment_started_from_the_page_is_cancelled_from_it(served, browse
     page.fill("#lab-budgets", "1,64")  # minutes of work: still running when cancelled
     page.fill("#lab-matches", "400")
     page.click("#lab-start")
-    progress_says(page, "Running skill of topitop")
+    progress_says(page, "Running skill trace (MCTS budgets) of Topitop")
     page.wait_for_function("!document.querySelector('#lab-cancel').disabled", timeout=BROWSER_WAIT)
     page.click("#lab-cancel")
     progress_says(page, "Cancelled after ")

@@ -173,7 +173,9 @@ def test_topas_asks_card_then_the_first_halfs_cell_then_where_the_second_points(
     assert len(step.options) == 35
     step = question("topas", rules, state, 0, [["card", "R1-G2"]])
     labels = {tuple(o.value): o.label for o in step.options}
-    assert labels[(0, 1)] == "(0,1) below R2 (0,0)"
+    assert labels[(0, 1)] == "below R2 (the start card's left half)"
+    assert labels[(2, 0)] == "right of B1 (1 right from the start card's left half)"
+    assert len(set(labels.values())) == len(labels)  # a button per cell, told apart in words
     step = question("topas", rules, state, 0, [["card", "R1-G2"], ["at", [0, 1]]])
     # from (0,1) G2 may point down or left; right is free too; up is the start card
     assert {o.value for o in step.options} == {"S", "W", "E"}

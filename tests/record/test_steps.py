@@ -91,6 +91,8 @@ def test_a_chip_says_the_answer_as_the_player_gave_it():
     assert steps.pick_label("east.card", "Red") == "card: Red"
     assert steps.pick_label("tile", "") == "tile: none"
     assert steps.pick_label("offer", ["Circle", "Square"]) == "offer: Circle, Square"
+    assert steps.pick_label("last_player_chooses", False) == "last player chooses: no"
+    assert steps.pick_label("expert", True) == "expert: yes"
 
 
 # The write token -----------------------------------------------------------------------------

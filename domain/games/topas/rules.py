@@ -47,7 +47,7 @@ from ..base import (
 from ..manifests import read_with
 from .components import components as component_rows
 from .declaration import GAME_INFO, Place, StartColumn
-from .table import STEPS, Cell, Half, Line, Table, cell_text, direction, step
+from .table import SIDE, STEPS, Cell, Half, Line, Table, cell_text, direction, place_words, step
 
 ROUNDS = 7  # cards each player places; in solitaire, cards placed per column
 HAND = 3  # cards in hand with 2-4 players
@@ -762,8 +762,8 @@ class Topas(GameRules[TopasState]):
             at = _cell(move["at"])
             first, second = str(move["card"]).upper().split("-")
             return (
-                f"places {move['card']}: {first} on {cell_text(at)}, {second} on "
-                f"{cell_text(step(at, _direction(move['dir'])))}"
+                f"places {move['card']}: {first} {place_words(at)}, {second} "
+                f"{SIDE[_direction(move['dir'])]} it"
             )
         except (IllegalMove, KeyError, ValueError):
             return super().describe(move, seats)

@@ -105,6 +105,19 @@ def cell_text(cell: Cell) -> str:
     return f"({cell[0]},{cell[1]})"
 
 
+START = "the start card's left half"  # cell (0, 0): a start card lies across, its first half left
+SIDE = {"N": "above", "E": "right of", "S": "below", "W": "left of"}
+
+
+def place_words(cell: Cell) -> str:
+    """Where a cell lies on the table, as a player sees it: '2 right and 1 up from the start
+    card's left half', 'the start card's left half' (cell (0, 0), x east, y south)."""
+    x, y = cell
+    steps = [f"{abs(x)} {'right' if x > 0 else 'left'}"] if x else []
+    steps += [f"{abs(y)} {'down' if y > 0 else 'up'}"] if y else []
+    return f"{' and '.join(steps)} from {START}" if steps else START
+
+
 @dataclasses.dataclass(frozen=True)
 class Line:
     """An unbroken run of same-colour halves along one axis; cells west to east, north to south."""

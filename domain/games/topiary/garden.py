@@ -63,6 +63,26 @@ SIGHT_LINES: dict[str, tuple[int, ...]] = {
 }
 assert len(SIGHT_LINES) == 56, "4 sides x 5 straight spots + 2 ends of 18 diagonals"
 
+COMPASS = {
+    "N": "north",
+    "NE": "north-east",
+    "E": "east",
+    "SE": "south-east",
+    "S": "south",
+    "SW": "south-west",
+    "W": "west",
+    "NW": "north-west",
+}
+
+
+def spot_words(spot: str) -> str:
+    """A visitor spot as a player says it: the first tile the visitor sees and the way it
+    looks ("a1:S" -> "a1, looking south"); a name that is no spot is shown as given."""
+    cell, _, direction = str(spot).partition(":")
+    looking = COMPASS.get(direction.upper())
+    return f"{cell}, looking {looking}" if looking else str(spot)
+
+
 SPOT_FORMAT = (
     "a spot is the first tile a visitor sees and the direction it looks, e.g. c1:S, a1:SE, e3:W"
 )

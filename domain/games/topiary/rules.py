@@ -55,6 +55,7 @@ from .garden import (
     draw_garden,
     parse_garden_cell,
     parse_spot,
+    spot_words,
 )
 
 HAND = 3
@@ -787,10 +788,10 @@ class Topiary(GameRules[TopiaryState]):
             return f"keeps {', '.join(kept)} of the tiles dealt"
         if "reveal" in move:
             return f"reveals a hand of {_listing(move['reveal'])}"
-        text = f"places a visitor at {move.get('visitor')}"
+        text = f"places a visitor at {spot_words(move.get('visitor', '?'))}"
         if "take" in move:
             took = f" ({move['took']})" if move.get("took") else ""
-            text += f", takes the tile at {move['take']}{took} and places {move['place']} there"
+            text += f"; takes the tile at {move['take']}{took} and places {move['place']} there"
         return text
 
     def render(self, state: TopiaryState, seats: Sequence[str]) -> str:

@@ -384,14 +384,15 @@ class TotalLandscaping(GameRules[LandscapingState]):
             elif "hoe" in choice:
                 parts.append(f"{title} hoes {' and '.join(map(str, choice['hoe']))}")
             else:
-                garden = str(choice.get("garden", "?"))[:1].upper()
-                text = f"{title} plays {choice.get('card')} on {garden}:{choice.get('tile')}"
+                garden = str(choice.get("garden", "?")).lower()
+                text = f"{title} plays {choice.get('card')} on {choice.get('tile')} in the "
+                text += f"{garden} garden"
                 if choice.get("remove") is not None:
                     text += f" removing {' and '.join(map(str, choice['remove'])) or 'nothing'}"
                 if choice.get("spread") is not None:
-                    text += f" spreading to {garden}:{choice['spread']}"
+                    text += f" spreading to {choice['spread']}"
                 if choice.get("recolour") is not None:
-                    text += f" turning {garden}:{choice['recolour']} purple"
+                    text += f" turning {choice['recolour']} purple"
                 parts.append(text)
         return "; ".join(parts)
 
