@@ -453,11 +453,11 @@ class Topas(GameRules[TopasState]):
 
     def apply(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
         placed = self._fast_place(state, move)
-        return self.plain_apply(state, move) if placed is None else placed
+        return self._parsed_apply(state, move) if placed is None else placed
 
-    def plain_apply(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
-        """`apply` without its fast path: the full parser, which words every refusal (and the
-        reference of the fast path, tests/games/test_fast_topas.py)."""
+    def _parsed_apply(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
+        """`apply` of any other move: the full parser, which words every refusal (what both
+        paths answer is golden data: tests/games/test_golden.py)."""
         if state.over:
             raise IllegalMove(
                 "the game is over: "
@@ -616,19 +616,6 @@ class Topas(GameRules[TopasState]):
             for card in self.playable(state)
             for cells in spans
             if table.most_gems_with(cells, deck.halves[card]) <= LINE_LIMIT
-        ]
-
-    def plain_legal_moves(self, state: TopasState) -> list[Move]:
-        """`legal_moves` the long way, every card on every span checked by the rule `apply`
-        uses: the reference of the fast listing (tests/games/test_fast_paths.py)."""
-        if state.over or state.awaiting_start:
-            return self.legal_moves(state)
-        deck, table = load_deck(state.manifest), self.table(state)
-        return [
-            self._move(card, cells)
-            for card in self.playable(state)
-            for cells in table.spans()
-            if not self._placement_error(table, card, cells, deck.halves[card], deck)
         ]
 
     def random_move(self, state: TopasState, rng: random.Random) -> Move:
