@@ -49,6 +49,7 @@ from ..base import (
     Moves,
     Outcome,
     seat_score,
+    without_memos,
 )
 from .board import GAP_MEMO, Board, Place, fits, is_complete, load_board, missing
 from .components import components as component_rows
@@ -142,12 +143,18 @@ class GeoShapesState:
         return self.board.places_of(self.players[seat].quadrants)
 
 
+_FIELDS = len(dataclasses.fields(GeoShapesState))
+
+
 def _evolve(state: GeoShapesState, **changes: Any) -> GeoShapesState:
     """`dataclasses.replace` without its per-field checks and `__init__` (a match builds
-    thousands of states). A state's instance dict holds its fields and nothing else (no caches
-    are kept on a state), so a copy of it with the changes is the new state."""
+    thousands of states): a copy of the state's instance dict with the changes is the new
+    state, less any value `per_state` kept on the old one (none today: the board keeps the
+    tables), which belongs to that state alone."""
     new = object.__new__(GeoShapesState)
     fields = state.__dict__.copy()
+    if len(fields) > _FIELDS:
+        fields = without_memos(fields)
     fields.update(changes)
     object.__setattr__(new, "__dict__", fields)
     return new
