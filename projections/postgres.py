@@ -29,10 +29,11 @@ from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
 from tablelog.domain.transcoding import LeanMapper
 
-from .pg_view import (  # named here too: its importers know it as projections.postgres's
+from .pg_view import (  # named here too: its importers know them as projections.postgres's
     NAME,
     PostgresTablesView,
 )
+from .pg_view import is_postgres as is_postgres
 from .projector import Event
 from .runner import TablesProjection, open_view
 
