@@ -5,10 +5,10 @@ Per game, seeded random games are played until a fixed number of moves has been 
   choices), then draws one with `random_move` and applies it (what a player-facing tool or the
   greedy bot pays);
 - "random_move": each move is drawn with `random_move` and applied (what a random bot pays).
-The baseline, in the same run, is the plain path the engines took before their fast paths: list
-every legal move the plain way (GeoShapes: every candidate parsed and checked; Topas:
-every card on every span checked by the placement rule) and choose from
-the list as the bots did, then apply. A ratio below 1 is the speed-up.
+No baseline: the plain listings the rows were once compared with were a second implementation of
+each game's rules, removed with issue 43 (golden data guards the engines now). The figures are
+compared across commits instead, alternating before and after on the same machine
+(benchmarks/RESULTS.md).
 
 Topitop perft: the number of action sequences of depth 5 from the start, counted by the fast
 generator (`topitop/perft.py`); the baseline is the walk through `legal_moves` + `apply` to
@@ -24,39 +24,11 @@ from functools import partial
 from typing import Any
 
 from tablelog.domain.games import GAMES, GameRules, manifests
-from tablelog.domain.games.geoshapes.rules import RULES as GEOSHAPES
-from tablelog.domain.games.topas.rules import RULES as TOPAS
 from tablelog.domain.games.topitop.perft import perft
 
 from .harness import Result, best_of
 
 Step = Callable[[GameRules, Any, random.Random], Any]  # the next position
-
-
-def _by_kind(moves: list[dict], kind_of: Callable[[dict], str], rng: random.Random) -> dict:
-    by_kind: dict[str, list[dict]] = {}
-    for move in moves:
-        by_kind.setdefault(kind_of(move), []).append(move)
-    return rng.choice(by_kind[rng.choice(sorted(by_kind))])
-
-
-def plain_step(rules: GameRules, state: Any, rng: random.Random) -> Any:
-    """The plain path: list everything, choose from the list (as the bots did), apply."""
-    if rules.id == "geoshapes":
-        move = _by_kind(GEOSHAPES.plain_legal_moves(state), rules.move_kind, rng)
-    elif rules.id == "topas":
-        move = rng.choice(TOPAS.plain_legal_moves(state))
-    elif rules.simultaneous:
-        move = rules.combine(
-            state,
-            {
-                seat: _by_kind(rules.choices(state, seat), lambda c: c.get("card", "hoe"), rng)
-                for seat in rules.to_move(state)
-            },
-        )
-    else:
-        move = rng.choice(rules.legal_moves(state))
-    return rules.apply(state, move)
 
 
 def listing_step(rules: GameRules, state: Any, rng: random.Random) -> Any:
@@ -101,13 +73,12 @@ def playouts(rules: GameRules, moves: int, step: Step) -> int:
 def playout_rows(quick: bool) -> list[Result]:
     moves = 150 if quick else 400
     steps: dict[str, Step] = {
-        "plain": plain_step,
         "with legal_moves": listing_step,
         "random_move": random_step,
     }
     results = []
     for game, rules in GAMES.items():
-        # Rounds of all three, interleaved, the best of each kept: a burst of load from other
+        # Rounds of both, interleaved, the best of each kept: a burst of load from other
         # work then spoils one round of every kind rather than all of one kind.
         best = dict.fromkeys(steps, float("inf"))
         for _ in range(1 if quick else 3):
@@ -119,9 +90,8 @@ def playout_rows(quick: bool) -> list[Result]:
                     f"random playout {game}, {label}",
                     moves / best[label],
                     "moves/s",
-                    moves / best["plain"],
-                    f"{moves} moves of seeded 2-player games; baseline: list every legal move "
-                    "the plain way, choose from the list, apply",
+                    None,
+                    f"{moves} moves of seeded 2-player games",
                 )
             )
     return results

@@ -20,10 +20,11 @@ the report (`audit_text` words it).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from uuid import UUID
 
 from .audit_chain import (
+    Recorder,
     Stored,
     check_before_start,
     check_chain,
@@ -37,9 +38,6 @@ from .audit_derived import DerivedReplay, check_derived
 from .audit_text import named, step, when
 from .errors import Damaged, MatchNotFound
 from .match import RUNNING
-
-if TYPE_CHECKING:  # the recorder calls the audit (quarantine): no import back at run time
-    from .recorder import Recorder
 
 # ---- which matches -----------------------------------------------------------------------------
 

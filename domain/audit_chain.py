@@ -9,14 +9,31 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+from uuid import UUID
+
+from eventsourcing.persistence import ApplicationRecorder, Mapper
 
 from .audit_findings import Findings
 from .audit_text import step, steps
+from .errors import Damaged
 from .match import Match, event_hash
 
-if TYPE_CHECKING:  # the recorder calls the audit (quarantine): no import back at run time
-    from .recorder import Recorder
+
+class Recorder(Protocol):
+    """The store as the audit reads it: `domain.recorder.Recorder` is one. Named by what the
+    audit asks of it, so that the audit imports nothing above it: the recorder asks the audit
+    why a match is damaged (`domain.quarantine`)."""
+
+    @property
+    def mapper(self) -> Mapper[UUID]: ...
+
+    @property
+    def recorder(self) -> ApplicationRecorder: ...
+
+    def match_ids(self) -> list[UUID]: ...
+
+    def found_damaged(self, error: Damaged) -> Damaged: ...
 
 
 @dataclass

@@ -261,6 +261,27 @@ def _spelled(originator_id: object) -> str:
     return originator_id.hex if isinstance(originator_id, UUID) else str(originator_id)
 
 
+# ---- the store's connections (domain.side_tables, tablelog.lab_store) ------------------------
+
+
+class StoreConnections(NamedTuple):
+    """The connections of an application's store, for tables of our own beside the events."""
+
+    datastore: Any  # the library's SQLiteDatastore or PostgresDatastore: `transaction(commit=)`
+    postgres: bool  # else SQLite: the SQL placeholder is %s rather than ?
+
+
+def connections_of(app: Application[Any]) -> StoreConnections:
+    """The datastore an application's recorder keeps its connections in. The library's SQLite
+    and PostgreSQL recorders both have one (`recorder.datastore`); the base ApplicationRecorder
+    does not say so, so any other store is refused (NotImplementedError) rather than guessed."""
+    datastore = getattr(app.recorder, "datastore", None)
+    if datastore is None:
+        raise NotImplementedError(f"no table of ours on a {type(app.recorder).__name__} store")
+    postgres = type(datastore).__module__.startswith("eventsourcing.postgres")
+    return StoreConnections(datastore, postgres)
+
+
 # ---- tracking (projections.view) --------------------------------------------------------------
 
 

@@ -8,6 +8,8 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from .eventsourcing_internals import connections_of
+
 
 class SideTables:
     """A recorder's store, with `tables` (CREATE ... IF NOT EXISTS statements) made on open."""
@@ -16,8 +18,7 @@ class SideTables:
 
     def __init__(self, recorder: Any) -> None:
         self.recorder = recorder
-        self.datastore = recorder.recorder.datastore
-        self.postgres = type(self.datastore).__module__.startswith("eventsourcing.postgres")
+        self.datastore, self.postgres = connections_of(recorder)  # the eventsourcing adapter
         self._make(self.tables)
 
     def _make(self, statements: Sequence[str]) -> None:

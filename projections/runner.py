@@ -201,7 +201,7 @@ def open_view(recorder: Recorder) -> TablesView:
     else:  # psycopg is imported only for a PostgreSQL store
         from eventsourcing.postgres import PostgresApplicationRecorder
 
-        from .postgres import PostgresTablesView
+        from .pg_view import PostgresTablesView
 
         if not isinstance(recorder.recorder, PostgresApplicationRecorder):
             raise NotImplementedError(

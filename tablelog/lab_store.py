@@ -23,9 +23,10 @@ from __future__ import annotations
 import json
 import time
 from datetime import UTC, datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from tablelog.domain.errors import Refused
+from tablelog.domain.eventsourcing_internals import connections_of
 from tablelog.domain.quoting import quoted
 from tablelog.domain.recorder import Recorder
 from tablelog.store import SCHEMA_LOCK
@@ -47,21 +48,10 @@ class NotRunning(Refused):
     """A cancel of an experiment that is no longer running."""
 
 
-@runtime_checkable
-class _OnDatastore(Protocol):
-    """The library's SQLite and PostgreSQL recorders: both keep their connections in a
-    datastore (the base ApplicationRecorder does not say so)."""
-
-    datastore: Any
-
-
 class LabStore:
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder  # kept: the application closes its connections when collected
-        if not isinstance(recorder.recorder, _OnDatastore):
-            raise NotImplementedError(f"no lab on a {type(recorder.recorder).__name__} store")
-        self.datastore = recorder.recorder.datastore
-        postgres = type(self.datastore).__module__.startswith("eventsourcing.postgres")
+        self.datastore, postgres = connections_of(recorder)  # the one eventsourcing adapter
         self.mark = "%s" if postgres else "?"
         with self.datastore.transaction(commit=True) as cursor:
             if postgres:  # two at once on a new database would race in the catalog

@@ -38,7 +38,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import Any, NamedTuple, Protocol, cast
 from uuid import UUID, uuid4, uuid5
 
 from eventsourcing.persistence import IntegrityError, Mapper
@@ -53,8 +53,21 @@ from tablelog.domain.recorder import Recorder
 from tablelog.domain.wording import player_count_refusal
 from tablelog.simulate_stored import stored_among
 
-if TYPE_CHECKING:
-    from tablelog.simulate_cluster import Cluster
+
+class Cluster(Protocol):
+    """What a run asks of a cluster (`tablelog.simulate_cluster.Cluster`, which builds on this
+    module: named here by what it does, so that this module does not import it back)."""
+
+    def play(
+        self,
+        run: Run,
+        recorder: Recorder,
+        reports: Sequence[Report],
+        done: Callable[[int], object],
+        stop: Callable[[], bool],
+    ) -> None:
+        """Play and store every job of the run, counting into `reports`, until done or stop."""
+
 
 # Every game ends by its rules, except where bots can go round in circles: Topitop declares its
 # cap (`playout_cap`, 200 actions); any other game still running after RUNAWAY moves is also

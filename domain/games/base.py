@@ -12,8 +12,8 @@ import dataclasses
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar, cast
 
 from cattrs.preconf.json import make_converter
 
@@ -29,6 +29,70 @@ Moves = Sequence[tuple[int, dict[str, Any]]]
 """A match's effective moves in order: (seat index, move)."""
 
 NAN = float("nan")
+
+T = TypeVar("T")
+S_contra = TypeVar("S_contra", contravariant=True)
+
+
+class PerState(Protocol[S_contra, T]):
+    """A value worked out once per state and kept on that state (`per_state`)."""
+
+    def __call__(self, state: S_contra, /) -> T: ...
+
+    def known(self, state: S_contra, /) -> T | None:
+        """The value if this state has it already, else None (nothing is worked out)."""
+        ...
+
+    def give(self, state: S_contra, value: T, /) -> None:
+        """Hand a new state its value, worked out by the code that built it from another
+        (an edit of the other's value): the one way a value reaches a second state."""
+        ...
+
+
+MEMO_PREFIX = "memo:"  # the keys of kept values in a state's instance dict
+_UNSET: Any = object()
+
+
+def per_state(compute: Callable[[S], T]) -> PerState[S, T]:
+    """`compute(state)`, worked out on first use and kept on the state: the one cache of the
+    engines' frozen states (their answers are asked many times per move by bots, rules and the
+    recorder).
+
+    The value lives in the state object's instance dict under its own key (`memo:` and the
+    function's name), outside the dataclass fields, so ==, repr, hashing and the JSON encoding
+    ignore it. It belongs to that one object: a state built anew (`dataclasses.replace`, a
+    decode, an engine's own constructor) starts with nothing kept and works the value out again,
+    unless its builder hands it one with `give`. A state never changes, so neither does the
+    value. An engine that copies a state's instance dict to build the next leaves the kept
+    values out (`without_memos`)."""
+    if "<" in compute.__qualname__:  # a lambda or a local function: its name is not its own
+        raise TypeError(f"per_state keeps a named function's value, not {compute.__qualname__}")
+    key = f"{MEMO_PREFIX}{compute.__module__}.{compute.__qualname__}"
+
+    def kept(state: Any) -> T:
+        found = state.__dict__.get(key, _UNSET)
+        if found is _UNSET:
+            found = state.__dict__[key] = compute(state)
+        return cast(T, found)
+
+    def known(state: Any) -> T | None:
+        return cast("T | None", state.__dict__.get(key))
+
+    def give(state: Any, value: T) -> None:
+        state.__dict__[key] = value
+
+    kept.known = known  # type: ignore[attr-defined]
+    kept.give = give  # type: ignore[attr-defined]
+    kept.__name__ = compute.__name__
+    kept.__qualname__ = compute.__qualname__
+    kept.__doc__ = compute.__doc__
+    kept.__wrapped__ = compute  # type: ignore[attr-defined]
+    return cast(PerState[S, T], kept)
+
+
+def without_memos(fields: dict[str, Any]) -> dict[str, Any]:
+    """A state's instance dict with the values `per_state` kept on it left out."""
+    return {name: value for name, value in fields.items() if not name.startswith(MEMO_PREFIX)}
 
 
 class Component(NamedTuple):

@@ -6,9 +6,12 @@ Each rule has one implementation, in the engine; these recordings guard it inste
 
 Per match (seeded; every player count and variant whose play differs): the moves the engine's
 random draw played, and per position the state, whose turn it is, each awaited seat's legal
-choices (counted, and their listing as a digest), the totals and every seat's `evaluate`. At the
-end: the scores in full, the outcome, the component rows, and digests of the moves described and
-of the final board drawn.
+choices (counted, and their listing as a digest), the totals and every seat's `evaluate`, and
+what `apply` answers to a few moves tried there besides the one played (moves of the match
+played elsewhere, and the move played with a value taken from another: mostly refused, and the
+refusal's words are recorded; these guard the quick readings of a well-formed move against the
+full parser's). At the end: the scores in full, the outcome, the component rows, and digests of
+the moves described and of the final board drawn.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import hashlib
 import json
 import math
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,6 +56,7 @@ class Variant:
     hide: Callable[[dict[str, Any], random.Random], dict[str, Any]] | None = None
     matches: int = 8
     listed_every: int = 1  # list the legal choices at every n-th position (Topas' are slow)
+    only_listed: bool = False  # record only those positions (GeoShapes' matches run long)
 
 
 VARIANTS: dict[str, list[Variant]] = {
@@ -72,6 +76,18 @@ VARIANTS: dict[str, list[Variant]] = {
         for expert in (False, True)
         for hide in (None, _logged_topas)
     ],
+    "geoshapes": [
+        Variant(players, options, matches=1, listed_every=4, only_listed=True)
+        for players in (2, 3, 4)
+        for options in (
+            {},
+            {"placing_optional": True},
+            {"empty_deck": "end"},
+            {"half_board": True},
+        )
+        if players == 2 or not options.get("half_board")
+    ],
+    "topitop": [Variant(2, {}, matches=24)],
 }
 
 
@@ -83,10 +99,43 @@ def _answer(ask: Callable[..., Any], *args: Any) -> Any:
         return type(refused).__name__
 
 
-def _position(rules: Any, state: Any, players: int, listed: bool) -> dict[str, Any]:
+def _applied(rules: Any, state: Any, move: Any) -> str:
+    """What `apply` answers to `move`: the state it gives (a digest), or its refusal in words."""
+    try:
+        return digest(rules.encode(rules.apply(state, move)))
+    except RulesError as refused:
+        return f"{type(refused).__name__}: {refused}"
+
+
+def _tried_answers(positions: list[dict[str, Any]]) -> list[str]:
+    """Every answer to a tried move, once each, in order (the positions keep a digest of
+    theirs): the refusals' words read in full in a review of the data, at little size."""
+    seen: dict[str, None] = {}
+    for position in positions:
+        seen.update(dict.fromkeys(position["tried"]))
+        position["tried"] = digest(position["tried"])
+    return list(seen)
+
+
+def _tried(played: list[dict[str, Any]], upcoming: dict[str, Any], rng: random.Random) -> list[Any]:
+    """A few moves to try besides the one played: two played earlier in the match, and the
+    move played with one value swapped for the value an earlier move gave the same key."""
+    tried: list[Any] = rng.sample(played, min(2, len(played)))
+    donors = [m for m in played if set(m) & set(upcoming)]
+    if donors:
+        donor = rng.choice(donors)
+        key = rng.choice(sorted(set(donor) & set(upcoming)))
+        tried.append({**upcoming, key: donor[key]})
+    return tried
+
+
+def _position(
+    rules: Any, state: Any, players: int, listed: bool, tried: Sequence[Any] = ()
+) -> dict[str, Any]:
     to_move = rules.to_move(state)
     choices = {str(seat): _answer(rules.choices, state, seat) for seat in to_move if listed}
     return {
+        "tried": [_applied(rules, state, move) for move in tried],
         "state": digest(rules.encode(state)),
         "to_move": list(to_move),
         "choices": {
@@ -114,6 +163,7 @@ def _component_rows(rows: list[list[Any]]) -> list[list[list[Any]]]:
 def play(game: str, variant: Variant, seed: int) -> dict[str, Any]:
     """One seeded match, recorded."""
     rules, rng = GAMES[game], random.Random(seed)
+    trials = random.Random(-seed)  # the tried moves' own draws: the match's draws are its own
     options = rules.options(variant.options)
     setup = rules.deal(variant.players, options, rng)
     if variant.hide is not None:
@@ -123,11 +173,14 @@ def play(game: str, variant: Variant, seed: int) -> dict[str, Any]:
     moves: list[dict[str, Any]] = []
     while rules.outcome(state) is None and len(moves) < (rules.move_cap or 600):
         listed = len(moves) % variant.listed_every == 0
-        positions.append(_position(rules, state, variant.players, listed))
         move = _next_move(rules, state, rng)
+        tried = _tried(moves, move, trials) if listed else []
+        if listed or not variant.only_listed:
+            positions.append(_position(rules, state, variant.players, listed, tried))
         moves.append(move)
         state = rules.apply(state, move)
     positions.append(_position(rules, state, variant.players, True))
+    tried_answers = _tried_answers(positions)
     scores = _answer(rules.score, state)
     played = list(enumerate(moves, start=1))
     outcome = rules.outcome(state)
@@ -139,6 +192,7 @@ def play(game: str, variant: Variant, seed: int) -> dict[str, Any]:
         "hidden": variant.hide is not None,
         "moves": moves,
         "positions": positions,
+        "tried": tried_answers,
         "score": scores,
         "outcome": outcome.to_json() if outcome else None,
         "components": _component_rows(rules.components(state, scores, played))

@@ -49,6 +49,7 @@ from ..base import (
     Moves,
     Outcome,
     seat_score,
+    without_memos,
 )
 from .board import GAP_MEMO, Board, Place, fits, is_complete, load_board, missing
 from .components import components as component_rows
@@ -142,12 +143,18 @@ class GeoShapesState:
         return self.board.places_of(self.players[seat].quadrants)
 
 
+_FIELDS = len(dataclasses.fields(GeoShapesState))
+
+
 def _evolve(state: GeoShapesState, **changes: Any) -> GeoShapesState:
     """`dataclasses.replace` without its per-field checks and `__init__` (a match builds
-    thousands of states). A state's instance dict holds its fields and nothing else (no caches
-    are kept on a state), so a copy of it with the changes is the new state."""
+    thousands of states): a copy of the state's instance dict with the changes is the new
+    state, less any value `per_state` kept on the old one (none today: the board keeps the
+    tables), which belongs to that state alone."""
     new = object.__new__(GeoShapesState)
     fields = state.__dict__.copy()
+    if len(fields) > _FIELDS:
+        fields = without_memos(fields)
     fields.update(changes)
     object.__setattr__(new, "__dict__", fields)
     return new
@@ -743,11 +750,11 @@ class GeoShapes(GameRules[GeoShapesState]):
             action = quick_parse(move, state.board, len(state.players))
             if action is not None and self._quick_legal(state, action):
                 return self._do(state, action)
-        return self.plain_apply(state, move)
+        return self._parsed_apply(state, move)
 
-    def plain_apply(self, state: GeoShapesState, move: Mapping[str, Any]) -> GeoShapesState:
-        """`apply` the long way: the full parser, every rule's wording checked. The reference
-        the fast path is tested against (tests/games/test_fast_geoshapes.py)."""
+    def _parsed_apply(self, state: GeoShapesState, move: Mapping[str, Any]) -> GeoShapesState:
+        """`apply` of any other move: the full parser, every rule's wording checked (what both
+        paths answer is golden data: tests/games/test_golden.py)."""
         if state.over:
             raise IllegalMove(f"the game is over: {self._result(state)}")
         action = self._parse(state, move)
@@ -921,72 +928,12 @@ class GeoShapes(GameRules[GeoShapesState]):
 
     # ---- what may be played -----------------------------------------------------------------
 
-    def _candidates(self, state: GeoShapesState) -> list[Move]:
-        """Every move of the current stage, legal or not (trades: one-for-one hand swaps)."""
-        seat, player = state.turn, state.players[state.turn]
-        hand = sorted(set(player.hand))
-        if state.stage in (ACT, REFUSED):
-            draws = (
-                [state.deck[0]]
-                if state.deck is not None and state.deck_left
-                else sorted(state.deck_can_hold())
-            )
-            moves: list[Move] = [{"draw": shape} for shape in draws]
-            moves += [{"pick_up": other} for other in range(len(state.players))]
-            if state.stage == ACT:
-                moves += [
-                    {
-                        "trade": {
-                            "with": other,
-                            "give": [mine],
-                            "get": [theirs],
-                            "accepted": accepted,
-                        }
-                    }
-                    for other, partner in enumerate(state.players)
-                    if other != seat
-                    for mine in hand
-                    for theirs in sorted(set(partner.hand))
-                    if mine != theirs
-                    for accepted in (True, False)
-                ]
-            return moves
-        places = state.own_places(seat)
-        moves = [{"place": shape, "on": place.name} for shape in hand for place in places]
-        moves += [{"switch": place.name} for place in places if not place.is_circle]
-        if state.stage == TRADED:
-            return moves + [{"end_play": True}]
-        moves.append({"end_play": True})  # legal only with nothing to discard (_end_play_error)
-        targets = [{"to": q} for q in player.quadrants] if state.half_board else [{}]
-        sources = (
-            [{"discard": shape} for shape in hand]
-            if player.hand
-            else [
-                {"discard": shape, "from": place.name}
-                for place in places
-                for shape in sorted(set(state.on(place.name)))
-            ]
-        )
-        return moves + [{**source, **target} for source in sources for target in targets]
-
-    def plain_legal_moves(self, state: GeoShapesState) -> list[Move]:
-        """`legal_moves` the long way: every candidate parsed and checked by the rules `apply`
-        uses. The reference the fast paths are tested against (tests/games/test_fast_paths.py)."""
-        if state.over:
-            return []
-        return [
-            move
-            for move in self._candidates(state)
-            if self._error(state, self._parse(state, move)) is None
-        ]
-
     def legal_moves(self, state: GeoShapesState) -> list[Move]:
         """Every draw, pick-up, placement, switch and discard the rules allow now. Trades are
         offered as one-for-one swaps of different shapes between hands, accepted or refused:
         the full range (1-3 for 1-3, hand or board) runs to hundreds of thousands and is
-        accepted by `apply` all the same. Built kind by kind from what the position allows
-        (the same list, in the same order, as `plain_legal_moves`, without parsing and checking
-        every candidate)."""
+        accepted by `apply` all the same. Built kind by kind from what the position allows:
+        draws, pick-ups and trades; or placements, switches, the end of the play and discards."""
         if state.over:
             return []
         return [move for kind in self._legal_kinds(state).values() for move in kind()]
@@ -1033,7 +980,7 @@ class GeoShapes(GameRules[GeoShapesState]):
 
     def _legal_kinds(self, state: GeoShapesState) -> dict[str, Callable[[], list[Move]]]:
         """The kinds of move legal now, each with the maker of its legal moves, in the order of
-        `_candidates`. A kind is listed only when it has a legal move."""
+        `legal_moves`. A kind is listed only when it has a legal move."""
         kinds: dict[str, Callable[[], list[Move]]] = {}
 
         def offer(kind: str, moves: list[Move]) -> None:

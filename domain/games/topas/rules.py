@@ -42,6 +42,7 @@ from ..base import (
     Move,
     Moves,
     Outcome,
+    per_state,
     seat_score,
 )
 from ..manifests import read_with
@@ -194,11 +195,10 @@ class TopasState:
     def cards_to_place(self) -> int:
         return COLUMNS * ROUNDS if self.solitaire else ROUNDS * self.players
 
-    @functools.cached_property
+    @property
     def over(self) -> bool:
-        # Kept (in the instance's __dict__, not a field): every step of a match asks it a few
-        # times, and a state never changes.
-        return len(self.placements) >= self.cards_to_place
+        # Kept (`per_state`): every step of a match asks it a few times.
+        return _over(self)
 
     @property
     def column(self) -> int:
@@ -384,23 +384,9 @@ class Topas(GameRules[TopasState]):
 
     def table(self, state: TopasState) -> Table:
         """The cards on the table now: the current column's start card and placements. Kept
-        on the state (outside its fields: a state never changes), because a bot's draw and the
+        on the state (`per_state`: a state never changes), because a bot's draw and the
         rules' check of the move drawn both ask for it; callers never lay cards on it."""
-        kept = state.__dict__.get("_table")
-        if kept is None:
-            kept = state.__dict__["_table"] = self._laid(state)
-        return kept
-
-    def _laid(self, state: TopasState) -> Table:
-        deck, column = load_deck(state.manifest), len(state.starts) - 1
-        table = Table()
-        card, flipped = deck.identify(state.starts[column])
-        first, second = deck.halves[card]
-        table.lay(card, ((0, 0), (1, 0)), (second, first) if flipped else (first, second))
-        for placement in state.placements:
-            if placement.column == column:
-                table.lay(placement.card, placement.cells, deck.halves[placement.card])
-        return table
+        return _laid(state)
 
     def playable(self, state: TopasState) -> tuple[str, ...]:
         """The cards the player to move may play: the hand, or every unseen card if hidden."""
@@ -453,11 +439,11 @@ class Topas(GameRules[TopasState]):
 
     def apply(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
         placed = self._fast_place(state, move)
-        return self.plain_apply(state, move) if placed is None else placed
+        return self._parsed_apply(state, move) if placed is None else placed
 
-    def plain_apply(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
-        """`apply` without its fast path: the full parser, which words every refusal (and the
-        reference of the fast path, tests/games/test_fast_topas.py)."""
+    def _parsed_apply(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
+        """`apply` of any other move: the full parser, which words every refusal (what both
+        paths answer is golden data: tests/games/test_golden.py)."""
         if state.over:
             raise IllegalMove(
                 "the game is over: "
@@ -535,7 +521,7 @@ class Topas(GameRules[TopasState]):
         card, flipped = known
         if state.hands is not None and card not in state.hands[state.seat]:
             return None
-        if card in self._seen_cards(state, deck):
+        if card in _cards_seen(state):
             return None
         dx, dy = STEPS[way]
         cells = ((x + dx, y + dy), (x, y)) if flipped else ((x, y), (x + dx, y + dy))
@@ -549,16 +535,6 @@ class Topas(GameRules[TopasState]):
             state.seat, state.column, card, cells, lines, _points(lines, state.expert)
         )
         return self._placed(state, placement, table.laid_with(card, cells, halves))
-
-    def _seen_cards(self, state: TopasState, deck: Deck) -> set[str]:
-        """The cards `state.seen()` names, without the wording of where each was seen. Kept
-        on the state (outside its fields, as the table is): `_placed` hands it on, added to."""
-        kept = state.__dict__.get("_seen")
-        if kept is None:
-            kept = state.__dict__["_seen"] = {p.card for p in state.placements}.union(
-                map(deck.card, state.starts)
-            )
-        return kept
 
     def _placed(self, state: TopasState, placement: Placement, table: Table) -> TopasState:
         """What `_draw` makes of the state with the placement added, built in one step; the
@@ -578,11 +554,11 @@ class Topas(GameRules[TopasState]):
         after = TopasState(
             state.players, state.expert, state.manifest, starts, placements, hands, pile
         )
-        if starts is state.starts:
-            after.__dict__["_table"] = table
-            seen = state.__dict__.get("_seen")
+        if starts is state.starts:  # the same column: its table, with the card laid
+            _laid.give(after, table)
+            seen = _cards_seen.known(state)
             if seen is not None:
-                after.__dict__["_seen"] = seen | {placement.card}
+                _cards_seen.give(after, seen | {placement.card})
         return after
 
     def _draw(self, state: TopasState, played: str) -> TopasState:
@@ -616,19 +592,6 @@ class Topas(GameRules[TopasState]):
             for card in self.playable(state)
             for cells in spans
             if table.most_gems_with(cells, deck.halves[card]) <= LINE_LIMIT
-        ]
-
-    def plain_legal_moves(self, state: TopasState) -> list[Move]:
-        """`legal_moves` the long way, every card on every span checked by the rule `apply`
-        uses: the reference of the fast listing (tests/games/test_fast_paths.py)."""
-        if state.over or state.awaiting_start:
-            return self.legal_moves(state)
-        deck, table = load_deck(state.manifest), self.table(state)
-        return [
-            self._move(card, cells)
-            for card in self.playable(state)
-            for cells in table.spans()
-            if not self._placement_error(table, card, cells, deck.halves[card], deck)
         ]
 
     def random_move(self, state: TopasState, rng: random.Random) -> Move:
@@ -823,3 +786,30 @@ class Topas(GameRules[TopasState]):
 
 
 RULES = Topas()
+
+
+@per_state
+def _over(state: TopasState) -> bool:
+    return len(state.placements) >= state.cards_to_place
+
+
+@per_state
+def _laid(state: TopasState) -> Table:
+    """The current column's table, laid afresh from the start card and the placements."""
+    deck, column = load_deck(state.manifest), len(state.starts) - 1
+    table = Table()
+    card, flipped = deck.identify(state.starts[column])
+    first, second = deck.halves[card]
+    table.lay(card, ((0, 0), (1, 0)), (second, first) if flipped else (first, second))
+    for placement in state.placements:
+        if placement.column == column:
+            table.lay(placement.card, placement.cells, deck.halves[placement.card])
+    return table
+
+
+@per_state
+def _cards_seen(state: TopasState) -> set[str]:
+    """The cards `state.seen()` names, without the wording of where each was seen: `_placed`
+    hands it on, added to."""
+    deck = load_deck(state.manifest)
+    return {p.card for p in state.placements}.union(map(deck.card, state.starts))

@@ -2,23 +2,19 @@
 the full parser, which reads (and words the refusal of) everything else; the face-down tiles
 each spot sees, which `random_move` counts the moves from.
 
-Per-state tables (the face-up sculptures by cell, the face-down tiles each spot sees, the
-outcome) live in the state's instance
-`__dict__`, outside the dataclass fields, so ==, repr and the JSON encoding ignore them; a state
-rebuilt from JSON builds them again on first use.
+Per-state tables (the face-up sculptures by cell, the face-down tiles each spot sees) are kept
+by `base.per_state`, outside the dataclass fields, so ==, repr and the JSON encoding ignore
+them; a state rebuilt from JSON works them out again on first use.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..base import IllegalMove
+from ..base import per_state
 from .garden import CELLS, SIGHT_LINES, parse_garden_cell, parse_spot
-from .scoring import sculpture
-
-if TYPE_CHECKING:
-    from .rules import Sculptures, TopiaryState
+from .scoring import face_up, sculpture
+from .state import Sculptures, TopiaryState, canonical_tiles
 
 # Names the parsers give back unchanged: a move naming only these needs no parsing. Built by
 # asking the parsers themselves, so the fast path accepts exactly what they map to itself.
@@ -31,27 +27,6 @@ SEEN_FROM = tuple(
     tuple(n for n, line in enumerate(SIGHT_LINES.values()) if cell in line)
     for cell in range(len(CELLS))
 )
-
-
-def canonical_tiles(sculptures: Sculptures) -> frozenset[str]:
-    """The tiles in play whose names `Sculptures.parse` returns as they are (kept on the
-    Sculptures, which every state of a match shares: no hashing of it per look-up)."""
-    kept = sculptures.__dict__.get("_canonical")
-    if kept is None:
-        kept = sculptures.__dict__["_canonical"] = _canonical_tiles(sculptures)
-    return kept
-
-
-@lru_cache(maxsize=16)
-def _canonical_tiles(sculptures: Sculptures) -> frozenset[str]:
-    found = set()
-    for tile in sculptures.tiles():
-        try:
-            if sculptures.parse_name(tile) == tile:
-                found.add(tile)
-        except IllegalMove:  # a manifest type the parser cannot read back (odd spacing)
-            pass
-    return frozenset(found)
 
 
 def garden_cell(name: object) -> int:
@@ -79,34 +54,31 @@ def quick_visit(sculptures: Sculptures, move: Any) -> tuple[str, int | None, str
     return spot, cell, place
 
 
+@per_state
 def down_in_sight(state: TopiaryState) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Per spot (in SIGHT_LINES order), how many face-down tiles its sight line holds, and how
     many of those the record has not seen."""
-    kept = state.__dict__.get("_down")
-    if kept is None:
-        kept = state.__dict__["_down"] = (
-            tuple(sum(not state.face_up[cell] for cell in line) for line in SIGHT_LINES.values()),
-            tuple(
-                sum(not state.face_up[cell] and state.tiles[cell] is None for cell in line)
-                for line in SIGHT_LINES.values()
-            ),
-        )
-    return kept
+    return (
+        tuple(sum(not state.face_up[cell] for cell in line) for line in SIGHT_LINES.values()),
+        tuple(
+            sum(not state.face_up[cell] and state.tiles[cell] is None for cell in line)
+            for line in SIGHT_LINES.values()
+        ),
+    )
 
 
-def carry_over(before: TopiaryState, after: TopiaryState, cell: int | None, tile: str) -> None:
-    """Give `after` (`before` with `tile` turned face up at `cell`, if any) the tables `before`
-    has built, updated, rather than building them again."""
-    up, down = before.__dict__.get("_up"), before.__dict__.get("_down")
-    if cell is not None and up is not None:
-        up = up[:cell] + (sculpture(tile),) + up[cell + 1 :]
-    if cell is not None and down is not None:
-        face_down, unseen = list(down[0]), list(down[1])
-        for number in SEEN_FROM[cell]:
-            face_down[number] -= 1
-            unseen[number] -= before.tiles[cell] is None
-        down = tuple(face_down), tuple(unseen)
+def give_tables(before: TopiaryState, after: TopiaryState, cell: int | None, tile: str) -> None:
+    """Hand `after` (`before` with `tile` turned face up at `cell`, if any) the per-state
+    tables `before` has worked out (`face_up`, `down_in_sight`), edited for that one tile,
+    rather than working them out again (`per_state`'s `give`)."""
+    up, down = face_up.known(before), down_in_sight.known(before)
     if up is not None:
-        after.__dict__["_up"] = up
+        face_up.give(after, up if cell is None else up[:cell] + (sculpture(tile),) + up[cell + 1 :])
     if down is not None:
-        after.__dict__["_down"] = down
+        if cell is not None:
+            face_down, unseen = list(down[0]), list(down[1])
+            for number in SEEN_FROM[cell]:
+                face_down[number] -= 1
+                unseen[number] -= before.tiles[cell] is None
+            down = tuple(face_down), tuple(unseen)
+        down_in_sight.give(after, down)

@@ -28,7 +28,6 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from ...quoting import quoted
@@ -41,6 +40,7 @@ from ..base import (
     Moves,
     Outcome,
     UnknownInformation,
+    per_state,
     seat_score,
 )
 from ..manifests import REF_PREFIX, load_manifest
@@ -57,6 +57,7 @@ from .garden import (
     parse_spot,
     spot_words,
 )
+from .state import Sculptures, TopiaryState, Visitor, _tiles_in_play
 
 HAND = 3
 VISITORS = {2: 8, 3: 6, 4: 5}  # visitors per player, by player count
@@ -75,75 +76,6 @@ PLAYER_IN_REASON = re.compile(r"\bplayer (\d+)\b")
 
 def _listing(tiles: Sequence[str | None]) -> str:
     return ", ".join(tile or "?" for tile in tiles) or "nothing"
-
-
-@dataclasses.dataclass(frozen=True)
-class Sculptures:
-    """The tiles in play: every type of the manifest but the removed one, in every value."""
-
-    types: tuple[str, ...]
-    values: tuple[int, ...]
-    removed: str | None = None
-
-    def tiles(self) -> tuple[str, ...]:
-        return _tiles_in_play(self)
-
-    def parse(self, name: object) -> str:
-        """A tile's name in canonical spelling ("swan 4" -> "Swan 4"), or IllegalMove."""
-        if isinstance(name, str) and name in fast.canonical_tiles(self):
-            return name  # already canonical (a setup or a bot's move): no parsing
-        return self.parse_name(name)
-
-    def parse_name(self, name: object) -> str:
-        """`parse` without the look-up of canonical names (which this builds)."""
-        kind, _, value = name.rpartition(" ") if isinstance(name, str) else ("", "", "")
-        by_lower = {t.lower(): t for t in self.types}
-        if kind.strip().lower() not in by_lower or not value.isdecimal():
-            raise IllegalMove(
-                f"{quoted(name)} is not a sculpture tile: name it by type and value, like "
-                f"'Swan 4'; the types are {', '.join(self.types)}"
-            )
-        kind = by_lower[kind.strip().lower()]
-        if kind == self.removed:
-            raise IllegalMove(
-                f"{kind} {value} is not in this game: the {kind} tiles were removed at setup"
-            )
-        if int(value) not in self.values:
-            raise IllegalMove(
-                f"there is no {kind} {value}: values run {min(self.values)}-{max(self.values)}"
-            )
-        return f"{kind} {int(value)}"
-
-
-@lru_cache(maxsize=16)
-def _tiles_in_play(sculptures: Sculptures) -> tuple[str, ...]:
-    return tuple(
-        f"{kind} {value}"
-        for kind in sculptures.types
-        if kind != sculptures.removed
-        for value in sculptures.values
-    )
-
-
-@dataclasses.dataclass(frozen=True)
-class Visitor:
-    spot: str
-    seat: int
-
-
-@dataclasses.dataclass(frozen=True)
-class TopiaryState:
-    sculptures: Sculptures
-    visitors_each: int
-    tiles: tuple[str | None, ...]  # 25 cells a1 b1 .. e5; None: never seen
-    face_up: tuple[bool, ...]
-    hands: tuple[tuple[str | None, ...], ...]  # per seat, known tiles sorted, then None per unknown
-    box: tuple[str, ...] = ()  # known tiles back in the box (the last player's)
-    visitors: tuple[Visitor, ...] = ()  # in the order placed
-
-    @property
-    def players(self) -> int:
-        return len(self.hands)
 
 
 # ---- moves, parsed at the boundary ------------------------------------------------------------
@@ -497,7 +429,7 @@ class Topiary(GameRules[TopiaryState]):
                 box=state.box,
                 visitors=visitors,
             )
-            fast.carry_over(state, after, None, "")
+            fast.give_tables(state, after, None, "")
             return after
         assert visit.place is not None  # the move's parser gives take and place together
         cell, line = visit.take, SIGHT_LINES[visit.spot]
@@ -538,7 +470,7 @@ class Topiary(GameRules[TopiaryState]):
             box=state.box,
             visitors=visitors,
         )  # built directly: dataclasses.replace costs more than the whole move
-        fast.carry_over(state, after, cell, visit.place)
+        fast.give_tables(state, after, cell, visit.place)
         return after
 
     # ---- what may be played ---------------------------------------------------------------
@@ -734,13 +666,8 @@ class Topiary(GameRules[TopiaryState]):
         if self.phase(state) != OVER:
             return None
         # The recorder and the simulation ask the final position's outcome several times: kept
-        # on the state (outside its fields), the Outcome being immutable.
-        kept = state.__dict__.get("_outcome")
-        if kept is None:
-            totals, hands = scoring.points(state)  # what `score` totals, without its details
-            key = [(total, hand, seat) for seat, (total, hand) in enumerate(zip(totals, hands))]
-            kept = state.__dict__["_outcome"] = self._ranked(state, key)
-        return kept
+        # on the state, the Outcome being immutable.
+        return _final_outcome(state)
 
     def _ranked(self, state: TopiaryState, key: list[tuple[int, int, int]]) -> Outcome:
         """The outcome from each seat's (total, hand points, seat)."""
@@ -857,3 +784,10 @@ def _replace(items: tuple, index: int, value: Any) -> tuple:
 
 
 RULES = Topiary()
+
+
+@per_state
+def _final_outcome(state: TopiaryState) -> Outcome:
+    totals, hands = scoring.points(state)  # what `score` totals, without its details
+    key = [(total, hand, seat) for seat, (total, hand) in enumerate(zip(totals, hands))]
+    return RULES._ranked(state, key)

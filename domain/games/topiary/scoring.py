@@ -15,12 +15,11 @@ tests/games/golden/topiary.json guards what it answers.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
+from ..base import per_state
 from .garden import SIGHT_LINES
-
-if TYPE_CHECKING:
-    from .rules import TopiaryState
+from .state import TopiaryState
 
 Sculpture = tuple[int, str, str]  # a face-up tile as (value, type, name)
 
@@ -41,15 +40,13 @@ def sculpture(tile: str) -> Sculpture:
     return int(value), kind, tile
 
 
+@per_state
 def face_up(state: TopiaryState) -> tuple[Sculpture | None, ...]:
     """Per cell, the face-up sculpture, else None."""
-    kept = state.__dict__.get("_up")
-    if kept is None:
-        kept = state.__dict__["_up"] = tuple(
-            sculpture(tile) if up and tile is not None else None
-            for tile, up in zip(state.tiles, state.face_up)
-        )
-    return kept
+    return tuple(
+        sculpture(tile) if up and tile is not None else None
+        for tile, up in zip(state.tiles, state.face_up)
+    )
 
 
 def seen_along(up: tuple[Sculpture | None, ...], line: tuple[int, ...]) -> tuple[Sculpture, ...]:

@@ -254,21 +254,6 @@ class Topitop(GameRules[TopitopState]):
         moves.extend({"from": NAMES[src], "to": NAMES[dst]} for src, dst in _slides(state))
         return moves
 
-    def plain_legal_moves(self, state: TopitopState) -> list[Move]:
-        """`legal_moves` with every slide checked by the rule `apply` uses (`_slide_error`):
-        the reference of the fast listing (tests/games/test_fast_paths.py)."""
-        if state.winner is not None:
-            return []
-        moves = [m for m in self._actions(state) if "place" in m]
-        moves.extend(
-            {"from": NAMES[src], "to": NAMES[dst]}
-            for src in range(SIZE * SIZE)
-            if state.cells[src]
-            for dst in NEIGHBOURS[src]
-            if self._slide_error(state, src, dst) is None
-        )
-        return moves or [{"pass": True}]
-
     def legal_moves(self, state: TopitopState) -> list[Move]:
         if state.winner is not None:
             return []

@@ -17,7 +17,7 @@ import itertools
 import math
 from typing import Any
 
-from ..base import Move
+from ..base import Move, per_state
 from . import hexgarden as hexes
 from . import rounds
 from .moves import Choice, Hoe, Play
@@ -152,27 +152,25 @@ def _negated_cards(east: str, west: str) -> tuple[bool, bool]:
 # ---- the random bot's draw ----------------------------------------------------------------
 
 
+@per_state
 def spots(state: LandscapingState) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """Where a card may go (an empty tile, or grass for a flower), and the empty ones: the same
-    for both seats, so kept on the state (outside its fields) for the second seat's draw."""
-    kept = state.__dict__.get("_spots")
-    if kept is None:
-        gardens, size, blocked = state.gardens, state.size, state.blocked
-        where: list[tuple[int, int]] = []
-        empty: list[tuple[int, int]] = []
-        for garden in (0, 1):
-            barred = blocked[1] if blocked is not None and blocked[0] == garden else -1
-            own = gardens[garden]  # a tuple, but a garden read some other way is listed afresh
-            listing = _garden_spots if type(own) is tuple else _garden_spots.__wrapped__
-            plantable, free = listing(garden, own, size)
-            if barred < 0:
-                where += plantable
-                empty += free
-            else:
-                where += [spot for spot in plantable if spot[1] != barred]
-                empty += [spot for spot in free if spot[1] != barred]
-        kept = state.__dict__["_spots"] = (where, empty)  # garden, then tile order
-    return kept
+    for both seats, so kept on the state (`per_state`) for the second seat's draw."""
+    gardens, size, blocked = state.gardens, state.size, state.blocked
+    where: list[tuple[int, int]] = []
+    empty: list[tuple[int, int]] = []
+    for garden in (0, 1):
+        barred = blocked[1] if blocked is not None and blocked[0] == garden else -1
+        own = gardens[garden]  # a tuple, but a garden read some other way is listed afresh
+        listing = _garden_spots if type(own) is tuple else _garden_spots.__wrapped__
+        plantable, free = listing(garden, own, size)
+        if barred < 0:
+            where += plantable
+            empty += free
+        else:
+            where += [spot for spot in plantable if spot[1] != barred]
+            empty += [spot for spot in free if spot[1] != barred]
+    return where, empty  # garden, then tile order
 
 
 @functools.lru_cache(maxsize=4096)
@@ -191,19 +189,21 @@ def _garden_spots(
 def _masks(state: LandscapingState, card: str) -> tuple[int, int]:
     """Per garden, as bit masks: the tiles a Yellow may spread to (empty, not barred; the
     empty spots) or, for Purple, the flowers. Kept on the state for the other seat's draw."""
-    key = "_open" if card == "Yellow" else "_flowers"
-    kept = state.__dict__.get(key)
-    if kept is None:
-        if card == "Yellow":
-            found = [0, 0]
-            for garden, tile in spots(state)[1]:
-                found[garden] |= 1 << tile
-        else:
-            found = [
-                sum(1 << t for t in range(state.size) if flower(own[t])) for own in state.gardens
-            ]
-        kept = state.__dict__[key] = (found[0], found[1])
-    return kept
+    return _open(state) if card == "Yellow" else _flowers(state)
+
+
+@per_state
+def _open(state: LandscapingState) -> tuple[int, int]:
+    found = [0, 0]
+    for garden, tile in spots(state)[1]:
+        found[garden] |= 1 << tile
+    return found[0], found[1]
+
+
+@per_state
+def _flowers(state: LandscapingState) -> tuple[int, int]:
+    east, west = (sum(1 << t for t in range(state.size) if flower(own[t])) for own in state.gardens)
+    return east, west
 
 
 def hoes(state: LandscapingState, seat: int) -> list[tuple[int, int]]:

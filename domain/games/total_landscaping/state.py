@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from ..base import per_state
 from . import hexgarden as hexes
 
 # ---- the game, declared -------------------------------------------------------------------
@@ -128,24 +129,14 @@ class LandscapingState:
     last_round: tuple[str, ...] = ()  # what happened in the previous round
     hoeing: str = STOPS_EFFECTS  # the match's option: one of HOEING
 
-    # Asked many times per round (bots, rules, recorder): worked out on first use and kept in
-    # the instance's __dict__, outside the dataclass fields (==, repr and encoding ignore it; a
-    # state never changes, so neither does the answer).
+    # Asked many times per round (bots, rules, recorder): worked out on first use and kept on
+    # the state (`per_state`; a state never changes, so neither does the answer).
     def wins(self, seat: int) -> int:
-        kept: tuple[int, int] | None = self.__dict__.get("_wins")
-        if kept is None:
-            kept = self.__dict__["_wins"] = (
-                sum(result.winner == 0 for result in self.bouts),
-                sum(result.winner == 1 for result in self.bouts),
-            )
-        return kept[seat]
+        return _wins(self)[seat]
 
     @property
     def over(self) -> bool:
-        kept: bool | None = self.__dict__.get("_over")
-        if kept is None:
-            kept = self.__dict__["_over"] = max(self.wins(0), self.wins(1)) >= BOUTS_TO_WIN
-        return kept
+        return _over(self)
 
     @property
     def level(self) -> int:
@@ -154,10 +145,25 @@ class LandscapingState:
     @property
     def size(self) -> int:
         """How many tiles the gardens have this round."""
-        kept: int | None = self.__dict__.get("_size")
-        if kept is None:
-            kept = self.__dict__["_size"] = hexes.TILES_AT_LEVEL[self.level]
-        return kept
+        return _size(self)
+
+
+@per_state
+def _wins(state: LandscapingState) -> tuple[int, int]:
+    return (
+        sum(result.winner == 0 for result in state.bouts),
+        sum(result.winner == 1 for result in state.bouts),
+    )
+
+
+@per_state
+def _over(state: LandscapingState) -> bool:
+    return max(_wins(state)) >= BOUTS_TO_WIN
+
+
+@per_state
+def _size(state: LandscapingState) -> int:
+    return hexes.TILES_AT_LEVEL[level_of(state.round)]
 
 
 def new_bout(
