@@ -53,6 +53,7 @@ FORM = (
     kinds.TEXT,  # this page's own id
 )
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
+UNSEEN: dict[str, Any] = {"aria-hidden": "true"}  # room only: nothing to read
 # The lines above the board keep their height whatever they say (the board stays put).
 ONE_LINE = {"whiteSpace": "nowrap", "overflow": "hidden", "textOverflow": "ellipsis"}
 # Not static: the board takes taps (its tap targets answer the question asked); nothing zooms.
@@ -123,7 +124,7 @@ def layout(match: str | None = None, **_query):
             # Room below the page's end: when the questions below the board get shorter (a
             # long list of pieces, then a few cells), a page scrolled down to its buttons is
             # not pulled back, and the board does not jump under a finger about to tap it.
-            html.Div(style={"height": "60vh"}, **{"aria-hidden": "true"}),
+            html.Div(style={"height": "60vh"}, **UNSEEN),
         ],
         style={"maxWidth": "720px", "margin": "0 auto", "overflowX": "hidden"},
     )

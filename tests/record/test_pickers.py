@@ -148,7 +148,7 @@ def test_topiary_took_offers_only_unseen_tiles_and_then_places_it():
         rules.options({}),
         {"removed": "Elephant", "garden": {"c3": "Pom Pom 4"}, "hands": [["Swan 4"], []]},
     )
-    picks = [["stand", [2, -1]], ["visitor", "c1:S"], ["take", "c1"]]
+    picks: list[list[Any]] = [["stand", [2, -1]], ["visitor", "c1:S"], ["take", "c1"]]
     step = question("topiary", rules, state, 0, picks)
     offered = [o.value for o in step.options]
     assert step.key == "took" and offered[0] == ""  # "not shown to the table"
