@@ -10,7 +10,9 @@ the boards share. A game without a module gets a figure that says so.
 Tapping the board (the Record page): `taps(state, question, picks, seats)` says where on the board
 each answer to the picker's current question lies (a `drawing.Tap` per answer that has a place);
 `draw(..., question, picks)` marks those legal answers, each tap giving the same pick as its
-button. Answers with no place on the board (a card's identity, a yes or no) stay buttons only.
+button; a module's `focus(state, question, picks)` may narrow the board's ranges to the part
+the question is about (its targets then stand farther apart on a phone). Answers with no
+place on the board (a card's identity, a yes or no) stay buttons only.
 """
 
 from __future__ import annotations
@@ -54,4 +56,8 @@ def draw(
     if question is not None and hasattr(found, "taps"):
         taps = found.taps(state, question, picks, list(seats))
         tappable(figure, question, taps, len(picks), getattr(found, "TAP_SIZE", TAP_SIZE))
+        ranges = found.focus(state, question, picks) if hasattr(found, "focus") else None
+        if ranges is not None:  # the part of the board the question is about, larger
+            figure.update_xaxes(range=ranges[0])
+            figure.update_yaxes(range=ranges[1])
     return figure

@@ -103,7 +103,8 @@ def label(
 TAP_TRACE = "tap"  # the trace of tap targets (the page reads a tap's pick off its customdata)
 NOT_A_TARGET = "tap-not"  # the unseen trace of places the question does not offer
 TAP_FILL, TAP_RING = "rgba(230, 85, 13, 0.16)", "#e6550d"  # unlike any piece or seat colour
-TAP_SIZE = 28  # px: a thumb's width at the least, whatever the board's scale
+TAP_SIZE = 46  # px: a fingertip's target is 44x44 CSS px at the least (WCAG 2.5.5), whatever
+# the board's scale; a board spaces its targets so that no two overlap on a phone (390 px)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -114,6 +115,8 @@ class Tap:
     value: Any
     x: float
     y: float
+    mark: str = ""  # drawn inside the target: what a tap there means (Topiary's ↘)
+    size: int = 0  # px across, when larger than the board's (a whole garden); 0: the board's
 
 
 def tappable(
@@ -146,12 +149,20 @@ def tappable(
             hoverinfo="skip",
         )
     if shown:
+        marks = [tap.mark for tap in shown]
+        sizes = [tap.size or size for tap in shown]
         figure.add_scatter(
             x=[tap.x for tap in shown],
             y=[tap.y for tap in shown],
-            mode="markers",
+            mode="markers+text" if any(marks) else "markers",
+            text=marks if any(marks) else None,
+            textfont={"size": 24, "color": TAP_RING},
             name=TAP_TRACE,
-            marker={"size": size, "color": TAP_FILL, "line": {"color": TAP_RING, "width": 3}},
+            marker={
+                "size": sizes if len(set(sizes)) > 1 or sizes[0] != size else size,
+                "color": TAP_FILL,
+                "line": {"color": TAP_RING, "width": 3},
+            },
             customdata=[json.dumps([question.key, tap.value, answered]) for tap in shown],
             hovertext=[labels[json.dumps(tap.value)] for tap in shown],
             hovertemplate="%{hovertext}<extra></extra>",

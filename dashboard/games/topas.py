@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from tablelog.dashboard.figures.style import seat_colour, text
 from tablelog.dashboard.record.picking import (
     Facet,
+    Move,
     Option,
     Picks,
     Question,
@@ -138,6 +139,31 @@ def beside(halves: dict[tuple[int, int], str], cell: tuple[int, int]) -> str:
     return place_words(cell)  # a half put here touches the table with its other half
 
 
+AREA = 5  # cells each way: the part of a large table a card is placed in, drawn alone
+SPREAD = 6  # cells: the most the places of a card may spread on a phone's whole table (46 px)
+
+
+def crowded(moves: list[Move]) -> bool:
+    """The cells a card may go to spread over more than SPREAD cells either way: the whole
+    table would put them closer than a fingertip's target on a phone, so an area is asked
+    first."""
+    cells = [m["at"] for m in moves if "at" in m]
+    if not cells:
+        return False
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    return max(xs) - min(xs) > SPREAD or max(ys) - min(ys) > SPREAD
+
+
+def area(cell: Any) -> tuple[int, int]:
+    return cell[0] // AREA, cell[1] // AREA
+
+
+def area_label(block: Any) -> str:
+    # Named by its middle cell in the table's own words, not by coordinates.
+    middle = (block[0] * AREA + AREA // 2, block[1] * AREA + AREA // 2)
+    return f"the cells around {place_words(middle)}"
+
+
 def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
     moves = legal_moves(rules, state)
     halves = on_table(rules.encode(state))
@@ -150,6 +176,11 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
     def dir_label(direction: str) -> str:
         return f"{second} points {POINTS[direction]}"
 
+    wide = crowded(moves)
+
+    def area_of(move: Move) -> tuple[int, int] | None:
+        return area(move["at"]) if wide and "at" in move else None
+
     facets = [
         Facet(
             "start",
@@ -159,6 +190,13 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
             sort=str,
         ),
         Facet("card", "Which card was played?", lambda m: m.get("card"), group=colours, sort=str),
+        Facet(
+            "area",
+            f"Where on the table does its {first} half lie?",
+            area_of,
+            area_label,
+            sort=lambda block: (block[1], block[0]),
+        ),
         Facet(
             "at",
             f"Where does its {first} half lie?",
@@ -174,6 +212,12 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
 def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
     """Where the card goes: the cell of its first half, then the cell its second half points
     to (cell (x, y) is drawn at (x, -y))."""
+    if question.key == "area":
+        middle = (AREA - 1) / 2
+        return [
+            Tap(o.value, o.value[0] * AREA + middle, -(o.value[1] * AREA + middle), size=96)
+            for o in question.options
+        ]
     if question.key == "at":
         return [Tap(option.value, option.value[0], -option.value[1]) for option in question.options]
     at = answer(picks, "at")
@@ -184,6 +228,21 @@ def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[st
         dx, dy = STEPS[option.value]
         found.append(Tap(option.value, at[0] + dx, -(at[1] + dy)))
     return found
+
+
+def focus(
+    state: dict[str, Any], question: Question, picks: Picks
+) -> tuple[list[float], list[float]] | None:
+    """The board's ranges for a cell asked on a large table: the area chosen, or the cells
+    around the first half for the second's (a whole table of 10 cells puts neighbours 28 px
+    apart on a phone); None (the whole table) otherwise."""
+    chosen, at = answer(picks, "area"), answer(picks, "at")
+    if question.key == "dir" and at is not None:
+        return [at[0] - 1.6, at[0] + 1.6], [-at[1] - 1.6, -at[1] + 1.6]
+    if question.key == "at" and chosen is not None:
+        x, y = chosen[0] * AREA, chosen[1] * AREA
+        return [x - 0.6, x + AREA - 0.4], [-(y + AREA - 0.4), -(y - 0.6)]
+    return None
 
 
 def colours(card: str) -> str:

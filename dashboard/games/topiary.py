@@ -38,7 +38,7 @@ from tablelog.domain.games.topiary.garden import DIRECTIONS, SIZE
 from .drawing import Sketch, Tap, board_figure, label, rect
 from .setting import YES_NO, first_open
 
-TAP_SIZE = 20  # px: the spots stand 0.4 of a tile apart, 24 px on a phone
+TAP_SIZE = 46  # px: a place to stand, then the way to look, each a tile (48 px on a phone) apart
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -156,6 +156,53 @@ def spot_label(spot: str) -> str:
     return f"{first} {ARROWS[direction]}"
 
 
+def stand_of(spot: str) -> list[int]:
+    """Where a visitor on `spot` stands: the square outside the garden one step back from its
+    first tile, as [column, row] (a1 is [0, 0]; -1 and 5 lie outside). A square beside the
+    garden has up to three spots (straight in, and the two diagonals), a corner one."""
+    cell, direction = spot.split(":")
+    col, row = parse_cell(cell, SIZE, SIZE)
+    dc, dr = DIRECTIONS[direction]
+    return [col - dc, row - dr]
+
+
+def stand_side(stand: list[int]) -> str:
+    col, row = stand
+    if col in (-1, SIZE) and row in (-1, SIZE):
+        return "at a corner of the garden"
+    if row == -1:
+        return "above the garden"
+    if col == SIZE:
+        return "right of the garden"
+    if row == SIZE:
+        return "below the garden"
+    return "left of the garden"
+
+
+def stand_label(stand: list[int]) -> str:
+    """A place to stand in words: "above b1", "right of e3", "corner by a1"."""
+    col, row = stand
+    near = f"{'abcde'[min(max(col, 0), SIZE - 1)]}{min(max(row, 0), SIZE - 1) + 1}"
+    side = stand_side(stand)
+    if side.startswith("at a corner"):
+        return f"corner by {near}"
+    return f"{side.split(' the ')[0]} {near}"
+
+
+def stand_order(stand: list[int]) -> tuple[int, int]:
+    """Around the garden: the top, the right, the bottom, the left, then the corners."""
+    col, row = stand
+    sides = [stand_side(s) for s in ([0, -1], [SIZE, 0], [0, SIZE], [-1, 0], [-1, -1])]
+    along = col if row in (-1, SIZE) else row
+    return sides.index(stand_side(stand)), along
+
+
+def look_label(spot: str) -> str:
+    """The way a visitor looks, as an arrow and the first tile it sees: "↘ to c1"."""
+    first, direction = spot.split(":")
+    return f"{ARROWS[direction]} to {first}"
+
+
 def spot_order(spot: str) -> tuple[int, str]:
     """Around the garden: the four sides (top, right, bottom, left), then the diagonals."""
     first, direction = spot.split(":")
@@ -264,11 +311,18 @@ def _spot_and_take(encoded: dict[str, Any]) -> list[Facet]:
 
     return [
         Facet(
-            "visitor",
+            "stand",
             "Where does the visitor stand?",
+            lambda m: tuple(stand_of(m["visitor"])),
+            lambda stand: stand_label(list(stand)),
+            lambda stand: stand_side(list(stand)),
+            sort=lambda stand: stand_order(list(stand)),
+        ),
+        Facet(
+            "visitor",
+            "Which way does the visitor look?",
             lambda m: m["visitor"],
-            spot_label,
-            lambda spot: SIDES[spot.split(":")[1]],
+            look_label,
             sort=spot_order,
         ),
         Facet(
@@ -297,10 +351,18 @@ def _with_took(rules: Any, state: Any, moves: list[Move], took: str) -> list[Mov
 
 
 def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
-    """The visitor's spot around the garden, then the face-down tile it takes (tile a1 is drawn
-    at (0, 0), x to the east, y up)."""
+    """Where the visitor stands (a square around the garden), then the way it looks (an arrow on
+    the first tile it sees), then the face-down tile it takes (tile a1 is drawn at (0, 0), x to
+    the east, y up). Every target is a tile's width from the next: two steps, where one would
+    put 56 spots a finger's width apart or less."""
+    if question.key == "stand":
+        return [Tap(o.value, o.value[0], -o.value[1]) for o in question.options]
     if question.key == "visitor":
-        return [Tap(option.value, *spot_position(option.value)) for option in question.options]
+        found = []
+        for option in question.options:
+            col, row = parse_cell(option.value.split(":")[0], SIZE, SIZE)
+            found.append(Tap(option.value, col, -row, ARROWS[option.value.split(":")[1]]))
+        return found
     if question.key != "take":
         return []
     found = []

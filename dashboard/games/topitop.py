@@ -46,9 +46,9 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     names = [
         f"{text(seats[i])} ({colour})" for i, colour in enumerate(("Blue", "Red")) if i < len(seats)
     ]
-    figure = board_figure(
-        "Topitop: " + " vs ".join(names), (-0.55, 2.55), (-3.55, 0.55), height=440
-    )
+    # The supply's targets lie inside these ranges (a bucket's to x = -0.74, a pile's to
+    # y = -3.7): the board keeps its scale whatever is asked, and nothing moves under a finger.
+    figure = board_figure("Topitop: " + " vs ".join(names), (-0.8, 2.55), (-3.75, 0.55), height=440)
     sketch = Sketch()
     for index, stack in enumerate(state["cells"]):
         col, row = index % SIZE, index // SIZE

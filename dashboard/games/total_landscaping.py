@@ -194,29 +194,51 @@ def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | Non
 
 OFFSETS = (SPAN, 0.0)  # garden 0 (East's) is drawn on the right, garden 1 (West's) on the left
 ON_A_TILE = ("tile", "spread", "recolour", "hoe")
+GARDEN_TAP = 96  # px: a garden's target, within its seven middle tiles on a phone
 
 
 def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
-    """The garden (any of its tiles answers "which garden?"), then the tiles: the card's tile,
-    Yellow's spread and Purple's recolour in the garden chosen, the hoe's in one's own."""
+    """The garden (a large target over its middle answers "which garden?"), then the tiles: the
+    card's tile, Yellow's spread and Purple's recolour in the garden chosen (drawn alone,
+    `focus`), the hoe's in one's own."""
     prefix, _, key = question.key.rpartition(".")
     own = GARDEN_KEYS.index(prefix)
-    size = hexes.TILES_AT_LEVEL[level_of(state["round"])]
     if key == "garden":
         return [
-            Tap(option.value, *_at(GARDEN_KEYS.index(option.value), index))
+            Tap(option.value, *_at(GARDEN_KEYS.index(option.value), 0), size=GARDEN_TAP)
             for option in question.options
-            for index in range(size)
         ]
     if key not in ON_A_TILE:
         return []
-    chosen = answer(by_seat(picks, prefix), "garden")
-    garden = own if key == "hoe" or chosen is None else GARDEN_KEYS.index(chosen)
+    garden = _garden_asked(question, picks, own)
     return [
         Tap(option.value, *_at(garden, hexes.TILES.index(option.value)))
         for option in question.options
         if option.value in hexes.TILES
     ]
+
+
+def _garden_asked(question: Question, picks: Picks, own: int) -> int:
+    """The garden a tile question is about: one's own for the hoe, else the garden chosen."""
+    prefix, _, key = question.key.rpartition(".")
+    chosen = answer(by_seat(picks, prefix), "garden")
+    return own if key == "hoe" or chosen is None else GARDEN_KEYS.index(chosen)
+
+
+def focus(
+    state: dict[str, Any], question: Question, picks: Picks
+) -> tuple[list[float], list[float]] | None:
+    """The board's ranges while a tile is asked for: its garden alone, so that a hex is a
+    fingertip's target on a phone (both gardens side by side put neighbours 34 px apart at
+    390 px); None (both gardens) for any other question. Its targets tap the centre tile of
+    a garden for "which garden?"."""
+    prefix, _, key = question.key.rpartition(".")
+    if key not in ON_A_TILE or prefix not in GARDEN_KEYS:
+        return None
+    offset = OFFSETS[_garden_asked(question, picks, GARDEN_KEYS.index(prefix))]
+    level = level_of(state["round"])
+    across, up = 1.5 * level + 1.0, math.sqrt(3) * level + 0.9
+    return [offset - across, offset + across], [-up, up]
 
 
 def _at(garden: int, index: int) -> tuple[float, float]:

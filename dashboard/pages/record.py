@@ -53,6 +53,9 @@ FORM = (
     kinds.TEXT,  # this page's own id
 )
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
+UNSEEN: dict[str, Any] = {"aria-hidden": "true"}  # room only: nothing to read
+# The lines above the board keep their height whatever they say (the board stays put).
+ONE_LINE = {"whiteSpace": "nowrap", "overflow": "hidden", "textOverflow": "ellipsis"}
 # Not static: the board takes taps (its tap targets answer the question asked); nothing zooms.
 BOARD: Any = {
     "displayModeBar": False,
@@ -81,6 +84,8 @@ def layout(match: str | None = None, **_query):
             dcc.Store(id="record-setup-picks", data=[]),
             dcc.Store(id=tapping.TAP_STORE),  # a tap on the board (dashboard/record/tapping.py)
             dcc.Store(id=tapping.HEARD),
+            dcc.Store(id=tapping.ANSWER),  # the server's answer to each board tap
+            dcc.Store(id=tapping.WRITTEN),  # the server's answer to each write button
             dcc.Interval(id="record-tick", interval=POLL_MS),
             html.Div(
                 [
@@ -109,11 +114,17 @@ def layout(match: str | None = None, **_query):
                 id="record-message",
                 role="status",
                 **LIVE,
-                style={"minHeight": "1.4em", "fontSize": "16px", "margin": "4px 0 8px"},
+                # Three lines kept (an engine's refusal takes three on a phone): a message
+                # coming or going never moves the board under a finger about to tap it.
+                style={"minHeight": "4.2em", "fontSize": "16px", "margin": "4px 0 8px"},
             ),
             html.Div(start_form(), id="record-start", style=HIDDEN if match else SECTION),
             sheets.form(),
             html.Div(play_area(), id="record-play", style=SECTION if match else HIDDEN),
+            # Room below the page's end: when the questions below the board get shorter (a
+            # long list of pieces, then a few cells), a page scrolled down to its buttons is
+            # not pulled back, and the board does not jump under a finger about to tap it.
+            html.Div(style={"height": "60vh"}, **UNSEEN),
         ],
         style={"maxWidth": "720px", "margin": "0 auto", "overflowX": "hidden"},
     )
@@ -192,10 +203,11 @@ def start_form() -> list:
 
 def play_area() -> list:
     return [
-        html.Div(id="record-summary", className="note"),
+        html.Div(id="record-summary", className="note", style=ONE_LINE),
         html.A("Replay this match", id="record-replay", href="#", style={"fontSize": "15px"}),
         html.Div(
-            id="record-to-move", style={"fontSize": "18px", "fontWeight": "600", "margin": "8px 0"}
+            id="record-to-move",
+            style={**ONE_LINE, "fontSize": "18px", "fontWeight": "600", "margin": "8px 0"},
         ),
         # Two lines kept for what to tap, asked or not: the board below stays where it is.
         html.Div(id="record-hint", className="note", style={"minHeight": "2.8em"}),
@@ -252,6 +264,7 @@ def register(app: dash.Dash, source: Any) -> None:
     _token(app, policy)
     _match(app, matches)
     _picks(app, matches)
+    _setup_picks(app)
     tapping.register(app)
     _writes(app, matches, policy)
 
@@ -370,6 +383,7 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
     @app.callback(
         Output("record-picks", "data"),
         Output("record-message", "children", allow_duplicate=True),
+        Output(tapping.ANSWER, "data"),
         Input({"type": "record-option", "key": ALL, "value": ALL}, "n_clicks"),
         Input({"type": "record-back", "index": ALL}, "n_clicks"),
         Input(tapping.TAP_STORE, "data"),
@@ -381,15 +395,21 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
     @takes(click=kinds.CLICK, picks=kinds.PICKS, match_id=kinds.TEXT, version=kinds.COUNT)
     def pick(_options, _backs, click, picks, match_id, version):
         """A button or the board was tapped: the answer joins the picks; a tap on the board
-        that gives none says why."""
+        that gives none says why. Every board tap is acknowledged (the page reads the next
+        one against the board drawn for this one's answer: dashboard/record/tapping.py)."""
         # A tap arriving with the new question's buttons is the board's, whatever Dash names.
         if f"{tapping.TAP_STORE}.data" in ctx.triggered_prop_ids:
             after, said = steps.board_answer(matches.get, match_id, version, picks, click)
-            if after is None and said is None:
-                raise PreventUpdate
-            return _kept(after), _kept(said)
-        return _changed(steps.tapped(picks, _tapped(), _clicks())), dash.no_update
+            heard = {"at": (click or {}).get("at"), "taken": after is not None}
+            return _kept(after), _kept(said), heard
+        return (
+            _changed(steps.tapped(picks, _tapped(), _clicks())),
+            dash.no_update,
+            dash.no_update,
+        )
 
+
+def _setup_picks(app: dash.Dash) -> None:
     @app.callback(
         Output("record-setup-picks", "data"),
         Input({"type": "record-setup-option", "key": ALL, "value": ALL}, "n_clicks"),
@@ -419,6 +439,7 @@ def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
         Output("record-picks", "data", allow_duplicate=True),
         Output("record-match", "data"),
         Output("record-url", "search"),
+        Output(tapping.WRITTEN, "data"),
         Input(write_id(ALL), "n_clicks"),
         State("record-token", "data"),
         State("record-match", "data"),
@@ -436,11 +457,14 @@ def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
     )
     @takes(*FORM)
     def write(_taps, *held):
-        """Every write of the page, one door (`actions.write`): the policy first."""
+        """Every write of the page, one door (`actions.write`): the policy first. The page
+        hears whether the match moved (a tap on the board waits for its next board)."""
         if not _clicks():
             raise PreventUpdate  # a button drawn afresh, not a tap
         form = actions.Form(*held)
         action = ctx.triggered_id["action"]
         if action not in actions.ACTIONS:
             raise WrongInput("record-write: the button tapped is none of the page's writes")
-        return panels.written(actions.write(matches, action, form, policy(), flask.request.host))
+        done = actions.write(matches, action, form, policy(), flask.request.host)
+        moved = done.version is not actions.KEEP or done.picks is not actions.KEEP
+        return (*panels.written(done), {"moved": moved})

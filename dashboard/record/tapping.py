@@ -3,13 +3,22 @@ from the pointer itself, not from plotly's click, which loses a tap that comes w
 hundred ms of the board being redrawn (plotly finds a clicked point by its hover, which a redraw
 clears) and reports nothing for a tap beside every point.
 
-A tap (pointer down and up within a finger's width) is matched to the nearest tap target in
-reach: a legal one (trace `tap`) first, else a place the question does not offer (`tap-not`),
-else nothing (a tap on a board asking nothing waits a moment for its next question: a move
-just recorded is followed by the next one's); the page's store `record-board-tap` then gets
-plotly's click shape (`points`, each with its `customdata`), and the server answers every one
-(`steps.board_answer`). A tap made while the board is still being redrawn for the answer just
-given waits for the new board, so it answers the question the player sees next."""
+A tap (pointer down and up within a finger's width) is taken as a place on the board, in the
+board's own units as it was drawn when tapped, and matched to the nearest tap target in reach:
+a legal one (trace `tap`) first, else a place the question does not offer (`tap-not`), else
+nothing; the page's store `record-board-tap` then gets plotly's click shape (`points`, each
+with its `customdata`), and the server answers every one (`steps.board_answer`).
+
+Taps are read in order, each against the board that answers the one before, whatever time the
+server takes. Two ways a tap was lost on a loaded phone (issue 44): a fixed wait for the answer
+ran out, and the tap was read against the board it was meant to follow; and a tap kept in
+pixels was read on a board drawn at another scale (Topitop's supply widens the board while a
+piece is asked for) and hit nothing. So the server acknowledges every board tap (`ANSWER`:
+taken or not) and every write (`WRITTEN`: did the match move?); a tap waits while a tap taken
+before it is unanswered or its board not yet redrawn, and a tap on a board that asks nothing
+waits while a write tapped before it (the Record button) is unanswered or its next board not
+yet drawn. Only a page that never hears back (a failed request) reads a waiting tap after
+`STUCK_MS`."""
 
 from __future__ import annotations
 
@@ -18,17 +27,47 @@ from dash import Input, Output
 TAP_STORE = "record-board-tap"
 HEARD = "record-board-heard"  # the listener's own output: never the tap store (Dash would
 # drop a tap set while the callback that outputs to it is running)
+ANSWER = "record-board-answer"  # the server's answer to a board tap: {at, taken}
+WRITTEN = "record-written"  # the server's answer to a write button: {moved}
 BOARD = "record-board"
+STUCK_MS = 20000
 
 # Installed once per page load, on the document: the board's element is replaced when plotly's
 # component has loaded (a listener on the first one would hear nothing).
-LISTEN = """
+LISTEN = (
+    """
 function (_figure) {
     const keep = window.dash_clientside.no_update;
+    // The board as last drawn on the screen: its axes' place and range, taken whenever plotly
+    // is not redrawing it (while it redraws, its layout runs ahead of the screen, and is
+    // half made at times).
+    function snap(gd) {
+        if (gd.classList.contains('dash-graph--pending') || !gd._fullLayout) return;
+        const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
+        if (!xa || !ya || !(xa._length > 0) || !(ya._length > 0)) return;
+        gd.tablelogDrawn = {x: [xa._offset, xa._length, xa.range.slice()],
+                            y: [ya._offset, ya._length, ya.range.slice()]};
+    }
+    window.tablelogShown = gd => {
+        if (!gd) return null;
+        if (!gd.tablelogShown) {
+            gd.tablelogShown = true;
+            new MutationObserver(() => snap(gd)).observe(
+                gd, {attributes: true, attributeFilter: ['class']});
+            if (gd.on) gd.on('plotly_afterplot', () => snap(gd));
+        }
+        snap(gd);
+        return gd.tablelogDrawn || null;
+    };
+    window.tablelogShown(document.querySelector('#__BOARD__ .js-plotly-plot'));
     if (window.tablelogTapsHeard) return keep;
     window.tablelogTapsHeard = true;
-    const FINGER = 12, WAIT_MS = 3000, NEXT_MS = 1500, TRACES = ['tap', 'tap-not'];
+    const FINGER = 12, STUCK_MS = __STUCK__, TRACES = ['tap', 'tap-not'];
+    // sent: the legal tap last sent ({at, drawn: the board it was read on, time});
+    // writing: the write buttons tapped and answered, and the board shown when answered.
     let down = null, queue = [], sent = null;
+    const writes = {tapped: 0, answered: 0, moved: false, drawn: null, time: 0};
+    window.tablelogBoard = {answer: null, writes};
 
     function plot() { return document.querySelector('#__BOARD__ .js-plotly-plot'); }
     function onBoard(e) { return e.target.closest && e.target.closest('#__BOARD__'); }
@@ -40,8 +79,9 @@ function (_figure) {
         }
         return null;
     }
-    function nearest(gd, px, py) {
+    function nearest(gd, bx, by) {
         const layout = gd._fullLayout, xa = layout.xaxis, ya = layout.yaxis;
+        const px = xa._offset + xa.l2p(bx), py = ya._offset + ya.l2p(by);
         const best = {};
         gd.data.forEach(trace => {
             if (!TRACES.includes(trace.name)) return;
@@ -60,46 +100,106 @@ function (_figure) {
         const hit = best['tap'] || best['tap-not'];
         return hit ? {data: hit.data, legal: !!best['tap']} : null;
     }
-    function flush() {
-        const gd = plot();
-        const count = answered(gd);
-        if (sent !== null && Date.now() - sent.at < WAIT_MS && count === sent.count) {
-            setTimeout(flush, 40);  // the board is not yet redrawn for the answer just given
-            return;
+    function settled(gd) {
+        // The board on screen answers every tap and write before: nothing is awaited.
+        if (!gd || !gd._fullLayout || !gd.data || gd.classList.contains('dash-graph--pending')) {
+            return false;
+        }
+        if (sent !== null && Date.now() - sent.time < STUCK_MS) {
+            const answer = window.tablelogBoard.answer;
+            const heard = answer !== null && answer.at === sent.at;
+            if ((!heard || answer.taken) && gd.data === sent.drawn) return false;
         }
         sent = null;
-        if (queue.length && count === null && Date.now() - queue[0][2] < NEXT_MS) {
-            setTimeout(flush, 40);  // no question on the board yet: the next one may be coming
-            return;
-        }
-        while (queue.length && sent === null) {
-            const [px, py] = queue.shift();
-            if (!gd || !gd._fullLayout || !gd.data) continue;
-            const hit = nearest(gd, px, py);
+        return true;
+    }
+    function writeAwaited(gd) {
+        // A write tapped before is not answered yet, or its new board not drawn yet.
+        if (Date.now() - writes.time >= STUCK_MS) return false;
+        if (writes.answered < writes.tapped) return true;
+        return writes.moved && gd.data === writes.drawn;
+    }
+    function flush() {
+        const gd = plot();
+        while (queue.length) {
+            if (!settled(gd)) break;
+            if (answered(gd) === null && writeAwaited(gd)) break;
+            const [bx, by, at] = queue.shift();
+            const hit = nearest(gd, bx, by);
             const points = hit ? [{customdata: hit.data}] : [];
-            if (hit && hit.legal) sent = {count: answered(gd), at: Date.now()};
-            window.dash_clientside.set_props('__STORE__', {data: {points, at: Date.now()}});
+            if (hit && hit.legal) sent = {at, drawn: gd.data, time: Date.now()};
+            window.dash_clientside.set_props('__STORE__', {data: {points, at}});
         }
         if (queue.length) setTimeout(flush, 40);
     }
+    window.tablelogBoard.written = moved => {
+        writes.answered += 1;
+        writes.moved = moved;
+        writes.drawn = plot() ? plot().data : null;
+    };
+    document.addEventListener('click', e => {
+        if (e.target.closest && e.target.closest('[id*="record-write"]')) {
+            writes.tapped += 1;
+            writes.time = Date.now();
+        }
+    }, true);
     document.addEventListener('pointerdown', e => {
         down = onBoard(e) ? {x: e.clientX, y: e.clientY} : null;
     }, true);
+    let taps = 0;
     document.addEventListener('pointerup', e => {
         if (!down || Math.hypot(e.clientX - down.x, e.clientY - down.y) > FINGER) return;
         down = null;
-        // Where on the board, as it was drawn when tapped (the page may shift before a tap
-        // that waits for the next board is read).
-        const rect = plot() ? plot().getBoundingClientRect() : {left: 0, top: 0};
-        queue.push([e.clientX - rect.left, e.clientY - rect.top, Date.now()]);
+        // The place on the board the finger touched, in the board's own units, read off the
+        // board as drawn when tapped: a tap that waits is read on the next board, which may
+        // be drawn at another scale (a question whose places reach further) or elsewhere on
+        // the page.
+        const gd = plot(), drawn = window.tablelogShown(gd);
+        if (!drawn) return;
+        const rect = gd.getBoundingClientRect();
+        const [x0, xl, xr] = drawn.x, [y0, yl, yr] = drawn.y;
+        const bx = xr[0] + (e.clientX - rect.left - x0) / xl * (xr[1] - xr[0]);
+        const by = yr[1] - (e.clientY - rect.top - y0) / yl * (yr[1] - yr[0]);
+        taps += 1;
+        window.tablelogBoard.last = [e.clientX, e.clientY, rect.top, bx, by, y0, yl, yr];
+        queue.push([bx, by, `${Date.now()}.${taps}`]);
         flush();
     }, true);
     document.addEventListener('pointercancel', () => { down = null; }, true);
     return keep;
 }
-""".replace("__BOARD__", BOARD).replace("__STORE__", TAP_STORE)
+""".replace("__BOARD__", BOARD)
+    .replace("__STORE__", TAP_STORE)
+    .replace("__STUCK__", str(STUCK_MS))
+)
+
+# The server's answers, handed to the listener.
+HEAR_ANSWER = """
+function (answer) {
+    if (window.tablelogBoard && answer) window.tablelogBoard.answer = answer;
+    return window.dash_clientside.no_update;
+}
+"""
+HEAR_WRITTEN = """
+function (written) {
+    if (window.tablelogBoard && written) window.tablelogBoard.written(!!written.moved);
+    return window.dash_clientside.no_update;
+}
+"""
 
 
 def register(app) -> None:
-    """Listen to the board's taps once it is drawn."""
+    """Listen to the board's taps once it is drawn, and to the server's answers."""
     app.clientside_callback(LISTEN, Output(HEARD, "data"), Input(BOARD, "figure"))
+    app.clientside_callback(
+        HEAR_ANSWER,
+        Output(HEARD, "data", allow_duplicate=True),
+        Input(ANSWER, "data"),
+        prevent_initial_call=True,
+    )
+    app.clientside_callback(
+        HEAR_WRITTEN,
+        Output(HEARD, "data", allow_duplicate=True),
+        Input(WRITTEN, "data"),
+        prevent_initial_call=True,
+    )

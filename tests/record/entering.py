@@ -39,11 +39,14 @@ def picks_for(
         step = menu(game, rules, state, seat, picks, names)
         if isinstance(step, Ready):
             return picks if step.move == target else None
-        for option in step.options:
-            if _mentioned(option.value, text):
-                found = search([*picks, [step.key, option.value]])
-                if found is not None:
-                    return found
+        # The answers the move mentions first; then, for an answer the move names nowhere
+        # (Topiary's place to stand: a square beside the garden, as [column, row]), each other.
+        mentioned = [o for o in step.options if _mentioned(o.value, text)]
+        unnamed = [o for o in step.options if isinstance(o.value, list) and o not in mentioned]
+        for option in mentioned + unnamed:
+            found = search([*picks, [step.key, option.value]])
+            if found is not None:
+                return found
         return None
 
     found = search([])

@@ -113,19 +113,32 @@ def test_an_answer_the_position_no_longer_offers_is_stale_not_a_move():
         build("topitop", rules, state, 1, [["piece", "b2"]])
 
 
-def test_topiary_offers_spot_then_take_then_the_tile_placed():
+def test_topiary_offers_where_to_stand_then_which_way_to_look_then_take_then_the_tile_placed():
     rules = get_rules("topiary")
     state = rules.start(
         2, rules.options({}), {"removed": "Elephant", "garden": {"c3": "Pom Pom 4"}}
     )
     step = question("topiary", rules, state, 0, [])
-    assert step.key == "visitor" and len(step.options) == 56
-    step = question("topiary", rules, state, 0, [["visitor", "c1:S"]])
+    # 24 squares around the 5x5 garden: 20 beside it, 4 at its corners
+    assert step.key == "stand" and len(step.options) == 24
+    labels = {o.label: o.value for o in step.options}
+    assert {"above b1", "right of e3", "below c5", "left of a2", "corner by a1"} <= set(labels)
+    # above b1 a visitor looks down column b, or along a diagonal to a1 or to c1
+    step = question("topiary", rules, state, 0, [["stand", labels["above b1"]]])
+    assert step.key == "visitor"
+    assert {o.value: o.label for o in step.options} == {
+        "b1:S": "↓ to b1",
+        "c1:SE": "↘ to c1",
+        "a1:SW": "↙ to a1",
+    }
+    # at the corner by a1 only the diagonal into the garden
+    step = question("topiary", rules, state, 0, [["stand", labels["corner by a1"]]])
+    assert [o.value for o in step.options] == ["a1:SE"]
+    picks = [["stand", labels["above c1"]], ["visitor", "c1:S"]]
+    step = question("topiary", rules, state, 0, picks)
     # c1:S looks down column c: c1, c2, c4, c5 are face down; c3 is face up (not taken)
     assert [o.value for o in step.options] == ["", "c1", "c2", "c4", "c5"]
-    assert menu("topiary", rules, state, 0, [["visitor", "c1:S"], ["take", ""]]) == Ready(
-        {"visitor": "c1:S"}
-    )
+    assert menu("topiary", rules, state, 0, [*picks, ["take", ""]]) == Ready({"visitor": "c1:S"})
 
 
 def test_topiary_took_offers_only_unseen_tiles_and_then_places_it():
@@ -135,7 +148,7 @@ def test_topiary_took_offers_only_unseen_tiles_and_then_places_it():
         rules.options({}),
         {"removed": "Elephant", "garden": {"c3": "Pom Pom 4"}, "hands": [["Swan 4"], []]},
     )
-    picks = [["visitor", "c1:S"], ["take", "c1"]]
+    picks: list[list[Any]] = [["stand", [2, -1]], ["visitor", "c1:S"], ["take", "c1"]]
     step = question("topiary", rules, state, 0, picks)
     offered = [o.value for o in step.options]
     assert step.key == "took" and offered[0] == ""  # "not shown to the table"

@@ -29,9 +29,9 @@ SIZES = {"phone": (390, 844), "desktop": (1400, 1000)}
 # missing tap target fails the test); any other answer is given by its button.
 ON_THE_BOARD = {
     "topitop": {"piece", "to"},
-    "topiary": {"visitor", "take"},
+    "topiary": {"stand", "visitor", "take"},
     "total-landscaping": {"garden", "tile", "spread", "recolour", "hoe"},
-    "topas": {"at", "dir"},
+    "topas": {"area", "at", "dir"},
     "geoshapes": {"pick_up", "switch", "on", "from", "to"},
 }
 NOT_A_PLACE = ("", "pass", "__done__")  # answers that name no place: "visitor only", pass...

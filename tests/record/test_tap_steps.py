@@ -95,9 +95,9 @@ def test_the_address_takes_a_unique_prefix_and_says_why_another_shows_nothing(re
 
 ON_THE_BOARD = {  # the questions whose every answer (but those naming no place) is tappable
     "topitop": {"piece", "to"},
-    "topiary": {"visitor", "take"},
+    "topiary": {"stand", "visitor", "take"},
     "total-landscaping": {"garden", "tile", "spread", "recolour", "hoe"},
-    "topas": {"at", "dir"},
+    "topas": {"area", "at", "dir"},
     "geoshapes": {"switch", "on", "from", "to", "pick_up"},
 }
 NOT_A_PLACE = ("", "pass", "__done__")
