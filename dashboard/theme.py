@@ -57,13 +57,17 @@ h2 { margin: 8px 0 4px; font-size: 24px; }
 .ag-theme-alpine { max-width: 100%; }
 .ag-theme-alpine .ag-cell-wrap-text { line-height: 1.4; padding-top: 9px; padding-bottom: 9px;
                                       word-break: normal; overflow-wrap: anywhere; }
+/* A header wraps between its words, never inside one ("Claimed", not "Cla/imed"). */
+.ag-theme-alpine .ag-header-cell-text { overflow-wrap: normal; word-break: keep-all;
+                                        hyphens: none; }
 .differs { color: #c62828; font-weight: 600; }
 /* The Record page's board: as wide as its column, as high as its box says; nothing of the
    figure (its drag layer included) reaches over the buttons below or past the screen. */
 .board { width: 100%; max-width: 100%; overflow: hidden; }
 @media (max-width: 900px) { .grid2 { grid-template-columns: 1fr; } }
 @media (max-width: 520px) { .content { padding: 8px; } .control { flex: 1 1 100%; min-width: 0; }
-                            .top { gap: 8px; padding: 8px 10px; } .nav-link { padding: 6px 8px; } }
+                            .top { gap: 8px; padding: 8px 10px; } .nav-link { padding: 6px 8px; }
+                            .ag-theme-alpine { --ag-cell-horizontal-padding: 8px; } }
 </style>
 </head>
 <body>
