@@ -45,6 +45,13 @@ h2 { margin: 8px 0 4px; font-size: 24px; }
 .stepper .slider { flex: 1; min-width: 0; }
 .stepper button { border: 1px solid #bbb; background: #fff; border-radius: 6px;
                   padding: 4px 12px; font-size: 16px; cursor: pointer; }
+/* A form's buttons: large enough to tap (44 px), the main one filled. */
+.actions { display: flex; gap: 10px; flex-wrap: wrap; margin: 4px 0 8px; }
+.action { min-height: 44px; min-width: 96px; padding: 10px 22px; font-size: 16px;
+          border-radius: 8px; border: 1px solid #23324a; background: #fff; color: #23324a;
+          cursor: pointer; }
+.action.primary { background: #23324a; color: #fff; font-weight: 600; }
+.action:disabled { border-color: #bbb; color: #767676; cursor: default; }
 .agrees { color: #2e7d32; font-weight: 600; }
 /* Nothing wider than its column: a long word or a long id wraps instead of widening the page. */
 .content, .card { max-width: 100%; box-sizing: border-box; overflow-wrap: anywhere; }

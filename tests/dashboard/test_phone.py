@@ -105,7 +105,8 @@ PROBLEMS = """() => {
             for (let m; (m = words.exec(node.data)); ) {
                 const range = document.createRange();
                 range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
-                const lines = new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top)));
+                const tops = Array.from(range.getClientRects()).map(r => Math.round(r.top));
+                const lines = new Set(tops);
                 if (lines.size > 1) problems.push(`header word broken: "${m[0]}"`);
             }
         }
@@ -146,7 +147,8 @@ FIGURE_TEXT = """() => {
         const edge = plot.getBoundingClientRect();
         const texts = Array.from(plot.querySelectorAll('svg text'))
             .filter(t => t.textContent.trim() && t.getBoundingClientRect().width > 0)
-            .map(t => ({name: t.textContent.trim(), at: corners(t), box: t.getBoundingClientRect()}));
+            .map(t => ({name: t.textContent.trim(), at: corners(t),
+                        box: t.getBoundingClientRect()}));
         const bars = Array.from(plot.querySelectorAll('.errorbar path'))
             .filter(e => e.getBoundingClientRect().height > 0).map(e => corners(e));
         texts.forEach((t, i) => {
@@ -222,9 +224,7 @@ def test_a_table_on_a_phone_shows_its_main_columns_first(
     screen.goto(served["url"] + path.format(**served))
     screen.wait_for_selector(f"{grid} .ag-row .ag-cell-value", timeout=BROWSER_WAIT)
     screen.wait_for_timeout(300)
-    headers = [
-        h.strip() for h in screen.locator(f"{grid} .ag-header-cell-text").all_inner_texts()
-    ]
+    headers = [h.strip() for h in screen.locator(f"{grid} .ag-header-cell-text").all_inner_texts()]
     if size == "phone":
         assert headers == phone_headers
     else:  # the desktop keeps every column, in the page's own order
