@@ -42,7 +42,11 @@ def stat(value: Any, what: str, colour: str = "#23324a") -> html.Div:
 
 
 def control(label: str, component: Any, wide: bool = False) -> html.Div:
-    return html.Div([html.Label(label), component], className="control wide" if wide else "control")
+    """A control under its label; the label names it for a screen reader too (`for` its id,
+    where its id is text: a picker's pattern id is named by its wrapper's label)."""
+    target = getattr(component, "id", None)
+    tag = html.Label(label, htmlFor=target) if isinstance(target, str) else html.Label(label)
+    return html.Div([tag, component], className="control wide" if wide else "control")
 
 
 # Column widths that fit what the column holds: a column never gets narrower than its
