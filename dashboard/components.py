@@ -44,7 +44,11 @@ def stat(value: Any, what: str, colour: str = "#23324a") -> html.Div:
 
 
 def control(label: str, component: Any, wide: bool = False) -> html.Div:
-    return html.Div([html.Label(label), component], className="control wide" if wide else "control")
+    """A control under its label; the label names it for a screen reader too (`for` its id,
+    where its id is text: a picker's pattern id is named by its wrapper's label)."""
+    target = getattr(component, "id", None)
+    tag = html.Label(label, htmlFor=target) if isinstance(target, str) else html.Label(label)
+    return html.Div([tag, component], className="control wide" if wide else "control")
 
 
 # Column widths that fit what the column holds: a column never gets narrower than its
@@ -55,9 +59,38 @@ WHEN = {"minWidth": 150}  # "2026-12-01 20:03"
 TEXT = {"minWidth": 160, "flex": 2}
 
 
+# A phone (a screen narrower than PHONE_WIDTH) shows a grid's most important columns only, in
+# the order its page names them with the width each gets there (the link into a match first);
+# the others are hidden there, and a desktop shows them all. A phone's headers have no filter
+# button: its room goes to the words.
+PHONE_WIDTH = 600
+_PHONE_COLUMNS = """function(_options, columns) {
+    const phone = %s;
+    if (window.innerWidth >= %d || !columns) return window.dash_clientside.no_update;
+    const shown = Object.keys(phone);
+    const kept = shown.map(field => columns.find(c => c.field === field))
+        .filter(c => c).map(c => ({...c, minWidth: phone[c.field], hide: false,
+                                   suppressHeaderMenuButton: true,
+                                   suppressHeaderFilterButton: true}));
+    const rest = columns.filter(c => !shown.includes(c.field)).map(c => ({...c, hide: true}));
+    return kept.concat(rest);
+}"""
+
+
+def phone_columns(app: Any, grid_id: str, phone: dict[str, int]) -> None:
+    """On a phone, `grid_id` shows only the columns `phone` names (field: width in px), in
+    that order; done in the browser, which alone knows the screen's width."""
+    app.clientside_callback(
+        _PHONE_COLUMNS % (json.dumps(phone), PHONE_WIDTH),
+        Output(grid_id, "columnDefs"),
+        Input(grid_id, "dashGridOptions"),
+        State(grid_id, "columnDefs"),
+    )
+
+
 def grid(id: str, columns: Sequence[dict[str, Any]], height: int = 420) -> dag.AgGrid:
     """An AG Grid whose cells are plain text (names are never read as markup) and whose
-    headers wrap rather than cut their words."""
+    headers wrap between words, never inside one."""
     return dag.AgGrid(
         id=id,
         columnDefs=list(columns),

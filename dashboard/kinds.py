@@ -84,6 +84,11 @@ POSITION = kind(
     "the tables' position: whole numbers (or nothing)",
     {"type": _maybe("array"), "items": {"type": "integer", "minimum": 0}, "maxItems": 4},
 )
+# The Lab's option pickers' answers: each a declared option's value (yes/no, a count, a word).
+CHOICES = kind(
+    "a list of option values (or nothing)",
+    {"type": _maybe("array"), "items": {"type": ["string", "number", "boolean", "null"]}},
+)
 ROWS = kind("a list of rows (or nothing)", {"type": _maybe("array"), "items": {"type": "object"}})
 
 

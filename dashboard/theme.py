@@ -5,7 +5,7 @@ sideways inside their card, and a figure's mode bar sits in a strip of its own a
 figure, so that it never covers the title."""
 
 INDEX = """<!DOCTYPE html>
-<html>
+<html lang="en">
 <head>
 {%metas%}
 <title>{%title%}</title>
@@ -42,13 +42,20 @@ h2 { margin: 8px 0 4px; font-size: 24px; }
         box-shadow: 0 1px 3px rgba(0,0,0,.08); border-top: 4px solid #23324a; }
 .stat .value { font-size: 24px; font-weight: 700; }
 .stat .what { font-size: 12px; color: #666; }
-.note { color: #777; font-size: 13px; }
+.note { color: #595959; font-size: 13px; }  /* 6:1 on the page's grey */
 .warning { color: #a14d00; font-size: 14px; }
 .step-caption { font-size: 15px; margin: 6px 4px 10px; min-height: 1.4em; }
 .stepper { display: flex; gap: 8px; align-items: center; }
 .stepper .slider { flex: 1; min-width: 0; }
 .stepper button { border: 1px solid #bbb; background: #fff; border-radius: 6px;
                   padding: 4px 12px; font-size: 16px; cursor: pointer; }
+/* A form's buttons: large enough to tap (44 px), the main one filled. */
+.actions { display: flex; gap: 10px; flex-wrap: wrap; margin: 4px 0 8px; }
+.action { min-height: 44px; min-width: 96px; padding: 10px 22px; font-size: 16px;
+          border-radius: 8px; border: 1px solid #23324a; background: #fff; color: #23324a;
+          cursor: pointer; }
+.action.primary { background: #23324a; color: #fff; font-weight: 600; }
+.action:disabled { border-color: #bbb; color: #767676; cursor: default; }
 .agrees { color: #2e7d32; font-weight: 600; }
 /* Nothing wider than its column: a long word or a long id wraps instead of widening the page. */
 .content, .card { max-width: 100%; box-sizing: border-box; overflow-wrap: anywhere; }
@@ -61,13 +68,17 @@ h2 { margin: 8px 0 4px; font-size: 24px; }
 .ag-theme-alpine { max-width: 100%; }
 .ag-theme-alpine .ag-cell-wrap-text { line-height: 1.4; padding-top: 9px; padding-bottom: 9px;
                                       word-break: normal; overflow-wrap: anywhere; }
+/* A header wraps between its words, never inside one ("Claimed", not "Cla/imed"). */
+.ag-theme-alpine .ag-header-cell-text { overflow-wrap: normal; word-break: keep-all;
+                                        hyphens: none; }
 .differs { color: #c62828; font-weight: 600; }
 /* The Record page's board: as wide as its column, as high as its box says; nothing of the
    figure (its drag layer included) reaches over the buttons below or past the screen. */
 .board { width: 100%; max-width: 100%; overflow: hidden; }
 @media (max-width: 900px) { .grid2 { grid-template-columns: 1fr; } }
 @media (max-width: 520px) { .content { padding: 8px; } .control { flex: 1 1 100%; min-width: 0; }
-                            .top { gap: 8px; padding: 8px 10px; } .nav-link { padding: 6px 8px; } }
+                            .top { gap: 8px; padding: 8px 10px; } .nav-link { padding: 6px 8px; }
+                            .ag-theme-alpine { --ag-cell-horizontal-padding: 8px; } }
 </style>
 </head>
 <body>

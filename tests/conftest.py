@@ -150,11 +150,13 @@ BROWSER_WAIT = 60_000  # ms
 
 
 def open_page(browser, width: int, height: int):
-    """A browser page of that size whose console and page errors collect in `page.errors`."""
+    """A browser page of that size whose console and page errors collect in `page.errors`
+    (its console warnings in `page.warnings`)."""
     page = browser.new_page(viewport={"width": width, "height": height})
     page.set_default_timeout(BROWSER_WAIT)
-    page.errors = []
+    page.errors, page.warnings = [], []
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.on("console", lambda m: page.warnings.append(m.text) if m.type == "warning" else None)
     page.on("pageerror", lambda err: page.errors.append(str(err)))
     return page
 

@@ -11,6 +11,7 @@ from tablelog.projections.stats import SMALL_SAMPLE, describe_counts
 
 from .style import GREY, REST, WINNERS, base, empty, seat_colour, text
 
+SUBTITLE_LINE = 20  # px a subtitle's further line takes (12 px text; less meets the top tick)
 SMALL_NOTE = f"grey: fewer than {SMALL_SAMPLE} matches, read with care"
 
 
@@ -29,7 +30,7 @@ def seat_win_rates(rates: pd.DataFrame, tests: pd.DataFrame | None = None) -> go
     if tests is not None and not tests.empty:  # a second subtitle line, as `_small_note`'s
         figure.update_layout(
             title_subtitle_text=f"{figure.layout.title.subtitle.text}<br>{favoured(tests.iloc[0])}",
-            margin_t=(figure.layout.margin.t or 60) + 16,
+            margin_t=(figure.layout.margin.t or 60) + SUBTITLE_LINE,
         )
     colours = [
         GREY if small else seat_colour(seat) for seat, small in zip(rates["seat"], rates["small"])
@@ -118,7 +119,11 @@ def component_strength(strength: pd.DataFrame, fair: float | None = None) -> go.
     rows = strength[strength["seats"] > 0].sort_values(["kind", "win_rate"])
     if rows.empty:
         return empty(title, "no component was played in these matches")
-    labels = [f"{text(c)} ({text(k)})" for k, c in zip(rows["kind"], rows["component"])]
+    # n beside the name, not on the bar, where the error bar would draw over it.
+    labels = [
+        f"{text(c)} ({text(k)}) n={n}"
+        for k, c, n in zip(rows["kind"], rows["component"], rows["seats"])
+    ]
     figure = base(
         title,
         height=max(320, 70 + 26 * len(rows)),
@@ -135,9 +140,6 @@ def component_strength(strength: pd.DataFrame, fair: float | None = None) -> go.
             "arrayminus": rows["win_rate"] - rows["ci_low"],
             "color": "#555",
         },
-        text=[f"n={n}" for n in rows["seats"]],
-        textposition="inside",
-        insidetextanchor="start",
         customdata=rows[["wins", "seats", "mean_count", "mean_points"]].to_numpy(),
         hovertemplate=(
             "%{y}: %{customdata[0]} wins of %{customdata[1]} seats = %{x:.1%}<br>"
@@ -148,7 +150,9 @@ def component_strength(strength: pd.DataFrame, fair: float | None = None) -> go.
     )
     if fair is not None:
         figure.add_vline(x=fair, line_dash="dash", line_color="#333")
-    figure.update_xaxes(title="win rate of seats having it", tickformat=".0%", rangemode="tozero")
+    # The axis says "win rate" only (the subtitle says whose): a longer title ran past a phone's
+    # narrow plot.
+    figure.update_xaxes(title="win rate", tickformat=".0%", rangemode="tozero")
     figure.update_layout(margin={"l": 10})
     figure.update_yaxes(automargin=True)
     _small_note(figure, bool(rows["small"].any()))
@@ -222,5 +226,5 @@ def _small_note(figure: go.Figure, small: bool) -> None:
         subtitle = figure.layout.title.subtitle.text or ""
         figure.update_layout(
             title_subtitle_text=f"{subtitle}<br>{SMALL_NOTE}" if subtitle else SMALL_NOTE,
-            margin_t=(figure.layout.margin.t or 60) + 16,
+            margin_t=(figure.layout.margin.t or 60) + SUBTITLE_LINE,
         )

@@ -19,6 +19,7 @@ CATEGORY_COLOURS = (
 )
 
 
+LEGEND_ROW = 20  # px a legend entry takes in a list
 AT_THE_END = {"xanchor": "left", "showarrow": False, "xshift": 6}
 
 
@@ -49,9 +50,10 @@ def score_breakdown(
     labels = {
         seat: f"{seat}. {text(player)}" for seat, player in zip(seats["seat"], seats["player"])
     }
+    categories = rows["category"].nunique()
     figure = base(
         title,
-        height=120 + 45 * len(seats),
+        height=120 + 45 * len(seats) + LEGEND_ROW * categories,
         subtitle="the parts do not add up to the score: hover for them" if whole else "",
     )
     for number, category in enumerate(rows["category"].drop_duplicates()):
@@ -74,8 +76,13 @@ def score_breakdown(
         figure.add_annotation(
             y=labels[seat], x=max(sums[seat], 0), text=f"<b>{total:g}</b>", **AT_THE_END
         )
+    # The legend is a list at the foot of the figure, a row per category in a margin kept for
+    # it under the axis title (placed as a share of the plot's height, it met "points" on a
+    # short plot, and a phone wraps a legend in one line into rows nobody counted).
     figure.update_layout(
-        barmode="relative", margin={"l": 10, "t": 70 if whole else 50, "b": 40}, legend={"y": -0.3}
+        barmode="relative",
+        margin={"l": 10, "t": 70 if whole else 50, "b": 50 + LEGEND_ROW * categories},
+        legend={"orientation": "v", "yref": "container", "y": 0, "yanchor": "bottom", "x": 0},
     )
     figure.update_xaxes(title="points")
     # Each name in its seat colour, as on the board.

@@ -20,7 +20,9 @@ def matches_by_game(counts: pd.DataFrame) -> go.Figure:
         index="game", columns="status", values="n", aggfunc="sum", fill_value=0
     )
     counts = counts.loc[counts.sum(axis=1).sort_values(ascending=False).index]
-    figure = base(title, height=340)
+    # No legend: the status cards above the figure wear the same colours, and a legend under
+    # the game names met them once they turned to fit a phone.
+    figure = base(title, height=340, subtitle="coloured by status, as the counts above")
     for status in STATUSES:
         if status in counts.columns:
             figure.add_bar(
@@ -41,6 +43,6 @@ def matches_by_game(counts: pd.DataFrame) -> go.Figure:
         hoverinfo="skip",
         cliponaxis=False,  # the tallest bar's total sits above the plot's top edge
     )
-    figure.update_layout(barmode="stack")
+    figure.update_layout(barmode="stack", showlegend=False)
     figure.update_yaxes(title="matches", rangemode="tozero")
     return figure

@@ -16,18 +16,19 @@ from typing import Any
 
 import dash
 import flask
-from dash import Input, Output, State, dcc, html
+from dash import ALL, Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import kinds, tune
 from tablelog.dashboard.callbacks import takes
 from tablelog.dashboard.components import control, game_options, graph, options
 from tablelog.dashboard.figures import lab as figures
+from tablelog.dashboard.games.setting import option_questions
 from tablelog.dashboard.policy import lab_service, write_policy
 from tablelog.dashboard.record import actions
 from tablelog.domain import wording
 from tablelog.domain.errors import Refused
-from tablelog.domain.games import GAMES, RulesError
+from tablelog.domain.games import GAMES, RulesError, get_game
 
 dash.register_page(__name__, path="/lab", name="Lab", order=5, title="Tablelog: lab")
 MESSAGE = "lab-progress"  # where a refusal inside a callback is said (dashboard/endpoint.py)
@@ -101,13 +102,20 @@ def _new_experiment() -> html.Div:
                     ),
                     control("Seed", dcc.Input(id="lab-seed", value=0, type="number", min=0)),
                     control("Budgets", dcc.Input(id="lab-budgets", value="1,2,4", type="text")),
-                    control("Options A (JSON)", dcc.Input(id="lab-a", value="{}", type="text")),
-                    control("Options B (JSON)", dcc.Input(id="lab-b", value="{}", type="text")),
                 ],
                 className="controls",
             ),
-            html.Button("Start", id="lab-start", n_clicks=0),
-            html.Button("Cancel", id="lab-cancel", n_clicks=0, disabled=True),
+            # Variant against variant: each arm's options, picked from the game's declaration.
+            html.Div(id="lab-arms", className="controls"),
+            html.Div(
+                [
+                    html.Button("Start", id="lab-start", n_clicks=0, className="action primary"),
+                    html.Button(
+                        "Cancel", id="lab-cancel", n_clicks=0, disabled=True, className="action"
+                    ),
+                ],
+                className="actions",
+            ),
             html.Div(id="lab-progress", className="note"),
         ],
         className="card",
@@ -176,6 +184,54 @@ def _register_views(app: dash.Dash, service) -> None:
         names = list(declared(game)) if game in GAMES else []
         return options(names), names[0] if names else None
 
+    @app.callback(Output("lab-arms", "children"), Input("lab-game", "value"))
+    @takes(game=kinds.TEXT)
+    def arms(game):
+        return arm_pickers(game)
+
+
+ARMS = {"a": "Variant A", "b": "Variant B"}
+
+
+def arm_pickers(game: str | None) -> list[Any]:
+    """For each arm of a variant experiment, a picker per option the game declares, in the
+    Record page's words, each at the game's standard setting."""
+    questions = option_questions(get_game(game).declaration) if game in GAMES else []
+    if not questions:
+        return [html.P("This game declares no options to set a variant apart.", className="note")]
+    pickers = []
+    for arm, name in ARMS.items():
+        for question in questions:
+            standard = next(
+                (o.value for o in question.options if o.label.endswith("(standard)")),
+                question.options[0].value,
+            )
+            picker = dcc.Dropdown(
+                id={"type": "lab-option", "arm": arm, "key": question.key},
+                options=[{"label": o.label, "value": o.value} for o in question.options],
+                value=standard,
+                clearable=False,
+            )
+            pickers.append(control(f"{name}: {question.prompt}", picker))
+    return pickers
+
+
+def arm_options(chosen: list[Any] | None) -> dict[str, dict[str, Any]]:
+    """Each arm's options from the pickers' answers, `chosen` (in the order of the pickers'
+    ids, which the request carries beside them); the engine judges the values."""
+    pickers = next(
+        (
+            [one["id"] for one in state]
+            for state in ctx.states_list
+            if isinstance(state, list) and state and state[0]["id"].get("type") == "lab-option"
+        ),
+        [],
+    )
+    found: dict[str, dict[str, Any]] = {arm: {} for arm in ARMS}
+    for picker, value in zip(pickers, chosen or []):
+        found[picker["arm"]][picker["key"]] = value
+    return found
+
 
 def _register_runs(app: dash.Dash, service) -> None:
     """Starting an experiment (under the app's write policy) and following its progress."""
@@ -190,8 +246,7 @@ def _register_runs(app: dash.Dash, service) -> None:
         State("lab-matches", "value"),
         State("lab-seed", "value"),
         State("lab-budgets", "value"),
-        State("lab-a", "value"),
-        State("lab-b", "value"),
+        State({"type": "lab-option", "arm": ALL, "key": ALL}, "value"),
         prevent_initial_call=True,
     )
     @takes(
@@ -203,13 +258,13 @@ def _register_runs(app: dash.Dash, service) -> None:
         matches=kinds.NUMBER,
         seed=kinds.NUMBER,
         budgets=kinds.TEXT,
-        a=kinds.TEXT,
-        b=kinds.TEXT,
+        chosen=kinds.CHOICES,
     )
-    def start(clicks, game, kind, restriction, agent, matches, seed, budgets, a, b):
+    def start(clicks, game, kind, restriction, agent, matches, seed, budgets, chosen):
         lab, refused = _writer(app, service, clicks, "experiment")
         if refused:
             return refused
+        arms = arm_options(chosen)
         request = {
             "kind": kind,
             "game": game,
@@ -218,8 +273,8 @@ def _register_runs(app: dash.Dash, service) -> None:
             "matches": matches,
             "seed": seed,
             "budgets": budgets,
-            "a": a,
-            "b": b,
+            "a": arms["a"],
+            "b": arms["b"],
         }
         try:
             definition = lab.start(request)

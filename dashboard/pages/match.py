@@ -25,6 +25,7 @@ from tablelog.dashboard.components import (
     grid,
     live,
     names,
+    phone_columns,
 )
 from tablelog.dashboard.figures import match as figures
 from tablelog.dashboard.figures.style import empty
@@ -64,6 +65,9 @@ CLAIM_COLUMNS: list[dict[str, Any]] = [
     {"field": "recomputed", "headerName": "Rules give", **NUMBER},
     {"field": "agrees", "headerName": "Agrees", **NUMBER},
 ]
+# On a phone: the step, what happened, by whom and what it was; the claim beside the rules.
+LOG_PHONE = {"step": 56, "event": 84, "who": 84, "what": 130}
+CLAIM_PHONE = {"seat": 96, "claimed": 84, "recomputed": 90, "agrees": 80}
 # What each stored event is, in the words of the table (the log shows these, not class names).
 
 
@@ -185,6 +189,8 @@ def label(row: dict) -> str:
 
 def register(app: dash.Dash, source) -> None:
     live(app, source, "match")
+    phone_columns(app, "match-log", LOG_PHONE)
+    phone_columns(app, "match-claims", CLAIM_PHONE)
 
     @app.callback(
         Output("match-pick", "options"),

@@ -18,6 +18,7 @@ from tablelog.dashboard.components import (
     grid,
     live,
     names,
+    phone_columns,
     records,
     stat,
 )
@@ -40,10 +41,12 @@ COLUMNS: list[dict[str, Any]] = [
         "field": "open",
         "headerName": "Match",
         "cellRenderer": "markdown",
+        "cellRendererParams": {"linkTarget": "_self"},  # a link opens the match in this tab
         "minWidth": 110,
-        "linkTarget": "_self",
     },
 ]
+# On a phone: the way into a match first, then what a player scans the list for.
+PHONE = {"open": 84, "game": 96, "status": 86, "winners": 86}
 
 
 def layout(**_query):
@@ -68,6 +71,7 @@ def layout(**_query):
 
 def register(app: dash.Dash, source) -> None:
     live(app, source, "overview")
+    phone_columns(app, "overview-recent", PHONE)
 
     @app.callback(
         Output("overview-stats", "children"),

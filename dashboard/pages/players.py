@@ -22,6 +22,7 @@ from tablelog.dashboard.components import (
     grid,
     live,
     options,
+    phone_columns,
     records,
 )
 from tablelog.dashboard.figures import players as figures
@@ -66,6 +67,8 @@ COLUMNS: list[dict[str, Any]] = [
     },
     {"field": "last", "headerName": "Last played", **WHEN},
 ]
+# On a phone: who, and the rating with its two parts.
+PHONE = {"player": 100, "ordinal": 86, "mu": 76, "sigma": 80}
 
 
 def layout(game: str | None = None, **_query):
@@ -119,6 +122,7 @@ def results(played: pd.DataFrame, latest: pd.DataFrame) -> pd.DataFrame:
 
 def register(app: dash.Dash, source) -> None:
     live(app, source, "players")
+    phone_columns(app, "players-table", PHONE)
 
     @app.callback(
         Output("players-game", "options"),

@@ -226,10 +226,10 @@ def test_component_bars_sorted_within_kind_with_n_and_grey():
     )
     figure = balance.component_strength(frame, fair=0.5)
     bars = figure.data[0]
-    # Pyramid was never played: no bar. Lowest rate first (plotly draws it at the bottom).
-    assert list(bars.y) == ["Whale (sculpture type)", "Swan (sculpture type)"]
+    # Pyramid was never played: no bar. Lowest rate first (plotly draws it at the bottom); n
+    # beside the name, clear of the error bars.
+    assert list(bars.y) == ["Whale (sculpture type) n=10", "Swan (sculpture type) n=50"]
     assert list(bars.x) == [0.2, 0.6]
-    assert list(bars.text) == ["n=10", "n=50"]
     assert bars.marker.color[0] == GREY and bars.marker.color[1] != GREY
     assert [s.x0 for s in figure.layout.shapes] == [0.5]
 

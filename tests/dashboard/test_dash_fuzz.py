@@ -129,8 +129,6 @@ def _other_pages(match: st.SearchStrategy, ids: list[str]) -> dict[str, st.Searc
         "lab-seed": NUMBER,
         "lab-kind": st.sampled_from([None, "variants", "restriction", "skill", "x"]),
         "lab-budgets": st.sampled_from([None, "1,2", "x"]),
-        "lab-a": st.sampled_from([None, "{}", "{", "[]"]),
-        "lab-b": st.sampled_from([None, "{}"]),
         **{f"{page}-position": WHOLE for page in ["overview", "balance", "players", "match"]},
     }
 
@@ -144,6 +142,7 @@ ID_PARTS: dict[str, list] = {  # the wildcard parts of the pages' own ids, as th
     "game": list(GAMES),
     "seat": [0, 1],
     "form": ["end"],
+    "arm": ["a", "b"],
     "category": ["x"],
 }
 

@@ -1,6 +1,7 @@
 """The Lab page in real headless Chromium: a stored skill experiment shows its forest plot, its
 skill trace and its findings; another game shows that it has none; an experiment started from
-the page shows its progress, is stored, and is then shown. Screenshots go to test-artifacts/."""
+the page shows its progress, is stored, and is then shown; a variant experiment's arms are set
+with pickers from the game's declaration, never JSON. Screenshots go to test-artifacts/."""
 
 from __future__ import annotations
 
@@ -110,4 +111,41 @@ def test_an_experiment_started_from_the_page_is_stored_and_shown(served, page):
     wait_for_traces(page, "lab-h2h", 1)
     assert "never places a sand pile" in page.inner_text("#lab-words")
     page.screenshot(path=str(ARTIFACTS / "dashboard-lab-started.png"), full_page=True)
+    assert page.errors == []
+
+
+def test_a_variant_experiment_is_set_with_pickers_from_the_declaration(served, page):
+    page.goto(served + "/lab")
+    # Topitop declares two counts: one picker each for each arm, at the standard 4, no JSON.
+    pickers = page.locator("#lab-arms .control")
+    pickers.nth(3).wait_for(timeout=WAIT)
+    labels = pickers.locator("label").all_text_contents()
+    assert labels == [
+        "Variant A: How many small sand piles?",
+        "Variant A: How many large sand piles?",
+        "Variant B: How many small sand piles?",
+        "Variant B: How many large sand piles?",
+    ]
+    assert page.locator("#lab-arms").inner_text().count("4 (standard)") == 4
+    assert "JSON" not in page.inner_text("body")
+    page.click("#lab-kind")
+    page.locator(".dash-dropdown-option", has_text="variant against variant").click()
+    pickers.nth(2).click()  # Variant B: 3 small sand piles
+    page.locator(".dash-dropdown-option", has_text="3").first.click()
+    page.fill("#lab-matches", "4")
+    before = page.inner_text("#lab-progress")  # the lab's last run may still be reported
+    page.click("#lab-start")
+    page.wait_for_function(
+        """before => {
+        const said = document.querySelector('#lab-progress').innerText;
+        return said.includes('Done') && said !== before;
+    }""",
+        arg=before,
+        timeout=WAIT,
+    )
+    # The stored experiment's arms: A at the standard 4 and 4, B with 3 small piles.
+    stored = page.request.get(served + "/api/v1/lab/experiments?game=topitop").json()
+    (variant,) = [e for e in stored["experiments"] if e["kind"] == "variants"]
+    a, b = (arm["options"] for arm in variant["definition"]["arms"])
+    assert (a["small"], a["large"], b["small"], b["large"]) == (4, 4, 3, 4)
     assert page.errors == []

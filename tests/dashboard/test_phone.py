@@ -1,8 +1,9 @@
 """Every page at a phone's 390x844 and a desktop's 1400x1000 in real headless Chromium: nothing
 wider than the screen, figures within their cards, no mode bar over a figure's title, no grid
 cell or header cut off ("Clai..."), and a screenshot of each for a person to look at
-(test-artifacts/, gitignored). Then what a phone user met on the Match page: a prefix in the
-address, an id that names no match, the solitaire score and the event log's words."""
+(test-artifacts/, gitignored); axe-core finds no serious or critical fault on any of them.
+Then what a phone user met on the Match page: a prefix in the address, an id that names no
+match, the solitaire score and the event log's words."""
 
 from __future__ import annotations
 
@@ -31,10 +32,15 @@ def served(filled_store):
     recorder = open_recorder(path)
     simulate(recorder, make_plan("topas", 1, seed=5, players=1), workers=1, progress=False)
     solo = next(s.originator_id for s in recorder.started("topas") if len(s.seats) == 1)
+    # The games whose score charts have a legend (one played match each).
+    first = {
+        game: str(next(iter(recorder.started(game))).originator_id)
+        for game in ("topiary", "total-landscaping", "geoshapes")
+    }
     recorder.save_new([start_match(UUID(t), "topitop", ["Ann", "Ben"]) for t in TWINS])
     recorder.close()
     with serving(create_app(path, refresh_every=None)) as url:
-        yield {"url": url, "eve": eve_match, "solo": str(solo)}
+        yield {"url": url, "eve": eve_match, "solo": str(solo), **first}
 
 
 @pytest.fixture(params=list(SIZES), scope="module")
@@ -89,12 +95,93 @@ PROBLEMS = """() => {
         for (const cell of grid.querySelectorAll('.ag-header-cell-text, .ag-cell-value'))
             if (cell.scrollWidth > cell.clientWidth + 1)
                 problems.push(`cut off: "${cell.textContent}"`);
+        // Every column shown lies inside the grid: none is left to scroll sideways to.
+        for (const header of grid.querySelectorAll('.ag-header-cell'))
+            if (box(header).width > 0 && box(header).right > box(grid).right + 1)
+                problems.push(`column past the grid's edge: "${header.textContent.trim()}"`);
+        // A header wraps between words only: each word sits on one line.
+        for (const text of grid.querySelectorAll('.ag-header-cell-text')) {
+            const node = text.firstChild, words = /[^ ]+/g;
+            if (!node || node.nodeType !== Node.TEXT_NODE) continue;
+            for (let m; (m = words.exec(node.data)); ) {
+                const range = document.createRange();
+                range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+                const tops = Array.from(range.getClientRects()).map(r => Math.round(r.top));
+                const lines = new Set(tops);
+                if (lines.size > 1) problems.push(`header word broken: "${m[0]}"`);
+            }
+        }
     }
     for (const choice of document.querySelectorAll('.dash-dropdown-value-item'))
         if (choice.scrollWidth > choice.clientWidth + 1 && innerWidth > 1000)
             problems.push(`dropdown cut off: "${choice.textContent}"`);
     return problems;
 }"""
+
+
+# Text in a figure that a person could not read: two labels over each other, a label under an
+# error bar, or a label past the figure's edge. A label's box is its glyphs' box turned as the
+# label is (a tick label at 45 degrees is a turned rectangle, not its upright bounding box),
+# compared by the separating axis test, less half a pixel all round (touching is fine). The
+# boards' own labels (tile names, a board's title) are the boards' tests' to check, not this.
+FIGURE_TEXT = """() => {
+    const problems = [];
+    const corners = e => {
+        const b = e.getBBox(), m = e.getScreenCTM(), s = 0.5;
+        return [[b.x + s, b.y + s], [b.x + b.width - s, b.y + s],
+                [b.x + b.width - s, b.y + b.height - s], [b.x + s, b.y + b.height - s]]
+            .map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
+    };
+    const apart = (p, q) => {  // a line separates the two convex quadrilaterals
+        for (const poly of [p, q]) for (let i = 0; i < 4; i++) {
+            const [x1, y1] = poly[i], [x2, y2] = poly[(i + 1) % 4], n = [y1 - y2, x2 - x1];
+            if (!n[0] && !n[1]) continue;
+            const on = r => r.map(([x, y]) => x * n[0] + y * n[1]);
+            const a = on(p), b = on(q);
+            if (Math.max(...a) <= Math.min(...b) || Math.max(...b) <= Math.min(...a)) return true;
+        }
+        return false;
+    };
+    for (const plot of document.querySelectorAll('.js-plotly-plot')) {
+        const id = plot.closest('.dash-graph').id;
+        if (plot.offsetParent === null || id.endsWith('-board')) continue;
+        const edge = plot.getBoundingClientRect();
+        const texts = Array.from(plot.querySelectorAll('svg text'))
+            .filter(t => t.textContent.trim() && t.getBoundingClientRect().width > 0)
+            .map(t => ({name: t.textContent.trim(), at: corners(t),
+                        box: t.getBoundingClientRect()}));
+        const bars = Array.from(plot.querySelectorAll('.errorbar path'))
+            .filter(e => e.getBoundingClientRect().height > 0).map(e => corners(e));
+        texts.forEach((t, i) => {
+            if (t.box.left < edge.left - 1 || t.box.right > edge.right + 1
+                || t.box.top < edge.top - 1 || t.box.bottom > edge.bottom + 1)
+                problems.push(`${id}: "${t.name}" past the figure's edge`);
+            for (const u of texts.slice(i + 1))
+                if (!apart(t.at, u.at)) problems.push(`${id}: "${t.name}" over "${u.name}"`);
+            if (bars.some(b => !apart(t.at, b))) problems.push(`${id}: error bar over "${t.name}"`);
+        });
+    }
+    return problems;
+}"""
+
+
+# axe-core's rules that fail inside Dash's own components, not in anything the pages draw:
+# dcc.Dropdown keeps a focusable input under aria-hidden, dcc.RadioItems puts its radio inputs
+# inside their labels and names its group by none. Each is left to a change of component
+# (issue 44); every other serious or critical finding fails.
+DASH_OWN = {"aria-hidden-focus", "nested-interactive", "aria-input-field-name"}
+
+
+def accessibility_findings(page) -> list[str]:
+    """axe-core's serious and critical findings on the page, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    found = Axe().run(page).response["violations"]
+    return [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}"
+        for v in found
+        if v["impact"] in ("serious", "critical") and v["id"] not in DASH_OWN
+    ]
 
 
 def shot(page, name: str, size: str) -> None:
@@ -107,15 +194,29 @@ def shot(page, name: str, size: str) -> None:
     [
         ("overview", "/", "#overview-games .gtitle"),
         ("balance", "/balance?game=topiary", "#balance-components .gtitle"),
+        ("balance-geoshapes", "/balance?game=geoshapes", "#balance-components .gtitle"),
         ("players", "/players", "#players-ratings .gtitle"),
         ("match", "/match?id={eve}", "#match-score .gtitle"),
         ("match-solo-topas", "/match?id={solo}", "#match-score .gtitle"),
+        ("match-topiary", "/match?id={topiary}", "#match-score .gtitle"),
+        pytest.param(
+            "match-total-landscaping",
+            "/match?id={total-landscaping}",
+            "#match-score .gtitle",
+            marks=pytest.mark.xfail(
+                reason="issue 44, the boards' facts: Total Landscaping's board title is cut on "
+                "a phone (its fix is the board's, made apart from these layouts)",
+                strict=False,
+            ),
+        ),
+        ("match-geoshapes", "/match?id={geoshapes}", "#match-score .gtitle"),
         ("lab", "/lab", "#lab-forest .gtitle"),
         ("record", "/record", "#record-players"),
     ],
 )
 def test_every_page_fits_the_screen(served, screen, size, name, path, ready):
     screen.errors.clear()
+    screen.warnings.clear()
     screen.goto(served["url"] + path.format(**served))
     screen.wait_for_selector(ready, timeout=BROWSER_WAIT)
     settle(screen)
@@ -124,7 +225,42 @@ def test_every_page_fits_the_screen(served, screen, size, name, path, ready):
         screen.wait_for_timeout(300)
     shot(screen, name, size)
     assert screen.evaluate(PROBLEMS) == []
+    assert screen.evaluate(FIGURE_TEXT) == []
+    assert accessibility_findings(screen) == []
     assert screen.errors == []
+    assert [w for w in screen.warnings if "AG Grid" in w] == []
+
+
+@pytest.mark.parametrize(
+    ("path", "grid", "phone_headers"),
+    [
+        ("/", "#overview-recent", ["Match", "Game", "Status", "Won"]),
+        ("/match?id={eve}", "#match-log", ["Step", "Event", "Who", "What"]),
+        ("/players", "#players-table", ["Player", "Rating", "mu", "sigma"]),
+    ],
+)
+def test_a_table_on_a_phone_shows_its_main_columns_first(
+    served, screen, size, path, grid, phone_headers
+):
+    screen.goto(served["url"] + path.format(**served))
+    screen.wait_for_selector(f"{grid} .ag-row .ag-cell-value", timeout=BROWSER_WAIT)
+    screen.wait_for_timeout(300)
+    headers = [h.strip() for h in screen.locator(f"{grid} .ag-header-cell-text").all_inner_texts()]
+    if size == "phone":
+        assert headers == phone_headers
+    else:  # the desktop keeps every column, in the page's own order
+        assert set(phone_headers) < set(headers) and len(headers) > len(phone_headers)
+
+
+def test_the_first_link_on_a_phone_opens_its_match(served, screen, size):
+    screen.goto(served["url"] + "/")
+    link = screen.locator("#overview-recent .ag-row a").first
+    link.wait_for(timeout=BROWSER_WAIT)
+    target = link.get_attribute("href")
+    link.click()
+    screen.wait_for_url(f"**{target}", timeout=BROWSER_WAIT)
+    screen.wait_for_selector("#match-board .gtitle", timeout=BROWSER_WAIT)
+    assert screen.locator("#match-notice").is_hidden()
 
 
 def test_a_prefix_in_the_address_opens_the_match(served, screen):
