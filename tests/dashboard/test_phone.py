@@ -199,16 +199,7 @@ def shot(page, name: str, size: str) -> None:
         ("match", "/match?id={eve}", "#match-score .gtitle"),
         ("match-solo-topas", "/match?id={solo}", "#match-score .gtitle"),
         ("match-topiary", "/match?id={topiary}", "#match-score .gtitle"),
-        pytest.param(
-            "match-total-landscaping",
-            "/match?id={total-landscaping}",
-            "#match-score .gtitle",
-            marks=pytest.mark.xfail(
-                reason="issue 44, the boards' facts: Total Landscaping's board title is cut on "
-                "a phone (its fix is the board's, made apart from these layouts)",
-                strict=False,
-            ),
-        ),
+        ("match-total-landscaping", "/match?id={total-landscaping}", "#match-score .gtitle"),
         ("match-geoshapes", "/match?id={geoshapes}", "#match-score .gtitle"),
         ("lab", "/lab", "#lab-forest .gtitle"),
         ("record", "/record", "#record-players"),
