@@ -78,28 +78,35 @@ def against_store(
         people.person_keys() if given is None else given,
         people.key_owners() if given is None else None,
     )
-    latest = ledger.latest()
-    if latest is not None and latest[1]["size"] > head["size"]:
-        newest = latest[1]
-        try:
-            verify_consistency(
-                head["size"],
-                newest["size"],
-                bytes.fromhex(head["root"]),
-                bytes.fromhex(newest["root"]),
-                tree.consistency_proof(head["size"], newest["size"]),
-            )
-        except ProofError:
-            raise NotVerified(
-                f"the store's newest checkpoint ({newest['size']} events, "
-                f"{newest['time']}) does not extend the history the receipt "
-                "signed: the log was rewritten"
-            ) from None
-        done.append(
-            f"the newest checkpoint ({newest['size']} events, {newest['time']}) "
-            "extends it (consistency proof)"
-        )
+    done += _consistent(ledger, tree, head)
     return done
+
+
+def _consistent(ledger: Ledger, tree: Any, head: Mapping[str, Any]) -> list[str]:
+    """The line saying the store's newest checkpoint extends the receipt's head (none when the
+    head is the newest), or NotVerified: the log was rewritten."""
+    latest = ledger.latest()
+    if latest is None or latest[1]["size"] <= head["size"]:
+        return []
+    newest = latest[1]
+    try:
+        verify_consistency(
+            head["size"],
+            newest["size"],
+            bytes.fromhex(head["root"]),
+            bytes.fromhex(newest["root"]),
+            tree.consistency_proof(head["size"], newest["size"]),
+        )
+    except ProofError:
+        raise NotVerified(
+            f"the store's newest checkpoint ({newest['size']} events, "
+            f"{newest['time']}) does not extend the history the receipt "
+            "signed: the log was rewritten"
+        ) from None
+    return [
+        f"the newest checkpoint ({newest['size']} events, {newest['time']}) "
+        "extends it (consistency proof)"
+    ]
 
 
 def against_record(
