@@ -70,6 +70,12 @@ def event_log(
             disputes.append(row)
         elif kind == "DisputeResolved":
             row["who"], row["what"] = event.by, event.ruling
+            signature = getattr(event, "signature", None)
+            if isinstance(signature, dict):  # an umpire's signed ruling (domain.rulings)
+                row["what"] += (
+                    f" (signed by {signature.get('user', {}).get('name', 'unknown')} "
+                    f"with their own key {signature.get('key')})"
+                )
             open_ = [d for d in disputes if d["flag"] == "open"]
             if open_:
                 open_[0]["flag"] = f"resolved at step {step}"

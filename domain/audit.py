@@ -35,6 +35,7 @@ from .audit_chain import (
 from .audit_claims import Replay
 from .audit_demo import split_planted
 from .audit_derived import DerivedReplay, check_derived
+from .audit_rulings import check_rulings
 from .audit_text import named, step, when
 from .errors import Damaged, MatchNotFound
 from .match import RUNNING
@@ -89,6 +90,7 @@ def audit_report(
     audit.replay(events)
     check_derived(audit, events)
     audit.compare_claims()
+    check_rulings(audit, recorder, events)
     if head is not None:
         check_receipt(audit, events, head)
     return _report(audit, match_id, events, moves_from)

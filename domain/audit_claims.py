@@ -273,6 +273,7 @@ class Replay(Findings):
                 "resolved_at": None,
                 "resolved_event": None,
                 "ruling_entered_by": None,
+                "signed": None,  # an umpire's signed ruling, in words (audit_rulings)
             }
         )
 

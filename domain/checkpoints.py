@@ -88,6 +88,16 @@ def public_raw_from_text(text: str, what: str = "the public key") -> bytes:
         ) from None
 
 
+def verifier_key_name(text: str) -> str | None:
+    """The name a public key given as a verifier key (`NAME+KEYID+BASE64`, alone or after its
+    PEM) names its log by; None for a PEM or raw key alone."""
+    rest = text.strip().rpartition("-----END PUBLIC KEY-----")[2].strip()
+    try:
+        return signed_note.read_verifier_key(rest)[0] if rest.count("+") >= 2 else None
+    except signed_note.MalformedNote:
+        return None
+
+
 def _pem_raw(text: str) -> bytes:
     key = serialization.load_pem_public_key(text[text.index("-----BEGIN") :].encode())
     if not isinstance(key, Ed25519PublicKey):

@@ -18,7 +18,7 @@ import orjson
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.utils import get_topic
 
-from . import LEGACY_PACKAGE, derived
+from . import LEGACY_PACKAGE, derived, rulings
 from .entering import ENTERED_BY, check_person, set_entered_by
 from .errors import MatchClosed, NotYourTurn, Refused
 from .eventsourcing_internals import LeanAggregate
@@ -39,7 +39,7 @@ def canonical_json(value: Any) -> bytes:
 
 # Fields a later class version added, which an upcast event of an earlier version holds as None:
 # they are left out of the hash, so an event hashes as it did when it was stored.
-UPCAST_FIELDS = ("components", "played_at", "kind")
+UPCAST_FIELDS = ("components", "played_at", "kind", "signature")
 CURRENT: Any = object()  # start_match's entered_by when not given: whoever is entering now
 SHEET = "sheet"  # Started.kind of a match logged from its score sheet (None: moves logged)
 
@@ -216,8 +216,22 @@ class Match(LeanAggregate, Aggregate):
             }
         )
 
-    @event("DisputeResolved")
-    def _dispute_resolved(self, by: str, ruling: str) -> None:
+    class DisputeResolved(Event):
+        """Version 2 may carry the umpire's `signature` over the dispute and its decision
+        (domain.rulings); rulings stored before read back with None, which is left out of the
+        hash (UPCAST_FIELDS), as is an unsigned ruling's: both hash as they always did."""
+
+        by: str
+        ruling: str
+        signature: dict | None
+        class_version = 2
+
+        @staticmethod
+        def upcast_v1_v2(state: dict[str, Any]) -> None:
+            state["signature"] = None
+
+    @event(DisputeResolved)
+    def _dispute_resolved(self, by: str, ruling: str, signature: dict | None = None) -> None:
         dispute = next(d for d in self.disputes if d["ruling"] is None)
         dispute.update(ruling=ruling, resolved_by=by, resolved_version=self.version + 1)
 
@@ -360,12 +374,29 @@ class Match(LeanAggregate, Aggregate):
         _require_text(about, "what the dispute is about (--about)")
         self._dispute_raised(by=by, about=about)
 
-    def resolve(self, by: str, ruling: str) -> None:
+    def resolve(
+        self,
+        by: str,
+        ruling: str,
+        signer: rulings.PersonSigner | None = None,
+        signature: Any = None,
+    ) -> None:
+        """Resolve the oldest open dispute; with `signer`, the ruling carries that person's
+        signature over the dispute and its decision; an import hands the `signature` its
+        record carries, kept as it is (its hash tells whether it is the one stored)."""
         _require_text(by, "who resolves the dispute (--by)")
         _require_text(ruling, "the ruling")
         if not self.open_disputes:
             raise Refused("there is no open dispute to resolve")
-        self._dispute_resolved(by=by, ruling=ruling)
+        if signer is not None:
+            text = rulings.ruling_text(self.id, self.open_disputes[0], by, ruling, self.head_hash)
+            signature = rulings.sign(signer, text)
+        elif signature is not None:
+            try:
+                signature = rulings.check_shape(plain_json(signature, "the ruling's signature"))
+            except rulings.RulingNotVerified as err:
+                raise Refused(str(err)) from None
+        self._dispute_resolved(by=by, ruling=ruling, signature=signature)
 
     def end(self, agreed_draw: bool = False) -> None:
         self._require(RUNNING)

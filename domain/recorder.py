@@ -174,9 +174,16 @@ class Recorder(Snapshotting, LeanApplication):
         return self._act(match_id, lambda m: m.dispute(by, about), expected_version)
 
     def resolve(
-        self, match_id: UUID | str, by: str, ruling: str, expected_version: int | None = None
+        self,
+        match_id: UUID | str,
+        by: str,
+        ruling: str,
+        expected_version: int | None = None,
+        signer: Any = None,
     ) -> Match:
-        return self._act(match_id, lambda m: m.resolve(by, ruling), expected_version)
+        """Resolve the match's oldest open dispute; with `signer` (a `rulings.PersonSigner`),
+        signed with that person's key."""
+        return self._act(match_id, lambda m: m.resolve(by, ruling, signer), expected_version)
 
     def end(
         self, match_id: UUID | str, agreed_draw: bool = False, expected_version: int | None = None

@@ -7,7 +7,8 @@
                  "entered_by": {"id": "...", "name": "Ann", "via": "api"}, "hash": "..."}, ...]}
 
 `entered_by` (who entered the event) is there when the event carries it: an older reader ignores
-it, and an event stored before it existed has none (it reads as entered by "unknown").
+it, and an event stored before it existed has none (it reads as entered by "unknown"). A ruling
+signed by the umpire's own key carries its `signature` (domain.rulings), kept on import.
 
 A record is turned back into a Match by replaying every entry through the same command methods a
 person's entries go through, so an imported match is checked exactly like a recorded one. It
@@ -78,6 +79,8 @@ def to_record(events: Iterable[Any]) -> dict[str, Any]:
         entry["at"] = stored.timestamp.isoformat()
         if stored.entered_by is not None:
             entry["entered_by"] = stored.entered_by
+        if getattr(stored, "signature", None) is not None:
+            entry["signature"] = stored.signature  # an umpire's signed ruling (domain.rulings)
         entry["hash"] = event_hash(stored)
         record["events"].append(entry)
     if getattr(started, "kind", None) is not None:
@@ -104,7 +107,9 @@ def _apply_entry(match: Match, entry: Mapping[str, Any]) -> None:
     elif kind == "dispute":
         match.dispute(_field(entry, "by"), _field(entry, "about"))
     elif kind == "resolve":
-        match.resolve(_field(entry, "by"), _field(entry, "ruling"))
+        match.resolve(
+            _field(entry, "by"), _field(entry, "ruling"), signature=entry.get("signature")
+        )
     elif kind == "end":
         match.end(agreed_draw=bool(_field(entry, "agreed_draw")))
         if "outcome" in entry and entry["outcome"] != match.outcome:

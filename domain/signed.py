@@ -15,20 +15,28 @@ from functools import cached_property
 from typing import Any
 
 from .checkpoints import Signer
+from .entering import COMMAND_LINE, ENTERED_BY
 from .errors import Refused
 from .ledger import Ledger
 from .match import Match
 from .recorder import Recorder
+from .rulings import PersonSigner
+from .users import UMPIRE, users_of
 
 
 class SigningRecorder(Recorder):
     name = "tablelog"  # the library names a subclass's tables after it otherwise: same store
 
     def __init__(
-        self, *args: Any, key_source: Callable[[], Signer | None] | None = None, **kwargs: Any
+        self,
+        *args: Any,
+        key_source: Callable[[], Signer | None] | None = None,
+        person_key_source: Callable[[str], Signer | None] | None = None,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.key_source = key_source or (lambda: None)
+        self.person_key_source = person_key_source or (lambda user_id: None)
 
     @cached_property
     def ledger(self) -> Ledger:
@@ -80,7 +88,36 @@ class SigningRecorder(Recorder):
         return self._signed(super().dispute, *args, **kwargs)
 
     def resolve(self, *args: Any, **kwargs: Any) -> Match:
+        kwargs.setdefault("signer", self.person_signer())
         return self._signed(super().resolve, *args, **kwargs)
+
+    def person_signer(self) -> PersonSigner | None:
+        """The key of the person entering now, when they are an umpire (or admin) of the store
+        with a key it trusts for them, and this machine holds it: their rulings are signed with
+        it (domain.rulings). A key here that the store does not trust for them refuses."""
+        who = ENTERED_BY.get()
+        if not who:
+            return None
+        people = users_of(self)
+        user = (
+            people.by_id(who["id"])
+            if who.get("id")
+            else people.find(who["name"])
+            if who.get("via") == COMMAND_LINE
+            else None
+        )
+        if user is None or not user.may(UMPIRE):
+            return None
+        trusted = people.person_keys(user.id)
+        signer = self.person_key_source(user.id) if trusted else None
+        if signer is None:
+            return None
+        if signer.key_id not in trusted:
+            raise Refused(
+                f"{user.name}'s key {signer.key_id} here is not one the store trusts for them "
+                "(`tablelog keys init --user` made it for another store?); nothing was stored"
+            )
+        return PersonSigner(user.entered_by, signer)
 
     def end(self, *args: Any, **kwargs: Any) -> Match:
         return self._signed(super().end, *args, **kwargs)

@@ -12,6 +12,7 @@ is not disabled (`accounts_on`), and a server then takes writes from people only
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 import secrets
@@ -44,6 +45,12 @@ TABLES = (
     "created_at TEXT NOT NULL, expires_at TEXT, revoked_at TEXT)",
     "CREATE TABLE IF NOT EXISTS tablelog_assignments (user_id TEXT NOT NULL, "
     "match_id TEXT NOT NULL, PRIMARY KEY (user_id, match_id))",
+)
+# The public keys the store trusts for a person's signed rulings (domain.rulings); made apart
+# (and on the first key), so a store whose people came before it gains it then.
+KEYS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS tablelog_user_keys (key_id TEXT PRIMARY KEY, "
+    "user_id TEXT NOT NULL, public_key TEXT NOT NULL, added_at TEXT NOT NULL)"
 )
 USER_COLUMNS = "user_id, name, role, limited, disabled, added_at"
 
@@ -111,6 +118,16 @@ def expiry(text: str | None, now: datetime) -> str | None:
         raise Refused(f"--expires {quoted(text)}: give days or hours, e.g. 30d or 12h")
     amount, unit = int(found[1]), found[2]
     return (now + timedelta(**{"days" if unit == "d" else "hours": amount})).isoformat()
+
+
+def signing_person(user: User) -> User:
+    """The person, if they may sign rulings (an umpire or an admin), else Refused."""
+    if not user.may(UMPIRE):
+        raise Refused(
+            f"{user.name} is {'disabled' if user.disabled else 'a ' + user.role}: only an "
+            "umpire or an admin resolves disputes, so only they sign rulings"
+        )
+    return user
 
 
 def hash_password(password: str) -> str:
@@ -220,7 +237,49 @@ class Users(SideTables):
             )
         )
 
+    def person_keys(self, user_id: str | None = None) -> dict[str, bytes]:
+        """The public keys the store trusts for people's rulings (key id -> raw key); with
+        `user_id`, that person's only."""
+        if not self._keys_made():
+            return {}
+        sql = "SELECT key_id, public_key FROM tablelog_user_keys"
+        rows = (
+            self._select(sql + " WHERE user_id = ?", (user_id,))
+            if user_id is not None
+            else self._select(sql)
+        )
+        return {key: base64.b64decode(public) for key, public in rows}
+
+    def _keys_made(self) -> bool:
+        if not self.__dict__.get("_keys"):
+            self._keys = self._table_exists("tablelog_user_keys")
+        return self._keys
+
+    def key_owners(self) -> dict[str, str]:
+        """Key id -> the id of the person the store trusts it for."""
+        if not self._keys_made():
+            return {}
+        return dict(self._select("SELECT key_id, user_id FROM tablelog_user_keys"))
+
     # ---- changing ----------------------------------------------------------------------------
+
+    def trust_key(
+        self, name: str, key: str, public_raw: bytes, now: datetime | None = None
+    ) -> User:
+        """Trust a public key for the person's signed rulings (an umpire or above)."""
+        user = signing_person(self.named(name))
+        self._make((KEYS_TABLE,))
+        self._write(
+            "INSERT INTO tablelog_user_keys (key_id, user_id, public_key, added_at) "
+            "VALUES (?, ?, ?, ?)",
+            (
+                key,
+                user.id,
+                base64.b64encode(public_raw).decode(),
+                (now or datetime.now(UTC)).isoformat(),
+            ),
+        )
+        return user
 
     def add(self, name: str, role: str, limited: bool = False, now: datetime | None = None) -> User:
         name, role = check_name(name), check_role(role)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 from uuid import UUID
 
+from . import rulings
 from .checkpoints import NotVerified, check_receipt_shape, verify_receipt
 from .errors import BadRecord, MatchNotFound, Refused
 from .ledger import Ledger
@@ -20,18 +21,27 @@ from .match import Match, event_hash
 from .merkle import ProofError, verify_consistency
 from .quoting import quoted
 from .records import from_record
+from .users import users_of
 
 CHAIN_KINDS = ("chain", "missing", "undecodable", "receipt", "checkpoint")
 
 
 def against_store(
-    recorder: Any, receipt: Mapping[str, Any], keys: Mapping[str, bytes] | None = None
+    recorder: Any,
+    receipt: Mapping[str, Any],
+    keys: Mapping[str, bytes] | None = None,
+    names: Mapping[str, str | None] | None = None,
 ) -> list[str]:
-    """Verify a receipt against a store; returns what was checked, line by line."""
+    """Verify a receipt against a store; returns what was checked, line by line. `keys` (key id
+    -> raw public key, by default the store's) check the checkpoint and any signed rulings;
+    `names` are the names the keys were given under (a verifier key's), checked against the
+    log's origin."""
     from .audit import audit_match  # the audit imports the recorder: only when verifying
 
     receipt = check_receipt_shape(receipt)
+    check_key_names(receipt, names or {})
     ledger = Ledger(recorder)
+    given = keys
     keys = ledger.trusted_keys() if keys is None else keys
     head, tree = receipt["head"], ledger.tree()
     if receipt.get("proof") is None:  # the short text: the store supplies the proof
@@ -61,35 +71,52 @@ def against_store(
         raise NotVerified(f"the store no longer holds what the receipt signed: {broken[0]}")
     _check_event_number(recorder, match_id, receipt)
     done.append(f"the store holds that event and the {receipt['event'] - 1} before it, chained")
-    latest = ledger.latest()
-    if latest is not None and latest[1]["size"] > head["size"]:
-        newest = latest[1]
-        try:
-            verify_consistency(
-                head["size"],
-                newest["size"],
-                bytes.fromhex(head["root"]),
-                bytes.fromhex(newest["root"]),
-                tree.consistency_proof(head["size"], newest["size"]),
-            )
-        except ProofError:
-            raise NotVerified(
-                f"the store's newest checkpoint ({newest['size']} events, "
-                f"{newest['time']}) does not extend the history the receipt "
-                "signed: the log was rewritten"
-            ) from None
-        done.append(
-            f"the newest checkpoint ({newest['size']} events, {newest['time']}) "
-            "extends it (consistency proof)"
-        )
+    people = users_of(recorder)
+    stored = recorder.events.get(match_id, lte=receipt["event"] - 1 + Match.INITIAL_VERSION)
+    done += signed_rulings_verify(
+        [(e.originator_version, e) for e in stored],
+        people.person_keys() if given is None else given,
+        people.key_owners() if given is None else None,
+    )
+    done += _consistent(ledger, tree, head)
     return done
 
 
+def _consistent(ledger: Ledger, tree: Any, head: Mapping[str, Any]) -> list[str]:
+    """The line saying the store's newest checkpoint extends the receipt's head (none when the
+    head is the newest), or NotVerified: the log was rewritten."""
+    latest = ledger.latest()
+    if latest is None or latest[1]["size"] <= head["size"]:
+        return []
+    newest = latest[1]
+    try:
+        verify_consistency(
+            head["size"],
+            newest["size"],
+            bytes.fromhex(head["root"]),
+            bytes.fromhex(newest["root"]),
+            tree.consistency_proof(head["size"], newest["size"]),
+        )
+    except ProofError:
+        raise NotVerified(
+            f"the store's newest checkpoint ({newest['size']} events, "
+            f"{newest['time']}) does not extend the history the receipt "
+            "signed: the log was rewritten"
+        ) from None
+    return [
+        f"the newest checkpoint ({newest['size']} events, {newest['time']}) "
+        "extends it (consistency proof)"
+    ]
+
+
 def against_record(
-    record: Mapping[str, Any], receipt: Mapping[str, Any] | None, keys: Mapping[str, bytes]
+    record: Mapping[str, Any],
+    receipt: Mapping[str, Any] | None,
+    keys: Mapping[str, bytes],
+    names: Mapping[str, str | None] | None = None,
 ) -> list[str]:
     """Verify a receipt (by default the one the record carries) against an exported record,
-    with only the public keys: no store."""
+    with only the public keys (the store's, and the umpire's for a signed ruling): no store."""
     carried = record.get("receipt") if isinstance(record, Mapping) else None
     if receipt is None:
         if carried is None:
@@ -99,6 +126,7 @@ def against_record(
             )
         receipt = carried
     receipt = check_receipt_shape(receipt)
+    check_key_names(receipt, names or {})
     if (
         receipt.get("proof") is None
         and isinstance(carried, Mapping)
@@ -122,13 +150,50 @@ def against_record(
             "signed: the record was changed"
         )
     head = receipt["head"]
+    signed = [(e.originator_version, e) for e in events[: receipt["event"]]]
     return [
         f"the head of {head['size']} events is signed by key {head['key']} ({head['time']})",
         f"event {receipt['event']} of match {receipt['match']} is leaf {receipt['leaf']} "
         "of the signed tree",
         f"the record replays by the rules and its events 1 to {receipt['event']} hash to "
         "that event",
+        *signed_rulings_verify(signed, keys, None),
     ]
+
+
+def check_key_names(receipt: Mapping[str, Any], names: Mapping[str, str | None]) -> None:
+    """A key given as a verifier key (`NAME+ID+KEY`) names the log it verifies: a name that is
+    neither the checkpoint's origin nor a person's (`person/...`, for rulings) is another log's
+    key, so it verifies nothing here, whatever its bytes."""
+    origin = receipt["head"].get("origin")
+    for name in names.values():
+        if name and origin and name != origin and not name.startswith(rulings.NAME_PREFIX):
+            raise NotVerified(
+                f"the key given for the log {name} is not this log's: the checkpoint's "
+                f"origin is {origin}"
+            )
+
+
+def signed_rulings_verify(
+    events: list[tuple[int, Any]],
+    keys: Mapping[str, bytes],
+    owners: Mapping[str, str] | None,
+) -> list[str]:
+    """A line for each signed ruling among the events, checked with `keys` (and, against a
+    store, with the key trusted for the person the signature names); NotVerified otherwise."""
+    lines = []
+    for ruling in rulings.signed_rulings(events):
+        try:
+            lines.append(rulings.verify(ruling, keys))
+        except rulings.RulingNotVerified as err:
+            raise NotVerified(str(err)) from None
+        owner = None if owners is None else owners.get(ruling.signature["key"])
+        if owners is not None and owner != ruling.signature["user"]["id"]:
+            raise NotVerified(
+                f"the key {ruling.signature['key']} is not one this store trusts for "
+                f"{ruling.who}: the ruling at step {ruling.step} is signed by someone else"
+            )
+    return lines
 
 
 def _check_event_number(recorder: Any, match_id: UUID, receipt: Mapping[str, Any]) -> None:

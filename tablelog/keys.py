@@ -23,6 +23,7 @@ from tablelog.files import read_file
 
 ENV_KEY = "TABLELOG_SIGNING_KEY"
 ENV_FILE = "TABLELOG_KEY_FILE"
+ENV_PEOPLE = "TABLELOG_PEOPLE_KEYS"
 
 
 def key_path() -> Path:
@@ -81,13 +82,50 @@ def create_key(replace: bool = False) -> tuple[Signer, Path | None]:
     if old is not None:
         kept = path.with_name(f"{path.stem}-{old.key_id}{path.suffix}")
         path.rename(kept)
+    _write_key(path, signer)
+    return signer, kept
+
+
+def _write_key(path: Path, signer: Signer) -> None:
     pem = signer.private_key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
     )
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(descriptor, "wb") as out:
         out.write(pem)
-    return signer, kept
+
+
+# ---- a person's own key (an umpire's, for signed rulings: domain.rulings) ------------------------
+
+
+def person_key_path(user_id: str) -> Path:
+    """Where a person's key lives on this machine: `$TABLELOG_PEOPLE_KEYS/<their id>.pem`, by
+    default `people/` in the user's config directory; the machine that enters their rulings
+    (their own laptop, or the club server they resolve through) holds it."""
+    given = os.environ.get(ENV_PEOPLE)
+    folder = (
+        Path(given).expanduser() if given else platformdirs.user_config_path("tablelog") / "people"
+    )
+    return folder / f"{user_id}.pem"
+
+
+def load_person_signer(user_id: str) -> Signer | None:
+    """The person's key on this machine, or None where it has none."""
+    path = person_key_path(user_id)
+    if not os.path.exists(path):
+        return None
+    return Signer(_private_key(read_file(path, "the person's key").text(), str(path)))
+
+
+def create_person_key(user_id: str, name: str) -> tuple[Signer, Path]:
+    """A new key pair for a person, written to their key file (mode 0600)."""
+    path = person_key_path(user_id)
+    if path.exists():
+        raise Refused(f"{path} already holds {name}'s key: the store trusts it already")
+    signer = Signer(Ed25519PrivateKey.generate())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    _write_key(path, signer)
+    return signer, path
 
 
 def label() -> str:

@@ -20,7 +20,7 @@ from eventsourcing import persistence as es_persistence
 from tablelog.domain.errors import Refused
 from tablelog.domain.quoting import QUOTE_LIMIT, quoted
 from tablelog.domain.signed import SigningRecorder
-from tablelog.keys import load_signer
+from tablelog.keys import load_person_signer, load_signer
 
 DEFAULT_STORE = platformdirs.user_data_path("tablelog") / "tablelog.sqlite"
 
@@ -204,7 +204,11 @@ def open_recorder(store: str | None = None) -> SigningRecorder:
     try:
         with schema_lock(location):
             # Signs a checkpoint on end, claim, dispute and resolve when it has a key (keys.py).
-            return SigningRecorder(env=store_env(location), key_source=load_signer)
+            return SigningRecorder(
+                env=store_env(location),
+                key_source=load_signer,
+                person_key_source=load_person_signer,
+            )
     except Refused:
         raise
     except Exception as err:  # noqa: BLE001 - the driver's own words, on one line

@@ -11,8 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.access import WritePolicy
+from tablelog.domain.users import ROLES
+from tablelog.gate import IN_A_MATCH, role_may
 
-from .routes import ENDPOINTS, PREFIX, Answer, Endpoint
+from .routes import ENDPOINTS, PREFIX, WRITE_ACTIONS, Answer, Endpoint
 from .schemas import COMPONENTS, ref
 
 TITLE = "Tablelog"
@@ -160,22 +162,7 @@ def _responses(endpoint: Endpoint, policy: WritePolicy) -> dict[str, Any]:
             Answer(415, "Error", "The body is not `application/json` (`unsupported-media-type`)."),
         ]
     if endpoint.write:
-        answers.append(
-            Answer(
-                403,
-                "Error",
-                "A write under a host name that is not loopback, on "
-                "a server whose writes are open to this machine only "
-                "(`forbidden`).",
-            )
-            if policy.open
-            else Answer(
-                401,
-                "Error",
-                "A write without the right bearer token (`unauthorized`).",
-                headers=("WWW-Authenticate",),
-            )
-        )
+        answers += _role_check(endpoint, policy)
     merged: dict[str, Any] = {}
     for answer in answers:
         status = str(answer.status)
@@ -189,6 +176,46 @@ def _responses(endpoint: Endpoint, policy: WritePolicy) -> dict[str, Any]:
         if answer.headers:
             merged[status]["headers"] = {name: HEADERS[name] for name in answer.headers}
     return dict(sorted(merged.items()))
+
+
+def _role_check(endpoint: Endpoint, policy: WritePolicy) -> list[Answer]:
+    """The 401 and 403 of the door every write goes through (tablelog/gate.py): the write
+    policy's while the store has no people, the role matrix's from its first admin on (which a
+    running server may gain at any time, so both are always declared)."""
+    action = WRITE_ACTIONS[endpoint.operation_id]
+    roles = " or ".join(r for r in ROLES if role_may(r, action))
+    policy_401 = (
+        ""
+        if policy.open
+        else "Without people in the store: no bearer token, or not the server's write token. "
+    )
+    policy_403 = (
+        "Without people in the store: a write under a host name that is not loopback, on a "
+        "server whose writes are open to this machine only. "
+        if policy.open
+        else ""
+    )
+    limited = (
+        " or a limited recorder writing in a match they did not start and were not assigned to"
+        if action in IN_A_MATCH
+        else ""
+    )
+    return [
+        Answer(
+            401,
+            "Error",
+            f"{policy_401}With people in the store (an admin added): no person's bearer token, "
+            "or one that is wrong, revoked or expired, or whose holder is disabled "
+            "(`unauthorized`).",
+            headers=("WWW-Authenticate",),
+        ),
+        Answer(
+            403,
+            "Error",
+            f"{policy_403}With people in the store: the token's holder may not {action} "
+            f"(it takes {roles}){limited} (`forbidden`).",
+        ),
+    ]
 
 
 HEADERS = {

@@ -710,3 +710,19 @@ def end_match(service: Service, match: str, body: dict[str, Any]) -> Any:
 def abandon_match(service: Service, match: str, body: dict[str, Any]) -> Any:
     """Close an unfinished match without a result."""
     return service.write(match, body.get("version"), "abandon", body["by"], body["reason"])
+
+
+# Every write endpoint, and the write it is in the role matrix (tablelog/gate.py ACTIONS).
+WRITE_ACTIONS = {
+    "create_match": "start a match",
+    "create_sheet": "log a score sheet",
+    "record_move": "record a move",
+    "undo_move": "undo a move",
+    "claim_result": "claim a result",
+    "raise_dispute": "raise a dispute",
+    "resolve_dispute": "resolve a dispute",
+    "end_match": "end a match",
+    "abandon_match": "abandon a match",
+    "start_experiment": "start an experiment",
+    "cancel_experiment": "cancel an experiment",
+}

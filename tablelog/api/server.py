@@ -37,7 +37,7 @@ from tablelog.store import UNREACHABLE, damaged_file, unreachable
 from .errors import ApiError, bad_request, from_refusal
 from .errors import one_line as _short
 from .openapi import build_document, build_index
-from .routes import ENDPOINTS, PREFIX, Endpoint, Param, Reply, Service, Written
+from .routes import ENDPOINTS, PREFIX, WRITE_ACTIONS, Endpoint, Param, Reply, Service, Written
 from .validation import PER_MATCH, check, request_validator
 
 INTEGER = re.compile(r"-?[0-9]{1,20}")
@@ -46,19 +46,6 @@ ROUTING_KINDS = {404: "not-found", 405: "method-not-allowed", 413: "too-large"}
 
 
 # Each write endpoint and the write it makes, as the role matrix names it (tablelog.gate).
-WRITE_ACTIONS = {
-    "create_match": "start a match",
-    "create_sheet": "log a score sheet",
-    "record_move": "record a move",
-    "undo_move": "undo a move",
-    "claim_result": "claim a result",
-    "raise_dispute": "raise a dispute",
-    "resolve_dispute": "resolve a dispute",
-    "end_match": "end a match",
-    "abandon_match": "abandon a match",
-    "start_experiment": "start an experiment",
-    "cancel_experiment": "cancel an experiment",
-}
 
 
 def create_blueprint(recorder: Recorder, policy: WritePolicy) -> Blueprint:

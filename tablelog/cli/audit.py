@@ -82,7 +82,13 @@ def resolve(match, by, ruling, store):
     """Record the ruling on the oldest open dispute."""
     recorder, match_id = open_match(store, match)
     done = recorder.resolve(match_id, by, ruling)
-    _recorded(recorder, done, lambda: f"dispute ruled by {by}: {ruling}")
+    signature = getattr(getattr(done, "_head_event", None), "signature", None)
+    signed = (
+        f" (signed with {signature['user']['name']}'s own key {signature['key']})"
+        if signature
+        else ""
+    )
+    _recorded(recorder, done, lambda: f"dispute ruled by {by}: {ruling}{signed}")
 
 
 @main.command()
@@ -270,7 +276,8 @@ def _dispute_line(dispute: dict[str, Any]) -> str:
     return (
         f"{raised} - ruled by {dispute['resolved_by']} at {_time(dispute['resolved_at'])} "
         f"({step(dispute['resolved_event'])}): {dispute['ruling']} "
-        f"[entered by {dispute['ruling_entered_by']}]"
+        f"[entered by {dispute['ruling_entered_by']}"
+        + (f"; {dispute['signed']}]" if dispute.get("signed") else "]")
     )
 
 

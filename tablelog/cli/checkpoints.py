@@ -20,7 +20,7 @@ from uuid import UUID
 import click
 
 from tablelog import keys as keyfiles
-from tablelog.domain import receipt_text
+from tablelog.domain import receipt_text, rulings, signed_note
 from tablelog.domain.checkpoints import (
     BadReceipt,
     NotVerified,
@@ -29,10 +29,12 @@ from tablelog.domain.checkpoints import (
     key_id,
     public_pem,
     public_raw_from_text,
+    verifier_key_name,
 )
 from tablelog.domain.quoting import quoted
 from tablelog.domain.signed import SigningRecorder
 from tablelog.domain.stored import not_signed
+from tablelog.domain.users import signing_person, users_of
 from tablelog.files import LARGE, Given, filled, read_file, written
 from tablelog.store import open_recorder
 
@@ -56,6 +58,12 @@ origin_option = click.option(
     "C2SP checkpoint, which keeps it for good (default: tablelog/ and 16 random hex digits).",
 )
 
+user_option = click.option(
+    "--user",
+    metavar="NAME",
+    help="A person of the store (an umpire): their own key, which signs their rulings.",
+)
+
 
 @main.group()
 def keys() -> None:
@@ -70,10 +78,15 @@ def keys() -> None:
     "(e.g. 'club server', 'umpire's laptop'); default: the user and the day.",
 )
 @origin_option
+@user_option
 @store_option
-def init(label, origin, store):
-    """Make a key pair, trust its public key in the store, and sign a first checkpoint."""
+def init(label, origin, user, store):
+    """Make a key pair, trust its public key in the store, and sign a first checkpoint; with
+    --user, a person's own key, for their signed rulings."""
     recorder = open_recorder(store)
+    if user is not None:
+        init_person(recorder, user)
+        return
     signer, _ = keyfiles.create_key()
     recorder.ledger.trust(signer.key_id, signer.public_raw, label or keyfiles.label())
     head = recorder.checkpoint(origin)
@@ -85,6 +98,25 @@ def init(label, origin, store):
     echo_public(signer, head.get("origin"))
 
 
+def init_person(recorder: Any, name: str) -> None:
+    """`keys init --user NAME`: a key pair for the person, the store trusting it for them."""
+    people = users_of(recorder)
+    user = signing_person(people.named(name))
+    signer, path = keyfiles.create_person_key(user.id, user.name)
+    people.trust_key(name, signer.key_id, signer.public_raw)
+    click.echo(
+        f"key {signer.key_id} for {user.name} written to {path} (mode 0600: it signs their "
+        "rulings where they enter them; keep it there, never in the store)"
+    )
+    click.echo(f"the store trusts it for {user.name}'s rulings; their public key, for verifiers:")
+    echo_person_public(user, signer.public_raw)
+
+
+def echo_person_public(user: Any, public_raw: bytes) -> None:
+    click.echo(public_pem(public_raw), nl=False)
+    click.echo(signed_note.verifier_key(rulings.key_name(user.id), public_raw))
+
+
 @keys.command()
 @click.option(
     "--public",
@@ -92,9 +124,22 @@ def init(label, origin, store):
     is_flag=True,
     help="Print only this recorder's public key (PEM), to hand to verifiers.",
 )
+@user_option
 @store_option
-def show(public_only, store):
-    """This recorder's key id and public key, and the keys the store trusts."""
+def show(public_only, user, store):
+    """This recorder's key id and public key, and the keys the store trusts; with --user, the
+    public keys the store trusts for that person's rulings."""
+    if user is not None:
+        people = users_of(open_recorder(store))
+        found = people.named(user)
+        trusted = people.person_keys(found.id)
+        if not trusted:
+            raise BadReceipt(f"the store trusts no key for {found.name} (`keys init --user`)")
+        for key, raw in trusted.items():
+            if not public_only:
+                click.echo(f"key {key}, trusted for {found.name}'s rulings")
+            echo_person_public(found, raw)
+        return
     signer = keyfiles.load_signer()
     if public_only and signer is None:
         raise BadReceipt(f"no signing key at {keyfiles.key_path()} (`tablelog keys init`)")
@@ -256,10 +301,20 @@ def read_receipt(text: str) -> dict[str, Any]:
 
 
 def read_keys(files: tuple[Given, ...]) -> dict[str, bytes] | None:
+    named = read_named_keys(files)
+    return None if named is None else {key: raw for key, (_, raw) in named.items()}
+
+
+def read_named_keys(files: tuple[Given, ...]) -> dict[str, tuple[str | None, bytes]] | None:
+    """Key id -> (the name a verifier key gives it, None for a PEM; its raw public key)."""
     if not files:
         return None
-    raws = [public_raw_from_text(f.text(), f"the public key {quoted(f.name)}") for f in files]
-    return {key_id(raw): raw for raw in raws}
+    found = {}
+    for given in files:
+        text = given.text()
+        raw = public_raw_from_text(text, f"the public key {quoted(given.name)}")
+        found[key_id(raw)] = (verifier_key_name(text), raw)
+    return found
 
 
 @main.command()
@@ -277,7 +332,8 @@ def read_keys(files: tuple[Given, ...]) -> dict[str, bytes] | None:
     type=InputFile("the public key"),
     multiple=True,
     metavar="PEM",
-    help="Trust only this public key (repeatable); default: the store's keys.",
+    help="Trust only this public key (repeatable): the store's, and an umpire's for a signed "
+    "ruling; default: the store's keys. A verifier key (NAME+ID+KEY) must name this log.",
 )
 @store_option
 @click.pass_context
@@ -287,7 +343,9 @@ def verify(ctx, receipt_file, record_file, key_files, store):
     from tablelog.domain import verify as verifying
 
     given = read_receipt(receipt_file.text()) if receipt_file else None
-    trusted = read_keys(key_files)
+    named = read_named_keys(key_files)
+    trusted = None if named is None else {key: raw for key, (_, raw) in named.items()}
+    names = {key: name for key, (name, _) in (named or {}).items()}
     try:
         if record_file is not None:
             if trusted is None:
@@ -295,11 +353,11 @@ def verify(ctx, receipt_file, record_file, key_files, store):
                     "verifying against a record needs the recorder's public key (--key PEM)"
                 )
             record = _one_record(record_file.text())
-            checked = verifying.against_record(record, given, trusted)
+            checked = verifying.against_record(record, given, trusted, names)
         else:
             if given is None:
                 raise BadReceipt("give a RECEIPT file (or --record FILE)")
-            checked = verifying.against_store(open_recorder(store), given, trusted)
+            checked = verifying.against_store(open_recorder(store), given, trusted, names)
     except NotVerified as err:
         click.echo(f"NOT VERIFIED: {err}")
         ctx.exit(1)

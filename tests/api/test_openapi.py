@@ -52,4 +52,4 @@ def test_the_document_names_every_answer_of_an_operation():
     responses = build_document(POLICIES["open"])["paths"]["/api/v1/matches/{match}/moves"]["post"][
         "responses"
     ]
-    assert set(responses) == {"200", "400", "403", "404", "409", "413", "415", "422"}
+    assert set(responses) == {"200", "400", "401", "403", "404", "409", "413", "415", "422"}

@@ -82,8 +82,11 @@ def tap(page, where: str, label: str) -> None:
     page.locator(where).get_by_role("button", name=label, exact=True).click()
 
 
-def start_match(page, url: str, game: str, name: str, players: str, setup_picks: list) -> None:
-    """Start a match from the form: players, the game's button, the setup answers by label."""
+def start_match(
+    page, url: str, game: str, name: str, players: str, setup_picks: list, started: bool = True
+) -> None:
+    """Start a match from the form: players, the game's button, the setup answers by label;
+    with `started`, wait for the match to show (else the caller waits for the refusal)."""
     page.goto(f"{url}/record")
     page.fill("#record-players", players)
     tap(page, "#record-start", name)
@@ -96,7 +99,8 @@ def start_match(page, url: str, game: str, name: str, players: str, setup_picks:
         tap(page, "#record-setup", next(o.label for o in step.options if o.value == value))
         answered(page, "#record-setup", number + 2)
     page.get_by_role("button", name="Start the match").click()
-    page.wait_for_selector("#record-summary:has-text('move 0')")
+    if started:
+        page.wait_for_selector("#record-summary:has-text('move 0')")
 
 
 def enter_move(page, recorder, match_id: str, move: dict) -> None:

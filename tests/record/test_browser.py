@@ -70,13 +70,11 @@ def logged(recorder, match_id: str) -> dict:
     record = recorder.export(match_id)
     for key in ("id", "started_at", "hash"):  # the hashes are taken over ids and times
         record.pop(key)
-    # A GeoShapes record may carry no top-level `entered_by` (seen in CI after the merge of
-    # issues 44 and 47; to be looked at): where it is given, it names this person.
-    assert record.pop("entered_by", {"name": os_user()})["name"] == os_user()
+    assert record.pop("entered_by")["name"] == os_user()
     for entry in record["events"]:
         entry.pop("at")
         entry.pop("hash")
-        assert entry.pop("entered_by", {"name": os_user()})["name"] == os_user()
+        assert entry.pop("entered_by")["name"] == os_user()
     return record
 
 

@@ -9,6 +9,7 @@ column is not cut off) and the page never scrolls sideways. Screenshots go to te
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -19,7 +20,7 @@ from tests.conftest import BROWSER_WAIT, open_page
 
 from .conftest import ARTIFACTS, answered, start_match, tap
 from .entering import picks_for, setup_picks_for
-from .test_browser import cli_game, example_moves, logged
+from .test_browser import cli, cli_game, example_moves, logged
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -166,12 +167,12 @@ NAMES = {
 def begin(page, served, game: str, record: dict) -> str:
     """Start the example's match on the page's start form; GeoShapes' example is played on a
     board the form does not offer (its first manifest), so it is started on another device
-    (the recorder, as the command line would) and opened here by a prefix of its id."""
+    (`tablelog new` into the server's store, entered by this person as the page's moves are)
+    and opened here by a prefix of its id."""
     players = ", ".join(record["seats"])
     if game == "geoshapes":
-        started = str(
-            served.recorder.start(game, record["seats"], record["options"], record["setup"])
-        )
+        setup = Path(served.store).with_name("geoshapes-setup.json")
+        started = cli(served.store, "new", *new_args(game, record, setup))
         page.goto(f"{served.url}/record?match={started[:8]}")
         page.wait_for_selector("#record-summary:has-text('move 0')")
         return started
@@ -183,20 +184,25 @@ def begin(page, served, game: str, record: dict) -> str:
 
 def by_the_command_line(tmp_path, game: str, record: dict, entries: list[dict]):
     """The same game logged with `tablelog new` and `tablelog move`, in the background."""
-    cli_store, setup = str(tmp_path / "cli.sqlite"), tmp_path / "setup.json"
-    setup.write_text(json.dumps(record.get("setup") or {}))
-    options = [
-        arg
-        for key, value in (record.get("options") or {}).items()
-        for arg in ("--option", f"{key}={json.dumps(value) if isinstance(value, bool) else value}")
-    ]
-    new = [game, "--players", ",".join(record["seats"]), "--setup", str(setup), *options]
+    cli_store = str(tmp_path / "cli.sqlite")
+    new = new_args(game, record, tmp_path / "setup.json")
     seats = record["seats"]
     moves = [
         ["move", "ID", "--seat", e["seat"], json.dumps(typed(game, e["move"], seats))]
         for e in entries
     ]
     return cli_store, cli_game(cli_store, new, moves)
+
+
+def new_args(game: str, record: dict, setup: Path) -> list[str]:
+    """`tablelog new`'s arguments for the example's match (its setup written to `setup`)."""
+    setup.write_text(json.dumps(record.get("setup") or {}))
+    options = [
+        arg
+        for key, value in (record.get("options") or {}).items()
+        for arg in ("--option", f"{key}={json.dumps(value) if isinstance(value, bool) else value}")
+    ]
+    return [game, "--players", ",".join(record["seats"]), "--setup", str(setup), *options]
 
 
 def typed(game: str, move: dict, seats: list[str]) -> dict:
