@@ -21,13 +21,21 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 from uuid import UUID
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from . import signed_note
 
-if TYPE_CHECKING:  # the checkpoints import the match, which signs rulings with this module
-    from .checkpoints import Signer
+
+class Signer(Protocol):
+    """What a ruling is signed with: a key (checkpoints.Signer is one). Described here, not
+    imported: the checkpoints import the match, which signs its rulings with this module."""
+
+    key_id: str
+    private_key: Ed25519PrivateKey
+
 
 NAME_PREFIX = "person/"
 FIELDS = {"user", "key", "note"}

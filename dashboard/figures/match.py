@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -31,6 +33,17 @@ def score_rows(seats: list[str], scores: list[dict]) -> pd.DataFrame:
         for category, points in entry["categories"].items()
     ]
     return pd.DataFrame(rows, columns=["seat", "player", "category", "points"])
+
+
+def _totals_at_the_end(
+    figure: go.Figure, seats: Any, labels: dict[Any, str], sums: Any, totals: dict[int, float]
+) -> None:
+    """Each seat's total written at the end of its bar."""
+    for seat in seats:
+        total = totals.get(seat, sums[seat])
+        figure.add_annotation(
+            y=labels[seat], x=max(sums[seat], 0), text=f"<b>{total:g}</b>", **AT_THE_END
+        )
 
 
 def score_breakdown(
@@ -71,11 +84,7 @@ def score_breakdown(
             + ("<br>%{customdata}" if whole else "")
             + "<extra></extra>",
         )
-    for seat in seats["seat"]:  # the total at the end of the bar
-        total = (totals or {}).get(seat, sums[seat])
-        figure.add_annotation(
-            y=labels[seat], x=max(sums[seat], 0), text=f"<b>{total:g}</b>", **AT_THE_END
-        )
+    _totals_at_the_end(figure, seats["seat"], labels, sums, totals or {})
     # The legend is a list at the foot of the figure, a row per category in a margin kept for
     # it under the axis title (placed as a share of the plot's height, it met "points" on a
     # short plot, and a phone wraps a legend in one line into rows nobody counted).

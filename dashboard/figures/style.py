@@ -4,6 +4,7 @@ escaping of any text a person typed (plotly reads `<b>`, `<a href>`... in labels
 from __future__ import annotations
 
 import html
+import textwrap
 
 import plotly.graph_objects as go
 import plotly.io as pio
@@ -58,10 +59,11 @@ def base(title: str, height: int = 380, subtitle: str = "") -> go.Figure:
 
 
 def empty(title: str, message: str, height: int = 300) -> go.Figure:
-    """A figure with nothing to draw says why, instead of showing empty axes."""
+    """A figure with nothing to draw says why, instead of showing empty axes (in short lines,
+    which a phone's narrow figure keeps inside its edges)."""
     figure = base(title, height)
     figure.add_annotation(
-        text=message,
+        text="<br>".join(textwrap.wrap(message, 30)),
         x=0.5,
         y=0.5,
         xref="paper",

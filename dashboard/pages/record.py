@@ -87,28 +87,7 @@ def layout(match: str | None = None, **_query):
             dcc.Store(id=tapping.ANSWER),  # the server's answer to each board tap
             dcc.Store(id=tapping.WRITTEN),  # the server's answer to each write button
             dcc.Interval(id="record-tick", interval=POLL_MS),
-            html.Div(
-                [
-                    html.Label("Write token", htmlFor="record-token-input"),
-                    html.Div(
-                        [
-                            dcc.Input(
-                                id="record-token-input",
-                                type="password",
-                                style=FIELD,
-                                placeholder="the token shown when the server started",
-                            ),
-                            html.Button(
-                                "Use token", id="record-token-save", n_clicks=0, style=QUIET
-                            ),
-                        ],
-                        style={**ROW, "flexWrap": "nowrap"},
-                    ),
-                    html.Div(id="record-token-note", className="note"),
-                ],
-                id="record-token-box",
-                style=HIDDEN,
-            ),
+            _token_box(),
             html.Div(
                 problem,
                 id="record-message",
@@ -127,6 +106,30 @@ def layout(match: str | None = None, **_query):
             html.Div(style={"height": "60vh"}, **UNSEEN),
         ],
         style={"maxWidth": "720px", "margin": "0 auto", "overflowX": "hidden"},
+    )
+
+
+def _token_box() -> html.Div:
+    """Where a write token is typed, shown only when the server asks for one."""
+    return html.Div(
+        [
+            html.Label("Write token", htmlFor="record-token-input"),
+            html.Div(
+                [
+                    dcc.Input(
+                        id="record-token-input",
+                        type="password",
+                        style=FIELD,
+                        placeholder="the token shown when the server started",
+                    ),
+                    html.Button("Use token", id="record-token-save", n_clicks=0, style=QUIET),
+                ],
+                style={**ROW, "flexWrap": "nowrap"},
+            ),
+            html.Div(id="record-token-note", className="note"),
+        ],
+        id="record-token-box",
+        style=HIDDEN,
     )
 
 

@@ -75,7 +75,9 @@ def test_importances_parallel_and_pareto_speak_the_games_words():
 
 def test_nothing_to_draw_yet_is_said():
     one = study_of([2.0])
-    assert figures.history(None, NAMES).layout.annotations[0].text == figures.NOT_YET
+    assert figures.history(None, NAMES).layout.annotations[0].text.replace("<br>", " ") == (
+        figures.NOT_YET
+    )
     assert "two candidates" in figures.importances(one, NAMES).layout.annotations[0].text
     assert "one objective" in figures.pareto(one, NAMES).layout.annotations[0].text
     assert len(figures.figures(None, NAMES)) == 4
