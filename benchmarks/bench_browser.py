@@ -191,13 +191,17 @@ def rendered(page: Any, url: str) -> Timing:
     callback requests it sent, and the seconds the server took over them (from each request
     sent to its answer's first byte, summed: requests sent together overlap)."""
     finished: list[Any] = []
-    page.on("requestfinished", finished.append)
+
+    def done(request: Any) -> None:  # Playwright takes a Python function, not a built-in
+        finished.append(request)
+
+    page.on("requestfinished", done)
     try:
         page.goto(url, wait_until="commit", timeout=WAIT_MS)
         page.wait_for_function("window.__completeAt !== undefined", timeout=WAIT_MS, polling=50)
         seconds = float(page.evaluate("window.__completeAt")) / 1000
     finally:
-        page.remove_listener("requestfinished", finished.append)
+        page.remove_listener("requestfinished", done)
     calls = [r.timing for r in finished if "/_dash-update-component" in r.url]
     server = sum(max(0.0, t["responseStart"] - t["requestStart"]) for t in calls) / 1000
     return seconds, len(calls), server
