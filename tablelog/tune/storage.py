@@ -43,6 +43,6 @@ def open_storage(url: str) -> Any:
     (SQLAlchemy's engine under it is shared by threads)."""
     import optuna
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)  # a cancel is not a "failed trial"
     kwargs = {"connect_args": {"timeout": 60}} if url.startswith("sqlite") else {}
     return optuna.storages.RDBStorage(url, engine_kwargs=kwargs)
