@@ -14,16 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 import dash
-import flask
 from dash import Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import kinds
 from tablelog.dashboard.callbacks import takes
 from tablelog.dashboard.components import control, graph, options
+from tablelog.dashboard.doors import service_for_click
 from tablelog.dashboard.figures import tune as figures
-from tablelog.dashboard.policy import tune_service, write_policy
-from tablelog.dashboard.record import actions
+from tablelog.dashboard.policy import tune_service
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import PLUGINS
 
@@ -326,15 +325,7 @@ def _register_cancel(app: dash.Dash, service) -> None:
 
 
 def _writer(app: dash.Dash, service, clicks, action: str) -> tuple[Any, str | None]:
-    """The tuner, for a click that starts or cancels a study, or why this request may not."""
-    if not clicks:
-        raise PreventUpdate
-    tuner = service()
-    recorder = app.server.extensions["tablelog"].recorder
-    _, refused = actions.admit(write_policy(app.server), recorder, None, flask.request.host, action)
-    if tuner is None or refused:
-        return None, refused or UNAVAILABLE
-    return tuner, None
+    return service_for_click(app, service, clicks, action, UNAVAILABLE)
 
 
 def _register_progress(app: dash.Dash, service) -> None:

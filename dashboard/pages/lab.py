@@ -15,17 +15,16 @@ from __future__ import annotations
 from typing import Any
 
 import dash
-import flask
 from dash import ALL, Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import kinds, tune
 from tablelog.dashboard.callbacks import takes
 from tablelog.dashboard.components import control, game_options, graph, options
+from tablelog.dashboard.doors import service_for_click
 from tablelog.dashboard.figures import lab as figures
 from tablelog.dashboard.games.setting import option_questions
-from tablelog.dashboard.policy import lab_service, write_policy
-from tablelog.dashboard.record import actions
+from tablelog.dashboard.policy import lab_service
 from tablelog.domain import wording
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES, RulesError, get_game
@@ -327,16 +326,7 @@ def _register_cancel(app: dash.Dash, service) -> None:
 
 
 def _writer(app: dash.Dash, service, clicks, action: str) -> tuple[Any, str | None]:
-    """The lab, for a click that starts or cancels an experiment, or why this request may not
-    (the app's write policy, or no lab here); no update without a click."""
-    if not clicks:
-        raise PreventUpdate
-    lab = service()
-    recorder = app.server.extensions["tablelog"].recorder
-    _, refused = actions.admit(write_policy(app.server), recorder, None, flask.request.host, action)
-    if lab is None or refused:
-        return None, refused or "The lab is not available in this app."
-    return lab, None
+    return service_for_click(app, service, clicks, action, "The lab is not available in this app.")
 
 
 def _progress_shown(state: dict, finished: str | None) -> tuple[str, Any] | None:

@@ -52,7 +52,7 @@ def test_a_dashboard_on_postgresql_shows_a_new_match_without_a_restart(postgres_
         assert (row.status, json.loads(row.winners)) == ("ended", ["Ann"])
         answer = client.post("/_dash-update-component", json=overview_request())
         assert answer.status_code == 200, answer.get_data(as_text=True)[:500]
-        assert "topitop" in answer.get_data(as_text=True)
+        assert "Topitop" in answer.get_data(as_text=True)  # the game by its name, as shown
     finally:
         app.server.extensions["tablelog-refresher"].stop()
 
