@@ -5,6 +5,8 @@ with pickers from the game's declaration, never JSON. Screenshots go to test-art
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -22,13 +24,28 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 WAIT = BROWSER_WAIT  # ms (tests/conftest.py)
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    path = str(tmp_path_factory.mktemp("lab") / "store.sqlite")
+@contextmanager
+def _lab_with_a_skill_experiment(folder: Path) -> Iterator[str]:
+    path = str(folder / "store.sqlite")
     recorder = open_recorder(path)
     run(recorder, lab.skill("topitop", [1, 2, 4], matches=4, seed=1))
     recorder.close()
     with serving(build_app(path, WritePolicy.for_bind("127.0.0.1"), refresh=0.5)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """A lab the tests only read: its newest experiment stays the skill experiment."""
+    with _lab_with_a_skill_experiment(tmp_path_factory.mktemp("lab")) as url:
+        yield url
+
+
+@pytest.fixture
+def own_lab(tmp_path):
+    """A lab of the test's own, for a test that starts an experiment (the page shows the
+    newest, which the reading tests must not see change under them, in any order)."""
+    with _lab_with_a_skill_experiment(tmp_path) as url:
         yield url
 
 
@@ -98,8 +115,8 @@ def test_humans_against_bots_from_the_recorded_matches(served, page):
     assert page.errors == []
 
 
-def test_an_experiment_started_from_the_page_is_stored_and_shown(served, page):
-    page.goto(served + "/lab")
+def test_an_experiment_started_from_the_page_is_stored_and_shown(own_lab, page):
+    page.goto(own_lab + "/lab")
     wait_for_traces(page, "lab-skill", 2)
     page.click("#lab-kind")
     page.locator(".dash-dropdown-option", has_text="restricted play").click()
@@ -114,8 +131,8 @@ def test_an_experiment_started_from_the_page_is_stored_and_shown(served, page):
     assert page.errors == []
 
 
-def test_a_variant_experiment_is_set_with_pickers_from_the_declaration(served, page):
-    page.goto(served + "/lab")
+def test_a_variant_experiment_is_set_with_pickers_from_the_declaration(own_lab, page):
+    page.goto(own_lab + "/lab")
     # Topitop declares two counts: one picker each for each arm, at the standard 4, no JSON.
     pickers = page.locator("#lab-arms .control")
     pickers.nth(3).wait_for(timeout=WAIT)
@@ -144,7 +161,7 @@ def test_a_variant_experiment_is_set_with_pickers_from_the_declaration(served, p
         timeout=WAIT,
     )
     # The stored experiment's arms: A at the standard 4 and 4, B with 3 small piles.
-    stored = page.request.get(served + "/api/v1/lab/experiments?game=topitop").json()
+    stored = page.request.get(own_lab + "/api/v1/lab/experiments?game=topitop").json()
     (variant,) = [e for e in stored["experiments"] if e["kind"] == "variants"]
     a, b = (arm["options"] for arm in variant["definition"]["arms"])
     assert (a["small"], a["large"], b["small"], b["large"]) == (4, 4, 3, 4)
