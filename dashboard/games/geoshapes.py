@@ -303,11 +303,11 @@ def row_at(number: int, line: int) -> tuple[float, float]:
     return left, top - 1.2 - line * 0.95
 
 
-SLOT = 0.45  # board units: half a slot's width (a place's name has 2.3 units before it)
+SLOT = 0.45  # board units: half a slot's width (a place's name has 2.55 units before it)
 
 
 def slot_x(left: float, k: int) -> float:
-    return left + 3.0 + k * 0.95
+    return left + 3.2 + k * 0.95
 
 
 def discards_at(number: int) -> tuple[float, float]:
