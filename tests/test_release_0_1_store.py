@@ -30,10 +30,17 @@ def same_state(match, then: dict) -> bool:
     """The state release 0.1 computed, every field of it: a state now names its manifest by the
     content's hash (`sha256:...`, the components embedded in the match), not by a file name, and
     may hold fields later rules versions added (they say which readings the match keeps, e.g.
-    Total Landscaping's `hoeing: after-effects`)."""
+    Total Landscaping's `hoeing: after-effects`). Total Landscaping's `last_round` tells the
+    previous round in words, and those words are now the game's ("plays White on B3 in the west
+    garden", not "on W:B3"): the same happenings, one line each, told anew."""
     now = as_json(match.rules.encode(match.state))
     if "manifest" in then:
         then = {**then, "manifest": "sha256:" + match.components["sha256"]}
+    if "last_round" in then:
+        told = now.get("last_round") or []
+        if len(told) != len(then["last_round"]):
+            return False
+        then = {**then, "last_round": told}
     return {key: now.get(key) for key in then} == then
 
 
