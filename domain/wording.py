@@ -113,6 +113,8 @@ def value_words(value: Any) -> str:
     hyphens ("after effects"); a list or a mapping as its items, never JSON."""
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if value is None:
+        return "none"
     if isinstance(value, Mapping):
         return ", ".join(f"{k} {value_words(v)}" for k, v in value.items())
     if isinstance(value, (list, tuple)):

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.domain.games import get_rules
+from tablelog.domain.wording import value_words
 
 from .confirm import ranked
 from .measure import Tally
@@ -30,15 +31,6 @@ def words(pointer: str, base: Any) -> str:
     if steps[0] == "values":
         return f"tile value {int(steps[1]) + 1}"
     return f"{steps[0]}: {' '.join(steps[1:])}"
-
-
-def value_words(value: Any) -> str:
-    """A parameter's value as a person reads it: yes/no, not true/false."""
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    return "none" if value is None else str(value)
 
 
 def summary(study: Any, settings: Settings) -> dict[str, Any]:
