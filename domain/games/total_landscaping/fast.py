@@ -1,6 +1,7 @@
 """Total Landscaping's fast paths (issue 24): a balance study records thousands of rounds a
-second, each drawn by the random bot and checked by `apply`. Each shortcut gives the same answer
-as the plain code it stands beside (tests/games/test_fast_total_landscaping.py checks them):
+second, each drawn by the random bot and checked by `apply`. Each shortcut is the engine's one
+way of doing its part; the golden data (tests/games/golden/, tests/games/test_golden.py) pins
+its answers:
 
 - `choice`: a seat's choice spelled exactly as `choices` lists it (canonical names, a plain
   dict), read without the parser's wording; anything else, legal or not, returns None and goes to
