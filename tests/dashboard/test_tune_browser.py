@@ -48,6 +48,22 @@ def wait_for_progress(page, words: str) -> None:
     )
 
 
+def start_a_study(page) -> str:
+    """Press Start; the study's short name, from the line that answers."""
+    before = page.inner_text("#tune-progress")
+    page.click("#tune-start")
+    # The answer ("Started study …") may already be followed by the timer's line ("Study …").
+    page.wait_for_function(
+        "b => { const t = document.querySelector('#tune-progress').innerText;"
+        " return t !== b && /^(Started study|Study) /.test(t); }",
+        arg=before,
+        timeout=WAIT,
+    )
+    started = re.match(r"(?:Started study|Study) (\w+)", page.inner_text("#tune-progress"))
+    assert started, page.inner_text("#tune-progress")
+    return started.group(1)
+
+
 def traces(page, graph_id: str) -> int:
     return int(
         page.evaluate(
@@ -76,8 +92,9 @@ def test_a_tiny_study_started_from_the_page_is_followed_and_drawn(served, page):
     page.goto(served + "/lab")
     a_small_topiary_study(page, "3", "16 matches")
     assert "tile value 5 (1 to 9)" in page.inner_text("#tune-vary")
-    page.click("#tune-start")
-    wait_for_progress(page, "ended")
+    study = start_a_study(page)
+    # The section opens on the last study here (the cancelled one, when that test ran first).
+    wait_for_progress(page, f"Study {study} ended")
     assert re.search(r"ended: (confirmed|not confirmed)", page.inner_text("#tune-progress"))
     page.wait_for_function(
         "document.querySelector('#tune-words').innerText.includes('candidates played')",
@@ -105,10 +122,10 @@ def test_a_tiny_study_started_from_the_page_is_followed_and_drawn(served, page):
 def test_a_study_is_cancelled_from_the_page(served, page):
     page.goto(served + "/lab")
     a_small_topiary_study(page, "60", "400 matches")
-    page.click("#tune-start")
-    wait_for_progress(page, "running")
+    study = start_a_study(page)
+    wait_for_progress(page, f"Study {study} running")
     page.wait_for_selector("#tune-cancel:not([disabled])", timeout=WAIT)
     page.click("#tune-cancel")
-    wait_for_progress(page, "ended: cancelled")
+    wait_for_progress(page, f"Study {study} ended: cancelled")
     assert page.is_disabled("#tune-cancel")
     assert page.errors == []
