@@ -4,7 +4,10 @@ than the screen (a phone at 390 px included): figures follow their card's width,
 sideways inside their card, and a figure's mode bar sits in a strip of its own above the
 figure, so that it never covers the title."""
 
-INDEX = """<!DOCTYPE html>
+from .accessible import SCRIPT
+
+INDEX = (
+    """<!DOCTYPE html>
 <html lang="en">
 <head>
 {%metas%}
@@ -83,6 +86,9 @@ h2 { margin: 8px 0 4px; font-size: 24px; }
 </head>
 <body>
 {%app_entry%}
-<footer>{%config%}{%scripts%}{%renderer%}</footer>
+<footer>{%config%}{%scripts%}{%renderer%}"""
+    + SCRIPT
+    + """</footer>
 </body>
 </html>"""
+)

@@ -145,6 +145,7 @@ def stepper() -> html.Div:
                     tooltip={"placement": "bottom", "always_visible": False},
                 ),
                 className="slider",
+                title="step of the replay",  # names the slider's handle (dashboard/accessible.py)
             ),
             html.Button("▶", id="match-forward", title="next step"),
         ],

@@ -165,13 +165,6 @@ FIGURE_TEXT = """() => {
 }"""
 
 
-# axe-core's rules that fail inside Dash's own components, not in anything the pages draw:
-# dcc.Dropdown keeps a focusable input under aria-hidden, dcc.RadioItems puts its radio inputs
-# inside their labels and names its group by none. Each is left to a change of component
-# (issue 44); every other serious or critical finding fails.
-DASH_OWN = {"aria-hidden-focus", "nested-interactive", "aria-input-field-name"}
-
-
 def accessibility_findings(page) -> list[str]:
     """axe-core's serious and critical findings on the page, one line each."""
     from axe_playwright_python.sync_playwright import Axe
@@ -180,7 +173,7 @@ def accessibility_findings(page) -> list[str]:
     return [
         f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes'][:3]]}"
         for v in found
-        if v["impact"] in ("serious", "critical") and v["id"] not in DASH_OWN
+        if v["impact"] in ("serious", "critical")
     ]
 
 
