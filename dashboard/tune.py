@@ -122,12 +122,12 @@ def _new_study() -> html.Div:
     )
 
 
-def register(app: dash.Dash) -> None:
+def register(app: dash.Dash, source) -> None:
     def service():
         return tune_service(app.server)
 
     _register_choices(app, service)
-    _register_view(app, service)
+    _register_view(app, service, source)
     _register_start(app, service)
     _register_progress(app, service)
 
@@ -186,7 +186,7 @@ def _register_choices(app: dash.Dash, service) -> None:
         return options(ids, [s["label"] for s in found]), value
 
 
-def _register_view(app: dash.Dash, service) -> None:
+def _register_view(app: dash.Dash, service, source) -> None:
     """The chosen study: its report in words, its balance table, Optuna's figures."""
 
     @app.callback(
@@ -201,10 +201,8 @@ def _register_view(app: dash.Dash, service) -> None:
     @takes(name=kinds.TEXT, seen=kinds.TEXT)
     def show(name, seen):
         tuner = service()
-        if tuner is None or not name:
-            words = [UNAVAILABLE if tuner is None else "No study of this game yet: start one."]
-            drawn = figures.figures(None, ["seat imbalance"])
-            return [html.Li(w) for w in words], "", None, True, *drawn.values()
+        if tuner is None or not name:  # the same every time: drawn once
+            return source.keep(("tune", "none", tuner is None), lambda: _nothing(tuner))
         report = tuner.report(name)
         study, names = tuner.worded(name)
         drawn = figures.figures(study, names)
@@ -245,6 +243,13 @@ def balance_table(confirmation: dict[str, Any] | None) -> tuple[str, html.Table 
         className="tune-table",
     )
     return title, table
+
+
+def _nothing(tuner) -> tuple[Any, ...]:
+    """The section with no study to show."""
+    words = [UNAVAILABLE if tuner is None else "No study of this game yet: start one."]
+    drawn = figures.figures(None, ["seat imbalance"])
+    return [html.Li(w) for w in words], "", None, True, *drawn.values()
 
 
 def _register_start(app: dash.Dash, service) -> None:

@@ -125,13 +125,13 @@ def register(app: dash.Dash, source) -> None:
     def service():
         return lab_service(app.server)
 
-    _register_views(app, service)
+    _register_views(app, service, source)
     _register_runs(app, service)
     _register_cancel(app, service)
-    tune.register(app)
+    tune.register(app, source)
 
 
-def _register_views(app: dash.Dash, service) -> None:
+def _register_views(app: dash.Dash, service, source) -> None:
     """Choosing a game and an experiment, and drawing it."""
 
     @app.callback(
@@ -162,14 +162,16 @@ def _register_views(app: dash.Dash, service) -> None:
     @takes(experiment_id=kinds.TEXT, game=kinds.TEXT)
     def show(experiment_id, game):
         lab = service()
-        report = _report(lab, game, experiment_id)
-        words = (report or {}).get("words") or _no_report(lab, experiment_id)
-        return (
-            [html.Li(w) for w in words],
-            figures.forest(report),
-            figures.skill_trace(report),
-            figures.head_to_head(report),
+        stored = lab and experiment_id and experiment_id != HUMANS
+        # Drawn once per experiment and state (and, for humans against bots, per new match).
+        key = (
+            "lab",
+            lab is None,
+            game,
+            experiment_id,
+            stored and lab.experiment(experiment_id)["state"],
         )
+        return source.remember(key, lambda: _drawn(lab, game, experiment_id))
 
     @app.callback(
         Output("lab-restriction", "options"),
@@ -351,6 +353,18 @@ def _progress_shown(state: dict, finished: str | None) -> tuple[str, Any] | None
             state["id"],
         )
     return (f"Done: {state['total']} matches stored, experiment {state['id'][:8]}", state["id"])
+
+
+def _drawn(lab, game: str | None, experiment_id: str | None) -> tuple[Any, ...]:
+    """The experiment's report in words and its three figures."""
+    report = _report(lab, game, experiment_id)
+    words = (report or {}).get("words") or _no_report(lab, experiment_id)
+    return (
+        [html.Li(w) for w in words],
+        figures.forest(report),
+        figures.skill_trace(report),
+        figures.head_to_head(report),
+    )
 
 
 def _no_report(lab, experiment_id: str | None) -> list[str]:
