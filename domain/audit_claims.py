@@ -76,7 +76,7 @@ class Replay(Findings):
     def __init__(self) -> None:
         super().__init__()
         self.started: Any = None
-        self.rules: GameRules | None = None
+        self.rules: GameRules[Any] | None = None
         self.seats: list[str] = []
         self.line: list[Step] = []
         self.status = RUNNING
@@ -125,7 +125,7 @@ class Replay(Findings):
         return self.rules is not None and self.replay_stopped_at is None
 
     @property
-    def started_rules(self) -> GameRules:
+    def started_rules(self) -> GameRules[Any]:
         """The rules of the replay, which only ever runs after the match's start."""
         if self.rules is None:
             raise ValueError("the replay has not started: no start event was read")

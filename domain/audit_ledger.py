@@ -156,7 +156,7 @@ def _check_nodes(found: Findings, ledger: Ledger, tree: Tree) -> None:
 
 
 def _check_events(
-    found: Findings, ledger: Ledger, leaves: list[tuple], heads: list[dict[str, Any]]
+    found: Findings, ledger: Ledger, leaves: list[tuple[Any, ...]], heads: list[dict[str, Any]]
 ) -> int:
     """Every signed leaf against the event now stored under its notification id; returns how
     many events no checkpoint covers yet."""

@@ -26,7 +26,7 @@ from .merkle import ProofError, leaf_hash, verify_inclusion
 def audit_match_ledger(
     recorder: Any,
     match_id: UUID,
-    against: Sequence[Mapping] = (),
+    against: Sequence[Mapping[str, Any]] = (),
     keys: Mapping[str, bytes] | None = None,
 ) -> dict[str, Any]:
     ledger = Ledger(recorder)

@@ -60,7 +60,9 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def claim_sentence(by: str, position: int, after_move: int | None, difference: dict) -> str:
+def claim_sentence(
+    by: str, position: int, after_move: int | None, difference: dict[str, Any]
+) -> str:
     """One seat's claimed score against the rules' (or the sheet's) in one sentence: who
     claimed what for whom, and what the rules give."""
     seat, claimed, given = difference["seat"], difference["claimed"], difference["recomputed"]

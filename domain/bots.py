@@ -33,19 +33,19 @@ from typing import Any
 from .games import GameRules
 from .games.base import Move
 
-Bot = Callable[[GameRules, Any, int, random.Random], Move]
+Bot = Callable[[GameRules[Any], Any, int, random.Random], Move]
 
 GREEDY_CANDIDATES = 40
 
 
-def random_bot(rules: GameRules, state: Any, seat: int, rng: random.Random) -> Move:
+def random_bot(rules: GameRules[Any], state: Any, seat: int, rng: random.Random) -> Move:
     """A random legal move as the engine draws one (in a simultaneous game, `seat`'s choice)."""
     if rules.simultaneous:
         return rules.random_choice(state, seat, rng)
     return rules.random_move(state, rng)
 
 
-def greedy_bot(rules: GameRules, state: Any, seat: int, rng: random.Random) -> Move:
+def greedy_bot(rules: GameRules[Any], state: Any, seat: int, rng: random.Random) -> Move:
     """The move (or choice) that looks best for `seat` one move ahead; see the module notes."""
     candidates = rules.choices(state, seat)
     if len(candidates) > GREEDY_CANDIDATES:
@@ -75,7 +75,9 @@ def greedy_bot(rules: GameRules, state: Any, seat: int, rng: random.Random) -> M
     return rng.choice([candidate for value, _, candidate in weighed if value == best_value])
 
 
-def _guess_others(rules: GameRules, state: Any, seat: int, rng: random.Random) -> dict[int, Move]:
+def _guess_others(
+    rules: GameRules[Any], state: Any, seat: int, rng: random.Random
+) -> dict[int, Move]:
     """One random choice for every other awaited seat (what the greedy seat cannot see)."""
     return {
         other: rules.random_choice(state, other, rng)
@@ -90,11 +92,11 @@ def _guess_others(rules: GameRules, state: Any, seat: int, rng: random.Random) -
 # would agree, judged by that player's own `evaluate`.
 
 
-def _anyone_agrees(rules: GameRules, state: Any, move: Move, after: Any) -> bool:
+def _anyone_agrees(rules: GameRules[Any], state: Any, move: Move, after: Any) -> bool:
     return True
 
 
-def _geoshapes_partner_agrees(rules: GameRules, state: Any, move: Move, after: Any) -> bool:
+def _geoshapes_partner_agrees(rules: GameRules[Any], state: Any, move: Move, after: Any) -> bool:
     """A trade partner accepts only a trade that improves its own position (so two greedy
     players cannot pass the same shapes back and forth forever)."""
     trade = move.get("trade")
@@ -104,7 +106,7 @@ def _geoshapes_partner_agrees(rules: GameRules, state: Any, move: Move, after: A
     return rules.evaluate(after, partner) > rules.evaluate(state, partner)
 
 
-CONSENT: Mapping[str, Callable[[GameRules, Any, Move, Any], bool]] = {
+CONSENT: Mapping[str, Callable[[GameRules[Any], Any, Move, Any], bool]] = {
     "geoshapes": _geoshapes_partner_agrees,
 }
 
@@ -112,7 +114,7 @@ BOTS: Mapping[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
 
 
 def next_move(
-    rules: GameRules, state: Any, bots: Sequence[Bot], rng: random.Random
+    rules: GameRules[Any], state: Any, bots: Sequence[Bot], rng: random.Random
 ) -> tuple[int, Move]:
     """The seat that records the next move and the move, each awaited seat asking its own bot
     (`bots[i]` plays seat i). A simultaneous round is recorded by the first awaited seat."""

@@ -49,7 +49,7 @@ class SideTables:
     def _sql(self, sql: str) -> str:
         return sql.replace("?", "%s") if self.postgres else sql
 
-    def _run(self, cursor: Any, sql: str, params: tuple = ()) -> list[tuple]:
+    def _run(self, cursor: Any, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         cursor.execute(self._sql(sql), params)
         try:
             rows = cursor.fetchall()
@@ -57,6 +57,6 @@ class SideTables:
             return []
         return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in rows or []]
 
-    def _select(self, sql: str, params: tuple = ()) -> list[tuple]:
+    def _select(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._tx(commit=False) as c:
             return self._run(c, sql, params)

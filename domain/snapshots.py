@@ -49,7 +49,7 @@ Fetch = Callable[[], tuple[list[Any], list[dict[str, Any]]]]
 """Every state and every effective move of the match as it was when its snapshot was taken."""
 
 
-class Trail(MutableSequence):
+class Trail(MutableSequence[Any]):
     """A list of which only the last entries are held; the `dropped` earlier ones are fetched
     on first need (by `fetch_all`, which returns the whole list as it was when it was cut)."""
 
@@ -84,7 +84,7 @@ class Trail(MutableSequence):
     def __len__(self) -> int:
         return self.dropped + len(self.tail)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
             start, stop, step = index.indices(len(self))
             if step == 1 and start >= self.dropped:  # within the tail: nothing to fetch
@@ -95,7 +95,7 @@ class Trail(MutableSequence):
         position = self._index(index)
         return self.tail[position]
 
-    def __setitem__(self, index, value) -> None:
+    def __setitem__(self, index: Any, value: Any) -> None:
         if isinstance(index, slice):
             self._fill()
             self.tail[index] = value
@@ -103,7 +103,7 @@ class Trail(MutableSequence):
             position = self._index(index)  # (may replace `tail`: see __getitem__)
             self.tail[position] = value
 
-    def __delitem__(self, index) -> None:
+    def __delitem__(self, index: Any) -> None:
         self._fill()
         del self.tail[index]
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
+from uuid import UUID
 
 import orjson
 from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent, Transcoder
@@ -63,7 +64,7 @@ class LeanTranscoder(Transcoder):
         return obj
 
 
-class LeanMapper(Mapper):
+class LeanMapper(Mapper[UUID]):
     """The library's Mapper without its per-event generality (class versions, compression and
     ciphers are not used by Tablelog's store): one dict copy and one encode per event.
 

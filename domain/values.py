@@ -86,7 +86,7 @@ def _walk(value: Any, what: str) -> Any:
     """A plain copy of `value`, checked part by part; iterative (an explicit stack), so a value
     nested ten thousand deep is refused rather than a RecursionError."""
     root: list[Any] = [None]
-    stack: list[tuple[Any, list | dict, Any, int, str]] = [(value, root, 0, 0, "")]
+    stack: list[tuple[Any, list[Any] | dict[str, Any], Any, int, str]] = [(value, root, 0, 0, "")]
     while stack:
         item, parent, key, depth, path = stack.pop()
         if depth > MAX_DEPTH:

@@ -67,7 +67,7 @@ def player_count_refusal(rules: PlayerCounts, count: int) -> str | None:
 STANDARD = "standard rules"
 
 
-def option_label(field: dataclasses.Field) -> str:
+def option_label(field: dataclasses.Field[Any]) -> str:
     """An option's name for a person: its declared label ("last player chooses"), else its key
     with spaces ("half board")."""
     return field.metadata.get("label") or field.name.strip("_").replace("_", " ")
@@ -128,7 +128,7 @@ def value_words(value: Any) -> str:
 WORD_CHOICE = re.compile(r"[a-z]+(?:-[a-z]+)+")
 
 
-def _default(field: dataclasses.Field) -> Any:
+def _default(field: dataclasses.Field[Any]) -> Any:
     if field.default_factory is not dataclasses.MISSING:
         return field.default_factory()
     return None if field.default is dataclasses.MISSING else field.default

@@ -86,7 +86,7 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
     def plain_rows(self, cursor: Any) -> None:
         cursor.row_factory = tuple_row
 
-    def fetch_once(self, statement: str, params: Sequence[Any]) -> list[tuple]:
+    def fetch_once(self, statement: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         # The library's connections are in autocommit mode: the statement is its own read.
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as c:
             return c.execute(statement, tuple(params), prepare=True).fetchall()

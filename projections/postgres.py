@@ -155,7 +155,7 @@ class FollowingRecorder(Recorder):
 
     name = Recorder.name
 
-    def construct_mapper(self) -> Mapper:
+    def construct_mapper(self) -> Mapper[UUID]:
         return _TolerantMapper(transcoder=self.construct_transcoder())
 
 

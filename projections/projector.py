@@ -126,7 +126,7 @@ _MOVES: dict[tuple[str, bool, bytes], tuple[str, str]] = {}  # (game, rules gone
 # orjson bytes) -> the move's text and kind in the `moves` table
 
 
-def _move_cells(game: str, rules: GameRules | None, move: Any) -> tuple[str, str]:
+def _move_cells(game: str, rules: GameRules[Any] | None, move: Any) -> tuple[str, str]:
     """`(_json(move), _kind(rules, move))`, remembered per game: a kind is a function of the
     move alone, and most moves recur, so a recorded move costs one orjson call and a look-up
     (the rules' `move_kind` was a tenth of a Total Landscaping move's fold)."""
@@ -167,7 +167,7 @@ class OpenMatch:
         self.game: str = data["game"]
         self.seats: list[str] = list(data["seats"])
         self.variant = _variant(data["options"])
-        self.rules: GameRules | None
+        self.rules: GameRules[Any] | None
         self.kind = "sheet" if data.get("kind") == "sheet" else "moves"
         self.start = data  # the Started fields, for the first position when it is asked for
         try:
@@ -311,7 +311,9 @@ class Projector:
         # Quarantined matches (see `quarantine`): their events are skipped from then on.
         self.damaged: set[UUID] = {UUID(row["match_id"]) for row in view.select("damaged")}
         self.cache: OrderedDict[UUID, OpenMatch] = OrderedDict()
-        self.pending: dict[str, dict[tuple, dict[str, Any]]] = {name: {} for name in STORED}
+        self.pending: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {
+            name: {} for name in STORED
+        }
         self._quiet = False
         self._untrimmed = False  # refolding a match whose undo went past its kept moves
         self._handlers: dict[str, Callable[[OpenMatch, Event], None]] = {
@@ -511,7 +513,9 @@ class Projector:
         self._rate(match, event, names, outcome)
         match.close()
 
-    def _rate(self, match: OpenMatch, event: Event, names: list, outcome: dict) -> None:
+    def _rate(
+        self, match: OpenMatch, event: Event, names: list[str], outcome: dict[str, Any]
+    ) -> None:
         """The players' new ratings from a finished match's ranking (not while quiet)."""
         if self._quiet:
             return
@@ -648,7 +652,7 @@ def _stored_score(final: dict[str, Any]) -> tuple[list[dict[str, Any]], list[lis
     return final["scores"], found
 
 
-def _kind(rules: GameRules | None, move: dict[str, Any]) -> str:
+def _kind(rules: GameRules[Any] | None, move: dict[str, Any]) -> str:
     if rules is None:
         return next(iter(move), "move") if isinstance(move, dict) else "move"
     try:

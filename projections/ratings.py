@@ -71,7 +71,7 @@ class Ratings:
         return rows
 
 
-class _Own(list):
+class _Own(list[Any]):
     """Teams for openskill's `rate`, which deep-copies them so as not to change the caller's
     ratings. These are the projection's own and replaced by the results, so `rate` may work
     on them in place: the copy (the copy module's walk and a new uuid4 per rating) was half the

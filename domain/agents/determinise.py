@@ -82,7 +82,7 @@ DETERMINISERS: Mapping[str, Callable[[Any, int, random.Random], Any]] = {
 }
 
 
-def determinise(rules: GameRules, state: Any, seat: int, rng: random.Random) -> Any:
+def determinise(rules: GameRules[Any], state: Any, seat: int, rng: random.Random) -> Any:
     """`state` with what `seat` cannot see redrawn (the state itself in open games)."""
     redraw = DETERMINISERS.get(rules.id)
     return state if redraw is None else redraw(state, seat, rng)

@@ -63,7 +63,7 @@ class MCTS:
     rollout_depth: int = ROLLOUT_DEPTH
     exploration: float = EXPLORATION
 
-    def __call__(self, rules: GameRules, state: Any, seat: int, rng: random.Random) -> Move:
+    def __call__(self, rules: GameRules[Any], state: Any, seat: int, rng: random.Random) -> Move:
         if rules.simultaneous:
             return self._flat(rules, state, seat, rng)
         moves = rules.choices(state, seat)
@@ -83,7 +83,7 @@ class MCTS:
         return by_key[best[0]]
 
     def _iterate(
-        self, rules: GameRules, state: Any, root: Node, rng: random.Random, players: int
+        self, rules: GameRules[Any], state: Any, root: Node, rng: random.Random, players: int
     ) -> None:
         node, path = root, [root]
         while rules.outcome(state) is None:
@@ -118,7 +118,7 @@ class MCTS:
             ),
         )
 
-    def _flat(self, rules: GameRules, state: Any, seat: int, rng: random.Random) -> Move:
+    def _flat(self, rules: GameRules[Any], state: Any, seat: int, rng: random.Random) -> Move:
         """Simultaneous rounds: UCB1 over this seat's choices, the others' drawn at random."""
         choices = rules.choices(state, seat)
         if len(choices) == 1:
@@ -141,7 +141,7 @@ class MCTS:
         return choices[best]
 
     def rollout(
-        self, rules: GameRules, state: Any, rng: random.Random, players: int
+        self, rules: GameRules[Any], state: Any, rng: random.Random, players: int
     ) -> list[float]:
         """Random moves to the end (or `rollout_depth`): a point shared by the winners."""
         for _ in range(self.rollout_depth):
@@ -157,5 +157,5 @@ class MCTS:
         return [1.0 / len(winners) if s in winners else 0.0 for s in range(players)]
 
 
-def _players(rules: GameRules, state: Any) -> int:
+def _players(rules: GameRules[Any], state: Any) -> int:
     return len(rules.score(state))

@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from importlib.metadata import entry_points
+from typing import Any
 
 from ..quoting import quoted
 from .base import (
@@ -59,7 +60,7 @@ def _discover() -> dict[str, Game]:
 
 
 PLUGINS: dict[str, Game] = _discover()
-GAMES: dict[str, GameRules] = {game: plugin.rules for game, plugin in PLUGINS.items()}
+GAMES: dict[str, GameRules[Any]] = {game: plugin.rules for game, plugin in PLUGINS.items()}
 
 
 def get_game(game: str) -> Game:
@@ -68,7 +69,7 @@ def get_game(game: str) -> Game:
     return PLUGINS[game]
 
 
-def get_rules(game: str) -> GameRules:
+def get_rules(game: str) -> GameRules[Any]:
     try:
         return GAMES[game]
     except KeyError:

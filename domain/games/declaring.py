@@ -140,7 +140,7 @@ def key(
     }
 
 
-def json_key(field: dataclasses.Field) -> str:
+def json_key(field: dataclasses.Field[Any]) -> str:
     return field.metadata.get("key") or field.name
 
 
@@ -355,7 +355,7 @@ MANIFEST_NOTE = (
 )
 
 
-def _field_schema(field: dataclasses.Field, tp: Any, move: Vocabulary | None) -> Schema:
+def _field_schema(field: dataclasses.Field[Any], tp: Any, move: Vocabulary | None) -> Schema:
     leaves, extra = _leaves(field.metadata, move)
     schema = {**json_schema(tp, move, leaves), **extra}
     doc = field.metadata.get("doc", "")

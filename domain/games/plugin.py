@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .base import GameRules
 from .declaring import GameInfo
@@ -32,7 +33,7 @@ class Game:
     declares what the balance tuner may vary (named, as the tuner's import is heavy; None:
     nothing declared)."""
 
-    rules: GameRules
+    rules: GameRules[Any]
     declaration: GameInfo
     sheet: SheetRules
     restrictions: tuple[Restriction, ...]
@@ -47,7 +48,7 @@ class Game:
 
 
 def game(
-    rules: GameRules,
+    rules: GameRules[Any],
     declaration: GameInfo,
     *,
     sheet: SheetRules | None = None,

@@ -49,7 +49,7 @@ class RestrictedRules:
     """The rules as the restricted seat sees them: everything delegated, except that its own
     moves are filtered (choices, legal moves and random moves alike)."""
 
-    def __init__(self, rules: GameRules, restriction: Restriction, seat: int) -> None:
+    def __init__(self, rules: GameRules[Any], restriction: Restriction, seat: int) -> None:
         self._rules, self._restriction, self._seat = rules, restriction, seat
 
     def __getattr__(self, name: str) -> Any:
@@ -77,13 +77,13 @@ class RestrictedRules:
         return self.random_choice(state, self.to_move(state)[0], rng)
 
 
-Bot = Callable[[GameRules, Any, int, random.Random], Move]
+Bot = Callable[[GameRules[Any], Any, int, random.Random], Move]
 
 
 def restricted(bot: Bot, restriction: Restriction) -> Bot:
     """`bot`, playing its seat under `restriction`."""
 
-    def play(rules: GameRules, state: Any, seat: int, rng: random.Random) -> Move:
+    def play(rules: GameRules[Any], state: Any, seat: int, rng: random.Random) -> Move:
         return bot(RestrictedRules(rules, restriction, seat), state, seat, rng)  # type: ignore
 
     return play

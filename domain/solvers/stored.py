@@ -6,8 +6,12 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
+
+if TYPE_CHECKING:
+    from .topitop import SolvedTopitop
 
 # Package data: a real folder in every install this project makes (wheel, sdist, editable).
 SHIPPED = Path(str(resources.files("tablelog.data") / "solved"))
@@ -27,7 +31,7 @@ def find_table(small: int, large: int) -> Path | None:
 
 
 @lru_cache(maxsize=4)
-def stored_table(small: int, large: int):
+def stored_table(small: int, large: int) -> SolvedTopitop | None:
     """The solved table for these counts if one is stored (loaded once per process), else None:
     readers never start a minutes-long solve."""
     from .topitop import load

@@ -58,6 +58,7 @@ def test_it_takes_a_win_in_one(case):
 @pytest.mark.parametrize("case", range(3))
 def test_it_avoids_handing_over_a_win_in_one(case):
     table = stored_table(4, 4)
+    assert table is not None  # the 4/4 table ships with the package
     state = positions(gives_away, 3)[case]
     seat = RULES.to_move(state)[0]
     move = MCTS(BUDGET)(RULES, state, seat, random.Random(case))
@@ -67,6 +68,7 @@ def test_it_avoids_handing_over_a_win_in_one(case):
 def test_a_budget_of_one_is_not_enough_to_know():
     """The test positions are not trivial: a one-iteration search misses some of them."""
     table = stored_table(4, 4)
+    assert table is not None
     cases = positions(gives_away, 6, seed=11)
     misses = 0
     for n, state in enumerate(cases):

@@ -30,7 +30,9 @@ def _expert(options: Mapping[str, Any]) -> bool:
 class TopasSheet(SheetRules):
     game = "topas"
 
-    def categories(self, options, components, players) -> tuple[str, ...]:
+    def categories(
+        self, options: Mapping[str, Any], components: Any, players: int
+    ) -> tuple[str, ...]:
         colours = _colours(components)
         if players == 1:
             return tuple(f"column {c + 1}" for c in range(COLUMNS))
@@ -39,7 +41,9 @@ class TopasSheet(SheetRules):
     def sums_categories(self, options: Mapping[str, Any], players: int) -> bool:
         return players != 1  # solitaire: the total is the lowest column
 
-    def bounds(self, options, components, players, won) -> tuple[float, float]:
+    def bounds(
+        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+    ) -> tuple[float, float]:
         card = RUN**LINES if _expert(options) else RUN * LINES
         return 0, ROUNDS * card
 

@@ -26,7 +26,9 @@ class TopiarySheet(SheetRules):
     game = "topiary"
     tie_rule = "tie: most hand points, then the player later in turn order"
 
-    def categories(self, options, components, players) -> tuple[str, ...]:
+    def categories(
+        self, options: Mapping[str, Any], components: Any, players: int
+    ) -> tuple[str, ...]:
         return ("visitors", "type bonus", "hand")
 
     def category_max(self, players: int) -> dict[str, int]:
@@ -37,7 +39,9 @@ class TopiarySheet(SheetRules):
             "hand": HAND_MAX,
         }
 
-    def bounds(self, options, components, players, won) -> tuple[float, float]:
+    def bounds(
+        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+    ) -> tuple[float, float]:
         return 0, sum(self.category_max(players).values())
 
     def check_seats(

@@ -8,7 +8,7 @@ no winner.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...errors import Refused
@@ -21,10 +21,14 @@ class TopitopSheet(SheetRules):
     game = "topitop"
     tie_rule = "the first with both buckets on castles wins"
 
-    def categories(self, options, components, players) -> tuple[str, ...]:
+    def categories(
+        self, options: Mapping[str, Any], components: Any, players: int
+    ) -> tuple[str, ...]:
         return ("buckets on castles",)
 
-    def bounds(self, options, components, players, won) -> tuple[float, float]:
+    def bounds(
+        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+    ) -> tuple[float, float]:
         return (BUCKETS, BUCKETS) if won else (0, BUCKETS - 1)
 
     def check_winners(self, sheet: dict[str, Any], seats: Sequence[str]) -> None:
