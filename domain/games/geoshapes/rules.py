@@ -51,7 +51,7 @@ from ..base import (
     seat_score,
     without_memos,
 )
-from .board import GAP_MEMO, Board, Place, fits, is_complete, load_board, missing
+from .board import GAP_MEMO, Board, Place, is_complete, load_board, missing
 from .components import components as component_rows
 from .declaration import DEFAULT_MANIFEST, GAME_INFO
 from .moves import (
@@ -197,51 +197,15 @@ class _OneForOne:
         raise IndexError(number)
 
 
-def _quick_draw(state: GeoShapesState, shape: str) -> bool:
-    if state.deck_left == 0 or (state.deck is not None and state.deck[0] != shape):
-        return False
-    return state.board.deck.get(shape, 0) > state.cards_up.count(shape)  # deck_can_hold
+def _deck_holds(state: GeoShapesState, shape: str) -> bool:
+    """`state.deck_can_hold()[shape] > 0`, counting one shape rather than building Counters."""
+    return state.board.deck.get(shape, 0) > state.cards_up.count(shape)
 
 
-def _quick_pick_up(state: GeoShapesState, seat: int) -> bool:
+def _has_stack(state: GeoShapesState, seat: int) -> bool:
+    """The player in that seat has a SHAPE DISCARDS stack to pick up."""
     at = state.board.quadrant_at
     return any(state.stacks[at[q]] for q in state.players[seat].quadrants)
-
-
-def _quick_trade(state: GeoShapesState, action: Trade) -> bool:
-    """A trade of shapes in hand (what `quick_parse` reads), each side holding what it gives."""
-    if action.partner == state.turn:
-        return False
-    for seat, items in ((state.turn, action.give), (action.partner, action.get)):
-        if not 1 <= len(items) <= MAX_TRADE:
-            return False
-        hand, shapes = state.players[seat].hand, [item.shape for item in items]
-        if any(shapes.count(shape) > hand.count(shape) for shape in shapes):
-            return False
-    return True
-
-
-def _quick_place(state: GeoShapesState, action: PlaceShape) -> bool:
-    player, board, placed = state.players[state.turn], state.board, state.placed
-    if action.shape not in player.hand:
-        return False
-    index = board.where(action.on)
-    place = board.places[index]
-    if place.quadrant not in player.quadrants:
-        return False
-    played = state.played_on
-    if any(placed[r] or board.places[r].name in played for r in board.rivals[index]):
-        return False  # one figure per quadrant and play, the other one empty
-    return action.shape in board.fitting(index, placed[index])
-
-
-def _quick_switch(state: GeoShapesState, figure: str) -> bool:
-    board = state.board
-    index = board.where(figure)
-    place = board.places[index]
-    if place.is_circle or place.quadrant not in state.players[state.turn].quadrants:
-        return False
-    return any(state.placed[r] for r in board.rivals[index])
 
 
 def _without(shapes: tuple[str, ...], gone: Sequence[str]) -> tuple[str, ...]:
@@ -519,9 +483,12 @@ class GeoShapes(GameRules[GeoShapesState]):
     def _holds_error(self, state: GeoShapesState, seat: int, items: Sequence[Item]) -> str | None:
         """Whether a player holds the traded shapes, in hand or on their own board."""
         player = state.players[seat]
-        short = Counter(i.shape for i in items if i.place is None) - Counter(player.hand)
-        if short:
-            return f"{_seat(state, seat)} holds no (more) {next(iter(short))} in hand"
+        from_hand = [i.shape for i in items if i.place is None]
+        for shape in from_hand:  # the first shape given more often than the hand holds it
+            if from_hand.count(shape) > player.hand.count(shape):
+                return f"{_seat(state, seat)} holds no (more) {shape} in hand"
+        if len(from_hand) == len(items):
+            return None
         for (where, shape), count in Counter((i.place, i.shape) for i in items if i.place).items():
             index = state.board.index(where)
             if index is None or state.board.places[index].quadrant not in player.quadrants:
@@ -537,7 +504,7 @@ class GeoShapes(GameRules[GeoShapesState]):
             return "the draw deck is empty: pick up a discard stack or offer a trade"
         if state.deck is not None and state.deck[0] != action.shape:
             return f"the next card of the dealt deck is a {state.deck[0]}, not a {action.shape}"
-        if not state.deck_can_hold()[action.shape]:
+        if not _deck_holds(state, action.shape):
             return (
                 f"no {action.shape} card is left in the deck: it holds "
                 f"{state.board.deck.get(action.shape, 0)} and all are turned up"
@@ -547,7 +514,7 @@ class GeoShapes(GameRules[GeoShapesState]):
     def _pick_up_error(self, state: GeoShapesState, action: PickUp) -> str | None:
         if error := self._stage_error(state, (ACT, REFUSED), "pick-up"):
             return error
-        if not any(self._stack(state, q) for q in state.players[action.seat].quadrants):
+        if not _has_stack(state, action.seat):
             return (
                 f"the shape discards of {_seat(state, action.seat)} are empty: "
                 "there is no stack to pick up"
@@ -579,32 +546,42 @@ class GeoShapes(GameRules[GeoShapesState]):
         place = self._own_place(state, action.on)
         if isinstance(place, str):
             return place
-        if not place.is_circle:
-            others = [f for f in state.board.figures(place.quadrant) if f.name != place.name]
-            done = [f.name for f in others if f.name in state.played_on]
-            if done:
-                return (
-                    f"shapes go on one of the two figures per play, not both: this play "
-                    f"placed on the {done[0]}, so not on the {place.name}"
-                )
-            held = [f.name for f in others if state.on(f.name)]
-            if held:
-                return (
-                    f"the {held[0]} still holds shapes: switch figures first (its shapes "
-                    f"return to the hand) before playing on the {place.name}"
-                )
-        placed = state.on(place.name)
-        if not fits(place, placed, action.shape, state.board.wild):
-            if is_complete(place, placed):
-                return f"the {place.name} is already complete"
-            need = place.needs.get(action.shape, 0)
-            if not need:
-                return f"a {action.shape} does not fit the {place.name}: it is no part of it"
-            return (
-                f"a {action.shape} does not fit the {place.name}: the completed "
-                f"{place.name} holds {need} and has them"
-            )
+        board, placed, played = state.board, state.placed, state.played_on
+        index = board.where(place.name)
+        if any(placed[r] or board.places[r].name in played for r in board.rivals[index]):
+            return self._rival_error(state, place)
+        if action.shape not in board.fitting(index, placed[index]):  # `fits`, kept per board
+            return self._misfit_error(state, place, action.shape)
         return None
+
+    @staticmethod
+    def _rival_error(state: GeoShapesState, place: Place) -> str:
+        """Why the other figure of the quadrant keeps shapes off this one (one of them does)."""
+        others = [f for f in state.board.figures(place.quadrant) if f.name != place.name]
+        done = [f.name for f in others if f.name in state.played_on]
+        if done:
+            return (
+                f"shapes go on one of the two figures per play, not both: this play "
+                f"placed on the {done[0]}, so not on the {place.name}"
+            )
+        held = [f.name for f in others if state.on(f.name)]
+        return (
+            f"the {held[0]} still holds shapes: switch figures first (its shapes "
+            f"return to the hand) before playing on the {place.name}"
+        )
+
+    @staticmethod
+    def _misfit_error(state: GeoShapesState, place: Place, shape: str) -> str:
+        """Why a shape does not fit a place (`fits` found it does not)."""
+        if is_complete(place, state.on(place.name)):
+            return f"the {place.name} is already complete"
+        need = place.needs.get(shape, 0)
+        if not need:
+            return f"a {shape} does not fit the {place.name}: it is no part of it"
+        return (
+            f"a {shape} does not fit the {place.name}: the completed "
+            f"{place.name} holds {need} and has them"
+        )
 
     def _switch_error(self, state: GeoShapesState, action: Switch) -> str | None:
         if error := self._stage_error(state, (PLAY, TRADED), "switching"):
@@ -614,9 +591,8 @@ class GeoShapes(GameRules[GeoShapesState]):
             return place
         if place.is_circle:
             return "figures are switched, not circles: name the figure to switch to"
-        if not any(
-            state.on(f.name) for f in state.board.figures(place.quadrant) if f.name != place.name
-        ):
+        board = state.board
+        if not any(state.placed[r] for r in board.rivals[board.where(place.name)]):
             return (
                 f"nothing to switch from: no other figure of the {place.quadrant} holds "
                 f"shapes; place on the {place.name} directly"
@@ -647,7 +623,7 @@ class GeoShapes(GameRules[GeoShapesState]):
             if action.shape not in player.hand:
                 return f"the hand holds no {action.shape} to discard"
             return None
-        if not self._discards(state):
+        if not self._can_discard(state):
             return 'nothing in hand or on the board to discard: end the play ({"end_play": true})'
         if action.source is None:
             return (
@@ -665,25 +641,18 @@ class GeoShapes(GameRules[GeoShapesState]):
         """Placing is compulsory in the standard game: a play after a draw or a pick-up that
         placed nothing may not end while a shape of the hand fits (the seed: "As a challenging
         option, players are not required to play any GeoShapes on the board")."""
-        if state.placing_optional or state.placements:
+        if state.placing_optional or state.placements or not self._can_place(state):
             return None
-        fit = self.placeable(state)
-        if fit is None:
-            return None
+        fit = self._legal_places(state)[0]  # the first a player scanning the board would see
         return (
             f"placing is compulsory: the {fit['on']} takes {_a(fit['place'])}, so place "
             "at least one shape before the discard (the challenging option "
             "placing_optional lifts this)"
         )
 
-    def placeable(self, state: GeoShapesState) -> dict[str, str] | None:
-        """A placement the player to move could make now (switching aside), or None."""
-        places = self._legal_places(state)  # in the order a player would scan them
-        return dict(places[0]) if places else None
-
     def _end_play_error(self, state: GeoShapesState, action: EndPlay) -> str | None:
         if state.stage == PLAY:
-            if not self._discards(state):
+            if not self._can_discard(state):
                 # Our reading: a card that gave no piece can leave a player with nothing in hand
                 # or on the board; with nothing to discard the play ends without a discard.
                 return None
@@ -691,64 +660,32 @@ class GeoShapes(GameRules[GeoShapesState]):
         return self._stage_error(state, (TRADED,), "ending the play")
 
     def _error(self, state: GeoShapesState, action: Action) -> str | None:
-        checks: dict[type, Callable[[GeoShapesState, Any], str | None]] = {
-            Draw: self._draw_error,
-            PickUp: self._pick_up_error,
-            Trade: self._trade_error,
-            PlaceShape: self._place_error,
-            Switch: self._switch_error,
-            Discard: self._discard_error,
-            EndPlay: self._end_play_error,
-        }
-        check = checks[type(action)]
-        return check(state, action)
-
-    # ---- the quick checks -------------------------------------------------------------------
-    # What `_error` decides for the actions `quick_parse` reads, without building any wording:
-    # True only when `_error` finds nothing wrong. False means "ask `_error`" (the full path
-    # then refuses in its words), never a refusal by itself.
-
-    def _quick_legal(self, state: GeoShapesState, action: Action) -> bool:
-        if state.stage in (ACT, REFUSED):
-            if isinstance(action, Draw):
-                return _quick_draw(state, action.shape)
-            if isinstance(action, PickUp):
-                return _quick_pick_up(state, action.seat)
-            return isinstance(action, Trade) and state.stage == ACT and _quick_trade(state, action)
-        if isinstance(action, PlaceShape):
-            return _quick_place(state, action)
-        if isinstance(action, Switch):
-            return _quick_switch(state, action.figure)
+        """The first rule the action breaks, in words, or None: the one legality check, asked
+        by every move (so each check is cheap while the move is legal, and words only a
+        refusal)."""
+        if isinstance(action, PlaceShape):  # the commonest first: a dispatch table per call
+            return self._place_error(state, action)  # cost more than these tests
+        if isinstance(action, Draw):
+            return self._draw_error(state, action)
         if isinstance(action, Discard):
-            return state.stage == PLAY and self._quick_discard(state, action)
-        return isinstance(action, EndPlay) and state.stage == TRADED
-
-    def _quick_discard(self, state: GeoShapesState, action: Discard) -> bool:
-        player, board = state.players[state.turn], state.board
-        if action.to is None and state.half_board:
-            return False  # a half-board discard names its stack
-        if action.to is not None and action.to not in player.quadrants:
-            return False
-        if not (state.placing_optional or state.placements) and self._can_place(state):
-            return False  # placing is compulsory
-        if player.hand:
-            return action.source is None and action.shape in player.hand
-        if action.source is None:
-            return False
-        index = board.where(action.source)
-        return (
-            board.places[index].quadrant in player.quadrants and action.shape in state.placed[index]
-        )
+            return self._discard_error(state, action)
+        if isinstance(action, Switch):
+            return self._switch_error(state, action)
+        if isinstance(action, PickUp):
+            return self._pick_up_error(state, action)
+        if isinstance(action, Trade):
+            return self._trade_error(state, action)
+        return self._end_play_error(state, action)
 
     # ---- applying ---------------------------------------------------------------------------
 
     def apply(self, state: GeoShapesState, move: Mapping[str, Any]) -> GeoShapesState:
         if not state.over:
-            # The fast path: a move in the stored form that the quick checks find legal. Any
-            # other move (malformed, unusual or refused) takes the full parser and rules below,
-            # which word every refusal.
+            # The fast path: a move in the stored form, read without the full parser, that the
+            # rules find legal. Any other move (malformed, unusual or refused) takes the full
+            # parser below, which words every refusal.
             action = quick_parse(move, state.board, len(state.players))
-            if action is not None and self._quick_legal(state, action):
+            if action is not None and self._error(state, action) is None:
                 return self._do(state, action)
         return self._parsed_apply(state, move)
 
@@ -961,7 +898,7 @@ class GeoShapes(GameRules[GeoShapesState]):
         list (the names are appended in sorted order)."""
         if state.stage in (ACT, REFUSED):
             names = ["draw"] if self._legal_draws(state) else []
-            if any(_quick_pick_up(state, seat) for seat in range(len(state.players))):
+            if any(_has_stack(state, seat) for seat in range(len(state.players))):
                 names.append("pick up")
             if state.stage == ACT and self._can_trade(state):
                 names.append("trade")
@@ -1041,15 +978,13 @@ class GeoShapes(GameRules[GeoShapesState]):
             return []
         if state.deck is not None:  # the dealt deck: its next card, if the deck can hold it
             shape = state.deck[0]
-            return [{"draw": shape}] if _quick_draw(state, shape) else []
+            return [{"draw": shape}] if _deck_holds(state, shape) else []
         can = state.deck_can_hold()
         return [{"draw": shape} for shape in sorted(can) if can[shape]]
 
     def _legal_pick_ups(self, state: GeoShapesState) -> list[Move]:
         return [
-            {"pick_up": other}
-            for other in range(len(state.players))
-            if _quick_pick_up(state, other)
+            {"pick_up": other} for other in range(len(state.players)) if _has_stack(state, other)
         ]
 
     @staticmethod
