@@ -93,8 +93,8 @@ class Board:
     def _circles(self) -> dict[str, Place]:
         return {p.quadrant: p for p in self.places if p.is_circle}
 
-    # Index tables for the engine's fast paths (rules.py): places and stacks by position, so
-    # that a move reads tuples by index rather than searching names.
+    # Index tables for the engine's fast paths (legality.py, playing.py): places and stacks by
+    # position, so that a move reads tuples by index rather than searching names.
     @cached_property
     def quadrant_at(self) -> dict[str, int]:
         return {q: i for i, q in enumerate(self.quadrants)}
@@ -149,7 +149,7 @@ class Board:
 
     @cached_property
     def need_memo(self) -> dict[tuple[Any, ...], int]:
-        """The rules' memo of one quadrant's shapes needed (rules.GeoShapes._shapes_needed)."""
+        """The rules' memo of one quadrant's shapes needed (scoring.shapes_needed)."""
         return {}
 
     @cached_property

@@ -1,6 +1,6 @@
 """GeoShapes moves, parsed at the boundary: the JSON of a move into a typed action, or an
 IllegalMove naming what is malformed. Whether the action is legal is the rules' business
-(`rules.py`); this module only needs the board's names and the number of seats.
+(`legality.py`); this module only needs the board's names and the number of seats.
 
 Names (shapes, figures, circles, quadrants) are read in any case and become the board's
 spelling. A seat is stored as its index counted from 0 (`{"pick_up": 1}` is the second player),

@@ -14,8 +14,8 @@ from typing import Any
 
 from ...errors import Refused
 from ..sheeting import SheetRules
+from .scoring import WIN_BONUS  # the engine's, said once
 
-WIN_BONUS = 25
 DEFAULT_DECK_VALUE = 400  # when the match carries no manifest: above the default deck's 211
 
 
