@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from datetime import datetime
 from itertools import repeat
-from typing import Any, ClassVar, NamedTuple, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.application import Application, ProcessingEvent
@@ -32,6 +32,9 @@ from eventsourcing.sqlite import (
     SQLiteCursor,
     SQLiteDatastore,
 )
+
+if TYPE_CHECKING:  # psycopg is imported only for a PostgreSQL store
+    from eventsourcing.postgres import PostgresDatastore
 
 TESTED_WITH = "9.5"
 """The eventsourcing release (major.minor) whose internals this module was written against."""
@@ -267,19 +270,26 @@ def _spelled(originator_id: object) -> str:
 class StoreConnections(NamedTuple):
     """The connections of an application's store, for tables of our own beside the events."""
 
-    datastore: Any  # the library's SQLiteDatastore or PostgresDatastore: `transaction(commit=)`
+    datastore: SQLiteDatastore | PostgresDatastore  # both open `transaction(commit=)`
     postgres: bool  # else SQLite: the SQL placeholder is %s rather than ?
 
 
 def connections_of(app: Application[Any]) -> StoreConnections:
     """The datastore an application's recorder keeps its connections in. The library's SQLite
     and PostgreSQL recorders both have one (`recorder.datastore`); the base ApplicationRecorder
-    does not say so, so any other store is refused (NotImplementedError) rather than guessed."""
+    does not say so, so any other store is refused (NotImplementedError) rather than guessed.
+    A PostgreSQL datastore is known by its class's name, so that psycopg is imported only for
+    one."""
     datastore = getattr(app.recorder, "datastore", None)
-    if datastore is None:
-        raise NotImplementedError(f"no table of ours on a {type(app.recorder).__name__} store")
-    postgres = type(datastore).__module__.startswith("eventsourcing.postgres")
-    return StoreConnections(datastore, postgres)
+    if isinstance(datastore, SQLiteDatastore):
+        return StoreConnections(datastore, postgres=False)
+    if any(_is_postgres_datastore(c) for c in type(datastore).__mro__):
+        return StoreConnections(cast("PostgresDatastore", datastore), postgres=True)
+    raise NotImplementedError(f"no table of ours on a {type(app.recorder).__name__} store")
+
+
+def _is_postgres_datastore(cls: type) -> bool:
+    return (cls.__module__, cls.__qualname__) == ("eventsourcing.postgres", "PostgresDatastore")
 
 
 # ---- tracking (projections.view) --------------------------------------------------------------

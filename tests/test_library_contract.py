@@ -353,6 +353,42 @@ def test_a_store_connection_is_synchronous_normal_in_wal(store):
         recorder.close()
 
 
+# ---- recorder.datastore (connections_of) -------------------------------------------------------
+
+
+def test_store_recorders_keep_their_datastore(any_store):
+    """`connections_of` reads the recorder's `datastore` (the base ApplicationRecorder does not
+    declare one) and knows PostgreSQL's by the class's module and name, without psycopg."""
+    recorder = open_recorder(any_store)
+    try:
+        datastore = getattr(recorder.recorder, "datastore", None)
+        assert datastore is not None, "the store's recorder no longer keeps a `datastore`"
+        connections = internals.connections_of(recorder)
+        assert connections.datastore is datastore
+        if any_store.startswith("postgres"):
+            assert (type(datastore).__module__, type(datastore).__qualname__) == (
+                "eventsourcing.postgres",
+                "PostgresDatastore",
+            ), "PostgresDatastore moved: connections_of no longer knows a PostgreSQL store"
+            assert connections.postgres
+        else:
+            assert isinstance(datastore, SQLiteDatastore) and not connections.postgres
+        with connections.datastore.transaction(commit=False) as cursor:
+            cursor.execute("SELECT 1")
+            assert cursor.fetchone() is not None
+    finally:
+        recorder.close()
+
+
+def test_a_store_without_a_datastore_is_refused():
+    app: Application[uuid.UUID] = Application(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    assert getattr(app.recorder, "datastore", None) is None
+    with pytest.raises(NotImplementedError, match="no table of ours"):
+        internals.connections_of(app)
+    with pytest.raises(NotImplementedError):
+        open_view(Recorder())  # the library's in-memory store: no projection tables
+
+
 # ---- TrackingRecorder._insert_tracking, _max_tracking_id ---------------------------------------
 
 
