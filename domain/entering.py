@@ -20,6 +20,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from .errors import Refused
+from .eventsourcing_internals import amend_event
 from .values import stored_value
 
 UNKNOWN = "unknown"
@@ -65,9 +66,9 @@ def check_person(value: Any) -> dict[str, Any] | None:
 
 
 def set_entered_by(event: Any, who: dict[str, Any] | None) -> None:
-    """Give a new event its `entered_by` (events are frozen: set as the library sets fields)."""
+    """Give a new event its `entered_by` (none when no one entered it)."""
     if who is not None:
-        object.__setattr__(event, "entered_by", who)
+        amend_event(event, entered_by=who)
 
 
 def entered_by_name(event: Any) -> str:

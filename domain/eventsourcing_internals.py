@@ -17,12 +17,14 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
+from contextvars import ContextVar
 from datetime import datetime
 from itertools import repeat
-from typing import Any, ClassVar, NamedTuple, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.application import Application, ProcessingEvent
+from eventsourcing.domain import BaseAggregate, CanMutateAggregate
 from eventsourcing.persistence import Recording, StoredEvent, Tracking
 from eventsourcing.sqlite import (
     SQLiteAggregateRecorder,
@@ -33,10 +35,14 @@ from eventsourcing.sqlite import (
     SQLiteDatastore,
 )
 
+if TYPE_CHECKING:  # psycopg is imported only for a PostgreSQL store
+    from eventsourcing.postgres import PostgresDatastore
+
 TESTED_WITH = "9.5"
 """The eventsourcing release (major.minor) whose internals this module was written against."""
 
 T = TypeVar("T")
+E = TypeVar("E", bound=CanMutateAggregate[Any])
 
 # ---- aggregates (domain.match, domain.snapshots) ----------------------------------------------
 
@@ -70,6 +76,57 @@ class LeanAggregate:
         With `LeanApplication.save`: a bulk save 2.1-2.3x -> 1.9-2.0x a raw insert."""
         collected, self._pending_events = self._pending_events, []
         return collected
+
+
+_GIVEN: ContextVar[tuple[object, Any] | None] = ContextVar("tablelog_given", default=None)
+
+
+def trigger(
+    aggregate: BaseAggregate[Any],
+    event_class: type[E],
+    *,
+    timestamp: datetime | None = None,
+    given: Any = None,
+    **fields: Any,
+) -> E:
+    """The library's `BaseAggregate.trigger_event` (the aggregate's next version, the event's
+    body run on the aggregate, the event added to its pending events), returning the new event,
+    with what an `@event` command cannot say:
+
+    `timestamp`, the event's time (None: now): an import keeps the time an entry was recorded.
+
+    `given`, which the event's body reads with `given_to(aggregate)` while it runs (None on
+    replay): the library calls a body with the event's fields only, and a command that has
+    already computed what the body computes (a move's position after it, to check the move)
+    hands it over rather than have it computed twice. It lives in a context variable for the
+    call only, so no attribute of the aggregate (nor of its snapshots) ever holds it.
+
+    An aggregate overriding `trigger_event` (so that its `@event` commands pass through it)
+    calls this, which calls the library's own, never the override again."""
+    token = _GIVEN.set((aggregate, given))
+    try:
+        BaseAggregate.trigger_event(aggregate, event_class, timestamp=timestamp, **fields)
+    finally:
+        _GIVEN.reset(token)
+    return cast(E, aggregate.pending_events[-1])
+
+
+def given_to(aggregate: object) -> Any:
+    """What `trigger` hands the body of the event it is triggering on `aggregate`; None when
+    the body runs otherwise (on replay, or through `trigger` without a `given`)."""
+    found = _GIVEN.get()
+    return found[1] if found is not None and found[0] is aggregate else None
+
+
+def amend_event(event: object, **values: Any) -> None:
+    """Set `values` on a new event, before it is stored. The library's events are frozen
+    dataclasses that set their own fields with `object.__setattr__`; a value set so is in the
+    event's `vars`, which the mapper stores and a match's hash covers, like any field. Tablelog
+    sets `entered_by` only on events someone entered (an event entered by no one lacks it, so it
+    hashes as events stored before the field existed), and an imported Started event's
+    `originator_topic` as the original stored it."""
+    for name, value in values.items():
+        object.__setattr__(event, name, value)
 
 
 AGGREGATE_FIELDS = frozenset({"_id", "_version", "_created_on", "_modified_on", "_pending_events"})
@@ -267,19 +324,26 @@ def _spelled(originator_id: object) -> str:
 class StoreConnections(NamedTuple):
     """The connections of an application's store, for tables of our own beside the events."""
 
-    datastore: Any  # the library's SQLiteDatastore or PostgresDatastore: `transaction(commit=)`
+    datastore: SQLiteDatastore | PostgresDatastore  # both open `transaction(commit=)`
     postgres: bool  # else SQLite: the SQL placeholder is %s rather than ?
 
 
 def connections_of(app: Application[Any]) -> StoreConnections:
     """The datastore an application's recorder keeps its connections in. The library's SQLite
     and PostgreSQL recorders both have one (`recorder.datastore`); the base ApplicationRecorder
-    does not say so, so any other store is refused (NotImplementedError) rather than guessed."""
+    does not say so, so any other store is refused (NotImplementedError) rather than guessed.
+    A PostgreSQL datastore is known by its class's name, so that psycopg is imported only for
+    one."""
     datastore = getattr(app.recorder, "datastore", None)
-    if datastore is None:
-        raise NotImplementedError(f"no table of ours on a {type(app.recorder).__name__} store")
-    postgres = type(datastore).__module__.startswith("eventsourcing.postgres")
-    return StoreConnections(datastore, postgres)
+    if isinstance(datastore, SQLiteDatastore):
+        return StoreConnections(datastore, postgres=False)
+    if any(_is_postgres_datastore(c) for c in type(datastore).__mro__):
+        return StoreConnections(cast("PostgresDatastore", datastore), postgres=True)
+    raise NotImplementedError(f"no table of ours on a {type(app.recorder).__name__} store")
+
+
+def _is_postgres_datastore(cls: type) -> bool:
+    return (cls.__module__, cls.__qualname__) == ("eventsourcing.postgres", "PostgresDatastore")
 
 
 # ---- tracking (projections.view) --------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from datetime import datetime
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 from uuid import UUID
 
 import orjson
@@ -21,7 +21,7 @@ from eventsourcing.utils import get_topic
 from . import LEGACY_PACKAGE, derived, rulings
 from .entering import ENTERED_BY, check_person, set_entered_by
 from .errors import MatchClosed, NotYourTurn, Refused
-from .eventsourcing_internals import LeanAggregate
+from .eventsourcing_internals import LeanAggregate, amend_event, given_to, trigger
 from .games import GameRules, Outcome, get_rules, manifests
 from .quoting import quoted
 from .times import parse_time
@@ -61,6 +61,13 @@ def plain_json(value: Any, what: str) -> Any:
     """`value` as it will come back from the store: plain JSON the store round-trips exactly
     (see `values`), or a Refused naming `what`; checked before any event is triggered."""
     return stored_value(value, what)
+
+
+class _Next(NamedTuple):
+    """What an import gives a match's next event (`Match.at`, `Match.by`)."""
+
+    at: datetime | None = None  # None: now
+    by: Any = CURRENT  # who entered it, None for no one; CURRENT: whoever is entering now
 
 
 class Match(LeanAggregate, Aggregate):
@@ -118,27 +125,37 @@ class Match(LeanAggregate, Aggregate):
     # The first event of a match has no predecessor: its chain starts from "".
     created_fields = MappingProxyType({"prev_hash": ""})
 
-    def trigger_event(self, event_class, **kwargs):
-        # An imported entry keeps the time it was recorded at (`at`) and who entered it (`by`);
-        # anything else is now, by whoever is entering (domain.entering).
-        who = self.__dict__.pop("_by", ENTERED_BY.get())
-        super().trigger_event(
+    # What `at` and `by` give the next event only (None: nothing given, the event is now and by
+    # whoever is entering); set on the match until that event takes it.
+    _next: _Next | None = None
+
+    def trigger_event(self, event_class: type[Any], *, given: Any = None, **fields: Any) -> None:
+        """Every new event, made by an `@event` command (the library calls this) or `record`:
+        chained to the one before (`prev_hash`), at the time and by the person an import gave
+        (`at`, `by`), else now and by whoever is entering (domain.entering). `given` goes to
+        the event's body (`eventsourcing_internals.trigger`)."""
+        upcoming = self._next or _Next()
+        if self._next is not None:
+            del self._next  # the class's None again: nothing left on the match
+        new = trigger(
+            self,
             event_class,
+            timestamp=upcoming.at,
+            given=given,
             prev_hash=self.head_hash,
-            timestamp=self.__dict__.pop("_at", None),
-            **kwargs,
+            **fields,
         )
-        set_entered_by(self._pending_events[-1], who)
+        set_entered_by(new, ENTERED_BY.get() if upcoming.by is CURRENT else upcoming.by)
 
     def by(self, who: dict[str, Any] | None) -> Match:
         """Give the next event this `entered_by` (None: none) instead of the current person's
         (imports keep who entered each event)."""
-        self._by = who
+        self._next = (self._next or _Next())._replace(by=who)
         return self
 
     def at(self, when: datetime | None) -> Match:
         """Give the next event this time instead of now (imports keep recorded times)."""
-        self._at = when
+        self._next = (self._next or _Next())._replace(at=when)
         return self
 
     # ---- events (bodies apply, never check) -------------------------------------------------
@@ -183,7 +200,7 @@ class Match(LeanAggregate, Aggregate):
 
     @event("MoveRecorded")
     def _move_recorded(self, seat: int, move: dict, derived: dict | None = None) -> None:
-        checked = self.__dict__.pop("_checked", None)  # set by record(); absent on replay
+        checked = given_to(self)  # record()'s (move, position after it); None on replay
         if checked is not None and checked[0] is move:
             self.states.append(checked[1])
         else:
@@ -331,10 +348,12 @@ class Match(LeanAggregate, Aggregate):
             raise NotYourTurn(f"it is not {self.seats[index]}'s turn: waiting for {names}")
         after = self.rules.apply(self.state, move)  # IllegalMove before anything is triggered
         scored = self._derived_after(index, after)
-        self._checked = (move, after)  # the event body takes this rather than apply twice
         # What calling `self._move_recorded(...)` does, less the decorator's matching of
-        # arguments to fields (a tenth of the event machinery's cost per recorded move).
-        self.trigger_event(MOVE_RECORDED, seat=index, move=move, derived=scored)
+        # arguments to fields (a tenth of the event machinery's cost per recorded move); the
+        # body takes the position after the move rather than apply it twice.
+        self.trigger_event(
+            MOVE_RECORDED, given=(move, after), seat=index, move=move, derived=scored
+        )
 
     def _derived_after(self, seat: int, after: Any) -> dict[str, Any]:
         """The move's derived values (`domain.derived`): the totals before it are the previous
@@ -528,7 +547,7 @@ def _as_recorded(match: Match, entered_by: Any, originator_topic: str | None) ->
         raise Refused(f"originator_topic is one of {', '.join(AGGREGATE_TOPICS)}")
     if originator_topic is not None:
         # The Started event is hashed with the aggregate's topic as the original stored it.
-        object.__setattr__(started, "originator_topic", originator_topic)
+        amend_event(started, originator_topic=originator_topic)
     return match
 
 

@@ -11,6 +11,7 @@ import gc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -25,6 +26,7 @@ from .quarantine import damaged
 from .records import to_record
 from .snapshot_reads import Snapshotting
 from .transcoding import LeanMapper, LeanTranscoder
+from .users import Users
 
 # Started events stored by release 0.1 carry the topic of the package's old top-level name.
 STARTED_TOPICS = [
@@ -41,6 +43,12 @@ class Recorder(Snapshotting, LeanApplication):
 
     name = "tablelog"
     _damage_watchers: tuple[Callable[[Damaged], None], ...] = ()
+
+    @cached_property
+    def people(self) -> Users:
+        """The people of this store (`domain.users`), made once per recorder: their handle
+        keeps what it learnt of the store's tables."""
+        return Users(self)
 
     def construct_transcoder(self) -> LeanTranscoder:
         fallback = super().construct_transcoder()

@@ -143,6 +143,7 @@ class Users(SideTables):
     def __init__(self, recorder: Any) -> None:
         super().__init__(recorder)
         self._made = False
+        self._keys = False  # True once the keys' table is seen (it is never dropped)
 
     def _select(self, sql: str, params: tuple = ()) -> list[tuple]:
         if not self._made:
@@ -251,7 +252,7 @@ class Users(SideTables):
         return {key: base64.b64decode(public) for key, public in rows}
 
     def _keys_made(self) -> bool:
-        if not self.__dict__.get("_keys"):
+        if not self._keys:  # asked again until made: another process may make it
             self._keys = self._table_exists("tablelog_user_keys")
         return self._keys
 
@@ -392,8 +393,6 @@ def _user(row: tuple) -> User:
 
 
 def users_of(recorder: Any) -> Users:
-    """The recorder's people, made once per recorder (making them makes their tables)."""
-    found = recorder.__dict__.get("_tablelog_users")
-    if found is None:
-        found = recorder.__dict__["_tablelog_users"] = Users(recorder)
-    return found
+    """The recorder's people, made once per recorder (`Recorder.people`)."""
+    people: Users = recorder.people
+    return people

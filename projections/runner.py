@@ -20,9 +20,10 @@ from uuid import UUID
 
 import orjson
 from eventsourcing.persistence import IntegrityError, StoredEvent, Tracking
-from eventsourcing.sqlite import SQLiteApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 from eventsourcing.utils import resolve_topic
 
+from tablelog.domain.eventsourcing_internals import connections_of
 from tablelog.domain.match import Match
 from tablelog.domain.quarantine import finding_of
 from tablelog.domain.recorder import Recorder, cycle_collector_paused
@@ -195,19 +196,15 @@ class _Writes:
 
 def open_view(recorder: Recorder) -> TablesView:
     """The tables beside the recorder's events, on its own connections (created on first use):
-    in the SQLite file, or in the PostgreSQL database."""
-    if isinstance(recorder.recorder, SQLiteApplicationRecorder):
-        view: TablesView = SQLiteTablesView(recorder.recorder.datastore)
+    in the SQLite file, or in the PostgreSQL database. Any other store has no such tables
+    (NotImplementedError)."""
+    datastore, _ = connections_of(recorder)  # the one eventsourcing adapter
+    if isinstance(datastore, SQLiteDatastore):
+        view: TablesView = SQLiteTablesView(datastore)
     else:  # psycopg is imported only for a PostgreSQL store
-        from eventsourcing.postgres import PostgresApplicationRecorder
-
         from .pg_view import PostgresTablesView
 
-        if not isinstance(recorder.recorder, PostgresApplicationRecorder):
-            raise NotImplementedError(
-                f"no projection tables on a {type(recorder.recorder).__name__} store"
-            )
-        view = PostgresTablesView(recorder.recorder.datastore)
+        view = PostgresTablesView(datastore)
     view.create_table()
     return view
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from eventsourcing.application import Application, ProcessingEvent
-from eventsourcing.domain import Aggregate, BaseAggregate
+from eventsourcing.domain import Aggregate, BaseAggregate, event
 from eventsourcing.persistence import IntegrityError, StoredEvent, Tracking
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import (
@@ -31,7 +31,7 @@ from eventsourcing.sqlite import (
 )
 
 from tablelog.domain import eventsourcing_internals as internals
-from tablelog.domain.match import Match, start_match
+from tablelog.domain.match import Match, event_hash, start_match
 from tablelog.domain.recorder import Recorder
 from tablelog.projections.runner import open_view
 from tablelog.simulate import make_plan, play_match
@@ -125,6 +125,83 @@ def test_base_init_sets_exactly_the_aggregate_fields():
         at,
         [],
     )
+
+
+# ---- BaseAggregate.trigger_event, frozen events (trigger, given_to, amend_event) --------------
+
+
+class Counter(Aggregate):
+    """An aggregate whose one `@event` body notes what `given_to` hands it."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[int, Any]] = []
+
+    @event("Counted")
+    def count(self, n: int) -> None:
+        self.seen.append((n, internals.given_to(self)))
+
+
+COUNTED: Any = Counter.Counted  # type: ignore[attr-defined]  # made by @event
+
+
+def test_trigger_event_hook_is_the_base_aggregates():
+    assert_hook(BaseAggregate, "trigger_event", ["self", "event_class", "kwargs"])
+    assert Aggregate.trigger_event is BaseAggregate.trigger_event, (
+        "Aggregate now overrides trigger_event: internals.trigger calls BaseAggregate's, "
+        "and would skip it"
+    )
+
+
+def test_trigger_runs_the_body_inside_handing_it_the_given():
+    counter = Counter()
+    at = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    new: Any = internals.trigger(counter, COUNTED, timestamp=at, given="worked out", n=1)
+    assert (new.timestamp, new.originator_version, new.n) == (at, 2, 1)
+    assert new is counter.pending_events[-1], "trigger_event no longer appends the new event"
+    assert counter.seen == [(1, "worked out")], (
+        "BaseAggregate.trigger_event no longer runs the event's body before it returns"
+    )
+    assert internals.given_to(counter) is None  # for the call only
+    now = internals.trigger(counter, COUNTED, n=2)
+    assert now.timestamp is not None and now.timestamp.tzinfo is not None  # None: now
+    counter.count(3)  # the library's own path: the body gets the event's fields only
+    assert counter.seen[1:] == [(2, None), (3, None)]
+    replayed = None
+    for stored in counter.collect_events():
+        replayed = stored.mutate(replayed)
+    assert isinstance(replayed, Counter)
+    assert replayed.seen == [(1, None), (2, None), (3, None)]  # no given on replay
+
+
+def test_an_amended_event_is_stored_and_read_back_with_the_value(store):
+    started: Any = start_match(uuid.uuid4(), "topitop", ["Ann", "Ben"]).pending_events[0]
+    who = {"id": None, "name": "Ann", "via": "test"}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        started.entered_by = who
+    internals.amend_event(started, entered_by=who)
+    assert vars(started)["entered_by"] == who
+    recorder = open_recorder(store)
+    try:
+        back: Any = recorder.mapper.to_domain_event(recorder.mapper.to_stored_event(started))
+    finally:
+        recorder.close()
+    assert back.entered_by == who, "the mapper no longer stores a value set on a frozen event"
+    assert event_hash(back) == event_hash(started)
+
+
+def test_at_and_by_give_the_next_event_only_and_leave_nothing_on_the_match():
+    match = a_match()
+    fields = set(vars(match))
+    at = datetime(2026, 1, 2, tzinfo=UTC)
+    who = {"id": None, "name": "Umpire", "via": "test"}
+    match.at(at).by(who).dispute("Ben", "the last move")
+    given: Any = match.pending_events[-1]
+    assert (given.timestamp, given.entered_by) == (at, who)
+    assert set(vars(match)) == fields, "at/by left something on the match (its snapshot)"
+    match.dispute("Ben", "the move before")
+    after: Any = match.pending_events[-1]
+    assert after.timestamp != at and "entered_by" not in vars(after)  # no one entering now
+    assert after.prev_hash == event_hash(given)
 
 
 # ---- StoredEvent --------------------------------------------------------------------------------
@@ -351,6 +428,42 @@ def test_a_store_connection_is_synchronous_normal_in_wal(store):
             assert c.fetchone()[0].lower() == "wal"
     finally:
         recorder.close()
+
+
+# ---- recorder.datastore (connections_of) -------------------------------------------------------
+
+
+def test_store_recorders_keep_their_datastore(any_store):
+    """`connections_of` reads the recorder's `datastore` (the base ApplicationRecorder does not
+    declare one) and knows PostgreSQL's by the class's module and name, without psycopg."""
+    recorder = open_recorder(any_store)
+    try:
+        datastore = getattr(recorder.recorder, "datastore", None)
+        assert datastore is not None, "the store's recorder no longer keeps a `datastore`"
+        connections = internals.connections_of(recorder)
+        assert connections.datastore is datastore
+        if any_store.startswith("postgres"):
+            assert (type(datastore).__module__, type(datastore).__qualname__) == (
+                "eventsourcing.postgres",
+                "PostgresDatastore",
+            ), "PostgresDatastore moved: connections_of no longer knows a PostgreSQL store"
+            assert connections.postgres
+        else:
+            assert isinstance(datastore, SQLiteDatastore) and not connections.postgres
+        with connections.datastore.transaction(commit=False) as cursor:
+            cursor.execute("SELECT 1")
+            assert cursor.fetchone() is not None
+    finally:
+        recorder.close()
+
+
+def test_a_store_without_a_datastore_is_refused():
+    app: Application[uuid.UUID] = Application(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    assert getattr(app.recorder, "datastore", None) is None
+    with pytest.raises(NotImplementedError, match="no table of ours"):
+        internals.connections_of(app)
+    with pytest.raises(NotImplementedError):
+        open_view(Recorder())  # the library's in-memory store: no projection tables
 
 
 # ---- TrackingRecorder._insert_tracking, _max_tracking_id ---------------------------------------

@@ -163,11 +163,35 @@ def seat_score(total: float, categories: Mapping[str, float], **details: Any) ->
     return {"total": total, "categories": dict(categories), "details": details}
 
 
+class Declaration(Protocol):
+    """What an engine reads from its game's declaration (`declaring.GameInfo`, its
+    `declaration.py`'s GAME_INFO): what the game is, said once there."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def min_players(self) -> int: ...
+    @property
+    def max_players(self) -> int: ...
+    @property
+    def simultaneous(self) -> bool: ...
+
+
+DECLARED = ("id", "name", "min_players", "max_players", "simultaneous")
+"""The class attributes of an engine that its declaration gives (`GameRules`, `declared=`)."""
+
+
 class GameRules(ABC, Generic[S]):
     """Base of the engines. Subclasses set the class attributes and implement the abstract
     methods (a missing one fails at import, when the registry instantiates `RULES`); the defaults
     below fit most games. The game's `declaration.py` declares its options and the shapes of its
     moves as typed classes (`declaring.py`); `docs/adding-a-game.md` lists everything else.
+
+    An engine names its declaration in its class line, `class Topas(GameRules[TopasState],
+    declared=GAME_INFO)`, and takes the attributes of `DECLARED` from it; an engine that sets
+    them itself instead keeps them (one that does both must say the same, or fails at import).
 
     Conventions every engine keeps:
     - `apply` validates first and raises `IllegalMove(reason)` before building anything;
@@ -196,6 +220,18 @@ class GameRules(ABC, Generic[S]):
     # The packaged manifest (components) a new match plays with unless it names another; None
     # for games without one. A match embeds its manifest's content (see games/manifests.py).
     default_manifest: ClassVar[str | None] = None
+
+    def __init_subclass__(cls, declared: Declaration | None = None, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if declared is None:
+            return
+        for name in DECLARED:
+            value = getattr(declared, name)
+            if name in vars(cls) and vars(cls)[name] != value:
+                raise TypeError(
+                    f"{cls.__name__}.{name} is {vars(cls)[name]!r}, its declaration says {value!r}"
+                )
+            setattr(cls, name, value)
 
     # ---- setting up -------------------------------------------------------------------------
 

@@ -157,3 +157,25 @@ def test_reading_and_refusals_leave_a_store_without_people_as_it_was(any_store):
     if before is not None:
         assert Path(any_store).read_bytes() == before
     recorder.close()
+
+
+def test_a_recorder_has_one_people_and_each_sees_keys_trusted_by_another(any_store):
+    """`users_of` is the recorder's own `people`, made once; a people that found no keys' table
+    asks again, so a key another process trusts later is seen (an umpire's, for her ruling)."""
+    from tablelog.domain.users import users_of
+    from tablelog.store import open_recorder
+
+    first, second = open_recorder(any_store), open_recorder(any_store)
+    try:
+        people = users_of(first)
+        assert users_of(first) is people is first.people
+        assert users_of(second) is not people
+        assert people.person_keys() == {} and people.key_owners() == {}
+        other = users_of(second)
+        uma = other.add("Uma", "umpire")
+        other.trust_key("Uma", "uma-key", b"\x01" * 32)
+        assert people.person_keys() == {"uma-key": b"\x01" * 32}
+        assert people.key_owners() == {"uma-key": uma.id}
+    finally:
+        first.close()
+        second.close()

@@ -11,6 +11,7 @@ import dataclasses
 import json
 import random
 import re
+from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -55,6 +56,30 @@ def test_the_declaration_describes_the_engine(game):
         rules.max_players,
         rules.simultaneous,
     )
+
+
+def an_engine(info: GameInfo, **attributes: object) -> Any:
+    """An engine class naming `info` as its declaration, with these attributes of its own."""
+    base = type(GAMES["topitop"])
+    return type("Engine", (base,), dict(attributes), declared=info)
+
+
+def test_an_engine_takes_what_the_game_is_from_its_declaration():
+    info = dataclasses.replace(info_of("total-landscaping"), id="other", name="Other")
+    engine = an_engine(info)
+    assert (engine.id, engine.name, engine.min_players, engine.max_players) == (
+        "other",
+        "Other",
+        2,
+        2,
+    )
+    assert engine.simultaneous is True
+    assert an_engine(info, name="Other").name == "Other"  # said twice, the same: kept
+
+
+def test_an_engine_saying_otherwise_than_its_declaration_fails_at_import():
+    with pytest.raises(TypeError, match="max_players is 9, its declaration says 2"):
+        an_engine(info_of("topitop"), max_players=9)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -285,13 +285,10 @@ def _structured(options: Mapping[str, Any]) -> Any:
 # ---- the rules --------------------------------------------------------------------------------
 
 
-class Topas(GameRules[TopasState]):
-    # What the game is comes from its declaration (declaration.py), said once.
-    id = GAME_INFO.id
-    name = GAME_INFO.name
+class Topas(GameRules[TopasState], declared=GAME_INFO):
+    # What the game is (id, name, players) comes from its declaration (declaration.py).
     version = "1"
     default_manifest = "topas"
-    min_players, max_players = GAME_INFO.min_players, GAME_INFO.max_players
     move_cap = 200  # a 2-player match has about 14 moves (docs/games)
     state_type = TopasState
 

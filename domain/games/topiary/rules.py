@@ -191,13 +191,10 @@ def _check_players(seats: int) -> None:
         raise InvalidSetup(f"Topiary is for 2 to 4 players, not {seats}")
 
 
-class Topiary(GameRules[TopiaryState]):
-    # What the game is comes from its declaration (declaration.py), said once.
-    id = declared.GAME_INFO.id
-    name = declared.GAME_INFO.name
+class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
+    # What the game is (id, name, players) comes from its declaration (declaration.py).
     version = "1"
     default_manifest = "topiary"
-    min_players, max_players = declared.GAME_INFO.min_players, declared.GAME_INFO.max_players
     move_cap = 200  # a 2-player match has 16 moves, 4 players about twice that (docs/games)
     state_type = TopiaryState
 

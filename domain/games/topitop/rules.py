@@ -114,12 +114,9 @@ def _slides(state: TopitopState) -> Iterator[tuple[int, int]]:
                 yield src, dst
 
 
-class Topitop(GameRules[TopitopState]):
-    # What the game is comes from its declaration (declaration.py), said once.
-    id = GAME_INFO.id
-    name = GAME_INFO.name
+class Topitop(GameRules[TopitopState], declared=GAME_INFO):
+    # What the game is (id, name, players) comes from its declaration (declaration.py).
     version = "1"
-    min_players, max_players = GAME_INFO.min_players, GAME_INFO.max_players
     move_cap = 200  # as for simulations: past it the buckets go round in circles (docs/games)
     state_type = TopitopState
     playout_cap = 200  # simulations end loops as a draw by agreement after this many actions

@@ -94,16 +94,13 @@ _OPTION_KEYS = {"hoeing"}
 _TITLES = tuple((seat, seat.title()) for seat in SEATS)
 
 
-class TotalLandscaping(GameRules[LandscapingState]):
-    # What the game is comes from its declaration (declaration.py), said once.
-    id = declared.GAME_INFO.id
-    name = declared.GAME_INFO.name
+class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO):
+    # What the game is (id, name, players, a round of choices made at once) comes from its
+    # declaration (declaration.py).
     version = "2"
     components_read_moves = True  # what was drawn or played is gone from the end position
-    min_players, max_players = declared.GAME_INFO.min_players, declared.GAME_INFO.max_players
     move_cap = 500  # simulated matches take 32-66 moves (docs/games)
     state_type = LandscapingState
-    simultaneous = declared.GAME_INFO.simultaneous
 
     # ---- setting up -------------------------------------------------------------------------
 
