@@ -43,7 +43,7 @@ from .match import Match
 FORMAT = 1
 TAIL = 10  # the recent states and moves a snapshot keeps: undos are usually of the last few
 # Aggregate attributes a snapshot rebuilds itself rather than copying.
-_OWN = AGGREGATE_FIELDS | {"_head_event", "_head_hash", "_checked", "states", "moves"}
+_OWN = AGGREGATE_FIELDS | {"_head_event", "_head_hash", "states", "moves"}
 
 Fetch = Callable[[], tuple[list[Any], list[dict[str, Any]]]]
 """Every state and every effective move of the match as it was when its snapshot was taken."""

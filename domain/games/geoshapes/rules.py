@@ -56,14 +56,11 @@ __all__ = ["ACT", "DEFAULT_MANIFEST", "PLAY", "REFUSED", "RULES", "TRADED", "Geo
 __all__ += ["GeoShapesState", "Player"]
 
 
-class GeoShapes(GameRules[GeoShapesState]):
-    # What the game is comes from its declaration (declaration.py), said once.
-    id = GAME_INFO.id
-    name = GAME_INFO.name
+class GeoShapes(GameRules[GeoShapesState], declared=GAME_INFO):
+    # What the game is (id, name, players) comes from its declaration (declaration.py).
     version = "2"
     components_read_moves = True  # what was drawn or played is gone from the end position
     default_manifest = DEFAULT_MANIFEST
-    min_players, max_players = GAME_INFO.min_players, GAME_INFO.max_players
     move_cap = 2000  # random bots take 100-535 moves; people far fewer (docs/games)
     state_type = GeoShapesState
     scores_as_it_goes = False  # hands are settled only when somebody wins
