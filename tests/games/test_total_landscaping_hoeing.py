@@ -97,7 +97,8 @@ def test_a_purple_recolouring_a_hoed_flower_leaves_it_as_it_was():
     after = play(state, card("Purple", "W:A", recolour="B1"), hoe("B1", "B2"))
     assert tile(after, "W:C1") == "W" and tile(after, "W:A") == "P"
     assert tile(after, "W:B1") == "" and tile(after, "W:B2") == ""
-    assert any("involves W:A, W:B1, hoed" in line for line in after.last_round)
+    told = RULES.render(after, ["Ann", "Ben"])
+    assert "involves A and B1 in the Western garden, hoed this round" in told
     old = play(
         position(west=garden(B1="R", B2="R", C1="W"), round=9, hoeing=OLD_READING),
         card("Purple", "W:A", recolour="B1"),

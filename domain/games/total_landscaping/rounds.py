@@ -19,6 +19,7 @@ from .state import (
     CARDS,
     CONDITIONS,
     FLOWERS_ROUND,
+    GARDEN,
     GRASS,
     LETTER,
     NEGATABLE,
@@ -32,8 +33,8 @@ from .state import (
     GardenFigures,
     LandscapingState,
     flower,
+    in_garden,
     new_bout,
-    where,
 )
 
 # ---- the round's rules --------------------------------------------------------------------
@@ -195,7 +196,7 @@ def plant(
     blocked = None
     if len(plays) == 2 and (plays[0].garden, plays[0].tile) == (plays[1].garden, plays[1].tile):
         winner = clash_winner(plays[0].card, plays[1].card)
-        spot = where(plays[0].garden, plays[0].tile)
+        spot = in_garden(plays[0].garden, plays[0].tile)
         if winner is None:
             plays, blocked = [], (plays[0].garden, plays[0].tile)
             log.append(f"clash on {spot}: nobody plants; it cannot be chosen next round")
@@ -231,7 +232,7 @@ def trigger(
         elif play.card == "Orange":
             exchange = True  # two Oranges exchange the hands once (reading)
         elif play.card == "Yellow" and play.spread is not None:
-            spot = where(play.garden, play.spread)
+            spot = in_garden(play.garden, play.spread)
             if isinstance(other, Play) and (other.garden, other.tile) == (play.garden, play.spread):
                 log.append(f"Yellow does not spread to {spot}: the opponent planted there")
             else:
@@ -240,7 +241,7 @@ def trigger(
         elif play.card == "Purple" and play.recolour is not None:
             content = gardens[play.garden][play.recolour]
             gardens[play.garden][play.recolour] = content[:-1] + LETTER["Purple"]
-            log.append(f"Purple turns {where(play.garden, play.recolour)} purple")
+            log.append(f"Purple turns the flower on {in_garden(play.garden, play.recolour)} purple")
     return exchange
 
 
@@ -249,7 +250,8 @@ def wither(gardens: list[list[str]], log: list[str]) -> None:
         gone = withered(tuple(garden))
         if gone:
             log.append(
-                "withered: " + ", ".join(f"{where(g, t)} ({flower(garden[t])})" for t in gone)
+                f"withered in the {GARDEN[g]}: "
+                + ", ".join(f"the {flower(garden[t])} flower on {hexes.TILES[t]}" for t in gone)
             )
         for tile in gone:
             garden[tile] = ""

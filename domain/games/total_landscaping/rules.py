@@ -30,7 +30,7 @@ rules and steps are in `total_landscaping_rounds`; the gardens' geometry lives i
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...quoting import quoted
@@ -86,7 +86,6 @@ from .state import (  # noqa: F401
     in_garden,
     level_of,
     new_bout,
-    where,
 )
 
 _ROUND_KEYS = {"east", "west"}
@@ -205,7 +204,8 @@ class TotalLandscaping(GameRules[LandscapingState]):
         if True in hoed:
             log += [
                 f"{SEATS[c.seat].title()}'s {c.card} effect does not trigger: it involves "
-                f"{', '.join(sorted(where(*t) for t in rounds.effect_tiles(c)))}, hoed this round"
+                f"{_tiles(t for _, t in rounds.effect_tiles(c))} in the {GARDEN[c.garden]}, "
+                "hoed this round"
                 for c, off in zip(choices, hoed)
                 if off and isinstance(c, Play)
             ]
@@ -445,6 +445,12 @@ class TotalLandscaping(GameRules[LandscapingState]):
         self, state: LandscapingState, scores: list[dict[str, Any]], moves: Moves
     ) -> list[list[Component]]:
         return component_rows(state, scores, moves)
+
+
+def _tiles(tiles: Iterable[int]) -> str:
+    """Tiles of one garden by their notation, in order: 'A', 'A and B1', 'A, B1 and B2'."""
+    names = [hexes.TILES[t] for t in sorted(tiles)]
+    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1]]))
 
 
 def _symbol(tile: str) -> str:

@@ -73,10 +73,6 @@ def flower(tile: str) -> str | None:
     return COLOUR_OF.get(tile[-1:])
 
 
-def where(garden: int, tile: int) -> str:
-    return f"{SHORT[garden]}:{hexes.TILES[tile]}"
-
-
 def in_garden(garden: int, tile: int) -> str:
     return f"{hexes.TILES[tile]} in the {GARDEN[garden]}"
 
