@@ -167,6 +167,25 @@ def variant_words(options_class: type | None, variant: str) -> str:
     return option_words(options_class, options)
 
 
+def options_class(game: str) -> type | None:
+    """The options a game declares (its dataclass), None for a game this install does not
+    declare."""
+    from .games import PLUGINS  # the registry imports every game: only when options are said
+
+    plugin = PLUGINS.get(game)
+    return plugin.declaration.options if plugin is not None else None
+
+
+def game_variant_words(game: str, variant: str) -> str:
+    """`variant_words` for a match of `game` by its id: "expert", "standard rules"."""
+    return variant_words(options_class(game), variant)
+
+
+def game_option_words(game: str, options: Mapping[str, Any]) -> str:
+    """`option_words` for a match of `game` by its id."""
+    return option_words(options_class(game), options)
+
+
 class Describes(Protocol):
     @property
     def id(self) -> str: ...

@@ -26,6 +26,7 @@ from typing import Any
 from tablelog.domain.agents import check_agent
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import get_rules
+from tablelog.domain.wording import game_option_words
 
 KINDS = ("variants", "restriction", "skill")
 MAX_MATCHES = 100_000
@@ -121,7 +122,8 @@ def variants(
     )
     if arms[0].options == arms[1].options:
         raise Refused(
-            f"the two option sets are the same once defaults are filled in: {dict(arms[0].options)}"
+            "the two option sets are the same once defaults are filled in: "
+            + game_option_words(game, arms[0].options)
         )
     return Definition("variants", game, players, matches, seed, arms, alpha)
 

@@ -20,7 +20,7 @@ import pandas as pd
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import get_rules
 from tablelog.domain.recorder import Recorder
-from tablelog.domain.wording import player_count_refusal
+from tablelog.domain.wording import game_name, game_variant_words, player_count_refusal
 from tablelog.projections.lab_stats import compare, summary
 from tablelog.projections.load import load_tables
 from tablelog.projections.metrics import per_match
@@ -93,7 +93,8 @@ def check(game: str, players: int | None, sample: int, alpha: float = 0.05) -> N
 def _words(report: dict[str, Any]) -> list[str]:
     counts = {arm["name"]: arm["matches"] for arm in report["arms"]}
     words = [
-        f"{report['game']}, {report['players']} players, {report['variant']}: "
+        f"{game_name(report['game'])}, {report['players']} players, "
+        f"{game_variant_words(report['game'], report['variant'])}: "
         f"{counts['humans']} recorded human matches beside {counts['bots']} bot matches."
     ]
     if not report["comparison"]:

@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd
 
 from tablelog.domain.restrictions import get_restriction
+from tablelog.domain.wording import game_option_words
 from tablelog.projections.lab_stats import compare, head_to_head, skill_trace, summary
 from tablelog.projections.metrics import per_match, utilities
 from tablelog.projections.traces import Trace
@@ -102,13 +103,13 @@ def in_words(definition: Definition, report: dict[str, Any]) -> list[str]:
 
 
 def _variant_words(definition: Definition, report: dict[str, Any]) -> list[str]:
-    a, b = (arm["options"] for arm in report["arms"])
-    changed = {k: (a.get(k), b.get(k)) for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k)}
-    what = ", ".join(f"{k} {x!r} -> {y!r}" for k, (x, y) in changed.items())
+    # Each arm's variant in the game's words, as every screen says it ("expert", "standard
+    # rules"): never the options' keys or values as a program writes them.
+    a, b = (game_option_words(definition.game, arm["options"]) for arm in report["arms"])
     rows = report.get("comparison", [])
     real = [r for r in rows if r["real"]]
     words = [
-        f"B differs from A in {what}; {definition.matches} matches per arm, "
+        f"B ({b}) against A ({a}); {definition.matches} matches per arm, "
         f"Holm-adjusted tests at the {definition.alpha:.0%} level."
     ]
     for r in real:

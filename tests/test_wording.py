@@ -170,3 +170,17 @@ def test_stats_names_games_and_variants_as_the_dashboard_does(tmp_path):
     assert "== Topas:" in said.output
     assert "3p standard rules" in said.output
     assert "expert=false" not in said.output and "manifest=topas" not in said.output
+
+
+def test_a_games_variant_is_worded_by_its_id_as_the_dashboard_words_it():
+    from tablelog.dashboard.data import variant_words as dashboard_words
+
+    for game, stored, words in [
+        ("topas", "expert=false, manifest=topas", "standard rules"),
+        ("topas", "expert=true, manifest=topas", "expert"),
+        ("topiary", "last_player_chooses=true, manifest=topiary", "last player chooses"),
+        ("chess", "castling_rights=false", "castling rights: no"),  # a game not installed
+    ]:
+        assert wording.game_variant_words(game, stored) == words
+        assert dashboard_words(game, stored) == words
+    assert wording.game_option_words("topas", {"expert": True}) == "expert"

@@ -3,6 +3,7 @@ its progress and read its report; the humans-against-bots report; refusals in th
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -21,6 +22,18 @@ def test_experiments_are_listed_and_read(client, recorder):
     one = client.get(f"/api/v1/lab/experiments/{experiment_id[:6]}").get_json()
     assert one["report"] == report and len(one["match_ids"]["mcts-2 vs mcts-1"]) == 2
     assert client.get("/api/v1/lab/experiments/ffffffff").status_code == 404
+
+
+# A variant as a program writes it: a key with an underscore, key=value, a Python or JSON value.
+RAW = re.compile(r"\w_\w|\w=|\b(?:True|False|None|true|false)\b|[{}]")
+
+
+def test_a_reports_words_name_the_variants_as_every_screen_does(client, recorder):
+    definition = lab.variants("topas", {}, {"expert": True}, matches=2, seed=1)
+    experiment_id, _ = run(recorder, definition)
+    words = client.get(f"/api/v1/lab/experiments/{experiment_id}").get_json()["report"]["words"]
+    assert words[0].startswith("B (expert) against A (standard rules); 2 matches per arm")
+    assert not any(RAW.search(line) for line in words), words
 
 
 def test_the_api_alone_reads_but_does_not_start(client):
@@ -72,6 +85,8 @@ def test_humans_against_bots(client, recorder):
     arms = {arm["name"]: arm for arm in report["arms"]}
     assert arms["humans"]["matches"] == 3 and arms["bots"]["matches"] == 6
     assert arms["bots"]["replayed"] == 2
+    # The match's game and variant as a person reads them, not "topitop" and "large=4, small=4".
+    assert report["words"][0].startswith("Topitop, 2 players, standard rules: 3 recorded human")
     metrics = {m["metric"]: m for m in arms["humans"]["metrics"]}
     assert metrics["drawn"]["estimate"] == 1 and metrics["drawn"]["n"] == 3
     # Drawn by agreement, not by the rules: no draw to Ludii's Drawishness.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 
 import pytest
 
@@ -210,7 +211,29 @@ def test_a_line_of_exactly_seven_gems_is_allowed():
 def test_over_seven_counts_a_run_across_several_cards():
     # R2 (start) + R3 (R3-B2) + R3 (R3-G1) down column 0 would be red 8.
     state = play([place("R3-B2", 0, 1, "E")])
-    refused(state, place("R3-G1", 0, 2, "E"), "red vertical line", "8 gems")
+    refused(
+        state,
+        place("R3-G1", 0, 2, "E"),
+        "the red vertical line of 3 halves running down from the cell of the start card's "
+        "left half would hold 8 gems",
+    )
+
+
+# A position as a program writes it, "(1,0)" or "(-1, 2)": never in what a player reads.
+COORDINATES = re.compile(r"\(\s*-?\d+\s*,")
+
+
+def test_every_refusal_and_the_last_placement_name_places_in_words_not_coordinates():
+    eight = play(EIGHT_GEMS, start="G1-Y3")
+    seen = [
+        refused(play([]), place("R1-G2", 1, 0, "S"), "may not overlap"),
+        refused(play([]), place("R1-G2", -2, 3, "N"), "touches no card"),
+        refused(eight, place("R1-Y3", 0, 2, "E"), "8 gems"),
+        RULES.render(eight, ["Ann", "Ben"]).split("\nlast: ")[1].split("\n")[0],
+    ]
+    for text in seen:
+        assert not COORDINATES.search(text), text
+        assert "start card's left half" in text, text
 
 
 # ---- illegal placements -------------------------------------------------------------------------
@@ -221,15 +244,25 @@ def test_a_card_may_not_overlap_the_table():
     refused(
         state,
         place("R1-G2", 1, 0, "S"),
-        "cell (1,0) already holds a half of R2-B1",
+        "the cell 1 right from the start card's left half already holds a half of R2-B1",
         "may not overlap",
     )
-    refused(state, place("R1-G2", 0, 1, "N"), "cell (0,0)", "may not overlap")
+    refused(
+        state,
+        place("R1-G2", 0, 1, "N"),
+        "the cell of the start card's left half already holds",
+        "may not overlap",
+    )
 
 
 def test_a_card_must_touch_the_table_edge_to_edge():
     state = play([])
-    refused(state, place("R1-G2", 0, 2, "E"), "touches no card", "edge to edge")
+    refused(
+        state,
+        place("R1-G2", 0, 2, "E"),
+        "R1-G2 there (R1 2 down from the start card's left half, G2 right of it) touches no card",
+        "edge to edge",
+    )
     refused(state, place("R1-G2", 2, 1, "E"), "touches no card")  # a corner is not an edge
 
 
@@ -375,7 +408,8 @@ def test_logged_solitaire_turns_up_each_start_card_and_scores_the_lowest_column(
     state = RULES.start(1, RULES.options({}), {"start": "R2-B1"})
     for number, (start, opening) in enumerate(columns):
         if number:
-            refused(state, opening, f"column {number + 1} has no start card yet")
+            refusal = refused(state, opening, f"column {number + 1} has no start card yet")
+            assert refusal.endswith("turn its start card up first"), refusal  # words, no JSON
             refused(state, {"start": "R1-G2"}, "R1-G2 has already been played (column 1)")
             state = RULES.apply(state, {"start": start})
         state = RULES.apply(state, opening)

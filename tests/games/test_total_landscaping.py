@@ -8,6 +8,7 @@ directly: a garden is 37 tile codes, "" empty, "G" grass, a flower letter (R O Y
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any
 
 import pytest
@@ -249,6 +250,19 @@ def test_the_seeds_example_orange_and_yellow_both_wither():
     assert tile(after, "E:A") == ""  # Orange beside Red
     assert tile(after, "E:B1") == ""  # Yellow beside Orange, withered all at once
     assert tile(after, "E:B3") == "R"
+
+
+def last_round(state) -> str:
+    """The last round as `tablelog show` tells it to the players."""
+    return RULES.render(state, ["Ann", "Ben"]).split("last round: ")[1].split("\n")[0]
+
+
+def test_what_withered_is_told_by_garden_and_tile_in_the_games_words():
+    state = position(east=garden(B1="Y"))
+    after = play(state, card("Orange", "E:A"), card("Red", "E:B3", remove=["Blue", "White"]))
+    told = last_round(after)
+    assert "withered in the Eastern garden: the Orange flower on A, the Yellow flower on B1" in told
+    assert not re.search(r"\b[EW]:[A-D]", told), told  # no notation of the docs' shorthand
 
 
 def test_withering_is_the_cycle_red_orange_yellow_blue_purple_white_red():

@@ -34,7 +34,8 @@ def test_the_issues_reproduction_the_red_on_a_hoed_tile_removes_nothing():
     # Round 3: East's Red on W:B1 names Yellow and Purple, but West hoes B1 and B2.
     after = play(state, card("Red", "W:B1", remove=["Yellow", "Purple"]), hoe("B1", "B2"))
     assert after.hands[0] == ("Yellow", "Blue", "Purple", "White")  # only the Red left
-    assert not any("removes" in line for line in after.last_round)
+    assert not any(happening[0] == "removes" for happening in after.last_round)
+    assert ("hoed-off", "east", "Red", "west", "B1") in after.last_round
     assert tile(after, "W:B1") == "" and tile(after, "W:B2") == ""  # planted, then hoed
 
 
@@ -44,7 +45,8 @@ def test_version_1s_reading_lets_the_red_remove_the_cards_before_the_hoe():
     state = play(state, card("Blue", "E:A"), card("Orange", "W:A"))
     after = play(state, card("Red", "W:B1", remove=["Yellow", "Purple"]), hoe("B1", "B2"))
     assert after.hands[0] == ("Blue", "White")
-    assert "East removes Yellow and Purple" in after.last_round
+    assert ("removes", "east", "Yellow", "Purple") in after.last_round
+    assert "East removes Yellow and Purple" in RULES.render(after, ["Ann", "Ben"])
 
 
 def test_a_card_whose_tiles_the_hoe_misses_triggers_as_always():
@@ -97,7 +99,8 @@ def test_a_purple_recolouring_a_hoed_flower_leaves_it_as_it_was():
     after = play(state, card("Purple", "W:A", recolour="B1"), hoe("B1", "B2"))
     assert tile(after, "W:C1") == "W" and tile(after, "W:A") == "P"
     assert tile(after, "W:B1") == "" and tile(after, "W:B2") == ""
-    assert any("involves W:A, W:B1, hoed" in line for line in after.last_round)
+    told = RULES.render(after, ["Ann", "Ben"])
+    assert "involves A and B1 in the Western garden, hoed this round" in told
     old = play(
         position(west=garden(B1="R", B2="R", C1="W"), round=9, hoeing=OLD_READING),
         card("Purple", "W:A", recolour="B1"),

@@ -20,7 +20,7 @@ Partial information: a logged game's setup may name only the start card. Each pl
 its card, which must exist and not have been seen; a solitaire column's new start card is turned
 up by a move `{"start": CARD}`. With the whole deal (hands and pile) the card must be in hand, and
 start cards come off the pile by themselves. Cells are (x, y) from the start card; see
-topas_table.py.
+table.py.
 """
 
 from __future__ import annotations
@@ -48,13 +48,24 @@ from ..base import (
 from ..manifests import read_with
 from .components import components as component_rows
 from .declaration import GAME_INFO, Place, StartColumn
-from .table import SIDE, STEPS, Cell, Half, Line, Table, cell_text, direction, place_words, step
+from .table import (
+    STEPS,
+    Cell,
+    Half,
+    Line,
+    Table,
+    card_words,
+    cell_words,
+    direction,
+    step,
+)
 
 ROUNDS = 7  # cards each player places; in solitaire, cards placed per column
 HAND = 3  # cards in hand with 2-4 players
 SOLITAIRE_HAND = 1  # the solitaire player plays each card as it is drawn
 COLUMNS = 4  # solitaire score-sheet columns
 LINE_LIMIT = 7  # no line may hold more gems than this
+RUNNING = {"horizontal": "right", "vertical": "down"}  # a line's cells run east, south
 MIN_LINE = 2  # halves a run needs to score
 CARD_NAME = re.compile(r"([A-Za-z])([1-9])-([A-Za-z])([1-9])")
 MOVE_FORMS = (
@@ -417,19 +428,19 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
         for cell in cells:
             if cell in table.halves:
                 return (
-                    f"cell {cell_text(cell)} already holds a half of "
+                    f"{cell_words(cell)} already holds a half of "
                     f"{table.cards[cell]}: cards may not overlap"
                 )
         if not table.touches(cells):
             return (
-                f"{card} on {cell_text(cells[0])} and {cell_text(cells[1])} touches no card: "
+                f"{card} there ({card_words(card, cells)}) touches no card: "
                 "a card is placed edge to edge with a half already on the table"
             )
         for run in table.runs_with(cells, halves) if runs is None else runs:
             if run.gems > LINE_LIMIT:
                 return (
-                    f"the {deck.colour(run.colour)} {run.axis} line through "
-                    f"{cell_text(run.cells[0])}-{cell_text(run.cells[-1])} would hold "
+                    f"the {deck.colour(run.colour)} {run.axis} line of {len(run.cells)} halves "
+                    f"running {RUNNING[run.axis]} from {cell_words(run.cells[0])} would hold "
                     f"{run.gems} gems: no line of more than {LINE_LIMIT} gems may be formed"
                 )
         return None
@@ -476,8 +487,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
     def _place(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
         if state.awaiting_start:
             raise IllegalMove(
-                f"column {state.column + 1} has no start card yet: turn one up "
-                'first with {"start": CARD}'
+                f"column {state.column + 1} has no start card yet: turn its start card up first"
             )
         deck = load_deck(state.manifest)
         card, flipped = deck.identify(move["card"])
@@ -720,11 +730,8 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
             return f"turns up {move['start']} to start a new column"
         try:
             at = _cell(move["at"])
-            first, second = str(move["card"]).upper().split("-")
-            return (
-                f"places {move['card']}: {first} {place_words(at)}, {second} "
-                f"{SIDE[_direction(move['dir'])]} it"
-            )
+            cells = (at, step(at, _direction(move["dir"])))
+            return f"places {move['card']}: {card_words(str(move['card']).upper(), cells)}"
         except (IllegalMove, KeyError, ValueError):
             return super().describe(move, seats)
 
@@ -755,9 +762,8 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
                 else f"round {state.round_of(index)}"
             )
             lines.append(
-                f"last: {seats[last.seat]} placed {last.card} on "
-                f"{cell_text(last.cells[0])}-{cell_text(last.cells[1])} ({when}): "
-                f"{scored}"
+                f"last: {seats[last.seat]} placed {last.card} "
+                f"({card_words(last.card, last.cells)}; {when}): {scored}"
             )
         for seat, entry in enumerate(self.score(state)):
             extra = f" (columns {entry['details']['columns']})" if state.solitaire else ""

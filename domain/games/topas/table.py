@@ -101,10 +101,6 @@ def _frontier(halves: dict[Cell, Half]) -> set[Cell]:
     return {n for cell in halves for n in neighbours(cell)}.difference(halves)
 
 
-def cell_text(cell: Cell) -> str:
-    return f"({cell[0]},{cell[1]})"
-
-
 START = "the start card's left half"  # cell (0, 0): a start card lies across, its first half left
 SIDE = {"N": "above", "E": "right of", "S": "below", "W": "left of"}
 
@@ -116,6 +112,19 @@ def place_words(cell: Cell) -> str:
     steps = [f"{abs(x)} {'right' if x > 0 else 'left'}"] if x else []
     steps += [f"{abs(y)} {'down' if y > 0 else 'up'}"] if y else []
     return f"{' and '.join(steps)} from {START}" if steps else START
+
+
+def cell_words(cell: Cell) -> str:
+    """A cell named on its own, as a refusal names it: 'the cell 2 right and 1 up from the start
+    card's left half', 'the cell of the start card's left half'."""
+    return f"the cell {place_words(cell)}" if cell != (0, 0) else f"the cell of {START}"
+
+
+def card_words(card: str, cells: Sequence[Cell]) -> str:
+    """Where a card lies, in the words a move is described in: 'R2 1 down from the start card's
+    left half, B1 right of it' (`cells[i]` holds the half named i-th in `card`)."""
+    first, second = card.split("-")
+    return f"{first} {place_words(cells[0])}, {second} {SIDE[direction(*cells[:2])]} it"
 
 
 @dataclasses.dataclass(frozen=True)

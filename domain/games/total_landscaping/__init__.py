@@ -3,7 +3,8 @@
 The game as one plugin, `GAME` (found by `tablelog.domain.games`): `rules.py` is the engine,
 `declaration.py` the game declared,
 `components.py` what component strength measures,
-`sheet.py` its score sheet's rules, `restrictions.py` the Lab's restricted players.
+`sheet.py` its score sheet's rules, `restrictions.py` the Lab's restricted players,
+`telling.py` the last round in words.
 `docs/adding-a-game.md` lists the rest: docs page, example match, manifest, and the board,
 picker and setup questions in `tablelog.dashboard.games`.
 """

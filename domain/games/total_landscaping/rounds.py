@@ -1,8 +1,8 @@
 """Total Landscaping's rounds: which effects are negated, who takes a tile both players chose,
 what withers, what the bout-end conditions measure and whether they decide the bout; and the
 steps of resolving a round, in the order `TotalLandscaping.apply` takes them. The rules are pure
-functions; the steps change the round's own copies of the gardens and hands, and its log, in
-place (the state itself is never touched).
+functions; the steps change the round's own copies of the gardens and hands, and its log (facts,
+`state.Happening`), in place (the state itself is never touched).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import functools
 from collections.abc import Sequence
 
 from . import hexgarden as hexes
+from .hexgarden import TILES
 from .moves import Choice, Hoe, Play
 from .state import (
     BLUE_ROUND,
@@ -23,17 +24,16 @@ from .state import (
     LETTER,
     NEGATABLE,
     PATCH_ROUND,
-    ROLE,
     SEATS,
     SIX_COLOURS_UNTIL,
     STOPS_EFFECTS,
     WITHERS,
     BoutResult,
     GardenFigures,
+    Happening,
     LandscapingState,
     flower,
     new_bout,
-    where,
 )
 
 # ---- the round's rules --------------------------------------------------------------------
@@ -186,8 +186,27 @@ def decide(round_no: int, gardens: Sequence[Sequence[str]]) -> tuple[int, str] |
 # ---- a round, resolved --------------------------------------------------------------------
 
 
+def chosen(choices: tuple[Choice, Choice]) -> list[Happening]:
+    """The round's two choices as facts: what each seat played where, with the parameters it
+    named, or the tiles it hoed."""
+    told: list[Happening] = []
+    for choice in choices:
+        seat = SEATS[choice.seat]
+        if isinstance(choice, Hoe):
+            told.append(("hoes", seat, *(TILES[t] for t in choice.tiles)))
+            continue
+        told.append(("plays", seat, choice.card, SEATS[choice.garden], TILES[choice.tile]))
+        if choice.remove is not None:
+            told.append(("removing", seat, *choice.remove))
+        if choice.spread is not None:
+            told.append(("spreading", seat, TILES[choice.spread]))
+        if choice.recolour is not None:
+            told.append(("recolouring", seat, TILES[choice.recolour]))
+    return told
+
+
 def plant(
-    gardens: list[list[str]], choices: tuple[Choice, Choice], log: list[str]
+    gardens: list[list[str]], choices: tuple[Choice, Choice], log: list[Happening]
 ) -> tuple[int, int] | None:
     """Plant the cards; a tile both chose goes to the clash winner or to nobody, and then
     it is returned as next round's blocked tile."""
@@ -195,13 +214,13 @@ def plant(
     blocked = None
     if len(plays) == 2 and (plays[0].garden, plays[0].tile) == (plays[1].garden, plays[1].tile):
         winner = clash_winner(plays[0].card, plays[1].card)
-        spot = where(plays[0].garden, plays[0].tile)
+        spot = (SEATS[plays[0].garden], TILES[plays[0].tile])
         if winner is None:
             plays, blocked = [], (plays[0].garden, plays[0].tile)
-            log.append(f"clash on {spot}: nobody plants; it cannot be chosen next round")
+            log.append(("clash-blocked", *spot))
         else:
             plays = [plays[winner]]
-            log.append(f"clash on {spot}: {plays[0].card} takes it")
+            log.append(("clash-taken", *spot, plays[0].card))
     for play in plays:
         before = gardens[play.garden][play.tile]
         gardens[play.garden][play.tile] = (
@@ -215,7 +234,7 @@ def trigger(
     hands: list[list[str]],
     choices: tuple[Choice, Choice],
     negated: tuple[bool, bool],
-    log: list[str],
+    log: list[Happening],
 ) -> bool:
     """The effects that were not negated (nor stopped by a hoe); returns whether an Orange
     exchanges the hands.
@@ -227,30 +246,27 @@ def trigger(
         other = choices[1 - play.seat]
         if play.card == "Red" and play.remove:
             hands[play.seat] = [c for c in hands[play.seat] if c not in play.remove]
-            log.append(f"{SEATS[play.seat].title()} removes {' and '.join(play.remove)}")
+            log.append(("removes", SEATS[play.seat], *play.remove))
         elif play.card == "Orange":
             exchange = True  # two Oranges exchange the hands once (reading)
         elif play.card == "Yellow" and play.spread is not None:
-            spot = where(play.garden, play.spread)
+            spot = (SEATS[play.garden], TILES[play.spread])
             if isinstance(other, Play) and (other.garden, other.tile) == (play.garden, play.spread):
-                log.append(f"Yellow does not spread to {spot}: the opponent planted there")
+                log.append(("spread-stopped", *spot))
             else:
                 gardens[play.garden][play.spread] = LETTER["Yellow"]
-                log.append(f"Yellow spreads to {spot}")
+                log.append(("spreads", *spot))
         elif play.card == "Purple" and play.recolour is not None:
             content = gardens[play.garden][play.recolour]
             gardens[play.garden][play.recolour] = content[:-1] + LETTER["Purple"]
-            log.append(f"Purple turns {where(play.garden, play.recolour)} purple")
+            log.append(("recolours", SEATS[play.garden], TILES[play.recolour]))
     return exchange
 
 
-def wither(gardens: list[list[str]], log: list[str]) -> None:
+def wither(gardens: list[list[str]], log: list[Happening]) -> None:
     for g, garden in enumerate(gardens):
         gone = withered(tuple(garden))
-        if gone:
-            log.append(
-                "withered: " + ", ".join(f"{where(g, t)} ({flower(garden[t])})" for t in gone)
-            )
+        log += [("withered", SEATS[g], TILES[t], flower(garden[t]) or "") for t in gone]
         for tile in gone:
             garden[tile] = ""
 
@@ -261,7 +277,7 @@ def end_round(
     hands: list[list[str]],
     blocked: tuple[int, int] | None,
     exchange: bool,
-    log: list[str],
+    log: list[Happening],
 ) -> LandscapingState:
     """The bout-end check; then the next bout, the end of the match, or the next round
     with empty hands refilled and an Orange exchange made."""
@@ -271,10 +287,7 @@ def end_round(
         result = BoutResult(
             winner, state.round, condition, (figures(gardens[0]), figures(gardens[1]))
         )
-        log.append(
-            f"bout {state.bout} to the {ROLE[winner]} ({SEATS[winner]}) in round "
-            f"{state.round}: {condition}"
-        )
+        log.append(("bout", SEATS[winner], state.bout, state.round, condition))
         ended = dataclasses.replace(state, bouts=state.bouts + (result,), last_round=tuple(log))
         if not ended.over:  # a blocked tile or a pending exchange lapses (reading)
             return new_bout(state.bout + 1, ended.bouts, ended.last_round, state.hoeing)
@@ -285,10 +298,10 @@ def end_round(
     for seat in (0, 1):
         if not hands[seat]:
             hands[seat] = list(CARDS)
-            log.append(f"{SEATS[seat].title()}'s hand is empty: a fresh seven")
+            log.append(("fresh-hand", SEATS[seat]))
     if exchange:  # at the start of the next round: nothing happens in between
         hands.reverse()
-        log.append("Orange: the hands are exchanged")
+        log.append(("exchange",))
     # Built directly, not by dataclasses.replace: this is every round of every simulation.
     return LandscapingState(
         bout=state.bout,

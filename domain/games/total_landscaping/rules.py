@@ -86,8 +86,8 @@ from .state import (  # noqa: F401
     in_garden,
     level_of,
     new_bout,
-    where,
 )
+from .telling import round_lines
 
 _ROUND_KEYS = {"east", "west"}
 _OPTION_KEYS = {"hoeing"}
@@ -192,17 +192,16 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
 
     def apply(self, state: LandscapingState, move: Mapping[str, Any]) -> LandscapingState:
         choices, negated, hoed = self._parse_round(state, move)
-        log = [self.describe(move)]
+        log = rounds.chosen(choices)  # what happens, as facts (`telling` words them)
         if True in negated:
             log += [
-                f"{SEATS[c.seat].title()}'s {c.card} effect is negated"
+                ("negated", SEATS[c.seat], c.card)
                 for c, off in zip(choices, negated)
                 if off and isinstance(c, Play)
             ]
         if True in hoed:
             log += [
-                f"{SEATS[c.seat].title()}'s {c.card} effect does not trigger: it involves "
-                f"{', '.join(sorted(where(*t) for t in rounds.effect_tiles(c)))}, hoed this round"
+                ("hoed-off", SEATS[c.seat], c.card, SEATS[c.garden], *_tiles(c))
                 for c, off in zip(choices, hoed)
                 if off and isinstance(c, Play)
             ]
@@ -371,8 +370,8 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
 
     def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
         parts = []
-        # Every round's log opens with this: titles made once, a plain dict (every recorded
-        # move) told by its type before the slower check against the abstract Mapping.
+        # Asked of every recorded move: titles made once, a plain dict (every recorded move)
+        # told by its type before the slower check against the abstract Mapping.
         mapping = type(move) is dict or isinstance(move, Mapping)
         for seat, title in _TITLES:
             choice = move.get(seat, {}) if mapping else {}
@@ -392,6 +391,14 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
                     text += f" turning {choice['recolour']} purple"
                 parts.append(text)
         return "; ".join(parts)
+
+    def decode(self, data: Mapping[str, Any]) -> LandscapingState:
+        """`GameRules.decode`, refusing a state whose last round is told in sentences (written
+        before issue 43; the facts cannot be read back out of them): a snapshot holding one
+        is not used, and its match replays from its events, which hold the moves."""
+        if any(isinstance(happening, str) for happening in data.get("last_round") or ()):
+            raise ValueError("a state from before issue 43: its last round is text, not facts")
+        return super().decode(data)
 
     def render(self, state: LandscapingState, seats: Sequence[str]) -> str:
         level, width = state.level, 5
@@ -431,7 +438,7 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
                 f"bout {n}: {seats[b.winner]} ({SEATS[b.winner]}) in round {b.round}, {b.condition}"
             )
         if state.last_round:
-            lines.append("last round: " + "; ".join(state.last_round))
+            lines.append("last round: " + "; ".join(round_lines(state.last_round)))
         if state.over:
             lines.append(self._match_result(state, seats))
         else:
@@ -442,6 +449,11 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
         self, state: LandscapingState, scores: list[dict[str, Any]], moves: Moves
     ) -> list[list[Component]]:
         return component_rows(state, scores, moves)
+
+
+def _tiles(play: Play) -> list[str]:
+    """The tiles a card's effect involves (all in the garden it is played in), by name."""
+    return [hexes.TILES[t] for _, t in sorted(rounds.effect_tiles(play))]
 
 
 def _symbol(tile: str) -> str:

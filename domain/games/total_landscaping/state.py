@@ -73,10 +73,6 @@ def flower(tile: str) -> str | None:
     return COLOUR_OF.get(tile[-1:])
 
 
-def where(garden: int, tile: int) -> str:
-    return f"{SHORT[garden]}:{hexes.TILES[tile]}"
-
-
 def in_garden(garden: int, tile: int) -> str:
     return f"{hexes.TILES[tile]} in the {GARDEN[garden]}"
 
@@ -89,6 +85,11 @@ def describe_tile(tile: str) -> str:
 
 
 # ---- state --------------------------------------------------------------------------------
+
+# One thing that happened in a round, as a fact rather than a sentence (issue 43): its kind, then
+# seats and gardens by name ("east"), tiles by name ("B3"), cards by colour, numbers as numbers:
+# ("withered", "west", "D14", "Blue"). `telling.round_lines` words them for a person.
+Happening = tuple[str | int, ...]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,7 +127,7 @@ class LandscapingState:
     hands: tuple[tuple[str, ...], tuple[str, ...]]  # East's, West's, in CARDS order
     blocked: tuple[int, int] | None = None  # (garden, tile) nobody may choose this round
     bouts: tuple[BoutResult, ...] = ()
-    last_round: tuple[str, ...] = ()  # what happened in the previous round
+    last_round: tuple[Happening, ...] = ()  # what happened in the previous round
     hoeing: str = STOPS_EFFECTS  # the match's option: one of HOEING
 
     # Asked many times per round (bots, rules, recorder): worked out on first use and kept on
@@ -169,7 +170,7 @@ def _size(state: LandscapingState) -> int:
 def new_bout(
     bout: int,
     bouts: tuple[BoutResult, ...] = (),
-    last_round: tuple[str, ...] = (),
+    last_round: tuple[Happening, ...] = (),
     hoeing: str = STOPS_EFFECTS,
 ) -> LandscapingState:
     return LandscapingState(
