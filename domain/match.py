@@ -106,10 +106,10 @@ class Match(LeanAggregate, Aggregate):
 
         game: str
         rules_version: str
-        options: dict
-        seats: list
-        setup: dict
-        components: dict | None
+        options: dict[str, Any]
+        seats: list[str]
+        setup: dict[str, Any]
+        components: dict[str, Any] | None
         played_at: str | None
         # Added to version 2 after the fact: None (a match of moves) is left out of the hash
         # (UPCAST_FIELDS), so every event stored without it hashes as it did; "sheet" marks a
@@ -166,10 +166,10 @@ class Match(LeanAggregate, Aggregate):
         id: UUID,
         game: str,
         rules_version: str,
-        options: dict,
-        seats: list,
-        setup: dict,
-        components: dict | None = None,
+        options: dict[str, Any],
+        seats: list[str],
+        setup: dict[str, Any],
+        components: dict[str, Any] | None = None,
         played_at: str | None = None,
         kind: str | None = None,
     ) -> None:
@@ -199,7 +199,9 @@ class Match(LeanAggregate, Aggregate):
         self.undos: list[dict[str, Any]] = []
 
     @event("MoveRecorded")
-    def _move_recorded(self, seat: int, move: dict, derived: dict | None = None) -> None:
+    def _move_recorded(
+        self, seat: int, move: dict[str, Any], derived: dict[str, Any] | None = None
+    ) -> None:
         checked = given_to(self)  # record()'s (move, position after it); None on replay
         if checked is not None and checked[0] is move:
             self.states.append(checked[1])
@@ -216,7 +218,7 @@ class Match(LeanAggregate, Aggregate):
         )
 
     @event("ResultClaimed")
-    def _result_claimed(self, by: str, scores: dict) -> None:
+    def _result_claimed(self, by: str, scores: dict[str, Any]) -> None:
         self.claims.append(
             {"by": by, "scores": scores, "moves": len(self.moves), "version": self.version + 1}
         )
@@ -240,7 +242,7 @@ class Match(LeanAggregate, Aggregate):
 
         by: str
         ruling: str
-        signature: dict | None
+        signature: dict[str, Any] | None
         class_version = 2
 
         @staticmethod
@@ -248,18 +250,20 @@ class Match(LeanAggregate, Aggregate):
             state["signature"] = None
 
     @event(DisputeResolved)
-    def _dispute_resolved(self, by: str, ruling: str, signature: dict | None = None) -> None:
+    def _dispute_resolved(
+        self, by: str, ruling: str, signature: dict[str, Any] | None = None
+    ) -> None:
         dispute = next(d for d in self.disputes if d["ruling"] is None)
         dispute.update(ruling=ruling, resolved_by=by, resolved_version=self.version + 1)
 
     @event("SheetRecorded")
-    def _sheet_recorded(self, sheet: dict, outcome: dict) -> None:
+    def _sheet_recorded(self, sheet: dict[str, Any], outcome: dict[str, Any]) -> None:
         self.sheet = sheet
         self.status = ENDED
         self.outcome = outcome
 
     @event("Ended")
-    def _ended(self, outcome: dict, derived: dict | None = None) -> None:
+    def _ended(self, outcome: dict[str, Any], derived: dict[str, Any] | None = None) -> None:
         self.status = ENDED
         self.outcome = outcome
 
@@ -278,7 +282,7 @@ class Match(LeanAggregate, Aggregate):
         return self._head_hash
 
     @property
-    def rules(self) -> GameRules:
+    def rules(self) -> GameRules[Any]:
         return get_rules(self.game)
 
     @property
@@ -455,7 +459,7 @@ MOVE_RECORDED: type[Match.Event] = Match.MoveRecorded  # type: ignore[attr-defin
 AGGREGATE_TOPICS = (get_topic(Match), get_topic(Match).replace(__package__, LEGACY_PACKAGE, 1))
 
 
-def components_of(options: Any, components: dict | None) -> dict | None:
+def components_of(options: Any, components: dict[str, Any] | None) -> dict[str, Any] | None:
     """The components a Started event stands for: its own (version 2), or for an event stored
     by release 0.1 the manifest its options name (None for games played without one)."""
     if components is not None:
@@ -465,12 +469,12 @@ def components_of(options: Any, components: dict | None) -> dict | None:
 
 
 def initial_state(
-    rules: GameRules,
+    rules: GameRules[Any],
     seats: int,
     rules_version: str,
-    options: dict,
+    options: dict[str, Any],
     setup: Any,
-    components: dict | None,
+    components: dict[str, Any] | None,
 ) -> Any:
     """The position before the first move, as the match's own record says: its rules version's
     readings, and the components embedded in it (never a file)."""
@@ -552,7 +556,7 @@ def _as_recorded(match: Match, entered_by: Any, originator_topic: str | None) ->
 
 
 def _options_and_components(
-    rules: GameRules, options: Any, components: Any, as_recorded: bool
+    rules: GameRules[Any], options: Any, components: Any, as_recorded: bool
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The options a match stores, checked against the rules, and the manifest it embeds (None
     when the game has no components, or for a release 0.1 record)."""
@@ -579,7 +583,7 @@ def _options_and_components(
     return options, embedded
 
 
-def _checked_seats(rules: GameRules, seats: Any) -> list[str]:
+def _checked_seats(rules: GameRules[Any], seats: Any) -> list[str]:
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise Refused("seats are the players' names in turn order, none empty")
     seats = [s.strip() for s in stored_value(seats, "the players' names")]
@@ -606,7 +610,9 @@ def _check_names(seats: list[str]) -> None:
             )
 
 
-def _recorded_components(rules: GameRules, options: dict, given: Any) -> dict | None:
+def _recorded_components(
+    rules: GameRules[Any], options: dict[str, Any], given: Any
+) -> dict[str, Any] | None:
     """A record's components: checked against their hash; None (release 0.1's matches) only
     where the options name a packaged manifest, never a file."""
     if given is None:
@@ -623,7 +629,9 @@ def _recorded_components(rules: GameRules, options: dict, given: Any) -> dict | 
     return _components_for(rules, options, given)
 
 
-def _components_for(rules: GameRules, options: dict, given: Any) -> dict | None:
+def _components_for(
+    rules: GameRules[Any], options: dict[str, Any], given: Any
+) -> dict[str, Any] | None:
     """The components a new match embeds: the manifest handed over, else the one its options
     name (or the game's default), found by name; None for a game without components."""
     if given is None:

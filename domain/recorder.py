@@ -55,7 +55,7 @@ class Recorder(Snapshotting, LeanApplication):
         assert isinstance(fallback, JSONTranscoder)  # the library's, with its transcodings
         return LeanTranscoder(fallback=fallback)
 
-    def construct_mapper(self) -> Mapper:
+    def construct_mapper(self) -> Mapper[UUID]:
         return LeanMapper(transcoder=self.construct_transcoder())
 
     # ---- damage ------------------------------------------------------------------------------

@@ -145,7 +145,7 @@ class Users(SideTables):
         self._made = False
         self._keys = False  # True once the keys' table is seen (it is never dropped)
 
-    def _select(self, sql: str, params: tuple = ()) -> list[tuple]:
+    def _select(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         if not self._made:
             self._made = self._table_exists("tablelog_users")
             if not self._made:
@@ -368,7 +368,7 @@ class Users(SideTables):
                 (user.id, match_id),
             )
 
-    def _write(self, sql: str, params: tuple) -> None:
+    def _write(self, sql: str, params: tuple[Any, ...]) -> None:
         if not self._made:
             self._make(TABLES)
             self._made = True
@@ -387,7 +387,7 @@ def _key(name: str) -> str:
     return name.strip().casefold()
 
 
-def _user(row: tuple) -> User:
+def _user(row: tuple[Any, ...]) -> User:
     user_id, name, role, limited, disabled, added_at = row
     return User(user_id, name, role, bool(limited), bool(disabled), added_at)
 

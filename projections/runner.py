@@ -408,7 +408,7 @@ class TablesProjection:
             return position
         return None
 
-    def damaged(self) -> list[dict]:
+    def damaged(self) -> list[dict[str, Any]]:
         """The quarantined matches: match_id, event, finding (as the tables hold them)."""
         return self.view.select("damaged")
 

@@ -22,4 +22,8 @@ done
 .venv/bin/mypy "$tree/tablelog" tests benchmarks \
     | sed -E "s#^$tree/tablelog/(domain|projections|dashboard|data)/#\1/#; s#^$tree/##" \
     || failed=1
+# Not a gate, a number to bring down (issue 43): uses of `Any` in product code, imports aside.
+echo "Any in product code: $(grep -rwho --include='*.py' Any domain projections dashboard tablelog data \
+    | wc -l) words, of which $(grep -rh --include='*.py' '^from typing import' domain projections \
+    dashboard tablelog data | grep -cw Any) in imports"
 exit $failed

@@ -47,7 +47,7 @@ def describe(move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
     if "trade" in move:
         trade = move["trade"]
 
-        def items(side: list) -> str:
+        def items(side: list[Any]) -> str:
             return ", ".join(
                 i if isinstance(i, str) else f"{i['shape']} off the {i['from']}" for i in side
             )

@@ -31,10 +31,14 @@ class GeoShapesSheet(SheetRules):
     game = "geoshapes"
     tie_rule = "the one who completes a figure and the circle wins"
 
-    def categories(self, options, components, players) -> tuple[str, ...]:
+    def categories(
+        self, options: Mapping[str, Any], components: Any, players: int
+    ) -> tuple[str, ...]:
         return ("win", "hand")
 
-    def bounds(self, options, components, players, won) -> tuple[float, float]:
+    def bounds(
+        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+    ) -> tuple[float, float]:
         value = deck_value(components)
         return (WIN_BONUS, WIN_BONUS + value) if won else (-value, 0)
 

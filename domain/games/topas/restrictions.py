@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from ..restricting import never
 
 COLOURS = {"R": "red", "G": "green", "Y": "yellow", "B": "blue"}
 
 
-def _shows(letter: str):
+def _shows(letter: str) -> Callable[[dict[str, Any]], bool]:
     return lambda move: any(
         half.startswith(letter) for half in str(move.get("card", "")).split("-")
     )

@@ -83,7 +83,7 @@ class Deck:
     colours: dict[str, str]  # letter -> colour name, in naming order
     cards: tuple[str, ...]  # card names as the manifest writes them
     halves: dict[str, tuple[Half, Half]]  # card -> its two halves, in name order
-    by_halves: dict[frozenset, str]  # the pair of halves -> card name
+    by_halves: dict[frozenset[tuple[str, int]], str]  # the pair of halves -> card name
 
     @functools.cached_property
     def spelled(self) -> dict[str, tuple[str, bool]]:
@@ -357,7 +357,9 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
         hands, pile = self._deal_of(deck, seats, card, setup)
         return dataclasses.replace(state, hands=hands, pile=pile)
 
-    def _deal_of(self, deck: Deck, seats: int, start: str, setup: Mapping[str, Any]) -> tuple:
+    def _deal_of(
+        self, deck: Deck, seats: int, start: str, setup: Mapping[str, Any]
+    ) -> tuple[Any, ...]:
         """The hands and pile of a whole deal, checked: every card of the deck exactly once."""
         hands, pile = setup.get("hands"), setup.get("pile")
         size = SOLITAIRE_HAND if seats == 1 else HAND

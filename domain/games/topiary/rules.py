@@ -233,7 +233,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
             )
         return [HAND] * (seats - 1) + [HAND + rest if options["last_player_chooses"] else HAND]
 
-    def deal(self, seats: int, options: Mapping[str, Any], rng) -> dict[str, Any]:
+    def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
         opts, types, values = self._options_and_components(options)
         _check_players(seats)
         removed = rng.choice(types) if seats in REMOVES_A_TYPE else None
@@ -776,7 +776,7 @@ def _hand(known: Sequence[str | None], size: int) -> tuple[str | None, ...]:
     return tuple(tiles) + (None,) * (size - len(tiles))
 
 
-def _replace(items: tuple, index: int, value: Any) -> tuple:
+def _replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
     return items[:index] + (value,) + items[index + 1 :]
 
 

@@ -178,7 +178,7 @@ class Topitop(GameRules[TopitopState], declared=GAME_INFO):
             )
         return None
 
-    def _parse(self, state: TopitopState, move: Mapping[str, Any]) -> tuple:
+    def _parse(self, state: TopitopState, move: Mapping[str, Any]) -> tuple[Any, ...]:
         if not isinstance(move, Mapping):
             raise IllegalMove(f"a Topitop move is a JSON object, got {quoted(move)}")
         keys, shape = set(move), GAME_INFO.move_shape(move)

@@ -30,6 +30,7 @@ rules and steps are in `total_landscaping_rounds`; the gardens' geometry lives i
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -250,7 +251,7 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
             return []
         return fast.choices(state, seat)
 
-    def random_choice(self, state: LandscapingState, seat: int, rng) -> Move:
+    def random_choice(self, state: LandscapingState, seat: int, rng: random.Random) -> Move:
         """A card (or the hoe) first, then where and how: a player picks Red as often as Blue,
         not one of Red's fifteen ways to name two cards every time. Uniform over the chosen
         card's entries in `choices`, in their order, but only the one drawn is built (the draws

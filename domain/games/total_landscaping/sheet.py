@@ -7,7 +7,7 @@ each condition (the engine's `score()` names), counting bouts: they add up to th
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...errors import Refused
@@ -21,10 +21,14 @@ class TotalLandscapingSheet(SheetRules):
     game = "total-landscaping"
     tie_rule = "first to two bouts"
 
-    def categories(self, options, components, players) -> tuple[str, ...]:
+    def categories(
+        self, options: Mapping[str, Any], components: Any, players: int
+    ) -> tuple[str, ...]:
         return CONDITIONS
 
-    def bounds(self, options, components, players, won) -> tuple[float, float]:
+    def bounds(
+        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+    ) -> tuple[float, float]:
         return (BOUTS_TO_WIN, BOUTS_TO_WIN) if won else (0, BOUTS_TO_WIN - 1)
 
     def check_winners(self, sheet: dict[str, Any], seats: Sequence[str]) -> None:
