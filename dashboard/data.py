@@ -26,8 +26,6 @@ from uuid import UUID
 
 import pandas as pd
 
-from tablelog.domain import wording
-from tablelog.domain.games import declarations
 from tablelog.domain.match import Match
 from tablelog.domain.recorder import Recorder
 from tablelog.projections import stats
@@ -400,13 +398,3 @@ class Refresher(threading.Thread):
 
     def stop(self) -> None:
         self.stopped.set()
-
-
-# ---- a variant in words ---------------------------------------------------------------------
-
-
-def variant_words(game: str, variant: str) -> str:
-    """A stored variant text in the game's words (`wording.variant_words`): "standard rules",
-    "last player chooses, tiles: topiary-v2". The text stays the key the page filters by."""
-    declared = declarations().get(game)
-    return wording.variant_words(declared.options if declared else None, variant)

@@ -22,6 +22,7 @@ from tablelog.dashboard.components import (
     options,
 )
 from tablelog.dashboard.figures import balance as figures
+from tablelog.domain import wording
 from tablelog.projections import stats
 
 dash.register_page(__name__, path="/balance", name="Balance", order=1, title="Tablelog: balance")
@@ -180,7 +181,10 @@ def _variant_choices(source, game, players, chosen):
     # Shown in the game's words; the stored text stays the value the figures filter by.
     return options(
         list(sizes["variant"]),
-        [f"{data.variant_words(game, v)} ({n:,})" for v, n in zip(sizes["variant"], sizes["n"])],
+        [
+            f"{wording.game_variant_words(game, v)} ({n:,})"
+            for v, n in zip(sizes["variant"], sizes["n"])
+        ],
     ), value
 
 

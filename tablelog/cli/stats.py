@@ -16,6 +16,8 @@ from tablelog.store import open_recorder
 from . import main
 from .options import OutputFolder, echo_json, json_option, store_option
 
+_variant = wording.game_variant_words  # a stored variant in words: "standard rules", "expert"
+
 if TYPE_CHECKING:
     from tablelog.domain.recorder import Recorder
     from tablelog.projections.queries import Queries
@@ -131,14 +133,6 @@ def stats(game, players, variant, kind, as_json, store):
         )
     for name, figures in report.items():
         _print_game(name, figures)
-
-
-def _variant(game: str, variant: str) -> str:
-    """A stored variant in the game's words ("standard rules", "expert")."""
-    from tablelog.domain.games import declarations
-
-    declared = declarations().get(game)
-    return wording.variant_words(declared.options if declared else None, variant)
 
 
 def _fmt(value, digits: int = 2) -> str:

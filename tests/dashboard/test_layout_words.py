@@ -15,11 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablelog.dashboard.app import create_app, damaged_banner
-from tablelog.dashboard.data import variant_words
 from tablelog.dashboard.figures import balance, players
 from tablelog.dashboard.figures.match import score_breakdown, score_rows
 from tablelog.domain.games import declarations
 from tablelog.domain.games.declaring import Flag, json_key
+from tablelog.domain.wording import game_variant_words as variant_words
 from tablelog.projections.projector import variant_text
 from tablelog.simulate import make_plan, simulate
 from tablelog.store import open_recorder
