@@ -107,6 +107,8 @@ def resumed(url: str, name: str, given: dict[str, Any], echo: Callable[[str], An
         settings = dataclasses.replace(settings, confirm_seeds=seeds)
     if given.get("trials"):
         settings = dataclasses.replace(settings, trials=given["trials"])
+    if given.get("budget"):  # a further search: the matches it may spend in all
+        settings = dataclasses.replace(settings, budget=given["budget"])
     study.set_user_attr("settings", settings.to_json())  # new seeds: fixed before any run on them
     study.set_user_attr("cancel", False)
     return name

@@ -57,6 +57,10 @@ def confirm(
         seeds=seeds,
         matches=sum(t.matches for counts in sets.values() for t in counts.values()),
     )
+    earlier = study.user_attrs.get("confirmation")
+    if earlier and earlier.get("seeds"):  # a seed set decided once, and stays on the record
+        before = study.user_attrs.get("earlier_confirmations", [])
+        study.set_user_attr("earlier_confirmations", [*before, earlier])
     study.set_user_attr("confirmation", result)
     return result
 

@@ -36,6 +36,8 @@ def words(pointer: str, base: Any) -> str:
 def summary(study: Any, settings: Settings) -> dict[str, Any]:
     played, invalid, matches = counted(study)
     confirmation = study.user_attrs.get("confirmation")
+    earlier = study.user_attrs.get("earlier_confirmations", [])
+    confirming = sum(c.get("matches", 0) for c in [*earlier, confirmation or {}])
     order = ranked(study)
     best = order[0] if order else None
     return {
@@ -46,11 +48,12 @@ def summary(study: Any, settings: Settings) -> dict[str, Any]:
         "candidates": played,
         "invalid": invalid,
         "search_matches": matches,
-        "confirmation_matches": (confirmation or {}).get("matches", 0),
-        "matches": matches + (confirmation or {}).get("matches", 0),
+        "confirmation_matches": confirming,
+        "matches": matches + confirming,
         "best": None if best is None else _trial(best, settings),
         "base": _base(study, settings),
         "confirmation": confirmation,
+        "earlier_confirmations": earlier,
         "spent_seeds": study.user_attrs.get("spent_seeds", []),
     }
 
@@ -125,6 +128,15 @@ def _state(state: str | None) -> str:
 
 
 def _confirmation_lines(report: dict[str, Any]) -> list[str]:
+    out = [
+        f"earlier confirmation of candidate {e['trial']} on seeds "
+        f"{', '.join(str(s) for s in e['seeds'])}: {e['state']}"
+        for e in report.get("earlier_confirmations", [])
+    ]
+    return out + _last_confirmation(report)
+
+
+def _last_confirmation(report: dict[str, Any]) -> list[str]:
     c = report["confirmation"]
     if not c:
         return ["confirmation: not played yet"]

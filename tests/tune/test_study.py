@@ -150,3 +150,39 @@ def test_bad_input_is_one_line_and_starts_nothing(any_store, tmp_path):
         assert refused.returncode == 2 and words in refused.stderr
         assert len(refused.stderr.strip().splitlines()) == 1
     assert "no study in this store yet" in tune("list").stdout
+
+
+def test_a_further_confirmation_on_fresh_seeds_keeps_the_first_on_the_record(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    _, said = tuned(store, space_file=space_file(tmp_path), trials=2)
+    name = study_id(said)
+    first = report_of(store, name)
+    code, said = tuned(store, resume_id=name, trials=3, confirm_seeds="51,15")
+    assert code == 0
+    report = report_of(store, name)
+    assert [e["seeds"] for e in report["earlier_confirmations"]] == [[41, 14]]
+    assert report["confirmation"]["seeds"] == [51, 15]
+    assert report["spent_seeds"] == [41, 14, 51, 15]
+    assert report["confirmation_matches"] == 2 * 24  # both confirmations are spent matches
+    assert report["matches"] == report["search_matches"] + 48
+    assert report["search_matches"] >= first["search_matches"]
+    earlier = f"earlier confirmation of candidate {first['confirmation']['trial']} on seeds 41, 14"
+    assert any(line.startswith(earlier) for line in said)
+
+
+def test_a_search_that_spent_its_budget_goes_on_with_a_new_one(tmp_path):
+    store = str(tmp_path / "s.sqlite")
+    _, said = tuned(store, space_file=space_file(tmp_path), trials=20, budget=1)
+    name = study_id(said)
+    stopped = report_of(store, name)
+    assert stopped["candidates"] < 20  # the budget ended the search
+    tuned(
+        store,
+        resume_id=name,
+        trials=20,
+        budget=stopped["search_matches"] + 40,
+        confirm_seeds="6,60",
+    )
+    goes_on = report_of(store, name)
+    assert goes_on["candidates"] > stopped["candidates"]
+    assert goes_on["settings"]["budget"] == stopped["search_matches"] + 40
