@@ -272,16 +272,20 @@ def _draw_quadrant(
     for line, (place, placed) in enumerate(mine):
         _draw_place(sketch, where, line, place, placed)
     if stack:
-        x, y = discards_at(where.number)
-        label(
-            sketch,
-            x,
-            y,
-            f"discards: {text(stack[-1])} on top ({len(stack)})",
-            9,
-            "#666",
-            xanchor="right",
-        )
+        _draw_discards(sketch, where, stack)
+
+
+def _draw_discards(sketch: Sketch, where: Quadrant, stack: list[str]) -> None:
+    """The quadrant's discards: how many, and the top one's glyph as in its slots (its name is
+    in the key: "Equilateral Triangle" in words ran past a quadrant on a phone)."""
+    x, y = discards_at(where.number)
+    top = stack[-1]
+    words = f"discards ({len(stack)}), on top:"
+    if has_glyph(top):
+        glyph(sketch, top, x - 0.2, y, 0.2, OPEN, "#555")
+    else:
+        words += f" <b>{text(where.marks.get(top, short(top)))}</b>"
+    label(sketch, x - (0.5 if has_glyph(top) else 0), y, words, 9, "#666", xanchor="right")
 
 
 NAME_LINE = 9  # characters: a longer place name takes two lines, clear of its first slot

@@ -70,7 +70,9 @@ def looks(tile: str) -> tuple[str, str, str]:
     return fill, ("#2e7d32" if grass else "#a08c6c"), flower
 
 
-TILE_LABEL = 12  # px: a tile's name, readable on a phone (9 px was about 8 px high there)
+# px, by level: a tile's name, readable on a phone (9 px was about 8 px high there); at level 3
+# a tile is 28 px across on a phone (390 px) and "C11" at 12 px ran over "C12" beside it.
+TILE_LABEL = {1: 12, 2: 12, 3: 10}
 
 
 def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
@@ -104,7 +106,7 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
                 x + offset,
                 y,
                 hexes.TILES[index] + ("<br>#" if is_blocked else ""),
-                TILE_LABEL,
+                TILE_LABEL.get(level, 10),
                 "white" if dark else "#333",
             )
         seat = garden + 1
