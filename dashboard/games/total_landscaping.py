@@ -79,6 +79,9 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     level = level_of(state["round"])
     size = hexes.TILES_AT_LEVEL[level]
     reach = 1.5 * level + 1.1
+    # The garden's name, half a unit above its top tile's edge (0.83 above its centre): at
+    # reach + 0.5 it met the top tile at level 3.
+    named = math.sqrt(3) * level + 1.35
     figure, sketch = go.Figure(), Sketch()
     blocked = tuple(state["blocked"]) if state.get("blocked") else None
     # West (garden 1, seat 2) at x = 0, East (garden 0, seat 1) at x = SPAN.
@@ -111,9 +114,7 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
             )
         seat = garden + 1
         name = text(seats[garden]) if garden < len(seats) else "?"
-        label(
-            sketch, offset, reach + 0.5, f"{GARDENS[garden]}: <b>{name}</b>", 13, seat_colour(seat)
-        )
+        label(sketch, offset, named, f"{GARDENS[garden]}: <b>{name}</b>", 13, seat_colour(seat))
     wins = [sum(b["winner"] == s for b in state["bouts"]) for s in (0, 1)]
     score = " · ".join(f"{text(n)} {w}" for n, w in zip(seats, wins))
     figure.update_layout(
@@ -131,7 +132,11 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     )
     figure.update_xaxes(range=[-reach - 0.3, SPAN + reach + 0.3], visible=False, fixedrange=True)
     figure.update_yaxes(
-        range=[-reach, reach + 1], visible=False, fixedrange=True, scaleanchor="x", scaleratio=1
+        range=[-reach, max(reach + 1, named + 0.6)],
+        visible=False,
+        fixedrange=True,
+        scaleanchor="x",
+        scaleratio=1,
     )
     return sketch.onto(figure)
 

@@ -124,8 +124,8 @@ PROBLEMS = """() => {
 # label is (a tick label at 45 degrees is a turned rectangle, not its upright bounding box),
 # compared by the separating axis test, less half a pixel all round (touching is fine). On a
 # board (every game's, on the Match pages) a label whose middle lies on a tile, a cell or a slot
-# (the smallest drawn shape there) stays inside that shape's box: "Polyhedron" ran over its
-# Topiary tile on a phone.
+# (the smallest drawn shape there) stays inside that shape's box, and a label on none meets
+# none: "Polyhedron" ran over its Topiary tile on a phone.
 FIGURE_TEXT = """() => {
     const problems = [];
     const corners = e => {
@@ -134,6 +134,8 @@ FIGURE_TEXT = """() => {
                 [b.x + b.width - s, b.y + b.height - s], [b.x + s, b.y + b.height - s]]
             .map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
     };
+    const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+                           && a.top < b.bottom - 1 && b.top < a.bottom - 1;
     const apart = (p, q) => {  // a line separates the two convex quadrilaterals
         for (const poly of [p, q]) for (let i = 0; i < 4; i++) {
             const [x1, y1] = poly[i], [x2, y2] = poly[(i + 1) % 4], n = [y1 - y2, x2 - x1];
@@ -156,9 +158,11 @@ FIGURE_TEXT = """() => {
             .map(e => e.getBoundingClientRect()).filter(b => b.width > 0 && b.height > 0);
         for (const t of texts) {
             const x = (t.box.left + t.box.right) / 2, y = (t.box.top + t.box.bottom) / 2;
-            const under = tiles.filter(b => b.left <= x && x <= b.right && b.top <= y
-                                            && y <= b.bottom)
+            const holds = b => b.left <= x && x <= b.right && b.top <= y && y <= b.bottom;
+            const under = tiles.filter(holds)
                 .sort((a, b) => a.width * a.height - b.width * b.height)[0];
+            if (!under && tiles.some(b => meet(t.box, b)))  // a garden's name over its tiles
+                problems.push(`${id}: "${t.name}" runs over a tile`);
             if (under && (t.box.left < under.left - 0.5 || t.box.right > under.right + 0.5
                           || t.box.top < under.top - 0.5 || t.box.bottom > under.bottom + 0.5))
                 problems.push(`${id}: "${t.name}" runs outside its tile`
