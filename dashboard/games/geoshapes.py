@@ -562,9 +562,9 @@ def place_rows(state: dict[str, Any]) -> dict[str, tuple[float, float]]:
 
 
 # Board units from a quadrant's left edge: a place's target on the whole board, by its line
-# (the name, the second slot, the fifth). Rows stand 0.95 apart (21 px at 390 px), so each
-# line's target takes a column of its own, 2.6 apart (56 px): no two overlap, and each lies
-# inside its quadrant's box (a 46 px target is 2.1 units across there).
+# (over the name, the first two slots, the fourth and fifth). Rows stand 0.95 apart (21 px at
+# 390 px), so each line's target takes a column of its own, 2.6 apart (56 px): no two
+# overlap, and each lies inside its quadrant's box (a 46 px target is 2.1 units across there).
 STAIRS = (1.2, 3.8, 6.4)
 
 
