@@ -20,6 +20,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 import plotly.graph_objects as go
@@ -272,16 +273,20 @@ def _draw_quadrant(
     for line, (place, placed) in enumerate(mine):
         _draw_place(sketch, where, line, place, placed)
     if stack:
-        x, y = discards_at(where.number)
-        label(
-            sketch,
-            x,
-            y,
-            f"discards: {text(stack[-1])} on top ({len(stack)})",
-            9,
-            "#666",
-            xanchor="right",
-        )
+        _draw_discards(sketch, where, stack)
+
+
+def _draw_discards(sketch: Sketch, where: Quadrant, stack: list[str]) -> None:
+    """The quadrant's discards: how many, and the top one's glyph as in its slots (its name is
+    in the key: "Equilateral Triangle" in words ran past a quadrant on a phone)."""
+    x, y = discards_at(where.number)
+    top = stack[-1]
+    words = f"discards ({len(stack)}), on top:"
+    if has_glyph(top):
+        glyph(sketch, top, x - 0.2, y, 0.2, OPEN, "#555")
+    else:
+        words += f" <b>{text(where.marks.get(top, short(top)))}</b>"
+    label(sketch, x - (0.5 if has_glyph(top) else 0), y, words, 9, "#666", xanchor="right")
 
 
 NAME_LINE = 9  # characters: a longer place name takes two lines, clear of its first slot
@@ -475,12 +480,17 @@ ON_A_PLACE = ("switch", "on", "from")
 
 def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
     """A figure or circle (to place on, switch to, take from) at its first open slot (its first
-    slot when full); a quadrant's discards (to discard onto) and a player's stacks (to pick up)
-    at the discards line."""
+    slot when full) on its quadrant drawn alone; on the whole board (places of two quadrants
+    asked, or one place) in its line's column (`STAIRS`); a quadrant's discards (to discard
+    onto) and a player's stacks (to pick up) over the discards' top shape. Every target lies in
+    its own quadrant's box."""
     board = state["board"]
     if question.key in ON_A_PLACE:
         rows = place_rows(state)
-        return [Tap(o.value, *rows[o.value]) for o in question.options if o.value in rows]
+        asked = [o.value for o in question.options if o.value in rows]
+        if _zoomed(question, [rows[place] for place in asked]) is None:  # on the whole board
+            rows = place_stairs(state)
+        return [Tap(place, *rows[place]) for place in asked]
     if question.key == "to":
         quadrants = board["quadrants"]
         return [
@@ -501,14 +511,20 @@ def focus(
     state: dict[str, Any], question: Question, picks: Picks
 ) -> tuple[list[float], list[float]] | None:
     """The board's ranges while places of one quadrant alone are asked for: that quadrant,
-    twice as large, so that two places' targets (rows 0.95 apart, 23 px on a whole board at
+    twice as large, so that two places' targets (rows 0.95 apart, 21 px on a whole board at
     390 px) are a fingertip's width apart; None (the whole board) otherwise."""
-    if question.key not in ON_A_PLACE or len(question.options) < 2:
+    if question.key not in ON_A_PLACE:
         return None
-    boxes = {
-        (int(tap.x // WIDTH), int(-tap.y // HEIGHT)) for tap in taps(state, question, picks, [])
-    }
-    if len(boxes) != 1:
+    return _zoomed(question, [(tap.x, tap.y) for tap in taps(state, question, picks, [])])
+
+
+def _zoomed(
+    question: Question, points: list[tuple[float, float]]
+) -> tuple[list[float], list[float]] | None:
+    """The one quadrant that holds every place asked for, as ranges (when two or more are
+    asked); None when they lie in several, or one alone is asked."""
+    boxes = {_quadrant_of(x, y) for x, y in points}
+    if len(question.options) < 2 or len(boxes) != 1:
         return None
     col, row = boxes.pop()
     return [col * WIDTH - 0.1, (col + 1) * WIDTH + 0.1], [
@@ -517,9 +533,13 @@ def focus(
     ]
 
 
-def place_rows(state: dict[str, Any]) -> dict[str, tuple[float, float]]:
-    """Each place's tap point: its first open slot, or its first slot when it is full."""
-    board, found = state["board"], {}
+def _quadrant_of(x: float, y: float) -> tuple[int, int]:
+    return int(x // WIDTH), int(-y // HEIGHT)
+
+
+def _rows(state: dict[str, Any]) -> Iterator[tuple[int, int, dict[str, Any], list[str]]]:
+    """Each place with its quadrant's number, its line there and what is placed on it."""
+    board = state["board"]
     for number, quadrant in enumerate(board["quadrants"]):
         mine = [
             (place, placed)
@@ -527,16 +547,41 @@ def place_rows(state: dict[str, Any]) -> dict[str, tuple[float, float]]:
             if place["quadrant"] == quadrant
         ]
         for line, (place, placed) in enumerate(mine):
-            left, y = row_at(number, line)
-            marks = [mark for _shape, mark in slots(place["needs"], placed, board["wild"])]
-            first = marks.index("") if "" in marks else 0
-            found[place["name"]] = (slot_x(left, first), y)
+            yield number, line, place, placed
+
+
+def place_rows(state: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """Each place's tap point: its first open slot, or its first slot when it is full."""
+    found = {}
+    for number, line, place, placed in _rows(state):
+        left, y = row_at(number, line)
+        marks = [mark for _shape, mark in slots(place["needs"], placed, state["board"]["wild"])]
+        first = marks.index("") if "" in marks else 0
+        found[place["name"]] = (slot_x(left, first), y)
+    return found
+
+
+# Board units from a quadrant's left edge: a place's target on the whole board, by its line
+# (over the name, the first two slots, the fourth and fifth). Rows stand 0.95 apart (21 px at
+# 390 px), so each line's target takes a column of its own, 2.6 apart (56 px): no two
+# overlap, and each lies inside its quadrant's box (a 46 px target is 2.1 units across there).
+STAIRS = (1.2, 3.8, 6.4)
+
+
+def place_stairs(state: dict[str, Any]) -> dict[str, tuple[float, float]]:
+    """Each place's tap point when places of several quadrants are asked on the whole board:
+    on its own row, in its line's column."""
+    found = {}
+    for number, line, place, _placed in _rows(state):
+        left, y = row_at(number, line)
+        found[place["name"]] = (left + STAIRS[line % len(STAIRS)], y)
     return found
 
 
 def _discards_tap(number: int) -> tuple[float, float]:
-    x, y = discards_at(number)
-    return x - 1.2, y
+    """Over the discards' top shape, high enough that the target stays in its quadrant."""
+    col, row = BOXES[number]
+    return (col + 1) * WIDTH - 1.2, -(row + 1) * HEIGHT + 1.2
 
 
 def _seat(value: Any, seats: list[str]) -> int:

@@ -72,6 +72,39 @@ def all_spots() -> list[str]:
     return spots
 
 
+NAME_LINE = 6  # letters: a line of a tile's name at 10 px fits its tile (46 px on a phone)
+VOWELS, DIGRAPHS = set("aeiouy"), ("ch", "ph", "sh", "th", "wh")
+
+
+def tile_words(kind: str) -> str:
+    """A tile's kind in lines that fit the tile on a phone: broken at its spaces ("Pom / Pom"),
+    and a word longer than a line between two syllables, with a hyphen ("Poly- / hedron"):
+    every letter shown, none run over the next tile."""
+    lines: list[str] = []
+    for word in kind.split():
+        while len(word) > NAME_LINE:
+            cut = _syllable_break(word)
+            lines.append(word[:cut] + "-")
+            word = word[cut:]
+        lines.append(word)
+    return "<br>".join(text(line) for line in lines)
+
+
+def _syllable_break(word: str) -> int:
+    """Where to hyphenate: before a consonant (or "ph", "th" ...) between two vowels, the one
+    nearest the middle ("Ele|phant", "Pyra|mid"), at least two letters in from either end; in
+    the middle when there is none. No line keeps more than NAME_LINE letters and the hyphen."""
+    low = word.lower()
+    cuts = [
+        i
+        for i in range(2, min(len(low) - 2, NAME_LINE) + 1)
+        if low[i - 1] in VOWELS
+        and low[i] not in VOWELS
+        and low[i + (2 if low[i : i + 2] in DIGRAPHS else 1) :][:1] in VOWELS
+    ]
+    return min(cuts, key=lambda i: abs(i - len(low) / 2), default=min(len(low) // 2, NAME_LINE))
+
+
 def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     figure = board_figure("Topiary garden", (-1.45, 5.45), (-5.45, 1.45), height=520)
     sketch = Sketch()
@@ -90,9 +123,9 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
         )
         if tile:
             kind, _, value = tile.rpartition(" ")
-            words = f"<b>{text(value)}</b><br>{text(kind)}"
+            words = f"<b>{text(value)}</b><br>{tile_words(kind)}"
             label(
-                sketch, col, -row, words if up else f"<i>{words}</i>", 11, "#222" if up else "#555"
+                sketch, col, -row, words if up else f"<i>{words}</i>", 10, "#222" if up else "#555"
             )
         else:
             label(sketch, col, -row, "?", 16, "white")

@@ -70,13 +70,18 @@ def looks(tile: str) -> tuple[str, str, str]:
     return fill, ("#2e7d32" if grass else "#a08c6c"), flower
 
 
-TILE_LABEL = 12  # px: a tile's name, readable on a phone (9 px was about 8 px high there)
+# px, by level: a tile's name, readable on a phone (9 px was about 8 px high there); at level 3
+# a tile is 28 px across on a phone (390 px) and "C11" at 12 px ran over "C12" beside it.
+TILE_LABEL = {1: 12, 2: 12, 3: 10}
 
 
 def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     level = level_of(state["round"])
     size = hexes.TILES_AT_LEVEL[level]
     reach = 1.5 * level + 1.1
+    # The garden's name, half a unit above its top tile's edge (0.83 above its centre): at
+    # reach + 0.5 it met the top tile at level 3.
+    named = math.sqrt(3) * level + 1.35
     figure, sketch = go.Figure(), Sketch()
     blocked = tuple(state["blocked"]) if state.get("blocked") else None
     # West (garden 1, seat 2) at x = 0, East (garden 0, seat 1) at x = SPAN.
@@ -104,14 +109,12 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
                 x + offset,
                 y,
                 hexes.TILES[index] + ("<br>#" if is_blocked else ""),
-                TILE_LABEL,
+                TILE_LABEL.get(level, 10),
                 "white" if dark else "#333",
             )
         seat = garden + 1
         name = text(seats[garden]) if garden < len(seats) else "?"
-        label(
-            sketch, offset, reach + 0.5, f"{GARDENS[garden]}: <b>{name}</b>", 13, seat_colour(seat)
-        )
+        label(sketch, offset, named, f"{GARDENS[garden]}: <b>{name}</b>", 13, seat_colour(seat))
     wins = [sum(b["winner"] == s for b in state["bouts"]) for s in (0, 1)]
     score = " · ".join(f"{text(n)} {w}" for n, w in zip(seats, wins))
     figure.update_layout(
@@ -129,7 +132,11 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     )
     figure.update_xaxes(range=[-reach - 0.3, SPAN + reach + 0.3], visible=False, fixedrange=True)
     figure.update_yaxes(
-        range=[-reach, reach + 1], visible=False, fixedrange=True, scaleanchor="x", scaleratio=1
+        range=[-reach, max(reach + 1, named + 0.6)],
+        visible=False,
+        fixedrange=True,
+        scaleanchor="x",
+        scaleratio=1,
     )
     return sketch.onto(figure)
 

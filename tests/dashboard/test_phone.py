@@ -122,8 +122,10 @@ PROBLEMS = """() => {
 # Text in a figure that a person could not read: two labels over each other, a label under an
 # error bar, or a label past the figure's edge. A label's box is its glyphs' box turned as the
 # label is (a tick label at 45 degrees is a turned rectangle, not its upright bounding box),
-# compared by the separating axis test, less half a pixel all round (touching is fine). The
-# boards' own labels (tile names, a board's title) are the boards' tests' to check, not this.
+# compared by the separating axis test, less half a pixel all round (touching is fine). On a
+# board (every game's, on the Match pages) a label whose middle lies on a tile, a cell or a slot
+# (the smallest drawn shape there) stays inside that shape's box, and a label on none meets
+# none: "Polyhedron" ran over its Topiary tile on a phone.
 FIGURE_TEXT = """() => {
     const problems = [];
     const corners = e => {
@@ -132,6 +134,8 @@ FIGURE_TEXT = """() => {
                 [b.x + b.width - s, b.y + b.height - s], [b.x + s, b.y + b.height - s]]
             .map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
     };
+    const meet = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+                           && a.top < b.bottom - 1 && b.top < a.bottom - 1;
     const apart = (p, q) => {  // a line separates the two convex quadrilaterals
         for (const poly of [p, q]) for (let i = 0; i < 4; i++) {
             const [x1, y1] = poly[i], [x2, y2] = poly[(i + 1) % 4], n = [y1 - y2, x2 - x1];
@@ -144,12 +148,26 @@ FIGURE_TEXT = """() => {
     };
     for (const plot of document.querySelectorAll('.js-plotly-plot')) {
         const id = plot.closest('.dash-graph').id;
-        if (plot.offsetParent === null || id.endsWith('-board')) continue;
+        if (plot.offsetParent === null) continue;
         const edge = plot.getBoundingClientRect();
         const texts = Array.from(plot.querySelectorAll('svg text'))
             .filter(t => t.textContent.trim() && t.getBoundingClientRect().width > 0)
             .map(t => ({name: t.textContent.trim(), at: corners(t),
                         box: t.getBoundingClientRect()}));
+        const tiles = Array.from(plot.querySelectorAll('.shapelayer path'))
+            .map(e => e.getBoundingClientRect()).filter(b => b.width > 0 && b.height > 0);
+        for (const t of texts) {
+            const x = (t.box.left + t.box.right) / 2, y = (t.box.top + t.box.bottom) / 2;
+            const holds = b => b.left <= x && x <= b.right && b.top <= y && y <= b.bottom;
+            const under = tiles.filter(holds)
+                .sort((a, b) => a.width * a.height - b.width * b.height)[0];
+            if (!under && tiles.some(b => meet(t.box, b)))  // a garden's name over its tiles
+                problems.push(`${id}: "${t.name}" runs over a tile`);
+            if (under && (t.box.left < under.left - 0.5 || t.box.right > under.right + 0.5
+                          || t.box.top < under.top - 0.5 || t.box.bottom > under.bottom + 0.5))
+                problems.push(`${id}: "${t.name}" runs outside its tile`
+                              + ` (${Math.round(t.box.width)} px in ${Math.round(under.width)})`);
+        }
         const bars = Array.from(plot.querySelectorAll('.errorbar path'))
             .filter(e => e.getBoundingClientRect().height > 0).map(e => corners(e));
         texts.forEach((t, i) => {
