@@ -40,7 +40,9 @@ from tablelog.dashboard.record.picking import (
     legal_moves,
     walk,
 )
+from tablelog.domain.games.geoshapes.legality import MAX_TRADE
 from tablelog.domain.games.geoshapes.rules import DEFAULT_MANIFEST
+from tablelog.domain.games.geoshapes.setup import DEALT
 from tablelog.domain.games.manifests import load_manifest
 
 from .drawing import Sketch, Tap, board_figure, label, rect
@@ -354,7 +356,6 @@ def _draw_place(
 
 # ---- the picker: menu(rules, state, seat, picks, names) -----------------------------------------
 
-MAX_TRADE = 3
 KINDS = {
     "draw": "draw a card",
     "pick_up": "pick up a discard stack",
@@ -590,9 +591,6 @@ def _seat(value: Any, seats: list[str]) -> int:
 
 
 # ---- the Record page's setup questions: setup(players, picks) ---------------------------------
-
-
-DEALT = {False: 4, True: 8}  # shapes dealt to each player: the whole board, the half board
 
 
 def setup(players: int, picks: Picks) -> Step:
