@@ -74,6 +74,8 @@ ISSUE_20 = [
     (["new", "topitop", "--players", "Ann,Ben", "--option", "x=" + "9" * 30], "cannot be stored"),
     (["show", "M", "--at", "99999999999999999999999"], "not in the range"),
     (["show", "M", "--bogus"], "No such option"),  # click's usage errors: one line too
+    (["stats", "topitop", "--players", "-1"], "not in the range x>=1"),  # was "no matches"
+    (["stats", "topitop", "--players", "0"], "not in the range x>=1"),
 ]
 
 

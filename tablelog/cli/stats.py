@@ -96,7 +96,9 @@ def project(rebuild, store):
 
 @main.command()
 @click.argument("game", required=False)
-@click.option("--players", type=int, metavar="N", help="Only matches with N players.")
+@click.option(
+    "--players", type=click.IntRange(min=1), metavar="N", help="Only matches with N players."
+)
 @click.option(
     "--variant",
     metavar="V",
