@@ -121,8 +121,8 @@ COMMANDS: tuple[Command, ...] = (
         "Record the result claimed at the table",
         "Record the result the players wrote down (checked later by the audit, never edited).",
         (
-            _p("scores", "json", "The scores written down at the table, by player name."),
             _p(_BY, "text", "Who claims this result."),
+            _p("scores", "json", "The scores written down at the table, by player name."),
         ),
     ),
     Command(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from tablelog.access import WritePolicy
 from tablelog.api import create_app
+from tablelog.api.schemas import KIND_SCHEMAS
 from tablelog.domain.commands import COMMANDS
 from tablelog.domain.users import ROLES
 from tablelog.gate import ACTIONS, role_may
@@ -43,6 +44,9 @@ def test_every_command_is_one_operation_said_in_the_tables_words(recorder):
         body = schemas[ref.rpartition("/")[2]]
         assert set(body["properties"]) - {"version"} == {p.name for p in command.params}
         assert set(body.get("required", ())) == {p.name for p in command.params if p.required}
+        for param in command.params:  # each field of its kind (a sheet's options: any object)
+            field = body["properties"][param.name]
+            assert field.get("type") == KIND_SCHEMAS[param.kind]["type"], (command.name, param)
         allowed = [role for role in ROLES if role_may(role, command.action)]
         assert " or ".join(allowed) in operation["responses"]["403"]["description"]
 
