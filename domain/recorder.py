@@ -18,6 +18,8 @@ from uuid import UUID, uuid4
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, Mapper
 from eventsourcing.utils import get_topic
 
+from tablelog.domain.commands import described
+
 from . import LEGACY_PACKAGE
 from .errors import BadRecord, Conflict, Damaged, MatchNotFound, Refused
 from .eventsourcing_internals import LeanApplication
@@ -124,6 +126,7 @@ class Recorder(Snapshotting, LeanApplication):
 
     # ---- commands ---------------------------------------------------------------------------
 
+    @described("start")
     def start(
         self,
         game: str,
@@ -134,14 +137,15 @@ class Recorder(Snapshotting, LeanApplication):
         components: Any = None,
         played_at: datetime | str | None = None,
     ) -> UUID:
-        """A new match; `components` is a manifest handed over whole ({"name", "content"}),
-        `played_at` when a game logged afterwards was played (see `start_match`)."""
+        """`components` is a manifest handed over whole ({"name", "content"}), `played_at` when
+        a game logged afterwards was played (see `start_match`); its id."""
         match = start_match(
             uuid4(), game, seats, options, setup, components=components, played_at=played_at
         )
         self._save(match)
         return match.id
 
+    @described("start_sheet")
     def start_sheet(
         self,
         game: str,
@@ -151,7 +155,7 @@ class Recorder(Snapshotting, LeanApplication):
         *,
         played_at: datetime | str | None = None,
     ) -> UUID:
-        """A match logged from its score sheet: its start and its sheet, checked, in one save."""
+        """Its start and its sheet in one save; its id."""
         from .sheet_matches import sheet_match
 
         match = sheet_match(uuid4(), game, seats, sheet, options, played_at=played_at)
@@ -161,26 +165,31 @@ class Recorder(Snapshotting, LeanApplication):
     # Every command takes `expected_version`: the match version the entry was made against.
     # A match that moved on meanwhile is then a Conflict, not an entry on another board.
 
+    @described("record")
     def record(
         self, match_id: UUID | str, seat: str | int, move: Any, expected_version: int | None = None
     ) -> Match:
         return self._act(match_id, lambda m: m.record(seat, move), expected_version)
 
+    @described("undo")
     def undo(
         self, match_id: UUID | str, by: str, reason: str, expected_version: int | None = None
     ) -> Match:
         return self._act(match_id, lambda m: m.undo(by, reason), expected_version)
 
+    @described("claim")
     def claim(
         self, match_id: UUID | str, by: str, scores: Any, expected_version: int | None = None
     ) -> Match:
         return self._act(match_id, lambda m: m.claim(by, scores), expected_version)
 
+    @described("dispute")
     def dispute(
         self, match_id: UUID | str, by: str, about: str, expected_version: int | None = None
     ) -> Match:
         return self._act(match_id, lambda m: m.dispute(by, about), expected_version)
 
+    @described("resolve")
     def resolve(
         self,
         match_id: UUID | str,
@@ -189,15 +198,16 @@ class Recorder(Snapshotting, LeanApplication):
         expected_version: int | None = None,
         signer: Any = None,
     ) -> Match:
-        """Resolve the match's oldest open dispute; with `signer` (a `rulings.PersonSigner`),
-        signed with that person's key."""
+        """With `signer` (a `rulings.PersonSigner`), signed with that person's key."""
         return self._act(match_id, lambda m: m.resolve(by, ruling, signer), expected_version)
 
+    @described("end")
     def end(
         self, match_id: UUID | str, agreed_draw: bool = False, expected_version: int | None = None
     ) -> Match:
         return self._act(match_id, lambda m: m.end(agreed_draw), expected_version)
 
+    @described("abandon")
     def abandon(
         self, match_id: UUID | str, by: str, reason: str, expected_version: int | None = None
     ) -> Match:

@@ -22,6 +22,7 @@ from tablelog.domain import audit as auditing
 from tablelog.domain import views
 from tablelog.domain.audit_ledger import attach
 from tablelog.domain.audit_match_ledger import audit_match_ledger
+from tablelog.domain.commands import command, said
 from tablelog.domain.games import GAMES
 from tablelog.domain.match import RUNNING, SHEET, Match
 from tablelog.domain.recorder import Recorder
@@ -109,6 +110,7 @@ class Endpoint:
     body: str | None
     answers: tuple[Answer, ...]
     write: bool
+    command: str | None = None  # the write command it runs (tablelog.domain.commands)
 
 
 ENDPOINTS: list[Endpoint] = []
@@ -124,10 +126,13 @@ def endpoint(
     params: tuple[Param, ...] = (),
     body: str | None = None,
     refusals: tuple[Answer, ...] = (),
+    command: str | None = None,
 ) -> Callable:
-    """Declare the decorated handler as the endpoint `method path`."""
+    """Declare the decorated handler as the endpoint `method path`; with `command`, the write
+    command it runs, whose line begins its description."""
 
     def register(handler: Callable[..., Any]) -> Callable[..., Any]:
+        doc = (handler.__doc__ or summary).strip()
         ENDPOINTS.append(
             Endpoint(
                 method=method,
@@ -135,17 +140,24 @@ def endpoint(
                 operation_id=handler.__name__,
                 tag=tag,
                 summary=summary,
-                description=(handler.__doc__ or summary).strip(),
+                description=doc if command is None else said(command, handler.__doc__),
                 handler=handler,
                 params=params,
                 body=body,
                 answers=(ok, *refusals),
                 write=body is not None,
+                command=command,
             )
         )
         return handler
 
     return register
+
+
+def write_endpoint(name: str, path: str, tag: str, *, body: str, **answers: Any) -> Callable:
+    """Declare the decorated handler as the POST that runs write command `name`: its summary
+    and the first line of its description are the command table's."""
+    return endpoint("POST", path, tag, command(name).title, body=body, command=name, **answers)
 
 
 # ---- what the handlers share ---------------------------------------------------------------------
@@ -350,11 +362,10 @@ def list_matches(service: Service, game: str | None, offset: int | None, limit: 
     return {"count": len(rows), "matches": rows[start:end], "damaged": damaged}
 
 
-@endpoint(
-    "POST",
+@write_endpoint(
+    "start",
     "/matches",
     "matches",
-    "Start a match",
     body="NewMatch",
     ok=Answer(
         201,
@@ -372,10 +383,9 @@ def list_matches(service: Service, game: str | None, offset: int | None, limit: 
     ),
 )
 def create_match(service: Service, body: dict[str, Any]) -> Any:
-    """Start a match of `game` for `players` (names in turn order), with `options` and the known
-    `setup`, checked by the game's rules as `tablelog new` checks them; a club's own
-    `manifest` is stored in the match, and `played_at` says when a game logged afterwards was
-    played."""
+    """`players` are names in turn order; `options` and the known `setup` are checked as
+    `tablelog new` checks them; a club's own `manifest` is stored in the match, and `played_at`
+    says when a game logged afterwards was played."""
     match_id = service.recorder.start(
         body["game"],
         body["players"],
@@ -387,11 +397,10 @@ def create_match(service: Service, body: dict[str, Any]) -> Any:
     return Written(match_id, status=201)
 
 
-@endpoint(
-    "POST",
+@write_endpoint(
+    "start_sheet",
     "/sheets",
     "matches",
-    "Log a match from its score sheet",
     body="NewSheet",
     ok=Answer(
         201,
@@ -410,9 +419,9 @@ def create_match(service: Service, body: dict[str, Any]) -> Any:
     ),
 )
 def create_sheet(service: Service, body: dict[str, Any]) -> Any:
-    """Log a match from its score sheet, as `tablelog sheet` does: players in seat order, each
-    seat's total and categories where the sheet has them, winners, who started, when, how
-    long, where (docs/interop.md). It can be claimed, disputed and audited like any match."""
+    """As `tablelog sheet` does: players in seat order, each seat's total and categories where
+    the sheet has them, winners, who started, when, how long, where (docs/interop.md). It can
+    be claimed, disputed and audited like any match."""
     match_id = service.recorder.start_sheet(
         body["game"],
         body["players"],
@@ -580,11 +589,10 @@ def get_audit(service: Service, match: str, head: str | None, moves_from: int | 
 WRITE_REFUSALS = (NOT_FOUND, CLOSED, REFUSED)
 
 
-@endpoint(
-    "POST",
+@write_endpoint(
+    "record",
     "/matches/{match}/moves",
     "entries",
-    "Record a move",
     params=(MATCH,),
     body="NewMove",
     ok=STATE,
@@ -601,9 +609,9 @@ WRITE_REFUSALS = (NOT_FOUND, CLOSED, REFUSED)
     ),
 )
 def record_move(service: Service, match: str, body: dict[str, Any]) -> Any:
-    """Record one move by `seat`, checked against the rules as `tablelog move` checks it: the
-    move as a person types it (players by name or number from 1, names in any case) is read
-    into its stored form against the position it was read from, as the command line does."""
+    """By `seat`, checked as `tablelog move` checks it: the move as a person types it (players
+    by name or number from 1, names in any case) is read into its stored form against the
+    position it was read from, as the command line does."""
     found = service.get(match)
     check(move_validator(found), body)  # the match's own schema: its manifest's names
     move, version = body["move"], body.get("version")
@@ -614,41 +622,37 @@ def record_move(service: Service, match: str, body: dict[str, Any]) -> Any:
     return service.write(match, version, "record", body["seat"], move)
 
 
-@endpoint(
-    "POST",
+@write_endpoint(
+    "undo",
     "/matches/{match}/undo",
     "entries",
-    "Withdraw the most recent move",
     params=(MATCH,),
     body="Undo",
     ok=STATE,
     refusals=WRITE_REFUSALS,
 )
 def undo_move(service: Service, match: str, body: dict[str, Any]) -> Any:
-    """Withdraw the most recent effective move (recorded as an event; nothing is deleted)."""
     return service.write(match, body.get("version"), "undo", body["by"], body["reason"])
 
 
-@endpoint(
-    "POST",
+@write_endpoint(
+    "claim",
     "/matches/{match}/claims",
     "entries",
-    "Record the result claimed at the table",
     params=(MATCH,),
     body="Claim",
     ok=STATE,
     refusals=WRITE_REFUSALS,
 )
 def claim_result(service: Service, match: str, body: dict[str, Any]) -> Any:
-    """Record the scores the players wrote down (the audit compares them with the rules)."""
+    """`scores` by player name; the audit compares them with the rules."""
     return service.write(match, body.get("version"), "claim", body["by"], body["scores"])
 
 
-@endpoint(
-    "POST",
+@write_endpoint(
+    "dispute",
     "/matches/{match}/disputes",
     "entries",
-    "Raise a dispute",
     params=(MATCH,),
     body="Dispute",
     ok=STATE,
@@ -659,15 +663,13 @@ def claim_result(service: Service, match: str, body: dict[str, Any]) -> Any:
     ),
 )
 def raise_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
-    """Record a dispute about the match; it stays open until resolved."""
     return service.write(match, body.get("version"), "dispute", body["by"], body["about"])
 
 
-@endpoint(
-    "POST",
+@write_endpoint(
+    "resolve",
     "/matches/{match}/disputes/resolve",
     "entries",
-    "Rule on the oldest open dispute",
     params=(MATCH,),
     body="Resolve",
     ok=STATE,
@@ -678,51 +680,40 @@ def raise_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
     ),
 )
 def resolve_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
-    """Record the ruling on the oldest open dispute."""
     return service.write(match, body.get("version"), "resolve", body["by"], body["ruling"])
 
 
-@endpoint(
-    "POST",
+@write_endpoint(
+    "end",
     "/matches/{match}/end",
     "entries",
-    "End the match",
     params=(MATCH,),
     body="End",
     ok=STATE,
     refusals=WRITE_REFUSALS,
 )
 def end_match(service: Service, match: str, body: dict[str, Any]) -> Any:
-    """Close a match whose game is over by the rules, or (with `draw`) agree a draw."""
+    """With `draw`, a draw by agreement."""
     return service.write(match, body.get("version"), "end", bool(body.get("draw", False)))
 
 
-@endpoint(
-    "POST",
+@write_endpoint(
+    "abandon",
     "/matches/{match}/abandon",
     "entries",
-    "Abandon the match",
     params=(MATCH,),
     body="Abandon",
     ok=STATE,
     refusals=WRITE_REFUSALS,
 )
 def abandon_match(service: Service, match: str, body: dict[str, Any]) -> Any:
-    """Close an unfinished match without a result."""
     return service.write(match, body.get("version"), "abandon", body["by"], body["reason"])
 
 
-# Every write endpoint, and the write it is in the role matrix (tablelog/gate.py ACTIONS).
+# Every write endpoint, and the write it is in the role matrix (tablelog/gate.py ACTIONS): a
+# command's is the command table's, the lab's are its own.
 WRITE_ACTIONS = {
-    "create_match": "start a match",
-    "create_sheet": "log a score sheet",
-    "record_move": "record a move",
-    "undo_move": "undo a move",
-    "claim_result": "claim a result",
-    "raise_dispute": "raise a dispute",
-    "resolve_dispute": "resolve a dispute",
-    "end_match": "end a match",
-    "abandon_match": "abandon a match",
+    **{e.operation_id: command(e.command).action for e in ENDPOINTS if e.command},
     "start_experiment": "start an experiment",
     "cancel_experiment": "cancel an experiment",
 }

@@ -24,6 +24,7 @@ import functools
 import random
 from typing import TYPE_CHECKING, Any
 
+from tablelog.domain.commands import command
 from tablelog.domain.games import GAMES, declarations
 from tablelog.domain.games.declaring import Vocabulary, move_schema, options_schema
 
@@ -59,6 +60,29 @@ def closed(
     if description:
         schema["description"] = description
     return schema
+
+
+# A command parameter's schema by its kind (tablelog.domain.commands).
+KIND_SCHEMAS: dict[str, Schema] = {
+    "text": TEXT,
+    "names": NAMES,
+    "json": ANY_OBJECT,
+    "flag": {"type": "boolean", "default": False},
+    "time": {"type": "string"},
+}
+
+
+def command_body(name: str, **more: Schema) -> Schema:
+    """The body of the write command `name`: its parameters as the command table says them
+    (each of its kind, with its help; `more` adds or overrides what the API says of its own),
+    and the version an entry was made against."""
+    said = command(name)
+    properties = {
+        p.name: {**KIND_SCHEMAS[p.kind], "description": p.help, **more.get(p.name, {})}
+        for p in said.params
+    }
+    required = tuple(p.name for p in said.params if p.required)
+    return closed({**properties, "version": VERSION}, required)
 
 
 def documented(properties: dict[str, Schema], required: tuple[str, ...]) -> Schema:
@@ -171,47 +195,20 @@ REQUESTS: dict[str, Schema] = {
         },
         ("game", "players", "sheet"),
     ),
-    "NewMove": closed(
-        {
-            "seat": {
-                **TEXT,
-                "description": "The player making the move: their name, or their "
-                'seat number as text ("1" = first in turn order).',
-            },
-            "move": {
-                **ANY_OBJECT,
-                "description": "The move in the game's own vocabulary (docs/games/<game>.md).",
-            },
-            "version": VERSION,
+    "NewMove": command_body(
+        "record",
+        seat={
+            **TEXT,
+            "description": "The player making the move: their name, or their "
+            'seat number as text ("1" = first in turn order).',
         },
-        ("seat", "move"),
     ),
-    "Undo": closed({"by": TEXT, "reason": TEXT, "version": VERSION}, ("by", "reason")),
-    "Claim": closed(
-        {
-            "by": TEXT,
-            "scores": {
-                "type": "object",
-                "additionalProperties": {"type": "number"},
-                "description": "The scores written down at the table, by player name.",
-            },
-            "version": VERSION,
-        },
-        ("by", "scores"),
-    ),
-    "Dispute": closed({"by": TEXT, "about": TEXT, "version": VERSION}, ("by", "about")),
-    "Resolve": closed({"by": TEXT, "ruling": TEXT, "version": VERSION}, ("by", "ruling")),
-    "End": closed(
-        {
-            "draw": {
-                "type": "boolean",
-                "default": False,
-                "description": "End a game the rules have not decided as a draw by agreement.",
-            },
-            "version": VERSION,
-        }
-    ),
-    "Abandon": closed({"by": TEXT, "reason": TEXT, "version": VERSION}, ("by", "reason")),
+    "Undo": command_body("undo"),
+    "Claim": command_body("claim", scores={"additionalProperties": {"type": "number"}}),
+    "Dispute": command_body("dispute"),
+    "Resolve": command_body("resolve"),
+    "End": command_body("end"),
+    "Abandon": command_body("abandon"),
 }
 
 # ---- responses ----------------------------------------------------------------------------------

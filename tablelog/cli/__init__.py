@@ -11,10 +11,12 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
-from typing import NoReturn
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 import click
 
+from tablelog.domain.commands import command, said
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES, RulesError
 from tablelog.domain.quoting import QUOTE_LIMIT
@@ -90,6 +92,25 @@ def main() -> None:
 
 # Every registered game, as the registry finds them (a game of another distribution too).
 main.help = (main.help or "").replace("{games}", ", ".join(GAMES))
+
+# The write commands by the Recorder method they run (tablelog.domain.commands): each made by
+# `write_command`, so that a test finds the command line covers the table's every row.
+WRITE_COMMANDS: dict[str, click.Command] = {}
+
+
+def write_command(name: str, **settings: Any) -> Callable[[Callable[..., Any]], click.Command]:
+    """`main.command` for the write command `name`: the command table gives its name and the
+    first line of its help; the function's docstring adds what the command line says of its
+    own."""
+
+    def make(function: Callable[..., Any]) -> click.Command:
+        made = main.command(name=command(name).cli, help=said(name, function.__doc__), **settings)(
+            function
+        )
+        WRITE_COMMANDS[name] = made
+        return made
+
+    return make
 
 
 for _module in pkgutil.iter_modules(__path__):

@@ -12,10 +12,11 @@ import click
 
 from tablelog.domain import audit as auditing
 from tablelog.domain.audit_text import step
+from tablelog.domain.commands import command
 from tablelog.domain.match import Match
 from tablelog.domain.wording import outcome_text
 
-from . import main
+from . import main, write_command
 from .checkpoints import HeadsSource, audit_checkpoints, echo_signed, ledger_text
 from .committed import after_commit
 from .options import InputFile, echo_json, entering, json_option, parse_json, store_option
@@ -31,22 +32,20 @@ def _recorded(recorder: Any, done: Match, what: Callable[[], str]) -> None:
         echo_signed(recorder, done)
 
 
-@main.command()
+@write_command("claim")
 @click.argument("match")
 @click.option(
     "--scores",
     "scores_json",
     required=True,
     metavar="JSON",
-    help='The scores written down at the table: {"Ann": 43, "Ben": 40}.',
+    help=command("claim").help("scores") + ' E.g. {"Ann": 43, "Ben": 40}.',
 )
-@click.option("--by", required=True, metavar="NAME", help="Who claims this result.")
+@click.option("--by", required=True, metavar="NAME", help=command("claim").help("by"))
 @store_option
 @entering
 def claim(match, scores_json, by, store):
-    """Record the result the players wrote down (checked later by `audit`, never edited).
-
-    A claim is pinned to the move it follows: claims entered after every round form a score
+    """A claim is pinned to the move it follows: claims entered after every round form a score
     sheet that lets the audit name the move where the table and the rules parted."""
     scores = parse_json(scores_json, "the claimed scores")
     recorder, match_id = open_match(store, match)
@@ -59,27 +58,25 @@ def _claimed(by: str, scores: dict[str, Any], done: Match) -> str:
     return f"{by} claims {written} (after move {len(done.moves)})"
 
 
-@main.command()
+@write_command("dispute")
 @click.argument("match")
-@click.option("--by", required=True, metavar="NAME", help="Who raises the dispute.")
-@click.option("--about", required=True, metavar="TEXT", help="What is disputed.")
+@click.option("--by", required=True, metavar="NAME", help=command("dispute").help("by"))
+@click.option("--about", required=True, metavar="TEXT", help=command("dispute").help("about"))
 @store_option
 @entering
 def dispute(match, by, about, store):
-    """Record a dispute about the match; it stays open until resolved."""
     recorder, match_id = open_match(store, match)
     done = recorder.dispute(match_id, by, about)
     _recorded(recorder, done, lambda: f"dispute raised by {by}: {about}")
 
 
-@main.command()
+@write_command("resolve")
 @click.argument("match")
-@click.option("--by", required=True, metavar="NAME", help="Who rules (an umpire, the organiser).")
-@click.option("--ruling", required=True, metavar="TEXT", help="The ruling.")
+@click.option("--by", required=True, metavar="NAME", help=command("resolve").help("by"))
+@click.option("--ruling", required=True, metavar="TEXT", help=command("resolve").help("ruling"))
 @store_option
 @entering
 def resolve(match, by, ruling, store):
-    """Record the ruling on the oldest open dispute."""
     recorder, match_id = open_match(store, match)
     done = recorder.resolve(match_id, by, ruling)
     signature = getattr(getattr(done, "_head_event", None), "signature", None)

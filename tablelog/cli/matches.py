@@ -12,13 +12,14 @@ from typing import Any
 import click
 
 from tablelog.domain import views
+from tablelog.domain.commands import command
 from tablelog.domain.games import manifests
 from tablelog.domain.match import SHEET, Match
 from tablelog.domain.times import local_unless_zoned
 from tablelog.domain.values import stored_value
 from tablelog.store import open_recorder
 
-from . import main
+from . import main, write_command
 from .checkpoints import echo_signed
 from .committed import after_commit
 from .options import (
@@ -34,15 +35,16 @@ from .stats import open_match, open_queries, warn_damaged
 
 # A step number the store can look up (its positions are 64-bit integers), as the API bounds it.
 AT = click.IntRange(0, 1_000_000_000)
+START = command("start")
 
 
-@main.command()
+@write_command("start")
 @click.argument("game")
 @click.option(
     "--players",
     required=True,
     metavar="A,B,...",
-    help="Player names in turn order, comma separated.",
+    help=START.help("players") + " Comma separated.",
 )
 @click.option("--option", "option_pairs", multiple=True, metavar="K=V", help="A game option.")
 @click.option(
@@ -50,7 +52,7 @@ AT = click.IntRange(0, 1_000_000_000)
     "setup_file",
     type=InputFile("the setup file"),
     metavar="FILE",
-    help="A JSON file with the known setup (deal, layout, hands).",
+    help="A JSON file with " + START.help("setup").lower(),
 )
 @click.option(
     "--manifest-file",
@@ -69,7 +71,7 @@ AT = click.IntRange(0, 1_000_000_000)
 @store_option
 @entering
 def new(game, players, option_pairs, setup_file, manifest_file, played_at, store):
-    """Start a match of GAME and print its id."""
+    """GAME is the game's id; prints the new match's id."""
     setup = parse_json(setup_file.text(), "the setup file") if setup_file else None
     options = parse_options(option_pairs)
     components = None
@@ -87,14 +89,13 @@ def new(game, players, option_pairs, setup_file, manifest_file, played_at, store
 
 # ignore_unknown_options: a move that starts with "-" (a bare negative number) is the move
 # argument, not an option click does not know ("No such option: -1").
-@main.command(context_settings={"ignore_unknown_options": True})
+@write_command("record", context_settings={"ignore_unknown_options": True})
 @click.argument("match")
 @click.argument("move_json", metavar="'JSON'")
-@click.option("--seat", required=True, metavar="NAME", help="The player making the move.")
+@click.option("--seat", required=True, metavar="NAME", help=command("record").help("seat"))
 @store_option
 @entering
 def move(match, move_json, seat, store):
-    """Record one move, checked against the rules; a refused move stores nothing."""
     # Bounded (depth, size) before the rules read it: typing walks the whole value.
     move_value = stored_value(parse_json(move_json, "the move"), "the move")
     recorder, match_id = open_match(store, match)
@@ -154,14 +155,13 @@ def _draw_offer(match: Match) -> str:
     )
 
 
-@main.command()
+@write_command("undo")
 @click.argument("match")
-@click.option("--by", required=True, metavar="NAME", help="Who withdraws the move.")
-@click.option("--reason", required=True, help="Why.")
+@click.option("--by", required=True, metavar="NAME", help=command("undo").help("by"))
+@click.option("--reason", required=True, help=command("undo").help("reason"))
 @store_option
 @entering
 def undo(match, by, reason, store):
-    """Withdraw the most recent effective move (recorded as an event; nothing is deleted)."""
     recorder, match_id = open_match(store, match)
     done = recorder.undo(match_id, by, reason)
     with after_commit(done):
@@ -255,18 +255,12 @@ def list_matches(game, as_json, store):
         )
 
 
-@main.command()
+@write_command("end")
 @click.argument("match")
-@click.option(
-    "--draw",
-    "agreed_draw",
-    is_flag=True,
-    help="End a game the rules have not decided as a draw by agreement.",
-)
+@click.option("--draw", "agreed_draw", is_flag=True, help=command("end").help("draw"))
 @store_option
 @entering
 def end(match, agreed_draw, store):
-    """Close a match whose game is over (or agree a draw)."""
     recorder, match_id = open_match(store, match)
     done = recorder.end(match_id, agreed_draw)
     with after_commit(done):
@@ -278,14 +272,13 @@ def end(match, agreed_draw, store):
         echo_signed(recorder, done)
 
 
-@main.command()
+@write_command("abandon")
 @click.argument("match")
-@click.option("--by", required=True, metavar="NAME")
-@click.option("--reason", required=True)
+@click.option("--by", required=True, metavar="NAME", help=command("abandon").help("by"))
+@click.option("--reason", required=True, help=command("abandon").help("reason"))
 @store_option
 @entering
 def abandon(match, by, reason, store):
-    """Close an unfinished match without a result."""
     recorder, match_id = open_match(store, match)
     done = recorder.abandon(match_id, by, reason)
     with after_commit(done):

@@ -11,23 +11,24 @@ from typing import Any
 import click
 from tqdm import tqdm
 
+from tablelog.domain.commands import command
 from tablelog.domain.errors import BadRecord, Conflict, Refused
 from tablelog.domain.quoting import quoted
 from tablelog.domain.times import local_unless_zoned, parse_bound
 from tablelog.files import written
 from tablelog.store import open_recorder
 
-from . import main
+from . import write_command
 from .options import entering, parse_json, parse_options, read_text, store_option
 
 
-@main.command()
+@write_command("start_sheet")
 @click.argument("game")
 @click.option(
     "--players",
     required=True,
     metavar="A,B,...",
-    help="Player names in turn order (seat order), comma separated.",
+    help=command("start_sheet").help("players") + " Comma separated.",
 )
 @click.option(
     "--score",
@@ -79,8 +80,7 @@ def sheet(
     sheet_json,
     store,
 ):
-    """Log a match of GAME from its score sheet; checked whole, a refusal names the seat and
-    field and stores nothing. Prints the match id."""
+    """GAME is the game's id; prints the new match's id."""
     seats = [name.strip() for name in players.split(",")]
     if sheet_json is not None:
         value = parse_json(sheet_json, "the sheet")
