@@ -66,9 +66,11 @@ def check_person(value: Any) -> dict[str, Any] | None:
 
 
 def set_entered_by(event: Any, who: dict[str, Any] | None) -> None:
-    """Give a new event its `entered_by` (none when no one entered it)."""
+    """Give a new event its `entered_by` (none when no one entered it), checked as a record's
+    is read back: a name an export could not carry (a NUL, a lone surrogate) is refused here,
+    before anything is stored, not found when the match is read again."""
     if who is not None:
-        amend_event(event, entered_by=who)
+        amend_event(event, entered_by=check_person(who))
 
 
 def entered_by_name(event: Any) -> str:
