@@ -13,6 +13,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from tablelog.domain.commands import command
 from tablelog.domain.entering import entering_as
 from tablelog.domain.errors import Conflict, Refused
 from tablelog.domain.games import RulesError, get_rules
@@ -46,18 +47,20 @@ class Refusal(Exception):
     """A write the page refuses before the store is touched; the message is shown as is."""
 
 
-# The page's writes as the role matrix names them (tablelog.gate.ACTIONS).
+# The page's writes as the role matrix names them (tablelog.gate.ACTIONS): the match's from the
+# write commands' table (a draw is an end), the lab's two beside them.
 GATE_ACTIONS = {
-    "start": "start a match",
-    "sheet": "log a score sheet",
-    "commit": "record a move",
-    "undo": "undo a move",
-    "claim": "claim a result",
-    "end": "end a match",
-    "draw": "end a match",
-    "experiment": "start an experiment",
-    "cancel": "cancel an experiment",
-}
+    page: command(name).action
+    for page, name in (
+        ("start", "start"),
+        ("sheet", "start_sheet"),
+        ("commit", "record"),
+        ("undo", "undo"),
+        ("claim", "claim"),
+        ("end", "end"),
+        ("draw", "end"),
+    )
+} | {"experiment": "start an experiment", "cancel": "cancel an experiment"}
 
 
 def admit(
