@@ -24,13 +24,29 @@ from __future__ import annotations
 
 from dash import Input, Output
 
+from tablelog.dashboard import kinds
+
 TAP_STORE = "record-board-tap"
 HEARD = "record-board-heard"  # the listener's own output: never the tap store (Dash would
 # drop a tap set while the callback that outputs to it is running)
 ANSWER = "record-board-answer"  # the server's answer to a board tap: {at, taken}
 WRITTEN = "record-written"  # the server's answer to a write button: {moved}
 BOARD = "record-board"
+PICKER = "record-picker"  # the move's question: its buttons and chips
 STUCK_MS = 20000
+# What the listener puts in the tap store: a tap on the board or a button (plotly's click shape,
+# each point's customdata the pick), or on a chip (`back`: its place); `at` tells taps apart.
+TAP = kinds.kind(
+    "a tap on the board, a button or a chip (or nothing)",
+    {
+        **kinds.CLICK,
+        "properties": {
+            **kinds.CLICK["properties"],
+            "back": {"type": "integer", "minimum": 0},
+            "at": {"type": "string"},
+        },
+    },
+)
 
 # Installed once per page load, on the document: the board's element is replaced when plotly's
 # component has loaded (a listener on the first one would hear nothing).
@@ -100,18 +116,22 @@ function (_figure) {
         const hit = best['tap'] || best['tap-not'];
         return hit ? {data: hit.data, legal: !!best['tap']} : null;
     }
-    function settled(gd) {
-        // The board on screen answers every tap and write before: nothing is awaited.
-        if (!gd || !gd._fullLayout || !gd.data || gd.classList.contains('dash-graph--pending')) {
-            return false;
-        }
-        if (sent !== null && Date.now() - sent.time < STUCK_MS) {
+    function onScreen(gd) {
+        // The board is on the screen as plotly last drew it (a place is read off it).
+        return gd && gd._fullLayout && gd.data && !gd.classList.contains('dash-graph--pending');
+    }
+    function awaited(gd) {
+        // The tap sent last is not answered yet, or its answer taken and its board not drawn
+        // yet: the next tap waits (sent now, it would throw the answer away: Dash keeps only
+        // the last call of a callback under way).
+        if (sent === null) return false;
+        if (Date.now() - sent.time < STUCK_MS) {
             const answer = window.tablelogBoard.answer;
-            const heard = answer !== null && answer.at === sent.at;
-            if ((!heard || answer.taken) && gd.data === sent.drawn) return false;
+            if (answer === null || answer.at !== sent.at) return true;
+            if (answer.taken && gd && gd.data === sent.drawn) return true;
         }
         sent = null;
-        return true;
+        return false;
     }
     function writeAwaited(gd) {
         // A write tapped before is not answered yet, or its new board not drawn yet.
@@ -119,16 +139,26 @@ function (_figure) {
         if (writes.answered < writes.tapped) return true;
         return writes.moved && gd.data === writes.drawn;
     }
+    function read(gd, tap) {
+        // What the tap gives the server: a chip its place, a button its pick, a place on the
+        // board the pick of the target nearest it (none: nothing there); null: not yet.
+        if (tap.back !== undefined) return {data: {back: tap.back, at: tap.at}, legal: true};
+        if (tap.pick !== undefined) {
+            return {data: {points: [{customdata: tap.pick}], at: tap.at}, legal: true};
+        }
+        if (!onScreen(gd) || (answered(gd) === null && writeAwaited(gd))) return null;
+        const hit = nearest(gd, tap.bx, tap.by);
+        return {data: {points: hit ? [{customdata: hit.data}] : [], at: tap.at},
+                legal: !!(hit && hit.legal)};
+    }
     function flush() {
         const gd = plot();
-        while (queue.length) {
-            if (!settled(gd)) break;
-            if (answered(gd) === null && writeAwaited(gd)) break;
-            const [bx, by, at] = queue.shift();
-            const hit = nearest(gd, bx, by);
-            const points = hit ? [{customdata: hit.data}] : [];
-            if (hit && hit.legal) sent = {at, drawn: gd.data, time: Date.now()};
-            window.dash_clientside.set_props('__STORE__', {data: {points, at}});
+        while (queue.length && !awaited(gd)) {
+            const told = read(gd, queue[0]);
+            if (told === null) break;
+            const at = queue.shift().at;
+            if (told.legal) sent = {at, drawn: gd ? gd.data : null, time: Date.now()};
+            window.dash_clientside.set_props('__STORE__', {data: told.data});
         }
         if (queue.length) setTimeout(flush, 40);
     }
@@ -137,16 +167,26 @@ function (_figure) {
         writes.moved = moved;
         writes.drawn = plot() ? plot().data : null;
     };
+    let taps = 0;
+    function heard(tap) {
+        taps += 1;
+        queue.push({...tap, at: `${Date.now()}.${taps}`});
+        flush();
+    }
     document.addEventListener('click', e => {
-        if (e.target.closest && e.target.closest('[id*="record-write"]')) {
+        if (!e.target.closest) return;
+        if (e.target.closest('[id*="record-write"]')) {
             writes.tapped += 1;
             writes.time = Date.now();
         }
+        // A button of the move's question, or a chip: its tap waits its turn as the board's.
+        const button = e.target.closest('#__PICKER__ button');
+        if (button && button.dataset.tap !== undefined) heard({pick: button.dataset.tap});
+        if (button && button.dataset.back !== undefined) heard({back: +button.dataset.back});
     }, true);
     document.addEventListener('pointerdown', e => {
         down = onBoard(e) ? {x: e.clientX, y: e.clientY} : null;
     }, true);
-    let taps = 0;
     document.addEventListener('pointerup', e => {
         if (!down || Math.hypot(e.clientX - down.x, e.clientY - down.y) > FINGER) return;
         down = null;
@@ -160,15 +200,14 @@ function (_figure) {
         const [x0, xl, xr] = drawn.x, [y0, yl, yr] = drawn.y;
         const bx = xr[0] + (e.clientX - rect.left - x0) / xl * (xr[1] - xr[0]);
         const by = yr[1] - (e.clientY - rect.top - y0) / yl * (yr[1] - yr[0]);
-        taps += 1;
         window.tablelogBoard.last = [e.clientX, e.clientY, rect.top, bx, by, y0, yl, yr];
-        queue.push([bx, by, `${Date.now()}.${taps}`]);
-        flush();
+        heard({bx, by});
     }, true);
     document.addEventListener('pointercancel', () => { down = null; }, true);
     return keep;
 }
 """.replace("__BOARD__", BOARD)
+    .replace("__PICKER__", PICKER)
     .replace("__STORE__", TAP_STORE)
     .replace("__STUCK__", str(STUCK_MS))
 )
