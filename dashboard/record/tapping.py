@@ -18,7 +18,15 @@ taken or not) and every write (`WRITTEN`: did the match move?); a tap waits whil
 before it is unanswered or its board not yet redrawn, and a tap on a board that asks nothing
 waits while a write tapped before it (the Record button) is unanswered or its next board not
 yet drawn. Only a page that never hears back (a failed request) reads a waiting tap after
-`STUCK_MS`."""
+`STUCK_MS`.
+
+A tap on a button of the question or on a chip takes its turn in the same queue and store (a
+button carries its pick and the number of answers it was drawn after, as a target does; a chip
+its place): the pick callback has the store as its only input. A third way a tap was lost
+(issue 44): with the buttons as its inputs, every redraw of the question called it afresh, and
+Dash, which keeps only the last call of a callback under way, threw away the answer to a tap
+made just before (a tap on the question an undo was about to replace). For the same reason no
+tap is sent while the one before is unanswered."""
 
 from __future__ import annotations
 
@@ -79,7 +87,7 @@ function (_figure) {
     if (window.tablelogTapsHeard) return keep;
     window.tablelogTapsHeard = true;
     const FINGER = 12, STUCK_MS = __STUCK__, TRACES = ['tap', 'tap-not'];
-    // sent: the legal tap last sent ({at, drawn: the board it was read on, time});
+    // sent: the tap last sent that may enter an answer ({at, time});
     // writing: the write buttons tapped and answered, and the board shown when answered.
     let down = null, queue = [], sent = null;
     const writes = {tapped: 0, answered: 0, moved: false, drawn: null, time: 0};
@@ -128,7 +136,7 @@ function (_figure) {
         if (Date.now() - sent.time < STUCK_MS) {
             const answer = window.tablelogBoard.answer;
             if (answer === null || answer.at !== sent.at) return true;
-            if (answer.taken && gd && gd.data === sent.drawn) return true;
+            if (answer.taken && gd && gd.data === answer.drawn) return true;
         }
         sent = null;
         return false;
@@ -157,11 +165,16 @@ function (_figure) {
             const told = read(gd, queue[0]);
             if (told === null) break;
             const at = queue.shift().at;
-            if (told.legal) sent = {at, drawn: gd ? gd.data : null, time: Date.now()};
+            if (told.legal) sent = {at, time: Date.now()};
             window.dash_clientside.set_props('__STORE__', {data: told.data});
         }
         if (queue.length) setTimeout(flush, 40);
     }
+    window.tablelogBoard.heard = answer => {
+        // The board shown when the answer came: a taken answer's own board comes after it
+        // (one drawn meanwhile for something else, an undo's, is not it).
+        window.tablelogBoard.answer = {...answer, drawn: plot() ? plot().data : null};
+    };
     window.tablelogBoard.written = moved => {
         writes.answered += 1;
         writes.moved = moved;
@@ -215,7 +228,7 @@ function (_figure) {
 # The server's answers, handed to the listener.
 HEAR_ANSWER = """
 function (answer) {
-    if (window.tablelogBoard && answer) window.tablelogBoard.answer = answer;
+    if (window.tablelogBoard && answer) window.tablelogBoard.heard(answer);
     return window.dash_clientside.no_update;
 }
 """
