@@ -150,7 +150,7 @@ def tap_answer(
     back = (tap or {}).get("back")
     if back is None:
         return board_answer(load, match_id, version, picks, tap)
-    picks = list(picks or [])
+    picks, back = list(picks or []), int(back)  # a whole number, JSON may write it as 1.0
     return (picks[:back] if back < len(picks) else None), None
 
 
