@@ -14,11 +14,11 @@ server takes. Two ways a tap was lost on a loaded phone (issue 44): a fixed wait
 ran out, and the tap was read against the board it was meant to follow; and a tap kept in
 pixels was read on a board drawn at another scale (Topitop's supply widens the board while a
 piece is asked for) and hit nothing. So the server acknowledges every board tap (`ANSWER`:
-taken or not) and every write (`WRITTEN`: did the match move?); a tap waits while a tap taken
-before it is unanswered or its board not yet redrawn, and a tap on a board that asks nothing
-waits while a write tapped before it (the Record button) is unanswered or its next board not
-yet drawn. Only a page that never hears back (a failed request) reads a waiting tap after
-`STUCK_MS`.
+taken or not) and every write (`WRITTEN`: did the match move?); a tap waits while the tap
+before it is unanswered, or taken and its board not yet redrawn, and a tap on a board that
+asks nothing waits while a write tapped before it (the Record button) is unanswered or its
+next board not yet drawn. Only a page that never hears back (a failed request) reads a
+waiting tap after `STUCK_MS`.
 
 A tap on a button of the question or on a chip takes its turn in the same queue and store (a
 button carries its pick and the number of answers it was drawn after, as a target does; a chip
@@ -87,7 +87,7 @@ function (_figure) {
     if (window.tablelogTapsHeard) return keep;
     window.tablelogTapsHeard = true;
     const FINGER = 12, STUCK_MS = __STUCK__, TRACES = ['tap', 'tap-not'];
-    // sent: the tap last sent that may enter an answer ({at, time});
+    // sent: the tap last sent ({at, time}): every tap waits for the answer to the one before;
     // writing: the write buttons tapped and answered, and the board shown when answered.
     let down = null, queue = [], sent = null;
     const writes = {tapped: 0, answered: 0, moved: false, drawn: null, time: 0};
@@ -122,7 +122,7 @@ function (_figure) {
             });
         });
         const hit = best['tap'] || best['tap-not'];
-        return hit ? {data: hit.data, legal: !!best['tap']} : null;
+        return hit ? hit.data : null;
     }
     function onScreen(gd) {
         // The board is on the screen as plotly last drew it (a place is read off it).
@@ -150,23 +150,19 @@ function (_figure) {
     function read(gd, tap) {
         // What the tap gives the server: a chip its place, a button its pick, a place on the
         // board the pick of the target nearest it (none: nothing there); null: not yet.
-        if (tap.back !== undefined) return {data: {back: tap.back, at: tap.at}, legal: true};
-        if (tap.pick !== undefined) {
-            return {data: {points: [{customdata: tap.pick}], at: tap.at}, legal: true};
-        }
+        if (tap.back !== undefined) return {back: tap.back, at: tap.at};
+        if (tap.pick !== undefined) return {points: [{customdata: tap.pick}], at: tap.at};
         if (!onScreen(gd) || (answered(gd) === null && writeAwaited(gd))) return null;
         const hit = nearest(gd, tap.bx, tap.by);
-        return {data: {points: hit ? [{customdata: hit.data}] : [], at: tap.at},
-                legal: !!(hit && hit.legal)};
+        return {points: hit ? [{customdata: hit}] : [], at: tap.at};
     }
     function flush() {
         const gd = plot();
         while (queue.length && !awaited(gd)) {
             const told = read(gd, queue[0]);
             if (told === null) break;
-            const at = queue.shift().at;
-            if (told.legal) sent = {at, time: Date.now()};
-            window.dash_clientside.set_props('__STORE__', {data: told.data});
+            sent = {at: queue.shift().at, time: Date.now()};
+            window.dash_clientside.set_props('__STORE__', {data: told});
         }
         if (queue.length) setTimeout(flush, 40);
     }
