@@ -387,29 +387,22 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
         Output("record-picks", "data"),
         Output("record-message", "children", allow_duplicate=True),
         Output(tapping.ANSWER, "data"),
-        Input({"type": "record-option", "key": ALL, "value": ALL}, "n_clicks"),
-        Input({"type": "record-back", "index": ALL}, "n_clicks"),
         Input(tapping.TAP_STORE, "data"),
         State("record-picks", "data"),
         State("record-match", "data"),
         State("record-version", "data"),
         prevent_initial_call=True,
     )
-    @takes(click=kinds.CLICK, picks=kinds.PICKS, match_id=kinds.TEXT, version=kinds.COUNT)
-    def pick(_options, _backs, click, picks, match_id, version):
-        """A button or the board was tapped: the answer joins the picks; a tap on the board
-        that gives none says why. Every board tap is acknowledged (the page reads the next
-        one against the board drawn for this one's answer: dashboard/record/tapping.py)."""
-        # A tap arriving with the new question's buttons is the board's, whatever Dash names.
-        if f"{tapping.TAP_STORE}.data" in ctx.triggered_prop_ids:
-            after, said = steps.board_answer(matches.get, match_id, version, picks, click)
-            heard = {"at": (click or {}).get("at"), "taken": after is not None}
-            return _kept(after), _kept(said), heard
-        return (
-            _changed(steps.tapped(picks, _tapped(), _clicks())),
-            dash.no_update,
-            dash.no_update,
-        )
+    @takes(tap=tapping.TAP, picks=kinds.PICKS, match_id=kinds.TEXT, version=kinds.COUNT)
+    def pick(tap, picks, match_id, version):
+        """A button, a chip or the board was tapped: the answer joins the picks (a chip takes
+        them back); a tap that gives none says why. Every tap is acknowledged: the page sends
+        the next one once this one is answered (dashboard/record/tapping.py). Its only input is
+        the listener's store: with the buttons as inputs, each redraw of the question called it
+        afresh, and Dash threw away the answer to a tap still under way (issue 44)."""
+        after, said = steps.tap_answer(matches.get, match_id, version, picks, tap)
+        heard = {"at": (tap or {}).get("at"), "taken": after is not None}
+        return _kept(after), _kept(said), heard
 
 
 def _setup_picks(app: dash.Dash) -> None:

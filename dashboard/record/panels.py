@@ -64,7 +64,7 @@ def picker(asked: Asked | None) -> list | html.Div:
         return html.Div(asked.stale, className="warning")
     given = answered(asked.picks, "record-back", asked.said)
     if asked.question is not None:
-        return [given, question(asked.question, "record-option")]
+        return [given, question(asked.question, "record-option", len(asked.picks))]
     return [
         given,
         html.Div(asked.ready, className="record-ready", style=READY),

@@ -2,9 +2,10 @@
 one function here and draws what comes back (`panels`). Given the match (or a way to load it),
 every function is a function of plain values: tests call them as the page does, no browser.
 
-Taps arrive as the tapped button's id and its click count (0 or None: the button was drawn
-afresh, not tapped), or as a tap on the board (plotly's click data, whose point carries the pick
-its button would give); a function answers None when the page should stay as it is.
+The start form's taps arrive as the tapped button's id and its click count (0 or None: the
+button was drawn afresh, not tapped); a move's taps, on its buttons, its chips or the board, as
+the page's tap listener sends them (`tap_answer`: plotly's click shape, whose point carries the
+pick, or a chip's place). A function answers None when the page should stay as it is.
 """
 
 from __future__ import annotations
@@ -137,6 +138,20 @@ def board_answer(
     match = load(str(match_id), version)
     seat = match.rules.to_move(match.state)[0]
     return None, refusal(match.game, match.rules, match.state, seat, picks, key, value)
+
+
+def tap_answer(
+    load: Load, match_id: str | None, version: int | None, picks: list | None, tap: Any
+) -> tuple[list | None, str | None]:
+    """Every tap of a move's answers, as the page's tap listener sends it: a chip (`back`, its
+    place) takes answers back from there on; a button of the question or a place on the board
+    (`points`, each with its pick) is answered as `board_answer` says. A button drawn for an
+    earlier question (or a chip no longer shown) changes nothing."""
+    back = (tap or {}).get("back")
+    if back is None:
+        return board_answer(load, match_id, version, picks, tap)
+    picks, back = list(picks or []), int(back)  # a whole number, JSON may write it as 1.0
+    return (picks[:back] if back < len(picks) else None), None
 
 
 def setup_tapped(picks: list | None, button: dict | None, clicks: int | None) -> list | None:

@@ -14,15 +14,25 @@ server takes. Two ways a tap was lost on a loaded phone (issue 44): a fixed wait
 ran out, and the tap was read against the board it was meant to follow; and a tap kept in
 pixels was read on a board drawn at another scale (Topitop's supply widens the board while a
 piece is asked for) and hit nothing. So the server acknowledges every board tap (`ANSWER`:
-taken or not) and every write (`WRITTEN`: did the match move?); a tap waits while a tap taken
-before it is unanswered or its board not yet redrawn, and a tap on a board that asks nothing
-waits while a write tapped before it (the Record button) is unanswered or its next board not
-yet drawn. Only a page that never hears back (a failed request) reads a waiting tap after
-`STUCK_MS`."""
+taken or not) and every write (`WRITTEN`: did the match move?); a tap waits while the tap
+before it is unanswered, or taken and its board not yet redrawn, and a tap on a board that
+asks nothing waits while a write tapped before it (the Record button) is unanswered or its
+next board not yet drawn. Only a page that never hears back (a failed request) reads a
+waiting tap after `STUCK_MS`.
+
+A tap on a button of the question or on a chip takes its turn in the same queue and store (a
+button carries its pick and the number of answers it was drawn after, as a target does; a chip
+its place): the pick callback has the store as its only input. A third way a tap was lost
+(issue 44): with the buttons as its inputs, every redraw of the question called it afresh, and
+Dash, which keeps only the last call of a callback under way, threw away the answer to a tap
+made just before (a tap on the question an undo was about to replace). For the same reason no
+tap is sent while the one before is unanswered."""
 
 from __future__ import annotations
 
 from dash import Input, Output
+
+from tablelog.dashboard import kinds
 
 TAP_STORE = "record-board-tap"
 HEARD = "record-board-heard"  # the listener's own output: never the tap store (Dash would
@@ -30,7 +40,21 @@ HEARD = "record-board-heard"  # the listener's own output: never the tap store (
 ANSWER = "record-board-answer"  # the server's answer to a board tap: {at, taken}
 WRITTEN = "record-written"  # the server's answer to a write button: {moved}
 BOARD = "record-board"
+PICKER = "record-picker"  # the move's question: its buttons and chips
 STUCK_MS = 20000
+# What the listener puts in the tap store: a tap on the board or a button (plotly's click shape,
+# each point's customdata the pick), or on a chip (`back`: its place); `at` tells taps apart.
+TAP = kinds.kind(
+    "a tap on the board, a button or a chip (or nothing)",
+    {
+        **kinds.CLICK,
+        "properties": {
+            **kinds.CLICK["properties"],
+            "back": {"type": "integer", "minimum": 0},
+            "at": {"type": "string"},
+        },
+    },
+)
 
 # Installed once per page load, on the document: the board's element is replaced when plotly's
 # component has loaded (a listener on the first one would hear nothing).
@@ -63,7 +87,7 @@ function (_figure) {
     if (window.tablelogTapsHeard) return keep;
     window.tablelogTapsHeard = true;
     const FINGER = 12, STUCK_MS = __STUCK__, TRACES = ['tap', 'tap-not'];
-    // sent: the legal tap last sent ({at, drawn: the board it was read on, time});
+    // sent: the tap last sent ({at, time}): every tap waits for the answer to the one before;
     // writing: the write buttons tapped and answered, and the board shown when answered.
     let down = null, queue = [], sent = null;
     const writes = {tapped: 0, answered: 0, moved: false, drawn: null, time: 0};
@@ -98,20 +122,24 @@ function (_figure) {
             });
         });
         const hit = best['tap'] || best['tap-not'];
-        return hit ? {data: hit.data, legal: !!best['tap']} : null;
+        return hit ? hit.data : null;
     }
-    function settled(gd) {
-        // The board on screen answers every tap and write before: nothing is awaited.
-        if (!gd || !gd._fullLayout || !gd.data || gd.classList.contains('dash-graph--pending')) {
-            return false;
-        }
-        if (sent !== null && Date.now() - sent.time < STUCK_MS) {
+    function onScreen(gd) {
+        // The board is on the screen as plotly last drew it (a place is read off it).
+        return gd && gd._fullLayout && gd.data && !gd.classList.contains('dash-graph--pending');
+    }
+    function awaited(gd) {
+        // The tap sent last is not answered yet, or its answer taken and its board not drawn
+        // yet: the next tap waits (sent now, it would throw the answer away: Dash keeps only
+        // the last call of a callback under way).
+        if (sent === null) return false;
+        if (Date.now() - sent.time < STUCK_MS) {
             const answer = window.tablelogBoard.answer;
-            const heard = answer !== null && answer.at === sent.at;
-            if ((!heard || answer.taken) && gd.data === sent.drawn) return false;
+            if (answer === null || answer.at !== sent.at) return true;
+            if (answer.taken && gd && gd.data === answer.drawn) return true;
         }
         sent = null;
-        return true;
+        return false;
     }
     function writeAwaited(gd) {
         // A write tapped before is not answered yet, or its new board not drawn yet.
@@ -119,34 +147,55 @@ function (_figure) {
         if (writes.answered < writes.tapped) return true;
         return writes.moved && gd.data === writes.drawn;
     }
+    function read(gd, tap) {
+        // What the tap gives the server: a chip its place, a button its pick, a place on the
+        // board the pick of the target nearest it (none: nothing there); null: not yet.
+        if (tap.back !== undefined) return {back: tap.back, at: tap.at};
+        if (tap.pick !== undefined) return {points: [{customdata: tap.pick}], at: tap.at};
+        if (!onScreen(gd) || (answered(gd) === null && writeAwaited(gd))) return null;
+        const hit = nearest(gd, tap.bx, tap.by);
+        return {points: hit ? [{customdata: hit}] : [], at: tap.at};
+    }
     function flush() {
         const gd = plot();
-        while (queue.length) {
-            if (!settled(gd)) break;
-            if (answered(gd) === null && writeAwaited(gd)) break;
-            const [bx, by, at] = queue.shift();
-            const hit = nearest(gd, bx, by);
-            const points = hit ? [{customdata: hit.data}] : [];
-            if (hit && hit.legal) sent = {at, drawn: gd.data, time: Date.now()};
-            window.dash_clientside.set_props('__STORE__', {data: {points, at}});
+        while (queue.length && !awaited(gd)) {
+            const told = read(gd, queue[0]);
+            if (told === null) break;
+            sent = {at: queue.shift().at, time: Date.now()};
+            window.dash_clientside.set_props('__STORE__', {data: told});
         }
         if (queue.length) setTimeout(flush, 40);
     }
+    window.tablelogBoard.heard = answer => {
+        // The board shown when the answer came: a taken answer's own board comes after it
+        // (one drawn meanwhile for something else, an undo's, is not it).
+        window.tablelogBoard.answer = {...answer, drawn: plot() ? plot().data : null};
+    };
     window.tablelogBoard.written = moved => {
         writes.answered += 1;
         writes.moved = moved;
         writes.drawn = plot() ? plot().data : null;
     };
+    let taps = 0;
+    function heard(tap) {
+        taps += 1;
+        queue.push({...tap, at: `${Date.now()}.${taps}`});
+        flush();
+    }
     document.addEventListener('click', e => {
-        if (e.target.closest && e.target.closest('[id*="record-write"]')) {
+        if (!e.target.closest) return;
+        if (e.target.closest('[id*="record-write"]')) {
             writes.tapped += 1;
             writes.time = Date.now();
         }
+        // A button of the move's question, or a chip: its tap waits its turn as the board's.
+        const button = e.target.closest('#__PICKER__ button');
+        if (button && button.dataset.tap !== undefined) heard({pick: button.dataset.tap});
+        if (button && button.dataset.back !== undefined) heard({back: +button.dataset.back});
     }, true);
     document.addEventListener('pointerdown', e => {
         down = onBoard(e) ? {x: e.clientX, y: e.clientY} : null;
     }, true);
-    let taps = 0;
     document.addEventListener('pointerup', e => {
         if (!down || Math.hypot(e.clientX - down.x, e.clientY - down.y) > FINGER) return;
         down = null;
@@ -160,15 +209,14 @@ function (_figure) {
         const [x0, xl, xr] = drawn.x, [y0, yl, yr] = drawn.y;
         const bx = xr[0] + (e.clientX - rect.left - x0) / xl * (xr[1] - xr[0]);
         const by = yr[1] - (e.clientY - rect.top - y0) / yl * (yr[1] - yr[0]);
-        taps += 1;
         window.tablelogBoard.last = [e.clientX, e.clientY, rect.top, bx, by, y0, yl, yr];
-        queue.push([bx, by, `${Date.now()}.${taps}`]);
-        flush();
+        heard({bx, by});
     }, true);
     document.addEventListener('pointercancel', () => { down = null; }, true);
     return keep;
 }
 """.replace("__BOARD__", BOARD)
+    .replace("__PICKER__", PICKER)
     .replace("__STORE__", TAP_STORE)
     .replace("__STUCK__", str(STUCK_MS))
 )
@@ -176,7 +224,7 @@ function (_figure) {
 # The server's answers, handed to the listener.
 HEAR_ANSWER = """
 function (answer) {
-    if (window.tablelogBoard && answer) window.tablelogBoard.answer = answer;
+    if (window.tablelogBoard && answer) window.tablelogBoard.heard(answer);
     return window.dash_clientside.no_update;
 }
 """

@@ -79,10 +79,21 @@ def option_id(kind: str, key: str, value: Any) -> dict[str, str]:
     return {"type": kind, "key": key, "value": json.dumps(value)}
 
 
-def question(step: Question, kind: str) -> html.Div:
-    """The prompt and one button per option, grouped under their headings."""
+def tap_data(key: str, value: Any, answered: int) -> dict[str, Any]:
+    """What a tap on a move's button gives the page's tap listener (dashboard/record/
+    tapping.py): its pick and the number of answers it was drawn after, as a board's tap
+    target carries them (its customdata), so the server answers both alike."""
+    return {"data-tap": json.dumps([key, value, answered])}
+
+
+def question(step: Question, kind: str, answered: int | None = None) -> html.Div:
+    """The prompt and one button per option, grouped under their headings. With `answered`
+    (a move's question, after that many answers), each button carries its tap (`tap_data`)."""
     groups: dict[str, list[Any]] = {}
     for option in step.options:
+        taps: dict[str, Any] = {}
+        if answered is not None:
+            taps = tap_data(step.key, option.value, answered)
         groups.setdefault(option.group, []).append(
             html.Button(
                 option.label,
@@ -90,6 +101,7 @@ def question(step: Question, kind: str) -> html.Div:
                 n_clicks=0,
                 className="record-option",
                 style=PRIMARY if option.value == DONE else BUTTON,
+                **taps,
             )
         )
     body: list[Any] = [
@@ -102,6 +114,11 @@ def question(step: Question, kind: str) -> html.Div:
             body.append(html.Div(group, style=GROUP_LABEL))
         body.append(html.Div(buttons, style=ROW))
     return html.Div(body)
+
+
+def back_data(index: int) -> dict[str, Any]:
+    """What a tap on a chip gives the tap listener: its place among the answers."""
+    return {"data-back": str(index)}
 
 
 def chips(picks: Sequence[Sequence[Any]], kind: str, label_of: Any = None) -> html.Div:
@@ -120,6 +137,7 @@ def chips(picks: Sequence[Sequence[Any]], kind: str, label_of: Any = None) -> ht
                 className="record-chip",
                 style=CHIP,
                 title="take this answer back",
+                **back_data(i),
             )
             for i, key, value in shown
         ],

@@ -1,7 +1,8 @@
 """The Record page's decisions about tapping the board and about the match in its address,
 without a browser: a tap on the board gives the same pick as the button, a tap on a board drawn
-for an earlier question is ignored, and `?match=` takes a unique id prefix (an unknown or
-ambiguous one says why, naming the candidates)."""
+for an earlier question is ignored (a question's button and a chip are answered alike, the
+button carrying its pick as a board's place does), and `?match=` takes a unique id prefix (an
+unknown or ambiguous one says why, naming the candidates)."""
 
 from __future__ import annotations
 
@@ -243,3 +244,56 @@ def test_a_tap_beside_every_place_says_where_to_tap():
     )
     after, said = steps.board_answer(lambda *_: match, "m", 1, [], {"points": []})
     assert after is None and said is not None and said.startswith("Nothing to pick there")
+
+
+SLIP = {"place": "small", "to": "b2"}  # a move taken back
+
+
+def _buttons(drawn) -> list:
+    """Every button drawn in a panel (a component or a list of them), in order."""
+    if isinstance(drawn, list):
+        return [button for part in drawn for button in _buttons(part)]
+    if drawn is None or isinstance(drawn, str):
+        return []
+    found = [drawn] if getattr(drawn, "_type", "") == "Button" else []
+    return found + _buttons(getattr(drawn, "children", None))
+
+
+def _taps(asked) -> dict[str, dict]:
+    """The picker's buttons by their words, each as the tap the page's listener sends for it."""
+    from tablelog.dashboard.record import panels
+
+    taps: dict[str, dict] = {}
+    for button in _buttons(panels.picker(asked)):
+        if getattr(button, "data-tap", None) is not None:
+            taps[button.children] = {"points": [{"customdata": getattr(button, "data-tap")}]}
+        elif getattr(button, "data-back", None) is not None:
+            taps[button.children] = {"back": int(getattr(button, "data-back"))}
+    return taps
+
+
+def test_a_button_or_a_chip_tapped_is_answered_as_the_board_is_even_on_an_older_question():
+    """A button carries its pick and the number of answers it was drawn after, as a ringed
+    place does: the pick joins the move when the question asked now offers it (after an undo,
+    a button of the question the undone move led to), a refusal says why when not, a button of
+    an earlier question (a second tap) enters nothing; a chip takes answers back."""
+    rules, names = get_rules("topitop"), ["Ann", "Ben"]
+    start = rules.start(2, rules.options({}), {})
+    match = SimpleNamespace(
+        kind="match", game="topitop", rules=rules, state=start, status="running", seats=names
+    )
+    load = lambda _id, _version: match  # noqa: E731
+    after_slip = SimpleNamespace(**{**vars(match), "state": rules.apply(start, SLIP)})
+    bens = _taps(steps.asking(lambda *_: after_slip, "m", 1, []))  # the slip's next question
+
+    picks, said = steps.tap_answer(load, "m", 2, [], bens["a large sand pile from the supply"])
+    assert picks == [["piece", "supply:large"]] and said == ""
+    again, said = steps.tap_answer(load, "m", 2, picks, bens["a large sand pile from the supply"])
+    assert again is None and said is None  # drawn for no answer; one is given now
+    refused, said = steps.tap_answer(load, "m", 2, [], bens["b2: small pile"])
+    assert refused is None and said  # the undone pile is not on the board: why, in words
+
+    chips = _taps(steps.asking(load, "m", 2, picks))
+    chip = next(words for words in chips if words.startswith("✕"))
+    assert steps.tap_answer(load, "m", 2, picks, chips[chip]) == ([], None)
+    assert steps.tap_answer(load, "m", 2, [], chips[chip]) == (None, None)  # nothing to take
