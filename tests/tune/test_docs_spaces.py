@@ -1,0 +1,34 @@
+"""The spaces and the tuned board that docs/tune.md publishes: each SPACE.json is one the tuner
+takes as it is, and the board the GeoShapes study exported is a board the rules and the
+tuner's checks accept, which `simulate` plays."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tablelog.domain.games.geoshapes import tuning
+from tablelog.domain.games.geoshapes.board import parse_board
+from tablelog.simulate import make_plan, simulate
+from tablelog.store import open_recorder
+from tablelog.tune.space import load_space
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "tune"
+
+
+@pytest.mark.parametrize("name", ["geoshapes-from-v2.json", "geoshapes-near-v2.json"])
+def test_a_published_space_is_taken_as_it_is(name):
+    space = load_space("geoshapes", json.loads((DOCS / name).read_text()))
+    assert space.base == "geoshapes-v2" and space.fields
+
+
+def test_the_tuned_board_is_a_board_the_rules_and_the_tuner_accept(tmp_path):
+    manifest = json.loads((DOCS / "geoshapes-tuned-from-v2.json").read_text())
+    parse_board(manifest, "the tuned board")  # the rules' own checks of a manifest
+    assert tuning.invalid(manifest, {}) is None  # the Wild example, every place completable
+    recorder = open_recorder(str(tmp_path / "s.sqlite"))
+    board = {"name": "tuned from version 2", "content": manifest}
+    plan = make_plan("geoshapes", 2, seed=1, players=4, bots="greedy", components=board)
+    assert simulate(recorder, plan, workers=1, progress=False).matches == 2
