@@ -28,8 +28,8 @@ import pandas as pd
 
 from tablelog.domain import wording
 from tablelog.domain.games import declarations
-from tablelog.domain.match import Match
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.matches.match import Match
+from tablelog.domain.recording.recorder import Recorder
 from tablelog.projections import stats
 from tablelog.projections.load import frame
 from tablelog.projections.queries import Queries

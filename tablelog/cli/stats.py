@@ -17,7 +17,7 @@ from . import main
 from .options import OutputFolder, echo_json, json_option, store_option
 
 if TYPE_CHECKING:
-    from tablelog.domain.recorder import Recorder
+    from tablelog.domain.recording.recorder import Recorder
     from tablelog.projections.queries import Queries
     from tablelog.projections.runner import TablesProjection
 
