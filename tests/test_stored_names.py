@@ -36,6 +36,7 @@ def test_the_aggregate_and_its_events_keep_their_stored_names() -> None:
 def test_a_new_match_stores_the_names_it_always_stored() -> None:
     match = start_match(uuid4(), "topitop", ["Ann", "Bo"])
     started = match.pending_events[0]
+    assert isinstance(started, Match.Started)
     assert started.originator_topic == STORED
     assert get_topic(MatchSnapshot) == "tablelog.domain.snapshots:MatchSnapshot"
 
