@@ -24,9 +24,9 @@ from uuid import UUID
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from tablelog.domain.audit_match_ledger import audit_match_ledger
-from tablelog.domain.checkpoints import Signer, verify_receipt
-from tablelog.domain.verify import against_store
+from tablelog.domain.integrity.audit_match_ledger import audit_match_ledger
+from tablelog.domain.integrity.checkpoints import Signer, verify_receipt
+from tablelog.domain.integrity.verify import against_store
 from tablelog.store import open_recorder
 from tablelog.store_copy import copy_store
 

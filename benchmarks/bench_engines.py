@@ -46,7 +46,7 @@ def random_step(rules: GameRules, state: Any, rng: random.Random) -> Any:
 
 def match_options(rules: GameRules) -> dict[str, Any]:
     """The default options as a recorded match plays them: its manifest registered by content
-    (`domain.match.initial_state`), so that no move looks a file up by name."""
+    (`domain.matches.match.initial_state`), so that no move looks a file up by name."""
     options = rules.options({})
     name = options.get("manifest")
     if name is None:

@@ -4,9 +4,9 @@ fresh process each), a read in process, the Match page's first load, and the sna
 
 The long match is written the bulk way (built in memory through the Match's commands, stored
 with `Recorder.save_new`), as an import or a simulation stores it; the recorder snapshots it as
-it is stored. Reads then replay only the events after the newest snapshot (domain.snapshots).
-The baseline of every line is the same measurement on the 100-move match, so the ratio is what
-the length costs. --quick: a 10,000-move match.
+it is stored. Reads then replay only the events after the newest snapshot
+(domain.matches.snapshots). The baseline of every line is the same measurement on the 100-move
+match, so the ratio is what the length costs. --quick: a 10,000-move match.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import time
 import uuid
 from pathlib import Path
 
-from tablelog.domain.match import start_match
-from tablelog.domain.snapshot_reads import _fold
+from tablelog.domain.matches.match import start_match
+from tablelog.domain.matches.snapshot_reads import _fold
 from tablelog.store import open_recorder
 
 from .harness import Result, best_of

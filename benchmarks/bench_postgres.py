@@ -23,7 +23,7 @@ from .bench_recorder import build, moves_at_the_table, replays, scripts, simulat
 from .harness import Result, best_of, cpu_of, decode_pages
 
 if TYPE_CHECKING:
-    from tablelog.domain.signed import SigningRecorder
+    from tablelog.domain.integrity.signed import SigningRecorder
     from tablelog.projections.runner import TablesProjection
 
 SERVER = os.environ.get("TABLELOG_BENCH_PG", "postgresql://postgres@127.0.0.1:5432")

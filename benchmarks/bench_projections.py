@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from .harness import Result, best_of, cpu_of, decode_pages
 
 if TYPE_CHECKING:
-    from tablelog.domain.signed import SigningRecorder
+    from tablelog.domain.integrity.signed import SigningRecorder
     from tablelog.projections.runner import TablesProjection
 
 GAMES = (
@@ -39,8 +39,8 @@ def _cache_path(events: int) -> Path:
     from tablelog.domain.games import GAMES as RULES
 
     versions = "-".join(f"{game}{RULES[game].version}" for game, _ in GAMES)
-    # "derived": events carry the recorder's derived values (domain/derived.py); a store cached
-    # before them would measure the projection's slow path for old events instead.
+    # "derived": events carry the recorder's derived values (domain/matches/derived.py); a store
+    # cached before them would measure the projection's slow path for old events instead.
     name = f"tablelog-bench-projections-{events}-{versions}-derived.sqlite"
     return Path(tempfile.gettempdir()) / name
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from uuid import UUID, uuid4
 
 from tablelog.domain.games import get_rules
-from tablelog.domain.match import start_match
+from tablelog.domain.matches.match import start_match
 from tablelog.store import open_recorder
 
 from .harness import Result, best_of

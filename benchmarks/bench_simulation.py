@@ -27,8 +27,8 @@ import threading
 import time
 from pathlib import Path
 
-from tablelog.domain.eventsourcing_internals import MappedMatch
 from tablelog.domain.games import GAMES
+from tablelog.domain.recording.eventsourcing_internals import MappedMatch
 from tablelog.simulate import make_plan, play_match, simulate
 from tablelog.store import open_recorder
 

@@ -9,7 +9,7 @@ from typing import Any
 from uuid import uuid4
 
 from tablelog.domain.games import get_rules
-from tablelog.domain.match import Match, start_match
+from tablelog.domain.matches.match import Match, start_match
 from tablelog.simulate import make_plan, move_cap, play_on
 
 # Both players place a bucket, then shuffle it back and forth forever (a bucket is never

@@ -19,7 +19,7 @@ import dash
 from dash import Dash, Input, Output, dcc, html
 from dash.exceptions import DependencyException
 
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.recording.recorder import Recorder
 
 from .callbacks import takes, undeclared
 from .data import Refresher, Source

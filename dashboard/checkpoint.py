@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablelog.domain.checkpoints import NotVerified
-from tablelog.domain.signed import SigningRecorder
+from tablelog.domain.integrity.checkpoints import NotVerified
+from tablelog.domain.integrity.signed import SigningRecorder
 
 
 def checkpoint_state(recorder: Any, match_id: Any) -> str:
     """'' for a store nobody signs; else one sentence, verified or not."""
-    from tablelog.domain.verify import against_store
+    from tablelog.domain.integrity.verify import against_store
 
     if not isinstance(recorder, SigningRecorder) or not recorder.ledger.heads_exist():
         return ""

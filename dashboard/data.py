@@ -26,8 +26,8 @@ from uuid import UUID
 
 import pandas as pd
 
-from tablelog.domain.match import Match
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.matches.match import Match
+from tablelog.domain.recording.recorder import Recorder
 from tablelog.projections import stats
 from tablelog.projections.load import frame
 from tablelog.projections.queries import Queries

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from tablelog.domain.entering import entered_by_name
 from tablelog.domain.games import GameRules
+from tablelog.domain.matches.entering import entered_by_name
 from tablelog.domain.wording import game_name, move_words, outcome_text
 
 # What each kind of event is called where a person reads the log.
@@ -71,7 +71,7 @@ def event_log(
         elif kind == "DisputeResolved":
             row["who"], row["what"] = event.by, event.ruling
             signature = getattr(event, "signature", None)
-            if isinstance(signature, dict):  # an umpire's signed ruling (domain.rulings)
+            if isinstance(signature, dict):  # an umpire's signed ruling (domain.matches.rulings)
                 row["what"] += (
                     f" (signed by {signature.get('user', {}).get('name', 'unknown')} "
                     f"with their own key {signature.get('key')})"
@@ -125,7 +125,7 @@ def caption(row: dict[str, Any]) -> str:
 
 
 def claims_against_rules(report: dict[str, Any]) -> list[dict[str, Any]]:
-    """From an audit report (`domain.audit.audit_match`): one row per claim and seat, the
+    """From an audit report (`domain.integrity.audit.audit_match`): one row per claim and seat, the
     claimed points beside the points the rules give at that point of the match."""
     rows = []
     for claim in report.get("claims", []):

@@ -31,7 +31,7 @@ class BadRecord(Refused):
 
 
 class Damaged(Refused):
-    """A match whose stored rows no longer decode or replay (see domain.quarantine): it is
+    """A match whose stored rows no longer decode or replay (see domain.recording.quarantine): it is
     reported and left out; every other match is served as before."""
 
     def __init__(self, match_id: object, finding: str) -> None:

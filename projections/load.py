@@ -15,7 +15,7 @@ from .tables import TABLES, Table
 if TYPE_CHECKING:
     import pandas as pd
 
-    from tablelog.domain.recorder import Recorder
+    from tablelog.domain.recording.recorder import Recorder
 
     from .runner import Progress, TablesProjection
 

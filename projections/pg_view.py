@@ -25,7 +25,7 @@ from eventsourcing.postgres import (
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composed
 
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.recording.recorder import Recorder
 
 from . import pg_write
 from .tables import SCHEMA_VERSION, STORED

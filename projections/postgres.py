@@ -25,9 +25,9 @@ from uuid import UUID
 from eventsourcing.persistence import IntegrityError, Mapper, Tracking
 from eventsourcing.projection import Projection, ProjectionRunner
 
-from tablelog.domain.match import Match
-from tablelog.domain.recorder import Recorder
-from tablelog.domain.transcoding import LeanMapper
+from tablelog.domain.matches.match import Match
+from tablelog.domain.matches.transcoding import LeanMapper
+from tablelog.domain.recording.recorder import Recorder
 
 from .pg_view import (  # named here too: its importers know them as projections.postgres's
     NAME,

@@ -5,8 +5,8 @@ fields as stored), in notification-log order. For each running match the project
 the next event needs (each effective move's score totals and row, and positions once computed)
 in a bounded cache; a match that is not cached (the cache was full, or the process restarted) is
 rebuilt by folding its earlier events again, quietly, through the same code. A move or an end
-stored with its derived values (`domain.derived`: the recorder scored it) costs no rules work
-here; one stored without them (before they existed) costs one `apply` and one `score`.
+stored with its derived values (`domain.matches.derived`: the recorder scored it) costs no rules
+work here; one stored without them (before they existed) costs one `apply` and one `score`.
 
 Rows come out as upserts keyed by the tables' keys (`take()` gives them, the last version of each
 row only), so a page of events writes each touched row once.
@@ -26,11 +26,11 @@ from uuid import UUID
 
 import orjson
 
-from tablelog.domain import derived
 from tablelog.domain.games import GameRules, RulesError, get_rules
 from tablelog.domain.games.base import Component
-from tablelog.domain.match import components_of, initial_state
-from tablelog.domain.times import utc_text
+from tablelog.domain.matches import derived
+from tablelog.domain.matches.match import components_of, initial_state
+from tablelog.domain.matches.times import utc_text
 
 from . import components
 from .ratings import Ratings
@@ -159,8 +159,8 @@ class OpenMatch:
     """What the projector remembers of one match between its events.
 
     Positions are computed only when something needs one: a move stored with its derived
-    values (`domain.derived`) brings its totals and score change, so its position stays LATER
-    until an event without them (stored before derived values existed) or an end without them
+    values (`domain.matches.derived`) brings its totals and score change, so its position stays
+    LATER until an event without them (stored before derived values existed) or an end without them
     asks for it; then the effective moves since the last known position are applied."""
 
     def __init__(self, match_id: UUID, data: dict[str, Any]) -> None:

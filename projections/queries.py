@@ -32,12 +32,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
-from tablelog.domain import views
 from tablelog.domain.errors import Damaged, MatchNotFound, Refused
 from tablelog.domain.games import GAMES
-from tablelog.domain.match import SHEET, Match
+from tablelog.domain.matches import views
+from tablelog.domain.matches.match import SHEET, Match
 from tablelog.domain.quoting import quoted
-from tablelog.domain.recorder import Recorder, cycle_collector_paused
+from tablelog.domain.recording.recorder import Recorder, cycle_collector_paused
 
 from .tables import STORED
 

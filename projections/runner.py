@@ -23,11 +23,11 @@ from eventsourcing.persistence import IntegrityError, StoredEvent, Tracking
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 from eventsourcing.utils import resolve_topic
 
-from tablelog.domain.eventsourcing_internals import connections_of
-from tablelog.domain.match import Match
-from tablelog.domain.quarantine import finding_of
-from tablelog.domain.recorder import Recorder, cycle_collector_paused
-from tablelog.domain.transcoding import DATETIME
+from tablelog.domain.matches.match import Match
+from tablelog.domain.matches.transcoding import DATETIME
+from tablelog.domain.recording.eventsourcing_internals import connections_of
+from tablelog.domain.recording.quarantine import finding_of
+from tablelog.domain.recording.recorder import Recorder, cycle_collector_paused
 
 from .projector import Event, Projector
 from .ratings import Ratings

@@ -28,7 +28,7 @@ from typing import Any
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteTrackingRecorder
 
-from tablelog.domain.eventsourcing_internals import insert_tracking, max_tracking_id
+from tablelog.domain.recording.eventsourcing_internals import insert_tracking, max_tracking_id
 
 from .tables import PREFIX, SCHEMA_VERSION, STORED, Table
 
@@ -42,8 +42,8 @@ class TablesView(TrackingRecorder, abc.ABC):
     """What the projector needs of a store for its tables.
 
     Subclasses are also a library tracking recorder (they give `datastore`, and the tracking
-    row written inside a transaction: `domain.eventsourcing_internals`) and set `placeholder`
-    and `_upserts`."""
+    row written inside a transaction: `domain.recording.eventsourcing_internals`) and set
+    `placeholder` and `_upserts`."""
 
     placeholder = "?"
     """The driver's parameter marker, for SQL written against these tables (the dashboard's)."""

@@ -19,12 +19,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tablelog.domain.audit_demo import demo_name
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES
-from tablelog.domain.match import Match
+from tablelog.domain.integrity.audit_demo import demo_name
+from tablelog.domain.matches.match import Match
 from tablelog.domain.quoting import quoted
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.recording.recorder import Recorder
 
 from .demo_sheets import sheet_matches
 from .simulate import Plan, begin_match, make_plan, play_on, simulate_all

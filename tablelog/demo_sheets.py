@@ -11,8 +11,8 @@ from typing import Any
 from uuid import UUID, uuid5
 
 from tablelog.domain.games import GAMES
-from tablelog.domain.match import Match
-from tablelog.domain.sheet_matches import sheet_match
+from tablelog.domain.matches.match import Match
+from tablelog.domain.matches.sheet_matches import sheet_match
 
 NAMESPACE = UUID("5d0f7c1e-8a2b-5c4d-9e6f-0a1b2c3d4e5f")
 FIRST_DAY = datetime(2024, 1, 6, 19, 0, tzinfo=UTC)

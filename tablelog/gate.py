@@ -18,9 +18,9 @@ from typing import Any
 from uuid import UUID
 
 from tablelog.access import WritePolicy
-from tablelog.domain.entering import API, WRITE_TOKEN, os_user, person
 from tablelog.domain.errors import MatchNotFound
-from tablelog.domain.users import ADMIN, RECORDER, ROLES, UMPIRE, User, users_of
+from tablelog.domain.matches.entering import API, WRITE_TOKEN, os_user, person
+from tablelog.domain.recording.users import ADMIN, RECORDER, ROLES, UMPIRE, User, users_of
 
 # Every write, and the least role that may make it (the role matrix: docs/api.md).
 ACTIONS: dict[str, str] = {

@@ -17,8 +17,8 @@ import platformdirs
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from tablelog.domain.checkpoints import Signer
 from tablelog.domain.errors import Refused
+from tablelog.domain.integrity.checkpoints import Signer
 from tablelog.files import read_file
 
 ENV_KEY = "TABLELOG_SIGNING_KEY"
@@ -95,7 +95,7 @@ def _write_key(path: Path, signer: Signer) -> None:
         out.write(pem)
 
 
-# ---- a person's own key (an umpire's, for signed rulings: domain.rulings) ------------------------
+# ---- a person's own key (an umpire's, for signed rulings: domain.matches.rulings) ----------------
 
 
 def person_key_path(user_id: str) -> Path:

@@ -19,7 +19,7 @@ import pandas as pd
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import get_rules
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.recording.recorder import Recorder
 from tablelog.domain.wording import game_name, game_variant_words, player_count_refusal
 from tablelog.projections.lab_stats import compare, summary
 from tablelog.projections.load import load_tables

@@ -30,10 +30,10 @@ from typing import Any
 from uuid import uuid4
 
 from tablelog.domain.agents import make_agent
-from tablelog.domain.bots import next_move
+from tablelog.domain.agents.bots import next_move
 from tablelog.domain.games import get_rules
-from tablelog.domain.match import Match, start_match
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.matches.match import Match, start_match
+from tablelog.domain.recording.recorder import Recorder
 from tablelog.projections.traces import Trace, trace_of_match
 from tablelog.simulate import move_cap, polled
 

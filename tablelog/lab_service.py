@@ -20,7 +20,7 @@ from uuid import uuid4
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.quoting import quoted
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.recording.recorder import Recorder
 
 from . import lab
 from .lab_store import LabStore, NotRunning

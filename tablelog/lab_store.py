@@ -26,9 +26,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tablelog.domain.errors import Refused
-from tablelog.domain.eventsourcing_internals import connections_of
 from tablelog.domain.quoting import quoted
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.recording.eventsourcing_internals import connections_of
+from tablelog.domain.recording.recorder import Recorder
 from tablelog.store import SCHEMA_LOCK
 
 TABLE = "lab_experiments"

@@ -28,7 +28,7 @@ from flask_limiter.util import get_remote_address
 from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 
-from tablelog.domain.users import User, users_of
+from tablelog.domain.recording.users import User, users_of
 
 PER_ADDRESS = "20 per minute"
 PER_ACCOUNT = "5 per minute"

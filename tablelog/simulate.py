@@ -43,13 +43,13 @@ from uuid import UUID, uuid4, uuid5
 
 from eventsourcing.persistence import IntegrityError, Mapper
 
-from tablelog.domain.bots import BOTS, next_move
+from tablelog.domain.agents.bots import BOTS, next_move
 from tablelog.domain.errors import Refused
-from tablelog.domain.eventsourcing_internals import MappedMatch
 from tablelog.domain.games import get_rules
-from tablelog.domain.match import Match, start_match
+from tablelog.domain.matches.match import Match, start_match
 from tablelog.domain.quoting import quoted
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.recording.eventsourcing_internals import MappedMatch
+from tablelog.domain.recording.recorder import Recorder
 from tablelog.domain.wording import player_count_refusal
 from tablelog.simulate_stored import stored_among
 

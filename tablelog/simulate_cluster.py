@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.recording.recorder import Recorder
 from tablelog.simulate import (
     Job,
     Report,

@@ -17,8 +17,8 @@ from uuid import UUID
 
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 
-from tablelog.domain.match import Match
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.matches.match import Match
+from tablelog.domain.recording.recorder import Recorder
 
 CHUNK = 500  # ids per query (SQLite allows 32,766 parameters; PostgreSQL takes an array)
 

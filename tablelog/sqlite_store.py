@@ -1,5 +1,5 @@
 """eventsourcing's SQLite persistence, with WAL commits that skip the per-commit fsync and
-batched inserts (both hooks into the library live in `domain.eventsourcing_internals`).
+batched inserts (both hooks into the library live in `domain.recording.eventsourcing_internals`).
 
 The library opens the file in WAL mode with SQLite's default `synchronous=FULL`, which costs an
 fsync on every commit (3-12 ms on this project's machines: the whole budget of a move at the
@@ -16,7 +16,7 @@ from typing import Any
 
 from eventsourcing.sqlite import SQLiteFactory
 
-from tablelog.domain.eventsourcing_internals import (
+from tablelog.domain.recording.eventsourcing_internals import (
     BatchedSQLiteApplicationRecorder,
     ConfiguredSQLitePool,
     replace_pool,

@@ -18,8 +18,8 @@ import psycopg
 from eventsourcing import persistence as es_persistence
 
 from tablelog.domain.errors import Refused
+from tablelog.domain.integrity.signed import SigningRecorder
 from tablelog.domain.quoting import QUOTE_LIMIT, quoted
-from tablelog.domain.signed import SigningRecorder
 from tablelog.keys import load_person_signer, load_signer
 
 DEFAULT_STORE = platformdirs.user_data_path("tablelog") / "tablelog.sqlite"

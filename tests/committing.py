@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.recording.recorder import Recorder
 from tests.test_recorder import OPENING, play
 
 

@@ -12,8 +12,8 @@ from uuid import UUID
 
 from hypothesis import strategies as st
 
-from tablelog.domain import snapshots
-from tablelog.domain.match import Match
+from tablelog.domain.matches import snapshots
+from tablelog.domain.matches.match import Match
 from tablelog.store import is_postgres, open_recorder
 
 NEVER = 10**9  # an interval no test match reaches: no snapshots taken that way

@@ -9,8 +9,8 @@ import threading
 import pytest
 
 from tablelog.domain.errors import Conflict
-from tablelog.domain.match import Match
-from tablelog.domain.recorder import BULK
+from tablelog.domain.matches.match import Match
+from tablelog.domain.recording.recorder import BULK
 from tablelog.simulate import make_plan, play_match
 from tests.conftest import stored_rows
 

@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 
 from tablelog.cli import main
 from tablelog.domain.errors import Refused
-from tablelog.domain.receipt_text import to_text
-from tablelog.domain.signed import SigningRecorder
+from tablelog.domain.integrity.receipt_text import to_text
+from tablelog.domain.integrity.signed import SigningRecorder
 from tablelog.keys import create_key
 from tablelog.projections.runner import TablesProjection
 from tablelog.store import DEFAULT_STORE, is_postgres, open_recorder
@@ -70,7 +70,7 @@ class Club:
         self.record = recorder.export(self.match)
         TablesProjection(recorder).catch_up()
         recorder.close()
-        from tablelog.domain.checkpoints import public_pem
+        from tablelog.domain.integrity.checkpoints import public_pem
 
         self.pem = public_pem(signer.public_raw)
 

@@ -16,10 +16,10 @@ from click.testing import CliRunner
 from tablelog import store as stores
 from tablelog.cli import audit as audit_commands
 from tablelog.cli import main
-from tablelog.domain import views
 from tablelog.domain.games import get_rules
-from tablelog.domain.ledger import Ledger
-from tablelog.domain.signed import SigningRecorder
+from tablelog.domain.integrity.ledger import Ledger
+from tablelog.domain.integrity.signed import SigningRecorder
+from tablelog.domain.matches import views
 from tablelog.store import open_recorder
 from tests.checkpoints.helpers import new_signer, signing
 from tests.committing import AfterCommit, before_commit, disputed, opened

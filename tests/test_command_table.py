@@ -11,7 +11,7 @@ import click
 from tablelog import cli
 from tablelog.cli import WRITE_COMMANDS, main
 from tablelog.domain.commands import BY_NAME, COMMANDS
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.recording.recorder import Recorder
 
 
 def test_the_command_line_has_a_write_command_for_every_row_and_no_other():

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from tablelog.domain.games import GAMES
-from tablelog.domain.records import check_all
+from tablelog.domain.matches.records import check_all
 from tests.packaged import data_path, example_path
 
 EXAMPLES = sorted({*data_path("examples").glob("*.json"), *map(example_path, GAMES)})

@@ -68,8 +68,10 @@ def graph() -> dict[str, set[str]]:
 
 def test_the_scan_sees_the_product_and_its_deferred_imports():
     edges = graph()
-    assert "tablelog.domain.recorder" in edges and "tablelog.projections.runner" in edges
-    assert "tablelog.domain.audit" in edges["tablelog.domain.quarantine"]  # in a function
+    assert "tablelog.domain.recording.recorder" in edges and "tablelog.projections.runner" in edges
+    assert (
+        "tablelog.domain.integrity.audit" in edges["tablelog.domain.recording.quarantine"]
+    )  # in a function
 
 
 def test_no_module_imports_itself_through_others():

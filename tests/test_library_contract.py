@@ -1,4 +1,4 @@
-"""What `domain.eventsourcing_internals` relies on in eventsourcing, pinned.
+"""What `domain.recording.eventsourcing_internals` relies on in eventsourcing, pinned.
 
 Each test is named after a private hook (or private name) of the library that the adapter
 overrides or uses, and checks that the hook still exists with the signature overridden, that the
@@ -30,9 +30,9 @@ from eventsourcing.sqlite import (
     SQLiteTrackingRecorder,
 )
 
-from tablelog.domain import eventsourcing_internals as internals
-from tablelog.domain.match import Match, event_hash, start_match
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.matches.match import Match, event_hash, start_match
+from tablelog.domain.recording import eventsourcing_internals as internals
+from tablelog.domain.recording.recorder import Recorder
 from tablelog.projections.runner import open_view
 from tablelog.simulate import make_plan, play_match
 from tablelog.store import open_recorder, store_env
@@ -52,10 +52,13 @@ def assert_hook(
 ) -> None:
     """`owner.name` exists with these parameter names (and kinds, where given)."""
     hook = f"eventsourcing {owner.__name__}.{name}"
-    assert hasattr(owner, name), f"{hook} is gone: domain/eventsourcing_internals.py relies on it"
+    assert hasattr(owner, name), (
+        f"{hook} is gone: domain/recording/eventsourcing_internals.py relies on it"
+    )
     found = parameters(getattr(owner, name))
     assert [n for n, _ in found] == expected, (
-        f"{hook} now takes {found}, not {expected} as domain/eventsourcing_internals.py expects"
+        f"{hook} now takes {found}, not {expected} "
+        "as domain/recording/eventsourcing_internals.py expects"
     )
     for param, kind in (kinds or {}).items():
         assert dict(found)[param] == kind, f"{hook}: parameter {param} is now {dict(found)[param]}"
@@ -114,7 +117,7 @@ def test_base_init_sets_exactly_the_aggregate_fields():
     theirs.__base_init__(uuid.UUID(int=7), 5, at)
     assert set(vars(theirs)) == internals.AGGREGATE_FIELDS, (
         "BaseAggregate.__base_init__ now sets other private fields than AGGREGATE_FIELDS: "
-        "domain.snapshots restores a match with them"
+        "domain.matches.snapshots restores a match with them"
     )
     mine = internals.bare_aggregate(Match, uuid.UUID(int=7), 5, at, at)
     assert vars(mine) == vars(theirs)
@@ -481,7 +484,7 @@ def test_tracking_hooks_signatures(owner):
         shape = [n if "c" != n[:1] else "cursor" for n, _ in found]
         assert shape == ["self", second, third], (
             f"eventsourcing {owner.__name__}.{name} now takes {found}, not (self, {second}, "
-            f"{third}) as domain/eventsourcing_internals.py passes them"
+            f"{third}) as domain/recording/eventsourcing_internals.py passes them"
         )
 
 

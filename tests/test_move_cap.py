@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from tablelog.domain import views
 from tablelog.domain.games import GAMES
+from tablelog.domain.matches import views
 from tests.long_matches import shuffled_moves
 from tests.packaged import docs_page
 from tests.test_cli import run

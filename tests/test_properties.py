@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES, RulesError
-from tablelog.domain.match import initial_state
+from tablelog.domain.matches.match import initial_state
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 

@@ -16,7 +16,7 @@ import pytest
 
 from tablelog.access import WritePolicy
 from tablelog.api import create_app
-from tablelog.domain.audit import audit_match
+from tablelog.domain.integrity.audit import audit_match
 from tablelog.store import is_postgres, open_recorder
 from tests.audit.helpers import played_with_everything
 from tests.test_cli import run
@@ -278,7 +278,7 @@ def test_serve_starts_on_a_damaged_store_and_warns(damaged_store):
 
 def test_a_match_read_from_its_snapshot_is_quarantined_alike(any_recorder, any_store, monkeypatch):
     from tablelog.domain.errors import Damaged
-    from tablelog.domain.recorder import Recorder
+    from tablelog.domain.recording.recorder import Recorder
     from tests.long_matches import shuffled_moves
 
     monkeypatch.setattr(Recorder, "snapshot_every", 5)

@@ -11,8 +11,8 @@ import pytest
 from tablelog.dashboard.policy import set_write_policy, write_policy
 from tablelog.domain.errors import Conflict, MatchNotFound
 from tablelog.domain.games import IllegalMove, get_rules
-from tablelog.domain.match import start_match
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.matches.match import start_match
+from tablelog.domain.recording.recorder import Recorder
 from tablelog.domain.wording import outcome_text, player_count_refusal, winners_text
 from tablelog.projections.queries import Queries
 from tablelog.store import open_recorder

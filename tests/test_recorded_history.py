@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from tablelog.domain.games import IllegalMove, get_rules
-from tablelog.domain.records import check_all
+from tablelog.domain.matches.records import check_all
 from tests.packaged import data_path
 
 ROOT = Path(__file__).parents[1]

@@ -10,7 +10,7 @@ import pytest
 
 from tablelog.domain.errors import Conflict, MatchClosed, NotYourTurn, Refused
 from tablelog.domain.games import IllegalMove, InvalidSetup
-from tablelog.domain.match import event_hash
+from tablelog.domain.matches.match import event_hash
 from tests.conftest import stored_rows
 
 OPENING = [

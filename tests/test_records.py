@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tablelog.domain.errors import BadRecord
-from tablelog.domain.records import check_all, from_record
+from tablelog.domain.matches.records import check_all, from_record
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 from tests.test_recorder import OPENING, WIN, play

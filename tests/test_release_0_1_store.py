@@ -12,7 +12,7 @@ import pytest
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
-from tablelog.domain.records import from_record
+from tablelog.domain.matches.records import from_record
 from tablelog.store import open_recorder
 from tablelog.store_copy import copy_store
 from tests.test_cli import run

@@ -19,7 +19,7 @@ import pytest
 from distributed import Client, LocalCluster
 
 from tablelog.domain.games import GAMES
-from tablelog.domain.records import from_record
+from tablelog.domain.matches.records import from_record
 from tablelog.simulate import Run, make_plan, match_id, simulate_all
 from tablelog.simulate_cluster import Cluster, play_task
 from tablelog.store import open_recorder

@@ -16,9 +16,9 @@ from uuid import UUID
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from tablelog.domain import snapshots
-from tablelog.domain.match import Match
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.matches import snapshots
+from tablelog.domain.matches.match import Match
+from tablelog.domain.recording.recorder import Recorder
 from tablelog.store import open_recorder, store_env
 from tests.snapshot_steps import Entry, enter, intervals, picture, plays, serve, tails
 

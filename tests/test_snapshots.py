@@ -1,5 +1,5 @@
-"""Snapshots (domain.snapshots): a read from a snapshot is the full replay, at every step; they
-are derivable from the events, invisible to the audit, export and projections, and harmless
+"""Snapshots (domain.matches.snapshots): a read from a snapshot is the full replay, at every step;
+they are derivable from the events, invisible to the audit, export and projections, and harmless
 to lose or to find stale."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tablelog.domain.audit import audit_match
-from tablelog.domain.match import Match
-from tablelog.domain.recorder import Recorder
-from tablelog.domain.snapshot_reads import _fold
-from tablelog.domain.snapshots import MatchSnapshot, Trail, usable
+from tablelog.domain.integrity.audit import audit_match
+from tablelog.domain.matches.match import Match
+from tablelog.domain.matches.snapshot_reads import _fold
+from tablelog.domain.matches.snapshots import MatchSnapshot, Trail, usable
+from tablelog.domain.recording.recorder import Recorder
 from tablelog.store import is_postgres, open_recorder
 from tests.long_matches import apply_steps, random_steps, shuffled_moves
 

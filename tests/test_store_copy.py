@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tablelog.domain.audit import audit_match
+from tablelog.domain.integrity.audit import audit_match
 from tablelog.store import open_recorder
 from tablelog.store_copy import copy_store
 from tests.audit.helpers import played_with_everything

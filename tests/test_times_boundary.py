@@ -23,9 +23,9 @@ from tablelog.api import create_app
 from tablelog.cli import main
 from tablelog.dashboard.record import actions
 from tablelog.dashboard.record import sheet as sheets
-from tablelog.domain import match as matches
 from tablelog.domain.errors import Refused
-from tablelog.domain.times import local_unless_zoned, parse_time, utc_text
+from tablelog.domain.matches import match as matches
+from tablelog.domain.matches.times import local_unless_zoned, parse_time, utc_text
 from tests.conftest import stored_rows
 from tests.interop.helpers import BGG, BGSTATS
 from tests.test_recorder import OPENING, play

@@ -10,8 +10,8 @@ from eventsourcing.persistence import JSONTranscoder, Mapper
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablelog.domain.match import start_match
-from tablelog.domain.transcoding import LeanMapper, LeanTranscoder
+from tablelog.domain.matches.match import start_match
+from tablelog.domain.matches.transcoding import LeanMapper, LeanTranscoder
 
 LIBRARY = Application(env={"PERSISTENCE_MODULE": "eventsourcing.popo"}).construct_transcoder()
 assert isinstance(LIBRARY, JSONTranscoder)

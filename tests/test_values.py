@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
-from tablelog.domain.match import canonical_json
-from tablelog.domain.values import MAX_BYTES, MAX_DEPTH, MAX_INT, stored_text, stored_value
+from tablelog.domain.matches.match import canonical_json
+from tablelog.domain.matches.values import MAX_BYTES, MAX_DEPTH, MAX_INT, stored_text, stored_value
 from tests.conftest import stored_rows
 from tests.hostile import JSON, OBJECTS, TEXT, nested
 from tests.test_recorder import OPENING, play

@@ -29,10 +29,10 @@ from tablelog.dashboard.components import (
 )
 from tablelog.dashboard.figures import match as figures
 from tablelog.dashboard.figures.style import empty
-from tablelog.domain import views
 from tablelog.domain.errors import MatchNotFound, Refused
 from tablelog.domain.games import RulesError, get_rules
-from tablelog.domain.match import Match
+from tablelog.domain.matches import views
+from tablelog.domain.matches.match import Match
 from tablelog.domain.wording import game_name
 
 dash.register_page(__name__, path="/match", name="Match", order=3, title="Tablelog: match")
@@ -380,7 +380,7 @@ def claims_section(source, match, audit: bool = True) -> tuple[list[dict], str]:
     """The claims beside the rules' result, from the audit (which also checks the hash chain);
     without it (a long match), beside the rules' score now."""
     try:
-        from tablelog.domain.audit import audit_match
+        from tablelog.domain.integrity.audit import audit_match
 
         audited = audit
     except ImportError:

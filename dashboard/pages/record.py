@@ -141,7 +141,7 @@ def who_is_signed_in() -> Any:
         return html.Div(id="record-who")
     from flask_wtf.csrf import generate_csrf
 
-    from tablelog.domain.users import users_of
+    from tablelog.domain.recording.users import users_of
     from tablelog.signin import signed_in_user
 
     person = signed_in_user()

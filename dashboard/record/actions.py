@@ -14,13 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from tablelog.domain.commands import command
-from tablelog.domain.entering import entering_as
 from tablelog.domain.errors import Conflict, Refused
 from tablelog.domain.games import RulesError, get_rules
-from tablelog.domain.recorder import Recorder
-from tablelog.domain.stored import not_signed, stored_but
-from tablelog.domain.times import local_unless_zoned
-from tablelog.domain.views import said_outcome
+from tablelog.domain.matches.entering import entering_as
+from tablelog.domain.matches.times import local_unless_zoned
+from tablelog.domain.matches.views import said_outcome
+from tablelog.domain.recording.recorder import Recorder
+from tablelog.domain.recording.stored import not_signed, stored_but
 from tablelog.domain.wording import player_count_refusal
 
 from ..policy import WRITE_POLICY
@@ -74,7 +74,7 @@ def admit(
     """Who makes a write of the page (their `entered_by`) under `policy` with the token the
     browser holds, through the API's own door (tablelog.gate); or None and the reason, in
     the page's words."""
-    from tablelog.domain.entering import DASHBOARD
+    from tablelog.domain.matches.entering import DASHBOARD
     from tablelog.gate import Denied, Gate
     from tablelog.signin import signed_in_user
 

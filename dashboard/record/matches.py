@@ -12,7 +12,7 @@ from threading import Lock
 from typing import Any
 
 from tablelog.domain.errors import MatchNotFound
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.recording.recorder import Recorder
 
 from .actions import current
 

@@ -16,11 +16,11 @@ import flask
 from dash import ALL, Input, Output, State, ctx, dcc, html
 from dash.exceptions import PreventUpdate
 
-from tablelog.domain.entering import entering_as
 from tablelog.domain.games import GAMES
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.matches.entering import entering_as
+from tablelog.domain.matches.times import local_unless_zoned
+from tablelog.domain.recording.recorder import Recorder
 from tablelog.domain.sheets import SHEETS
-from tablelog.domain.times import local_unless_zoned
 
 from .. import kinds
 from ..callbacks import check, takes

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from typing import Any
 
 from tablelog.dashboard.games.drawing import tapped_pick
-from tablelog.domain import views, wording
+from tablelog.domain import wording
 from tablelog.domain.errors import MatchNotFound, Refused
 from tablelog.domain.games import GAMES, RulesError
+from tablelog.domain.matches import views
 
 from . import menu, refusal
 from . import setup as setups

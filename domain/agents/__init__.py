@@ -5,7 +5,7 @@ An agent spec is a bot name, optionally restricted:
     random | greedy | mcts-N            N = iterations per decision (mcts-1, mcts-64, ...)
     SPEC+RESTRICTION                    e.g. random+never-place-swan, mcts-16+never-play-red
 
-Every agent is a bot of domain/bots.py's shape, `(rules, state, seat, rng) -> move`, so the
+Every agent is a bot of domain/agents/bots.py's shape, `(rules, state, seat, rng) -> move`, so the
 simulation's machinery plays it unchanged; `random` and `greedy` are that module's own bots.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from tablelog.domain.bots import BOTS, Bot
+from tablelog.domain.agents.bots import BOTS, Bot
 from tablelog.domain.errors import Refused
 from tablelog.domain.quoting import quoted
 from tablelog.domain.restrictions import get_restriction, restricted

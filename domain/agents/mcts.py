@@ -57,7 +57,7 @@ class Node:
 
 @dataclasses.dataclass(frozen=True)
 class MCTS:
-    """A bot (see domain/bots.py) that spends `budget` iterations per decision."""
+    """A bot (see domain/agents/bots.py) that spends `budget` iterations per decision."""
 
     budget: int
     rollout_depth: int = ROLLOUT_DEPTH

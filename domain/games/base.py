@@ -308,8 +308,8 @@ class GameRules(ABC, Generic[S]):
 
     def totals(self, state: S) -> list[float]:
         """Each seat's total, as `score` gives it: what the recorder stores after every move
-        (`domain.derived`). Games whose `score` builds costly details override it with a lean
-        count (tests/games/test_engine_answers.py checks it against `score`)."""
+        (`domain.matches.derived`). Games whose `score` builds costly details override it with a
+        lean count (tests/games/test_engine_answers.py checks it against `score`)."""
         return [float(entry["total"]) for entry in self.score(state)]
 
     @abstractmethod

@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from ..errors import Refused
+from ..matches.values import MAX_INT, stored_text
 from ..quoting import quoted
-from ..values import MAX_INT, stored_text
 
 KEYS = ("scores", "winners", "first", "duration_min", "location", "board", "source")
 SEAT_KEYS = ("total", "categories", "team", "role", "colour", "new")

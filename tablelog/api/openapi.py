@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.access import WritePolicy
-from tablelog.domain.users import ROLES
+from tablelog.domain.recording.users import ROLES
 from tablelog.gate import IN_A_MATCH, role_may
 
 from .routes import ENDPOINTS, PREFIX, WRITE_ACTIONS, Answer, Endpoint

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tablelog.domain import proofs
+from tablelog.domain.integrity import proofs
 
 from . import schemas
 from .routes import AT_MOST, NOT_FOUND, Answer, Param, Service, endpoint

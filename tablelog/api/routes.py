@@ -18,16 +18,16 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
-from tablelog.domain import audit as auditing
-from tablelog.domain import views
-from tablelog.domain.audit_ledger import attach
-from tablelog.domain.audit_match_ledger import audit_match_ledger
 from tablelog.domain.commands import command, said
 from tablelog.domain.games import GAMES
-from tablelog.domain.match import RUNNING, SHEET, Match
-from tablelog.domain.recorder import Recorder
-from tablelog.domain.signed import with_receipt
-from tablelog.domain.stored import not_signed
+from tablelog.domain.integrity import audit as auditing
+from tablelog.domain.integrity.audit_ledger import attach
+from tablelog.domain.integrity.audit_match_ledger import audit_match_ledger
+from tablelog.domain.integrity.signed import with_receipt
+from tablelog.domain.matches import views
+from tablelog.domain.matches.match import RUNNING, SHEET, Match
+from tablelog.domain.recording.recorder import Recorder
+from tablelog.domain.recording.stored import not_signed
 from tablelog.projections.queries import Queries
 
 from .errors import ApiError

@@ -29,7 +29,7 @@ from tablelog.domain.games import GAMES, declarations
 from tablelog.domain.games.declaring import Vocabulary, move_schema, options_schema
 
 if TYPE_CHECKING:
-    from tablelog.domain.match import Match
+    from tablelog.domain.matches.match import Match
 
 Schema = dict[str, Any]
 

@@ -25,11 +25,11 @@ from jsonschema.exceptions import best_match
 from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound, RequestEntityTooLarge
 
 from tablelog.access import WritePolicy
-from tablelog.domain.entering import entering_as
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
-from tablelog.domain.recorder import Recorder
-from tablelog.domain.stored import stored_but
+from tablelog.domain.matches.entering import entering_as
+from tablelog.domain.recording.recorder import Recorder
+from tablelog.domain.recording.stored import stored_but
 from tablelog.gate import ACTIONS, Denied, Gate
 from tablelog.guard import MAX_BODY, guard
 from tablelog.store import UNREACHABLE, damaged_file, unreachable

@@ -21,7 +21,7 @@ from .errors import bad_request, one_line
 from .schemas import COMPONENTS, Words, match_vocabulary, move_schema_of, ref
 
 if TYPE_CHECKING:
-    from tablelog.domain.match import Match
+    from tablelog.domain.matches.match import Match
 
 # Bodies checked once the match they go to is read, against that match's own schema (the
 # document's is the union of every game's; `routes.record_move`).

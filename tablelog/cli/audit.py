@@ -10,10 +10,10 @@ from typing import Any
 
 import click
 
-from tablelog.domain import audit as auditing
-from tablelog.domain.audit_text import step
 from tablelog.domain.commands import command
-from tablelog.domain.match import Match
+from tablelog.domain.integrity import audit as auditing
+from tablelog.domain.integrity.audit_text import step
+from tablelog.domain.matches.match import Match
 from tablelog.domain.wording import outcome_text
 
 from . import main, write_command

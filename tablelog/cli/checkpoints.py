@@ -20,8 +20,8 @@ from uuid import UUID
 import click
 
 from tablelog import keys as keyfiles
-from tablelog.domain import receipt_text, rulings, signed_note
-from tablelog.domain.checkpoints import (
+from tablelog.domain.integrity import receipt_text, signed_note
+from tablelog.domain.integrity.checkpoints import (
     BadReceipt,
     NotVerified,
     check_head_shape,
@@ -31,10 +31,11 @@ from tablelog.domain.checkpoints import (
     public_raw_from_text,
     verifier_key_name,
 )
+from tablelog.domain.integrity.signed import SigningRecorder
+from tablelog.domain.matches import rulings
 from tablelog.domain.quoting import quoted
-from tablelog.domain.signed import SigningRecorder
-from tablelog.domain.stored import not_signed
-from tablelog.domain.users import signing_person, users_of
+from tablelog.domain.recording.stored import not_signed
+from tablelog.domain.recording.users import signing_person, users_of
 from tablelog.files import LARGE, Given, filled, read_file, written
 from tablelog.store import open_recorder
 
@@ -340,7 +341,7 @@ def read_named_keys(files: tuple[Given, ...]) -> dict[str, tuple[str | None, byt
 def verify(ctx, receipt_file, record_file, key_files, store):
     """Check a receipt: the head's signature, the inclusion proof, and that the store (or an
     exported record) still holds the events it signed. Exit 0 verified, 1 not."""
-    from tablelog.domain import verify as verifying
+    from tablelog.domain.integrity import verify as verifying
 
     given = read_receipt(receipt_file.text()) if receipt_file else None
     named = read_named_keys(key_files)
@@ -440,8 +441,8 @@ def audit_checkpoints(
 ) -> dict[str, Any]:
     """The checkpoint audit (of the whole log, or of one match by inclusion proofs), its
     findings about each match added to that match's report."""
-    from tablelog.domain.audit_ledger import attach, audit_ledger
-    from tablelog.domain.audit_match_ledger import audit_match_ledger
+    from tablelog.domain.integrity.audit_ledger import attach, audit_ledger
+    from tablelog.domain.integrity.audit_match_ledger import audit_match_ledger
 
     heads = heads or []
     if everything:

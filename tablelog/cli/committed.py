@@ -15,8 +15,8 @@ from typing import Any
 
 import click
 
-from tablelog.domain.audit_text import step
-from tablelog.domain.stored import stored_but
+from tablelog.domain.integrity.audit_text import step
+from tablelog.domain.recording.stored import stored_but
 
 from . import one_line
 

@@ -11,12 +11,12 @@ from typing import Any
 
 import click
 
-from tablelog.domain import views
 from tablelog.domain.commands import command
 from tablelog.domain.games import manifests
-from tablelog.domain.match import SHEET, Match
-from tablelog.domain.times import local_unless_zoned
-from tablelog.domain.values import stored_value
+from tablelog.domain.matches import views
+from tablelog.domain.matches.match import SHEET, Match
+from tablelog.domain.matches.times import local_unless_zoned
+from tablelog.domain.matches.values import stored_value
 from tablelog.store import open_recorder
 
 from . import main, write_command

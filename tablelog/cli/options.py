@@ -37,7 +37,7 @@ def _known_zone(ctx: Any, param: Any, name: str | None) -> str | None:
 
 def parse_json(text: str, what: str, refusal: type[Refused] = Refused) -> Any:
     """JSON typed on the command line (or read from a file), or a one-line `refusal`. What the
-    value may hold to be stored is checked by the recorder (tablelog.domain.values)."""
+    value may hold to be stored is checked by the recorder (tablelog.domain.matches.values)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
@@ -119,11 +119,11 @@ def echo_json(value: Any) -> None:
 
 def entering(command: Any) -> Any:
     """A write command's `--as NAME` (default: $TABLELOG_AS, else the OS user): every event it
-    stores says it was entered by that name, at the command line (domain.entering). Whoever
+    stores says it was entered by that name, at the command line (domain.matches.entering). Whoever
     holds the store's credentials is trusted, so the name is taken as given."""
     import functools
 
-    from tablelog.domain.entering import COMMAND_LINE, entering_as, os_user, person
+    from tablelog.domain.matches.entering import COMMAND_LINE, entering_as, os_user, person
 
     @click.option(
         "--as",
@@ -135,7 +135,7 @@ def entering(command: Any) -> Any:
     @functools.wraps(command)
     def run(*args: Any, as_name: str | None = None, **kwargs: Any) -> Any:
         name = os_user() if as_name is None or not as_name.strip() else as_name.strip()
-        from tablelog.domain.users import check_name
+        from tablelog.domain.recording.users import check_name
 
         with entering_as(person(check_name(name), None, COMMAND_LINE)):
             return command(*args, **kwargs)

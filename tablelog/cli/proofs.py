@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import click
 
-from tablelog.domain import proofs
+from tablelog.domain.integrity import proofs
 from tablelog.store import open_recorder
 
 from . import main

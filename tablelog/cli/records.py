@@ -9,7 +9,7 @@ import click
 from tqdm import tqdm
 
 from tablelog.domain.errors import BadRecord, Damaged
-from tablelog.domain.records import check_all
+from tablelog.domain.matches.records import check_all
 from tablelog.files import LARGE, written
 from tablelog.store import open_recorder
 

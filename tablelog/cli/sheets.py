@@ -13,8 +13,8 @@ from tqdm import tqdm
 
 from tablelog.domain.commands import command
 from tablelog.domain.errors import BadRecord, Conflict, Refused
+from tablelog.domain.matches.times import local_unless_zoned, parse_bound
 from tablelog.domain.quoting import quoted
-from tablelog.domain.times import local_unless_zoned, parse_bound
 from tablelog.files import written
 from tablelog.store import open_recorder
 
@@ -189,7 +189,7 @@ def _checked(
 ) -> tuple[Any, list]:
     """(every play read, checked and built; those the store does not hold yet), each step with
     a progress bar."""
-    from tablelog.domain.recorder import BULK, cycle_collector_paused
+    from tablelog.domain.recording.recorder import BULK, cycle_collector_paused
     from tablelog.interop.stored import sort_out
 
     total = module.count(loaded)

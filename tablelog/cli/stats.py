@@ -19,7 +19,7 @@ from .options import OutputFolder, echo_json, json_option, store_option
 _variant = wording.game_variant_words  # a stored variant in words: "standard rules", "expert"
 
 if TYPE_CHECKING:
-    from tablelog.domain.recorder import Recorder
+    from tablelog.domain.recording.recorder import Recorder
     from tablelog.projections.queries import Queries
     from tablelog.projections.runner import TablesProjection
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import click
 
-from tablelog.domain.users import ROLES, Users
+from tablelog.domain.recording.users import ROLES, Users
 
 from . import main
 from .options import echo_json, json_option, store_option

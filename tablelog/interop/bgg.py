@@ -28,7 +28,7 @@ from defusedxml import ElementTree as SafeET
 from defusedxml.common import DefusedXmlException
 
 from tablelog.domain.games import get_rules
-from tablelog.domain.times import within_range
+from tablelog.domain.matches.times import within_range
 
 from .common import (
     BGG_ENTRY,

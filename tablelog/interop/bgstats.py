@@ -19,7 +19,7 @@ from typing import Any
 from uuid import UUID, uuid5
 
 from tablelog.domain.games import get_rules
-from tablelog.domain.times import within_range
+from tablelog.domain.matches.times import within_range
 
 from .common import (
     BGG_ENTRY,

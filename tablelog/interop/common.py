@@ -17,8 +17,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from tablelog.domain.errors import BadRecord, Refused
 from tablelog.domain.games import GAMES, RulesError, declarations
-from tablelog.domain.match import Match
-from tablelog.domain.sheet_matches import sheet_match
+from tablelog.domain.matches.match import Match
+from tablelog.domain.matches.sheet_matches import sheet_match
 
 # Fixed forever: a play's match id is uuid5(NAMESPACE, "<tool>:<play id>").
 NAMESPACE = UUID("0b5c8f3e-3b9f-5d0a-9a41-7a1e2f0c7d23")

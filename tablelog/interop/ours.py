@@ -13,8 +13,8 @@ from numpy import format_float_positional
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
-from tablelog.domain.match import ENDED, Match
-from tablelog.domain.times import utc_text
+from tablelog.domain.matches.match import ENDED, Match
+from tablelog.domain.matches.times import utc_text
 
 
 @dataclass

@@ -13,8 +13,8 @@ from datetime import tzinfo
 from typing import Any
 
 from tablelog.domain.errors import Refused
-from tablelog.domain.match import Match, event_hash
-from tablelog.domain.recorder import Recorder
+from tablelog.domain.matches.match import Match, event_hash
+from tablelog.domain.recording.recorder import Recorder
 
 from .common import BadPlay, Imported, Play
 from .ours import Sheet, sheet_of

@@ -9,7 +9,7 @@ from tablelog.access import WritePolicy
 from tablelog.api import create_app
 from tablelog.api.schemas import KIND_SCHEMAS
 from tablelog.domain.commands import COMMANDS
-from tablelog.domain.users import ROLES
+from tablelog.domain.recording.users import ROLES
 from tablelog.gate import ACTIONS, role_may
 
 

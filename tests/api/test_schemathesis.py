@@ -32,9 +32,9 @@ from schemathesis import GenerationMode
 
 from tablelog.access import WritePolicy
 from tablelog.api import create_app
-from tablelog.domain.audit import audit_all
 from tablelog.domain.games import GAMES
-from tablelog.domain.records import from_record
+from tablelog.domain.integrity.audit import audit_all
+from tablelog.domain.matches.records import from_record
 from tests.test_recorder import OPENING, play
 
 from .conftest import GAME_IDS, TOKEN, example

@@ -13,9 +13,9 @@ import json
 
 import pytest
 
-from tablelog.domain.audit import audit_match
-from tablelog.domain.entering import os_user
 from tablelog.domain.games import get_rules
+from tablelog.domain.integrity.audit import audit_match
+from tablelog.domain.matches.entering import os_user
 from tablelog.projections.queries import Queries
 from tests.test_cli import run
 

@@ -13,8 +13,8 @@ import pytest
 
 from tablelog.access import WritePolicy
 from tablelog.api import create_app, routes
-from tablelog.domain import views
-from tablelog.domain.ledger import Ledger
+from tablelog.domain.integrity.ledger import Ledger
+from tablelog.domain.matches import views
 from tests.checkpoints.helpers import new_signer, signing
 from tests.committing import AfterCommit, before_commit, disputed, opened
 from tests.conftest import stored_rows

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from tablelog.domain.audit import audit_match
-from tablelog.domain.audit_claims import Step, diverging_move
 from tablelog.domain.games import GAMES, UnknownInformation
+from tablelog.domain.integrity.audit import audit_match
+from tablelog.domain.integrity.audit_claims import Step, diverging_move
 from tests.audit.helpers import WIN, play, played_with_everything
 
 

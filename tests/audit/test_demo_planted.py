@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from tablelog.cli import main
-from tablelog.domain.audit import audit_match
-from tablelog.domain.audit_demo import demo_name
+from tablelog.domain.integrity.audit import audit_match
+from tablelog.domain.integrity.audit_demo import demo_name
 from tests.audit.helpers import WIN, delete, play
 
 

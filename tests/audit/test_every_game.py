@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from tablelog.domain.audit import audit_match
 from tablelog.domain.games import GAMES
+from tablelog.domain.integrity.audit import audit_match
 from tablelog.store import open_recorder
 from tests.audit.helpers import rows, update_state
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tablelog.domain.audit import audit_match
-from tablelog.domain.match import event_hash
+from tablelog.domain.integrity.audit import audit_match
+from tablelog.domain.matches.match import event_hash
 from tablelog.store import open_recorder
 from tablelog.store_copy import copy_store
 from tests.audit.helpers import played_with_everything, rows, update_state

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tablelog.domain.audit import audit_all, audit_match
+from tablelog.domain.integrity.audit import audit_all, audit_match
 from tablelog.store import open_recorder
 from tests.audit.helpers import (
     delete,

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from tablelog.domain.audit import audit_all
-from tablelog.domain.audit_ledger import attach, audit_ledger
-from tablelog.domain.checkpoints import Signer
+from tablelog.domain.integrity.audit import audit_all
+from tablelog.domain.integrity.audit_ledger import attach, audit_ledger
+from tablelog.domain.integrity.checkpoints import Signer
 from tablelog.store import open_recorder
 
 

@@ -9,8 +9,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from tablelog.domain.checkpoints import Signer
-from tablelog.domain.match import canonical_json
+from tablelog.domain.integrity.checkpoints import Signer
+from tablelog.domain.matches.match import canonical_json
 
 
 def sign_head(

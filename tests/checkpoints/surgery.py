@@ -8,7 +8,7 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from uuid import UUID
 
-from tablelog.domain.records import from_record
+from tablelog.domain.matches.records import from_record
 from tablelog.store import is_postgres
 
 

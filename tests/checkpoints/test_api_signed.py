@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tablelog.access import WritePolicy
 from tablelog.api import create_app
-from tablelog.domain.checkpoints import verify_receipt
+from tablelog.domain.integrity.checkpoints import verify_receipt
 from tests.checkpoints.helpers import new_signer, signing
 from tests.test_recorder import WIN
 

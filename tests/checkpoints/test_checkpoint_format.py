@@ -13,17 +13,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablelog.domain import receipt_text
-from tablelog.domain.checkpoints import (
+from tablelog.domain.errors import Refused
+from tablelog.domain.integrity import receipt_text
+from tablelog.domain.integrity.checkpoints import (
     BadReceipt,
     NotVerified,
     public_pem,
     public_raw_from_text,
     verify_receipt,
 )
-from tablelog.domain.errors import Refused
-from tablelog.domain.merkle import Tree, leaf_hash, node_hash
-from tablelog.domain.verify import against_store
+from tablelog.domain.integrity.merkle import Tree, leaf_hash, node_hash
+from tablelog.domain.integrity.verify import against_store
 from tablelog.store import open_recorder
 from tests.audit.helpers import played_with_everything
 from tests.checkpoints.helpers import new_signer, signing

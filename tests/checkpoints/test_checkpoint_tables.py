@@ -54,8 +54,8 @@ def test_checkpoints_deleted_while_keys_remain_is_a_finding(any_store):
 def test_an_altered_tree_node_is_a_finding_and_receipts_still_verify_before(any_store):
     from uuid import uuid4
 
-    from tablelog.domain.match import start_match
-    from tablelog.domain.verify import against_store
+    from tablelog.domain.integrity.verify import against_store
+    from tablelog.domain.matches.match import start_match
     from tests.test_recorder import WIN
 
     recorder = signing(any_store, new_signer())

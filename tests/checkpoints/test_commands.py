@@ -12,8 +12,8 @@ import sys
 
 import pytest
 
-from tablelog.domain.recorder import Recorder
-from tablelog.domain.signed import SigningRecorder
+from tablelog.domain.integrity.signed import SigningRecorder
+from tablelog.domain.recording.recorder import Recorder
 from tests.conftest import stored_rows
 from tests.test_recorder import WIN
 

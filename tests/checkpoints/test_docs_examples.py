@@ -9,7 +9,7 @@ import re
 import textwrap
 from pathlib import Path
 
-from tablelog.domain import receipt_text, signed_note
+from tablelog.domain.integrity import receipt_text, signed_note
 from tests.checkpoints.test_proofs import checkpoint_root, consistency_holds, read_witness_body
 
 PAGE = (Path(__file__).parents[2] / "docs" / "audit.md").read_text(encoding="utf-8")

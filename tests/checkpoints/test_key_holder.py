@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from tablelog.domain.checkpoints import NotVerified
-from tablelog.domain.merkle import ProofError, verify_consistency
-from tablelog.domain.verify import against_store
+from tablelog.domain.integrity.checkpoints import NotVerified
+from tablelog.domain.integrity.merkle import ProofError, verify_consistency
+from tablelog.domain.integrity.verify import against_store
 from tablelog.store import open_recorder
 from tests.audit.helpers import played_with_everything
 from tests.checkpoints import surgery

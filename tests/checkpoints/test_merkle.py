@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablelog.domain.merkle import (
+from tablelog.domain.integrity.merkle import (
     EMPTY_ROOT,
     Frontier,
     ProofError,

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from tablelog.domain import receipt_text
-from tablelog.domain.audit_ledger import audit_ledger
-from tablelog.domain.checkpoints import CHECKPOINT_FORMAT, HEAD_FORMAT
-from tablelog.domain.verify import against_record, against_store
+from tablelog.domain.integrity import receipt_text
+from tablelog.domain.integrity.audit_ledger import audit_ledger
+from tablelog.domain.integrity.checkpoints import CHECKPOINT_FORMAT, HEAD_FORMAT
+from tablelog.domain.integrity.verify import against_record, against_store
 from tablelog.store import open_recorder
 from tests.audit.helpers import OPENING, play, played_with_everything
 from tests.checkpoints.helpers import new_signer, signing

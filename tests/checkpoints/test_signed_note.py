@@ -14,9 +14,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablelog.domain import signed_note
-from tablelog.domain.signed_note import BadSignature, MalformedNote
-from tablelog.domain.tlog_checkpoint import Checkpoint, MalformedCheckpoint, read_body
+from tablelog.domain.integrity import signed_note
+from tablelog.domain.integrity.signed_note import BadSignature, MalformedNote
+from tablelog.domain.integrity.tlog_checkpoint import Checkpoint, MalformedCheckpoint, read_body
 
 # c2sp.org/signed-note, "Verifier keys", "Example".
 C2SP_VKEY = "example.com/foo+530d903a+AekyeRrm56hApGFkyQR4ZCbV54Id2LKaANYcrnKv3U2k"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tablelog.domain.audit_match_ledger import audit_match_ledger
+from tablelog.domain.integrity.audit_match_ledger import audit_match_ledger
 from tablelog.store import open_recorder
 from tests.checkpoints import surgery
 

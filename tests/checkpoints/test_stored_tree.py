@@ -6,8 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablelog.domain.merkle import Frontier, Tree, leaf_hash
-from tablelog.domain.stored_tree import NODE_LEVEL, StoredTree
+from tablelog.domain.integrity.merkle import Frontier, Tree, leaf_hash
+from tablelog.domain.integrity.stored_tree import NODE_LEVEL, StoredTree
 
 
 class Kept:

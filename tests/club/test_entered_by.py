@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tablelog.cli import main
-from tablelog.domain.audit import audit_match
-from tablelog.domain.entering import entering_as, os_user, person
-from tablelog.domain.match import event_hash
-from tablelog.domain.records import from_record
+from tablelog.domain.integrity.audit import audit_match
+from tablelog.domain.matches.entering import entering_as, os_user, person
+from tablelog.domain.matches.match import event_hash
+from tablelog.domain.matches.records import from_record
 from tablelog.store import open_recorder
 
 

@@ -9,7 +9,7 @@ import pytest
 from tablelog.access import WritePolicy
 from tablelog.api import create_app
 from tablelog.api.routes import ENDPOINTS
-from tablelog.domain.users import ROLES, Users
+from tablelog.domain.recording.users import ROLES, Users
 from tests.club.test_role_matrix import (
     BODIES,
     SERVICE_TOKEN,

@@ -15,7 +15,7 @@ from tablelog.access import WritePolicy
 from tablelog.api import create_app
 from tablelog.api.routes import ENDPOINTS
 from tablelog.api.server import WRITE_ACTIONS
-from tablelog.domain.users import ROLES, Users
+from tablelog.domain.recording.users import ROLES, Users
 from tablelog.gate import ACTIONS
 
 SERVICE_TOKEN = "service-token-for-tests"

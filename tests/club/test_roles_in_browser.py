@@ -10,7 +10,7 @@ import pytest
 
 from tablelog.access import WritePolicy
 from tablelog.cli.serve import build_app
-from tablelog.domain.users import users_of
+from tablelog.domain.recording.users import users_of
 from tests.conftest import serving
 from tests.record.conftest import answered, start_match, tap
 from tests.record.entering import picks_for, setup_picks_for

@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from tablelog.cli import main
-from tablelog.domain import rulings
-from tablelog.domain.audit import audit_match
-from tablelog.domain.checkpoints import Signer, public_pem
+from tablelog.domain.integrity.audit import audit_match
+from tablelog.domain.integrity.checkpoints import Signer, public_pem
+from tablelog.domain.matches import rulings
 from tablelog.store import open_recorder
 
 DISPUTE = ("--by", "Ben", "--about", "Ann's bucket was lifted")
@@ -147,7 +147,7 @@ def test_a_verifier_key_of_another_log_verifies_nothing(club):
     renamed = text.replace("club.example.org/tablelog+", "another.example.org/tablelog+")
     assert renamed != text
     pem = text.split("-----END PUBLIC KEY-----")[0] + "-----END PUBLIC KEY-----\n"
-    from tablelog.domain.signed_note import read_verifier_key, verifier_key
+    from tablelog.domain.integrity.signed_note import read_verifier_key, verifier_key
 
     raw = read_verifier_key(text.split("-----END PUBLIC KEY-----")[1])[1]
     (tmp_path / "other-log.pub").write_text(pem + verifier_key("another.example.org/tl", raw))
@@ -168,7 +168,7 @@ def test_only_an_umpire_or_an_admin_gets_a_ruling_key(club):
 
 
 def rulings_keys(recorder):
-    from tablelog.domain.users import users_of
+    from tablelog.domain.recording.users import users_of
 
     return users_of(recorder).person_keys()
 
@@ -210,7 +210,7 @@ def test_an_umpire_ruling_through_the_api_with_her_token_is_signed_with_her_key(
     from tablelog import keys as keyfiles
     from tablelog.access import WritePolicy
     from tablelog.api import create_app
-    from tablelog.domain.users import Users
+    from tablelog.domain.recording.users import Users
 
     monkeypatch.setenv("TABLELOG_PEOPLE_KEYS", str(tmp_path / "people"))
     people = Users(any_recorder)

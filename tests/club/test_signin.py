@@ -11,7 +11,7 @@ import pytest
 from tablelog.access import WritePolicy
 from tablelog.cli.serve import build_app
 from tablelog.dashboard.record import actions
-from tablelog.domain.users import users_of
+from tablelog.domain.recording.users import users_of
 from tablelog.signin import signed_in_user
 
 PASSWORD = "a long club password"

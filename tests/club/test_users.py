@@ -1,4 +1,4 @@
-"""People in the store (domain.users, `tablelog users`), on SQLite and PostgreSQL: roles,
+"""People in the store (domain.recording.users, `tablelog users`), on SQLite and PostgreSQL: roles,
 tokens kept only as hashes and refused from their next use once revoked or expired, passwords
 as argon2id hashes that argon2-cffi's own verifier accepts."""
 
@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from tablelog.cli import main
 from tablelog.domain.errors import Refused
-from tablelog.domain.users import Users, token_digest
+from tablelog.domain.recording.users import Users, token_digest
 
 PASSWORD = "correct horse battery staple"
 
@@ -162,7 +162,7 @@ def test_reading_and_refusals_leave_a_store_without_people_as_it_was(any_store):
 def test_a_recorder_has_one_people_and_each_sees_keys_trusted_by_another(any_store):
     """`users_of` is the recorder's own `people`, made once; a people that found no keys' table
     asks again, so a key another process trusts later is seen (an umpire's, for her ruling)."""
-    from tablelog.domain.users import users_of
+    from tablelog.domain.recording.users import users_of
     from tablelog.store import open_recorder
 
     first, second = open_recorder(any_store), open_recorder(any_store)

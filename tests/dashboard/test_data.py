@@ -50,7 +50,7 @@ def test_event_log_marks_the_withdrawn_move_the_claim_and_the_open_dispute(store
 
 
 def test_claims_beside_the_rules_from_the_audit(store):
-    from tablelog.domain.audit import audit_match
+    from tablelog.domain.integrity.audit import audit_match
 
     recorder = open_recorder(store)
     match_id = hand_logged_match(recorder)

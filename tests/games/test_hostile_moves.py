@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES, RulesError
-from tablelog.domain.match import plain_json
+from tablelog.domain.matches.match import plain_json
 from tests.hostile import JSON
 
 

@@ -22,10 +22,10 @@ from tablelog.dashboard.record import setup as setups
 from tablelog.dashboard.record.picking import DONE
 from tablelog.demo import DEMO_SEED, demo_plans
 from tablelog.demo_sheets import sheet_matches
-from tablelog.domain.bots import random_bot
+from tablelog.domain.agents.bots import random_bot
 from tablelog.domain.games import GAMES
+from tablelog.domain.matches.sheet_matches import sheet_match
 from tablelog.domain.restrictions import restricted, restrictions
-from tablelog.domain.sheet_matches import sheet_match
 
 PLAYERS = ["Ann", "Ben", "Cy", "Di"]
 

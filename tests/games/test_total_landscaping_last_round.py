@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from tablelog.domain.games.total_landscaping.rules import RULES
 from tablelog.domain.games.total_landscaping.telling import CHOICES, HAPPENINGS, PARAMETERS
-from tablelog.domain.snapshots import MatchSnapshot
+from tablelog.domain.matches.snapshots import MatchSnapshot
 from tests.test_snapshots import assert_same, full_replay
 
 from .test_total_landscaping import card, garden, play, position

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablelog.domain import match as matches
+from tablelog.domain.matches import match as matches
 from tablelog.interop import bgg
 from tablelog.interop.common import game_of, parse_map
 from tablelog.interop.ours import Sheet

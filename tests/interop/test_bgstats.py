@@ -10,7 +10,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from tablelog.domain.sheet_matches import is_sheet
+from tablelog.domain.matches.sheet_matches import is_sheet
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 

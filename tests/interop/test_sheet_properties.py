@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablelog.domain.errors import Refused
-from tablelog.domain.sheet_matches import sheet_match
+from tablelog.domain.matches.sheet_matches import sheet_match
 
 SEATS = ["Ann", "Ben", "Cleo", "Dev"]
 topiary_seat = st.fixed_dictionaries(

@@ -9,9 +9,9 @@ from uuid import uuid4
 import pytest
 
 from tablelog.domain.errors import Refused
-from tablelog.domain.match import Match, event_hash, start_match
-from tablelog.domain.records import from_record, to_record
-from tablelog.domain.sheet_matches import sheet_match
+from tablelog.domain.matches.match import Match, event_hash, start_match
+from tablelog.domain.matches.records import from_record, to_record
+from tablelog.domain.matches.sheet_matches import sheet_match
 from tests.conftest import stored_rows
 
 TOPIARY = {
@@ -253,7 +253,7 @@ def test_through_the_recorder_a_refused_sheet_stores_nothing(any_recorder, any_s
 
 
 def test_a_sheet_match_can_be_claimed_disputed_resolved_and_audited(any_recorder):
-    from tablelog.domain.audit import audit_match
+    from tablelog.domain.integrity.audit import audit_match
 
     match_id = any_recorder.start_sheet("topiary", ["Ann", "Ben"], TOPIARY)
     assert audit_match(any_recorder, match_id)["clean"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from uuid import uuid4
 
-from tablelog.domain.match import Match, start_match
+from tablelog.domain.matches.match import Match, start_match
 
 
 def random_match(

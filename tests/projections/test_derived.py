@@ -1,5 +1,5 @@
-"""Derived values (`domain.derived`): the projection that trusts them gives the same tables as the
-projection that runs the rules on events stored without them (as before they existed), on
+"""Derived values (`domain.matches.derived`): the projection that trusts them gives the same tables
+as the projection that runs the rules on events stored without them (as before they existed), on
 SQLite and PostgreSQL; and the audit reports a stored derived value the rules do not give."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tablelog.domain.audit import audit_match
+from tablelog.domain.integrity.audit import audit_match
 from tablelog.projections.runner import TablesProjection
 from tablelog.store import open_recorder
 from tests.projections.matches import random_match

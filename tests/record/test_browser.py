@@ -14,7 +14,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import pytest
 
 from tablelog.access import WritePolicy
-from tablelog.domain.entering import os_user
+from tablelog.domain.matches.entering import os_user
 from tablelog.store import open_recorder
 from tests.conftest import stored_rows
 from tests.packaged import data_path

@@ -14,7 +14,7 @@ from tablelog.dashboard.record import Question, Ready, StalePicks, build, menu
 from tablelog.dashboard.record import setup as setups
 from tablelog.dashboard.record.picking import DONE
 from tablelog.domain.games import GAMES, get_rules
-from tablelog.domain.records import from_record
+from tablelog.domain.matches.records import from_record
 from tests.packaged import example_path
 
 from .entering import picks_for

@@ -21,7 +21,7 @@ from tablelog import store as stores
 from tablelog.access import WritePolicy
 from tablelog.api import create_app
 from tablelog.cli import main
-from tablelog.domain.ledger import Ledger
+from tablelog.domain.integrity.ledger import Ledger
 from tests import test_cli_write_honesty as by_cli
 from tests.api import test_write_honesty as by_api
 from tests.checkpoints.helpers import new_signer, signing

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from tablelog.domain.match import Match
+from tablelog.domain.matches.match import Match
 from tablelog.store import open_recorder, store_env
 from tests.long_matches import random_steps
 from tests.rerun.tally import Tally

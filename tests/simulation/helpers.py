@@ -8,7 +8,7 @@ import subprocess
 import sys
 from typing import Any
 
-from tablelog.domain.match import event_hash
+from tablelog.domain.matches.match import event_hash
 from tablelog.store import open_recorder
 
 

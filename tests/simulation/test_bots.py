@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tablelog.domain.bots import BOTS, greedy_bot, next_move, random_bot
+from tablelog.domain.agents.bots import BOTS, greedy_bot, next_move, random_bot
 from tablelog.domain.games import GAMES
 from tablelog.domain.games.topitop.rules import TopitopState
 from tablelog.simulate import make_plan, play_match

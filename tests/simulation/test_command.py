@@ -15,7 +15,7 @@ import pytest
 
 from tablelog.demo import build_demo_store
 from tablelog.domain.games import GAMES
-from tablelog.domain.records import from_record
+from tablelog.domain.matches.records import from_record
 
 from .helpers import exports, run, without_ids_and_times
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablelog.domain.audit import audit_all
+from tablelog.domain.integrity.audit import audit_all
 from tablelog.simulate import Writer, make_plan, match_id, played, simulate
 from tablelog.store import open_recorder
 

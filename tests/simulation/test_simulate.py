@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tablelog.domain.games import GAMES
-from tablelog.domain.records import from_record
+from tablelog.domain.matches.records import from_record
 from tablelog.simulate import (
     RUNAWAY,
     Plan,
