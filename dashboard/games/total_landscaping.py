@@ -86,32 +86,7 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
     blocked = tuple(state["blocked"]) if state.get("blocked") else None
     # West (garden 1, seat 2) at x = 0, East (garden 0, seat 1) at x = SPAN.
     for garden, offset in ((1, 0.0), (0, SPAN)):
-        tiles = state["gardens"][garden][:size]
-        for index, tile in enumerate(tiles):
-            x, y = centre(index)
-            fill, border, _flower = looks(tile)
-            is_blocked = blocked == (garden, index)
-            sketch.shapes.append(
-                {
-                    "type": "path",
-                    "path": hexagon(x + offset, y),
-                    "fillcolor": fill,
-                    "name": f"{GARDENS[garden]} {hexes.TILES[index]}:{tile or '-'}",
-                    "line": {
-                        "color": "black" if is_blocked else border,
-                        "width": 4 if is_blocked or tile.startswith("G") else 1,
-                    },
-                }
-            )
-            dark = fill not in (SOIL, GRASS, FLOWERS["W"], FLOWERS["Y"])
-            label(
-                sketch,
-                x + offset,
-                y,
-                hexes.TILES[index] + ("<br>#" if is_blocked else ""),
-                TILE_LABEL.get(level, 10),
-                "white" if dark else "#333",
-            )
+        _tiles(sketch, state["gardens"][garden][:size], garden, offset, level, blocked)
         seat = garden + 1
         name = text(seats[garden]) if garden < len(seats) else "?"
         label(sketch, offset, named, f"{GARDENS[garden]}: <b>{name}</b>", 13, seat_colour(seat))
@@ -139,6 +114,42 @@ def draw(state: dict[str, Any], seats: list[str]) -> go.Figure:
         scaleratio=1,
     )
     return sketch.onto(figure)
+
+
+def _tiles(
+    sketch: Sketch,
+    tiles: list[str],
+    garden: int,
+    offset: float,
+    level: int,
+    blocked: tuple[int, ...] | None,
+) -> None:
+    """One garden's tiles: each hexagon in its colour, named by its notation."""
+    for index, tile in enumerate(tiles):
+        x, y = centre(index)
+        fill, border, _flower = looks(tile)
+        is_blocked = blocked == (garden, index)
+        sketch.shapes.append(
+            {
+                "type": "path",
+                "path": hexagon(x + offset, y),
+                "fillcolor": fill,
+                "name": f"{GARDENS[garden]} {hexes.TILES[index]}:{tile or '-'}",
+                "line": {
+                    "color": "black" if is_blocked else border,
+                    "width": 4 if is_blocked or tile.startswith("G") else 1,
+                },
+            }
+        )
+        dark = fill not in (SOIL, GRASS, FLOWERS["W"], FLOWERS["Y"])
+        label(
+            sketch,
+            x + offset,
+            y,
+            hexes.TILES[index] + ("<br>#" if is_blocked else ""),
+            TILE_LABEL.get(level, 10),
+            "white" if dark else "#333",
+        )
 
 
 # ---- the picker: menu(rules, state, seat, picks, names) -----------------------------------------
