@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html as html_text
 import json
 from collections.abc import Sequence
 from typing import Any, cast
@@ -88,9 +89,12 @@ def phone_columns(app: Any, grid_id: str, phone: dict[str, int]) -> None:
     )
 
 
-def grid(id: str, columns: Sequence[dict[str, Any]], height: int = 420) -> dag.AgGrid:
-    """An AG Grid whose cells are plain text (names are never read as markup) and whose
-    headers wrap between words, never inside one."""
+def grid(
+    id: str, columns: Sequence[dict[str, Any]], height: int = 420, empty: str = "Nothing yet."
+) -> dag.AgGrid:
+    """An AG Grid whose cells are plain text (names are never read as markup), whose headers
+    wrap between words, never inside one, and which says `empty` when it has no rows (not AG
+    Grid's own "No Rows To Show")."""
     return dag.AgGrid(
         id=id,
         columnDefs=list(columns),
@@ -105,7 +109,11 @@ def grid(id: str, columns: Sequence[dict[str, Any]], height: int = 420) -> dag.A
             "wrapHeaderText": True,
             "autoHeaderHeight": True,
         },
-        dashGridOptions={"domLayout": "normal", "animateRows": False},
+        dashGridOptions={
+            "domLayout": "normal",
+            "animateRows": False,
+            "overlayNoRowsTemplate": html_text.escape(empty),
+        },
         columnSize="responsiveSizeToFit",
         style={"height": height},
         className="ag-theme-alpine",

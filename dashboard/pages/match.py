@@ -110,14 +110,19 @@ def layout(id: str | None = None, **_query):
                 [
                     html.H3("Claimed against recomputed", style={"margin": "4px"}),
                     html.Div(id="match-audit", className="note"),
-                    grid("match-claims", CLAIM_COLUMNS, height=200),
+                    grid(
+                        "match-claims",
+                        CLAIM_COLUMNS,
+                        height=200,
+                        empty="Nobody has claimed a result.",
+                    ),
                 ],
                 className="card",
             ),
             html.Div(
                 [
                     html.H3("Event log", style={"margin": "4px"}),
-                    grid("match-log", LOG_COLUMNS, height=360),
+                    grid("match-log", LOG_COLUMNS, height=360, empty="No match to show."),
                 ],
                 className="card",
             ),

@@ -59,7 +59,11 @@ def layout(**_query):
             html.Div(
                 [
                     html.H3("Recent matches", style={"margin": "4px"}),
-                    grid("overview-recent", COLUMNS),
+                    grid(
+                        "overview-recent",
+                        COLUMNS,
+                        empty="No match yet: record one, or build the demo.",
+                    ),
                 ],
                 className="card",
             ),

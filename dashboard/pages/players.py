@@ -99,7 +99,10 @@ def layout(game: str | None = None, **_query):
             ),
             graph("players-ratings"),
             html.Div(
-                [html.H3("Results", style={"margin": "4px"}), grid("players-table", COLUMNS)],
+                [
+                    html.H3("Results", style={"margin": "4px"}),
+                    grid("players-table", COLUMNS, empty="No ended match of this game yet."),
+                ],
                 className="card",
             ),
             dcc.Interval(id="players-tick", interval=LIVE_INTERVAL_MS),
