@@ -282,10 +282,14 @@ function (written) {
 
 def register(app) -> None:
     """Listen to the page's taps, and to the server's answers."""
-    # Also on the page's load: with no match shown, no board is drawn, and the start form's
-    # taps go through the listener too.
+    app.clientside_callback(LISTEN, Output(HEARD, "data"), Input(BOARD, "figure"))
+    # Installed at the page's load too, not after the first board: the start form's taps go
+    # through the listener, and a board drawn late (a slow server) would lose the first ones.
     app.clientside_callback(
-        LISTEN, Output(HEARD, "data"), Input(BOARD, "figure"), Input(PAGE, "data")
+        LISTEN,
+        Output(HEARD, "data", allow_duplicate=True),
+        Input(PAGE, "data"),
+        prevent_initial_call="initial_duplicate",
     )
     app.clientside_callback(
         HEAR_ANSWER,
