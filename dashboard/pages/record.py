@@ -20,17 +20,26 @@ from typing import Any
 
 import dash
 import flask
-from dash import ALL, Input, Output, State, ctx, dcc, html
+from dash import ALL, Input, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import kinds
-from tablelog.dashboard.callbacks import WrongInput, check, takes
+from tablelog.dashboard.callbacks import WrongInput, takes
 from tablelog.dashboard.policy import write_policy
 from tablelog.dashboard.record import actions, panels, steps, tapping
 from tablelog.dashboard.record import sheet as sheets
 from tablelog.dashboard.record.matches import Matches
 from tablelog.dashboard.record.panels import write_id
-from tablelog.dashboard.record.widgets import BUTTON, FIELD, HIDDEN, PRIMARY, QUIET, ROW, SECTION
+from tablelog.dashboard.record.widgets import (
+    BUTTON,
+    FIELD,
+    HIDDEN,
+    PRIMARY,
+    QUIET,
+    ROW,
+    SECTION,
+    game_data,
+)
 from tablelog.domain.games import GAMES
 
 dash.register_page(__name__, path="/record", name="Record", order=4, title="Tablelog: record")
@@ -86,6 +95,8 @@ def layout(match: str | None = None, **_query):
             dcc.Store(id=tapping.HEARD),
             dcc.Store(id=tapping.ANSWER),  # the server's answer to each board tap
             dcc.Store(id=tapping.WRITTEN),  # the server's answer to each write button
+            dcc.Store(id=tapping.SETUP_TAP),  # a tap on the start form's buttons
+            dcc.Store(id=tapping.WRITE_TAP),  # a tap on a write button
             dcc.Interval(id="record-tick", interval=POLL_MS),
             _token_box(),
             html.Div(
@@ -182,7 +193,11 @@ def start_form() -> list:
         html.Div(
             [
                 html.Button(
-                    rules.name, id={"type": "record-game", "game": game}, n_clicks=0, style=BUTTON
+                    rules.name,
+                    id={"type": "record-game", "game": game},
+                    n_clicks=0,
+                    style=BUTTON,
+                    **game_data(game),
                 )
                 for game, rules in GAMES.items()
             ],
@@ -270,19 +285,6 @@ def register(app: dash.Dash, source: Any) -> None:
     _setup_picks(app)
     tapping.register(app)
     _writes(app, matches, policy)
-
-
-def _clicks() -> int | None:
-    """The tapped button's click count (0 or None: drawn afresh, not tapped)."""
-    return ctx.triggered[0]["value"] if ctx.triggered else None
-
-
-def _tapped() -> Any:
-    """The tapped button's id, one the page drew (None: no button was tapped)."""
-    button = ctx.triggered_id
-    if button is not None:
-        check(button, kinds.TAP, "the tapped button's id")
-    return button
 
 
 def _changed(value: Any) -> Any:
@@ -408,15 +410,19 @@ def _picks(app: dash.Dash, matches: Matches) -> None:
 def _setup_picks(app: dash.Dash) -> None:
     @app.callback(
         Output("record-setup-picks", "data"),
-        Input({"type": "record-setup-option", "key": ALL, "value": ALL}, "n_clicks"),
-        Input({"type": "record-setup-back", "index": ALL}, "n_clicks"),
-        Input({"type": "record-game", "game": ALL}, "n_clicks"),
+        Output(tapping.ANSWER, "data", allow_duplicate=True),
+        Input(tapping.SETUP_TAP, "data"),
         State("record-setup-picks", "data"),
         prevent_initial_call=True,
     )
-    @takes(picks=kinds.SETUP_PICKS)
-    def pick_setup(_options, _backs, _games, picks):
-        return _changed(steps.setup_tapped(picks, _tapped(), _clicks()))
+    @takes(tap=tapping.SETUP, picks=kinds.SETUP_PICKS)
+    def pick_setup(tap, picks):
+        """A game, a setup question's button or a chip was tapped. Every tap is acknowledged
+        (the page sends the next once this one is answered); the listener's store is the only
+        input: with the buttons as inputs, a redraw of the setup questions called this afresh
+        and Dash threw away the answer to a tap still under way (issue 44)."""
+        after = steps.setup_tapped(picks, tap)
+        return _kept(after), {"at": (tap or {}).get("at"), "taken": False}
 
     @app.callback(
         Output("record-setup", "children"),
@@ -436,7 +442,7 @@ def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
         Output("record-match", "data"),
         Output("record-url", "search"),
         Output(tapping.WRITTEN, "data"),
-        Input(write_id(ALL), "n_clicks"),
+        Input(tapping.WRITE_TAP, "data"),
         State("record-token", "data"),
         State("record-match", "data"),
         State("record-version", "data"),
@@ -451,16 +457,20 @@ def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
         State("record-page", "data"),
         prevent_initial_call=True,
     )
-    @takes(*FORM)
-    def write(_taps, *held):
+    @takes(*FORM, tap=tapping.WRITING)
+    def write(tap, *held):
         """Every write of the page, one door (`actions.write`): the policy first. The page
-        hears whether the match moved (a tap on the board waits for its next board)."""
-        if not _clicks():
-            raise PreventUpdate  # a button drawn afresh, not a tap
+        hears whether the match moved (a tap on the board waits for its next board). The
+        tap listener's store is the only input, and each write tap waits for the answer to
+        the tap before: with the buttons as inputs, a redraw of the question (Record this
+        move is one of its buttons) called this afresh and Dash threw away the answer to a
+        write still under way, stored but never said (issue 44)."""
+        if not tap:
+            raise PreventUpdate
         form = actions.Form(*held)
-        action = ctx.triggered_id["action"]
+        action = tap["action"]
         if action not in actions.ACTIONS:
             raise WrongInput("record-write: the button tapped is none of the page's writes")
         done = actions.write(matches, action, form, policy(), flask.request.host)
         moved = done.version is not actions.KEEP or done.picks is not actions.KEEP
-        return (*panels.written(done), {"moved": moved})
+        return (*panels.written(done), {"moved": moved, "at": tap["at"]})

@@ -54,7 +54,7 @@ def setup(step: SettingUp | None) -> list | html.Div:
         return [head, given, html.Div(asked.stale, className="warning")]
     if asked.question is None:
         return [head, given, html.Div(asked.ready, className="note")]
-    return [head, given, question(asked.question, "record-setup-option")]
+    return [head, given, question(asked.question, "record-setup-option", len(asked.picks))]
 
 
 def picker(asked: Asked | None) -> list | html.Div:

@@ -2,16 +2,15 @@
 one function here and draws what comes back (`panels`). Given the match (or a way to load it),
 every function is a function of plain values: tests call them as the page does, no browser.
 
-The start form's taps arrive as the tapped button's id and its click count (0 or None: the
-button was drawn afresh, not tapped); a move's taps, on its buttons, its chips or the board, as
-the page's tap listener sends them (`tap_answer`: plotly's click shape, whose point carries the
-pick, or a chip's place). A function answers None when the page should stay as it is.
+Taps arrive as the page's tap listener sends them: a move's, on its buttons, its chips or the
+board (`tap_answer`: plotly's click shape, whose point carries the pick, or a chip's place), the
+start form's likewise (`setup_tapped`, or the game tapped), a write button's as its action. A
+function answers None when the page should stay as it is.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable
 from typing import Any
 
@@ -92,17 +91,6 @@ def followed(
 # Taps ----------------------------------------------------------------------------------------
 
 
-def tapped(picks: list | None, button: dict | None, clicks: int | None) -> list | None:
-    """The picks after a tap: an option adds its answer, a chip takes answers back from its
-    own on."""
-    if not button or not clicks:
-        return None
-    picks = list(picks or [])
-    if "index" in button:
-        return picks[: button["index"]]
-    return [*picks, [button["key"], json.loads(button["value"])]]
-
-
 def board_tapped(picks: list | None, click: Any) -> list | None:
     """The picks after a tap on the board: the tapped target's pick is added, unless the board
     was drawn for another question than the one now asked (a late tap: ignored)."""
@@ -155,11 +143,21 @@ def tap_answer(
     return (picks[:back] if back < len(picks) else None), None
 
 
-def setup_tapped(picks: list | None, button: dict | None, clicks: int | None) -> list | None:
-    """As `tapped`, for the start form, whose game buttons begin the setup afresh."""
-    if button and clicks and button.get("type") == "record-game":
-        return [["game", button["game"]]]
-    return tapped(picks, button, clicks)
+def setup_tapped(picks: list | None, tap: Any) -> list | None:
+    """The start form's answers after a tap, as the page's tap listener sends it: a game
+    (`game`) begins the setup afresh, a chip (`back`, its place) takes answers back from
+    there on, a button of the question (`points`, its pick and the number of answers it was
+    drawn after) adds its answer. A button drawn for an earlier question, a chip no longer
+    shown or a game the app does not know changes nothing."""
+    tap = tap or {}
+    game = tap.get("game")
+    if game is not None:
+        return [["game", game]] if game in GAMES else None
+    picks, back = list(picks or []), tap.get("back")
+    if back is None:
+        return board_tapped(picks, tap)
+    back = int(back)  # a whole number, JSON may write it as 1.0
+    return picks[:back] if back < len(picks) else None
 
 
 def pick_label(key: str, value: Any) -> str:

@@ -26,7 +26,15 @@ its place): the pick callback has the store as its only input. A third way a tap
 (issue 44): with the buttons as its inputs, every redraw of the question called it afresh, and
 Dash, which keeps only the last call of a callback under way, threw away the answer to a tap
 made just before (a tap on the question an undo was about to replace). For the same reason no
-tap is sent while the one before is unanswered."""
+tap is sent while the one before is unanswered.
+
+The start form's buttons (a game, a setup question's button, a chip) and the write buttons
+(Start, Record this move, Undo, Claim, End) take their turn in the same queue, each into its own
+store, the only input of its callback (`SETUP_TAP`, `WRITE_TAP`): as pattern inputs, a redraw of
+the setup questions threw away a setup tap's answer, and a redraw of the move's question (Record
+is one of its buttons) a write's, stored but never said. A setup tap is answered in `ANSWER`, a
+write in `WRITTEN`, each naming its tap (`at`); a write tapped after a pick is sent once the
+pick is answered, so it writes the move with that pick."""
 
 from __future__ import annotations
 
@@ -38,7 +46,11 @@ TAP_STORE = "record-board-tap"
 HEARD = "record-board-heard"  # the listener's own output: never the tap store (Dash would
 # drop a tap set while the callback that outputs to it is running)
 ANSWER = "record-board-answer"  # the server's answer to a board tap: {at, taken}
-WRITTEN = "record-written"  # the server's answer to a write button: {moved}
+WRITTEN = "record-written"  # the server's answer to a write button: {moved, at}
+SETUP_TAP = "record-setup-tap"  # a tap on the start form's buttons
+WRITE_TAP = "record-write-tap"  # a tap on a write button: {action, at}
+START = "record-start"  # the start form: its game buttons and setup questions
+PAGE = "record-page"  # this page load's own id, there from the start
 BOARD = "record-board"
 PICKER = "record-picker"  # the move's question: its buttons and chips
 STUCK_MS = 20000
@@ -53,6 +65,19 @@ TAP = kinds.kind(
             "back": {"type": "integer", "minimum": 0},
             "at": {"type": "string"},
         },
+    },
+)
+# A tap on the start form: a game, or as a move's tap (a setup question's button, a chip).
+SETUP = kinds.kind(
+    "a tap on the start form (or nothing)",
+    {**TAP, "properties": {**TAP["properties"], "game": {"type": "string"}}},
+)
+WRITING = kinds.kind(
+    "a tap on a write button (or nothing)",
+    {
+        "type": ["object", "null"],
+        "required": ["action", "at"],
+        "properties": {"action": {"type": "string"}, "at": {"type": "string"}},
     },
 )
 
@@ -148,8 +173,11 @@ function (_figure) {
         return writes.moved && gd.data === writes.drawn;
     }
     function read(gd, tap) {
-        // What the tap gives the server: a chip its place, a button its pick, a place on the
-        // board the pick of the target nearest it (none: nothing there); null: not yet.
+        // What the tap gives the server: a write its action, a game its name, a chip its
+        // place, a button its pick, a place on the board the pick of the target nearest it
+        // (none: nothing there); null: not yet.
+        if (tap.action !== undefined) return {action: tap.action, at: tap.at};
+        if (tap.game !== undefined) return {game: tap.game, at: tap.at};
         if (tap.back !== undefined) return {back: tap.back, at: tap.at};
         if (tap.pick !== undefined) return {points: [{customdata: tap.pick}], at: tap.at};
         if (!onScreen(gd) || (answered(gd) === null && writeAwaited(gd))) return null;
@@ -161,8 +189,9 @@ function (_figure) {
         while (queue.length && !awaited(gd)) {
             const told = read(gd, queue[0]);
             if (told === null) break;
-            sent = {at: queue.shift().at, time: Date.now()};
-            window.dash_clientside.set_props('__STORE__', {data: told});
+            const tap = queue.shift();
+            sent = {at: tap.at, time: Date.now()};
+            window.dash_clientside.set_props(tap.store, {data: told});
         }
         if (queue.length) setTimeout(flush, 40);
     }
@@ -177,21 +206,30 @@ function (_figure) {
         writes.drawn = plot() ? plot().data : null;
     };
     let taps = 0;
-    function heard(tap) {
+    function heard(tap, store) {
         taps += 1;
-        queue.push({...tap, at: `${Date.now()}.${taps}`});
+        queue.push({...tap, store: store || '__STORE__', at: `${Date.now()}.${taps}`});
         flush();
     }
     document.addEventListener('click', e => {
         if (!e.target.closest) return;
-        if (e.target.closest('[id*="record-write"]')) {
+        const write = e.target.closest('button[id*="record-write"]');
+        if (write) {
             writes.tapped += 1;
             writes.time = Date.now();
+            heard({action: JSON.parse(write.id).action}, '__WRITE__');
         }
-        // A button of the move's question, or a chip: its tap waits its turn as the board's.
+        // A button of the move's question, or a chip: its tap waits its turn as the board's;
+        // the start form's likewise, into its own store.
         const button = e.target.closest('#__PICKER__ button');
         if (button && button.dataset.tap !== undefined) heard({pick: button.dataset.tap});
         if (button && button.dataset.back !== undefined) heard({back: +button.dataset.back});
+        const start = e.target.closest('#__START__ button');
+        if (!start) return;
+        const data = start.dataset;
+        if (data.game !== undefined) heard({game: data.game}, '__SETUP__');
+        if (data.tap !== undefined) heard({pick: data.tap}, '__SETUP__');
+        if (data.back !== undefined) heard({back: +data.back}, '__SETUP__');
     }, true);
     document.addEventListener('pointerdown', e => {
         down = onBoard(e) ? {x: e.clientX, y: e.clientY} : null;
@@ -218,6 +256,9 @@ function (_figure) {
 """.replace("__BOARD__", BOARD)
     .replace("__PICKER__", PICKER)
     .replace("__STORE__", TAP_STORE)
+    .replace("__WRITE__", WRITE_TAP)
+    .replace("__SETUP__", SETUP_TAP)
+    .replace("__START__", START)
     .replace("__STUCK__", str(STUCK_MS))
 )
 
@@ -230,15 +271,26 @@ function (answer) {
 """
 HEAR_WRITTEN = """
 function (written) {
-    if (window.tablelogBoard && written) window.tablelogBoard.written(!!written.moved);
+    if (!window.tablelogBoard || !written) return window.dash_clientside.no_update;
+    window.tablelogBoard.written(!!written.moved);
+    // The write's tap is answered (a board tap after it waits for its board, as above).
+    window.tablelogBoard.heard({at: written.at, taken: false});
     return window.dash_clientside.no_update;
 }
 """
 
 
 def register(app) -> None:
-    """Listen to the board's taps once it is drawn, and to the server's answers."""
+    """Listen to the page's taps, and to the server's answers."""
     app.clientside_callback(LISTEN, Output(HEARD, "data"), Input(BOARD, "figure"))
+    # Installed at the page's load too, not after the first board: the start form's taps go
+    # through the listener, and a board drawn late (a slow server) would lose the first ones.
+    app.clientside_callback(
+        LISTEN,
+        Output(HEARD, "data", allow_duplicate=True),
+        Input(PAGE, "data"),
+        prevent_initial_call="initial_duplicate",
+    )
     app.clientside_callback(
         HEAR_ANSWER,
         Output(HEARD, "data", allow_duplicate=True),

@@ -116,6 +116,11 @@ def question(step: Question, kind: str, answered: int | None = None) -> html.Div
     return html.Div(body)
 
 
+def game_data(game: str) -> dict[str, Any]:
+    """What a tap on the start form's game button gives the tap listener: the game."""
+    return {"data-game": game}
+
+
 def back_data(index: int) -> dict[str, Any]:
     """What a tap on a chip gives the tap listener: its place among the answers."""
     return {"data-back": str(index)}

@@ -105,15 +105,29 @@ def start_match(
 
 def enter_move(page, recorder, match_id: str, move: dict) -> None:
     """Tap the buttons that enter `move` (labels as the menus say them), then record it."""
+    done = len(recorder.get(match_id).moves)
+    tap_move(page, recorder, match_id, move)
+    page.get_by_role("button", name="Record this move").click()
+    page.wait_for_selector(f"#record-summary:has-text('move {done + 1} ')")
+
+
+def tap_move(page, recorder, match_id: str, move: dict) -> None:
+    """Tap the buttons that enter `move` (labels as the menus say them), each answered."""
+    answered(page, "#record-picker", 0)
+    for number, label in enumerate(move_labels(recorder, match_id, move)):
+        tap(page, "#record-picker", label)
+        answered(page, "#record-picker", number + 1)
+
+
+def move_labels(recorder, match_id: str, move: dict) -> list[str]:
+    """The labels of the buttons that enter `move` for the seat to move, in order."""
     match = recorder.get(match_id)
     rules, state, seats = match.rules, match.state, list(match.seats)
     seat = rules.to_move(state)[0]
     picks = picks_for(match.game, rules, state, seat, move, seats)
-    answered(page, "#record-picker", 0)
+    labels = []
     for number, (_key, value) in enumerate(picks):
         step = menu(match.game, rules, state, seat, picks[:number], seats)
         assert isinstance(step, Question), f"the move is complete before {_key}"
-        tap(page, "#record-picker", next(o.label for o in step.options if o.value == value))
-        answered(page, "#record-picker", number + 1)
-    page.get_by_role("button", name="Record this move").click()
-    page.wait_for_selector(f"#record-summary:has-text('move {len(match.moves) + 1} ')")
+        labels.append(next(o.label for o in step.options if o.value == value))
+    return labels

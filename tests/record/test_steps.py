@@ -53,37 +53,32 @@ def topitop_to_its_end(recorder) -> str:
     return str(match_id)
 
 
-def option(key: str, value) -> dict:
-    return {"type": "record-option", "key": key, "value": json.dumps(value)}
-
-
 # Taps ----------------------------------------------------------------------------------------
 
 
-def test_a_tapped_option_adds_its_answer_and_a_chip_takes_answers_back_from_its_own_on():
-    picks = steps.tapped([], option("piece", "supply:large"), 1)
-    picks = steps.tapped(picks, option("to", "b2"), 1)
-    assert picks == [["piece", "supply:large"], ["to", "b2"]]
-    assert steps.tapped(picks, {"type": "record-back", "index": 1}, 1) == [
-        ["piece", "supply:large"]
-    ]
-    assert steps.tapped(picks, {"type": "record-back", "index": 0}, 1) == []
+def setup_button(key: str, value, answered: int) -> dict:
+    """A tap on a setup question's button, as the page's tap listener sends it."""
+    return {"points": [{"customdata": json.dumps([key, value, answered])}], "at": "1"}
 
 
-def test_a_button_drawn_afresh_is_not_a_tap():
-    assert steps.tapped([["to", "b2"]], option("to", "a1"), 0) is None
-    assert steps.tapped([["to", "b2"]], None, None) is None
-    assert steps.setup_tapped([], {"type": "record-game", "game": "topas"}, 0) is None
+def test_a_tapped_setup_option_adds_its_answer_and_a_chip_takes_answers_back_from_its_own_on():
+    picks = steps.setup_tapped([["game", "topitop"]], setup_button("small", 4, 1))
+    assert picks == [["game", "topitop"], ["small", 4]]
+    assert steps.setup_tapped(picks, {"back": 1}) == [["game", "topitop"]]
+    assert steps.setup_tapped(picks, {"back": 0}) == []
+
+
+def test_a_setup_button_drawn_for_an_earlier_question_or_a_chip_gone_changes_nothing():
+    picks = [["game", "topitop"], ["small", 4]]
+    assert steps.setup_tapped(picks, setup_button("small", 4, 1)) is None  # a double tap
+    assert steps.setup_tapped(picks, {"back": 2}) is None
+    assert steps.setup_tapped(picks, None) is None
+    assert steps.setup_tapped(picks, {"game": "no such game"}) is None
 
 
 def test_tapping_a_game_begins_the_setup_afresh():
     picks = [["game", "topitop"], ["small", 4]]
-    assert steps.setup_tapped(picks, {"type": "record-game", "game": "topas"}, 2) == [
-        ["game", "topas"]
-    ]
-    assert steps.setup_tapped(picks, {"type": "record-setup-back", "index": 1}, 1) == [
-        ["game", "topitop"]
-    ]
+    assert steps.setup_tapped(picks, {"game": "topas", "at": "2"}) == [["game", "topas"]]
 
 
 def test_a_chip_says_the_answer_as_the_player_gave_it():
