@@ -53,3 +53,37 @@ def test_the_document_names_every_answer_of_an_operation():
         "responses"
     ]
     assert set(responses) == {"200", "400", "401", "403", "404", "409", "413", "415", "422"}
+
+
+def test_no_description_a_person_reads_names_an_option_by_its_key():
+    """Summaries and descriptions are read by people: a game's option is named in words there
+    ("when the last player chooses"), never by its key (`last_player_chooses`), which stays
+    what a request sends."""
+    import dataclasses
+
+    from tablelog.domain.games import PLUGINS
+
+    keys = {
+        f.name
+        for plugin in PLUGINS.values()
+        if plugin.declaration.options is not None
+        for f in dataclasses.fields(plugin.declaration.options)
+        if "_" in f.name
+    }
+    assert "last_player_chooses" in keys
+    said: list[str] = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            said.extend(
+                v for k, v in node.items() if k in ("summary", "description") and isinstance(v, str)
+            )
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(build_document(WritePolicy()))
+    assert said
+    assert [(key, text) for text in said for key in keys if key in text] == []

@@ -31,7 +31,8 @@ class Options:
 
 @dataclass(frozen=True)
 class Keep:
-    """With last_player_chooses, the last seat's first move: the 3 tiles it keeps."""
+    """When the last player chooses (the seed's variant), the last seat's first move: the 3 tiles
+    it keeps."""
 
     keep: list[str] = field(metadata=key(doc=TILE_DOC, schema=TILE, words="tile"))
 
