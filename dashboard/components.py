@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html as html_text
 import json
 from collections.abc import Sequence
 from typing import Any, cast
@@ -112,7 +111,8 @@ def grid(
         dashGridOptions={
             "domLayout": "normal",
             "animateRows": False,
-            "overlayNoRowsTemplate": html_text.escape(empty),
+            # AG Grid's words, as text (a template of markup is refused by dash-ag-grid).
+            "localeText": {"noRowsToShow": empty},
         },
         columnSize="responsiveSizeToFit",
         style={"height": height},

@@ -192,7 +192,6 @@ def test_every_rating_line_has_the_same_markers():
 def test_an_empty_table_says_so_in_its_own_words_not_ag_grids():
     from tablelog.dashboard.components import grid
 
-    table = grid("t", [{"field": "a"}], empty="Nobody has claimed a <result>.")
-    said = table.dashGridOptions["overlayNoRowsTemplate"]
-    assert said == "Nobody has claimed a &lt;result&gt;."  # shown as text, never read as markup
-    assert "No Rows" not in grid("u", []).dashGridOptions["overlayNoRowsTemplate"]
+    table = grid("t", [{"field": "a"}], empty="Nobody has claimed a result.")
+    assert table.dashGridOptions["localeText"]["noRowsToShow"] == "Nobody has claimed a result."
+    assert "No Rows" not in grid("u", []).dashGridOptions["localeText"]["noRowsToShow"]
