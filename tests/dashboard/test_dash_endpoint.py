@@ -43,7 +43,7 @@ START: list = [
     None,
     None,
 ]
-WRITE_START = [[({"action": "start"}, 1)]]  # a tap on **Start the match**
+WRITE_START = [{"action": "start", "at": "1.1"}]  # a tap on **Start the match**, as heard
 
 
 @pytest.fixture
