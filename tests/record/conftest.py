@@ -4,9 +4,11 @@ that enter a setup or a move on the Record page the way a player does: by the bu
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
+import flask
 import pytest
 from werkzeug.serving import make_server
 
@@ -131,3 +133,22 @@ def move_labels(recorder, match_id: str, move: dict) -> list[str]:
         assert isinstance(step, Question), f"the move is complete before {_key}"
         labels.append(next(o.label for o in step.options if o.value == value))
     return labels
+
+
+def held(served, redraw: str, answer: str, draw_s: float, answer_s: float) -> threading.Event:
+    """While the event is set, the server holds each call that updates `redraw` ("id.property")
+    draw_s and each that updates `answer` answer_s (the page's own calls, told apart by their
+    outputs), as a loaded machine would: a redraw lands while a tap's answer is on its way."""
+    on = threading.Event()
+
+    @served.app.server.before_request
+    def hold() -> None:
+        if not on.is_set() or not flask.request.path.endswith("_dash-update-component"):
+            return
+        output = (flask.request.get_json(silent=True) or {}).get("output", "")
+        if redraw in output:
+            time.sleep(draw_s)
+        elif answer in output:
+            time.sleep(answer_s)
+
+    return on

@@ -6,15 +6,11 @@ Whichever picker the tap landed on, the tap is answered: the answer it names joi
 
 from __future__ import annotations
 
-import threading
-import time
-
-import flask
 import pytest
 
 from tablelog.dashboard.record import tapping
 
-from .conftest import answered, enter_move, tap
+from .conftest import answered, enter_move, held, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -23,24 +19,6 @@ SLIP = {"place": "small", "to": "b2"}  # Ann's slip, taken back each round
 FIRST_PICK = "a large sand pile from the supply"  # offered to Ben after the slip and to Ann
 DRAW_S = 0.8  # the picker's redraw, held on the server
 ANSWER_S = 1.6  # a tap's answer, held longer: it is still on its way when the redraw arrives
-
-
-def held(served) -> threading.Event:
-    """While the event is set, the server holds each redraw of the picker DRAW_S and each
-    answer to a tap ANSWER_S (the page's own calls, told apart by what they update)."""
-    on = threading.Event()
-
-    @served.app.server.before_request
-    def hold() -> None:
-        if not on.is_set() or not flask.request.path.endswith("_dash-update-component"):
-            return
-        output = (flask.request.get_json(silent=True) or {}).get("output", "")
-        if "record-picker.children" in output:
-            time.sleep(DRAW_S)
-        elif f"{tapping.ANSWER}.data" in output:
-            time.sleep(ANSWER_S)
-
-    return on
 
 
 def undo(page) -> None:
@@ -54,7 +32,7 @@ def undo(page) -> None:
 
 def test_the_first_tap_after_an_undo_is_answered_even_when_it_lands_on_the_old_picker(serve, phone):
     served = serve()
-    slow = held(served)
+    slow = held(served, "record-picker.children", tapping.ANSWER + ".data", DRAW_S, ANSWER_S)
     match_id = str(served.recorder.start("topitop", ["Ann", "Ben"], {}, {}))
     phone.goto(f"{served.url}/record?match={match_id}")
     for _round in range(ROUNDS):

@@ -6,15 +6,11 @@ threw the answer away: the undo was stored and the page never said so)."""
 
 from __future__ import annotations
 
-import threading
-import time
-
-import flask
 import pytest
 
 from tablelog.dashboard.record import tapping
 
-from .conftest import answered, enter_move, move_labels, tap
+from .conftest import answered, enter_move, held, move_labels, tap
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -23,24 +19,6 @@ DRAW_S = 0.8  # a redraw of the buttons, held on the server
 ANSWER_S = 1.6  # a tap's answer, held longer: it is still on its way when the redraw arrives
 SLIP = {"place": "small", "to": "b2"}  # Ann's slip, taken back each round
 BENS = {"place": "small", "to": "a1"}  # Ben's move, entered while the slip is taken back
-
-
-def held(served, redraw: str, answer: str) -> threading.Event:
-    """While the event is set, the server holds each call that updates `redraw` DRAW_S and
-    each that updates `answer` ANSWER_S (the page's own calls, told apart by their outputs)."""
-    on = threading.Event()
-
-    @served.app.server.before_request
-    def hold() -> None:
-        if not on.is_set() or not flask.request.path.endswith("_dash-update-component"):
-            return
-        output = (flask.request.get_json(silent=True) or {}).get("output", "")
-        if f"{redraw}." in output:
-            time.sleep(DRAW_S)
-        elif f"{answer}." in output:
-            time.sleep(ANSWER_S)
-
-    return on
 
 
 def undo_ready(page) -> None:
@@ -55,7 +33,7 @@ def test_an_undo_is_said_when_the_question_is_redrawn_with_record_while_it_is_on
     serve, phone
 ):
     served = serve()
-    slow = held(served, "record-picker.children", f"{tapping.WRITTEN}.data")
+    slow = held(served, "record-picker.children", tapping.WRITTEN + ".data", DRAW_S, ANSWER_S)
     match_id = str(served.recorder.start("topitop", ["Ann", "Ben"], {}, {}))
     phone.goto(f"{served.url}/record?match={match_id}")
     for _round in range(ROUNDS):
