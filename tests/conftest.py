@@ -50,15 +50,70 @@ def postgres_server():
     return PG_SERVER
 
 
+# A test's database is made new by emptying one a finished test gave back: dropping its schemas
+# takes 0.07 s, where CREATE DATABASE and DROP DATABASE took 1.9 s (measured here), most of it
+# the drop's wait on the disk. Each test process keeps its own databases; they go at its end.
+_SPARE: list[str] = []
+_MADE: list[str] = []
+_RESET = """
+SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+    WHERE datname = current_database() AND pid <> pg_backend_pid();
+"""
+_SCHEMAS = """
+SELECT nspname FROM pg_namespace
+    WHERE nspname NOT LIKE 'pg\\_%' AND nspname <> 'information_schema'
+"""
+
+
+def _emptied(name: str) -> bool:
+    """The database as CREATE DATABASE makes it (its schemas dropped, `public` made again), or
+    False when it is gone (a test dropped it, as a server that went down)."""
+    import psycopg
+
+    try:
+        connection = psycopg.connect(f"{PG_SERVER}/{name}", autocommit=True, connect_timeout=3)
+    except psycopg.OperationalError:
+        return False
+    with connection:
+        connection.execute(_RESET)
+        schemas = [row[0] for row in connection.execute(_SCHEMAS)]
+        for schema in schemas:
+            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
+        connection.execute("CREATE SCHEMA public")
+    return True
+
+
+@contextmanager
+def fresh_database() -> Iterator[str]:
+    """The URL of an empty PostgreSQL database for one test, emptied and kept for the next."""
+    if _SPARE:
+        name = _SPARE.pop()
+    else:
+        name = f"tablelog_test_{uuid.uuid4().hex[:12]}"
+        with _pg_admin() as admin:
+            admin.execute(f'CREATE DATABASE "{name}"')
+        _MADE.append(name)
+    try:
+        yield f"{PG_SERVER}/{name}"
+    finally:
+        if _emptied(name):
+            _SPARE.append(name)
+
+
+def pytest_sessionfinish(session):
+    """Every database this test process made, dropped."""
+    if not _MADE:
+        return
+    with _pg_admin() as admin:
+        for name in _MADE:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 @pytest.fixture
 def postgres_store(postgres_server):
-    """A fresh PostgreSQL database for one test, dropped afterwards."""
-    name = f"tablelog_test_{uuid.uuid4().hex[:12]}"
-    with _pg_admin() as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    yield f"{postgres_server}/{name}"
-    with _pg_admin() as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    """A fresh PostgreSQL database for one test (empty, as a new one is)."""
+    with fresh_database() as url:
+        yield url
 
 
 @pytest.fixture
