@@ -85,7 +85,7 @@ def test_a_head_start_that_makes_up_the_gap_shares_the_win():
 
 
 def test_a_head_start_of_two_decides_a_match_lost_by_one():
-    plain, seed, first = the_first_seat_loses_by_one()
+    _, seed, first = the_first_seat_loses_by_one()
     _, decided = both_ways(2, seed, head_start=2)
     outcome = RULES.outcome(decided)
     assert outcome.winners == (0,) and outcome.ranking == ((0,), (1,))
