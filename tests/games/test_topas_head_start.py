@@ -198,3 +198,32 @@ def test_a_solitaire_sheet_refuses_a_head_start():
 def test_a_sheet_without_a_head_start_lists_no_such_category():
     with pytest.raises(Refused, match="category 'head start' is not one of"):
         sheet([{"total": 3, "categories": {"red": 3, "head start": 0}}, {"total": 1}], ["Ann"], 0)
+
+
+# ---- the words a person reads ------------------------------------------------------------------
+
+
+def test_the_variant_and_the_tuner_say_the_head_start_in_points():
+    from tablelog.domain import wording
+    from tablelog.tune.service import _choices_words
+
+    assert wording.game_option_words("topas", {"head_start": 2}) == "head start: 2 points"
+    assert wording.game_option_words("topas", {"head_start": "1"}) == "head start: 1 point"
+    assert wording.game_option_words("topas", {"head_start": 0}) == "standard rules"
+    stored = "expert=false, head_start=3, manifest=topas"
+    assert wording.game_variant_words("topas", stored) == "head start: 3 points"
+    assert _choices_words([0, 2], "topas", "head_start") == "0 points or 2 points"
+
+
+def test_the_record_page_asks_the_head_start_of_two_or_more_players_only():
+    from tablelog.dashboard.record import setup as setups
+    from tablelog.dashboard.record.picking import Question, Ready
+
+    asked = setups.menu("topas", 3, [["expert", False]])
+    assert isinstance(asked, Question) and "Head start" in asked.prompt
+    assert [o.label for o in asked.options][:3] == ["0 points (standard)", "1 point", "2 points"]
+    picks = [["expert", False], ["head_start", 2], ["start", "R2-B1"]]
+    ready = setups.menu("topas", 3, picks)
+    assert isinstance(ready, Ready) and ready.move["options"]["head_start"] == 2
+    alone = setups.menu("topas", 1, [["expert", False]])
+    assert isinstance(alone, Question) and alone.key == "start"
