@@ -7,6 +7,7 @@ starts from it (docs/games/topas.md)."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -16,14 +17,14 @@ from hypothesis import strategies as st
 from tablelog.cli import main
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import InvalidSetup
-from tablelog.domain.games.topas.rules import RULES
+from tablelog.domain.games.topas.rules import RULES, TopasState
 from tablelog.domain.sheets import check_sheet
 from tests.conftest import stored_rows
 
 SEATS = ["Ann", "Ben", "Cy", "Di"]
 
 
-def both_ways(players: int, seed: int, head_start: int) -> tuple[object, object]:
+def both_ways(players: int, seed: int, head_start: int) -> tuple[TopasState, TopasState]:
     """One seeded match played twice, move for move: without a head start and with one."""
     rng = random.Random(seed)
     deal = RULES.deal(players, RULES.options({}), rng)
@@ -35,7 +36,7 @@ def both_ways(players: int, seed: int, head_start: int) -> tuple[object, object]
     return plain, given_one
 
 
-def totals(state: object) -> list[int]:
+def totals(state: TopasState) -> list[int]:
     return [entry["total"] for entry in RULES.score(state)]
 
 
@@ -65,7 +66,7 @@ def test_a_head_start_adds_to_the_first_total_at_every_move(players, seed, head_
         assert RULES.decode(RULES.encode(given_one)) == given_one
 
 
-def the_first_seat_loses_by_one() -> tuple[object, object, int]:
+def the_first_seat_loses_by_one() -> tuple[TopasState, int, int]:
     """A seeded two-player match seat 0 loses by exactly one point, found by playing seeds."""
     for seed in range(500):
         plain, _ = both_ways(2, seed, head_start=0)
@@ -77,9 +78,11 @@ def the_first_seat_loses_by_one() -> tuple[object, object, int]:
 
 def test_a_head_start_that_makes_up_the_gap_shares_the_win():
     plain, seed, _ = the_first_seat_loses_by_one()
-    assert RULES.outcome(plain).winners == (1,)
+    lost = RULES.outcome(plain)
+    assert lost is not None and lost.winners == (1,)
     _, level = both_ways(2, seed, head_start=1)
     outcome = RULES.outcome(level)
+    assert outcome is not None
     assert outcome.winners == (0, 1) and outcome.ranking == ((0, 1),)
     assert "shared win" in outcome.reason
 
@@ -88,6 +91,7 @@ def test_a_head_start_of_two_decides_a_match_lost_by_one():
     _, seed, first = the_first_seat_loses_by_one()
     _, decided = both_ways(2, seed, head_start=2)
     outcome = RULES.outcome(decided)
+    assert outcome is not None
     assert outcome.winners == (0,) and outcome.ranking == ((0,), (1,))
     assert outcome.reason == f"most points after 7 rounds: {first + 2}"
 
@@ -222,7 +226,7 @@ def test_the_record_page_asks_the_head_start_of_two_or_more_players_only():
     asked = setups.menu("topas", 3, [["expert", False]])
     assert isinstance(asked, Question) and "Head start" in asked.prompt
     assert [o.label for o in asked.options][:3] == ["0 points (standard)", "1 point", "2 points"]
-    picks = [["expert", False], ["head_start", 2], ["start", "R2-B1"]]
+    picks: list[list[Any]] = [["expert", False], ["head_start", 2], ["start", "R2-B1"]]
     ready = setups.menu("topas", 3, picks)
     assert isinstance(ready, Ready) and ready.move["options"]["head_start"] == 2
     alone = setups.menu("topas", 1, [["expert", False]])
