@@ -98,7 +98,7 @@ def option_words(cls: type | None, options: Mapping[str, Any]) -> str:
         if isinstance(value, bool):
             words.append(label if value else f"not {label}")
         else:
-            words.append(f"{label}: {value_words(value)}")
+            words.append(f"{label}: {unit_words(field, value)}")
     words += [
         f"{k.replace('_', ' ')}: {value_words(v)}" for k, v in options.items() if k not in declared
     ]
@@ -106,6 +106,14 @@ def option_words(cls: type | None, options: Mapping[str, Any]) -> str:
 
 
 READ: dict[Any, Any] = {Flag: flag, WholeNumber: whole_number}
+
+
+def unit_words(field: dataclasses.Field[Any], value: Any) -> str:
+    """An option's value with what it counts, where declared ("2 points"), else `value_words`."""
+    unit = field.metadata.get("unit")
+    if unit and value == 1 and unit.endswith("s"):
+        unit = unit[:-1]  # "1 point"
+    return f"{value_words(value)} {unit}" if unit else value_words(value)
 
 
 def value_words(value: Any) -> str:
@@ -184,6 +192,14 @@ def game_variant_words(game: str, variant: str) -> str:
 def game_option_words(game: str, options: Mapping[str, Any]) -> str:
     """`option_words` for a match of `game` by its id."""
     return option_words(options_class(game), options)
+
+
+def game_value_words(game: str, name: str, value: Any) -> str:
+    """One value of `game`'s option `name` for a person, with what it counts where declared
+    ("2 points"); any other name's value as `value_words` says it."""
+    cls = options_class(game)
+    fields = {json_key(f): f for f in dataclasses.fields(cls)} if cls is not None else {}
+    return unit_words(fields[name], value) if name in fields else value_words(value)
 
 
 class Describes(Protocol):

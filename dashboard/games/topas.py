@@ -28,7 +28,9 @@ from tablelog.dashboard.record.picking import (
     walk,
 )
 from tablelog.domain.games.manifests import load_manifest
+from tablelog.domain.games.topas.declaration import HEAD_START_MOST
 from tablelog.domain.games.topas.table import place_words
+from tablelog.domain.wording import game_value_words
 
 from .drawing import Sketch, Tap, board_figure, label, rect
 from .setting import YES_NO, first_open
@@ -255,15 +257,30 @@ def colours(card: str) -> str:
 # ---- the Record page's setup questions: setup(players, picks) ---------------------------------
 
 
+def head_start() -> Question:
+    """The designer's variant: the first player's points before any card (0, the rulebook's,
+    is offered first; solitaire is not asked: it has nobody to make up to)."""
+    return Question(
+        "head_start",
+        "Head start: points the first player begins with (a designer's variant)?",
+        tuple(
+            Option(n, game_value_words("topas", "head_start", n) + (" (standard)" if not n else ""))
+            for n in range(HEAD_START_MOST + 1)
+        ),
+    )
+
+
 def setup(players: int, picks: Picks) -> Step:
     """The Record page's setup questions: the options, then what the table shows."""
     cards = load_manifest("topas")["cards"]
     colours = load_manifest("topas")["colours"]
+    variants = [head_start()] if players > 1 else []
     open_ = first_open(
         [
             Question(
                 "expert", "Expert variant (a placement scores the product of its lines)?", YES_NO
             ),
+            *variants,
             Question(
                 "start",
                 "Which start card was turned up? (its first half lies left)",
@@ -277,6 +294,10 @@ def setup(players: int, picks: Picks) -> Step:
     )
     if open_:
         return open_
+    options = {q.key: answer(picks, q.key) for q in variants}
     return Ready(
-        {"options": {"expert": answer(picks, "expert")}, "setup": {"start": answer(picks, "start")}}
+        {
+            "options": {"expert": answer(picks, "expert"), **options},
+            "setup": {"start": answer(picks, "start")},
+        }
     )

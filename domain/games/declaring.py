@@ -115,6 +115,7 @@ def key(
     doc: str = "",
     schema: Schema | None = None,
     label: str = "",
+    unit: str = "",
     names: Sequence[str] = (),
     words: str = "",
     player: bool = False,
@@ -122,7 +123,8 @@ def key(
     """A declared field's metadata (`field(metadata=key(...))`): its JSON key (default: the
     field's name), what it means (the schema's description), schema words the type cannot
     say (a pattern, a range) and, for an option, a short label in the game's words that
-    `wording.option_words` shows ("last player chooses", "tiles").
+    `wording.option_words` shows ("last player chooses", "tiles"), and for a count what it
+    counts, said after its value ("points": "head start: 2 points").
 
     What a move's field names, when it names something (each text in it, in any case): one of
     the game's fixed `names` (its cards, its cells); a name of the vocabulary `words`, which
@@ -134,6 +136,7 @@ def key(
         "doc": doc,
         "schema": schema or {},
         "label": label,
+        "unit": unit,
         "names": tuple(names),
         "words": words,
         "player": player,

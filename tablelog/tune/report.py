@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.domain.games import get_rules
-from tablelog.domain.wording import value_words
+from tablelog.domain.wording import game_value_words
 
 from .confirm import ranked
 from .measure import Tally
@@ -98,10 +98,14 @@ def lines(report: dict[str, Any]) -> list[str]:
     if best is None:
         return out + ["no candidate reached the last rung yet"]
     before = (report["base"] or {}).get("params", {})
+
+    def said(name: str, value: Any) -> str:  # an option's value with what it counts ("2 points")
+        return game_value_words(settings.game, name, value)
+
     changes = [
-        f"{words(k, base)} {value_words(before[k])} -> {value_words(v)}"
+        f"{words(k, base)} {said(k, before[k])} -> {said(k, v)}"
         if k in before
-        else f"{words(k, base)} {value_words(v)}"
+        else f"{words(k, base)} {said(k, v)}"
         for k, v in best["params"].items()
         if before.get(k, not v) != v
     ]

@@ -76,7 +76,9 @@ class TuneService:
         space = load_space(game)
         base = base_manifest(space)
         rules = get_rules(game)
-        vary = {k: f"{words(k, base)} ({_choices_words(c)})" for k, c in space.options.items()}
+        vary = {
+            k: f"{words(k, base)} ({_choices_words(c, game, k)})" for k, c in space.options.items()
+        }
         vary.update({k: f"{words(k, base)} ({_span_words(s)})" for k, s in space.fields.items()})
         return {
             "players": list(range(max(2, rules.min_players), rules.max_players + 1)),
@@ -263,10 +265,10 @@ def _one_of(value: Any, allowed: tuple[int, ...], what: str) -> int:
     return number
 
 
-def _choices_words(choices: list[Any]) -> str:
-    from .report import value_words
+def _choices_words(choices: list[Any], game: str = "", name: str = "") -> str:
+    from tablelog.domain.wording import game_value_words
 
-    return " or ".join(value_words(c) for c in choices)
+    return " or ".join(game_value_words(game, name, c) for c in choices)
 
 
 def _span_words(span: Any) -> str:

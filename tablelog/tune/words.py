@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .report import value_words, words
+from tablelog.domain.wording import game_value_words
+
+from .report import words
 from .settings import Settings
 from .space import Space, base_manifest
 
@@ -27,8 +29,9 @@ def worded(study: Any, settings: Settings) -> Any:
         for key, value in trial.params.items():
             name, shown = words(key, base), trial.distributions[key]
             if isinstance(shown, CategoricalDistribution):
-                shown = CategoricalDistribution([value_words(c) for c in shown.choices])
-                value = value_words(value)
+                said = [game_value_words(settings.game, key, c) for c in shown.choices]
+                shown = CategoricalDistribution(said)
+                value = game_value_words(settings.game, key, value)
             params[name], distributions[name] = value, shown
         copy.add_trial(
             create_trial(

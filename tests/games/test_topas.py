@@ -451,11 +451,13 @@ def test_the_table_log_of_a_dealt_game_replays_to_the_same_scores():
 
 
 def test_options_accept_strings_from_the_command_line():
-    assert RULES.options({"expert": "true"}) == {"expert": True, "manifest": "topas"}
-    assert RULES.options({}) == {"expert": False, "manifest": "topas"}
+    rulebook = {"manifest": "topas", "head_start": 0}
+    assert RULES.options({"expert": "true"}) == {"expert": True, **rulebook}
+    assert RULES.options({}) == {"expert": False, **rulebook}
+    assert RULES.options({"head_start": "2"})["head_start"] == 2
     with pytest.raises(InvalidSetup, match="expert must be true or false"):
         RULES.options({"expert": "sometimes"})
-    with pytest.raises(InvalidSetup, match="options are expert and manifest"):
+    with pytest.raises(InvalidSetup, match="options are expert, manifest and head_start"):
         RULES.options({"rounds": 9})
 
 

@@ -73,9 +73,12 @@ def setup_picks_for(game: str, players: int, target: dict, limit: int = 20000) -
         if isinstance(step, Ready):
             same = rules.options(step.move["options"]) == rules.options(target["options"])
             return picks if same and step.move["setup"] == target["setup"] else None
-        # An option the target leaves out (its default) is mentioned nowhere: try each answer.
+        # An option the target leaves out (its default) is mentioned nowhere, or only by chance
+        # (Topas' head start: 1 and 2 are in "R1-B2", its standard 0 is not): then each answer,
+        # or the mentioned ones and the standard one.
         mentioned = [o for o in step.options if _mentioned(o.value, text)]
-        for option in mentioned or step.options:
+        standard = [o for o in step.options if o.label.endswith("(standard)")]
+        for option in [*mentioned, *(o for o in standard if o not in mentioned)] or step.options:
             found = search([*picks, [step.key, option.value]])
             if found is not None:
                 return found

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..declaring import BoardGameGeek, Flag, GameInfo, ManifestName, key
+from ..declaring import BoardGameGeek, Flag, GameInfo, ManifestName, WholeNumber, key
 
 # A card's name: its halves (the match's manifest gives the deck).
 CARD = {"pattern": "^[A-Za-z][1-9]-[A-Za-z][1-9]$"}
 CARD_DOC = "a card named by its halves, colour letter and gems (R2-B1), in any case"
+HEAD_START_MOST = 10  # a head start's points: a compensation, never a second game's worth
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,18 @@ class Options:
     )
     manifest: ManifestName = field(
         default=ManifestName("topas"), metadata=key(doc="the deck (a manifest name)", label="deck")
+    )
+    head_start: WholeNumber = field(
+        default=WholeNumber(0),
+        metadata=key(
+            doc=(
+                "points the first player begins with (a designer's variant, not in the "
+                "rulebook: a compensation for playing first; 0-10)"
+            ),
+            schema={"minimum": 0, "maximum": HEAD_START_MOST},
+            label="head start",
+            unit="points",
+        ),
     )
 
 

@@ -15,6 +15,10 @@ Rules as RULES.md reads them:
 - Solitaire (1 player): each card drawn is played at once (a hand of one); four columns of a start
   card plus seven placed cards, the table cleared between columns; the final score is the lowest
   column.
+- Head start (option `head_start`, a designer's variant, not in the rulebook): the first player
+  begins with that many points, a compensation for playing first; 0 (the rulebook) by default.
+  It counts in the first seat's total like points scored; solitaire, with nobody to make up to,
+  refuses one.
 
 Partial information: a logged game's setup may name only the start card. Each placement then names
 its card, which must exist and not have been seen; a solitaire column's new start card is turned
@@ -47,7 +51,7 @@ from ..base import (
 )
 from ..manifests import read_with
 from .components import components as component_rows
-from .declaration import GAME_INFO, Place, StartColumn
+from .declaration import GAME_INFO, HEAD_START_MOST, Place, StartColumn
 from .table import (
     STEPS,
     Cell,
@@ -197,6 +201,7 @@ class TopasState:
     placements: tuple[Placement, ...] = ()
     hands: tuple[tuple[str, ...], ...] | None = None  # None: hidden (a logged game)
     pile: tuple[str, ...] | None = None  # top card first; None: unknown order
+    head_start: int = 0  # the first seat's points before any card (a designer's variant)
 
     @property
     def solitaire(self) -> bool:
@@ -266,6 +271,11 @@ def _direction(value: object) -> str:
     )
 
 
+def _head_start(state: TopasState, seat: int) -> int:
+    """The points `seat` begins with: the head start is the first seat's (never solitaire's)."""
+    return state.head_start if seat == 0 and not state.solitaire else 0
+
+
 def _points(lines: Sequence[Line], expert: bool) -> int:
     if not lines:
         return 0  # no line, no points, in the expert variant too
@@ -305,14 +315,28 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
 
     # ---- setting up -------------------------------------------------------------------------
 
+    def encode(self, state: TopasState) -> dict[str, Any]:
+        """The state as plain JSON; without a head start it reads as before there was one
+        (snapshots, `show --json` and the golden data unchanged; `decode` gives 0 back)."""
+        encoded = super().encode(state)
+        if not state.head_start:
+            del encoded["head_start"]
+        return encoded
+
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         return self._declared(options)[0]
 
     def _declared(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], Deck]:
         """The options checked, and their deck (loaded once: a club's file is read each time)."""
         declared = _structured(options)
+        if not 0 <= declared.head_start <= HEAD_START_MOST:
+            raise InvalidSetup(
+                f"option head_start must be between 0 and {HEAD_START_MOST} points, "
+                f"got {quoted(declared.head_start)}"
+            )
         deck = load_deck(declared.manifest)
-        return {"expert": declared.expert, "manifest": declared.manifest}, deck
+        checked = {"expert": declared.expert, "manifest": declared.manifest}
+        return {**checked, "head_start": declared.head_start}, deck
 
     def words(self, state: TopasState) -> Mapping[str, Sequence[str]]:
         """The deck's cards, either half named first (as `identify` reads them)."""
@@ -330,6 +354,11 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
         if not self.min_players <= seats <= self.max_players:
             raise InvalidSetup(f"Topas is for 2-4 players, or 1 for solitaire, not {seats}")
         opts, deck = self._declared(options)
+        if seats == 1 and opts["head_start"]:
+            raise InvalidSetup(
+                "a head start makes up for playing first: solitaire has nobody to make up "
+                "to, so its head start is 0"
+            )
         if (
             not isinstance(setup, Mapping)
             or "start" not in setup
@@ -350,7 +379,11 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
         except IllegalMove as err:
             raise InvalidSetup(f"start card: {err.reason}") from None
         state = TopasState(
-            seats, opts["expert"], opts["manifest"], (_reversed(card) if flipped else card,)
+            seats,
+            opts["expert"],
+            opts["manifest"],
+            (_reversed(card) if flipped else card,),
+            head_start=opts["head_start"],
         )
         if "hands" not in setup and "pile" not in setup:
             return state
@@ -561,7 +594,14 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
                 hand, pile = (*hand, pile[0]), pile[1:]
             hands = tuple(hand if s == seat else h for s, h in enumerate(hands))
         after = TopasState(
-            state.players, state.expert, state.manifest, starts, placements, hands, pile
+            state.players,
+            state.expert,
+            state.manifest,
+            starts,
+            placements,
+            hands,
+            pile,
+            state.head_start,
         )
         if starts is state.starts:  # the same column: its table, with the card laid
             _laid.give(after, table)
@@ -633,8 +673,10 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
 
     def score(self, state: TopasState) -> list[dict[str, Any]]:
         """Per seat: the total (solitaire: the lowest column begun so far), points by gem colour
-        (each line's gems to its colour), and in the expert variant the `product bonus` that
-        multiplying added; details list every placement with its lines."""
+        (each line's gems to its colour), in the expert variant the `product bonus` that
+        multiplying added, and with a head start its points (`head start`, the first seat's;
+        so the categories still add up to the total); details list every placement with its
+        lines, and the first seat's head start when there is one."""
         deck = load_deck(state.manifest)
         result = []
         for seat in range(state.players):
@@ -651,6 +693,11 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
             details: dict[str, Any] = {
                 "placements": [self._detail(state, deck, i, p) for i, p in mine]
             }
+            if state.head_start:  # only then: a rulebook match's score reads as it always did
+                given = _head_start(state, seat)
+                categories["head start"], points = given, points + given
+                if given:
+                    details["head_start"] = given
             if state.hands is not None:
                 details["hand"] = list(state.hands[seat])
             if state.solitaire:
@@ -674,7 +721,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
         """`score`'s totals, as the whole numbers it gives."""
         if state.solitaire:
             return [min(self.column_totals(state))]
-        points = [0] * state.players
+        points = [_head_start(state, seat) for seat in range(state.players)]
         for placement in state.placements:
             points[placement.seat] += placement.points
         return points
@@ -740,6 +787,8 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
     def render(self, state: TopasState, seats: Sequence[str]) -> str:
         deck = load_deck(state.manifest)
         variant = "expert (product of lines)" if state.expert else "standard (sum of lines)"
+        if state.head_start:
+            variant += f", {seats[0]} began with a head start of {state.head_start} points"
         if state.solitaire:
             done = min(len(state.placements) // ROUNDS + 1, COLUMNS)
             where = f"solitaire, column {done} of {COLUMNS}"
@@ -769,6 +818,8 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
             )
         for seat, entry in enumerate(self.score(state)):
             extra = f" (columns {entry['details']['columns']})" if state.solitaire else ""
+            if entry["details"].get("head_start"):
+                extra = f" ({entry['details']['head_start']} of them a head start)"
             hand = f"; hand {' '.join(state.hands[seat]) or '-'}" if state.hands is not None else ""
             lines.append(f"{seats[seat]}: {entry['total']} points{extra}{hand}")
         if state.pile is not None:
