@@ -154,7 +154,7 @@ def pages(store: str) -> dict[str, tuple[str, Callable[[], object]]]:
             f"/balance?game={game}",
             partial(report, game),
         )
-    from tablelog.lab_service import LabService
+    from tablelog.lab.service import LabService
 
     found["Lab"] = ("/lab", lambda: LabService(recorder).experiments())
     found["Record"] = (

@@ -47,7 +47,7 @@ def build(path: str, total: int, real: dict[str, int]) -> None:
     from tablelog.projections.runner import TablesProjection
     from tablelog.projections.tables import TABLES
     from tablelog.projections.view import upsert_statement
-    from tablelog.simulate import make_plan, simulate
+    from tablelog.simulation import make_plan, simulate
     from tablelog.store import open_recorder
 
     recorder = open_recorder(path)

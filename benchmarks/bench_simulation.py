@@ -29,7 +29,7 @@ from pathlib import Path
 
 from tablelog.domain.games import GAMES
 from tablelog.domain.recording.eventsourcing_internals import MappedMatch
-from tablelog.simulate import make_plan, play_match, simulate
+from tablelog.simulation import make_plan, play_match, simulate
 from tablelog.store import open_recorder
 
 from .harness import Result

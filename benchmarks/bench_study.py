@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 
 from tablelog.domain.games import GAMES
-from tablelog.simulate import make_plan, simulate
+from tablelog.simulation import make_plan, simulate
 from tablelog.store import open_recorder
 
 from .bench_projections import raw_read

@@ -10,7 +10,7 @@ from uuid import uuid4
 
 from tablelog.domain.games import get_rules
 from tablelog.domain.matches.match import Match, start_match
-from tablelog.simulate import make_plan, move_cap, play_on
+from tablelog.simulation import make_plan, move_cap, play_on
 
 # Both players place a bucket, then shuffle it back and forth forever (a bucket is never
 # neutral, so the no-reversal rule does not stop it): a legal match of any length.

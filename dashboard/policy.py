@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 WRITE_POLICY = "tablelog-write-policy"  # Flask `extensions` key: a tablelog.access.WritePolicy
-LAB_SERVICE = "tablelog-lab"  # Flask `extensions` key: a tablelog.lab_service.LabService
+LAB_SERVICE = "tablelog-lab"  # Flask `extensions` key: a tablelog.lab.service.LabService
 TUNE_SERVICE = "tablelog-tune"  # Flask `extensions` key: a tablelog.tune.service.TuneService
 
 

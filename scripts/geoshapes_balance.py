@@ -3,7 +3,7 @@
     nice -n 19 .venv/bin/python scripts/geoshapes_balance.py [--manifest NAME]
         [--players 2 3 4] [--matches 2000] [--seed 7171 1717] [--workers 2] [--json FILE]
 
-Each match is `tablelog.simulate.play_match`, the function `tablelog simulate` plays with, so
+Each match is `tablelog.simulation.play_match`, the function `tablelog simulate` plays with, so
 seed S plays the very matches of `tablelog simulate geoshapes -n N --bots greedy --players K
 --seed S --option manifest=NAME` (nothing is stored here, which is all that is saved). The table
 gives each seat's wins, rate and 95% Wilson interval against the fair rate 1/K, and per player
@@ -52,7 +52,7 @@ from functools import partial
 
 from tablelog.domain.games.geoshapes.declaration import DEFAULT_MANIFEST
 from tablelog.projections.stats import seats_even
-from tablelog.simulate import make_plan, play_match
+from tablelog.simulation import make_plan, play_match
 from tablelog.tune.rule import met, seat_rows
 
 QUADRANTS = ["North-West", "North-East", "South-East", "South-West"]

@@ -27,7 +27,7 @@ from tablelog.domain.quoting import quoted
 from tablelog.domain.recording.recorder import Recorder
 
 from .demo_sheets import sheet_matches
-from .simulate import Plan, begin_match, make_plan, play_on, simulate_all
+from .simulation import Plan, begin_match, make_plan, play_on, simulate_all
 from .store import is_postgres, open_recorder, sqlite_path, store_directory
 
 DEMO_SEED = 20_240_601

@@ -11,7 +11,7 @@ import pytest
 from tablelog.domain.errors import Conflict
 from tablelog.domain.matches.match import Match
 from tablelog.domain.recording.recorder import BULK
-from tablelog.simulate import make_plan, play_match
+from tablelog.simulation import make_plan, play_match
 from tests.conftest import stored_rows
 
 EVENTS = 40_000  # above the ~36,000 at which the library's pipelined PostgreSQL insert stalled

@@ -34,7 +34,7 @@ from tablelog.domain.matches.match import Match, event_hash, start_match
 from tablelog.domain.recording import eventsourcing_internals as internals
 from tablelog.domain.recording.recorder import Recorder
 from tablelog.projections.runner import open_view
-from tablelog.simulate import make_plan, play_match
+from tablelog.simulation import make_plan, play_match
 from tablelog.store import open_recorder, store_env
 
 from .conftest import _pg_admin, stored_rows

@@ -20,8 +20,9 @@ from distributed import Client, LocalCluster
 
 from tablelog.domain.games import GAMES
 from tablelog.domain.matches.records import from_record
-from tablelog.simulate import Run, make_plan, match_id, simulate_all
-from tablelog.simulate_cluster import Cluster, play_task
+from tablelog.simulation import make_plan, match_id, simulate_all
+from tablelog.simulation.cluster import Cluster, play_task
+from tablelog.simulation.run import Run
 from tablelog.store import open_recorder
 
 from .simulation.helpers import exports, run, without_ids_and_times
@@ -169,7 +170,7 @@ def test_a_packed_match_unpacks_to_the_same_rows(tmp_path, game):
     recorder = open_recorder(str(tmp_path / "store.sqlite"))
     plays = Run([make_plan(game, 2, seed=4)], [])
     for match in plays.play([(0, 0), (0, 1)], recorder.mapper):
-        from tablelog.simulate import packed, unpacked
+        from tablelog.simulation.playing import packed, unpacked
 
         assert unpacked(packed(match)) == match
     recorder.close()

@@ -16,7 +16,7 @@ from tablelog.domain import wording
 from tablelog.domain.games import GAMES, declarations
 from tablelog.domain.games.declaring import json_key
 from tablelog.projections.projector import variant_text
-from tablelog.simulate import make_plan, simulate
+from tablelog.simulation import make_plan, simulate
 from tablelog.store import open_recorder
 
 RAW = re.compile(r"[{}\[\]=]|\b(True|False|None)\b|\w_\w|\"\w+\":")

@@ -1,4 +1,4 @@
-"""The Lab page's figures, drawn from an experiment's stored report (`tablelog.lab_report`):
+"""The Lab page's figures, drawn from an experiment's stored report (`tablelog.lab.report`):
 
 - `forest`: one small panel per metric, one row per arm: the estimate as a dot and its 95%
   interval as a bar, n in the hover (a forest plot; metrics have their own scales, so their own

@@ -5,7 +5,7 @@ result and the findings in plain words; or start a new one, watch its progress, 
 balance tuner's studies.
 
 Experiments come from the lab service the composition root puts in the app
-(`dashboard.policy.lab_service`, see tablelog/lab_service.py): its stored reports,
+(`dashboard.policy.lab_service`, see tablelog/lab/service.py): its stored reports,
 never a replay on a request. Starting or cancelling one writes, so it obeys the app's write
 policy like the Record page.
 """

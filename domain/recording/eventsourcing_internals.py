@@ -318,7 +318,7 @@ def _spelled(originator_id: object) -> str:
     return originator_id.hex if isinstance(originator_id, UUID) else str(originator_id)
 
 
-# ---- the store's connections (domain.recording.side_tables, tablelog.lab_store) ------------------
+# ---- the store's connections (domain.recording.side_tables, tablelog.lab.store) ------------------
 
 
 class StoreConnections(NamedTuple):

@@ -15,8 +15,8 @@ from typing import Any
 from tablelog.domain.games import GAMES
 from tablelog.domain.restrictions import restrictions
 from tablelog.lab import KINDS, MAX_BUDGET, MAX_SAMPLE
-from tablelog.lab_service import PAGE_LIMIT, served_lab
-from tablelog.lab_store import STATUSES, LabStore, NotRunning
+from tablelog.lab.service import PAGE_LIMIT, served_lab
+from tablelog.lab.store import STATUSES, LabStore, NotRunning
 
 from . import schemas
 from .errors import ApiError
@@ -287,7 +287,7 @@ def humans(
 ) -> Any:
     """The lab's metrics over the game's recorded human matches beside its bot matches, with
     the differences and Holm-adjusted tests (`tablelog experiment humans`)."""
-    from tablelog.lab_humans import humans_vs_bots
+    from tablelog.lab.humans import humans_vs_bots
 
     _game(game)
     return humans_vs_bots(

@@ -81,9 +81,9 @@ def experiment() -> None:
 
 
 def _run(definition, workers, anyway, quiet, as_json, store, **_asked) -> None:
-    from tablelog.lab_cost import HOUR, check_affordable, duration
-    from tablelog.lab_run import Cancelled, run
-    from tablelog.simulate import check_workers, interrupt_flag
+    from tablelog.lab.cost import HOUR, check_affordable, duration
+    from tablelog.lab.run import Cancelled, run
+    from tablelog.simulation import check_workers, interrupt_flag
     from tablelog.store import open_recorder
 
     check_workers(workers)

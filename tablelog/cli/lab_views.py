@@ -15,7 +15,7 @@ from .options import echo_json, json_option, store_option
 @store_option
 def list_experiments(game, as_json, store):
     """The experiments stored, newest first."""
-    from tablelog.lab_store import LabStore
+    from tablelog.lab.store import LabStore
     from tablelog.store import open_recorder
 
     found = LabStore(open_recorder(store)).all(game)
@@ -42,7 +42,7 @@ def list_experiments(game, as_json, store):
 @store_option
 def show(experiment_id, as_json, store):
     """One experiment: its definition, its matches and its report."""
-    from tablelog.lab_store import LabStore
+    from tablelog.lab.store import LabStore
     from tablelog.store import open_recorder
 
     found = LabStore(open_recorder(store)).get(experiment_id)
@@ -60,7 +60,7 @@ def show(experiment_id, as_json, store):
 def cancel(experiment_id, store):
     """Stop a running experiment, whichever process runs it (this machine's command line, or
     `tablelog serve` on the same store); the matches stored so far are kept, whole."""
-    from tablelog.lab_store import LabStore
+    from tablelog.lab.store import LabStore
     from tablelog.store import open_recorder
 
     found, answered = LabStore(open_recorder(store)).cancel(experiment_id)
@@ -105,7 +105,7 @@ def restrictions(game):
 @store_option
 def humans(game, players, variant, sample, as_json, store):
     """GAME's recorded human matches beside its bot matches, on every metric."""
-    from tablelog.lab_humans import check, humans_vs_bots
+    from tablelog.lab.humans import check, humans_vs_bots
     from tablelog.store import open_recorder
 
     check(game, players, sample)  # before the store is opened: a refusal leaves no file behind

@@ -156,7 +156,7 @@ def build_app(location: str, policy, refresh: float | None = None, secure: bool 
     install_signin(app.server, app.server.extensions["tablelog"].recorder, secure)
     register_api(app.server, app.server.extensions["tablelog"].recorder, policy)
     set_write_policy(app.server, policy)  # the Record and Lab pages read it there
-    from tablelog.lab_service import serve_lab
+    from tablelog.lab.service import serve_lab
 
     set_lab_service(app.server, serve_lab(app.server.extensions["tablelog"].recorder))
     from tablelog.tune.service import serve_tune

@@ -84,8 +84,8 @@ def simulate(
     the same matches as here. A remote cluster needs a PostgreSQL store, which its workers write
     to; an SQLite store is written by this process alone (--cluster local).
     """
-    from tablelog.simulate import check_workers, make_plan
-    from tablelog.simulate import simulate as run
+    from tablelog.simulation import check_workers, make_plan
+    from tablelog.simulation import simulate as run
     from tablelog.store import open_recorder, store_location
 
     options = parse_options(option_pairs)
@@ -102,7 +102,7 @@ def simulate(
     if cluster is None:
         report = run(open_recorder(store), plan, workers=workers, progress=not quiet)
     else:
-        from tablelog.simulate_cluster import check_cluster, connect
+        from tablelog.simulation.cluster import check_cluster, connect
 
         location = store_location(store)
         check_cluster(cluster, location, workers)

@@ -161,7 +161,7 @@ def _search(url: str, name: str, given: dict[str, Any]) -> None:
         if cluster is None:
             run(url, name, workers=given.get("workers") or 1, progress=progress)
             return
-        from tablelog.simulate_cluster import check_cluster, connect
+        from tablelog.simulation.cluster import check_cluster, connect
         from tablelog.store import store_location
 
         location = store_location(given.get("store"))

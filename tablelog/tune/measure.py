@@ -17,7 +17,7 @@ from typing import Any
 from tablelog.projections.metrics import per_match
 from tablelog.projections.stats import seats_even
 from tablelog.projections.traces import trace_of_match
-from tablelog.simulate import make_plan, play_match
+from tablelog.simulation import make_plan, play_match
 
 from .space import Candidate
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games.base import RulesError
-from tablelog.simulate import begin_match, make_plan
+from tablelog.simulation import begin_match, make_plan
 
 from .measure import ALSO, NAME, Tally, tally
 from .settings import Settings

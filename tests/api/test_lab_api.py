@@ -11,8 +11,8 @@ import pytest
 from tablelog import lab
 from tablelog.access import WritePolicy
 from tablelog.cli.serve import build_app
-from tablelog.lab_run import run
-from tablelog.simulate import make_plan, simulate
+from tablelog.lab.run import run
+from tablelog.simulation import make_plan, simulate
 
 
 def test_experiments_are_listed_and_read(client, recorder):

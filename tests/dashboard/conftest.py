@@ -7,7 +7,7 @@ import random
 import pytest
 
 from tablelog.domain.games import get_rules
-from tablelog.simulate import make_plan, simulate
+from tablelog.simulation import make_plan, simulate
 from tablelog.store import open_recorder
 
 EVE = "<b>Eve</b>"  # a name that would be bold if anything read it as markup

@@ -16,7 +16,7 @@ from tablelog.dashboard.figures import match as match_figures
 from tablelog.dashboard.games import geoshapes, topitop, total_landscaping
 from tablelog.domain.games import get_rules
 from tablelog.projections.queries import Queries
-from tablelog.simulate import make_plan, simulate
+from tablelog.simulation import make_plan, simulate
 from tablelog.store import open_recorder
 
 

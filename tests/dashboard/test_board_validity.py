@@ -14,7 +14,7 @@ from tablelog.dashboard import games as boards
 from tablelog.dashboard.figures.style import base
 from tablelog.dashboard.games.drawing import Sketch, board_figure, rect
 from tablelog.domain.games import GAMES
-from tablelog.simulate import make_plan, play_match
+from tablelog.simulation import make_plan, play_match
 
 
 def validated(figure: go.Figure) -> go.Figure:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tablelog.dashboard.app import create_app
-from tablelog.simulate import make_plan, simulate
+from tablelog.simulation import make_plan, simulate
 from tablelog.store import open_recorder
 from tests.conftest import BROWSER_WAIT, serving
 

@@ -14,7 +14,7 @@ import pytest
 from tablelog import lab
 from tablelog.access import WritePolicy
 from tablelog.cli.serve import build_app
-from tablelog.lab_run import run
+from tablelog.lab.run import run
 from tablelog.store import open_recorder
 from tests.conftest import BROWSER_WAIT, open_page, serving
 

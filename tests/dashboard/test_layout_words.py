@@ -21,7 +21,7 @@ from tablelog.domain.games import declarations
 from tablelog.domain.games.declaring import Flag, json_key
 from tablelog.domain.wording import game_variant_words as variant_words
 from tablelog.projections.projector import variant_text
-from tablelog.simulate import make_plan, simulate
+from tablelog.simulation import make_plan, simulate
 from tablelog.store import open_recorder
 
 

@@ -18,7 +18,7 @@ from tablelog.dashboard.record import Question
 from tablelog.dashboard.record import setup as setups
 from tablelog.domain.games import GAMES, declarations
 from tablelog.domain.games.declaring import json_key
-from tablelog.simulate import make_plan, simulate
+from tablelog.simulation import make_plan, simulate
 from tablelog.store import open_recorder
 from tests.conftest import BROWSER_WAIT, open_page, serving
 

@@ -14,7 +14,7 @@ import pytest
 
 from tablelog.dashboard.app import create_app
 from tablelog.domain.matches.match import start_match
-from tablelog.simulate import make_plan, simulate
+from tablelog.simulation import make_plan, simulate
 from tablelog.store import open_recorder
 from tests.conftest import BROWSER_WAIT, open_page, serving
 

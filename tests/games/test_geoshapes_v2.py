@@ -32,7 +32,7 @@ import pytest
 from tablelog.domain.games import InvalidSetup
 from tablelog.domain.games.geoshapes.board import load_board
 from tablelog.domain.games.geoshapes.rules import PLAY, RULES
-from tablelog.simulate import make_plan, simulate
+from tablelog.simulation import make_plan, simulate
 from tablelog.store import open_recorder
 from tests.packaged import data_path
 

@@ -14,8 +14,8 @@ from uuid import uuid4
 import pytest
 
 from tablelog import lab
-from tablelog.lab_run import Cancelled, run
-from tablelog.lab_store import LabStore, NotRunning
+from tablelog.lab.run import Cancelled, run
+from tablelog.lab.store import LabStore, NotRunning
 
 LIVENESS = 180  # seconds: far more than a cancel takes, so only a cancel that never acts fails
 

@@ -14,8 +14,8 @@ from tablelog.cli import main
 from tablelog.domain.agents import make_agent
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import get_rules
-from tablelog.lab_run import play, run
-from tablelog.lab_store import LabStore
+from tablelog.lab.run import play, run
+from tablelog.lab.store import LabStore
 
 
 def test_the_same_seed_gives_the_same_report(recorder):

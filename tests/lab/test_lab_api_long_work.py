@@ -11,7 +11,7 @@ from tablelog import lab
 from tablelog.access import WritePolicy
 from tablelog.api import create_app
 from tablelog.cli.serve import build_app
-from tablelog.lab_store import LabStore
+from tablelog.lab.store import LabStore
 
 from .test_cancel import in_background, wait_for
 

@@ -8,7 +8,7 @@ import pytest
 
 from tablelog.access import WritePolicy
 from tablelog.cli.serve import build_app
-from tablelog.lab_store import LabStore
+from tablelog.lab.store import LabStore
 from tablelog.store import open_recorder
 from tests.conftest import BROWSER_WAIT, open_page, serving
 

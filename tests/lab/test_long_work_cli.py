@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 
 from tablelog.cli import main
-from tablelog.lab_store import LabStore
-from tablelog.simulate import cores
+from tablelog.lab.store import LabStore
+from tablelog.simulation import cores
 from tablelog.store import open_recorder
 
 LIVENESS = 180  # seconds: only a stop that never happens runs into it

@@ -251,7 +251,7 @@ def test_a_skill_report_gives_ludiis_skill_trace():
     # (-1) then a win (1): mean 0. The line through 0.5, 0 predicts -1 at step 2 + 1 = 3,
     # clamped to 0; area (0.5 + 0) / 2: the trace is 0.25.
     from tablelog import lab
-    from tablelog.lab_report import report_of
+    from tablelog.lab.report import report_of
 
     definition = lab.skill("topitop", [1, 2, 4], matches=2)
     traces = [
@@ -269,7 +269,7 @@ def test_a_skill_report_gives_ludiis_skill_trace():
 
 def test_a_variants_report_names_the_metrics_without_variation():
     from tablelog import lab
-    from tablelog.lab_report import report_of
+    from tablelog.lab.report import report_of
 
     definition = lab.variants("topas", {"expert": False}, {"expert": True}, matches=20)
     short = Trace(2, (0,), True, (0, 1))

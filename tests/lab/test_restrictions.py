@@ -10,7 +10,7 @@ import pytest
 from tablelog.domain.agents import make_agent
 from tablelog.domain.games import GAMES, get_rules
 from tablelog.domain.restrictions import restrictions
-from tablelog.lab_store import LabStore
+from tablelog.lab.store import LabStore
 
 CASES = [(game, name) for game in GAMES for name in restrictions(game)]
 

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from tablelog import lab
-from tablelog.lab_run import play
+from tablelog.lab.run import play
 from tablelog.projections.load import load_tables
 from tablelog.projections.metrics import per_match
 from tablelog.projections.traces import traces_from_tables, with_replay

@@ -12,7 +12,7 @@ from werkzeug.serving import make_server
 
 from tablelog.dashboard.app import create_app
 from tablelog.dashboard.data import Source
-from tablelog.simulate import make_plan, simulate
+from tablelog.simulation import make_plan, simulate
 from tablelog.store import open_recorder
 from tests.dashboard.conftest import EVE, hand_logged_match
 from tests.dashboard.test_browser import wait_for_title

@@ -19,7 +19,7 @@ import pytest
 
 from tablelog.dashboard import games
 from tablelog.dashboard.record import Question, menu
-from tablelog.simulate import make_plan, simulate
+from tablelog.simulation import make_plan, simulate
 from tablelog.store import open_recorder
 
 from .conftest import ARTIFACTS, answered

@@ -11,7 +11,7 @@ import pytest
 from tablelog.domain.agents.bots import BOTS, greedy_bot, next_move, random_bot
 from tablelog.domain.games import GAMES
 from tablelog.domain.games.topitop.rules import TopitopState
-from tablelog.simulate import make_plan, play_match
+from tablelog.simulation import make_plan, play_match
 
 
 def outcome_of(match) -> dict[str, Any]:

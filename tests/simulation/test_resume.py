@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tablelog.domain.integrity.audit import audit_all
-from tablelog.simulate import Writer, make_plan, match_id, played, simulate
+from tablelog.simulation import make_plan, match_id, played, simulate
+from tablelog.simulation.run import Writer
 from tablelog.store import open_recorder
 
 from .helpers import exports, run, started_in

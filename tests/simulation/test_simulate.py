@@ -6,16 +6,15 @@ import pytest
 
 from tablelog.domain.games import GAMES
 from tablelog.domain.matches.records import from_record
-from tablelog.simulate import (
-    RUNAWAY,
+from tablelog.simulation import (
     Plan,
     make_plan,
-    match_rng,
     move_cap,
     play_match,
     simulate,
     simulate_all,
 )
+from tablelog.simulation.plan import RUNAWAY, match_rng
 from tablelog.store import open_recorder
 
 from .helpers import chain_is_whole, exports, run, without_ids_and_times

@@ -11,7 +11,7 @@ import pytest
 
 from tablelog.domain.games.geoshapes import tuning
 from tablelog.domain.games.geoshapes.board import parse_board
-from tablelog.simulate import make_plan, simulate
+from tablelog.simulation import make_plan, simulate
 from tablelog.store import open_recorder
 from tablelog.tune.space import load_space
 

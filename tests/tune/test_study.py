@@ -103,7 +103,7 @@ def test_a_spent_seed_set_is_refused_for_another_confirmation(tmp_path):
 
 
 def test_the_export_is_a_manifest_simulate_takes(tmp_path):
-    from tablelog.simulate import make_plan, play_match
+    from tablelog.simulation import make_plan, play_match
 
     store = str(tmp_path / "s.sqlite")
     _, said = tuned(store, space_file=space_file(tmp_path), trials=2)

@@ -24,7 +24,7 @@ from tablelog.domain.agents import MCTS, MCTS_SPEC, make_agent
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import get_rules
 
-from .lab import Arm, Definition
+from .experiments import Arm, Definition
 
 HOUR = 3600.0  # the most an experiment may be estimated to take (the command line's --yes aside)
 SEARCH_SAMPLE = 0.25  # seconds spent timing MCTS iterations
@@ -103,7 +103,7 @@ def duration(seconds: float) -> str:
 @cache
 def measure(game: str, players: int, options: str) -> Costs:
     """Costs of `game` with `players` and these options (JSON), measured now (kept)."""
-    from .lab_run import play
+    from .run import play
 
     calibration = Definition(
         "variants",

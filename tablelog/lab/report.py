@@ -20,7 +20,7 @@ from tablelog.projections.lab_stats import compare, head_to_head, skill_trace, s
 from tablelog.projections.metrics import per_match, utilities
 from tablelog.projections.traces import Trace
 
-from .lab import Arm, Definition
+from .experiments import Arm, Definition
 
 
 def plain(value: Any) -> Any:

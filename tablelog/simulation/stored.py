@@ -1,6 +1,6 @@
 """Which of a simulation's matches a store already holds, so that running the same command again
 plays and stores only the rest (`tablelog simulate`: a match's id is a function of the run's
-arguments and its number, `simulate.match_id`).
+arguments and its number, `tablelog.simulation.plan.match_id`).
 
 A match is stored whole in one transaction or not at all, so its first event being there means
 the whole match is. The ids are looked up a few hundred at a time, on the primary key

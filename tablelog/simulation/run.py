@@ -1,15 +1,5 @@
-"""Simulated matches: seeded bots play whole matches through the recorder's own commands.
-
-Every match is built in memory as a `Match` through the command methods a person's entries go
-through (`start_match`, `record`, `end`), so each move is validated by the rules and chained by
-hash exactly as if it had been typed; then many finished matches are stored per transaction.
-
-Determinism: match number k of a run with seed s draws everything random (the deal, every bot's
-decision) from its own generator seeded by (s, k), so which worker plays it, and when, changes
-nothing; matches are stored in match-number order. Its id is a function of the run's arguments
-and k (`match_id`): the same run is the same matches, so running a command again (after a
-Ctrl-C, a kill, a lost machine) finds the matches already stored (`simulate_stored`) and plays
-and stores only the others.
+"""A simulation run: every match of its plans played (`tablelog.simulation.playing`), in worker
+processes or on a Dask cluster (`tablelog.simulation.cluster`), and stored, in match order.
 
 Storing: each finished match's pending events (validated, hash-chained, exactly what `save`
 would take from the aggregate) are turned into rows by the recorder's own mapper, the step
@@ -28,34 +18,27 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
-import json
 import multiprocessing
 import os
-import random
 import signal
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple, Protocol, cast
-from uuid import UUID, uuid4, uuid5
+from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, Mapper
 
-from tablelog.domain.agents.bots import BOTS, next_move
-from tablelog.domain.errors import Refused
-from tablelog.domain.games import get_rules
-from tablelog.domain.matches.match import Match, start_match
-from tablelog.domain.quoting import quoted
-from tablelog.domain.recording.eventsourcing_internals import MappedMatch
 from tablelog.domain.recording.recorder import Recorder
-from tablelog.domain.wording import player_count_refusal
-from tablelog.simulate_stored import stored_among
+
+from .plan import Plan, SimulationError, match_id, move_cap
+from .playing import Packed, Played, Tally, packed, played, unpacked
+from .stored import stored_among
 
 
 class Cluster(Protocol):
-    """What a run asks of a cluster (`tablelog.simulate_cluster.Cluster`, which builds on this
+    """What a run asks of a cluster (`tablelog.simulation.cluster.Cluster`, which builds on this
     module: named here by what it does, so that this module does not import it back)."""
 
     def play(
@@ -69,203 +52,9 @@ class Cluster(Protocol):
         """Play and store every job of the run, counting into `reports`, until done or stop."""
 
 
-# Every game ends by its rules, except where bots can go round in circles: Topitop declares its
-# cap (`playout_cap`, 200 actions); any other game still running after RUNAWAY moves is also
-# ended as a draw by agreement, and the run's summary counts such matches.
-RUNAWAY = 2_000
 # Matches are stored a batch per transaction: a batch closes at this many events (or matches).
 BATCH_EVENTS = 5_000
 BATCH_MATCHES = 200
-# The most matches one run plays: its job list and id checks are held in memory (about 100 MB
-# a million); a larger study is several runs with different seeds.
-MAX_MATCHES = 1_000_000
-# Simulated matches' ids are uuid5 names in this space (see `match_id`).
-SIMULATED = UUID("6a0d3a52-7a3c-5d1e-9b8e-74626c6c6f67")
-
-
-class SimulationError(Refused):
-    """A simulation asked for something that cannot be played (the message says what)."""
-
-
-@dataclasses.dataclass(frozen=True)
-class Plan:
-    """What a simulation run plays: `matches` matches of `game`, one bot per seat."""
-
-    game: str
-    matches: int
-    seed: int
-    bots: tuple[str, ...]  # the bot of each seat, in turn order
-    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
-    # A manifest handed over whole ({"name", "content"}: a tuner's candidate board, a file), in
-    # place of the one `options` names; `options["manifest"]` is then its `sha256:` reference.
-    components: Mapping[str, Any] | None = None
-
-    @property
-    def players(self) -> int:
-        return len(self.bots)
-
-    @property
-    def seats(self) -> list[str]:
-        """Seat names say which bot plays where: "greedy-1", "random-2"..."""
-        return [f"{bot}-{number}" for number, bot in enumerate(self.bots, start=1)]
-
-    @functools.cached_property
-    def id_space(self) -> UUID:
-        """What names the plan's matches: its game, seed, bots (so the player count) and
-        options (defaults filled in by `make_plan`), not how many matches it plays: match k is
-        the same match whatever -n is."""
-        what = {"game": self.game, "seed": self.seed, "bots": self.bots, "options": self.options}
-        # options["manifest"] is the content's hash when components are handed over
-        return uuid5(SIMULATED, json.dumps(what, sort_keys=True, default=str))
-
-
-def make_plan(
-    game: str,
-    matches: int,
-    seed: int,
-    players: int | None = None,
-    bots: str | Sequence[str] = "random",
-    options: Mapping[str, Any] | None = None,
-    components: Mapping[str, Any] | None = None,
-) -> Plan:
-    """A checked Plan, or a one-line Refused/InvalidSetup naming what is wrong.
-
-    `bots` is one bot for every seat or one per seat ("greedy,random"); `players` defaults to
-    the number of bots given per seat, else 2 (or the game's only count). `components` is a
-    manifest handed over whole ({"name", "content"}), played in place of a named one."""
-    rules = get_rules(game)
-    if not 1 <= matches <= MAX_MATCHES:
-        raise SimulationError(
-            f"-n, the number of matches, must be 1 to {MAX_MATCHES:,} (a larger study is several "
-            f"runs with different seeds), got {matches}"
-        )
-    names = [b.strip() for b in bots.split(",")] if isinstance(bots, str) else list(bots)
-    unknown = [b for b in names if b not in BOTS]
-    if unknown or not names:
-        raise SimulationError(
-            f"unknown bot {quoted((unknown or [''])[0])}; bots: {', '.join(BOTS)}"
-        )
-    if players is None:
-        players = (
-            len(names) if len(names) > 1 else min(max(2, rules.min_players), rules.max_players)
-        )
-    refusal = player_count_refusal(rules, players)
-    if refusal:
-        raise SimulationError(refusal)
-    if len(names) == 1:
-        names *= players
-    if len(names) != players:
-        raise SimulationError(
-            f"give one bot for every seat or one per seat: {len(names)} bots for {players} players"
-        )
-    options = dict(options or {})
-    if components is not None:
-        options["manifest"] = handed_over(components)
-    return Plan(game, matches, seed, tuple(names), rules.options(options), components)
-
-
-def handed_over(components: Mapping[str, Any]) -> str:
-    """The `sha256:` reference of a manifest handed over whole, made known in this process (a
-    worker's too: every match registers it again, which costs a dictionary look-up)."""
-    from tablelog.domain.games.manifests import embed, register
-
-    return register(embed(components["name"], components["content"]))
-
-
-def match_rng(seed: int, number: int) -> random.Random:
-    """The generator of match `number` of the run seeded `seed` (string seeds hash the same in
-    every process, unlike hash())."""
-    return random.Random(f"tablelog-simulate:{seed}:{number}")
-
-
-def move_cap(game: str) -> int:
-    """How many moves a simulated match of `game` may take before it is drawn by agreement."""
-    return get_rules(game).playout_cap or RUNAWAY
-
-
-def match_id(plan: Plan, number: int) -> UUID:
-    """The id of match `number` of the plan: the same in whichever process plays it and in
-    every run of the same arguments, so a match stored once (by a run cut short, or by a
-    cluster's task that Dask ran again) is recognised in the store, never stored twice."""
-    return uuid5(plan.id_space, str(number))
-
-
-def begin_match(plan: Plan, number: int, id: UUID | None = None) -> tuple[Match, random.Random]:
-    """Match `number` of the plan, dealt and started in memory, and its generator."""
-    rules = get_rules(plan.game)
-    rng = match_rng(plan.seed, number)
-    options, components = dict(plan.options), plan.components
-    if components is not None:
-        handed_over(components)  # a worker process learns the content from the plan
-        options["manifest"] = components["name"]  # as `tablelog new --manifest-file` stores it
-    setup = rules.deal(plan.players, plan.options, rng)  # the whole deal goes into Started
-    match = start_match(id or uuid4(), plan.game, plan.seats, options, setup, components=components)
-    return match, rng
-
-
-def play_on(match: Match, plan: Plan, rng: random.Random, moves: int) -> None:
-    """Up to `moves` more moves by the plan's bots, each recorded like a person's entry (the
-    rules check it, the hash chain takes it); fewer if the game ends first."""
-    rules = match.rules
-    bots = [BOTS[name] for name in plan.bots]
-    for _ in range(moves):
-        if rules.outcome(match.state) is not None:
-            return
-        seat, move = next_move(rules, match.state, bots, rng)
-        match.record(seat, move)
-
-
-def play_match(plan: Plan, number: int, id: UUID | None = None) -> Match:
-    """Match `number` of the plan, played to its end and ended, in memory (nothing stored)."""
-    match, rng = begin_match(plan, number, id)
-    play_on(match, plan, rng, move_cap(plan.game))
-    match.end(agreed_draw=match.rules_outcome() is None)  # at the cap: a draw by agreement
-    return match
-
-
-class Played(NamedTuple):
-    """A finished match: its rows, ready to insert, and its result."""
-
-    rows: MappedMatch
-    winners: tuple[int, ...]
-    capped: bool
-
-    @property
-    def events(self) -> int:
-        return len(self.rows.topics)
-
-
-class Tally(NamedTuple):
-    """What a run counts of a match stored by someone else (a cluster's worker)."""
-
-    events: int
-    winners: tuple[int, ...]
-    capped: bool
-
-
-# A played match as it crosses between processes: its id's bytes, first version, topics and
-# states. Pickling plain bytes and strings costs a fraction of pickling StoredEvents and UUIDs
-# (measured: 4x less CPU at both ends), which a run with workers pays for every event.
-Packed = tuple[bytes, int, list[str], list[bytes], tuple[int, ...], bool]
-
-
-def packed(match: Played) -> Packed:
-    id, version, topics, states = match.rows
-    assert isinstance(id, UUID)  # the mapper's rows carry the aggregate's own UUID
-    return id.bytes, version, topics, states, *match[1:]
-
-
-def unpacked(wire: Packed) -> Played:
-    id_bytes, version, topics, states, winners, capped = wire
-    return Played(MappedMatch(UUID(bytes=id_bytes), version, topics, states), winners, capped)
-
-
-def played(plan: Plan, number: int, mapper: Mapper, id: UUID | None = None) -> Played:
-    match = play_match(plan, number, id)
-    rows = MappedMatch.of([mapper.to_stored_event(event) for event in match.collect_events()])
-    outcome = match.outcome
-    assert outcome is not None  # play_match plays every match to its end
-    return Played(rows, tuple(outcome["winners"]), outcome["reason"] == "draw by agreement")
 
 
 @dataclasses.dataclass
@@ -346,7 +135,7 @@ def simulate_all(
     cluster: Cluster | None = None,
 ) -> list[Report]:
     """`simulate` for several plans one after the other, sharing one pool of workers (or the
-    Dask `cluster`, tablelog.simulate_cluster) and one progress bar (`progress` may be the
+    Dask `cluster`, tablelog.simulation.cluster) and one progress bar (`progress` may be the
     bar's label)."""
     from tqdm import tqdm
 

@@ -3,10 +3,10 @@ cancelled, keeping what is stored.
 
 Every match is played in memory through the `Match` commands a person's entries go through
 (each move checked by the rules and hash-chained), then stored with `Recorder.save_new`, a batch
-per transaction; the experiment's row (`lab_store`) lists the stored ids after each batch.
+per transaction; the experiment's row (`lab.store`) lists the stored ids after each batch.
 
 The matches are played in worker processes (one at least), and arrive in job order, so which
-worker played a match changes nothing (see `tablelog.lab` for the seeding). A worker is a
+worker played a match changes nothing (see `lab.experiments` for the seeding). A worker is a
 process so that a cancel takes effect at once: an MCTS search of a large budget can run for
 minutes inside one decision, and stopping its process is the one way to stop it there. The match
 it was playing had not been stored, so nothing half-played ever is.
@@ -35,11 +35,12 @@ from tablelog.domain.games import get_rules
 from tablelog.domain.matches.match import Match, start_match
 from tablelog.domain.recording.recorder import Recorder
 from tablelog.projections.traces import Trace, trace_of_match
-from tablelog.simulate import move_cap, polled
+from tablelog.simulation.plan import move_cap
+from tablelog.simulation.run import polled
 
-from .lab import Definition
-from .lab_report import report_of
-from .lab_store import CANCELLED, DONE, INTERRUPTED, RUNNING, LabStore
+from .experiments import Definition
+from .report import report_of
+from .store import CANCELLED, DONE, INTERRUPTED, RUNNING, LabStore
 
 BATCH = 20  # matches stored per transaction at most
 SAVE_EVERY = 5.0  # seconds a finished match waits at most to be stored (long MCTS matches)

@@ -26,8 +26,8 @@ from tablelog.projections.load import load_tables
 from tablelog.projections.metrics import per_match
 from tablelog.projections.traces import is_bot_match, traces_from_tables, with_replay
 
-from .lab import MAX_SAMPLE, check_alpha
-from .lab_report import records
+from .experiments import MAX_SAMPLE, check_alpha
+from .report import records
 
 
 def humans_vs_bots(

@@ -3,7 +3,7 @@ one in a background thread whose progress can be asked for.
 
 One experiment runs at a time per service (a second start is refused with the reason): an
 experiment is minutes of CPU, and the store's writer is shared with people recording matches.
-A start estimated to take over an hour is refused with the estimate (`lab_cost`); a running
+A start estimated to take over an hour is refused with the estimate (`lab.cost`); a running
 experiment can be cancelled (`cancel`), keeping the matches stored so far.
 The composition root (`tablelog serve`) hands one to the dashboard (`dashboard.policy`);
 the Lab page and the API routes find it there, so the dashboard imports nothing of `tablelog`.
@@ -22,8 +22,8 @@ from tablelog.domain.errors import Refused
 from tablelog.domain.quoting import quoted
 from tablelog.domain.recording.recorder import Recorder
 
-from . import lab
-from .lab_store import LabStore, NotRunning
+from .experiments import KINDS, Definition, check_alpha, restriction, skill, variants
+from .store import LabStore, NotRunning
 
 PAGE_LIMIT = 400  # matches per arm a start from the page or the API may ask for
 
@@ -45,14 +45,14 @@ class LabService:
     def humans(self, game: str) -> dict[str, Any]:
         """Humans against bots from the projection tables only (no replay: branching is left
         out), for the Lab page; `tablelog experiment humans` also samples branching."""
-        from .lab_humans import humans_vs_bots
+        from .humans import humans_vs_bots
 
         return humans_vs_bots(self.recorder, game, sample=0)
 
-    def start(self, request: Mapping[str, Any]) -> lab.Definition:
-        """Check the request (`definition_of`) and what it would cost (`lab_cost`), then run it
+    def start(self, request: Mapping[str, Any]) -> Definition:
+        """Check the request (`definition_of`) and what it would cost (`lab.cost`), then run it
         in a thread; Refused if one runs here already."""
-        from .lab_cost import check_affordable
+        from .cost import check_affordable
 
         definition = definition_of(request)
         check_affordable(definition)
@@ -90,8 +90,8 @@ class LabService:
             self._stop.set()  # at once, without waiting for the row to be looked at
         return self.store.cancel(experiment["id"])[0]
 
-    def _run(self, definition: lab.Definition, experiment_id: str, stop: threading.Event) -> None:
-        from .lab_run import Cancelled, run
+    def _run(self, definition: Definition, experiment_id: str, stop: threading.Event) -> None:
+        from .run import Cancelled, run
 
         def advance(done: int, total: int) -> None:
             self.progress = {**self.progress, "done": done}
@@ -106,11 +106,11 @@ class LabService:
             self.progress = {**self.progress, "state": "failed", "error": str(err)}
 
 
-def definition_of(request: Mapping[str, Any]) -> lab.Definition:
+def definition_of(request: Mapping[str, Any]) -> Definition:
     """A Definition from a page's or an API client's JSON: kind, game and the kind's fields."""
     kind, game = request.get("kind"), request.get("game")
-    if kind not in lab.KINDS:
-        raise Refused(f"kind is one of {', '.join(lab.KINDS)}, got {quoted(kind)}")
+    if kind not in KINDS:
+        raise Refused(f"kind is one of {', '.join(KINDS)}, got {quoted(kind)}")
     if not isinstance(game, str):
         raise Refused("name the game")
     n = _number(request.get("matches", 20), "matches")
@@ -123,9 +123,9 @@ def definition_of(request: Mapping[str, Any]) -> lab.Definition:
     agent = str(request.get("agent") or "random")
     if kind == "variants":
         a, b = _options(request.get("a")), _options(request.get("b"))
-        return lab.variants(game, a, b, agent, players, n, seed, alpha)
+        return variants(game, a, b, agent, players, n, seed, alpha)
     if kind == "restriction":
-        return lab.restriction(
+        return restriction(
             game,
             str(request.get("restriction") or ""),
             agent,
@@ -138,7 +138,7 @@ def definition_of(request: Mapping[str, Any]) -> lab.Definition:
     budgets = request.get("budgets") or [1, 2, 4]
     if isinstance(budgets, str):
         budgets = [b for b in budgets.replace(" ", "").split(",") if b]
-    return lab.skill(
+    return skill(
         game,
         [_number(b, "a budget") for b in budgets],
         players,
@@ -151,7 +151,7 @@ def definition_of(request: Mapping[str, Any]) -> lab.Definition:
 
 def _level(value: Any) -> float:
     try:
-        return lab.check_alpha(float(value))
+        return check_alpha(float(value))
     except (TypeError, ValueError):
         raise Refused(f"alpha, the level of the tests, is a number, got {value!r}") from None
 

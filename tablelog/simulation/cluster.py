@@ -10,7 +10,7 @@ Where the rows go depends on the store:
 - PostgreSQL: each task stores its own matches, one transaction per task, and returns only what
   the run's summary counts. The store takes the writes of every worker; nothing crosses the
   network twice. Match ids derive from the run's arguments and the match numbers
-  (simulate.match_id), so a task that Dask runs again (its worker was lost after the commit)
+  (plan.match_id), so a task that Dask runs again (its worker was lost after the commit)
   finds its matches stored and stores nothing twice. Matches are stored a task at a time, as
   tasks finish.
 - SQLite (local cluster only): the file is written by the client alone; tasks return the mapped
@@ -34,19 +34,11 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from tablelog.domain.recording.recorder import Recorder
-from tablelog.simulate import (
-    Job,
-    Report,
-    Run,
-    SimulationError,
-    Tally,
-    Writer,
-    cores,
-    packed,
-    save_unstored,
-    unpacked,
-)
 from tablelog.store import is_postgres, open_recorder
+
+from .plan import SimulationError
+from .playing import Tally, packed, unpacked
+from .run import Job, Report, Run, Writer, cores, save_unstored
 
 if TYPE_CHECKING:
     from distributed import Client
