@@ -25,6 +25,7 @@ from cattrs import ClassValidationError
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 from cattrs.preconf.json import make_converter
 
+from ..plain import PlainMapping
 from ..quoting import quoted
 from .base import IllegalMove, InvalidSetup
 
@@ -194,7 +195,7 @@ class GameInfo:
         """The move class whose keys `move` has (all required ones, no others), or None."""
         return move_shape(move, self.moves)
 
-    def structure_options(self, options: Mapping[str, Any]) -> Any:
+    def structure_options(self, options: PlainMapping) -> Any:
         return structure_options(self.options, options, self.name)
 
     def structure_move(self, move: object) -> Any:
@@ -255,7 +256,7 @@ def unstructure(value: Any) -> Any:
     return CONVERTER.unstructure(value)
 
 
-def structure_options(cls: type, options: Mapping[str, Any], game: str) -> Any:
+def structure_options(cls: type, options: PlainMapping, game: str) -> Any:
     """`options` (missing ones take their defaults) as an instance of `cls`, or InvalidSetup
     naming the unknown option or the option whose value does not fit."""
     names = [json_key(f) for f in dataclasses.fields(cls)]
@@ -368,21 +369,22 @@ def _field_schema(field: dataclasses.Field[Any], tp: Any, move: Vocabulary | Non
     return schema
 
 
-def _leaves(meta: Mapping[str, Any], move: Vocabulary | None) -> tuple[dict[Any, Schema], Schema]:
+def _leaves(meta: PlainMapping, move: Vocabulary | None) -> tuple[dict[Any, Schema], Schema]:
     """What the texts (and numbers) in a field that names something are, and the rest of its
     declared schema, for the field as a whole."""
-    declared = dict(meta.get("schema") or {})
-    if meta.get("names"):
-        return {str: any_case(meta["names"])}, declared
+    schema, names, words = meta.get("schema"), meta.get("names"), meta.get("words")
+    declared: Schema = dict(schema) if isinstance(schema, Mapping) else {}
+    if names and isinstance(names, Sequence):
+        return {str: any_case(names)}, declared
     if meta.get("player"):
         most = {"maximum": move.players} if move and move.players else {}
         number = {"type": "integer", "minimum": 1, **most}
         return {int: number, str: {"type": "string", "minLength": 1}}, declared
-    if meta.get("words"):
-        names = tuple(move.words.get(meta["words"], ())) if move else ()
-        if move and move.exact and names:
-            return {str: any_case(names)}, {}
-        examples = {"examples": list(names)} if names else {}
+    if words and isinstance(words, str):
+        given = tuple(move.words.get(words, ())) if move else ()
+        if move and move.exact and given:
+            return {str: any_case(given)}, {}
+        examples = {"examples": list(given)} if given else {}
         return {str: {"type": "string", "minLength": 1, **declared, **examples}}, {}
     return {}, declared
 

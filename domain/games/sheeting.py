@@ -17,11 +17,12 @@ hashes the same. Refusals name the seat and the field; nothing is stored before 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from ..errors import Refused
 from ..matches.values import MAX_INT, stored_text
+from ..plain import PlainMapping
 from ..quoting import quoted
 
 KEYS = ("scores", "winners", "first", "duration_min", "location", "board", "source")
@@ -36,19 +37,17 @@ class SheetRules:
     game: str
     tie_rule: ClassVar[str] = "a tie is a shared win"
 
-    def categories(
-        self, options: Mapping[str, Any], components: Any, players: int
-    ) -> tuple[str, ...]:
+    def categories(self, options: PlainMapping, components: Any, players: int) -> tuple[str, ...]:
         """The scoring categories a sheet of this game may list (the engine's `score()` names)."""
         raise NotImplementedError
 
     def bounds(
-        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+        self, options: PlainMapping, components: Any, players: int, won: bool
     ) -> tuple[float, float]:
         """The lowest and highest total a seat can reach (reasoned in each game's module)."""
         raise NotImplementedError
 
-    def sums_categories(self, options: Mapping[str, Any], players: int) -> bool:
+    def sums_categories(self, options: PlainMapping, players: int) -> bool:
         """Whether a seat's categories add up to its total (Topas solitaire: they do not)."""
         return True
 
@@ -56,7 +55,7 @@ class SheetRules:
         self,
         sheet: dict[str, Any],
         seats: Sequence[str],
-        options: Mapping[str, Any],
+        options: PlainMapping,
         components: Any,
     ) -> None:
         """Checks of one game that need the whole sheet (per-category bounds, sums)."""
@@ -94,13 +93,11 @@ class DeclaredSheet(SheetRules):
     def __init__(self, game: str, scoring: Sequence[str]) -> None:
         self.game, self._categories = game, tuple(scoring)
 
-    def categories(
-        self, options: Mapping[str, Any], components: Any, players: int
-    ) -> tuple[str, ...]:
+    def categories(self, options: PlainMapping, components: Any, players: int) -> tuple[str, ...]:
         return self._categories
 
     def bounds(
-        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+        self, options: PlainMapping, components: Any, players: int, won: bool
     ) -> tuple[float, float]:
         return (-MAX_INT, MAX_INT)
 

@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import Refused
 from ..games import PLUGINS
 from ..games.sheeting import KEYS, SEAT_KEYS, SheetRules, name_of, number, seat_label, text
+from ..plain import PlainMapping
 from ..quoting import quoted
 
 # game id -> its sheet rules (each game's plugin carries them: `domain/games/<game>/sheet.py`,
@@ -32,7 +33,7 @@ def sheet_rules(game: str) -> SheetRules:
 
 
 def check_sheet(
-    game: str, seats: Sequence[str], options: Mapping[str, Any], components: Any, sheet: Any
+    game: str, seats: Sequence[str], options: PlainMapping, components: Any, sheet: Any
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """(the sheet normalised, the outcome it gives) or Refused naming the seat and field.
     What comes out is plain JSON the store keeps exactly: every number finite and within 53
@@ -136,7 +137,7 @@ def _check_entry(
     entry: dict[str, Any],
     where: str,
     allowed: tuple[str, ...],
-    options: Mapping[str, Any],
+    options: PlainMapping,
     components: Any,
     players: int,
     won: bool,

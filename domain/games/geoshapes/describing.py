@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...plain import PlainMapping
 from .board import Board, Place, missing
 from .scoring import DECK_OUT, hand_value
 from .state import STAGE_HINT, GeoShapesState, seat_words
@@ -30,7 +31,7 @@ def shape_names(shapes: Sequence[str]) -> str:
     return ", ".join(shapes) if shapes else "nothing"
 
 
-def move_kind(move: Mapping[str, Any]) -> str:
+def move_kind(move: PlainMapping) -> str:
     return next((kind for key, kind in MOVE_KINDS if key in move), "move")
 
 

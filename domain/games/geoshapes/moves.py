@@ -15,6 +15,7 @@ from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from ...plain import PlainMapping
 from ...quoting import quoted
 from ..base import IllegalMove
 from . import declaration as declared
@@ -228,11 +229,11 @@ def from_table(move: Any, seats: Sequence[str]) -> Any:
     return move
 
 
-def to_table(move: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+def to_table(move: PlainMapping, seats: Sequence[str]) -> dict[str, object]:
     """The inverse of `from_table`: a stored move with each seat as its player's name."""
-    if isinstance(move.get("pick_up"), int):
-        return {**move, "pick_up": seats[move["pick_up"]]}
-    trade = move.get("trade")
+    pick_up, trade = move.get("pick_up"), move.get("trade")
+    if isinstance(pick_up, int):
+        return {**move, "pick_up": seats[pick_up]}
     if isinstance(trade, Mapping) and isinstance(trade.get("with"), int):
         return {**move, "trade": {**trade, "with": seats[trade["with"]]}}
     return dict(move)

@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from ...plain import PlainMapping
 from ...quoting import quoted
 from ..base import (
     Component,
@@ -170,7 +171,7 @@ _recorded: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {}  # reference 
 _STRUCTURED: dict[tuple[tuple[str, type, Any], ...], Any] = {}  # options, keyed -> structured
 
 
-def _structured(options: Mapping[str, Any]) -> Any:
+def _structured(options: PlainMapping) -> Any:
     """`structure_options` of the options, kept per value (a pure function of them, asked
     three times a new match): keyed by each option's name, type and value, so that 1 and True
     are told apart; options holding anything unhashable are structured afresh."""
@@ -200,11 +201,11 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
 
     # ---- setting up -----------------------------------------------------------------------
 
-    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def options(self, options: PlainMapping) -> dict[str, Any]:
         return self._options_and_components(options)[0]
 
     def _options_and_components(
-        self, options: Mapping[str, Any]
+        self, options: PlainMapping
     ) -> tuple[dict[str, Any], tuple[str, ...], tuple[int, ...]]:
         """The checked options and their manifest's types and values, the manifest read once
         (by name it is a file to find: a third of a simulated match's setup when read twice)."""
@@ -224,7 +225,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
         with that reason)."""
         return {"tile": dataclasses.replace(state.sculptures, removed=None).tiles()}
 
-    def _dealt(self, seats: int, options: Mapping[str, Any], tiles: int) -> list[int]:
+    def _dealt(self, seats: int, options: PlainMapping, tiles: int) -> list[int]:
         """How many tiles each seat is dealt (the last player gets the rest when choosing)."""
         rest = tiles - SIZE * SIZE - HAND * seats
         if rest < 0:
@@ -233,7 +234,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
             )
         return [HAND] * (seats - 1) + [HAND + rest if options["last_player_chooses"] else HAND]
 
-    def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    def deal(self, seats: int, options: PlainMapping, rng: random.Random) -> dict[str, Any]:
         opts, types, values = self._options_and_components(options)
         _check_players(seats)
         removed = rng.choice(types) if seats in REMOVES_A_TYPE else None
@@ -250,9 +251,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
             setup["removed"] = removed
         return setup
 
-    def start(
-        self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]
-    ) -> TopiaryState:
+    def start(self, seats: int, options: PlainMapping, setup: Mapping[str, Any]) -> TopiaryState:
         opts, types, values = self._options_and_components(options)
         _check_players(seats)
         if not isinstance(setup, Mapping) or set(setup) - {"removed", "garden", "hands"}:
@@ -349,7 +348,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
 
     # ---- playing --------------------------------------------------------------------------
 
-    def apply(self, state: TopiaryState, move: Mapping[str, Any]) -> TopiaryState:
+    def apply(self, state: TopiaryState, move: PlainMapping) -> TopiaryState:
         quick = fast.quick_visit(state.sculptures, move)
         if quick is not None and self.phase(state) == VISIT:
             # A canonical visiting move reads as the parser would read it; anything else
@@ -693,7 +692,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
 
     # ---- describing -----------------------------------------------------------------------
 
-    def move_kind(self, move: Mapping[str, Any]) -> str:
+    def move_kind(self, move: PlainMapping) -> str:
         if "take" in move:
             return "visitor and rearrange"
         return next((kind for kind in ("visitor", "keep", "reveal") if kind in move), "move")

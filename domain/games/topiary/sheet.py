@@ -12,10 +12,11 @@ exactly one winner, checked as far as the sheet's totals and hand points go.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ...errors import Refused
+from ...plain import PlainMapping
 from ..sheeting import SheetRules, num
 
 VISITORS = {2: 8, 3: 6, 4: 5}
@@ -26,9 +27,7 @@ class TopiarySheet(SheetRules):
     game = "topiary"
     tie_rule = "tie: most hand points, then the player later in turn order"
 
-    def categories(
-        self, options: Mapping[str, Any], components: Any, players: int
-    ) -> tuple[str, ...]:
+    def categories(self, options: PlainMapping, components: Any, players: int) -> tuple[str, ...]:
         return ("visitors", "type bonus", "hand")
 
     def category_max(self, players: int) -> dict[str, int]:
@@ -40,7 +39,7 @@ class TopiarySheet(SheetRules):
         }
 
     def bounds(
-        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+        self, options: PlainMapping, components: Any, players: int, won: bool
     ) -> tuple[float, float]:
         return 0, sum(self.category_max(players).values())
 
@@ -48,7 +47,7 @@ class TopiarySheet(SheetRules):
         self,
         sheet: dict[str, Any],
         seats: Sequence[str],
-        options: Mapping[str, Any],
+        options: PlainMapping,
         components: Any,
     ) -> None:
         highest = self.category_max(len(seats))

@@ -22,6 +22,7 @@ import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from ...plain import PlainMapping
 from ...quoting import quoted
 from ..base import (
     Component,
@@ -121,16 +122,14 @@ class Topitop(GameRules[TopitopState], declared=GAME_INFO):
     state_type = TopitopState
     playout_cap = 200  # simulations end loops as a draw by agreement after this many actions
 
-    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def options(self, options: PlainMapping) -> dict[str, Any]:
         declared = GAME_INFO.structure_options(options)
         for name, count in dataclasses.asdict(declared).items():
             if not 0 <= count <= SIZE * SIZE:
                 raise InvalidSetup(f"option {name} must be between 0 and 9, got {quoted(count)}")
         return unstructure(declared)
 
-    def start(
-        self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]
-    ) -> TopitopState:
+    def start(self, seats: int, options: PlainMapping, setup: PlainMapping) -> TopitopState:
         if seats != 2:
             raise InvalidSetup(f"Topitop is for 2 players (Blue and Red), not {seats}")
         if setup:
@@ -178,7 +177,7 @@ class Topitop(GameRules[TopitopState], declared=GAME_INFO):
             )
         return None
 
-    def _parse(self, state: TopitopState, move: Mapping[str, Any]) -> tuple[Any, ...]:
+    def _parse(self, state: TopitopState, move: PlainMapping) -> tuple[Any, ...]:
         if not isinstance(move, Mapping):
             raise IllegalMove(f"a Topitop move is a JSON object, got {quoted(move)}")
         keys, shape = set(move), GAME_INFO.move_shape(move)
@@ -200,7 +199,7 @@ class Topitop(GameRules[TopitopState], declared=GAME_INFO):
             f"got {quoted(sorted(keys))}"
         )
 
-    def apply(self, state: TopitopState, move: Mapping[str, Any]) -> TopitopState:
+    def apply(self, state: TopitopState, move: PlainMapping) -> TopitopState:
         if state.winner is not None:
             raise IllegalMove(f"the game is over: {COLOURS[state.winner]} has won")
         action = self._parse(state, move)
@@ -292,12 +291,12 @@ class Topitop(GameRules[TopitopState], declared=GAME_INFO):
 
     # ---- describing -------------------------------------------------------------------------
 
-    def move_kind(self, move: Mapping[str, Any]) -> str:
+    def move_kind(self, move: PlainMapping) -> str:
         if "place" in move:
             return f"place {move['place']}"
         return "pass" if "pass" in move else "slide"
 
-    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
+    def describe(self, move: PlainMapping, seats: Sequence[str] = ()) -> str:
         if "place" in move:
             pile = "sand pile " if move["place"] != "bucket" else ""
             return f"places a {move['place']} {pile}on {move['to']}"

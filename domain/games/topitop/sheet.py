@@ -8,10 +8,11 @@ no winner.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ...errors import Refused
+from ...plain import PlainMapping
 from ..sheeting import SheetRules
 
 BUCKETS = 2
@@ -21,13 +22,11 @@ class TopitopSheet(SheetRules):
     game = "topitop"
     tie_rule = "the first with both buckets on castles wins"
 
-    def categories(
-        self, options: Mapping[str, Any], components: Any, players: int
-    ) -> tuple[str, ...]:
+    def categories(self, options: PlainMapping, components: Any, players: int) -> tuple[str, ...]:
         return ("buckets on castles",)
 
     def bounds(
-        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+        self, options: PlainMapping, components: Any, players: int, won: bool
     ) -> tuple[float, float]:
         return (BUCKETS, BUCKETS) if won else (0, BUCKETS - 1)
 
