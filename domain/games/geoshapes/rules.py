@@ -116,7 +116,7 @@ class GeoShapes(GameRules[GeoShapesState], declared=GAME_INFO):
         return play(state, action)
 
     @staticmethod
-    def _parse(state: GeoShapesState, move: Any) -> Action:
+    def _parse(state: GeoShapesState, move: object) -> Action:
         return parse(move, state.board, len(state.players))
 
     def legal_moves(self, state: GeoShapesState) -> list[Move]:
@@ -158,7 +158,7 @@ class GeoShapes(GameRules[GeoShapesState], declared=GAME_INFO):
     def render(self, state: GeoShapesState, seats: Sequence[str]) -> str:
         return describing.render(state, seats)
 
-    def typed_move(self, state: GeoShapesState, move: Any, seats: Sequence[str]) -> Any:
+    def typed_move(self, state: GeoShapesState, move: object, seats: Sequence[str]) -> Any:
         """Seats named by player or counted from 1, and names in any case, as stored."""
         stored = from_table(move, seats)
         try:

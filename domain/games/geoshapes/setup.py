@@ -126,7 +126,7 @@ def _holds_a_deal(setup: PlainMapping) -> None:
         )
 
 
-def _reshuffled(board: Board, empty_deck: str, raw: Any) -> tuple[tuple[str, ...], ...]:
+def _reshuffled(board: Board, empty_deck: str, raw: object) -> tuple[tuple[str, ...], ...]:
     """The dealt orders of the new decks, each holding every card of the deck."""
     if not isinstance(raw, list) or (empty_deck == END and raw):
         raise InvalidSetup(
@@ -147,7 +147,7 @@ def _reshuffled(board: Board, empty_deck: str, raw: Any) -> tuple[tuple[str, ...
     )
 
 
-def _order(board: Board, raw: Any, expected: Counter[str], what: str, holding: str) -> list[str]:
+def _order(board: Board, raw: object, expected: Counter[str], what: str, holding: str) -> list[str]:
     """A recorded deck order, which must hold exactly the `expected` cards."""
     order = _shape_list(board, raw, what)
     if Counter(order) != expected:
@@ -159,7 +159,7 @@ def _order(board: Board, raw: Any, expected: Counter[str], what: str, holding: s
     return order
 
 
-def _shape_list(board: Board, raw: Any, what: str) -> list[str]:
+def _shape_list(board: Board, raw: object, what: str) -> list[str]:
     if not isinstance(raw, list) or not all(isinstance(s, str) for s in raw):
         raise InvalidSetup(f"{what} must be a list of shape names")
     spelled = [spelled_as(s, board.values) for s in raw]  # any case, the board's spelling
@@ -169,7 +169,7 @@ def _shape_list(board: Board, raw: Any, what: str) -> list[str]:
     return spelled
 
 
-def _setup_hands(board: Board, seats: int, half: bool, raw: Any) -> list[list[str]]:
+def _setup_hands(board: Board, seats: int, half: bool, raw: object) -> list[list[str]]:
     if not isinstance(raw, list) or len(raw) != seats:
         raise InvalidSetup(f"the deal must list one hand per player ({seats})")
     hands = [
@@ -190,7 +190,7 @@ def _setup_hands(board: Board, seats: int, half: bool, raw: Any) -> list[list[st
     return hands
 
 
-def _setup_quadrants(board: Board, seats: int, half: bool, raw: Any) -> list[list[str]]:
+def _setup_quadrants(board: Board, seats: int, half: bool, raw: object) -> list[list[str]]:
     if raw is None:
         return _default_quadrants(board, seats, half)
     if not isinstance(raw, list) or len(raw) != seats:

@@ -32,11 +32,13 @@ class GeoShapesSheet(SheetRules):
     game = "geoshapes"
     tie_rule = "the one who completes a figure and the circle wins"
 
-    def categories(self, options: PlainMapping, components: Any, players: int) -> tuple[str, ...]:
+    def categories(
+        self, options: PlainMapping, components: object, players: int
+    ) -> tuple[str, ...]:
         return ("win", "hand")
 
     def bounds(
-        self, options: PlainMapping, components: Any, players: int, won: bool
+        self, options: PlainMapping, components: object, players: int, won: bool
     ) -> tuple[float, float]:
         value = deck_value(components)
         return (WIN_BONUS, WIN_BONUS + value) if won else (-value, 0)
@@ -46,7 +48,7 @@ class GeoShapesSheet(SheetRules):
         sheet: dict[str, Any],
         seats: Sequence[str],
         options: PlainMapping,
-        components: Any,
+        components: object,
     ) -> None:
         for index, entry in enumerate(sheet["scores"]):
             won = seats[index] in sheet["winners"]

@@ -27,7 +27,9 @@ class TopiarySheet(SheetRules):
     game = "topiary"
     tie_rule = "tie: most hand points, then the player later in turn order"
 
-    def categories(self, options: PlainMapping, components: Any, players: int) -> tuple[str, ...]:
+    def categories(
+        self, options: PlainMapping, components: object, players: int
+    ) -> tuple[str, ...]:
         return ("visitors", "type bonus", "hand")
 
     def category_max(self, players: int) -> dict[str, int]:
@@ -39,7 +41,7 @@ class TopiarySheet(SheetRules):
         }
 
     def bounds(
-        self, options: PlainMapping, components: Any, players: int, won: bool
+        self, options: PlainMapping, components: object, players: int, won: bool
     ) -> tuple[float, float]:
         return 0, sum(self.category_max(players).values())
 
@@ -48,7 +50,7 @@ class TopiarySheet(SheetRules):
         sheet: dict[str, Any],
         seats: Sequence[str],
         options: PlainMapping,
-        components: Any,
+        components: object,
     ) -> None:
         highest = self.category_max(len(seats))
         for index, entry in enumerate(sheet["scores"]):

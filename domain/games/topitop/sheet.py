@@ -22,11 +22,13 @@ class TopitopSheet(SheetRules):
     game = "topitop"
     tie_rule = "the first with both buckets on castles wins"
 
-    def categories(self, options: PlainMapping, components: Any, players: int) -> tuple[str, ...]:
+    def categories(
+        self, options: PlainMapping, components: object, players: int
+    ) -> tuple[str, ...]:
         return ("buckets on castles",)
 
     def bounds(
-        self, options: PlainMapping, components: Any, players: int, won: bool
+        self, options: PlainMapping, components: object, players: int, won: bool
     ) -> tuple[float, float]:
         return (BUCKETS, BUCKETS) if won else (0, BUCKETS - 1)
 

@@ -22,11 +22,13 @@ class TotalLandscapingSheet(SheetRules):
     game = "total-landscaping"
     tie_rule = "first to two bouts"
 
-    def categories(self, options: PlainMapping, components: Any, players: int) -> tuple[str, ...]:
+    def categories(
+        self, options: PlainMapping, components: object, players: int
+    ) -> tuple[str, ...]:
         return CONDITIONS
 
     def bounds(
-        self, options: PlainMapping, components: Any, players: int, won: bool
+        self, options: PlainMapping, components: object, players: int, won: bool
     ) -> tuple[float, float]:
         return (BOUTS_TO_WIN, BOUTS_TO_WIN) if won else (0, BOUTS_TO_WIN - 1)
 
