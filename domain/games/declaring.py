@@ -19,7 +19,7 @@ import re
 import types
 import typing
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, NewType, Union
+from typing import TYPE_CHECKING, Any, Literal, NewType, TypeVar, Union
 
 from cattrs import ClassValidationError
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
@@ -29,6 +29,11 @@ from ..plain import PlainMapping
 from ..quoting import quoted
 from .base import IllegalMove, InvalidSetup
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T")
+D = TypeVar("D", bound="DataclassInstance")
 Schema = dict[str, Any]
 
 # ---- value types shared by the games -------------------------------------------------------
@@ -78,7 +83,7 @@ def manifest_name(value: object) -> str:
     return value
 
 
-def _literal(value: object, literal: Any) -> Any:
+def _literal(value: object, literal: object) -> object:
     allowed = typing.get_args(literal)
     # 1 == True in Python, not in JSON: the value's type must be one of the allowed ones.
     if value not in allowed or type(value) not in {type(a) for a in allowed}:
@@ -86,7 +91,7 @@ def _literal(value: object, literal: Any) -> Any:
     return value
 
 
-SCHEMAS: dict[Any, Schema] = {
+SCHEMAS: dict[object, Schema] = {
     Flag: {
         "anyOf": [
             {"type": "boolean"},
@@ -119,7 +124,7 @@ def key(
     names: Sequence[str] = (),
     words: str = "",
     player: bool = False,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """A declared field's metadata (`field(metadata=key(...))`): its JSON key (default: the
     field's name), what it means (the schema's description), schema words the type cannot
     say (a pattern, a range) and, for an option, a short label in the game's words that
@@ -141,7 +146,7 @@ def key(
     }
 
 
-def json_key(field: dataclasses.Field[Any]) -> str:
+def json_key(field: dataclasses.Field[object]) -> str:
     return field.metadata.get("key") or field.name
 
 
@@ -248,15 +253,15 @@ CONVERTER.register_unstructure_hook_factory(
 )
 
 
-def structure(data: object, cls: type) -> Any:
+def structure(data: object, cls: type[T]) -> T:
     return CONVERTER.structure(data, cls)
 
 
-def unstructure(value: Any) -> Any:
+def unstructure(value: object) -> Any:
     return CONVERTER.unstructure(value)
 
 
-def structure_options(cls: type, options: PlainMapping, game: str) -> Any:
+def structure_options(cls: type[D], options: PlainMapping, game: str) -> D:
     """`options` (missing ones take their defaults) as an instance of `cls`, or InvalidSetup
     naming the unknown option or the option whose value does not fit."""
     names = [json_key(f) for f in dataclasses.fields(cls)]
@@ -301,7 +306,7 @@ class Vocabulary:
 
 
 def json_schema(
-    tp: Any, move: Vocabulary | None = None, leaves: Mapping[Any, Schema] | None = None
+    tp: object, move: Vocabulary | None = None, leaves: Mapping[object, Schema] | None = None
 ) -> Schema:
     """The JSON Schema (2020-12, as OpenAPI 3.1 uses) of a declared type: a dataclass is an
     object whose properties are its fields' keys, closed to other keys. Within a `move` (as a
@@ -356,7 +361,7 @@ MANIFEST_NOTE = (
 )
 
 
-def _field_schema(field: dataclasses.Field[Any], tp: Any, move: Vocabulary | None) -> Schema:
+def _field_schema(field: dataclasses.Field[object], tp: object, move: Vocabulary | None) -> Schema:
     leaves, extra = _leaves(field.metadata, move)
     schema = {**json_schema(tp, move, leaves), **extra}
     doc = field.metadata.get("doc", "")
@@ -369,7 +374,7 @@ def _field_schema(field: dataclasses.Field[Any], tp: Any, move: Vocabulary | Non
     return schema
 
 
-def _leaves(meta: PlainMapping, move: Vocabulary | None) -> tuple[dict[Any, Schema], Schema]:
+def _leaves(meta: PlainMapping, move: Vocabulary | None) -> tuple[dict[object, Schema], Schema]:
     """What the texts (and numbers) in a field that names something are, and the rest of its
     declared schema, for the field as a whole."""
     schema, names, words = meta.get("schema"), meta.get("names"), meta.get("words")
