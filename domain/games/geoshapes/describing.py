@@ -36,7 +36,7 @@ def move_kind(move: PlainMapping) -> str:
 
 
 def describe(move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
-    def who(seat: Any) -> str:  # a stored seat (counted from 0), as a person reads it
+    def who(seat: object) -> str:  # a stored seat (counted from 0), as a person reads it
         if isinstance(seat, int) and 0 <= seat < len(seats):
             return seats[seat]
         return f"seat {seat + 1}" if isinstance(seat, int) else str(seat)

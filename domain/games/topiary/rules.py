@@ -28,7 +28,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 from ...plain import PlainMapping
 from ...quoting import quoted
@@ -44,6 +44,7 @@ from ..base import (
     per_state,
     seat_score,
 )
+from ..declaring import structure_options
 from ..manifests import REF_PREFIX, load_manifest
 from . import declaration as declared
 from . import fast, scoring
@@ -167,11 +168,43 @@ def _components(manifest: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     return tuple(types), tuple(values)
 
 
+V = TypeVar("V")
+
+
+class _ViewDetail(TypedDict):
+    """What one visitor sees, as a score's details list it."""
+
+    spot: str
+    sees: list[str]
+    points: int
+    bonus: int
+
+
+class _HandTile(TypedDict):
+    tile: str
+    points: int
+
+
+# A seat's tally: its three categories ("type bonus" is no name, hence this form) and details.
+_Tally = TypedDict(
+    "_Tally",
+    {
+        "visitors": int,
+        "type bonus": int,
+        "hand": int,
+        "views": list[_ViewDetail],
+        "hand_tiles": list[_HandTile],
+    },
+)
+
+
 _recorded: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {}  # reference -> components
-_STRUCTURED: dict[tuple[tuple[str, type, Any], ...], Any] = {}  # options, keyed -> structured
+_STRUCTURED: dict[
+    tuple[tuple[str, type, object], ...], declared.Options
+] = {}  # options, keyed -> structured
 
 
-def _structured(options: PlainMapping) -> Any:
+def _structured(options: PlainMapping) -> declared.Options:
     """`structure_options` of the options, kept per value (a pure function of them, asked
     three times a new match): keyed by each option's name, type and value, so that 1 and True
     are told apart; options holding anything unhashable are structured afresh."""
@@ -179,9 +212,9 @@ def _structured(options: PlainMapping) -> Any:
         key = tuple(sorted((k, type(v), v) for k, v in options.items()))
         kept = _STRUCTURED.get(key)
     except TypeError:  # an unhashable value, or names that do not sort: no key
-        return declared.GAME_INFO.structure_options(options)
+        return structure_options(declared.Options, options, declared.GAME_INFO.name)
     if kept is None:
-        kept = declared.GAME_INFO.structure_options(options)
+        kept = structure_options(declared.Options, options, declared.GAME_INFO.name)
         if len(_STRUCTURED) < 64:
             _STRUCTURED[key] = kept
     return kept
@@ -595,10 +628,10 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
             name for _, _, name in scoring.seen_along(scoring.face_up(state), SIGHT_LINES[spot])
         ]
 
-    def _tally(self, state: TopiaryState, seat: int) -> dict[str, Any]:
+    def _tally(self, state: TopiaryState, seat: int) -> _Tally:
         """A seat's categories and details; unseen hand tiles count nothing here."""
         seen, tallest = scoring.views(state, seat)
-        views = [
+        views: list[_ViewDetail] = [
             {
                 "spot": view.spot,
                 "sees": [name for _, _, name in view.seen],
@@ -607,7 +640,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
             }
             for view in seen
         ]
-        hand = [
+        hand: list[_HandTile] = [
             {"tile": tile, "points": scoring.hand_tile_points(tile, tallest)}
             for tile in state.hands[seat]
             if tile
@@ -640,7 +673,11 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
         result = []
         for seat in range(state.players):
             tally = self._tally(state, seat)
-            categories = {key: tally[key] for key in ("visitors", "type bonus", "hand")}
+            categories = {
+                "visitors": tally["visitors"],
+                "type bonus": tally["type bonus"],
+                "hand": tally["hand"],
+            }
             result.append(
                 seat_score(
                     sum(categories.values()),
@@ -775,7 +812,7 @@ def _hand(known: Sequence[str | None], size: int) -> tuple[str | None, ...]:
     return tuple(tiles) + (None,) * (size - len(tiles))
 
 
-def _replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+def _replace(items: tuple[V, ...], index: int, value: V) -> tuple[V, ...]:
     return items[:index] + (value,) + items[index + 1 :]
 
 
