@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from ...plain import PlainMapping
 from ...quoting import quoted
@@ -115,6 +115,12 @@ def _slides(state: TopitopState) -> Iterator[tuple[int, int]]:
                 yield src, dst
 
 
+# An action read off a move: a piece placed on a cell, a slide between cells, or a pass.
+_Action = (
+    tuple[Literal["place"], str, int] | tuple[Literal["slide"], int, int] | tuple[Literal["pass"]]
+)
+
+
 class Topitop(GameRules[TopitopState], declared=GAME_INFO):
     # What the game is (id, name, players) comes from its declaration (declaration.py).
     version = "1"
@@ -177,14 +183,14 @@ class Topitop(GameRules[TopitopState], declared=GAME_INFO):
             )
         return None
 
-    def _parse(self, state: TopitopState, move: PlainMapping) -> tuple[Any, ...]:
+    def _parse(self, state: TopitopState, move: PlainMapping) -> _Action:
         if not isinstance(move, Mapping):
             raise IllegalMove(f"a Topitop move is a JSON object, got {quoted(move)}")
         keys, shape = set(move), GAME_INFO.move_shape(move)
         if shape is Place:
             # A list or object is no piece (and no key of PIECES: unhashable, it would raise).
             piece = move["place"].strip().lower() if isinstance(move["place"], str) else None
-            if piece not in PIECES:  # any case, as every name
+            if piece is None or piece not in PIECES:  # any case, as every name
                 raise IllegalMove(
                     f"place must be bucket, small or large, not {quoted(move['place'])}"
                 )
