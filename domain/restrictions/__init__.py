@@ -72,12 +72,11 @@ class RestrictedRules(Generic[S]):
         return rng.choice(self.choices(state, seat))
 
     def random_move(self, state: S, rng: random.Random) -> Move:
-        if self._rules.simultaneous:
-            return self._rules.combine(
-                state,
-                {seat: self.random_choice(state, seat, rng) for seat in self._rules.to_move(state)},
+        if self.simultaneous:
+            return self.combine(
+                state, {seat: self.random_choice(state, seat, rng) for seat in self.to_move(state)}
             )
-        return self.random_choice(state, self._rules.to_move(state)[0], rng)
+        return self.random_choice(state, self.to_move(state)[0], rng)
 
 
 def restricted(bot: Bot, restriction: Restriction) -> Bot:

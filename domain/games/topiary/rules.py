@@ -199,9 +199,8 @@ _Tally = TypedDict(
 
 
 _recorded: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {}  # reference -> components
-_STRUCTURED: dict[
-    tuple[tuple[str, type, object], ...], declared.Options
-] = {}  # options, keyed -> structured
+# options, keyed -> structured
+_STRUCTURED: dict[tuple[tuple[str, type, object], ...], declared.Options] = {}
 
 
 def _structured(options: PlainMapping) -> declared.Options:

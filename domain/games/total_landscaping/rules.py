@@ -31,7 +31,7 @@ rules and steps are in `total_landscaping_rounds`; the gardens' geometry lives i
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ...plain import PlainMapping
@@ -397,7 +397,7 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
         before issue 43; the facts cannot be read back out of them): a snapshot holding one
         is not used, and its match replays from its events, which hold the moves."""
         last_round = data.get("last_round") or ()
-        if isinstance(last_round, list | tuple) and any(isinstance(h, str) for h in last_round):
+        if isinstance(last_round, Iterable) and any(isinstance(h, str) for h in last_round):
             raise ValueError("a state from before issue 43: its last round is text, not facts")
         return super().decode(data)
 
