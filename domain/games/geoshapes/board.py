@@ -148,7 +148,7 @@ class Board:
         return found
 
     @cached_property
-    def need_memo(self) -> dict[tuple[Any, ...], int]:
+    def need_memo(self) -> dict[tuple[object, ...], int]:
         """The rules' memo of one quadrant's shapes needed (scoring.shapes_needed)."""
         return {}
 
