@@ -27,25 +27,32 @@ that seat's choice, which `next_move` combines with the other awaited seats' cho
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Protocol, TypeVar
 
 from ..games import GameRules
-from ..games.base import Move
+from ..games.base import Bot, Move
 
-Bot = Callable[[GameRules[Any], Any, int, random.Random], Move]
+S = TypeVar("S")
+
+
+class Consent(Protocol):
+    """Whether the player whose decision `move` records would agree to it (`CONSENT`)."""
+
+    def __call__(self, rules: GameRules[S], state: S, move: Move, after: S, /) -> bool: ...
+
 
 GREEDY_CANDIDATES = 40
 
 
-def random_bot(rules: GameRules[Any], state: Any, seat: int, rng: random.Random) -> Move:
+def random_bot(rules: GameRules[S], state: S, seat: int, rng: random.Random) -> Move:
     """A random legal move as the engine draws one (in a simultaneous game, `seat`'s choice)."""
     if rules.simultaneous:
         return rules.random_choice(state, seat, rng)
     return rules.random_move(state, rng)
 
 
-def greedy_bot(rules: GameRules[Any], state: Any, seat: int, rng: random.Random) -> Move:
+def greedy_bot(rules: GameRules[S], state: S, seat: int, rng: random.Random) -> Move:
     """The move (or choice) that looks best for `seat` one move ahead; see the module notes."""
     candidates = rules.choices(state, seat)
     if len(candidates) > GREEDY_CANDIDATES:
@@ -75,9 +82,7 @@ def greedy_bot(rules: GameRules[Any], state: Any, seat: int, rng: random.Random)
     return rng.choice([candidate for value, _, candidate in weighed if value == best_value])
 
 
-def _guess_others(
-    rules: GameRules[Any], state: Any, seat: int, rng: random.Random
-) -> dict[int, Move]:
+def _guess_others(rules: GameRules[S], state: S, seat: int, rng: random.Random) -> dict[int, Move]:
     """One random choice for every other awaited seat (what the greedy seat cannot see)."""
     return {
         other: rules.random_choice(state, other, rng)
@@ -92,11 +97,11 @@ def _guess_others(
 # would agree, judged by that player's own `evaluate`.
 
 
-def _anyone_agrees(rules: GameRules[Any], state: Any, move: Move, after: Any) -> bool:
+def _anyone_agrees(rules: GameRules[S], state: S, move: Move, after: S) -> bool:
     return True
 
 
-def _geoshapes_partner_agrees(rules: GameRules[Any], state: Any, move: Move, after: Any) -> bool:
+def _geoshapes_partner_agrees(rules: GameRules[S], state: S, move: Move, after: S) -> bool:
     """A trade partner accepts only a trade that improves its own position (so two greedy
     players cannot pass the same shapes back and forth forever)."""
     trade = move.get("trade")
@@ -106,7 +111,7 @@ def _geoshapes_partner_agrees(rules: GameRules[Any], state: Any, move: Move, aft
     return rules.evaluate(after, partner) > rules.evaluate(state, partner)
 
 
-CONSENT: Mapping[str, Callable[[GameRules[Any], Any, Move, Any], bool]] = {
+CONSENT: Mapping[str, Consent] = {
     "geoshapes": _geoshapes_partner_agrees,
 }
 
@@ -114,7 +119,7 @@ BOTS: Mapping[str, Bot] = {"random": random_bot, "greedy": greedy_bot}
 
 
 def next_move(
-    rules: GameRules[Any], state: Any, bots: Sequence[Bot], rng: random.Random
+    rules: GameRules[S], state: S, bots: Sequence[Bot], rng: random.Random
 ) -> tuple[int, Move]:
     """The seat that records the next move and the move, each awaited seat asking its own bot
     (`bots[i]` plays seat i). A simultaneous round is recorded by the first awaited seat."""

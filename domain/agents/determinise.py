@@ -25,19 +25,24 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TypeVar, cast
 
 from tablelog.domain.games import GameRules
+from tablelog.domain.games.geoshapes.state import GeoShapesState
+from tablelog.domain.games.topas.rules import TopasState
+from tablelog.domain.games.topiary.state import TopiaryState
+
+S = TypeVar("S")
 
 
-def _topiary(state: Any, seat: int, rng: random.Random) -> Any:
-    hidden_cells = [
-        i for i, tile in enumerate(state.tiles) if tile is not None and not state.face_up[i]
+def _topiary(state: TopiaryState, seat: int, rng: random.Random) -> TopiaryState:
+    hidden = [
+        (i, tile) for i, tile in enumerate(state.tiles) if tile is not None and not state.face_up[i]
     ]
+    hidden_cells = [i for i, _ in hidden]
     other_hands = [s for s in range(len(state.hands)) if s != seat]
     last = len(state.hands) - 1
-    pool = [state.tiles[i] for i in hidden_cells]
+    pool = [tile for _, tile in hidden]
     pool += [t for s in other_hands for t in state.hands[s] if t is not None]
     box_hidden = seat != last
     if box_hidden:
@@ -55,7 +60,7 @@ def _topiary(state: Any, seat: int, rng: random.Random) -> Any:
     return dataclasses.replace(state, tiles=tuple(tiles), hands=tuple(hands), box=box)
 
 
-def _topas(state: Any, seat: int, rng: random.Random) -> Any:
+def _topas(state: TopasState, seat: int, rng: random.Random) -> TopasState:
     if state.hands is None or state.pile is None:
         return state  # a logged game: nothing recorded to redraw
     others = [s for s in range(len(state.hands)) if s != seat]
@@ -67,7 +72,7 @@ def _topas(state: Any, seat: int, rng: random.Random) -> Any:
     return dataclasses.replace(state, hands=tuple(hands), pile=tuple(pool))
 
 
-def _geoshapes(state: Any, seat: int, rng: random.Random) -> Any:
+def _geoshapes(state: GeoShapesState, seat: int, rng: random.Random) -> GeoShapesState:
     if not state.deck:
         return state
     deck = list(state.deck)
@@ -75,14 +80,18 @@ def _geoshapes(state: Any, seat: int, rng: random.Random) -> Any:
     return dataclasses.replace(state, deck=tuple(deck))
 
 
-DETERMINISERS: Mapping[str, Callable[[Any, int, random.Random], Any]] = {
-    "topiary": _topiary,
-    "topas": _topas,
-    "geoshapes": _geoshapes,
-}
+def _redrawn(state: object, seat: int, rng: random.Random) -> object:
+    """`state` redrawn by its own game's determiniser; the state itself in open games."""
+    if isinstance(state, TopiaryState):
+        return _topiary(state, seat, rng)
+    if isinstance(state, TopasState):
+        return _topas(state, seat, rng)
+    if isinstance(state, GeoShapesState):
+        return _geoshapes(state, seat, rng)
+    return state
 
 
-def determinise(rules: GameRules[Any], state: Any, seat: int, rng: random.Random) -> Any:
+def determinise(rules: GameRules[S], state: S, seat: int, rng: random.Random) -> S:
     """`state` with what `seat` cannot see redrawn (the state itself in open games)."""
-    redraw = DETERMINISERS.get(rules.id)
-    return state if redraw is None else redraw(state, seat, rng)
+    # Each game's redraw gives back a state of the type it was given: `rules`' own.
+    return cast(S, _redrawn(state, seat, rng))

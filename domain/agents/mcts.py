@@ -26,12 +26,15 @@ import json
 import math
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TypeVar
 
 from tablelog.domain.games import GameRules
 from tablelog.domain.games.base import Move
 
 from .determinise import determinise
+
+S = TypeVar("S")
+K = TypeVar("K")
 
 EXPLORATION = math.sqrt(2)  # UCB1's constant for rewards in [0, 1]
 ROLLOUT_DEPTH = 100
@@ -63,7 +66,7 @@ class MCTS:
     rollout_depth: int = ROLLOUT_DEPTH
     exploration: float = EXPLORATION
 
-    def __call__(self, rules: GameRules[Any], state: Any, seat: int, rng: random.Random) -> Move:
+    def __call__(self, rules: GameRules[S], state: S, seat: int, rng: random.Random) -> Move:
         if rules.simultaneous:
             return self._flat(rules, state, seat, rng)
         moves = rules.choices(state, seat)
@@ -83,7 +86,7 @@ class MCTS:
         return by_key[best[0]]
 
     def _iterate(
-        self, rules: GameRules[Any], state: Any, root: Node, rng: random.Random, players: int
+        self, rules: GameRules[S], state: S, root: Node, rng: random.Random, players: int
     ) -> None:
         node, path = root, [root]
         while rules.outcome(state) is None:
@@ -107,7 +110,7 @@ class MCTS:
             for s in range(players):
                 visited.rewards[s] += reward[s]
 
-    def _select(self, children: Mapping[Any, Node]) -> Any:
+    def _select(self, children: Mapping[K, Node]) -> K:
         """UCB1 among the children legal in this iteration's world: the key of the chosen."""
         total = math.log(max(1, sum(c.visits for c in children.values())))
         return max(
@@ -118,7 +121,7 @@ class MCTS:
             ),
         )
 
-    def _flat(self, rules: GameRules[Any], state: Any, seat: int, rng: random.Random) -> Move:
+    def _flat(self, rules: GameRules[S], state: S, seat: int, rng: random.Random) -> Move:
         """Simultaneous rounds: UCB1 over this seat's choices, the others' drawn at random."""
         choices = rules.choices(state, seat)
         if len(choices) == 1:
@@ -141,7 +144,7 @@ class MCTS:
         return choices[best]
 
     def rollout(
-        self, rules: GameRules[Any], state: Any, rng: random.Random, players: int
+        self, rules: GameRules[S], state: S, rng: random.Random, players: int
     ) -> list[float]:
         """Random moves to the end (or `rollout_depth`): a point shared by the winners."""
         for _ in range(self.rollout_depth):
@@ -157,5 +160,5 @@ class MCTS:
         return [1.0 / len(winners) if s in winners else 0.0 for s in range(players)]
 
 
-def _players(rules: GameRules[Any], state: Any) -> int:
+def _players(rules: GameRules[S], state: S) -> int:
     return len(rules.score(state))

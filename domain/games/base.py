@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, Protocol, TypeVar, cast
 
 from cattrs.preconf.json import make_converter
 
+from ..plain import PlainDict, PlainMapping
 from ..quoting import quoted
 from .spelling import as_offered
 
@@ -32,6 +33,7 @@ NAN = float("nan")
 
 T = TypeVar("T")
 S_contra = TypeVar("S_contra", contravariant=True)
+V = TypeVar("V")
 
 
 class PerState(Protocol[S_contra, T]):
@@ -50,7 +52,7 @@ class PerState(Protocol[S_contra, T]):
 
 
 MEMO_PREFIX = "memo:"  # the keys of kept values in a state's instance dict
-_UNSET: Any = object()
+_UNSET = object()
 
 
 def per_state(compute: Callable[[S], T]) -> PerState[S, T]:
@@ -69,16 +71,16 @@ def per_state(compute: Callable[[S], T]) -> PerState[S, T]:
         raise TypeError(f"per_state keeps a named function's value, not {compute.__qualname__}")
     key = f"{MEMO_PREFIX}{compute.__module__}.{compute.__qualname__}"
 
-    def kept(state: Any) -> T:
+    def kept(state: S) -> T:
         found = state.__dict__.get(key, _UNSET)
         if found is _UNSET:
             found = state.__dict__[key] = compute(state)
         return cast(T, found)
 
-    def known(state: Any) -> T | None:
+    def known(state: S) -> T | None:
         return cast("T | None", state.__dict__.get(key))
 
-    def give(state: Any, value: T) -> None:
+    def give(state: S, value: T) -> None:
         state.__dict__[key] = value
 
     kept.known = known  # type: ignore[attr-defined]
@@ -90,9 +92,16 @@ def per_state(compute: Callable[[S], T]) -> PerState[S, T]:
     return cast(PerState[S, T], kept)
 
 
-def without_memos(fields: dict[str, Any]) -> dict[str, Any]:
+def without_memos(fields: dict[str, V]) -> dict[str, V]:
     """A state's instance dict with the values `per_state` kept on it left out."""
     return {name: value for name, value in fields.items() if not name.startswith(MEMO_PREFIX)}
+
+
+class Bot(Protocol):
+    """A player of any game (`domain/agents`): `(rules, state, seat, rng) -> move`, the rules
+    any engine's and the state one of theirs."""
+
+    def __call__(self, rules: GameRules[S], state: S, seat: int, rng: random.Random, /) -> Move: ...
 
 
 class Component(NamedTuple):
@@ -146,7 +155,7 @@ class Outcome:
     def shared(self) -> bool:
         return len(self.winners) > 1
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlainDict:
         return {
             "winners": list(self.winners),
             "ranking": [list(g) for g in self.ranking],
@@ -158,7 +167,9 @@ class Outcome:
         return cls(tuple(data["winners"]), tuple(tuple(g) for g in data["ranking"]), data["reason"])
 
 
-def seat_score(total: float, categories: Mapping[str, float], **details: Any) -> dict[str, Any]:
+def seat_score(
+    total: float, categories: Mapping[str, float], **details: object
+) -> dict[str, object]:
     """One seat's entry in `GameRules.score`: a total, named categories and free-form details."""
     return {"total": total, "categories": dict(categories), "details": details}
 
@@ -221,7 +232,7 @@ class GameRules(ABC, Generic[S]):
     # for games without one. A match embeds its manifest's content (see games/manifests.py).
     default_manifest: ClassVar[str | None] = None
 
-    def __init_subclass__(cls, declared: Declaration | None = None, **kwargs: Any) -> None:
+    def __init_subclass__(cls, declared: Declaration | None = None, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         if declared is None:
             return
@@ -235,13 +246,13 @@ class GameRules(ABC, Generic[S]):
 
     # ---- setting up -------------------------------------------------------------------------
 
-    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def options(self, options: PlainMapping) -> dict[str, Any]:
         """Validate and complete match options (defaults filled in); raise InvalidSetup."""
         if options:
             raise InvalidSetup(f"{self.name} takes no options, got {quoted(sorted(options))}")
         return {}
 
-    def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    def replay_options(self, rules_version: str, options: PlainMapping) -> dict[str, Any]:
         """The options under which a match recorded under `rules_version` plays exactly as it was
         recorded. A stored event is forever: a game that changes a reading bumps `version` and
         maps each earlier version here to options that keep the old reading (for example
@@ -254,18 +265,18 @@ class GameRules(ABC, Generic[S]):
             f"Tablelog (it implements version {self.version})"
         )
 
-    def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    def deal(self, seats: int, options: PlainMapping, rng: random.Random) -> dict[str, Any]:
         """A complete random setup (for simulations and tests). Default: nothing to deal."""
         return {}
 
     @abstractmethod
-    def start(self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> S:
+    def start(self, seats: int, options: PlainMapping, setup: PlainMapping) -> S:
         """The state before the first move. Must."""
 
     # ---- playing ----------------------------------------------------------------------------
 
     @abstractmethod
-    def apply(self, state: S, move: Mapping[str, Any]) -> S:
+    def apply(self, state: S, move: PlainMapping) -> S:
         """The state after `move`, or IllegalMove. Must."""
 
     @abstractmethod
@@ -326,11 +337,11 @@ class GameRules(ABC, Generic[S]):
 
     # ---- describing -------------------------------------------------------------------------
 
-    def move_kind(self, move: Mapping[str, Any]) -> str:
+    def move_kind(self, move: PlainMapping) -> str:
         """A short label for tables and charts ("place", "slide", "pass"...)."""
         return next(iter(move), "move")
 
-    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
+    def describe(self, move: PlainMapping, seats: Sequence[str] = ()) -> str:
         """A one-line human reading of a move; a seat it names is the player's name when
         `seats` (the match's names in turn order) are given, else its number counted from 1."""
         return json.dumps(move, sort_keys=True)
@@ -346,7 +357,7 @@ class GameRules(ABC, Generic[S]):
         except RulesError:  # nothing offered here (a hidden hand...): the rules decide
             return move
 
-    def shown_move(self, move: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+    def shown_move(self, move: PlainMapping, seats: Sequence[str]) -> dict[str, Any]:
         """A stored move as a person types it (the inverse of `typed_move`), for front ends that
         offer moves to be sent back (the API's legal moves). Default: as stored."""
         return dict(move)
@@ -387,6 +398,6 @@ class GameRules(ABC, Generic[S]):
         """The state as plain JSON (for `show --json`, the API and the dashboard)."""
         return _converter.unstructure(state)
 
-    def decode(self, data: Mapping[str, Any]) -> S:
+    def decode(self, data: PlainMapping) -> S:
         """The inverse of `encode`; `decode(json.loads(json.dumps(encode(s)))) == s`."""
         return _converter.structure(data, self.state_type)

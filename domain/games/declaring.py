@@ -19,15 +19,21 @@ import re
 import types
 import typing
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal, NewType, Union
+from typing import TYPE_CHECKING, Any, Literal, NewType, TypeVar, Union
 
 from cattrs import ClassValidationError
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 from cattrs.preconf.json import make_converter
 
+from ..plain import PlainMapping
 from ..quoting import quoted
 from .base import IllegalMove, InvalidSetup
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+T = TypeVar("T")
+D = TypeVar("D", bound="DataclassInstance")
 Schema = dict[str, Any]
 
 # ---- value types shared by the games -------------------------------------------------------
@@ -77,7 +83,7 @@ def manifest_name(value: object) -> str:
     return value
 
 
-def _literal(value: object, literal: Any) -> Any:
+def _literal(value: object, literal: object) -> object:
     allowed = typing.get_args(literal)
     # 1 == True in Python, not in JSON: the value's type must be one of the allowed ones.
     if value not in allowed or type(value) not in {type(a) for a in allowed}:
@@ -85,7 +91,7 @@ def _literal(value: object, literal: Any) -> Any:
     return value
 
 
-SCHEMAS: dict[Any, Schema] = {
+SCHEMAS: dict[object, Schema] = {
     Flag: {
         "anyOf": [
             {"type": "boolean"},
@@ -119,7 +125,7 @@ def key(
     names: Sequence[str] = (),
     words: str = "",
     player: bool = False,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """A declared field's metadata (`field(metadata=key(...))`): its JSON key (default: the
     field's name), what it means (the schema's description), schema words the type cannot
     say (a pattern, a range) and, for an option, a short label in the game's words that
@@ -143,7 +149,7 @@ def key(
     }
 
 
-def json_key(field: dataclasses.Field[Any]) -> str:
+def json_key(field: dataclasses.Field[object]) -> str:
     return field.metadata.get("key") or field.name
 
 
@@ -197,7 +203,7 @@ class GameInfo:
         """The move class whose keys `move` has (all required ones, no others), or None."""
         return move_shape(move, self.moves)
 
-    def structure_options(self, options: Mapping[str, Any]) -> Any:
+    def structure_options(self, options: PlainMapping) -> Any:
         return structure_options(self.options, options, self.name)
 
     def structure_move(self, move: object) -> Any:
@@ -250,15 +256,15 @@ CONVERTER.register_unstructure_hook_factory(
 )
 
 
-def structure(data: object, cls: type) -> Any:
+def structure(data: object, cls: type[T]) -> T:
     return CONVERTER.structure(data, cls)
 
 
-def unstructure(value: Any) -> Any:
+def unstructure(value: object) -> Any:
     return CONVERTER.unstructure(value)
 
 
-def structure_options(cls: type, options: Mapping[str, Any], game: str) -> Any:
+def structure_options(cls: type[D], options: PlainMapping, game: str) -> D:
     """`options` (missing ones take their defaults) as an instance of `cls`, or InvalidSetup
     naming the unknown option or the option whose value does not fit."""
     names = [json_key(f) for f in dataclasses.fields(cls)]
@@ -303,7 +309,7 @@ class Vocabulary:
 
 
 def json_schema(
-    tp: Any, move: Vocabulary | None = None, leaves: Mapping[Any, Schema] | None = None
+    tp: object, move: Vocabulary | None = None, leaves: Mapping[object, Schema] | None = None
 ) -> Schema:
     """The JSON Schema (2020-12, as OpenAPI 3.1 uses) of a declared type: a dataclass is an
     object whose properties are its fields' keys, closed to other keys. Within a `move` (as a
@@ -358,7 +364,7 @@ MANIFEST_NOTE = (
 )
 
 
-def _field_schema(field: dataclasses.Field[Any], tp: Any, move: Vocabulary | None) -> Schema:
+def _field_schema(field: dataclasses.Field[object], tp: object, move: Vocabulary | None) -> Schema:
     leaves, extra = _leaves(field.metadata, move)
     schema = {**json_schema(tp, move, leaves), **extra}
     doc = field.metadata.get("doc", "")
@@ -371,21 +377,22 @@ def _field_schema(field: dataclasses.Field[Any], tp: Any, move: Vocabulary | Non
     return schema
 
 
-def _leaves(meta: Mapping[str, Any], move: Vocabulary | None) -> tuple[dict[Any, Schema], Schema]:
+def _leaves(meta: PlainMapping, move: Vocabulary | None) -> tuple[dict[object, Schema], Schema]:
     """What the texts (and numbers) in a field that names something are, and the rest of its
     declared schema, for the field as a whole."""
-    declared = dict(meta.get("schema") or {})
-    if meta.get("names"):
-        return {str: any_case(meta["names"])}, declared
+    schema, names, words = meta.get("schema"), meta.get("names"), meta.get("words")
+    declared: Schema = dict(schema) if isinstance(schema, Mapping) else {}
+    if names and isinstance(names, Sequence):
+        return {str: any_case(names)}, declared
     if meta.get("player"):
         most = {"maximum": move.players} if move and move.players else {}
         number = {"type": "integer", "minimum": 1, **most}
         return {int: number, str: {"type": "string", "minLength": 1}}, declared
-    if meta.get("words"):
-        names = tuple(move.words.get(meta["words"], ())) if move else ()
-        if move and move.exact and names:
-            return {str: any_case(names)}, {}
-        examples = {"examples": list(names)} if names else {}
+    if words and isinstance(words, str):
+        given = tuple(move.words.get(words, ())) if move else ()
+        if move and move.exact and given:
+            return {str: any_case(given)}, {}
+        examples = {"examples": list(given)} if given else {}
         return {str: {"type": "string", "minLength": 1, **declared, **examples}}, {}
     return {}, declared
 

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 import platformdirs
 
+from ..plain import PlainDict, PlainValue
 from ..quoting import quoted
 from .base import InvalidSetup
 
@@ -38,7 +39,7 @@ NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
 MAX_BYTES = 256 * 1024  # a manifest lists a few dozen pieces; as much as any stored value
 REF_PREFIX = "sha256:"
 
-_registered: dict[str, Any] = {}  # SHA-256 -> content: what `sha256:<hex>` references mean
+_registered: dict[str, PlainValue] = {}  # SHA-256 -> content: what `sha256:<hex>` references mean
 
 
 def club_folder() -> Path:
@@ -63,13 +64,13 @@ def packaged_names() -> list[str]:
     )
 
 
-def content_hash(content: Any) -> str:
+def content_hash(content: object) -> str:
     """SHA-256 of the content's canonical JSON (sorted keys, no spaces, UTF-8)."""
     text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def check_name(name: Any) -> str:
+def check_name(name: object) -> str:
     if not isinstance(name, str) or not NAME.fullmatch(name):
         raise InvalidSetup(
             f"a manifest is named by letters, digits, '-' and '_' (packaged: "
@@ -80,19 +81,19 @@ def check_name(name: Any) -> str:
     return name
 
 
-def find(name: Any) -> Any:
+def find(name: object) -> Any:
     """The content of the manifest called `name`: the club's own, else the packaged one."""
-    name = check_name(name)
+    checked = check_name(name)
     folder = club_folder()
-    path = folder / f"{name}.json"
+    path = folder / f"{checked}.json"
     # A symlink out of the club folder is treated as absent, and said the same way.
     if path.is_file() and path.resolve().is_relative_to(folder.resolve()):
-        return parse(path.read_bytes(), name)
-    return _packaged(name)
+        return parse(path.read_bytes(), checked)
+    return _packaged(checked)
 
 
 @lru_cache(maxsize=32)
-def _packaged(name: str) -> Any:
+def _packaged(name: str) -> PlainValue:
     source = resources.files("tablelog.data") / "manifests" / f"{name}.json"
     if not source.is_file():
         raise InvalidSetup(
@@ -103,7 +104,7 @@ def _packaged(name: str) -> Any:
     return parse(source.read_bytes(), name)
 
 
-def parse(data: bytes, name: str) -> Any:
+def parse(data: bytes, name: str) -> PlainValue:
     """A manifest file's bytes as JSON (at most MAX_BYTES), or InvalidSetup."""
     if len(data) > MAX_BYTES:
         raise InvalidSetup(f"manifest {name}: larger than {MAX_BYTES // 1024} KiB")
@@ -118,12 +119,12 @@ def parse(data: bytes, name: str) -> Any:
     return content  # what its content must be is the game's to say
 
 
-def embed(name: str, content: Any) -> dict[str, Any]:
+def embed(name: str, content: PlainValue) -> PlainDict:
     """The `components` a Started event carries: the manifest whole, with its name and hash."""
     return {"name": name, "sha256": content_hash(content), "content": content}
 
 
-def register(components: Any) -> str:
+def register(components: object) -> str:
     """Make `components` (as `embed` builds them) known; returns the reference engines load by.
     Content that does not match its recorded hash is refused."""
     if not isinstance(components, dict) or set(components) != {"name", "sha256", "content"}:
@@ -152,10 +153,10 @@ def load_manifest(reference: str) -> Any:
 
 
 T = TypeVar("T")
-_read: dict[tuple[int, Callable[..., Any]], tuple[Any, Any]] = {}
+_read: dict[tuple[int, Callable[..., object]], tuple[object, Any]] = {}  # T differs per parser
 
 
-def read_with(reference: str, parse: Callable[[Any, str], T]) -> T:
+def read_with(reference: str, parse: Callable[[PlainValue, str], T]) -> T:
     """`parse(content, reference)` of the manifest `reference` names (`load_manifest`), parsed
     once per content object: packaged and recorded content is the same object every time, so
     it is parsed once, while a club's file is read afresh on every call, so an edited file is
@@ -173,11 +174,11 @@ def read_with(reference: str, parse: Callable[[Any, str], T]) -> T:
 
 
 @lru_cache(maxsize=64)
-def _read_recorded(reference: str, parse: Callable[[Any, str], T]) -> T:
+def _read_recorded(reference: str, parse: Callable[[PlainValue, str], T]) -> T:
     return parse(load_manifest(reference), reference)
 
 
-def legacy_components(recorded: str) -> dict[str, Any]:
+def legacy_components(recorded: str) -> PlainDict:
     """The components of a match stored by release 0.1, whose Started event names its manifest
     (a packaged name, or a file path) without embedding it. A packaged name means the content
     it has today (packaged manifests never change under their names); a path is read where the

@@ -17,11 +17,12 @@ hashes the same. Refusals name the seat and the field; nothing is stored before 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from ..errors import Refused
 from ..matches.values import MAX_INT, stored_text
+from ..plain import PlainMapping
 from ..quoting import quoted
 
 KEYS = ("scores", "winners", "first", "duration_min", "location", "board", "source")
@@ -37,18 +38,18 @@ class SheetRules:
     tie_rule: ClassVar[str] = "a tie is a shared win"
 
     def categories(
-        self, options: Mapping[str, Any], components: Any, players: int
+        self, options: PlainMapping, components: object, players: int
     ) -> tuple[str, ...]:
         """The scoring categories a sheet of this game may list (the engine's `score()` names)."""
         raise NotImplementedError
 
     def bounds(
-        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+        self, options: PlainMapping, components: object, players: int, won: bool
     ) -> tuple[float, float]:
         """The lowest and highest total a seat can reach (reasoned in each game's module)."""
         raise NotImplementedError
 
-    def sums_categories(self, options: Mapping[str, Any], players: int) -> bool:
+    def sums_categories(self, options: PlainMapping, players: int) -> bool:
         """Whether a seat's categories add up to its total (Topas solitaire: they do not)."""
         return True
 
@@ -56,8 +57,8 @@ class SheetRules:
         self,
         sheet: dict[str, Any],
         seats: Sequence[str],
-        options: Mapping[str, Any],
-        components: Any,
+        options: PlainMapping,
+        components: object,
     ) -> None:
         """Checks of one game that need the whole sheet (per-category bounds, sums)."""
 
@@ -95,12 +96,12 @@ class DeclaredSheet(SheetRules):
         self.game, self._categories = game, tuple(scoring)
 
     def categories(
-        self, options: Mapping[str, Any], components: Any, players: int
+        self, options: PlainMapping, components: object, players: int
     ) -> tuple[str, ...]:
         return self._categories
 
     def bounds(
-        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+        self, options: PlainMapping, components: object, players: int, won: bool
     ) -> tuple[float, float]:
         return (-MAX_INT, MAX_INT)
 
@@ -113,7 +114,7 @@ def seat_label(seats: Sequence[str], index: int) -> str:
     return f"seat {index + 1} ({seats[index]})"
 
 
-def number(value: Any, where: str) -> float | int | None:
+def number(value: object, where: str) -> float | int | None:
     """A score as the sheet gives it: a finite number or null (text is the importers' job)."""
     if value is None:
         return None
@@ -124,7 +125,7 @@ def number(value: Any, where: str) -> float | int | None:
     return int(value) if float(value).is_integer() else float(value)
 
 
-def text(value: Any, where: str) -> str | None:
+def text(value: object, where: str) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str) or len(value) > TEXT_LIMIT:
@@ -132,7 +133,7 @@ def text(value: Any, where: str) -> str | None:
     return stored_text(value.strip(), where) or None  # no lone surrogate, no NUL
 
 
-def name_of(value: Any, seats: Sequence[str], where: str) -> str:
+def name_of(value: object, seats: Sequence[str], where: str) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(seats):
         return seats[value]
     if isinstance(value, str) and value.strip() in seats:

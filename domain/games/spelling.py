@@ -8,10 +8,12 @@ one way and a match's log, charts and counts never split one name in two.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TypeVar
+
+M = TypeVar("M")
 
 
-def folded(value: Any) -> Any:
+def folded(value: object) -> object:
     """`value` with every string in it case-folded (keys too: they are the game's words)."""
     if isinstance(value, str):
         return value.strip().casefold()
@@ -22,7 +24,7 @@ def folded(value: Any) -> Any:
     return value
 
 
-def as_offered(move: Any, offered: Iterable[Any]) -> Any:
+def as_offered(move: M, offered: Iterable[M]) -> M:
     """The offered move that `move` spells in any case; `move` itself when it is offered as
     typed, or when none matches (the rules then accept it or say why not)."""
     offered = list(offered)

@@ -18,11 +18,10 @@ moves, in its own decisions and in its search's rollouts of its own turns alike.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
 
 from tablelog.domain.games import GameRules, get_game, get_rules
-from tablelog.domain.games.base import Move
+from tablelog.domain.games.base import Bot, Move
 from tablelog.domain.games.restricting import FIRST_LEGAL, Restriction, never
 from tablelog.domain.quoting import quoted
 
@@ -45,31 +44,34 @@ def get_restriction(game: str, name: str) -> Restriction:
     return known[name]
 
 
-class RestrictedRules:
+S = TypeVar("S")
+
+
+class RestrictedRules(Generic[S]):
     """The rules as the restricted seat sees them: everything delegated, except that its own
     moves are filtered (choices, legal moves and random moves alike)."""
 
-    def __init__(self, rules: GameRules[Any], restriction: Restriction, seat: int) -> None:
+    def __init__(self, rules: GameRules[S], restriction: Restriction, seat: int) -> None:
         self._rules, self._restriction, self._seat = rules, restriction, seat
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._rules, name)
 
-    def choices(self, state: Any, seat: int) -> list[Move]:
+    def choices(self, state: S, seat: int) -> list[Move]:
         moves = self._rules.choices(state, seat)
         return self._restriction.allowed(moves) if seat == self._seat else moves
 
-    def legal_moves(self, state: Any) -> list[Move]:
+    def legal_moves(self, state: S) -> list[Move]:
         moves = self._rules.legal_moves(state)
         mine = self._rules.to_move(state)[:1] == (self._seat,)
         return self._restriction.allowed(moves) if mine and moves else moves
 
-    def random_choice(self, state: Any, seat: int, rng: random.Random) -> Move:
+    def random_choice(self, state: S, seat: int, rng: random.Random) -> Move:
         if seat != self._seat:
             return self._rules.random_choice(state, seat, rng)
         return rng.choice(self.choices(state, seat))
 
-    def random_move(self, state: Any, rng: random.Random) -> Move:
+    def random_move(self, state: S, rng: random.Random) -> Move:
         if self.simultaneous:
             return self.combine(
                 state, {seat: self.random_choice(state, seat, rng) for seat in self.to_move(state)}
@@ -77,14 +79,13 @@ class RestrictedRules:
         return self.random_choice(state, self.to_move(state)[0], rng)
 
 
-Bot = Callable[[GameRules[Any], Any, int, random.Random], Move]
-
-
 def restricted(bot: Bot, restriction: Restriction) -> Bot:
     """`bot`, playing its seat under `restriction`."""
 
-    def play(rules: GameRules[Any], state: Any, seat: int, rng: random.Random) -> Move:
-        return bot(RestrictedRules(rules, restriction, seat), state, seat, rng)  # type: ignore
+    def play(rules: GameRules[S], state: S, seat: int, rng: random.Random) -> Move:
+        # The proxy answers every question `rules` does (`__getattr__`), the restricted ones
+        # its own way: to the bot it is the game's rules.
+        return bot(cast(GameRules[S], RestrictedRules(rules, restriction, seat)), state, seat, rng)
 
     return play
 

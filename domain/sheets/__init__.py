@@ -13,6 +13,7 @@ from typing import Any
 from ..errors import Refused
 from ..games import PLUGINS
 from ..games.sheeting import KEYS, SEAT_KEYS, SheetRules, name_of, number, seat_label, text
+from ..plain import PlainMapping
 from ..quoting import quoted
 
 # game id -> its sheet rules (each game's plugin carries them: `domain/games/<game>/sheet.py`,
@@ -32,8 +33,8 @@ def sheet_rules(game: str) -> SheetRules:
 
 
 def check_sheet(
-    game: str, seats: Sequence[str], options: Mapping[str, Any], components: Any, sheet: Any
-) -> tuple[dict[str, Any], dict[str, Any]]:
+    game: str, seats: Sequence[str], options: PlainMapping, components: object, sheet: object
+) -> tuple[dict[str, Any], dict[str, object]]:
     """(the sheet normalised, the outcome it gives) or Refused naming the seat and field.
     What comes out is plain JSON the store keeps exactly: every number finite and within 53
     bits, every text checked as `values.stored_text` checks it (so no further walk is needed:
@@ -58,7 +59,7 @@ def check_sheet(
     return sheet, outcome_of(rules, sheet, seats)
 
 
-def normalise(sheet: Any, seats: Sequence[str]) -> dict[str, Any]:
+def normalise(sheet: object, seats: Sequence[str]) -> dict[str, Any]:
     if not isinstance(sheet, Mapping):
         raise Refused('a score sheet is a JSON object {"scores": [...], "winners": [...], ...}')
     unknown = set(sheet) - set(KEYS)
@@ -92,7 +93,7 @@ def normalise(sheet: Any, seats: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def _seat(entry: Any, where: str) -> dict[str, Any] | None:
+def _seat(entry: object, where: str) -> dict[str, Any] | None:
     if entry is None:
         return None
     if not isinstance(entry, Mapping) or set(entry) - set(SEAT_KEYS):
@@ -122,7 +123,7 @@ def _seat(entry: Any, where: str) -> dict[str, Any] | None:
     }
 
 
-def _source(source: Any) -> dict[str, str | None] | None:
+def _source(source: object) -> dict[str, str | None] | None:
     """Where an imported sheet came from ({"from": "bgstats", "id": play uuid}): provenance."""
     if source is None:
         return None
@@ -136,8 +137,8 @@ def _check_entry(
     entry: dict[str, Any],
     where: str,
     allowed: tuple[str, ...],
-    options: Mapping[str, Any],
-    components: Any,
+    options: PlainMapping,
+    components: object,
     players: int,
     won: bool,
 ) -> None:
@@ -165,7 +166,7 @@ def _check_entry(
             )
 
 
-def outcome_of(rules: SheetRules, sheet: dict[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+def outcome_of(rules: SheetRules, sheet: dict[str, Any], seats: Sequence[str]) -> dict[str, object]:
     """The outcome as an Ended event holds it: winners first, then the others by total
     (best first; seats without a total last, together)."""
     winners = [seats.index(name) for name in sheet["winners"]]

@@ -22,11 +22,12 @@ import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 
 from tablelog.domain.games.topitop.rules import TopitopState
+from tablelog.domain.plain import PlainMapping
 
 from .topitop_graph import Progress, TopitopGraph
 from .topitop_positions import Layout, Numbering, digits_state, fits, state_digits
@@ -75,6 +76,19 @@ def _decode(code: int) -> tuple[str, int | None]:
     return (WIN if remoteness % 2 else LOSE), remoteness
 
 
+class SolveDetails(TypedDict):
+    """What a solve counted, beyond the values (`SolvedTopitop.details`, saved with the table)."""
+
+    boards: int
+    representative_boards: int
+    table_positions: int
+    reachable_table_positions: int
+    table_counts: dict[str, int]
+    moves: int
+    passing_positions: int
+    longest_remoteness: int
+
+
 @dataclasses.dataclass(frozen=True)
 class SolvedTopitop:
     """Every Topitop position's value and remoteness for the player to move."""
@@ -88,7 +102,7 @@ class SolvedTopitop:
     start_value: str
     start_remoteness: int | None
     seconds: float  # how long the solve took
-    details: dict[str, Any] = dataclasses.field(default_factory=dict)
+    details: SolveDetails
 
     @classmethod
     def from_graph(cls, graph: TopitopGraph) -> SolvedTopitop:
@@ -101,7 +115,7 @@ class SolvedTopitop:
         counts = {name: int(played[value == v].sum()) for name, v in VALUES}
         code = _encode(value, remoteness)
         start_value, start_remoteness = _decode(code[graph.start()])
-        details = {
+        details: SolveDetails = {
             "boards": graph.numbering.layout.boards,
             "representative_boards": len(graph.numbering.rank),
             "table_positions": graph.size,
@@ -206,7 +220,7 @@ def load(path: str | Path) -> SolvedTopitop:
 
 
 def analyse(
-    states: Sequence[TopitopState], moves: Sequence[dict[str, Any]], table: SolvedTopitop
+    states: Sequence[TopitopState], moves: Sequence[PlainMapping], table: SolvedTopitop
 ) -> list[dict[str, Any]]:
     """Per move of a match (states[i] before moves[i], states[i + 1] after it): the mover's value
     and remoteness before and after it, and whether it was a blunder: a won game turned into a

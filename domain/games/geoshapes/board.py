@@ -148,7 +148,7 @@ class Board:
         return found
 
     @cached_property
-    def need_memo(self) -> dict[tuple[Any, ...], int]:
+    def need_memo(self) -> dict[tuple[object, ...], int]:
         """The rules' memo of one quadrant's shapes needed (scoring.shapes_needed)."""
         return {}
 
@@ -256,7 +256,7 @@ def _fail(source: str, problem: str) -> InvalidSetup:
 
 
 def _counts(
-    raw: Any, what: str, source: str, shapes: Mapping[str, int] | None, wild: str | None = None
+    raw: object, what: str, source: str, shapes: Mapping[str, int] | None, wild: str | None = None
 ) -> dict[str, int]:
     """A {shape: positive count} mapping; shapes must be known (when `shapes` is given)."""
     if not isinstance(raw, Mapping) or not raw:
@@ -308,7 +308,7 @@ def parse_board(data: Any, source: str) -> Board:
     )
 
 
-def _check_entries(data: Any, source: str) -> None:
+def _check_entries(data: object, source: str) -> None:
     if not isinstance(data, Mapping):
         raise _fail(source, "must be a JSON object")
     missing_keys = {"wild", "shapes", "deck", "quadrants"} - set(data)
@@ -323,7 +323,7 @@ def _check_entries(data: Any, source: str) -> None:
         raise _fail(source, f"format must be {FORMAT!r}, got {quoted(data['format'])}")
 
 
-def _shape_values(shapes: Any, source: str) -> Mapping[str, int]:
+def _shape_values(shapes: object, source: str) -> Mapping[str, int]:
     if not isinstance(shapes, Mapping) or not shapes:
         raise _fail(source, "shapes must be a non-empty object of shape: point value")
     for shape, value in shapes.items():
@@ -337,7 +337,7 @@ def _shape_values(shapes: Any, source: str) -> Mapping[str, int]:
 
 
 def _quadrants(
-    quadrants: Any, source: str, shapes: Mapping[str, int], wild: str
+    quadrants: object, source: str, shapes: Mapping[str, int], wild: str
 ) -> tuple[list[str], list[Place]]:
     """The quadrants' names, clockwise, and their places: each quadrant's figures, then its
     circle."""

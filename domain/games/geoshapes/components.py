@@ -8,9 +8,12 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from ..base import NAN, Component, Moves
+from .state import GeoShapesState
 
 
-def components(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[list[Component]]:
+def components(
+    state: GeoShapesState, scores: list[dict[str, Any]], moves: Moves
+) -> list[list[Component]]:
     drawn: defaultdict[int, Counter[str]] = defaultdict(Counter)
     for seat, move in moves:
         if "draw" in move:

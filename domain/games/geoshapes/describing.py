@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...plain import PlainMapping
 from .board import Board, Place, missing
 from .scoring import DECK_OUT, hand_value
 from .state import STAGE_HINT, GeoShapesState, seat_words
@@ -30,12 +31,12 @@ def shape_names(shapes: Sequence[str]) -> str:
     return ", ".join(shapes) if shapes else "nothing"
 
 
-def move_kind(move: Mapping[str, Any]) -> str:
+def move_kind(move: PlainMapping) -> str:
     return next((kind for key, kind in MOVE_KINDS if key in move), "move")
 
 
 def describe(move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
-    def who(seat: Any) -> str:  # a stored seat (counted from 0), as a person reads it
+    def who(seat: object) -> str:  # a stored seat (counted from 0), as a person reads it
         if isinstance(seat, int) and 0 <= seat < len(seats):
             return seats[seat]
         return f"seat {seat + 1}" if isinstance(seat, int) else str(seat)

@@ -13,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeGuard
 
+from ...plain import PlainDict, PlainMapping, PlainValue
 from ...quoting import quoted
 from ..base import IllegalMove
 from . import declaration as declared
@@ -78,7 +79,7 @@ VOCABULARY = (
 )
 
 
-def parse(move: Any, board: Board, seats: int) -> Action:
+def parse(move: object, board: Board, seats: int) -> Action:
     """The typed action of `move` (stored form), checked for shape: known shapes, real seats,
     names as text in the board's spelling."""
     if not isinstance(move, Mapping):
@@ -116,7 +117,7 @@ def parse(move: Any, board: Board, seats: int) -> Action:
 TRADE_KEYS = {"with", "give", "get", "accepted"}
 
 
-def quick_parse(move: Any, board: Board, seats: int) -> Action | None:
+def quick_parse(move: object, board: Board, seats: int) -> Action | None:
     if type(move) is not dict:
         return None
     if len(move) == 1:
@@ -132,15 +133,15 @@ def quick_parse(move: Any, board: Board, seats: int) -> Action | None:
     return None
 
 
-def _is_shape(raw: Any, board: Board) -> bool:
+def _is_shape(raw: object, board: Board) -> TypeGuard[str]:
     return type(raw) is str and raw in board.values
 
 
-def _is_seat(raw: Any, seats: int) -> bool:
+def _is_seat(raw: object, seats: int) -> TypeGuard[int]:
     return type(raw) is int and 0 <= raw < seats
 
 
-def _quick_single(key: str, value: Any, board: Board, seats: int) -> Action | None:
+def _quick_single(key: str, value: object, board: Board, seats: int) -> Action | None:
     if key == "draw":
         return Draw(value) if _is_shape(value, board) else None
     if key == "pick_up":
@@ -156,7 +157,7 @@ def _quick_single(key: str, value: Any, board: Board, seats: int) -> Action | No
     return None
 
 
-def _quick_trade(raw: Any, board: Board, seats: int) -> Trade | None:
+def _quick_trade(raw: object, board: Board, seats: int) -> Trade | None:
     """A trade of shapes from the hands only (the form `legal_moves` offers)."""
     if type(raw) is not dict or raw.keys() != TRADE_KEYS:
         return None
@@ -188,14 +189,18 @@ def _quick_discard(move: dict[str, Any], board: Board) -> Discard | None:
     return Discard(shape, source, to)
 
 
-def as_json(action: Action) -> dict[str, Any]:
+def as_json(action: Action) -> PlainDict:
     """The stored form of an action: what `legal_moves` offers, names in the board's spelling."""
     if isinstance(action, Draw):
         return {"draw": action.shape}
     if isinstance(action, PickUp):
         return {"pick_up": action.seat}
     if isinstance(action, Trade):
-        offer = {"with": action.partner, "give": _items(action.give), "get": _items(action.get)}
+        offer: PlainDict = {
+            "with": action.partner,
+            "give": _items(action.give),
+            "get": _items(action.get),
+        }
         return {"trade": {**offer, "accepted": action.accepted}}
     if isinstance(action, PlaceShape):
         return {"place": action.shape, "on": action.on}
@@ -207,14 +212,14 @@ def as_json(action: Action) -> dict[str, Any]:
     return {"end_play": True}
 
 
-def _items(items: tuple[Item, ...]) -> list[str | dict[str, str]]:
+def _items(items: tuple[Item, ...]) -> list[PlainValue]:
     return [i.shape if i.place is None else {"shape": i.shape, "from": i.place} for i in items]
 
 
 # ---- seats as a person types them -----------------------------------------------------------
 
 
-def from_table(move: Any, seats: Sequence[str]) -> Any:
+def from_table(move: object, seats: Sequence[str]) -> object:
     """`move` with each seat it names (`pick_up`, a trade's `with`) as the stored index: a
     person names the player (any case) or gives the seat's number counted from 1. Anything
     else is left for `parse` to refuse."""
@@ -228,17 +233,17 @@ def from_table(move: Any, seats: Sequence[str]) -> Any:
     return move
 
 
-def to_table(move: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+def to_table(move: PlainMapping, seats: Sequence[str]) -> dict[str, object]:
     """The inverse of `from_table`: a stored move with each seat as its player's name."""
-    if isinstance(move.get("pick_up"), int):
-        return {**move, "pick_up": seats[move["pick_up"]]}
-    trade = move.get("trade")
+    pick_up, trade = move.get("pick_up"), move.get("trade")
+    if isinstance(pick_up, int):
+        return {**move, "pick_up": seats[pick_up]}
     if isinstance(trade, Mapping) and isinstance(trade.get("with"), int):
         return {**move, "trade": {**trade, "with": seats[trade["with"]]}}
     return dict(move)
 
 
-def seat_typed(raw: Any, seats: Sequence[str]) -> int:
+def seat_typed(raw: object, seats: Sequence[str]) -> int:
     """The stored index of a seat typed as a player's name or a number counted from 1."""
     if isinstance(raw, str):
         by_name = {name.casefold(): index for index, name in enumerate(seats)}
@@ -272,7 +277,7 @@ def spelled_as(raw: str, names: Collection[str]) -> str:
     return _folded(tuple(names)).get(raw.strip().casefold(), raw)
 
 
-def _shape(raw: Any, shapes: Collection[str]) -> str:
+def _shape(raw: object, shapes: Collection[str]) -> str:
     if isinstance(raw, str):
         spelled = spelled_as(raw, shapes)
         if spelled in shapes:
@@ -280,14 +285,14 @@ def _shape(raw: Any, shapes: Collection[str]) -> str:
     raise IllegalMove(f"{quoted(raw)} is not one of the shapes: {', '.join(shapes)}")
 
 
-def _place(raw: Any, board: Board, what: str) -> str:
+def _place(raw: object, board: Board, what: str) -> str:
     name = _text(raw, what)
     if board.index(name) is not None:
         return name
     return spelled_as(name, tuple(place.name for place in board.places))
 
 
-def _seat(raw: Any, seats: int) -> int:
+def _seat(raw: object, seats: int) -> int:
     if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw < seats:
         raise IllegalMove(
             f"{quoted(raw)} is not a stored seat: stored moves count seats from 0 "
@@ -297,13 +302,13 @@ def _seat(raw: Any, seats: int) -> int:
     return raw
 
 
-def _text(raw: Any, what: str) -> str:
+def _text(raw: object, what: str) -> str:
     if not isinstance(raw, str):
         raise IllegalMove(f"{what} is named by a string, got {quoted(raw)}")
     return raw
 
 
-def _item(raw: Any, board: Board) -> Item:
+def _item(raw: object, board: Board) -> Item:
     if isinstance(raw, Mapping) and set(raw) == {"shape", "from"}:
         return Item(_shape(raw["shape"], board.values), _place(raw["from"], board, "a place"))
     if isinstance(raw, str):
@@ -314,7 +319,7 @@ def _item(raw: Any, board: Board) -> Item:
     )
 
 
-def _trade(raw: Any, board: Board, seats: int) -> Trade:
+def _trade(raw: object, board: Board, seats: int) -> Trade:
     if not isinstance(raw, Mapping) or set(raw) != {"with", "give", "get", "accepted"}:
         raise IllegalMove(
             'a trade is {"with": PLAYER, "give": [...], "get": [...], "accepted": true|false}'

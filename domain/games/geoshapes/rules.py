@@ -41,6 +41,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...plain import PlainMapping
 from ..base import Component, GameRules, IllegalMove, Move, Moves, Outcome
 from . import choices, describing, scoring, setup
 from .components import components as component_rows
@@ -67,20 +68,18 @@ class GeoShapes(GameRules[GeoShapesState], declared=GAME_INFO):
 
     # ---- setting up (setup.py) --------------------------------------------------------------
 
-    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def options(self, options: PlainMapping) -> dict[str, Any]:
         return setup.options_and_board(options)[0]
 
-    def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    def replay_options(self, rules_version: str, options: PlainMapping) -> dict[str, Any]:
         if rules_version == "1":
             return setup.replay_options_v1(options)
         return super().replay_options(rules_version, options)
 
-    def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    def deal(self, seats: int, options: PlainMapping, rng: random.Random) -> dict[str, Any]:
         return setup.deal(seats, options, rng)
 
-    def start(
-        self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]
-    ) -> GeoShapesState:
+    def start(self, seats: int, options: PlainMapping, setup: PlainMapping) -> GeoShapesState:
         return first_position(seats, options, setup)
 
     def words(self, state: GeoShapesState) -> Mapping[str, Sequence[str]]:
@@ -95,7 +94,7 @@ class GeoShapes(GameRules[GeoShapesState], declared=GAME_INFO):
 
     # ---- playing: legality.py says whether, playing.py what follows -------------------------
 
-    def apply(self, state: GeoShapesState, move: Mapping[str, Any]) -> GeoShapesState:
+    def apply(self, state: GeoShapesState, move: PlainMapping) -> GeoShapesState:
         if not state.over:
             # The fast path: a move in the stored form, read without the full parser, that the
             # rules find legal. Any other move (malformed, unusual or refused) takes the full
@@ -105,7 +104,7 @@ class GeoShapes(GameRules[GeoShapesState], declared=GAME_INFO):
                 return play(state, action)
         return self._parsed_apply(state, move)
 
-    def _parsed_apply(self, state: GeoShapesState, move: Mapping[str, Any]) -> GeoShapesState:
+    def _parsed_apply(self, state: GeoShapesState, move: PlainMapping) -> GeoShapesState:
         """`apply` of any other move: the full parser, then the same rules (what both paths
         answer is golden data: tests/games/test_golden.py)."""
         if state.over:
@@ -117,7 +116,7 @@ class GeoShapes(GameRules[GeoShapesState], declared=GAME_INFO):
         return play(state, action)
 
     @staticmethod
-    def _parse(state: GeoShapesState, move: Any) -> Action:
+    def _parse(state: GeoShapesState, move: object) -> Action:
         return parse(move, state.board, len(state.players))
 
     def legal_moves(self, state: GeoShapesState) -> list[Move]:
@@ -150,16 +149,16 @@ class GeoShapes(GameRules[GeoShapesState], declared=GAME_INFO):
 
     # ---- describing (describing.py; the table's forms of a move: moves.py) -------------------
 
-    def move_kind(self, move: Mapping[str, Any]) -> str:
+    def move_kind(self, move: PlainMapping) -> str:
         return describing.move_kind(move)
 
-    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
+    def describe(self, move: PlainMapping, seats: Sequence[str] = ()) -> str:
         return describing.describe(move, seats)
 
     def render(self, state: GeoShapesState, seats: Sequence[str]) -> str:
         return describing.render(state, seats)
 
-    def typed_move(self, state: GeoShapesState, move: Any, seats: Sequence[str]) -> Any:
+    def typed_move(self, state: GeoShapesState, move: object, seats: Sequence[str]) -> Any:
         """Seats named by player or counted from 1, and names in any case, as stored."""
         stored = from_table(move, seats)
         try:
@@ -167,7 +166,7 @@ class GeoShapes(GameRules[GeoShapesState], declared=GAME_INFO):
         except IllegalMove:
             return stored  # apply refuses it, in its own words
 
-    def shown_move(self, move: Mapping[str, Any], seats: Sequence[str]) -> dict[str, Any]:
+    def shown_move(self, move: PlainMapping, seats: Sequence[str]) -> dict[str, object]:
         return to_table(move, seats)
 
 

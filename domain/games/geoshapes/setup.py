@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from ...plain import PlainMapping
 from ...quoting import quoted
 from ..base import InvalidSetup
 from .board import Board, load_board
@@ -22,7 +23,7 @@ QUADRANTS_EACH = {False: 1, True: 2}
 SETUP_KEYS = {"hands", "quadrants", "deck", "reshuffled"}
 
 
-def options_and_board(options: Mapping[str, Any]) -> tuple[dict[str, Any], Board]:
+def options_and_board(options: PlainMapping) -> tuple[dict[str, Any], Board]:
     """The options completed, and their board: `deal` and `start` need both, and finding
     a manifest is the costly part of setting up a match, so it is done once."""
     # The engine's default board is filled in here (the declared default documents it).
@@ -37,7 +38,7 @@ def options_and_board(options: Mapping[str, Any]) -> tuple[dict[str, Any], Board
     return completed, board
 
 
-def replay_options_v1(options: Mapping[str, Any]) -> dict[str, Any]:
+def replay_options_v1(options: PlainMapping) -> dict[str, Any]:
     """Version 1 placed at will, ended the game when the deck ran out, and named its board
     (the default then was `geoshapes`, so its records name it)."""
     return {
@@ -60,7 +61,7 @@ def _default_quadrants(board: Board, seats: int, half: bool) -> list[list[str]]:
     return [list(board.quadrants[seat * each : (seat + 1) * each]) for seat in range(seats)]
 
 
-def deal(seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+def deal(seats: int, options: PlainMapping, rng: random.Random) -> dict[str, Any]:
     opts, board = options_and_board(options)
     _seats_fit(seats, opts["half_board"])
     cards = [shape for shape, count in board.deck.items() for _ in range(count)]
@@ -79,7 +80,7 @@ def deal(seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str
     return setup
 
 
-def start(seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> GeoShapesState:
+def start(seats: int, options: PlainMapping, setup: PlainMapping) -> GeoShapesState:
     opts, board = options_and_board(options)
     half = opts["half_board"]
     _seats_fit(seats, half)
@@ -110,7 +111,7 @@ def start(seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> G
     )
 
 
-def _holds_a_deal(setup: Mapping[str, Any]) -> None:
+def _holds_a_deal(setup: PlainMapping) -> None:
     """A setup records the hands dealt, and nothing but the deal's parts."""
     if not isinstance(setup, Mapping) or "hands" not in setup:
         raise InvalidSetup(
@@ -125,7 +126,7 @@ def _holds_a_deal(setup: Mapping[str, Any]) -> None:
         )
 
 
-def _reshuffled(board: Board, empty_deck: str, raw: Any) -> tuple[tuple[str, ...], ...]:
+def _reshuffled(board: Board, empty_deck: str, raw: object) -> tuple[tuple[str, ...], ...]:
     """The dealt orders of the new decks, each holding every card of the deck."""
     if not isinstance(raw, list) or (empty_deck == END and raw):
         raise InvalidSetup(
@@ -146,7 +147,7 @@ def _reshuffled(board: Board, empty_deck: str, raw: Any) -> tuple[tuple[str, ...
     )
 
 
-def _order(board: Board, raw: Any, expected: Counter[str], what: str, holding: str) -> list[str]:
+def _order(board: Board, raw: object, expected: Counter[str], what: str, holding: str) -> list[str]:
     """A recorded deck order, which must hold exactly the `expected` cards."""
     order = _shape_list(board, raw, what)
     if Counter(order) != expected:
@@ -158,7 +159,7 @@ def _order(board: Board, raw: Any, expected: Counter[str], what: str, holding: s
     return order
 
 
-def _shape_list(board: Board, raw: Any, what: str) -> list[str]:
+def _shape_list(board: Board, raw: object, what: str) -> list[str]:
     if not isinstance(raw, list) or not all(isinstance(s, str) for s in raw):
         raise InvalidSetup(f"{what} must be a list of shape names")
     spelled = [spelled_as(s, board.values) for s in raw]  # any case, the board's spelling
@@ -168,7 +169,7 @@ def _shape_list(board: Board, raw: Any, what: str) -> list[str]:
     return spelled
 
 
-def _setup_hands(board: Board, seats: int, half: bool, raw: Any) -> list[list[str]]:
+def _setup_hands(board: Board, seats: int, half: bool, raw: object) -> list[list[str]]:
     if not isinstance(raw, list) or len(raw) != seats:
         raise InvalidSetup(f"the deal must list one hand per player ({seats})")
     hands = [
@@ -189,7 +190,7 @@ def _setup_hands(board: Board, seats: int, half: bool, raw: Any) -> list[list[st
     return hands
 
 
-def _setup_quadrants(board: Board, seats: int, half: bool, raw: Any) -> list[list[str]]:
+def _setup_quadrants(board: Board, seats: int, half: bool, raw: object) -> list[list[str]]:
     if raw is None:
         return _default_quadrants(board, seats, half)
     if not isinstance(raw, list) or len(raw) != seats:

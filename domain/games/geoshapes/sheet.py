@@ -9,10 +9,11 @@ engine's: `win` (25 for the winner, 0 otherwise) and `hand`. At most one winner;
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ...errors import Refused
+from ...plain import PlainMapping
 from ..sheeting import SheetRules
 from .scoring import WIN_BONUS  # the engine's, said once
 
@@ -32,12 +33,12 @@ class GeoShapesSheet(SheetRules):
     tie_rule = "the one who completes a figure and the circle wins"
 
     def categories(
-        self, options: Mapping[str, Any], components: Any, players: int
+        self, options: PlainMapping, components: object, players: int
     ) -> tuple[str, ...]:
         return ("win", "hand")
 
     def bounds(
-        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+        self, options: PlainMapping, components: object, players: int, won: bool
     ) -> tuple[float, float]:
         value = deck_value(components)
         return (WIN_BONUS, WIN_BONUS + value) if won else (-value, 0)
@@ -46,8 +47,8 @@ class GeoShapesSheet(SheetRules):
         self,
         sheet: dict[str, Any],
         seats: Sequence[str],
-        options: Mapping[str, Any],
-        components: Any,
+        options: PlainMapping,
+        components: object,
     ) -> None:
         for index, entry in enumerate(sheet["scores"]):
             won = seats[index] in sheet["winners"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from typing import Any
 
 from ..base import without_memos
 from .board import Board, Place
@@ -77,7 +76,7 @@ class GeoShapesState:
 _FIELDS = len(dataclasses.fields(GeoShapesState))
 
 
-def evolve(state: GeoShapesState, **changes: Any) -> GeoShapesState:
+def evolve(state: GeoShapesState, **changes: object) -> GeoShapesState:
     """`dataclasses.replace` without its per-field checks and `__init__` (a match builds
     thousands of states): a copy of the state's instance dict with the changes is the new
     state, less any value `per_state` kept on the old one (none today: the board keeps the

@@ -15,11 +15,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from ...plain import PlainMapping, PlainValue
 from .board import Board, parse_board
 
 BASE = "geoshapes-v3"
 TRIANGLE = "Equilateral Triangle"  # "there are only one Equilateral Triangle in the deck"
-OPTIONS: dict[str, list[Any]] = {}  # the rules' options are not the board's balance
+OPTIONS: dict[str, list[PlainValue]] = {}  # the rules' options are not the board's balance
 
 
 def fields(base: dict[str, Any]) -> dict[str, list[int]]:
@@ -54,7 +55,7 @@ def tidy(content: dict[str, Any]) -> dict[str, Any]:
     return content
 
 
-def invalid(content: dict[str, Any], options: dict[str, Any]) -> str | None:
+def invalid(content: dict[str, Any], options: PlainMapping) -> str | None:
     """Why the board cannot be a candidate (None when it can): the manifest's own checks, the
     seed's Wild example, and every place completable from the deck."""
     from ..base import InvalidSetup

@@ -9,9 +9,12 @@ from typing import Any
 
 from ..base import Component, Moves
 from .scoring import bonus_by_type, sculpture
+from .state import TopiaryState
 
 
-def components(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[list[Component]]:
+def components(
+    state: TopiaryState, scores: list[dict[str, Any]], moves: Moves
+) -> list[list[Component]]:
     # Counted in plain dicts, each tile's type and value read once per process (every
     # simulated match ends here: Counters cost several times as much).
     result = []

@@ -9,8 +9,6 @@ them; a state rebuilt from JSON works them out again on first use.
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..base import per_state
 from .garden import CELLS, SIGHT_LINES, parse_garden_cell, parse_spot
 from .scoring import face_up, sculpture
@@ -35,7 +33,7 @@ def garden_cell(name: object) -> int:
     return parse_garden_cell(name) if index is None else index
 
 
-def quick_visit(sculptures: Sculptures, move: Any) -> tuple[str, int | None, str | None] | None:
+def quick_visit(sculptures: Sculptures, move: object) -> tuple[str, int | None, str | None] | None:
     """A well-formed visiting move in canonical spelling as (spot, take, place); None for
     anything else, which the full parser reads (and words the refusal of)."""
     if type(move) is not dict:

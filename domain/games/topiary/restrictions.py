@@ -5,14 +5,14 @@ and one who never takes a tile at all (only places visitors)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
+from ...plain import PlainMapping
 from ..restricting import never
 
 TYPES = ("Polyhedron", "Pom Pom", "Spiral", "Pyramid", "T-Rex", "Swan", "Whale", "Elephant")
 
 
-def _places(kind: str) -> Callable[[dict[str, Any]], bool]:
+def _places(kind: str) -> Callable[[PlainMapping], bool]:
     return lambda move: str(move.get("place", "")).rsplit(" ", 1)[0] == kind
 
 

@@ -28,8 +28,9 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
+from ...plain import PlainMapping
 from ...quoting import quoted
 from ..base import (
     Component,
@@ -43,6 +44,7 @@ from ..base import (
     per_state,
     seat_score,
 )
+from ..declaring import structure_options
 from ..manifests import REF_PREFIX, load_manifest
 from . import declaration as declared
 from . import fast, scoring
@@ -166,11 +168,42 @@ def _components(manifest: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
     return tuple(types), tuple(values)
 
 
+V = TypeVar("V")
+
+
+class _ViewDetail(TypedDict):
+    """What one visitor sees, as a score's details list it."""
+
+    spot: str
+    sees: list[str]
+    points: int
+    bonus: int
+
+
+class _HandTile(TypedDict):
+    tile: str
+    points: int
+
+
+# A seat's tally: its three categories ("type bonus" is no name, hence this form) and details.
+_Tally = TypedDict(
+    "_Tally",
+    {
+        "visitors": int,
+        "type bonus": int,
+        "hand": int,
+        "views": list[_ViewDetail],
+        "hand_tiles": list[_HandTile],
+    },
+)
+
+
 _recorded: dict[str, tuple[tuple[str, ...], tuple[int, ...]]] = {}  # reference -> components
-_STRUCTURED: dict[tuple[tuple[str, type, Any], ...], Any] = {}  # options, keyed -> structured
+# options, keyed -> structured
+_STRUCTURED: dict[tuple[tuple[str, type, object], ...], declared.Options] = {}
 
 
-def _structured(options: Mapping[str, Any]) -> Any:
+def _structured(options: PlainMapping) -> declared.Options:
     """`structure_options` of the options, kept per value (a pure function of them, asked
     three times a new match): keyed by each option's name, type and value, so that 1 and True
     are told apart; options holding anything unhashable are structured afresh."""
@@ -178,9 +211,9 @@ def _structured(options: Mapping[str, Any]) -> Any:
         key = tuple(sorted((k, type(v), v) for k, v in options.items()))
         kept = _STRUCTURED.get(key)
     except TypeError:  # an unhashable value, or names that do not sort: no key
-        return declared.GAME_INFO.structure_options(options)
+        return structure_options(declared.Options, options, declared.GAME_INFO.name)
     if kept is None:
-        kept = declared.GAME_INFO.structure_options(options)
+        kept = structure_options(declared.Options, options, declared.GAME_INFO.name)
         if len(_STRUCTURED) < 64:
             _STRUCTURED[key] = kept
     return kept
@@ -200,11 +233,11 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
 
     # ---- setting up -----------------------------------------------------------------------
 
-    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def options(self, options: PlainMapping) -> dict[str, Any]:
         return self._options_and_components(options)[0]
 
     def _options_and_components(
-        self, options: Mapping[str, Any]
+        self, options: PlainMapping
     ) -> tuple[dict[str, Any], tuple[str, ...], tuple[int, ...]]:
         """The checked options and their manifest's types and values, the manifest read once
         (by name it is a file to find: a third of a simulated match's setup when read twice)."""
@@ -224,7 +257,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
         with that reason)."""
         return {"tile": dataclasses.replace(state.sculptures, removed=None).tiles()}
 
-    def _dealt(self, seats: int, options: Mapping[str, Any], tiles: int) -> list[int]:
+    def _dealt(self, seats: int, options: PlainMapping, tiles: int) -> list[int]:
         """How many tiles each seat is dealt (the last player gets the rest when choosing)."""
         rest = tiles - SIZE * SIZE - HAND * seats
         if rest < 0:
@@ -233,7 +266,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
             )
         return [HAND] * (seats - 1) + [HAND + rest if options["last_player_chooses"] else HAND]
 
-    def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    def deal(self, seats: int, options: PlainMapping, rng: random.Random) -> dict[str, Any]:
         opts, types, values = self._options_and_components(options)
         _check_players(seats)
         removed = rng.choice(types) if seats in REMOVES_A_TYPE else None
@@ -250,9 +283,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
             setup["removed"] = removed
         return setup
 
-    def start(
-        self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]
-    ) -> TopiaryState:
+    def start(self, seats: int, options: PlainMapping, setup: Mapping[str, Any]) -> TopiaryState:
         opts, types, values = self._options_and_components(options)
         _check_players(seats)
         if not isinstance(setup, Mapping) or set(setup) - {"removed", "garden", "hands"}:
@@ -349,7 +380,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
 
     # ---- playing --------------------------------------------------------------------------
 
-    def apply(self, state: TopiaryState, move: Mapping[str, Any]) -> TopiaryState:
+    def apply(self, state: TopiaryState, move: PlainMapping) -> TopiaryState:
         quick = fast.quick_visit(state.sculptures, move)
         if quick is not None and self.phase(state) == VISIT:
             # A canonical visiting move reads as the parser would read it; anything else
@@ -596,10 +627,10 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
             name for _, _, name in scoring.seen_along(scoring.face_up(state), SIGHT_LINES[spot])
         ]
 
-    def _tally(self, state: TopiaryState, seat: int) -> dict[str, Any]:
+    def _tally(self, state: TopiaryState, seat: int) -> _Tally:
         """A seat's categories and details; unseen hand tiles count nothing here."""
         seen, tallest = scoring.views(state, seat)
-        views = [
+        views: list[_ViewDetail] = [
             {
                 "spot": view.spot,
                 "sees": [name for _, _, name in view.seen],
@@ -608,7 +639,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
             }
             for view in seen
         ]
-        hand = [
+        hand: list[_HandTile] = [
             {"tile": tile, "points": scoring.hand_tile_points(tile, tallest)}
             for tile in state.hands[seat]
             if tile
@@ -641,7 +672,11 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
         result = []
         for seat in range(state.players):
             tally = self._tally(state, seat)
-            categories = {key: tally[key] for key in ("visitors", "type bonus", "hand")}
+            categories = {
+                "visitors": tally["visitors"],
+                "type bonus": tally["type bonus"],
+                "hand": tally["hand"],
+            }
             result.append(
                 seat_score(
                     sum(categories.values()),
@@ -693,7 +728,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
 
     # ---- describing -----------------------------------------------------------------------
 
-    def move_kind(self, move: Mapping[str, Any]) -> str:
+    def move_kind(self, move: PlainMapping) -> str:
         if "take" in move:
             return "visitor and rearrange"
         return next((kind for kind in ("visitor", "keep", "reveal") if kind in move), "move")
@@ -776,7 +811,7 @@ def _hand(known: Sequence[str | None], size: int) -> tuple[str | None, ...]:
     return tuple(tiles) + (None,) * (size - len(tiles))
 
 
-def _replace(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+def _replace(items: tuple[V, ...], index: int, value: V) -> tuple[V, ...]:
     return items[:index] + (value,) + items[index + 1 :]
 
 

@@ -12,10 +12,11 @@ exactly one winner, checked as far as the sheet's totals and hand points go.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ...errors import Refused
+from ...plain import PlainMapping
 from ..sheeting import SheetRules, num
 
 VISITORS = {2: 8, 3: 6, 4: 5}
@@ -27,7 +28,7 @@ class TopiarySheet(SheetRules):
     tie_rule = "tie: most hand points, then the player later in turn order"
 
     def categories(
-        self, options: Mapping[str, Any], components: Any, players: int
+        self, options: PlainMapping, components: object, players: int
     ) -> tuple[str, ...]:
         return ("visitors", "type bonus", "hand")
 
@@ -40,7 +41,7 @@ class TopiarySheet(SheetRules):
         }
 
     def bounds(
-        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+        self, options: PlainMapping, components: object, players: int, won: bool
     ) -> tuple[float, float]:
         return 0, sum(self.category_max(players).values())
 
@@ -48,8 +49,8 @@ class TopiarySheet(SheetRules):
         self,
         sheet: dict[str, Any],
         seats: Sequence[str],
-        options: Mapping[str, Any],
-        components: Any,
+        options: PlainMapping,
+        components: object,
     ) -> None:
         highest = self.category_max(len(seats))
         for index, entry in enumerate(sheet["scores"]):

@@ -6,19 +6,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...plain import PlainDict, PlainMapping, PlainValue
+
 BASE = "topiary"
-OPTIONS: dict[str, list[Any]] = {"last_player_chooses": [False, True]}
+OPTIONS: dict[str, list[PlainValue]] = {"last_player_chooses": [False, True]}
 
 
 def fields(base: dict[str, Any]) -> dict[str, list[int]]:
     return {f"/values/{number}": [1, 9] for number in range(len(base["values"]))}
 
 
-def tidy(content: dict[str, Any]) -> dict[str, Any]:
+def tidy(content: PlainDict) -> PlainDict:
     return content
 
 
-def invalid(content: dict[str, Any], options: dict[str, Any]) -> str | None:
+def invalid(content: dict[str, Any], options: PlainMapping) -> str | None:
     values = content["values"]
     if len(set(values)) != len(values):
         return f"the tiles of a type show different values, not {values}"

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
+from ...plain import PlainMapping
 from ...quoting import quoted
 from ..base import (
     Component,
@@ -114,6 +115,12 @@ def _slides(state: TopitopState) -> Iterator[tuple[int, int]]:
                 yield src, dst
 
 
+# An action read off a move: a piece placed on a cell, a slide between cells, or a pass.
+_Action = (
+    tuple[Literal["place"], str, int] | tuple[Literal["slide"], int, int] | tuple[Literal["pass"]]
+)
+
+
 class Topitop(GameRules[TopitopState], declared=GAME_INFO):
     # What the game is (id, name, players) comes from its declaration (declaration.py).
     version = "1"
@@ -121,16 +128,14 @@ class Topitop(GameRules[TopitopState], declared=GAME_INFO):
     state_type = TopitopState
     playout_cap = 200  # simulations end loops as a draw by agreement after this many actions
 
-    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def options(self, options: PlainMapping) -> dict[str, Any]:
         declared = GAME_INFO.structure_options(options)
         for name, count in dataclasses.asdict(declared).items():
             if not 0 <= count <= SIZE * SIZE:
                 raise InvalidSetup(f"option {name} must be between 0 and 9, got {quoted(count)}")
         return unstructure(declared)
 
-    def start(
-        self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]
-    ) -> TopitopState:
+    def start(self, seats: int, options: PlainMapping, setup: PlainMapping) -> TopitopState:
         if seats != 2:
             raise InvalidSetup(f"Topitop is for 2 players (Blue and Red), not {seats}")
         if setup:
@@ -178,14 +183,14 @@ class Topitop(GameRules[TopitopState], declared=GAME_INFO):
             )
         return None
 
-    def _parse(self, state: TopitopState, move: Mapping[str, Any]) -> tuple[Any, ...]:
+    def _parse(self, state: TopitopState, move: PlainMapping) -> _Action:
         if not isinstance(move, Mapping):
             raise IllegalMove(f"a Topitop move is a JSON object, got {quoted(move)}")
         keys, shape = set(move), GAME_INFO.move_shape(move)
         if shape is Place:
             # A list or object is no piece (and no key of PIECES: unhashable, it would raise).
             piece = move["place"].strip().lower() if isinstance(move["place"], str) else None
-            if piece not in PIECES:  # any case, as every name
+            if piece is None or piece not in PIECES:  # any case, as every name
                 raise IllegalMove(
                     f"place must be bucket, small or large, not {quoted(move['place'])}"
                 )
@@ -200,7 +205,7 @@ class Topitop(GameRules[TopitopState], declared=GAME_INFO):
             f"got {quoted(sorted(keys))}"
         )
 
-    def apply(self, state: TopitopState, move: Mapping[str, Any]) -> TopitopState:
+    def apply(self, state: TopitopState, move: PlainMapping) -> TopitopState:
         if state.winner is not None:
             raise IllegalMove(f"the game is over: {COLOURS[state.winner]} has won")
         action = self._parse(state, move)
@@ -292,12 +297,12 @@ class Topitop(GameRules[TopitopState], declared=GAME_INFO):
 
     # ---- describing -------------------------------------------------------------------------
 
-    def move_kind(self, move: Mapping[str, Any]) -> str:
+    def move_kind(self, move: PlainMapping) -> str:
         if "place" in move:
             return f"place {move['place']}"
         return "pass" if "pass" in move else "slide"
 
-    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
+    def describe(self, move: PlainMapping, seats: Sequence[str] = ()) -> str:
         if "place" in move:
             pile = "sand pile " if move["place"] != "bucket" else ""
             return f"places a {move['place']} {pile}on {move['to']}"

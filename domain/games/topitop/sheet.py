@@ -8,10 +8,11 @@ no winner.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ...errors import Refused
+from ...plain import PlainMapping
 from ..sheeting import SheetRules
 
 BUCKETS = 2
@@ -22,12 +23,12 @@ class TopitopSheet(SheetRules):
     tie_rule = "the first with both buckets on castles wins"
 
     def categories(
-        self, options: Mapping[str, Any], components: Any, players: int
+        self, options: PlainMapping, components: object, players: int
     ) -> tuple[str, ...]:
         return ("buckets on castles",)
 
     def bounds(
-        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+        self, options: PlainMapping, components: object, players: int, won: bool
     ) -> tuple[float, float]:
         return (BUCKETS, BUCKETS) if won else (0, BUCKETS - 1)
 

@@ -8,9 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..base import NAN, Component, Moves
+from .state import LandscapingState
 
 
-def components(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[list[Component]]:
+def components(
+    state: LandscapingState, scores: list[dict[str, Any]], moves: Moves
+) -> list[list[Component]]:
     # Counted in plain dicts, each card's name spelled once per process (every simulated match
     # ends here, reading 30-60 rounds: Counters and str.capitalize cost several times as much).
     played: list[dict[str, int]] = [{} for _ in scores]

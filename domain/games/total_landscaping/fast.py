@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import random
 from typing import Any
 
 from ..base import Move, per_state
@@ -221,7 +222,7 @@ def _can_hoe(state: LandscapingState, seat: int) -> bool:
     return any(own[b] for a in range(size) if own[a] for b in up[a])
 
 
-def draw(state: LandscapingState, seat: int, rng: Any) -> Move:
+def draw(state: LandscapingState, seat: int, rng: random.Random) -> Move:
     """`TotalLandscaping.random_choice`: a kind first (a card or the hoe), then one of its
     entries in `choices`, drawing the same numbers from `rng`."""
     where, empty = spots(state)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+from ...plain import PlainMapping
 from ...quoting import quoted
 from ..base import IllegalMove, Move
 from . import hexgarden as hexes
@@ -111,7 +111,7 @@ def _parse_hoe(state: LandscapingState, seat: int, raw: object) -> Hoe:
     return Hoe(seat, tiles)
 
 
-def _parse_play(state: LandscapingState, seat: int, raw: Mapping[str, Any]) -> Play:
+def _parse_play(state: LandscapingState, seat: int, raw: PlainMapping) -> Play:
     card = _name(raw["card"], CARDS, "a card")
     hand = state.hands[seat]
     if card not in hand:

@@ -31,9 +31,10 @@ rules and steps are in `total_landscaping_rounds`; the gardens' geometry lives i
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from ...plain import PlainMapping
 from ...quoting import quoted
 from ..base import (
     Component,
@@ -105,7 +106,7 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
 
     # ---- setting up -------------------------------------------------------------------------
 
-    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def options(self, options: PlainMapping) -> dict[str, Any]:
         # Every simulated match starts here: an exact spelling is taken as it is; anything
         # else is structured (and refused in words) by the declaration.
         if type(options) is dict and options.keys() <= _OPTION_KEYS:
@@ -114,15 +115,13 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
                 return {"hoeing": hoeing}
         return {"hoeing": GAME_INFO.structure_options(options).hoeing}
 
-    def replay_options(self, rules_version: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    def replay_options(self, rules_version: str, options: PlainMapping) -> dict[str, Any]:
         """Version 1 let every card's effect trigger and hoed only afterwards."""
         if rules_version == "1":
             return {**options, "hoeing": AFTER_EFFECTS}
         return super().replay_options(rules_version, options)
 
-    def start(
-        self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]
-    ) -> LandscapingState:
+    def start(self, seats: int, options: PlainMapping, setup: PlainMapping) -> LandscapingState:
         if seats != 2:
             raise InvalidSetup(
                 "Total Landscaping is for 2 players (the Elimination Candidate and "
@@ -191,7 +190,7 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
                 )
         return choices, negated, hoed
 
-    def apply(self, state: LandscapingState, move: Mapping[str, Any]) -> LandscapingState:
+    def apply(self, state: LandscapingState, move: PlainMapping) -> LandscapingState:
         choices, negated, hoed = self._parse_round(state, move)
         log = rounds.chosen(choices)  # what happens, as facts (`telling` words them)
         if True in negated:
@@ -343,7 +342,7 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
 
     # ---- describing -------------------------------------------------------------------------
 
-    def move_kind(self, move: Mapping[str, Any]) -> str:
+    def move_kind(self, move: PlainMapping) -> str:
         """`"Red v hoe"`: East's card (or hoe) against West's."""
         kinds = []
         for seat in SEATS:
@@ -369,7 +368,7 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
             for garden, choice in move.items()
         }
 
-    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
+    def describe(self, move: PlainMapping, seats: Sequence[str] = ()) -> str:
         parts = []
         # Asked of every recorded move: titles made once, a plain dict (every recorded move)
         # told by its type before the slower check against the abstract Mapping.
@@ -393,11 +392,12 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
                 parts.append(text)
         return "; ".join(parts)
 
-    def decode(self, data: Mapping[str, Any]) -> LandscapingState:
+    def decode(self, data: PlainMapping) -> LandscapingState:
         """`GameRules.decode`, refusing a state whose last round is told in sentences (written
         before issue 43; the facts cannot be read back out of them): a snapshot holding one
         is not used, and its match replays from its events, which hold the moves."""
-        if any(isinstance(happening, str) for happening in data.get("last_round") or ()):
+        last_round = data.get("last_round") or ()
+        if isinstance(last_round, Iterable) and any(isinstance(h, str) for h in last_round):
             raise ValueError("a state from before issue 43: its last round is text, not facts")
         return super().decode(data)
 

@@ -7,10 +7,11 @@ each condition (the engine's `score()` names), counting bouts: they add up to th
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ...errors import Refused
+from ...plain import PlainMapping
 from ..sheeting import SheetRules
 
 CONDITIONS = ("six colours connected", "biggest patch", "most flowers", "most Blue")
@@ -22,12 +23,12 @@ class TotalLandscapingSheet(SheetRules):
     tie_rule = "first to two bouts"
 
     def categories(
-        self, options: Mapping[str, Any], components: Any, players: int
+        self, options: PlainMapping, components: object, players: int
     ) -> tuple[str, ...]:
         return CONDITIONS
 
     def bounds(
-        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+        self, options: PlainMapping, components: object, players: int, won: bool
     ) -> tuple[float, float]:
         return (BOUTS_TO_WIN, BOUTS_TO_WIN) if won else (0, BOUTS_TO_WIN - 1)
 
