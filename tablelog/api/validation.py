@@ -47,7 +47,7 @@ def _move_validator(game: str, words: Words | None, players: int) -> Draft202012
     return Draft202012Validator({**body, "properties": {**body["properties"], "move": move}})
 
 
-def check(validator: Draft202012Validator, body: Any) -> None:
+def check(validator: Draft202012Validator, body: object) -> None:
     """A 400 saying what is wrong with `body`, if anything."""
     error = best_match(validator.iter_errors(body), key=_relevance)
     if error is not None:
