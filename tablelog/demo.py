@@ -14,6 +14,7 @@ does not exist yet.
 from __future__ import annotations
 
 import os
+import random
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -75,14 +76,14 @@ def demo_plans() -> list[Plan]:
     ]
 
 
-def _featured(game: str, bots: str, number: int, moves: int) -> tuple[Match, Plan, Any]:
+def _featured(game: str, bots: str, number: int, moves: int) -> tuple[Match, Plan, random.Random]:
     plan = make_plan(game, 1, DEMO_SEED, None, bots)
     match, rng = begin_match(plan, 1_000 + number)
     play_on(match, plan, rng, moves)
     return match, plan, rng
 
 
-def _to_the_end(match: Match, plan: Plan, rng: Any) -> None:
+def _to_the_end(match: Match, plan: Plan, rng: random.Random) -> None:
     play_on(match, plan, rng, 2_000)
     match.end(agreed_draw=match.rules_outcome() is None)
 

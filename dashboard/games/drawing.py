@@ -11,6 +11,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from tablelog.dashboard.figures.style import FONT, INK
+from tablelog.dashboard.record.picking import Question
 
 
 def board_figure(
@@ -120,7 +121,11 @@ class Tap:
 
 
 def tappable(
-    figure: go.Figure, question: Any, taps: Iterable[Tap], answered: int, size: int = TAP_SIZE
+    figure: go.Figure,
+    question: Question,
+    taps: Iterable[Tap],
+    answered: int,
+    size: int = TAP_SIZE,
 ) -> go.Figure:
     """Put the question's legal answers on the board: a highlighted marker per tap target whose
     value the question offers, carrying the pick as JSON with the number of answers given when

@@ -10,7 +10,7 @@ Solitaire's next column starts with the start card turned up.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import plotly.graph_objects as go
 
@@ -27,11 +27,14 @@ from tablelog.dashboard.record.picking import (
     legal_moves,
     walk,
 )
+from tablelog.domain.games import GameRules
 from tablelog.domain.games.manifests import load_manifest
 from tablelog.domain.games.topas.table import place_words
 
 from .drawing import Sketch, Tap, board_figure, label, rect
 from .setting import YES_NO, first_open
+
+S = TypeVar("S")  # the engine's state
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -164,7 +167,9 @@ def area_label(block: Any) -> str:
     return f"the cells around {place_words(middle)}"
 
 
-def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
+def menu(
+    rules: GameRules[S], state: S, seat: int, picks: Picks, names: list[str] | None = None
+) -> Step:
     moves = legal_moves(rules, state)
     halves = on_table(rules.encode(state))
     card = next((p[1] for p in picks if p[0] == "card"), None)
