@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from dash import callback_context
@@ -55,7 +55,7 @@ def takes(*in_order: PlainMapping, **named: PlainMapping) -> Callable[[F], F]:
         kinds_by_name = {**named, **{name: in_order for name in rest}}
 
         @functools.wraps(func)
-        def checked(*args: Any, **kwargs: Any) -> Any:
+        def checked(*args: object, **kwargs: object) -> object:
             values = signature.bind(*args, **kwargs).arguments.items()
             index = 0
             for name, value in values:
@@ -71,7 +71,7 @@ def takes(*in_order: PlainMapping, **named: PlainMapping) -> Callable[[F], F]:
     return decorate
 
 
-def undeclared(callback_map: dict[str, Any]) -> list[str]:
+def undeclared(callback_map: Mapping[str, Mapping[str, object]]) -> list[str]:
     """The outputs of callbacks in an app's `callback_map` that are not under `@takes` (Dash's
     own, which run in the browser only, have no Python function and are left out)."""
     missing = []

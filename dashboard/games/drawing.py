@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 
 from tablelog.dashboard.figures.style import FONT, INK
 from tablelog.dashboard.record.picking import Question
+from tablelog.domain.plain import PlainValue
 
 
 def board_figure(
@@ -113,7 +114,7 @@ class Tap:
     """A place on the board (in board units) that answers the question being asked with
     `value`, the same pick its button gives."""
 
-    value: Any
+    value: PlainValue  # the pick, as its button gives it
     x: float
     y: float
     mark: str = ""  # drawn inside the target: what a tap there means (Topiary's ↘)

@@ -10,6 +10,7 @@ Solitaire's next column starts with the start card turned up.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import plotly.graph_objects as go
@@ -157,11 +158,11 @@ def crowded(moves: list[Move]) -> bool:
     return max(xs) - min(xs) > SPREAD or max(ys) - min(ys) > SPREAD
 
 
-def area(cell: Any) -> tuple[int, int]:
+def area(cell: Sequence[int]) -> tuple[int, int]:
     return cell[0] // AREA, cell[1] // AREA
 
 
-def area_label(block: Any) -> str:
+def area_label(block: tuple[int, int]) -> str:
     # Named by its middle cell in the table's own words, not by coordinates.
     middle = (block[0] * AREA + AREA // 2, block[1] * AREA + AREA // 2)
     return f"the cells around {place_words(middle)}"

@@ -200,7 +200,7 @@ def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[st
 
 
 def refusal(
-    rules: GameRules[S], state: S, seat: int, picks: Picks, key: str, value: Any
+    rules: GameRules[S], state: S, seat: int, picks: Picks, key: str, value: object
 ) -> str | None:
     """Why the engine refuses the pick [key, value] after `picks`: its own words for the first
     move that pick would begin (a piece) or finish (a cell); None when it refuses none."""

@@ -46,7 +46,7 @@ def build(game: str, rules: GameRules[S], state: S, seat: int, picks: Picks) -> 
 
 
 def refusal(
-    game: str, rules: GameRules[S], state: S, seat: int, picks: Picks, key: str, value: Any
+    game: str, rules: GameRules[S], state: S, seat: int, picks: Picks, key: str, value: object
 ) -> str:
     """Why the pick [key, value] is not legal after `picks`: the engine's own refusal where the
     game's picker can name the move it would make (`refusal` in its module), else that the
