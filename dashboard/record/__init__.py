@@ -10,12 +10,12 @@ match. All of it is pure: no Dash, no store.
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from tablelog.dashboard import games
 from tablelog.domain.games import GameRules
 
-from .picking import Option, Picks, Question, Ready, StalePicks, Step
+from .picking import Move, Option, Picks, Question, Ready, StalePicks, Step
 
 S = TypeVar("S")  # the engine's state
 
@@ -37,7 +37,7 @@ def menu(
     return picker(game).menu(rules, state, seat, picks, names)
 
 
-def build(game: str, rules: GameRules[S], state: S, seat: int, picks: Picks) -> dict[str, Any]:
+def build(game: str, rules: GameRules[S], state: S, seat: int, picks: Picks) -> Move:
     """The move the picks name, or StalePicks when they do not name a whole move."""
     step = menu(game, rules, state, seat, picks)
     if not isinstance(step, Ready):
