@@ -81,7 +81,7 @@ def make_server(
     `serve_until_stopped(server)`. With `trusted_proxy` (the proxy's address, as this server
     sees it), X-Forwarded-For and X-Forwarded-Proto from that address are believed; the Host
     header is never taken from X-Forwarded-Host, so the guard checks the Host that came."""
-    proxy: dict[str, Any] = {}
+    proxy: dict[str, str | int | set[str]] = {}
     if trusted_proxy:
         proxy = {
             "trusted_proxy": trusted_proxy,

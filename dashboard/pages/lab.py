@@ -333,7 +333,7 @@ def _writer(app: dash.Dash, service, clicks, action: str) -> tuple[Any, str | No
     return service_for_click(app, service, clicks, action, "The lab is not available in this app.")
 
 
-def _progress_shown(state: dict, finished: str | None) -> tuple[str, Any] | None:
+def _progress_shown(state: dict, finished: str | None) -> tuple[str, object] | None:
     """What the progress line says of the lab's state, and the experiment just finished (if it
     is new); None when there is nothing new to say."""
     if state["state"] == "idle":
@@ -357,7 +357,7 @@ def _progress_shown(state: dict, finished: str | None) -> tuple[str, Any] | None
     return (f"Done: {state['total']} matches stored, experiment {state['id'][:8]}", state["id"])
 
 
-def _drawn(lab, game: str | None, experiment_id: str | None) -> tuple[Any, ...]:
+def _drawn(lab, game: str | None, experiment_id: str | None) -> tuple[object, ...]:
     """The experiment's report in words and its three figures."""
     report = _report(lab, game, experiment_id)
     words = (report or {}).get("words") or _no_report(lab, experiment_id)

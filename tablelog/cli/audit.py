@@ -6,7 +6,7 @@ a refusal (see `committed.py`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -235,7 +235,10 @@ def _result_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _section(title: str, entries: list[dict[str, Any]], line) -> list[str]:
+T = TypeVar("T")  # an entry of the report: a claim, an undo, a dispute
+
+
+def _section(title: str, entries: list[T], line: Callable[[T], str]) -> list[str]:
     return [f"  {title}:", *(f"    {line(entry)}" for entry in entries)] if entries else []
 
 
