@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from dash import callback_context
@@ -24,16 +24,18 @@ from dash._utils import stringify_id
 from dash.exceptions import MissingCallbackContextException
 from jsonschema import Draft202012Validator
 
+from tablelog.domain.plain import PlainMapping
+
 from . import kinds
 
-F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound=Callable[..., object])
 
 
 class WrongInput(ValueError):
     """A callback's argument is not of the kind the page sends; the message is one line."""
 
 
-def takes(*in_order: dict[str, Any], **named: dict[str, Any]) -> Callable[[F], F]:
+def takes(*in_order: PlainMapping, **named: PlainMapping) -> Callable[[F], F]:
     """Check the named arguments of the decorated callback against their kinds (`kinds`), and
     the values of its `*args`, if it has them, against `in_order`, one by one; put it under
     `@app.callback`."""
@@ -53,7 +55,7 @@ def takes(*in_order: dict[str, Any], **named: dict[str, Any]) -> Callable[[F], F
         kinds_by_name = {**named, **{name: in_order for name in rest}}
 
         @functools.wraps(func)
-        def checked(*args: Any, **kwargs: Any) -> Any:
+        def checked(*args: object, **kwargs: object) -> object:
             values = signature.bind(*args, **kwargs).arguments.items()
             index = 0
             for name, value in values:
@@ -69,7 +71,7 @@ def takes(*in_order: dict[str, Any], **named: dict[str, Any]) -> Callable[[F], F
     return decorate
 
 
-def undeclared(callback_map: dict[str, Any]) -> list[str]:
+def undeclared(callback_map: Mapping[str, Mapping[str, object]]) -> list[str]:
     """The outputs of callbacks in an app's `callback_map` that are not under `@takes` (Dash's
     own, which run in the browser only, have no Python function and are left out)."""
     missing = []
@@ -94,18 +96,18 @@ def _validator(text: str) -> Draft202012Validator:
     return Draft202012Validator(json.loads(text), format_checker=kinds.FORMATS)
 
 
-def validator(schema: dict[str, Any]) -> Draft202012Validator:
+def validator(schema: PlainMapping) -> Draft202012Validator:
     """A validator of `schema` that asserts the formats of `kinds.FORMATS` (made once)."""
     return _validator(json.dumps(schema, sort_keys=True))
 
 
-def check(value: Any, schema: dict[str, Any], where: str) -> None:
+def check(value: object, schema: PlainMapping, where: str) -> None:
     """`WrongInput` unless `value` (which the request named as `where`) is of the kind."""
     if not validator(schema).is_valid(value):
         raise _wrong(where, schema)
 
 
-def _wrong(where: str, schema: dict[str, Any]) -> WrongInput:
+def _wrong(where: str, schema: PlainMapping) -> WrongInput:
     return WrongInput(f"{where} must be {schema['description']}")
 
 

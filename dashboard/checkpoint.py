@@ -3,13 +3,13 @@ whom and when, and whether its receipt verifies against the store now (docs/audi
 
 from __future__ import annotations
 
-from typing import Any
+from uuid import UUID
 
 from tablelog.domain.integrity.checkpoints import NotVerified
 from tablelog.domain.integrity.signed import SigningRecorder
 
 
-def checkpoint_state(recorder: Any, match_id: Any) -> str:
+def checkpoint_state(recorder: object, match_id: UUID) -> str:
     """'' for a store nobody signs; else one sentence, verified or not."""
     from tablelog.domain.integrity.verify import against_store
 

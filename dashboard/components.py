@@ -4,24 +4,30 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
+import dash
 import dash_ag_grid as dag
 import pandas as pd
 from dash import Input, Output, State, dcc, html
+from dash.development.base_component import Component
 from dash.exceptions import PreventUpdate
 
 from tablelog.domain import wording
+from tablelog.domain.plain import PlainDict, PlainMapping, PlainValue
 
 from . import kinds
 from .callbacks import takes
+
+if TYPE_CHECKING:
+    from .data import Source
 
 LIVE_INTERVAL_MS = 3000  # how often a live page asks whether the tables moved on
 
 
 # The mode bar keeps what a reader uses (zoom, pan, reset, download); the selection tools
 # select nothing on these pages and only make the bar wider than a phone's figure.
-GRAPH_CONFIG: Any = {
+GRAPH_CONFIG: dcc.Graph.Config = {
     "displaylogo": False,
     "responsive": True,  # the figure follows its card's width (a phone's included)
     "modeBarButtonsToRemove": ["select2d", "lasso2d"],
@@ -32,7 +38,7 @@ def graph(id: str, **extra: Any) -> html.Div:
     return html.Div(dcc.Graph(id=id, config=GRAPH_CONFIG, **extra), className="card figure")
 
 
-def stat(value: Any, what: str, colour: str = "#23324a") -> html.Div:
+def stat(value: object, what: str, colour: str = "#23324a") -> html.Div:
     return html.Div(
         [
             html.Div(f"{value:,}" if isinstance(value, int) else str(value), className="value"),
@@ -43,7 +49,7 @@ def stat(value: Any, what: str, colour: str = "#23324a") -> html.Div:
     )
 
 
-def control(label: str, component: Any, wide: bool = False) -> html.Div:
+def control(label: str, component: Component, wide: bool = False) -> html.Div:
     """A control under its label; the label names it for a screen reader too (`for` its id,
     where its id is text: a picker's pattern id is named by its wrapper's label)."""
     target = getattr(component, "id", None)
@@ -77,7 +83,7 @@ _PHONE_COLUMNS = """function(_options, columns) {
 }"""
 
 
-def phone_columns(app: Any, grid_id: str, phone: dict[str, int]) -> None:
+def phone_columns(app: dash.Dash, grid_id: str, phone: dict[str, int]) -> None:
     """On a phone, `grid_id` shows only the columns `phone` names (field: width in px), in
     that order; done in the browser, which alone knows the screen's width."""
     app.clientside_callback(
@@ -89,7 +95,7 @@ def phone_columns(app: Any, grid_id: str, phone: dict[str, int]) -> None:
 
 
 def grid(
-    id: str, columns: Sequence[dict[str, Any]], height: int = 420, empty: str = "Nothing yet."
+    id: str, columns: Sequence[PlainMapping], height: int = 420, empty: str = "Nothing yet."
 ) -> dag.AgGrid:
     """An AG Grid whose cells are plain text (names are never read as markup), whose headers
     wrap between words, never inside one, and which says `empty` when it has no rows (not AG
@@ -136,14 +142,14 @@ def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
     return cast(list[dict[str, Any]], out.to_dict("records"))
 
 
-def options(values: Sequence[Any], labels: Sequence[str] | None = None) -> list[dict[str, Any]]:
+def options(values: Sequence[PlainValue], labels: Sequence[str] | None = None) -> list[PlainDict]:
     return [
         {"label": label, "value": value}
         for value, label in zip(values, labels or [str(v) for v in values])
     ]
 
 
-def game_options(games: Sequence[str], counts: Sequence[int] | None = None) -> list[dict[str, Any]]:
+def game_options(games: Sequence[str], counts: Sequence[int] | None = None) -> list[PlainDict]:
     """A choice of games: each shown by its name ("Total Landscaping", with its count of
     matches when given), chosen by its id."""
     names = wording.game_names(games)
@@ -152,7 +158,7 @@ def game_options(games: Sequence[str], counts: Sequence[int] | None = None) -> l
     return options(list(games), names)
 
 
-def live(app: Any, source: Any, page: str) -> None:
+def live(app: dash.Dash, source: Source, page: str) -> None:
     """`<page>-position` follows the tables' version (`Source.version`), polled by
     `<page>-tick`, and changes only when new events were projected or a match was quarantined:
     a page's callbacks take it as their input, so they run again only when there is something

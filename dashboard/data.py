@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 import pandas as pd
@@ -38,6 +38,9 @@ CACHED = 128  # reads, aggregates and page results remembered (least recently us
 STEPS_KEPT = 128  # things fixed once stored (a match's figures at a step) kept, whatever is new
 
 
+T = TypeVar("T")  # what a remembered read gives
+
+
 class Source:
     """The projection tables and match replays of one store, for one app."""
 
@@ -46,6 +49,7 @@ class Source:
         self.projection = TablesProjection(recorder)
         # The read side the pages share with the CLI and the API; it catches these tables up
         # through `refresh`, so one thread at a time folds events into them.
+        # Each cache holds reads of every kind (a frame, a match, a figure's JSON), by key.
         self.queries = Queries(recorder, self.projection, catch_up=lambda _: self.refresh())
         self._refreshing = threading.Lock()
         self._cache: OrderedDict[tuple, tuple[list[int], Any]] = OrderedDict()
@@ -76,7 +80,7 @@ class Source:
 
     # ---- reading ------------------------------------------------------------------------------
 
-    def remember(self, key: tuple, compute: Callable[[], Any]) -> Any:
+    def remember(self, key: tuple, compute: Callable[[], T]) -> T:
         """`compute()`, worked out once per version of the tables (`version`): a repeat with no
         new events gets the remembered value. Keys are tuples whose first item names the page
         or read."""
@@ -93,7 +97,7 @@ class Source:
                 self._cache.popitem(last=False)
         return value
 
-    def keep(self, key: tuple, compute: Callable[[], Any]) -> Any:
+    def keep(self, key: tuple, compute: Callable[[], T]) -> T:
         """`compute()`, worked out once for good: for what the store can never change, such as
         a match as it was after step N (a stored event is forever). New events elsewhere in
         the store, which move the tracked position, do not drop it as they drop `remember`'s;

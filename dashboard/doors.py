@@ -5,7 +5,7 @@ policy and, with accounts on, the person's role: `record.actions.admit`, the Rec
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TypeVar
 
 import dash
 import flask
@@ -14,10 +14,12 @@ from dash.exceptions import PreventUpdate
 from tablelog.dashboard.policy import write_policy
 from tablelog.dashboard.record import actions
 
+S = TypeVar("S")  # the lab's service or the tuner's
+
 
 def service_for_click(
-    app: dash.Dash, service: Callable[[], Any], clicks: Any, action: str, unavailable: str
-) -> tuple[Any, str | None]:
+    app: dash.Dash, service: Callable[[], S | None], clicks: object, action: str, unavailable: str
+) -> tuple[S | None, str | None]:
     """(the service, None), or (None, the one line saying why not); no update without a click."""
     if not clicks:
         raise PreventUpdate

@@ -64,7 +64,7 @@ def refusal(message: str) -> flask.Response:
 
 
 def malformed(
-    callbacks: dict[str, Any], body: Any, shapes: dict[str, Draft202012Validator]
+    callbacks: dict[str, Any], body: object, shapes: dict[str, Draft202012Validator]
 ) -> str | None:
     """Why `body` is not a call of one of `callbacks` (Dash's callback map), or None."""
     if not isinstance(body, dict) or not isinstance(body.get("output"), str):

@@ -4,18 +4,20 @@ kind says what the page holds there, as a player would put it."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
 from jsonschema import FormatChecker
 
 from tablelog.domain.games import GAMES
+from tablelog.domain.plain import PlainValue
 
 FORMATS = FormatChecker(formats=())
 
 
 @FORMATS.checks("json-text", raises=orjson.JSONDecodeError)
-def _json_text(text: Any) -> bool:
+def _json_text(text: object) -> bool:
     """Text that holds a JSON value (the pages put some values in ids and figures as JSON
     text), one that Dash can write back: orjson reads it (no NaN, no lone surrogate)."""
     if isinstance(text, str):
@@ -92,7 +94,7 @@ CHOICES = kind(
 ROWS = kind("a list of rows (or nothing)", {"type": _maybe("array"), "items": {"type": "object"}})
 
 
-def one_of(values: list[Any]) -> dict[str, Any]:
+def one_of(values: Sequence[PlainValue]) -> dict[str, Any]:
     """One of the page's own choices (or nothing)."""
     return kind(f"one of {', '.join(map(str, values))} (or nothing)", {"enum": [*values, None]})
 

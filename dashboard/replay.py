@@ -5,11 +5,16 @@ Pure functions of events and rules; the page only shows them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from tablelog.domain.games import GameRules
 from tablelog.domain.matches.entering import entered_by_name
 from tablelog.domain.wording import game_name, move_words, outcome_text
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from tablelog.domain.matches.match import Match
 
 # What each kind of event is called where a person reads the log.
 EVENT_WORDS = {
@@ -25,9 +30,32 @@ EVENT_WORDS = {
 }
 
 
+class EventRow(TypedDict):
+    """One event of the log as the Match page and `tablelog log --json` show it."""
+
+    step: int  # 0 = the start
+    when: str
+    event: str  # the kind of event
+    who: str
+    what: str
+    flag: str  # withdrawn, open, resolved at step N, or nothing
+    entered_by: str
+
+
+class ClaimRow(TypedDict):
+    """A claimed score of one seat beside the score the rules give there."""
+
+    step: int
+    by: str
+    seat: str
+    claimed: float
+    recomputed: float | None
+    agrees: bool | None
+
+
 def event_log(
     events: Sequence[Any], rules: GameRules | None, seats: Sequence[str] = (), first_step: int = 0
-) -> list[dict[str, Any]]:
+) -> list[EventRow]:
     """One row per event: step (0 = the start), when, what kind, who (the seat or the name the
     entry gives), what it says, who entered it (`entered_by`, "unknown" before it was kept), and
     a flag:
@@ -37,12 +65,12 @@ def event_log(
     players): flags are right for every row shown, since only later events set them; an undo
     of a move before the tail says only why."""
     seats = list(seats)
-    rows: list[dict[str, Any]] = []
-    moves: list[dict[str, Any]] = []  # rows of the effective moves so far
-    disputes: list[dict[str, Any]] = []
+    rows: list[EventRow] = []
+    moves: list[EventRow] = []  # rows of the effective moves so far
+    disputes: list[EventRow] = []
     for step, event in enumerate(events, start=first_step):
         kind = type(event).__name__
-        row = {
+        row: EventRow = {
             "step": step,
             "when": event.timestamp.strftime("%Y-%m-%d %H:%M:%S"),
             "event": kind,
@@ -86,7 +114,7 @@ def event_log(
 
 
 def _fill_in(
-    row: dict[str, Any], kind: str, event: Any, seats: list[str], rules: GameRules | None
+    row: EventRow, kind: str, event: Any, seats: list[str], rules: GameRules | None
 ) -> None:
     """Who and what of an event that flags no earlier row (a claim, a sheet, the end)."""
     if kind == "ResultClaimed":
@@ -117,17 +145,17 @@ def _describe(rules: GameRules | None, move: dict[str, Any], seats: Sequence[str
     return move_words(rules, move, seats)
 
 
-def caption(row: dict[str, Any]) -> str:
+def caption(row: EventRow) -> str:
     """What the step shows, in one line: 'Step 3: Ann moved: place large on b2'."""
     who = f"{row['who']}: " if row["who"] else ""
     flag = f" [{row['flag']}]" if row["flag"] else ""
     return f"Step {row['step']} ({row['event']}): {who}{row['what']}{flag}"
 
 
-def claims_against_rules(report: dict[str, Any]) -> list[dict[str, Any]]:
+def claims_against_rules(report: dict[str, Any]) -> list[ClaimRow]:
     """From an audit report (`domain.integrity.audit.audit_match`): one row per claim and seat, the
     claimed points beside the points the rules give at that point of the match."""
-    rows = []
+    rows: list[ClaimRow] = []
     for claim in report.get("claims", []):
         recomputed = claim.get("recomputed") or {}
         for name, claimed in claim["scores"].items():
@@ -147,9 +175,9 @@ def claims_against_rules(report: dict[str, Any]) -> list[dict[str, Any]]:
 
 def claims_without_audit(
     claims: Sequence[dict[str, Any]], seats: Sequence[str], totals: Sequence[float] | None
-) -> list[dict[str, Any]]:
+) -> list[ClaimRow]:
     """The same rows from the match's own claims and the rules' totals now (no audit)."""
-    rows = []
+    rows: list[ClaimRow] = []
     for claim in claims:
         for name, claimed in claim["scores"].items():
             again = totals[list(seats).index(name)] if totals and name in seats else None
@@ -166,7 +194,7 @@ def claims_without_audit(
     return rows
 
 
-def solved_values(match) -> Any:
+def solved_values(match: Match) -> pd.DataFrame | None:
     """Blue's value after each effective move of a Topitop match, from the solved table when
     one is stored for its piece counts (never solved on a request); None otherwise."""
     if match.game != "topitop" or match.kind == "sheet":  # a score sheet has no moves

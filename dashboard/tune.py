@@ -245,7 +245,7 @@ def balance_table(confirmation: dict[str, Any] | None) -> tuple[str, html.Table 
     return title, table
 
 
-def _nothing(tuner) -> tuple[Any, ...]:
+def _nothing(tuner) -> tuple[object, ...]:
     """The section with no study to show."""
     words = [UNAVAILABLE if tuner is None else "No study of this game yet: start one."]
     drawn = figures.figures(None, ["seat imbalance"])

@@ -14,10 +14,11 @@ does not exist yet.
 from __future__ import annotations
 
 import os
+import random
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES
@@ -75,14 +76,14 @@ def demo_plans() -> list[Plan]:
     ]
 
 
-def _featured(game: str, bots: str, number: int, moves: int) -> tuple[Match, Plan, Any]:
+def _featured(game: str, bots: str, number: int, moves: int) -> tuple[Match, Plan, random.Random]:
     plan = make_plan(game, 1, DEMO_SEED, None, bots)
     match, rng = begin_match(plan, 1_000 + number)
     play_on(match, plan, rng, moves)
     return match, plan, rng
 
 
-def _to_the_end(match: Match, plan: Plan, rng: Any) -> None:
+def _to_the_end(match: Match, plan: Plan, rng: random.Random) -> None:
     play_on(match, plan, rng, 2_000)
     match.end(agreed_draw=match.rules_outcome() is None)
 
@@ -132,9 +133,19 @@ def featured_matches() -> list[Match]:
     return [m for m in featured if m.game in GAMES]
 
 
+class Built(TypedDict):
+    """What the demo store holds, and how long it took to build (seconds)."""
+
+    store: str
+    matches: int
+    events: int
+    games: list[str]
+    seconds: float
+
+
 def build_demo_store(
     location: str | os.PathLike, progress: bool = True, log: Callable[[str], None] | None = None
-) -> dict[str, Any]:
+) -> Built:
     """Build the demo store at `location` (an SQLite path, or a postgresql:// URL of an empty
     database) and return what it holds. An SQLite store is built beside the path and moved
     into place when complete, so an interrupted build never leaves a half-built demo."""
@@ -168,7 +179,7 @@ def build_demo_store(
             _remove_sqlite(Path(building))
     if target is not None:
         os.replace(building, target)
-    summary: dict[str, Any] = {
+    summary: Built = {
         "store": location,
         "matches": sum(r.matches for r in reports) + len(featured),
         "events": sum(r.events for r in reports) + sum(m.version for m in featured),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TypedDict
 from uuid import UUID, uuid5
 
 from tablelog.domain.games import GAMES
@@ -27,8 +27,13 @@ PLAN = (
 )
 
 
+class SeatScore(TypedDict):
+    total: int
+    categories: dict[str, int]
+
+
 def _topiary(rng: random.Random, seats: list[str]) -> dict:
-    entries: list[dict[str, Any]] = []
+    entries: list[SeatScore] = []
     for _ in seats:
         parts = {
             "visitors": rng.randint(20, 60),

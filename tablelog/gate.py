@@ -14,13 +14,17 @@ from __future__ import annotations
 import hmac
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 from uuid import UUID
 
 from tablelog.access import WritePolicy
 from tablelog.domain.errors import MatchNotFound
 from tablelog.domain.matches.entering import API, WRITE_TOKEN, os_user, person
+from tablelog.domain.plain import PlainDict
 from tablelog.domain.recording.users import ADMIN, RECORDER, ROLES, UMPIRE, User, users_of
+
+if TYPE_CHECKING:
+    from tablelog.domain.recording.recorder import Recorder
 
 # Every write, and the least role that may make it (the role matrix: docs/api.md).
 ACTIONS: dict[str, str] = {
@@ -54,7 +58,7 @@ class Denied(Exception):
 @dataclass(frozen=True)
 class Admitted:
     role: str
-    entered_by: dict[str, Any]
+    entered_by: PlainDict
     user: User | None = None  # None: no accounts, or the write token
 
 
@@ -63,7 +67,7 @@ def role_may(role: str, action: str) -> bool:
 
 
 class Gate:
-    def __init__(self, policy: WritePolicy, recorder: Any) -> None:
+    def __init__(self, policy: WritePolicy, recorder: Recorder) -> None:
         self.policy = policy
         self.recorder = recorder
         self.users = users_of(recorder)

@@ -14,8 +14,6 @@ Dash's own endpoints (`/_dash-update-component` takes a JSON body) and the API a
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Flask, Response, request
 
 from .access import WritePolicy, host_without_port, is_loopback
@@ -47,7 +45,7 @@ def host_refusal(host_header: str | None) -> str | None:
     return f"this server answers this machine only, and this request came for host {host!r}"
 
 
-def _loopback_host_only() -> Any:
+def _loopback_host_only() -> Response | None:
     refused = host_refusal(request.headers.get("Host"))
     if refused is None:
         return None
@@ -81,7 +79,7 @@ def _too_deep(error: RecursionError) -> Response:
     return Response(message + "\n", status=400, mimetype="text/plain")
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     import json
 
     return json.dumps(value, ensure_ascii=True)

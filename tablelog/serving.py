@@ -26,8 +26,8 @@ import signal
 import socket
 import sys
 import time
-from collections.abc import Callable
-from typing import Any
+from types import FrameType
+from typing import TYPE_CHECKING, Any
 
 from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
@@ -38,6 +38,9 @@ from waitress.utilities import BadRequest, Error
 
 from .guard import API_PREFIX, MAX_BODY
 from .serve_limits import Limits
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import WSGIApplication
 
 MAX_HEADER = 64 * 1024  # bytes of request line and headers; a browser sends a few hundred
 BODY_SLACK = 64 * 1024  # past MAX_BODY, for a chunked body's framing (the guard is exact)
@@ -69,7 +72,7 @@ def listen_socket(host: str, port: int) -> socket.socket:
 
 
 def make_server(
-    app: Callable[..., Any],
+    app: WSGIApplication,
     sock: socket.socket,
     limits: Limits = Limits(),  # noqa: B008 - frozen, shared safely
     trusted_proxy: str | None = None,
@@ -78,7 +81,7 @@ def make_server(
     `serve_until_stopped(server)`. With `trusted_proxy` (the proxy's address, as this server
     sees it), X-Forwarded-For and X-Forwarded-Proto from that address are believed; the Host
     header is never taken from X-Forwarded-Host, so the guard checks the Host that came."""
-    proxy: dict[str, Any] = {}
+    proxy: dict[str, str | int | set[str]] = {}
     if trusted_proxy:
         proxy = {
             "trusted_proxy": trusted_proxy,
@@ -144,7 +147,7 @@ def serve_until_stopped(server: TcpWSGIServer) -> None:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _exit(signum: int, frame: Any) -> None:
+def _exit(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(0)
 
 
@@ -167,7 +170,7 @@ def _quiet_logs() -> None:
 class _Parser(HTTPRequestParser):
     """One request as it arrives, with when its first byte and its last header came."""
 
-    def __init__(self, adj: Any) -> None:
+    def __init__(self, adj: Adjustments) -> None:
         super().__init__(adj)
         self.started = time.monotonic()
         self.headers_at: float | None = None
@@ -243,7 +246,7 @@ class _Server(TcpWSGIServer):
 
     channel_class = _Channel
 
-    def __init__(self, app: Callable[..., Any], limits: Limits, **kw: Any) -> None:
+    def __init__(self, app: WSGIApplication, limits: Limits, **kw: Any) -> None:
         self.limits = limits
         super().__init__(app, **kw)
 

@@ -18,17 +18,19 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Callable
 from html import escape
-from typing import Any
 
 import flask
 from flask import Flask, redirect, request, session
+from flask.typing import ResponseReturnValue
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
 from flask_wtf.csrf import CSRFError, CSRFProtect, generate_csrf
 
-from tablelog.domain.recording.users import User, users_of
+from tablelog.domain.recording.recorder import Recorder
+from tablelog.domain.recording.users import User, Users, users_of
 
 PER_ADDRESS = "20 per minute"
 PER_ACCOUNT = "5 per minute"
@@ -43,7 +45,7 @@ class Person(UserMixin):
         return self.user.id
 
 
-def install_signin(server: Flask, recorder: Any, secure: bool = False) -> None:
+def install_signin(server: Flask, recorder: Recorder, secure: bool = False) -> None:
     """Sign-in, sign-out, CSRF and sign-in rate limits on the dashboard's Flask server."""
     users = users_of(recorder)
     server.secret_key = os.environ.get("TABLELOG_SECRET_KEY") or secrets.token_urlsafe(32)
@@ -104,8 +106,8 @@ def install_signin(server: Flask, recorder: Any, secure: bool = False) -> None:
     server.add_url_rule("/signout", "signout", _signout, methods=["POST"])
 
 
-def _signin(users: Any) -> Any:
-    def signin() -> Any:
+def _signin(users: Users) -> Callable[[], ResponseReturnValue]:
+    def signin() -> ResponseReturnValue:
         if request.method == "GET":
             return _form()
         user = users.check_password(request.form.get("name", ""), request.form.get("password", ""))
@@ -118,7 +120,7 @@ def _signin(users: Any) -> Any:
     return signin
 
 
-def _signout() -> Any:
+def _signout() -> ResponseReturnValue:
     logout_user()
     session.clear()
     return redirect("/signin")

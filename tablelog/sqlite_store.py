@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from typing import Any
 
 from eventsourcing.sqlite import SQLiteFactory
+from eventsourcing.utils import Environment, EnvType
 
 from tablelog.domain.recording.eventsourcing_internals import (
     BatchedSQLiteApplicationRecorder,
@@ -35,6 +35,6 @@ class _Pool(ConfiguredSQLitePool):
 class Factory(SQLiteFactory):
     application_recorder_class = BatchedSQLiteApplicationRecorder
 
-    def __init__(self, env: Any) -> None:
+    def __init__(self, env: Environment | EnvType | None) -> None:
         super().__init__(env)
         replace_pool(self.datastore, _Pool)  # not connected yet: one that sets the pragma

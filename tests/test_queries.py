@@ -3,11 +3,12 @@ and the words they share for an outcome and a wrong player count (domain/wording
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from uuid import UUID
 
 import pytest
+from flask import Flask
 
+from tablelog.access import WritePolicy
 from tablelog.dashboard.policy import set_write_policy, write_policy
 from tablelog.domain.errors import Conflict, MatchNotFound
 from tablelog.domain.games import IllegalMove, get_rules
@@ -186,8 +187,8 @@ def test_cell_names_on_the_dashboard_are_the_rules_own():
 
 
 def test_the_write_policy_is_found_where_it_was_set():
-    server = SimpleNamespace(extensions={})
+    server = Flask(__name__)
     assert write_policy(server) is None
-    policy = object()
+    policy = WritePolicy()
     set_write_policy(server, policy)
     assert write_policy(server) is policy

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 import plotly.graph_objects as go
 
@@ -36,7 +34,11 @@ def score_rows(seats: list[str], scores: list[dict]) -> pd.DataFrame:
 
 
 def _totals_at_the_end(
-    figure: go.Figure, seats: Any, labels: dict[Any, str], sums: Any, totals: dict[int, float]
+    figure: go.Figure,
+    seats: pd.Series,
+    labels: dict[int, str],
+    sums: pd.Series,
+    totals: dict[int, float],
 ) -> None:
     """Each seat's total written at the end of its bar."""
     for seat in seats:

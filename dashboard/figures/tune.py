@@ -7,11 +7,15 @@ to draw yet."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import plotly.graph_objects as go
 
 from .style import FONT, INK, empty
+
+if TYPE_CHECKING:
+    import optuna
+    from optuna.trial import FrozenTrial
 
 CANDIDATE = "candidate"
 HISTORY, IMPORTANCES = "Seat imbalance of each candidate", "What moves the seat imbalance"
@@ -37,7 +41,7 @@ def _house(figure: go.Figure, title: str, subtitle: str = "") -> go.Figure:
     return figure
 
 
-def _done(study: Any) -> list[Any]:
+def _done(study: optuna.Study) -> list[FrozenTrial]:
     from optuna.trial import TrialState
 
     return study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
@@ -51,7 +55,7 @@ def _first(names: list[str]) -> dict[str, Any]:
     return {"target": lambda t: t.values[0], "target_name": names[0]}
 
 
-def history(study: Any | None, names: list[str]) -> go.Figure:
+def history(study: optuna.Study | None, names: list[str]) -> go.Figure:
     """Each candidate's seat imbalance in the order played, and the best so far."""
     if study is None or not _done(study):
         return empty(HISTORY, NOT_YET)
@@ -65,7 +69,7 @@ def history(study: Any | None, names: list[str]) -> go.Figure:
     return _house(figure, HISTORY, "lower is fairer; a cut candidate is not drawn")
 
 
-def importances(study: Any | None, names: list[str]) -> go.Figure:
+def importances(study: optuna.Study | None, names: list[str]) -> go.Figure:
     """How much each thing varied moves the seat imbalance (Optuna's fANOVA importances)."""
     done = _done(study) if study is not None else []
     varied = {k for t in done for k in t.params}
@@ -81,7 +85,7 @@ def importances(study: Any | None, names: list[str]) -> go.Figure:
     return _house(figure, IMPORTANCES, "the things varied, by how much they change it")
 
 
-def pareto(study: Any | None, names: list[str]) -> go.Figure:
+def pareto(study: optuna.Study | None, names: list[str]) -> go.Figure:
     """The Pareto front of a study of several objectives (none for one objective)."""
     if len(names) < 2:
         return empty(PARETO, "one objective: add a further one for a trade-off")
@@ -111,7 +115,7 @@ def _point_words(text: str, names: list[str]) -> str:
     return f"candidate {trial['number']}: {values}<br>{params}"
 
 
-def parallel(study: Any | None, names: list[str]) -> go.Figure:
+def parallel(study: optuna.Study | None, names: list[str]) -> go.Figure:
     """Each candidate as a line through the values it took, coloured by its seat imbalance."""
     if study is None or not _done(study):
         return empty(PARALLEL, NOT_YET)
@@ -121,7 +125,7 @@ def parallel(study: Any | None, names: list[str]) -> go.Figure:
     return _house(figure, PARALLEL, f"each line a candidate, coloured by its {names[0]}")
 
 
-def figures(study: Any | None, names: list[str]) -> dict[str, go.Figure]:
+def figures(study: optuna.Study | None, names: list[str]) -> dict[str, go.Figure]:
     """Every figure of the section, by the name of its graph."""
     return {
         "history": history(study, names),

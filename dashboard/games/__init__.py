@@ -25,6 +25,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from tablelog.dashboard.figures.style import empty
+from tablelog.dashboard.record.picking import Question
 from tablelog.domain.games import PLUGINS
 
 from .drawing import TAP_SIZE, tappable
@@ -43,7 +44,7 @@ def draw(
     game: str,
     state: dict[str, Any],
     seats: Sequence[str],
-    question: Any = None,
+    question: Question | None = None,
     picks: Sequence[Sequence[Any]] = (),
 ) -> go.Figure:
     """The board; with the Record page's `question` (and the answers `picks` so far), its legal

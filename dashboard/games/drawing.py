@@ -11,6 +11,8 @@ from typing import Any
 import plotly.graph_objects as go
 
 from tablelog.dashboard.figures.style import FONT, INK
+from tablelog.dashboard.record.picking import Question
+from tablelog.domain.plain import PlainValue
 
 
 def board_figure(
@@ -112,7 +114,7 @@ class Tap:
     """A place on the board (in board units) that answers the question being asked with
     `value`, the same pick its button gives."""
 
-    value: Any
+    value: PlainValue  # the pick, as its button gives it
     x: float
     y: float
     mark: str = ""  # drawn inside the target: what a tap there means (Topiary's ↘)
@@ -120,7 +122,11 @@ class Tap:
 
 
 def tappable(
-    figure: go.Figure, question: Any, taps: Iterable[Tap], answered: int, size: int = TAP_SIZE
+    figure: go.Figure,
+    question: Question,
+    taps: Iterable[Tap],
+    answered: int,
+    size: int = TAP_SIZE,
 ) -> go.Figure:
     """Put the question's legal answers on the board: a highlighted marker per tap target whose
     value the question offers, carrying the pick as JSON with the number of answers given when

@@ -21,7 +21,7 @@ import dataclasses
 import math
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 import plotly.graph_objects as go
 
@@ -40,6 +40,7 @@ from tablelog.dashboard.record.picking import (
     legal_moves,
     walk,
 )
+from tablelog.domain.games import GameRules
 from tablelog.domain.games.geoshapes.legality import MAX_TRADE
 from tablelog.domain.games.geoshapes.rules import DEFAULT_MANIFEST
 from tablelog.domain.games.geoshapes.setup import DEALT
@@ -47,6 +48,8 @@ from tablelog.domain.games.manifests import load_manifest
 
 from .drawing import Sketch, Tap, board_figure, label, rect
 from .setting import YES_NO
+
+S = TypeVar("S")  # the engine's state
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -393,7 +396,9 @@ def item_move(item: str) -> str | dict[str, str]:
     return shape if where == HAND else {"shape": shape, "from": where}
 
 
-def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
+def menu(
+    rules: GameRules[S], state: S, seat: int, picks: Picks, names: list[str] | None = None
+) -> Step:
     moves = legal_moves(rules, state)
     encoded = rules.encode(state)
     trading = any(kind(m) == "trade" for m in moves)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from typing import Any
 
 from tablelog.dashboard.record.picking import Option, Picks, Question, Ready, Step, answer
 from tablelog.domain.games.declaring import Flag, GameInfo, ManifestName, WholeNumber
@@ -39,7 +38,7 @@ def option_questions(declaration: GameInfo) -> list[Question]:
     return found
 
 
-def _choices(kind: Any, field: dataclasses.Field) -> tuple[Option, ...] | None:
+def _choices(kind: object, field: dataclasses.Field) -> tuple[Option, ...] | None:
     if kind is Flag or kind is bool:
         return YES_NO
     if kind is WholeNumber:

@@ -10,7 +10,8 @@ Solitaire's next column starts with the start card turned up.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 import plotly.graph_objects as go
 
@@ -27,6 +28,7 @@ from tablelog.dashboard.record.picking import (
     legal_moves,
     walk,
 )
+from tablelog.domain.games import GameRules
 from tablelog.domain.games.manifests import load_manifest
 from tablelog.domain.games.topas.declaration import HEAD_START_MOST
 from tablelog.domain.games.topas.table import place_words
@@ -34,6 +36,8 @@ from tablelog.domain.wording import game_value_words
 
 from .drawing import Sketch, Tap, board_figure, label, rect
 from .setting import YES_NO, first_open
+
+S = TypeVar("S")  # the engine's state
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -156,17 +160,19 @@ def crowded(moves: list[Move]) -> bool:
     return max(xs) - min(xs) > SPREAD or max(ys) - min(ys) > SPREAD
 
 
-def area(cell: Any) -> tuple[int, int]:
+def area(cell: Sequence[int]) -> tuple[int, int]:
     return cell[0] // AREA, cell[1] // AREA
 
 
-def area_label(block: Any) -> str:
+def area_label(block: tuple[int, int]) -> str:
     # Named by its middle cell in the table's own words, not by coordinates.
     middle = (block[0] * AREA + AREA // 2, block[1] * AREA + AREA // 2)
     return f"the cells around {place_words(middle)}"
 
 
-def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
+def menu(
+    rules: GameRules[S], state: S, seat: int, picks: Picks, names: list[str] | None = None
+) -> Step:
     moves = legal_moves(rules, state)
     halves = on_table(rules.encode(state))
     card = next((p[1] for p in picks if p[0] == "card"), None)

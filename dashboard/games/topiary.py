@@ -12,7 +12,7 @@ the tiles nobody has seen and every place that follows it is checked with the en
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import plotly.graph_objects as go
 
@@ -30,13 +30,15 @@ from tablelog.dashboard.record.picking import (
     legal_moves,
     narrow,
 )
-from tablelog.domain.games import RulesError
+from tablelog.domain.games import GameRules, RulesError
 from tablelog.domain.games.cells import parse_cell
 from tablelog.domain.games.manifests import load_manifest
 from tablelog.domain.games.topiary.garden import DIRECTIONS, SIZE
 
 from .drawing import Sketch, Tap, board_figure, label, rect
 from .setting import YES_NO, first_open
+
+S = TypeVar("S")  # the engine's state
 
 TAP_SIZE = 46  # px: a place to stand, then the way to look, each a tile (48 px on a phone) apart
 
@@ -259,7 +261,9 @@ def unseen_tiles(encoded: dict[str, Any]) -> list[str]:
     ]
 
 
-def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
+def menu(
+    rules: GameRules[S], state: S, seat: int, picks: Picks, names: list[str] | None = None
+) -> Step:
     moves = legal_moves(rules, state)
     encoded = rules.encode(state)
     if moves and "keep" in moves[0]:
@@ -293,7 +297,12 @@ def _walk(moves: list[Move], facets: list, picks: Picks) -> Step:
 
 
 def _visit(
-    rules: Any, state: Any, encoded: dict[str, Any], seat: int, moves: list[Move], picks: Picks
+    rules: GameRules[S],
+    state: S,
+    encoded: dict[str, Any],
+    seat: int,
+    moves: list[Move],
+    picks: Picks,
 ) -> Step:
     hand = {t for t in encoded["hands"][seat] if t}
     facets = _spot_and_take(encoded)
@@ -368,7 +377,7 @@ def _spot_and_take(encoded: dict[str, Any]) -> list[Facet]:
     ]
 
 
-def _with_took(rules: Any, state: Any, moves: list[Move], took: str) -> list[Move]:
+def _with_took(rules: GameRules[S], state: S, moves: list[Move], took: str) -> list[Move]:
     """The spot-and-take moves with the taken tile named: each tile that may then be placed
     (those offered before and the taken one itself), as far as `apply` accepts it."""
     places = list(dict.fromkeys([m["place"] for m in moves] + [took]))

@@ -8,7 +8,7 @@ gets the pass.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import plotly.graph_objects as go
 
@@ -22,9 +22,11 @@ from tablelog.dashboard.record.picking import (
     legal_moves,
     walk,
 )
-from tablelog.domain.games import RulesError, cells
+from tablelog.domain.games import GameRules, RulesError, cells
 
 from .drawing import Sketch, Tap, board_figure, label, rect
+
+S = TypeVar("S")  # the engine's state
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -149,7 +151,9 @@ def target(move: Move) -> str | None:
     return move.get("to")
 
 
-def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
+def menu(
+    rules: GameRules[S], state: S, seat: int, picks: Picks, names: list[str] | None = None
+) -> Step:
     cells = rules.encode(state)["cells"]
 
     def label(value: str) -> str:
@@ -195,7 +199,9 @@ def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[st
     return found
 
 
-def refusal(rules: Any, state: Any, seat: int, picks: Picks, key: str, value: Any) -> str | None:
+def refusal(
+    rules: GameRules[S], state: S, seat: int, picks: Picks, key: str, value: object
+) -> str | None:
     """Why the engine refuses the pick [key, value] after `picks`: its own words for the first
     move that pick would begin (a piece) or finish (a cell); None when it refuses none."""
     piece = value if key == "piece" else next((v for k, v in picks if k == "piece"), None)

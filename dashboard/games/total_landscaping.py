@@ -11,7 +11,7 @@ two tiles. The engine's `combine` makes the round.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, TypeVar
 
 import plotly.graph_objects as go
 
@@ -28,10 +28,13 @@ from tablelog.dashboard.record.picking import (
     narrow,
     prefixed,
 )
+from tablelog.domain.games import GameRules
 from tablelog.domain.games.total_landscaping import hexgarden as hexes
 from tablelog.domain.games.total_landscaping.rules import level_of
 
 from .drawing import Sketch, Tap, label
+
+S = TypeVar("S")  # the engine's state
 
 # ---- the board: draw(state, seats) --------------------------------------------------------------
 
@@ -198,7 +201,9 @@ FACETS: list[Facet | Several] = [
 ]
 
 
-def menu(rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None) -> Step:
+def menu(
+    rules: GameRules[S], state: S, seat: int, picks: Picks, names: list[str] | None = None
+) -> Step:
     chosen = {}
     for awaited in rules.to_move(state):
         prefix = GARDEN_KEYS[awaited]

@@ -16,6 +16,7 @@ from typing import Any
 
 import dash
 from dash import ALL, Input, Output, State, ctx, dcc, html
+from dash.development.base_component import Component
 from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import kinds, tune
@@ -28,6 +29,7 @@ from tablelog.dashboard.policy import lab_service
 from tablelog.domain import wording
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES, RulesError, get_game
+from tablelog.domain.plain import PlainDict, PlainValue
 
 dash.register_page(__name__, path="/lab", name="Lab", order=5, title="Tablelog: lab")
 MESSAGE = "lab-progress"  # where a refusal inside a callback is said (dashboard/endpoint.py)
@@ -194,13 +196,13 @@ def _register_views(app: dash.Dash, service, source) -> None:
 ARMS = {"a": "Variant A", "b": "Variant B"}
 
 
-def arm_pickers(game: str | None) -> list[Any]:
+def arm_pickers(game: str | None) -> list[Component]:
     """For each arm of a variant experiment, a picker per option the game declares, in the
     Record page's words, each at the game's standard setting."""
     questions = option_questions(get_game(game).declaration) if game in GAMES else []
     if not questions:
         return [html.P("This game declares no options to set a variant apart.", className="note")]
-    pickers = []
+    pickers: list[Component] = []
     for arm, name in ARMS.items():
         for question in questions:
             standard = next(
@@ -217,7 +219,7 @@ def arm_pickers(game: str | None) -> list[Any]:
     return pickers
 
 
-def arm_options(chosen: list[Any] | None) -> dict[str, dict[str, Any]]:
+def arm_options(chosen: list[PlainValue] | None) -> dict[str, PlainDict]:
     """Each arm's options from the pickers' answers, `chosen` (in the order of the pickers'
     ids, which the request carries beside them); the engine judges the values."""
     pickers = next(
@@ -228,7 +230,7 @@ def arm_options(chosen: list[Any] | None) -> dict[str, dict[str, Any]]:
         ),
         [],
     )
-    found: dict[str, dict[str, Any]] = {arm: {} for arm in ARMS}
+    found: dict[str, PlainDict] = {arm: {} for arm in ARMS}
     for picker, value in zip(pickers, chosen or []):
         found[picker["arm"]][picker["key"]] = value
     return found
@@ -331,7 +333,7 @@ def _writer(app: dash.Dash, service, clicks, action: str) -> tuple[Any, str | No
     return service_for_click(app, service, clicks, action, "The lab is not available in this app.")
 
 
-def _progress_shown(state: dict, finished: str | None) -> tuple[str, Any] | None:
+def _progress_shown(state: dict, finished: str | None) -> tuple[str, object] | None:
     """What the progress line says of the lab's state, and the experiment just finished (if it
     is new); None when there is nothing new to say."""
     if state["state"] == "idle":
@@ -355,7 +357,7 @@ def _progress_shown(state: dict, finished: str | None) -> tuple[str, Any] | None
     return (f"Done: {state['total']} matches stored, experiment {state['id'][:8]}", state["id"])
 
 
-def _drawn(lab, game: str | None, experiment_id: str | None) -> tuple[Any, ...]:
+def _drawn(lab, game: str | None, experiment_id: str | None) -> tuple[object, ...]:
     """The experiment's report in words and its three figures."""
     report = _report(lab, game, experiment_id)
     words = (report or {}).get("words") or _no_report(lab, experiment_id)

@@ -4,8 +4,6 @@ then. Below: the claims beside the result the rules recompute, and the whole eve
 
 from __future__ import annotations
 
-from typing import Any
-
 import dash
 import flask
 import pandas as pd
@@ -33,6 +31,7 @@ from tablelog.domain.errors import MatchNotFound, Refused
 from tablelog.domain.games import RulesError, get_rules
 from tablelog.domain.matches import views
 from tablelog.domain.matches.match import Match
+from tablelog.domain.plain import PlainDict
 from tablelog.domain.wording import game_name
 
 dash.register_page(__name__, path="/match", name="Match", order=3, title="Tablelog: match")
@@ -57,7 +56,7 @@ LOG_COLUMNS = [
     # Last: on a phone the step, what happened and by whom fill the screen first.
     {"field": "when", "headerName": "When", **WHEN, "minWidth": 170},
 ]
-CLAIM_COLUMNS: list[dict[str, Any]] = [
+CLAIM_COLUMNS: list[PlainDict] = [
     {"field": "step", "headerName": "Step", **NUMBER, "minWidth": 80},
     {"field": "by", "headerName": "Claimed by", **TEXT, "minWidth": 120},
     {"field": "seat", "headerName": "Player", **TEXT, "minWidth": 120},
@@ -354,7 +353,7 @@ def count(number: int, thing: str) -> str:
     return f"{number:,} {thing}{'' if number == 1 else 's'}"
 
 
-def in_words(row: dict) -> dict:
+def in_words(row: replay.EventRow) -> replay.EventRow:
     """An event log row as the page shows it: what happened in words, not a class name."""
     return {**row, "event": replay.EVENT_WORDS.get(row["event"], row["event"])}
 
@@ -366,13 +365,13 @@ def _rules(game: str):
         return None
 
 
-def row_at(log: list[dict], step: int) -> dict | None:
+def row_at(log: list[replay.EventRow], step: int) -> replay.EventRow | None:
     """The log row of `step` when the page holds it (the log may be a long match's tail)."""
     index = step - log[0]["step"]
     return log[index] if 0 <= index < len(log) and log[index]["step"] == step else None
 
 
-def step_row(source, match_id: str, step: int) -> dict:
+def step_row(source, match_id: str, step: int) -> replay.EventRow:
     """The log row of one step the page does not hold, read alone from the store."""
     match = source.match(match_id, 0)
     (row,) = replay.event_log(
@@ -381,7 +380,7 @@ def step_row(source, match_id: str, step: int) -> dict:
     return row
 
 
-def claims_section(source, match, audit: bool = True) -> tuple[list[dict], str]:
+def claims_section(source, match, audit: bool = True) -> tuple[list[replay.ClaimRow], str]:
     """The claims beside the rules' result, from the audit (which also checks the hash chain);
     without it (a long match), beside the rules' score now."""
     try:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import dash
 from dash import Input, Output, dcc, html
 
@@ -24,12 +22,13 @@ from tablelog.dashboard.components import (
 )
 from tablelog.dashboard.figures import overview as figures
 from tablelog.dashboard.figures.style import STATUS_COLOURS
+from tablelog.domain.plain import PlainDict
 from tablelog.domain.wording import game_name
 
 dash.register_page(__name__, path="/", name="Overview", order=0, title="Tablelog: overview")
 
 RECENT = 50
-COLUMNS: list[dict[str, Any]] = [
+COLUMNS: list[PlainDict] = [
     {"field": "played", "headerName": "Played", **WHEN},
     {"field": "game", "headerName": "Game", "minWidth": 140},
     {"field": "seats", "headerName": "Players", **TEXT},

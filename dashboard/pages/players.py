@@ -3,8 +3,6 @@ the matches they played."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import dash
 import pandas as pd
 from dash import Input, Output, State, dcc, html
@@ -26,11 +24,12 @@ from tablelog.dashboard.components import (
     records,
 )
 from tablelog.dashboard.figures import players as figures
+from tablelog.domain.plain import PlainDict
 
 dash.register_page(__name__, path="/players", name="Players", order=2, title="Tablelog: players")
 
 SHOWN = 5  # players drawn when nobody is chosen yet: the best rated
-COLUMNS: list[dict[str, Any]] = [
+COLUMNS: list[PlainDict] = [
     {"field": "player", "headerName": "Player", "pinned": "left", **TEXT, "minWidth": 120},
     {"field": "matches", "headerName": "Matches", **NUMBER},
     {"field": "wins", "headerName": "Wins", **NUMBER},

@@ -15,8 +15,9 @@ Every callback here reads its inputs, asks one function of `dashboard/record/ste
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import dash
 import flask
@@ -42,6 +43,10 @@ from tablelog.dashboard.record.widgets import (
 )
 from tablelog.domain.games import GAMES
 
+if TYPE_CHECKING:
+    from tablelog.access import WritePolicy
+    from tablelog.dashboard.data import Source
+
 dash.register_page(__name__, path="/record", name="Record", order=4, title="Tablelog: record")
 
 POLL_MS = 3000
@@ -66,13 +71,15 @@ UNSEEN: dict[str, Any] = {"aria-hidden": "true"}  # room only: nothing to read
 # The lines above the board keep their height whatever they say (the board stays put).
 ONE_LINE = {"whiteSpace": "nowrap", "overflow": "hidden", "textOverflow": "ellipsis"}
 # Not static: the board takes taps (its tap targets answer the question asked); nothing zooms.
-BOARD: Any = {
+BOARD: dcc.Graph.Config = {
     "displayModeBar": False,
     "responsive": True,
     "scrollZoom": False,
     "doubleClick": False,
     "showTips": False,
 }
+
+T = TypeVar("T")
 
 
 def layout(match: str | None = None, **_query):
@@ -144,7 +151,7 @@ def _token_box() -> html.Div:
     )
 
 
-def who_is_signed_in() -> Any:
+def who_is_signed_in() -> html.Div | html.Form:
     """Who is signed in (with a sign-out button), or a sign-in link where the store has
     accounts; nothing where it has none (one person, no sign-in)."""
     source = flask.current_app.extensions.get("tablelog") if flask.has_app_context() else None
@@ -175,7 +182,7 @@ def who_is_signed_in() -> Any:
     )
 
 
-def _find() -> Any:
+def _find() -> Callable[[str], uuid.UUID] | None:
     """The app's lookup of a match by id or prefix (None outside a request, as in a test that
     builds the layout alone)."""
     source = flask.current_app.extensions.get("tablelog") if flask.has_app_context() else None
@@ -272,10 +279,10 @@ def play_area() -> list:
     ]
 
 
-def register(app: dash.Dash, source: Any) -> None:
+def register(app: dash.Dash, source: Source) -> None:
     matches = Matches(source.recorder)
 
-    def policy() -> Any:
+    def policy() -> WritePolicy | None:
         return write_policy(app.server)
 
     sheets.register(app, source.recorder, policy)
@@ -287,7 +294,7 @@ def register(app: dash.Dash, source: Any) -> None:
     _writes(app, matches, policy)
 
 
-def _changed(value: Any) -> Any:
+def _changed(value: T | None) -> T:
     if value is None:
         raise PreventUpdate
     return value
@@ -297,7 +304,7 @@ def _kept(value: Any) -> Any:
     return dash.no_update if value is None else value
 
 
-def _token(app: dash.Dash, policy: Any) -> None:
+def _token(app: dash.Dash, policy: Callable[[], WritePolicy | None]) -> None:
     @app.callback(
         Output("record-token-box", "style"),
         Output("record-token-note", "children"),
@@ -434,7 +441,7 @@ def _setup_picks(app: dash.Dash) -> None:
         return panels.setup(steps.setting_up(picks, players))
 
 
-def _writes(app: dash.Dash, matches: Matches, policy: Any) -> None:
+def _writes(app: dash.Dash, matches: Matches, policy: Callable[[], WritePolicy | None]) -> None:
     @app.callback(
         Output("record-message", "children"),
         Output("record-version", "data", allow_duplicate=True),

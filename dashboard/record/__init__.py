@@ -10,11 +10,14 @@ match. All of it is pure: no Dash, no store.
 from __future__ import annotations
 
 from types import ModuleType
-from typing import Any
+from typing import TypeVar
 
 from tablelog.dashboard import games
+from tablelog.domain.games import GameRules
 
-from .picking import Option, Picks, Question, Ready, StalePicks, Step
+from .picking import Move, Option, Picks, Question, Ready, StalePicks, Step
+
+S = TypeVar("S")  # the engine's state
 
 __all__ = ["Option", "Question", "Ready", "StalePicks", "Step", "build", "menu", "refusal"]
 
@@ -24,12 +27,17 @@ def picker(game: str) -> ModuleType:
 
 
 def menu(
-    game: str, rules: Any, state: Any, seat: int, picks: Picks, names: list[str] | None = None
+    game: str,
+    rules: GameRules[S],
+    state: S,
+    seat: int,
+    picks: Picks,
+    names: list[str] | None = None,
 ) -> Step:
     return picker(game).menu(rules, state, seat, picks, names)
 
 
-def build(game: str, rules: Any, state: Any, seat: int, picks: Picks) -> dict[str, Any]:
+def build(game: str, rules: GameRules[S], state: S, seat: int, picks: Picks) -> Move:
     """The move the picks name, or StalePicks when they do not name a whole move."""
     step = menu(game, rules, state, seat, picks)
     if not isinstance(step, Ready):
@@ -38,7 +46,7 @@ def build(game: str, rules: Any, state: Any, seat: int, picks: Picks) -> dict[st
 
 
 def refusal(
-    game: str, rules: Any, state: Any, seat: int, picks: Picks, key: str, value: Any
+    game: str, rules: GameRules[S], state: S, seat: int, picks: Picks, key: str, value: object
 ) -> str:
     """Why the pick [key, value] is not legal after `picks`: the engine's own refusal where the
     game's picker can name the move it would make (`refusal` in its module), else that the

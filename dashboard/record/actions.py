@@ -11,14 +11,17 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Callable
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from tablelog.domain.commands import command
 from tablelog.domain.errors import Conflict, Refused
 from tablelog.domain.games import RulesError, get_rules
 from tablelog.domain.matches.entering import entering_as
+from tablelog.domain.matches.match import Match
 from tablelog.domain.matches.times import local_unless_zoned
 from tablelog.domain.matches.views import said_outcome
+from tablelog.domain.plain import PlainDict
 from tablelog.domain.recording.recorder import Recorder
 from tablelog.domain.recording.stored import not_signed, stored_but
 from tablelog.domain.wording import player_count_refusal
@@ -27,6 +30,9 @@ from ..policy import WRITE_POLICY
 from . import build, setup
 from .picking import Ready, StalePicks
 from .steps import chosen_game, named
+
+if TYPE_CHECKING:
+    from tablelog.access import WritePolicy
 
 LOG = logging.getLogger("tablelog.dashboard")
 POLICY = WRITE_POLICY  # where the app keeps its write policy (dashboard/policy.py)
@@ -64,13 +70,13 @@ GATE_ACTIONS = {
 
 
 def admit(
-    policy: Any,
-    recorder: Any,
+    policy: WritePolicy | None,
+    recorder: Recorder,
     token: str | None,
     host: str | None,
     action: str,
     match_id: Any = None,
-) -> tuple[dict[str, Any] | None, str | None]:
+) -> tuple[PlainDict | None, str | None]:
     """Who makes a write of the page (their `entered_by`) under `policy` with the token the
     browser holds, through the API's own door (tablelog.gate); or None and the reason, in
     the page's words."""
@@ -103,7 +109,7 @@ def admit(
     return admitted.entered_by, None
 
 
-def current(recorder: Recorder, match_id: str, version: int | None):
+def current(recorder: Recorder, match_id: str, version: int | None) -> Match:
     """The match now, or Conflict when it is no longer at the version the page showed."""
     try:
         return recorder.current(match_id, version)
@@ -140,7 +146,7 @@ def start(
     return str(match_id), f"{rules.name} started for {', '.join(seats)}"
 
 
-Said = tuple[Any, Callable[[], str]]
+Said = tuple[Match, Callable[[], str]]
 """A write's match after it, and its message, worded only once the entry is stored (`write`)."""
 
 
@@ -178,7 +184,11 @@ def undo(
 
 
 def claim(
-    recorder: Recorder, match_id: str, version: int | None, by: str | None, scores: dict[str, Any]
+    recorder: Recorder,
+    match_id: str,
+    version: int | None,
+    by: str | None,
+    scores: dict[str, float | str | None],
 ) -> Said:
     for name, points in scores.items():
         if points is None or points == "":
@@ -202,7 +212,7 @@ class _Keep:
         return "KEEP"
 
 
-KEEP: Any = _Keep()
+KEEP: Final = _Keep()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -234,7 +244,20 @@ class Written:
     search: Any = KEEP  # the address's query: a started match's own
 
 
-def write(matches: Any, action: str, form: Form, policy: Any, host: str | None) -> Written:
+class Shown(Protocol):
+    """The page's matches (`matches.Matches`, which reads the match through `current`)."""
+
+    recorder: Recorder
+
+    def get(self, match_id: str, version: int | None = None) -> Match: ...
+    def put(self, match: Match) -> None: ...
+    def writing(self, match_id: str, page: str | None) -> AbstractContextManager[None]: ...
+    def wrote(self, match_id: str, version: int, page: str | None) -> None: ...
+
+
+def write(
+    matches: Shown, action: str, form: Form, policy: WritePolicy | None, host: str | None
+) -> Written:
     """Every write of the page, one door: the policy first, then one recorder call.
     `matches` is the page's `matches.Matches` (the recorder and the matches shown)."""
     who, refused = admit(policy, matches.recorder, form.token, host, action, form.match_id)
@@ -265,7 +288,7 @@ def _conflict(matches: Any, form: Form) -> Written:
     return Written(RELOADED, version=now, picks=[])
 
 
-def after_commit(matches: Any, done: Any, said: Callable[[], str]) -> str:
+def after_commit(matches: Shown, done: Match, said: Callable[[], str]) -> str:
     """The message of a stored write: nothing that fails now may read as "refused" (the entry
     is stored; a person would enter it again), so a failure says "stored, but ..."."""
     try:
@@ -283,7 +306,7 @@ def _start(recorder: Recorder, form: Form) -> Written:
     return Written(said, version=None, picks=[], match_id=match_id, search=f"?match={match_id}")
 
 
-def _claim(matches: Any, match_id: str, form: Form) -> Said:
+def _claim(matches: Shown, match_id: str, form: Form) -> Said:
     seats = list(matches.get(match_id, form.version).seats)
     return claim(
         matches.recorder,
@@ -295,7 +318,7 @@ def _claim(matches: Any, match_id: str, form: Form) -> Said:
 
 
 # Each write but the start, by its button's action: (matches, match id, form) -> (done, said).
-WRITES: dict[str, Callable[[Any, str, Form], Said]] = {
+WRITES: dict[str, Callable[[Shown, str, Form], Said]] = {
     "commit": lambda m, match_id, f: record(m.recorder, match_id, f.version, f.picks or []),
     "undo": lambda m, match_id, f: undo(m.recorder, match_id, f.version, f.undo_by, f.reason),
     "claim": _claim,

@@ -9,9 +9,9 @@ from collections import Counter, OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from threading import Lock
-from typing import Any
 
 from tablelog.domain.errors import MatchNotFound
+from tablelog.domain.matches.match import Match
 from tablelog.domain.recording.recorder import Recorder
 
 from .actions import current
@@ -25,12 +25,12 @@ class Matches:
 
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
-        self._cache: OrderedDict[tuple[str, int], Any] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int], Match] = OrderedDict()
         self._lock = Lock()
         self._writing: Counter[tuple[str, str]] = Counter()  # (match, page): writes under way
         self._written: OrderedDict[tuple[str, int], str] = OrderedDict()  # (match, version): page
 
-    def get(self, match_id: str, version: int | None = None) -> Any:
+    def get(self, match_id: str, version: int | None = None) -> Match:
         """The match; Conflict when it is no longer at `version` (None: any version)."""
         with self._lock:
             if version is not None and (match_id, version) in self._cache:
@@ -40,7 +40,7 @@ class Matches:
         self.put(match)
         return match
 
-    def put(self, match: Any) -> None:
+    def put(self, match: Match) -> None:
         with self._lock:
             self._cache[(str(match.id), match.version)] = match
             while len(self._cache) > CACHED:

@@ -23,7 +23,7 @@ CHOICE: dict[str, Any] = {
 }
 
 
-def write_id(action: Any) -> dict:
+def write_id(action: str) -> dict[str, str]:
     """The id of a button that writes: one callback takes every one of them."""
     return {"type": "record-write", "action": action}
 
@@ -129,7 +129,7 @@ def board(drawn: Board | None) -> tuple[Any, Any, Any]:
     return figure, BOARD_BOX, hint
 
 
-def score(shown: Shown) -> Any:
+def score(shown: Shown) -> html.Div | html.Table:
     if shown.scores is None:
         return html.Div(shown.score_note, className="note")
     return score_table(shown.seats, shown.scores)

@@ -16,7 +16,11 @@ import dataclasses
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
+
+from tablelog.domain.games import GameRules
+
+S = TypeVar("S")  # the engine's state
 
 DONE = "__done__"  # the answer that closes a question of several elements ("that's all")
 
@@ -79,7 +83,7 @@ class Several:
     sort: Callable[[Any], Any] | None = None
 
 
-def legal_moves(rules: Any, state: Any) -> list[Move]:
+def legal_moves(rules: GameRules[S], state: S) -> list[Move]:
     """The engine's legal moves, remembered for the last few positions: a move is entered in
     several taps, each asking again (Topas lists a thousand placements at every tap)."""
     try:
@@ -89,7 +93,7 @@ def legal_moves(rules: Any, state: Any) -> list[Move]:
 
 
 @lru_cache(maxsize=8)
-def _remembered(rules: Any, state: Any) -> list[Move]:
+def _remembered(rules: GameRules[S], state: S) -> list[Move]:
     return rules.legal_moves(state)
 
 

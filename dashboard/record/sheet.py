@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import dash
 import flask
 from dash import ALL, Input, Output, State, ctx, dcc, html
+from dash.development.base_component import Component
 from dash.exceptions import PreventUpdate
 
 from tablelog.domain.games import GAMES
@@ -27,6 +28,9 @@ from ..callbacks import check, takes
 from . import actions
 from .steps import named
 from .widgets import FIELD, PRIMARY, ROW, SECTION
+
+if TYPE_CHECKING:
+    from tablelog.access import WritePolicy
 
 # The ids of the category fields the form drew: a seat, from 0, and the category's name.
 CATEGORY_IDS = kinds.kind(
@@ -127,7 +131,7 @@ def seats_form(game: str | None, players: str | None) -> list:
     if game is None or not names:
         return [html.Div("Choose the game and name the players.", className="note")]
     categories = SHEETS[game].categories({}, None, len(names))
-    rows: list[Any] = []
+    rows: list[Component] = []
     for seat, name in enumerate(names):
         fields = [
             html.Div(
@@ -215,7 +219,9 @@ class SheetForm:
     location: str | None = None
 
 
-def log(recorder: Recorder, form: SheetForm, policy: Any, host: str | None) -> str | UUID:
+def log(
+    recorder: Recorder, form: SheetForm, policy: WritePolicy | None, host: str | None
+) -> str | UUID:
     """Log the sheet after the policy's word: the new match's id, or why nothing was stored."""
     who, refused = actions.admit(policy, recorder, form.token, host, "sheet")
     if refused:
@@ -254,7 +260,7 @@ def logged(game: str | None, done: str | UUID) -> Any:
     )
 
 
-def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], Any]) -> None:
+def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], WritePolicy | None]) -> None:
     @app.callback(
         Output("record-sheet-seats", "children"),
         Input("record-sheet-game", "value"),

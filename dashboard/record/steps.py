@@ -12,17 +12,24 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from uuid import UUID
 
 from tablelog.dashboard.games.drawing import tapped_pick
 from tablelog.domain import wording
 from tablelog.domain.errors import MatchNotFound, Refused
 from tablelog.domain.games import GAMES, RulesError
 from tablelog.domain.matches import views
+from tablelog.domain.matches.match import Match
+from tablelog.domain.plain import PlainDict
 
 from . import menu, refusal
 from . import setup as setups
 from .picking import Question, Ready, StalePicks
+
+if TYPE_CHECKING:
+    from tablelog.access import WritePolicy
+    from tablelog.domain.games.base import Outcome
 
 FOLLOWED = "the match changed on another device; reloaded"
 TOKEN_KEPT = "A token is kept for this browser session."
@@ -36,7 +43,7 @@ Load = Callable[[str, int | None], Any]  # (match id, version shown) -> the matc
 # The write token -----------------------------------------------------------------------------
 
 
-def token_box(policy: Any, token: str | None) -> str | None:
+def token_box(policy: WritePolicy | None, token: str | None) -> str | None:
     """What the token box says; None when the server needs no token (the box stays hidden)."""
     if policy is None or policy.open:
         return None
@@ -52,7 +59,7 @@ def saved_token(typed: str | None) -> tuple[str | None, str]:
 # The match in the address ---------------------------------------------------------------------
 
 
-def resolved(find: Callable[[str], Any] | None, given: str | None) -> tuple[str | None, str]:
+def resolved(find: Callable[[str], UUID] | None, given: str | None) -> tuple[str | None, str]:
     """The match the address names (`?match=` an id or a unique prefix of it): (its full id, "")
     or (None, why not, to show above the start form). `find` is the query side's lookup
     (`Queries.find`, MatchNotFound naming the candidates of an ambiguous prefix)."""
@@ -160,7 +167,7 @@ def setup_tapped(picks: list | None, tap: Any) -> list | None:
     return picks[:back] if back < len(picks) else None
 
 
-def pick_label(key: str, value: Any) -> str:
+def pick_label(key: str, value: object) -> str:
     """A chip whose question is not known any more: the answer as the player gave it, in
     words ('piece: a1', 'card: Red', 'last player chooses: no'), never a key or a Python value."""
     shown = wording.value_words(value)
@@ -268,7 +275,7 @@ class Board:
     """The board to draw: the position, and the question its tap targets answer (if any)."""
 
     game: str
-    encoded: Any
+    encoded: PlainDict
     seats: list[str]
     question: Question | None = None
     picks: list = dataclasses.field(default_factory=list)
@@ -303,7 +310,7 @@ class Shown:
     replay: str
     to_move: str
     seats: list[str]
-    board: tuple[str, Any] | None = None  # (game, encoded state) to draw; None: no board
+    board: tuple[str, PlainDict] | None = None  # (game, encoded state) to draw; None: no board
     scores: list[dict] | None = None  # per seat: {"total", "categories"}
     score_note: str = ""  # why there is no score yet
     sheet: str | None = None  # a logged sheet, as text (instead of a score)
@@ -329,7 +336,7 @@ def showing(
     return shown_match(match, undo_by)
 
 
-def shown_sheet(match: Any) -> Shown:
+def shown_sheet(match: Match) -> Shown:
     """A match logged from its sheet: no board, no moves: the sheet and its result."""
     seats = list(match.seats)
     return Shown(
@@ -341,7 +348,7 @@ def shown_sheet(match: Any) -> Shown:
     )
 
 
-def shown_match(match: Any, undo_by: str | None) -> Shown:
+def shown_match(match: Match, undo_by: str | None) -> Shown:
     seats, rules = list(match.seats), match.rules
     scores, totals, note = None, None, ""
     try:
@@ -366,17 +373,17 @@ def shown_match(match: Any, undo_by: str | None) -> Shown:
     )
 
 
-def last_mover(match: Any, seats: list[str]) -> str | None:
+def last_mover(match: Match, seats: list[str]) -> str | None:
     """Who made the last move (None: no move yet): the one who takes it back, most likely."""
     return seats[match.moves[-1]["seat"]] if match.moves else None
 
 
-def line(match: Any) -> str:
+def line(match: Match) -> str:
     """The start of the match line: 'Topitop · Ann, Ben · running'."""
     return f"{match.rules.name} · {', '.join(match.seats)} · {views.status(match)}"
 
 
-def to_move(match: Any) -> str:
+def to_move(match: Match) -> str:
     if match.status != "running":
         return f"The match has {match.status}" + (f": {result(match)}" if match.outcome else ".")
     if match.rules.outcome(match.state) is not None:
@@ -385,11 +392,11 @@ def to_move(match: Any) -> str:
     return "To move: " + " and ".join(match.seats[s] for s in awaited)
 
 
-def verdict(match: Any, outcome: Any) -> str:
+def verdict(match: Match, outcome: Outcome) -> str:
     """The outcome the rules give (an `Outcome`), in words: 'Ann wins (...)'."""
     return views.said_outcome(match, outcome.to_json())
 
 
-def result(match: Any) -> str:
+def result(match: Match) -> str:
     """The recorded outcome: 'Ann wins (...)'."""
     return views.said_outcome(match, match.outcome)

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from dash import html
+from dash.development.base_component import Component
 
 from .picking import DONE, Question
 
@@ -74,12 +75,12 @@ GROUP_LABEL = {
 }
 
 
-def option_id(kind: str, key: str, value: Any) -> dict[str, str]:
+def option_id(kind: str, key: str, value: object) -> dict[str, str]:
     """A button's id carries its answer (as JSON), so a tap says exactly what was chosen."""
     return {"type": kind, "key": key, "value": json.dumps(value)}
 
 
-def tap_data(key: str, value: Any, answered: int) -> dict[str, Any]:
+def tap_data(key: str, value: object, answered: int) -> dict[str, Any]:
     """What a tap on a move's button gives the page's tap listener (dashboard/record/
     tapping.py): its pick and the number of answers it was drawn after, as a board's tap
     target carries them (its customdata), so the server answers both alike."""
@@ -89,7 +90,7 @@ def tap_data(key: str, value: Any, answered: int) -> dict[str, Any]:
 def question(step: Question, kind: str, answered: int | None = None) -> html.Div:
     """The prompt and one button per option, grouped under their headings. With `answered`
     (a move's question, after that many answers), each button carries its tap (`tap_data`)."""
-    groups: dict[str, list[Any]] = {}
+    groups: dict[str, list[Component]] = {}
     for option in step.options:
         taps: dict[str, Any] = {}
         if answered is not None:
@@ -104,7 +105,7 @@ def question(step: Question, kind: str, answered: int | None = None) -> html.Div
                 **taps,
             )
         )
-    body: list[Any] = [
+    body: list[Component] = [
         html.Div(
             step.prompt, className="record-prompt", style={"fontWeight": "600", "fontSize": "17px"}
         )
@@ -176,5 +177,5 @@ def score_table(seats: Sequence[str], scores: Sequence[dict[str, Any]]) -> html.
     )
 
 
-def _number(value: Any) -> str:
+def _number(value: object) -> str:
     return f"{value:g}" if isinstance(value, (int, float)) else str(value)

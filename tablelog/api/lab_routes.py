@@ -20,7 +20,7 @@ from tablelog.lab.store import STATUSES, LabStore, NotRunning
 
 from . import schemas
 from .errors import ApiError
-from .routes import AT_MOST, Answer, Param, Reply, Service, endpoint
+from .routes import AT_MOST, Answer, Handled, Param, Reply, Service, endpoint
 from .schemas import ANY_OBJECT, COUNT, TEXT, closed, documented, ref
 
 OBJECT_OR_NULL = {"type": ["object", "null"]}
@@ -158,7 +158,7 @@ def _game(game: str) -> None:
     params=(Param("game", "query", {"type": "string"}, "Only this game's."),),
     ok=Answer(200, "ExperimentList", "Newest first, with their reports."),
 )
-def list_experiments(service: Service, game: str | None) -> Any:
+def list_experiments(service: Service, game: str | None) -> Handled:
     """Every stored experiment: its definition, the ids of its matches per arm, its status and
     its report (as `tablelog experiment show --json`)."""
     return {"experiments": LabStore(service.recorder).all(game)}
@@ -195,7 +195,7 @@ def get_experiment(service: Service, experiment: str) -> Any:
         Answer(409, "Error", "It is no longer running (`not-running`): done or cancelled."),
     ),
 )
-def cancel_experiment(service: Service, experiment: str, body: dict[str, Any]) -> Any:
+def cancel_experiment(service: Service, experiment: str, body: dict[str, Any]) -> Handled:
     """Stop the experiment, whichever process runs it (this server, or `tablelog experiment`
     on the same store), and answer once it has stopped (within seconds): the matches stored
     so far are kept whole and listed, and it is marked cancelled. An experiment whose process
@@ -225,7 +225,7 @@ def cancel_experiment(service: Service, experiment: str, body: dict[str, Any]) -
         ),
     ),
 )
-def start_experiment(service: Service, body: dict[str, Any]) -> Any:
+def start_experiment(service: Service, body: dict[str, Any]) -> Handled:
     """Start an experiment in the background (one at a time); its matches are stored like
     simulated ones and the experiment is listed when done."""
     lab = served_lab(service.recorder)
@@ -247,7 +247,7 @@ def start_experiment(service: Service, body: dict[str, Any]) -> Any:
     "The running experiment's progress",
     ok=Answer(200, "LabProgress", "idle, running (done of total), done, cancelled (id) or failed."),
 )
-def lab_progress(service: Service) -> Any:
+def lab_progress(service: Service) -> Handled:
     """How far the experiment started on this server has come."""
     lab = served_lab(service.recorder)
     return lab.progress if lab else {"state": "idle"}
@@ -284,7 +284,7 @@ def lab_progress(service: Service) -> Any:
 )
 def humans(
     service: Service, game: str, players: int | None, variant: str | None, sample: int | None
-) -> Any:
+) -> Handled:
     """The lab's metrics over the game's recorded human matches beside its bot matches, with
     the differences and Holm-adjusted tests (`tablelog experiment humans`)."""
     from tablelog.lab.humans import humans_vs_bots
@@ -304,7 +304,7 @@ def humans(
     ok=Answer(200, "RestrictionList", "Name and description of each."),
     refusals=(UNKNOWN_GAME,),
 )
-def list_restrictions(service: Service, game: str) -> Any:
+def list_restrictions(service: Service, game: str) -> Handled:
     """The restrictions the game declares for restricted play."""
     _game(game)
     return {

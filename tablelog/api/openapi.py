@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.access import WritePolicy
+from tablelog.domain.plain import PlainDict
 from tablelog.domain.recording.users import ROLES
 from tablelog.gate import IN_A_MATCH, role_may
 
@@ -35,7 +36,7 @@ WRITE_AUTH = {
 }
 
 
-def build_index() -> dict[str, Any]:
+def build_index() -> PlainDict:
     """What `GET /api/v1/` answers: a client (or a person with curl) starts here."""
     return {
         "api": TITLE,
@@ -232,7 +233,7 @@ HEADERS = {
 }
 
 
-def _links_from_new_match() -> dict[str, Any]:
+def _links_from_new_match() -> PlainDict:
     """From a new match to every operation on it (clients and test tools follow these)."""
     return {
         "".join(word.capitalize() for word in e.operation_id.split("_")): {

@@ -5,12 +5,10 @@ with the route table's own `endpoint`, their schemas added to the document's com
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.domain.integrity import proofs
 
 from . import schemas
-from .routes import AT_MOST, NOT_FOUND, Answer, Param, Service, endpoint
+from .routes import AT_MOST, NOT_FOUND, Answer, Handled, Param, Service, endpoint
 from .schemas import COUNT, HASH_TEXT, TEXT, UUID_TEXT, documented, ref
 
 BASE64_HASH = {"type": "string", "description": "A SHA-256 hash in base64."}
@@ -72,7 +70,7 @@ NO_PROOF = Answer(
     ),
     refusals=(NO_PROOF,),
 )
-def consistency_proof(service: Service, old: int, new: int | None) -> Any:
+def consistency_proof(service: Service, old: int, new: int | None) -> Handled:
     """The RFC 9162 consistency proof (section 2.1.4) that the checkpoint of `new` events
     extends the checkpoint of `old` events, as `tablelog proof consistency --json`."""
     return proofs.consistency(service.recorder, old, new)
@@ -97,7 +95,7 @@ def consistency_proof(service: Service, old: int, new: int | None) -> Any:
     ok=Answer(200, "InclusionProof", "The event's leaf, the signed tree and the proof."),
     refusals=(NOT_FOUND, NO_PROOF),
 )
-def inclusion_proof(service: Service, match: str, event: int, size: int | None) -> Any:
+def inclusion_proof(service: Service, match: str, event: int, size: int | None) -> Handled:
     """The RFC 9162 inclusion proof (section 2.1.3) that the event's leaf is in the tree the
     checkpoint signs, as `tablelog proof inclusion --json`."""
     return proofs.inclusion(service.recorder, service.match_id(match), event, size)

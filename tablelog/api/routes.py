@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Required, TypedDict, TypeVar, Unpack
 from uuid import UUID
 
 from tablelog.domain.commands import command, said
@@ -26,6 +26,7 @@ from tablelog.domain.integrity.audit_match_ledger import audit_match_ledger
 from tablelog.domain.integrity.signed import with_receipt
 from tablelog.domain.matches import views
 from tablelog.domain.matches.match import RUNNING, SHEET, Match
+from tablelog.domain.plain import PlainDict, PlainMapping, PlainValue
 from tablelog.domain.recording.recorder import Recorder
 from tablelog.domain.recording.stored import not_signed
 from tablelog.projections.queries import Queries
@@ -50,7 +51,7 @@ class Param:
 @dataclass(frozen=True)
 class Reply:
     status: int
-    body: Any
+    body: PlainValue
     headers: dict[str, str] = field(default_factory=dict)
 
 
@@ -70,12 +71,12 @@ class Written:
     def headers(self) -> dict[str, str]:
         return {"Location": f"{PREFIX}/matches/{self.match_id}"} if self.status == 201 else {}
 
-    def state(self, service: Service) -> dict[str, Any]:
+    def state(self, service: Service) -> PlainDict:
         """The full answer: the match's state after the entry, with its signed receipt."""
         match = self.done if self.done is not None else service.recorder.get(self.match_id)
         return match_state(with_receipt(service.recorder, match))
 
-    def certain(self) -> dict[str, Any]:
+    def certain(self) -> PlainDict:
         """What is known without reading or rendering anything: the id, and for an entry the
         match's version and receipt (the hash of the event just stored)."""
         if self.done is None:
@@ -105,7 +106,7 @@ class Endpoint:
     tag: str
     summary: str
     description: str
-    handler: Callable[..., Any]
+    handler: Callable[..., Handled]
     params: tuple[Param, ...]
     body: str | None
     answers: tuple[Answer, ...]
@@ -113,7 +114,19 @@ class Endpoint:
     command: str | None = None  # the write command it runs (tablelog.domain.commands)
 
 
+Handled = PlainMapping | Written | Reply
+"""What a handler returns: its answer's JSON object, or a committed write, or another status."""
+H = TypeVar("H", bound=Callable[..., Handled])
+
 ENDPOINTS: list[Endpoint] = []
+
+
+class Answers(TypedDict, total=False):
+    """What a write endpoint declares besides its command (`endpoint`'s keywords)."""
+
+    ok: Required[Answer]
+    params: tuple[Param, ...]
+    refusals: tuple[Answer, ...]
 
 
 def endpoint(
@@ -127,11 +140,11 @@ def endpoint(
     body: str | None = None,
     refusals: tuple[Answer, ...] = (),
     command: str | None = None,
-) -> Callable:
+) -> Callable[[H], H]:
     """Declare the decorated handler as the endpoint `method path`; with `command`, the write
     command it runs, whose line begins its description."""
 
-    def register(handler: Callable[..., Any]) -> Callable[..., Any]:
+    def register(handler: H) -> H:
         doc = (handler.__doc__ or summary).strip()
         ENDPOINTS.append(
             Endpoint(
@@ -154,7 +167,9 @@ def endpoint(
     return register
 
 
-def write_endpoint(name: str, path: str, tag: str, *, body: str, **answers: Any) -> Callable:
+def write_endpoint(
+    name: str, path: str, tag: str, *, body: str, **answers: Unpack[Answers]
+) -> Callable[[H], H]:
     """Declare the decorated handler as the POST that runs write command `name`: its summary
     and the first line of its description are the command table's."""
     return endpoint("POST", path, tag, command(name).title, body=body, command=name, **answers)
@@ -177,7 +192,7 @@ class Service:
     def get(self, text: str, at: int | None = None) -> Match:
         return with_receipt(self.recorder, self.recorder.get(self.match_id(text), at))
 
-    def write(self, text: str, version: int | None, command: str, *args: Any) -> Written:
+    def write(self, text: str, version: int | None, command: str, *args: object) -> Written:
         """Run one recorder command (`record`, `undo`, ... `abandon`) on the match named by
         `text`; with `version`, only if the match is still at that version."""
         done = getattr(self.recorder, command)(self.match_id(text), *args, expected_version=version)
@@ -201,7 +216,7 @@ def _finite(value: Any) -> Any:
     return value
 
 
-def match_state(match: Match, step: int | None = None) -> dict[str, Any]:
+def match_state(match: Match, step: int | None = None) -> PlainDict:
     return {
         **views.state_view(match, step),
         "version": match.version,
@@ -212,6 +227,62 @@ def match_state(match: Match, step: int | None = None) -> dict[str, Any]:
 
 def _step(match: Match) -> int:
     return match.version - Match.INITIAL_VERSION
+
+
+# ---- request bodies (as checked against their schemas, schemas.REQUESTS) ----------------------
+
+
+class NewMatch(TypedDict, total=False):
+    game: Required[str]
+    players: Required[list[str]]
+    options: PlainDict
+    setup: PlainDict
+    manifest: PlainDict  # {"name", "content"}
+    played_at: str
+
+
+class NewSheet(TypedDict, total=False):
+    game: Required[str]
+    players: Required[list[str]]
+    sheet: Required[PlainDict]
+    options: PlainDict
+    played_at: str
+
+
+class Versioned(TypedDict, total=False):
+    version: int  # the match version the entry was made against
+
+
+class NewMove(Versioned, total=False):
+    seat: Required[str]
+    move: Required[PlainDict]
+
+
+class Undo(Versioned, total=False):
+    by: Required[str]
+    reason: Required[str]
+
+
+class Claim(Versioned, total=False):
+    by: Required[str]
+    scores: Required[dict[str, float]]
+
+
+class Dispute(Versioned, total=False):
+    by: Required[str]
+    about: Required[str]
+
+
+class Resolve(Versioned, total=False):
+    by: Required[str]
+    ruling: Required[str]
+
+
+class End(Versioned, total=False):
+    draw: bool
+
+
+Abandon = Undo  # the same fields: who, and why
 
 
 # ---- parameters and answers ----------------------------------------------------------------------
@@ -260,7 +331,7 @@ OUT_OF_RANGE = Answer(422, "Error", "`refused`: the match has fewer steps than `
     "The games this server records",
     ok=Answer(200, "GameList", "Every game: id, name, player counts, options."),
 )
-def list_games(service: Service) -> Any:
+def list_games(service: Service) -> Handled:
     """Every game with its id (used everywhere else), player counts and its options with their
     default values."""
     return {
@@ -311,7 +382,7 @@ def list_games(service: Service) -> Any:
 )
 def game_stats(
     service: Service, game: str, players: int | None, variant: str | None, kind: str | None = None
-) -> Any:
+) -> Handled:
     """Seat win rates with their Wilson intervals and binomial tests, score distributions per
     category, component strength and match length, over the ended matches without an open
     dispute (see docs/projections.md). A game without such matches has empty figures."""
@@ -351,7 +422,9 @@ def game_stats(
         "The matches, oldest first (`count`: all that match the filter, before offset and limit).",
     ),
 )
-def list_matches(service: Service, game: str | None, offset: int | None, limit: int | None) -> Any:
+def list_matches(
+    service: Service, game: str | None, offset: int | None, limit: int | None
+) -> Handled:
     """The matches in the store, oldest first, as `tablelog list --json` prints them."""
     rows = service.queries.matches(game)  # a quarantined match is left out, and named
     start = offset or 0
@@ -382,7 +455,7 @@ def list_matches(service: Service, game: str | None, offset: int | None, limit: 
         ),
     ),
 )
-def create_match(service: Service, body: dict[str, Any]) -> Any:
+def create_match(service: Service, body: NewMatch) -> Handled:
     """`players` are names in turn order; `options` and the known `setup` are checked as
     `tablelog new` checks them; a club's own `manifest` is stored in the match, and `played_at`
     says when a game logged afterwards was played."""
@@ -418,7 +491,7 @@ def create_match(service: Service, body: dict[str, Any]) -> Any:
         ),
     ),
 )
-def create_sheet(service: Service, body: dict[str, Any]) -> Any:
+def create_sheet(service: Service, body: NewSheet) -> Handled:
     """As `tablelog sheet` does: players in seat order, each seat's total and categories where
     the sheet has them, winners, who started, when, how long, where (docs/interop.md). It can
     be claimed, disputed and audited like any match."""
@@ -441,7 +514,7 @@ def create_sheet(service: Service, body: dict[str, Any]) -> Any:
     ok=Answer(200, "MatchState", "The match at that step."),
     refusals=(NOT_FOUND, OUT_OF_RANGE),
 )
-def get_match(service: Service, match: str, at: int | None) -> Any:
+def get_match(service: Service, match: str, at: int | None) -> Handled:
     """The match as `tablelog show --json` prints it, plus its `version` and `receipt`."""
     return match_state(service.get(match, at), at)
 
@@ -464,7 +537,7 @@ def get_match(service: Service, match: str, at: int | None) -> Any:
         ),
     ),
 )
-def get_score(service: Service, match: str, at: int | None) -> Any:
+def get_score(service: Service, match: str, at: int | None) -> Handled:
     """The score per seat and per scoring category, as `tablelog score --json` prints it."""
     found = service.get(match, at)
     return {**views.score_view(found), "step": _step(found)}
@@ -479,7 +552,7 @@ def get_score(service: Service, match: str, at: int | None) -> Any:
     ok=Answer(200, "LegalMoves", "Per awaited seat, the moves the rules accept."),
     refusals=(NOT_FOUND, OUT_OF_RANGE),
 )
-def get_legal_moves(service: Service, match: str, at: int | None) -> Any:
+def get_legal_moves(service: Service, match: str, at: int | None) -> Handled:
     """Per seat whose input is awaited, the moves the rules accept now (at step `at`, if given).
     In a simultaneous game (Total Landscaping) these are each seat's own choices: the recorded
     move holds one choice per seat, in the shape docs/games/<game>.md gives. Where the full list
@@ -519,7 +592,7 @@ def get_legal_moves(service: Service, match: str, at: int | None) -> Any:
     ),
     refusals=(NOT_FOUND,),
 )
-def get_move_schema(service: Service, match: str) -> Any:
+def get_move_schema(service: Service, match: str) -> Handled:
     """The moves this match takes, as POST .../moves checks them (a move outside it is a 400):
     its game's moves, the names its own manifest gives (tiles, cards, shapes, places), in any
     case, and no others, and players by name or by number up to its own."""
@@ -540,7 +613,7 @@ def get_move_schema(service: Service, match: str) -> Any:
     ),
     refusals=(NOT_FOUND,),
 )
-def get_events(service: Service, match: str) -> Any:
+def get_events(service: Service, match: str) -> Handled:
     """Every stored event of the match in order, withdrawn moves, claims and disputes included,
     as a match record."""
     return service.recorder.export(service.match_id(match))
@@ -573,7 +646,7 @@ def get_events(service: Service, match: str) -> Any:
     ),
     refusals=(NOT_FOUND,),
 )
-def get_audit(service: Service, match: str, head: str | None, moves_from: int | None) -> Any:
+def get_audit(service: Service, match: str, head: str | None, moves_from: int | None) -> Handled:
     """Replay the match from its stored rows, verify the hash chain, recompute every score and
     compare the claims, as `tablelog audit --json` does."""
     recorder = service.recorder
@@ -608,7 +681,7 @@ WRITE_REFUSALS = (NOT_FOUND, CLOSED, REFUSED)
         ),
     ),
 )
-def record_move(service: Service, match: str, body: dict[str, Any]) -> Any:
+def record_move(service: Service, match: str, body: NewMove) -> Handled:
     """By `seat`, checked as `tablelog move` checks it: the move as a person types it (players
     by name or number from 1, names in any case) is read into its stored form against the
     position it was read from, as the command line does."""
@@ -631,7 +704,7 @@ def record_move(service: Service, match: str, body: dict[str, Any]) -> Any:
     ok=STATE,
     refusals=WRITE_REFUSALS,
 )
-def undo_move(service: Service, match: str, body: dict[str, Any]) -> Any:
+def undo_move(service: Service, match: str, body: Undo) -> Handled:
     return service.write(match, body.get("version"), "undo", body["by"], body["reason"])
 
 
@@ -644,7 +717,7 @@ def undo_move(service: Service, match: str, body: dict[str, Any]) -> Any:
     ok=STATE,
     refusals=WRITE_REFUSALS,
 )
-def claim_result(service: Service, match: str, body: dict[str, Any]) -> Any:
+def claim_result(service: Service, match: str, body: Claim) -> Handled:
     """`scores` by player name; the audit compares them with the rules."""
     return service.write(match, body.get("version"), "claim", body["by"], body["scores"])
 
@@ -662,7 +735,7 @@ def claim_result(service: Service, match: str, body: dict[str, Any]) -> Any:
         REFUSED,
     ),
 )
-def raise_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
+def raise_dispute(service: Service, match: str, body: Dispute) -> Handled:
     return service.write(match, body.get("version"), "dispute", body["by"], body["about"])
 
 
@@ -679,7 +752,7 @@ def raise_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
         REFUSED,
     ),
 )
-def resolve_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
+def resolve_dispute(service: Service, match: str, body: Resolve) -> Handled:
     return service.write(match, body.get("version"), "resolve", body["by"], body["ruling"])
 
 
@@ -692,7 +765,7 @@ def resolve_dispute(service: Service, match: str, body: dict[str, Any]) -> Any:
     ok=STATE,
     refusals=WRITE_REFUSALS,
 )
-def end_match(service: Service, match: str, body: dict[str, Any]) -> Any:
+def end_match(service: Service, match: str, body: End) -> Handled:
     """With `draw`, a draw by agreement."""
     return service.write(match, body.get("version"), "end", bool(body.get("draw", False)))
 
@@ -706,7 +779,7 @@ def end_match(service: Service, match: str, body: dict[str, Any]) -> Any:
     ok=STATE,
     refusals=WRITE_REFUSALS,
 )
-def abandon_match(service: Service, match: str, body: dict[str, Any]) -> Any:
+def abandon_match(service: Service, match: str, body: Abandon) -> Handled:
     return service.write(match, body.get("version"), "abandon", body["by"], body["reason"])
 
 

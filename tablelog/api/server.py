@@ -15,7 +15,7 @@ import math
 import re
 import sqlite3
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Never
 from uuid import UUID
 
 from eventsourcing.persistence import DatabaseError
@@ -28,6 +28,7 @@ from tablelog.access import WritePolicy
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
 from tablelog.domain.matches.entering import entering_as
+from tablelog.domain.plain import PlainDict, PlainValue
 from tablelog.domain.recording.recorder import Recorder
 from tablelog.domain.recording.stored import stored_but
 from tablelog.gate import ACTIONS, Denied, Gate
@@ -78,12 +79,12 @@ def create_blueprint(recorder: Recorder, policy: WritePolicy) -> Blueprint:
     return blueprint
 
 
-def _store_unreachable(error: Exception) -> Any:
+def _store_unreachable(error: Exception) -> Response:
     """503: the store stopped answering; the client may try again once it is back."""
     return _answer_error(ApiError(503, "store-unavailable", unreachable(error)))
 
 
-def _store_damaged(error: Exception) -> Any:
+def _store_damaged(error: Exception) -> Response:
     """503: the store file is damaged (any other database error is a bug, and stays one)."""
     damaged = damaged_file(error)
     if damaged is None:
@@ -138,7 +139,7 @@ def _flask_path(template: str) -> str:
 
 def _view(endpoint: Endpoint, service: Service, gate: Gate) -> Callable[..., Response]:
     def view(**path: str) -> Response:
-        arguments: dict[str, Any] = dict(path)
+        arguments: dict[str, object] = dict(path)
         who = _admitted(gate, service, endpoint, path) if endpoint.write else None
         if endpoint.body is not None:  # exactly the endpoints that write
             arguments["body"] = _body(endpoint.body)
@@ -183,7 +184,7 @@ def answer_written(service: Service, written: Written) -> Response:
     return answer
 
 
-def _certain(written: Written) -> dict[str, Any]:
+def _certain(written: Written) -> PlainDict:
     try:
         return written.certain()
     except Exception:  # noqa: BLE001 - the id at least is known
@@ -207,9 +208,7 @@ def _nothing_here(anything: str) -> Response:
     raise NotFound(f"no such path in the API: {request.path} (the index: {PREFIX}/)")
 
 
-def _admitted(
-    gate: Gate, service: Service, endpoint: Endpoint, path: dict[str, str]
-) -> dict[str, Any]:
+def _admitted(gate: Gate, service: Service, endpoint: Endpoint, path: dict[str, str]) -> PlainDict:
     """Who makes this write (their `entered_by`), or the 401/403 of the gate."""
 
     def match() -> UUID | None:
@@ -231,7 +230,7 @@ def _admitted(
     return admitted.entered_by
 
 
-def _body(schema_name: str) -> dict[str, Any]:
+def _body(schema_name: str) -> PlainValue:
     if request.mimetype != "application/json":
         raise ApiError(
             415,
@@ -268,7 +267,7 @@ def _why(error: Exception) -> str:
     return str(error)
 
 
-def _no_constant(name: str) -> Any:
+def _no_constant(name: str) -> Never:
     raise ValueError(f"{name} is not a JSON number")
 
 
@@ -279,13 +278,13 @@ def _finite_float(text: str) -> float:
     return value
 
 
-def _query(param: Param) -> Any:
+def _query(param: Param) -> int | str | None:
     raw = request.args.get(param.name)
     if raw is None:
         if param.required:
             raise bad_request(f"query parameter {param.name} is required")
         return None
-    value: Any = raw
+    value: int | str = raw
     if param.schema["type"] == "integer":
         if not INTEGER.fullmatch(raw.strip()):
             raise bad_request(
@@ -305,7 +304,7 @@ def _answer_error(error: ApiError) -> Response:
     return answer
 
 
-def json_response(value: Any, status: int = 200) -> Response:
+def json_response(value: object, status: int = 200) -> Response:
     text = json.dumps(value, ensure_ascii=False, allow_nan=False, default=str)
     try:
         text.encode("utf-8")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match, relevance
@@ -47,7 +47,7 @@ def _move_validator(game: str, words: Words | None, players: int) -> Draft202012
     return Draft202012Validator({**body, "properties": {**body["properties"], "move": move}})
 
 
-def check(validator: Draft202012Validator, body: Any) -> None:
+def check(validator: Draft202012Validator, body: object) -> None:
     """A 400 saying what is wrong with `body`, if anything."""
     error = best_match(validator.iter_errors(body), key=_relevance)
     if error is not None:
@@ -69,7 +69,7 @@ def _nearest(error: ValidationError) -> ValidationError:
     board breaks both a place and a slide), the error of the one alternative the instance has
     the shape of: all its keys, none other (its only errors lie within its fields)."""
     while error.validator in ("oneOf", "anyOf") and error.context:
-        alternatives: dict[Any, list[ValidationError]] = {}
+        alternatives: dict[str | int, list[ValidationError]] = {}
         for inner in error.context:
             alternatives.setdefault(inner.relative_schema_path[0], []).append(inner)
         fitting = [errors for errors in alternatives.values() if all(e.path for e in errors)]

@@ -98,12 +98,12 @@ main.help = (main.help or "").replace("{games}", ", ".join(GAMES))
 WRITE_COMMANDS: dict[str, click.Command] = {}
 
 
-def write_command(name: str, **settings: Any) -> Callable[[Callable[..., Any]], click.Command]:
+def write_command(name: str, **settings: Any) -> Callable[[Callable[..., object]], click.Command]:
     """`main.command` for the write command `name`: the command table gives its name and the
     first line of its help; the function's docstring adds what the command line says of its
     own."""
 
-    def make(function: Callable[..., Any]) -> click.Command:
+    def make(function: Callable[..., object]) -> click.Command:
         made = main.command(name=command(name).cli, help=said(name, function.__doc__), **settings)(
             function
         )

@@ -6,7 +6,7 @@ a refusal (see `committed.py`)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -14,6 +14,7 @@ from tablelog.domain.commands import command
 from tablelog.domain.integrity import audit as auditing
 from tablelog.domain.integrity.audit_text import step
 from tablelog.domain.matches.match import Match
+from tablelog.domain.plain import PlainMapping
 from tablelog.domain.wording import outcome_text
 
 from . import main, write_command
@@ -22,8 +23,11 @@ from .committed import after_commit
 from .options import InputFile, echo_json, entering, json_option, parse_json, store_option
 from .stats import open_match, open_queries
 
+if TYPE_CHECKING:
+    from tablelog.domain.recording.recorder import Recorder
 
-def _recorded(recorder: Any, done: Match, what: Callable[[], str]) -> None:
+
+def _recorded(recorder: Recorder, done: Match, what: Callable[[], str]) -> None:
     """What was stored, the head hash an organiser can keep to check the log later, and the
     signed receipt: printed once the entry is stored, so a failure here still says it is."""
     with after_commit(done):
@@ -53,7 +57,7 @@ def claim(match, scores_json, by, store):
     _recorded(recorder, done, lambda: _claimed(by, scores, done))
 
 
-def _claimed(by: str, scores: dict[str, Any], done: Match) -> str:
+def _claimed(by: str, scores: PlainMapping, done: Match) -> str:
     written = ", ".join(f"{name} {points}" for name, points in scores.items())
     return f"{by} claims {written} (after move {len(done.moves)})"
 
@@ -231,7 +235,10 @@ def _result_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
-def _section(title: str, entries: list[dict[str, Any]], line) -> list[str]:
+T = TypeVar("T")  # an entry of the report: a claim, an undo, a dispute
+
+
+def _section(title: str, entries: list[T], line: Callable[[T], str]) -> list[str]:
     return [f"  {title}:", *(f"    {line(entry)}" for entry in entries)] if entries else []
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 import click
@@ -50,6 +50,11 @@ from .options import (
     store_option,
 )
 from .stats import open_match
+
+if TYPE_CHECKING:
+    from tablelog.domain.matches.match import Match
+    from tablelog.domain.recording.recorder import Recorder
+    from tablelog.domain.recording.users import User
 
 origin_option = click.option(
     "--origin",
@@ -99,7 +104,7 @@ def init(label, origin, user, store):
     echo_public(signer, head.get("origin"))
 
 
-def init_person(recorder: Any, name: str) -> None:
+def init_person(recorder: Recorder, name: str) -> None:
     """`keys init --user NAME`: a key pair for the person, the store trusting it for them."""
     people = users_of(recorder)
     user = signing_person(people.named(name))
@@ -113,7 +118,7 @@ def init_person(recorder: Any, name: str) -> None:
     echo_person_public(user, signer.public_raw)
 
 
-def echo_person_public(user: Any, public_raw: bytes) -> None:
+def echo_person_public(user: User, public_raw: bytes) -> None:
     click.echo(public_pem(public_raw), nl=False)
     click.echo(signed_note.verifier_key(rulings.key_name(user.id), public_raw))
 
@@ -378,7 +383,7 @@ def _one_record(text: str) -> dict[str, Any]:
 # ---- what other commands print -------------------------------------------------------------------
 
 
-def echo_signed(recorder: Any, done: Any) -> None:
+def echo_signed(recorder: Any, done: Match) -> None:
     """After end, claim, dispute, resolve: the short signed receipt, or why there is none."""
     unsigned = not_signed(done)
     if unsigned:
@@ -402,7 +407,7 @@ def read_heads(location: str) -> list[dict[str, Any]]:
         if os.path.isdir(path)
         else [path]
     )
-    heads: list[Any] = []
+    heads: list[object] = []
     for file in files:
         text = read_file(file, "the heads file").text()
         what = f"the heads file {quoted(str(file))}"
@@ -428,12 +433,14 @@ class HeadsSource(click.ParamType):
 
     name = "heads"
 
-    def convert(self, value: Any, param: Any, ctx: Any) -> list[dict[str, Any]]:
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> list[dict[str, Any]]:
         return value if isinstance(value, list) else read_heads(value)
 
 
 def audit_checkpoints(
-    recorder: Any,
+    recorder: Recorder,
     reports: list[dict[str, Any]],
     heads: list[dict[str, Any]] | None,
     key_files: tuple[Given, ...],

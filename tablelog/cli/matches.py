@@ -7,7 +7,8 @@ prints can turn it into a refusal (see `committed.py`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+from uuid import UUID
 
 import click
 
@@ -32,6 +33,9 @@ from .options import (
     store_option,
 )
 from .stats import open_match, open_queries, warn_damaged
+
+if TYPE_CHECKING:
+    from tablelog.domain.recording.recorder import Recorder
 
 # A step number the store can look up (its positions are 64-bit integers), as the API bounds it.
 AT = click.IntRange(0, 1_000_000_000)
@@ -129,7 +133,7 @@ def _echo_move(done: Match) -> None:
         click.echo(_draw_offer(done))
 
 
-def _echo_log(recorder: Any, match_id: Any, as_json: bool) -> None:
+def _echo_log(recorder: Recorder, match_id: UUID, as_json: bool) -> None:
     """The match's event log, one line an event: step, what, who entered it."""
     from tablelog.dashboard.replay import EVENT_WORDS, event_log
     from tablelog.domain.games import get_rules

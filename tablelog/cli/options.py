@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
+from click.decorators import FC
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.quoting import quoted
@@ -18,16 +20,18 @@ store_option = click.option(
     metavar="PATH|URL",
     help="SQLite file or postgresql:// URL (default: tablelog.sqlite in the user data dir).",
 )
+R = TypeVar("R")
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 
 
-def zone_option(help_text: str) -> Any:
+def zone_option(help_text: str) -> Callable[[FC], FC]:
     """--zone, a time zone the zone database names (Europe/Berlin, UTC), checked as the command
     line is read: a name of 100 KB or a folder of the database ("America") is not opened."""
     return click.option("--zone", metavar="ZONE", callback=_known_zone, help=help_text)
 
 
-def _known_zone(ctx: Any, param: Any, name: str | None) -> str | None:
+def _known_zone(ctx: click.Context, param: click.Parameter, name: str | None) -> str | None:
     from zoneinfo import available_timezones
 
     if name is not None and (len(name) > 64 or name not in available_timezones()):
@@ -59,7 +63,9 @@ class InputFile(click.ParamType):
     def __init__(self, what: str, limit: int = SMALL) -> None:
         self.what, self.limit = what, limit
 
-    def convert(self, value: Any, param: Any, ctx: Any) -> Given:
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> Given:
         return value if isinstance(value, Given) else read_file(value, self.what, self.limit)
 
 
@@ -79,7 +85,7 @@ class OutputFile(click.ParamType):
     def __init__(self, what: str) -> None:
         self.what = what
 
-    def convert(self, value: Any, param: Any, ctx: Any) -> str:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
         return check_output(value, self.what)
 
 
@@ -91,7 +97,7 @@ class OutputFolder(click.ParamType):
     def __init__(self, what: str) -> None:
         self.what = what
 
-    def convert(self, value: Any, param: Any, ctx: Any) -> Path:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
         return value if isinstance(value, Path) else check_folder(value, self.what)
 
 
@@ -113,11 +119,11 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
     return options
 
 
-def echo_json(value: Any) -> None:
+def echo_json(value: object) -> None:
     click.echo(json.dumps(value, indent=2, ensure_ascii=False, default=str))
 
 
-def entering(command: Any) -> Any:
+def entering(command: Callable[..., R]) -> Callable[..., R]:
     """A write command's `--as NAME` (default: $TABLELOG_AS, else the OS user): every event it
     stores says it was entered by that name, at the command line (domain.matches.entering). Whoever
     holds the store's credentials is trusted, so the name is taken as given."""
@@ -133,7 +139,7 @@ def entering(command: Any) -> Any:
         help="Who is entering this (default: the OS user); stored with the entry.",
     )
     @functools.wraps(command)
-    def run(*args: Any, as_name: str | None = None, **kwargs: Any) -> Any:
+    def run(*args: object, as_name: str | None = None, **kwargs: object) -> R:
         name = os_user() if as_name is None or not as_name.strip() else as_name.strip()
         from tablelog.domain.recording.users import check_name
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime
-from typing import Any
+from datetime import datetime, tzinfo
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import click
 from tqdm import tqdm
@@ -15,11 +16,16 @@ from tablelog.domain.commands import command
 from tablelog.domain.errors import BadRecord, Conflict, Refused
 from tablelog.domain.matches.times import local_unless_zoned, parse_bound
 from tablelog.domain.quoting import quoted
-from tablelog.files import written
+from tablelog.files import Given, written
 from tablelog.store import open_recorder
 
 from . import write_command
 from .options import entering, parse_json, parse_options, read_text, store_option
+
+if TYPE_CHECKING:
+    from tablelog.domain.matches.match import Match
+    from tablelog.domain.recording.recorder import Recorder
+    from tablelog.interop.common import Imported
 
 
 @write_command("start_sheet")
@@ -143,7 +149,7 @@ MOST_BYTES = 20 * 1024 * 1024
 
 def import_plays(
     tool: str,
-    source: Any,
+    source: Given,
     mapping_pairs: tuple[str, ...],
     zone_name: str | None,
     store: str | None,
@@ -185,8 +191,13 @@ def import_plays(
 
 
 def _checked(
-    tool: str, module: Any, loaded: Any, mapping: dict, zone: Any, recorder: Any
-) -> tuple[Any, list]:
+    tool: str,
+    module: ModuleType,
+    loaded: object,
+    mapping: dict[str, str],
+    zone: tzinfo,
+    recorder: Recorder,
+) -> tuple[Imported, list[tuple[int, Match]]]:
     """(every play read, checked and built; those the store does not hold yet), each step with
     a progress bar."""
     from tablelog.domain.recording.recorder import BULK, cycle_collector_paused

@@ -12,7 +12,7 @@ admin added turns accounts on: a server then takes writes from people's tokens o
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, TypedDict
 
 import click
 
@@ -21,6 +21,9 @@ from tablelog.domain.recording.users import ROLES, Users
 from . import main
 from .options import echo_json, json_option, store_option
 from .stats import open_queries
+
+if TYPE_CHECKING:
+    from tablelog.projections.queries import Queries
 
 role_argument = click.Choice(ROLES)
 limited_option = click.option(
@@ -39,9 +42,19 @@ assign_option = click.option(
 )
 
 
-def _users(store: str | None) -> tuple[Users, Any]:
+def _users(store: str | None) -> tuple[Users, Queries]:
     queries = open_queries(store)
     return Users(queries.recorder), queries
+
+
+class TokenRow(TypedDict):
+    """A token as `users tokens` lists it (`--json`: the same fields)."""
+
+    id: str
+    label: str
+    created_at: str
+    expires_at: str | None
+    state: str
 
 
 @main.group()
@@ -155,7 +168,7 @@ def tokens(name, as_json, store):
     """A person's tokens: id, label, state (never the token itself)."""
     people, _ = _users(store)
     now = datetime.now(UTC)
-    rows: list[dict[str, Any]] = [
+    rows: list[TokenRow] = [
         {
             "id": t.id,
             "label": t.label,

@@ -20,6 +20,7 @@ from uuid import UUID, uuid5
 
 from tablelog.domain.games import get_rules
 from tablelog.domain.matches.times import within_range
+from tablelog.domain.plain import PlainDict, PlainValue
 
 from .common import (
     BGG_ENTRY,
@@ -60,14 +61,14 @@ def load(text: str) -> dict[str, Any]:
     return data
 
 
-def by_id(data: Mapping[str, Any], key: str) -> dict[Any, dict[str, Any]]:
+def by_id(data: Mapping[str, Any], key: str) -> dict[int | str | None, dict[str, Any]]:
     items = data.get(key) or []
     if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
         raise bad("the file", f"`{key}` is not a list of objects")
     return {_ref(item.get("id")): item for item in items}
 
 
-def _ref(value: Any) -> Any:
+def _ref(value: object) -> int | str | None:
     """A reference as a key: a list or object (unhashable) names nothing."""
     return value if isinstance(value, (int, str)) else None
 
@@ -87,13 +88,13 @@ def read(
     data = load(text) if isinstance(text, str) else text  # `load`ed already: counted first
     games, players, places = (by_id(data, k) for k in ("games", "players", "locations"))
 
-    def labelled(number: int, play: Any) -> str:
+    def labelled(number: int, play: object) -> str:
         if not isinstance(play, dict):
             return label(number)
         game = games.get(_ref(play.get("gameRefId"))) or {}
         return label(number, play.get("playDate"), game.get("name"), play.get("uuid"))
 
-    def one(imported: Imported, number: int, where: str, play: Any) -> None:
+    def one(imported: Imported, number: int, where: str, play: object) -> None:
         _play(imported, number, where, play, (games, players, places), mapping, zone)
 
     return read_plays(data["plays"], labelled, one, on_each)
@@ -103,7 +104,7 @@ def _play(
     imported: Imported,
     number: int,
     where: str,
-    play: Any,
+    play: object,
     refs: tuple[dict, dict, dict],
     mapping: Mapping[str, str],
     zone: tzinfo,
@@ -168,7 +169,7 @@ def _player(players: dict, entry: dict) -> str:
     return name.strip()
 
 
-def _location(places: dict, ref: Any) -> str | None:
+def _location(places: dict, ref: object) -> str | None:
     if ref in (None, 0, ""):
         return None
     place = places.get(_ref(ref))
@@ -204,14 +205,14 @@ def _sheet(scores: list[dict], names: list[str]) -> tuple[list[str], dict]:
     }
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 # ---- writing ----------------------------------------------------------------------------------
 
 
-def write(sheets: list[Sheet], zone: tzinfo, version: str = "") -> dict[str, Any]:
+def write(sheets: list[Sheet], zone: tzinfo, version: str = "") -> PlainDict:
     """A BG Stats file of our matches, with the fields BG Stats' own exports have: players,
     locations and games listed once each. `userInfo.meRefId` (the app owner's player) is left
     out: a Tablelog store has no owner among its players."""
@@ -220,7 +221,7 @@ def write(sheets: list[Sheet], zone: tzinfo, version: str = "") -> dict[str, Any
     def ref(kind: str, name: str) -> int:
         return refs[kind].setdefault(name, len(refs[kind]) + 1)
 
-    plays = [_play_out(sheet, zone, ref) for sheet in sheets]
+    plays: list[PlainValue] = [_play_out(sheet, zone, ref) for sheet in sheets]
     return {
         "about": f"written by Tablelog {version}".strip(),  # BG Stats writes text here
         "games": [_game_out(game, n) for game, n in refs["games"].items()],
@@ -237,7 +238,7 @@ def write(sheets: list[Sheet], zone: tzinfo, version: str = "") -> dict[str, Any
     }
 
 
-def _game_out(game: str, number: int) -> dict[str, Any]:
+def _game_out(game: str, number: int) -> PlainDict:
     """A game as BG Stats lists it: its BoardGameGeek id, name and year where it declares them
     (bggId 0: none)."""
     bgg = BGG_ENTRY.get(game)
@@ -258,7 +259,7 @@ def _uuid(kind: str, name: str) -> str:
     return str(uuid5(NAMESPACE, f"bgstats-{kind}:{name}"))
 
 
-def _play_out(sheet: Sheet, zone: tzinfo, ref: Callable[[str, str], int]) -> dict[str, Any]:
+def _play_out(sheet: Sheet, zone: tzinfo, ref: Callable[[str, str], int]) -> PlainDict:
     # A play that came from BG Stats keeps its uuid, so importing it back finds it again; any
     # other match is written with its own id, which an import into this store finds too.
     source = sheet.source or {}
@@ -283,9 +284,7 @@ def _play_out(sheet: Sheet, zone: tzinfo, ref: Callable[[str, str], int]) -> dic
     }
 
 
-def _scores_out(
-    sheet: Sheet, ref: Callable[[str, str], int], from_here: bool
-) -> list[dict[str, Any]]:
+def _scores_out(sheet: Sheet, ref: Callable[[str, str], int], from_here: bool) -> list[PlainValue]:
     ranks = sorted({t for t in sheet.totals if t is not None}, reverse=True)
     return [
         {

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
-from typing import Any
+from typing import TypeVar
 from uuid import UUID, uuid5
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -19,6 +19,7 @@ from tablelog.domain.errors import BadRecord, Refused
 from tablelog.domain.games import GAMES, RulesError, declarations
 from tablelog.domain.matches.match import Match
 from tablelog.domain.matches.sheet_matches import sheet_match
+from tablelog.domain.plain import PlainDict
 
 # Fixed forever: a play's match id is uuid5(NAMESPACE, "<tool>:<play id>").
 NAMESPACE = UUID("0b5c8f3e-3b9f-5d0a-9a41-7a1e2f0c7d23")
@@ -58,7 +59,7 @@ def parse_map(pairs: Iterable[str]) -> dict[str, str]:
     return mapping
 
 
-def game_of(name: Any, bgg_id: Any, mapping: Mapping[str, str]) -> str | None:
+def game_of(name: object, bgg_id: object, mapping: Mapping[str, str]) -> str | None:
     """Ours, or None for a game Tablelog does not know. `--map` first (by bgg:ID, then by
     name), then the BoardGameGeek id a game declares, then the name: but a play whose BGG id
     is not the id its namesake declares is of another game of that name."""
@@ -76,7 +77,7 @@ def game_of(name: Any, bgg_id: Any, mapping: Mapping[str, str]) -> str | None:
     return game
 
 
-def left_out(name: Any, bgg_id: Any) -> str:
+def left_out(name: object, bgg_id: object) -> str:
     """Why a play of a game `game_of` does not know is left out, in the summary's words."""
     game, given = NAMES.get(_key(name) if isinstance(name, str) else ""), _bgg_id(bgg_id)
     if game in BGG_ENTRY and given is not None:
@@ -87,7 +88,7 @@ def left_out(name: Any, bgg_id: Any) -> str:
     return f"not one of Tablelog's games ({plain(name)})"
 
 
-def _bgg_id(value: Any) -> int | None:
+def _bgg_id(value: object) -> int | None:
     """A BoardGameGeek id as the file gives it (BG Stats: a number, BGG: text), or None for
     none (absent, 0, anything else)."""
     if isinstance(value, str) and DIGITS.fullmatch(value.strip()):
@@ -113,7 +114,7 @@ def zone_of(name: str | None) -> tzinfo:
         raise Refused(f"--zone {name!r} is not a time zone (e.g. Europe/Berlin, UTC)") from None
 
 
-def score_of(text: Any, where: str) -> Any:
+def score_of(text: object, where: str) -> int | float | None:
     """A score as the tools write it (text): a number, None when blank, else a BadPlay saying
     so: free text ("49-46ish") is reported, never guessed. The sheet rules then bound it."""
     if text is None or (isinstance(text, str) and not text.strip()):
@@ -133,20 +134,20 @@ _repr = reprlib.Repr()
 _repr.maxstring = _repr.maxother = 80
 
 
-def shown(value: Any) -> str:
+def shown(value: object) -> str:
     """A value from the file, quoted on one line and at most 80 characters: a hostile file
     gets no newline, escape sequence or megabyte into a message."""
     return _repr.repr(value)
 
 
-def plain(value: Any) -> str:
+def plain(value: object) -> str:
     """Text from the file as it is when it is short printable text, else `shown`."""
     if isinstance(value, str) and value.isprintable() and len(value) <= 80:
         return value
     return shown(value)
 
 
-def label(number: int, *parts: Any) -> str:
+def label(number: int, *parts: object) -> str:
     """How a refusal names a play: its place in the file, then its date, game and id as the file
     gives them (those it has)."""
     given = [plain(part) for part in parts if part not in (None, "")]
@@ -193,7 +194,7 @@ class Imported:
     def leave_out(self, reason: str) -> None:
         self.left_out[reason] += 1
 
-    def refuse(self, label: str, reason: Any) -> None:
+    def refuse(self, label: str, reason: object) -> None:
         text = " ".join(str(reason).split())
         self.bad.append(f"{label}: {text if len(text) <= REASON else text[: REASON - 3] + '...'}")
 
@@ -226,10 +227,13 @@ def _plays(count: int) -> str:
     return f"{count} play{'s' if count != 1 else ''}"
 
 
+P = TypeVar("P")  # a play as the file holds it
+
+
 def read_plays(
-    plays: Iterable[Any],
-    labelled: Callable[[int, Any], str],
-    one: Callable[[Imported, int, str, Any], None],
+    plays: Iterable[P],
+    labelled: Callable[[int, P], str],
+    one: Callable[[Imported, int, str, P], None],
     on_each: Callable[[], None] | None,
 ) -> Imported:
     """Every play checked and built (nothing stored): `one` adds it, leaves it out, or raises
@@ -260,7 +264,7 @@ def sheet_play(
     play_id: str,
     game: str,
     seats: list[str],
-    sheet: dict[str, Any],
+    sheet: PlainDict,
     played: datetime,
 ) -> Match:
     """The play as a score-sheet match (Refused with the sheet rules' reason). Both events take
@@ -275,7 +279,7 @@ def sheet_play(
     )
 
 
-def minutes(value: Any, where: str) -> Any:
+def minutes(value: object, where: str) -> int | float | None:
     """A play's length: None when not given (0), else passed on for the sheet rules to bound;
     a negative or non-number is a BadPlay."""
     if value in (None, "", 0, "0"):

@@ -88,14 +88,14 @@ def sheet_of(match: Match) -> Sheet | None:
     )
 
 
-def _totals(match: Match) -> list[Any]:
+def _totals(match: Match) -> list[float | int | None]:
     try:
         return [_plain(entry["total"]) for entry in match.rules.score(match.state)]
     except RulesError:  # a hidden identity never revealed: no score to give
         return [None] * len(match.seats)
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: float | int | None) -> float | int | None:
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
@@ -126,7 +126,7 @@ def local(sheet: Sheet, when: datetime, zone: tzinfo) -> datetime:
         ) from None
 
 
-def score_text(value: Any) -> str:
+def score_text(value: float | int | None) -> str:
     """A total as both tools write it: every digit kept (a float as its shortest exact
     decimal, never in exponent form, which neither tool reads)."""
     if value is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import tzinfo
-from typing import Any
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.matches.match import Match, event_hash
@@ -89,7 +88,7 @@ def _held(recorder: Recorder, play: Play, round_trip: RoundTrip, zone: tzinfo) -
 def _differs(play: Match, stored: Match) -> list[str]:
     """The fields where the play differs from what the stored match exports as."""
 
-    def kept(match: Match) -> dict[str, Any]:
+    def kept(match: Match) -> dict[str, object]:
         sheet = match.sheet or {}
         return {word: getattr(match, name) for name, word in FIELDS.items()} | {
             word: sheet.get(name) for name, word in SHEET_FIELDS.items()

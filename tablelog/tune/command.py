@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Never
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import get_rules
@@ -19,6 +19,11 @@ from .settings import Settings
 from .space import load_space
 from .storage import storage_url
 from .study import counted, create, load, mark_interrupted, run
+
+if TYPE_CHECKING:
+    from tqdm import tqdm
+
+    from .report import Exported, StudyReport
 
 INTERRUPTED = 130
 
@@ -73,7 +78,7 @@ def _ints(text: str | None, what: str) -> tuple[int, ...] | None:
         raise Refused(f"{what} takes whole numbers separated by commas, not {text!r}") from None
 
 
-def started(url: str, game: str, given: dict[str, Any], echo: Callable[[str], Any]) -> str:
+def started(url: str, game: str, given: dict[str, Any], echo: Callable[[str], object]) -> str:
     """A new study, after saying what it may cost (and refusing a long one without --yes)."""
     settings = settings_of(game, given)
     rate, lengths, _ = measured(settings)
@@ -94,7 +99,7 @@ def started(url: str, game: str, given: dict[str, Any], echo: Callable[[str], An
     return name
 
 
-def resumed(url: str, name: str, given: dict[str, Any], echo: Callable[[str], Any]) -> str:
+def resumed(url: str, name: str, given: dict[str, Any], echo: Callable[[str], object]) -> str:
     study, settings = load(url, name)
     left = mark_interrupted(url, name)
     if left:
@@ -114,7 +119,7 @@ def resumed(url: str, name: str, given: dict[str, Any], echo: Callable[[str], An
     return name
 
 
-def run_command(game: str, given: dict[str, Any], echo: Callable[[str], Any]) -> int:
+def run_command(game: str, given: dict[str, Any], echo: Callable[[str], object]) -> int:
     from .report import lines, summary
 
     url = storage_url(given.get("store"))
@@ -144,7 +149,7 @@ def run_command(game: str, given: dict[str, Any], echo: Callable[[str], Any]) ->
     return INTERRUPTED if report["state"] == "cancelled" else 0
 
 
-def _bar(given: dict[str, Any], total: int, unit: str) -> Any:
+def _bar(given: dict[str, Any], total: int, unit: str) -> tqdm[Never]:
     from tqdm import tqdm
 
     return tqdm(total=total, unit=unit, disable=bool(given.get("quiet")), leave=False)
@@ -206,18 +211,18 @@ def listed(store: str | None) -> list[str]:
     return out or ["no study in this store yet (tablelog tune GAME starts one)"]
 
 
-def report_of(store: str | None, name: str) -> dict[str, Any]:
+def report_of(store: str | None, name: str) -> StudyReport:
     return report_of_url(storage_url(store), name)
 
 
-def report_of_url(url: str, name: str) -> dict[str, Any]:
+def report_of_url(url: str, name: str) -> StudyReport:
     from .report import summary
 
     study, settings = load(url, name)
     return summary(study, settings)
 
 
-def exported_variant(store: str | None, name: str) -> dict[str, Any]:
+def exported_variant(store: str | None, name: str) -> Exported:
     from .report import exported
 
     study, settings = load(storage_url(store), name)

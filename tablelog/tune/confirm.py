@@ -7,27 +7,56 @@ confirmed" and another confirmation needs fresh seeds, fixed before it (`--resum
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Required, TypedDict
 
 from .measure import Tally, tally
 from .objective import Cancelled
-from .rule import met, pooled_p, seat_rows
+from .rule import SeatRow, met, pooled_p, seat_rows
 from .settings import Settings
 from .space import Space, candidate
 
+if TYPE_CHECKING:
+    import optuna
+    from optuna.trial import FrozenTrial
 
-def ranked(study: Any) -> list[Any]:
+
+class Confirmation(TypedDict, total=False):
+    """A confirmation as stored with the study: its state, and once played, its seeds, the
+    first set's seat rows, each count's pooled rows and p, the candidate and what it cost."""
+
+    state: Required[str]
+    seeds: list[int]
+    first: list[SeatRow]
+    pooled: list[SeatRow]
+    pooled_p: dict[str, float]
+    trial: int
+    runner_up: int | None
+    matches: int
+
+
+def ranked(study: optuna.Study) -> list[FrozenTrial]:
     """The candidates played to the last rung, the most balanced first (the first objective;
     with several, the best balance is on the Pareto front)."""
     from optuna.trial import TrialState
 
     done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-    return sorted(done, key=lambda t: (t.values[0], t.number))
+    return sorted(done, key=lambda t: (_balance(t), t.number))
+
+
+def _balance(trial: FrozenTrial) -> float:
+    """A complete trial's first objective (Optuna gives a complete trial its values)."""
+    values = trial.values
+    if values is None:
+        raise ValueError(f"trial {trial.number} is complete without values")
+    return values[0]
 
 
 def confirm(
-    study: Any, settings: Settings, stop: Callable[[], bool], progress: Callable[[int], object]
-) -> dict[str, Any]:
+    study: optuna.Study,
+    settings: Settings,
+    stop: Callable[[], bool],
+    progress: Callable[[int], object],
+) -> Confirmation:
     """Play the best candidate on the confirmation seeds and store what the rule says."""
     seeds = list(settings.confirm_seeds)
     spent = list(study.user_attrs.get("spent_seeds", []))
@@ -51,12 +80,10 @@ def confirm(
                 raise Cancelled
             progress(settings.rule.matches)
     result = judged(settings, sets)
-    result.update(
-        trial=best.number,
-        runner_up=order[1].number if len(order) > 1 else None,
-        seeds=seeds,
-        matches=sum(t.matches for counts in sets.values() for t in counts.values()),
-    )
+    result["trial"] = best.number
+    result["runner_up"] = order[1].number if len(order) > 1 else None
+    result["seeds"] = seeds
+    result["matches"] = sum(t.matches for counts in sets.values() for t in counts.values())
     earlier = study.user_attrs.get("confirmation")
     if earlier and earlier.get("seeds"):  # a seed set decided once, and stays on the record
         before = study.user_attrs.get("earlier_confirmations", [])
@@ -65,7 +92,7 @@ def confirm(
     return result
 
 
-def judged(settings: Settings, sets: dict[int, dict[int, Tally]]) -> dict[str, Any]:
+def judged(settings: Settings, sets: dict[int, dict[int, Tally]]) -> Confirmation:
     """The rule applied: the first set's seat rows, each count's pooled rows and p."""
     rule = settings.rule
     first = [
@@ -73,7 +100,7 @@ def judged(settings: Settings, sets: dict[int, dict[int, Tally]]) -> dict[str, A
         for players, t in sets[settings.confirm_seeds[0]].items()
         for row in seat_rows(players, t.matches, dict(enumerate(t.wins)), rule.confidence)
     ]
-    pooled: list[dict[str, Any]] = []
+    pooled: list[SeatRow] = []
     for players in settings.players:
         together = Tally(players)
         for counts in sets.values():

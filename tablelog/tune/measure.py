@@ -12,8 +12,9 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Literal
 
+from tablelog.domain.plain import PlainDict
 from tablelog.projections.metrics import per_match
 from tablelog.projections.stats import seats_even
 from tablelog.projections.traces import trace_of_match
@@ -23,7 +24,8 @@ from .space import Candidate
 
 NAME = "candidate"  # the manifest's name in a candidate's matches
 # The lab's metrics `--also` adds (projections.metrics), each with the way it is better.
-ALSO: dict[str, tuple[str, str]] = {
+Direction = Literal["minimize", "maximize"]
+ALSO: dict[str, tuple[str, Direction]] = {
     "decisiveness": ("decisiveness", "maximize"),
     "length": ("duration_moves", "minimize"),  # the change from the base's, see objective
     "drawishness": ("drawishness", "minimize"),
@@ -69,7 +71,7 @@ class Tally:
         """The largest distance of a seat's rate from the fair 1 / players."""
         return max(abs(w / max(1, self.matches) - 1 / self.players) for w in self.wins)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlainDict:
         return dataclasses.asdict(self)
 
 

@@ -16,15 +16,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games.base import RulesError
 from tablelog.simulation import begin_match, make_plan
 
-from .measure import ALSO, NAME, Tally, tally
+from .measure import ALSO, NAME, Direction, Tally, tally
 from .settings import Settings
 from .space import Candidate, Space, candidate, invalid, suggest
+
+if TYPE_CHECKING:
+    import optuna
 
 CLEAR = 0.001  # a count's omnibus p under which a candidate is cut at once
 
@@ -33,8 +36,8 @@ class Cancelled(Exception):
     """The study was asked to stop; the trial in hand is given up, the finished ones kept."""
 
 
-def directions(settings: Settings) -> list[Any]:
-    return ["minimize"] + [ALSO[name][1] for name in settings.also]
+def directions(settings: Settings) -> list[Direction]:
+    return ["minimize", *(ALSO[name][1] for name in settings.also)]
 
 
 def values(settings: Settings, tallies: dict[int, Tally]) -> list[float]:
@@ -65,7 +68,7 @@ def unplayable(settings: Settings, variant: Candidate) -> str | None:
     return None
 
 
-def run_trial(settings: Settings, trial: Any, stop: Callable[[], bool]) -> list[float]:
+def run_trial(settings: Settings, trial: optuna.Trial, stop: Callable[[], bool]) -> list[float]:
     space = Space.from_json(settings.space)
     params = suggest(space, trial)
     variant = candidate(space, params)
@@ -95,14 +98,14 @@ def run_trial(settings: Settings, trial: Any, stop: Callable[[], bool]) -> list[
     return scores
 
 
-def _keep(trial: Any, rung: int, tallies: dict[int, Tally]) -> None:
+def _keep(trial: optuna.Trial, rung: int, tallies: dict[int, Tally]) -> None:
     trial.set_user_attr("rung", rung)
     trial.set_user_attr("matches", sum(t.matches for t in tallies.values()))
     trial.set_user_attr("tallies", {str(k): t.to_json() for k, t in tallies.items()})
 
 
 def _cut(
-    trial: Any, settings: Settings, rung: int, balance: float, tallies: dict[int, Tally]
+    trial: optuna.Trial, settings: Settings, rung: int, balance: float, tallies: dict[int, Tally]
 ) -> None:
     """Raise TrialPruned when the candidate is clearly unfair, or the pruner says so, before
     the last rung: a candidate that played every rung is finished, however unfair, so that the
@@ -124,8 +127,10 @@ def _cut(
             raise optuna.TrialPruned()
 
 
-def objective(settings: Settings, stop: Callable[[], bool]) -> Callable[[Any], Any]:
-    def run(trial: Any) -> Any:
+def objective(
+    settings: Settings, stop: Callable[[], bool]
+) -> Callable[[optuna.Trial], float | list[float]]:
+    def run(trial: optuna.Trial) -> float | list[float]:
         scores = run_trial(settings, trial, stop)
         return scores[0] if len(scores) == 1 else scores
 

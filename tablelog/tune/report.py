@@ -4,16 +4,71 @@ take as they are."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from tablelog.domain.games import get_rules
+from tablelog.domain.plain import PlainDict, PlainValue
 from tablelog.domain.wording import game_value_words
 
-from .confirm import ranked
+from .confirm import Confirmation, ranked
 from .measure import Tally
 from .settings import Settings
 from .space import Space, base_manifest, candidate
 from .study import counted
+
+if TYPE_CHECKING:
+    import optuna
+    from optuna.trial import FrozenTrial
+
+
+class Balance(TypedDict):
+    """A candidate's seats at one player count: matches, win rates, p and largest deviation."""
+
+    matches: int
+    rates: list[float]
+    p_value: float
+    deviation: float
+
+
+class TrialReport(TypedDict):
+    trial: int
+    state: str
+    values: list[float]
+    params: dict[str, PlainValue]  # Optuna's own parameter values (`FrozenTrial.params`)
+    balance: dict[str, Balance]  # per player count
+
+
+class StudyReport(TypedDict):
+    """`tablelog tune show --json`: the study, its best and base candidates, its confirmation."""
+
+    study: str
+    game: str
+    state: str | None
+    settings: PlainDict
+    candidates: int
+    invalid: int
+    search_matches: int
+    confirmation_matches: int
+    matches: int
+    best: TrialReport | None
+    base: TrialReport | None
+    confirmation: Confirmation | None
+    earlier_confirmations: list[Confirmation]
+    spent_seeds: list[int]
+
+
+class Shown(StudyReport):
+    """A study's report with its lines in words (the Lab page's)."""
+
+    lines: list[str]
+
+
+class Exported(TypedDict, total=False):
+    """The winning variant: its manifest (None: the game's own), options and candidate."""
+
+    manifest: PlainValue
+    options: PlainDict
+    trial: int
 
 
 def words(pointer: str, base: Any) -> str:
@@ -33,7 +88,7 @@ def words(pointer: str, base: Any) -> str:
     return f"{steps[0]}: {' '.join(steps[1:])}"
 
 
-def summary(study: Any, settings: Settings) -> dict[str, Any]:
+def summary(study: optuna.Study, settings: Settings) -> StudyReport:
     played, invalid, matches = counted(study)
     confirmation = study.user_attrs.get("confirmation")
     earlier = study.user_attrs.get("earlier_confirmations", [])
@@ -58,7 +113,7 @@ def summary(study: Any, settings: Settings) -> dict[str, Any]:
     }
 
 
-def _base(study: Any, settings: Settings) -> dict[str, Any] | None:
+def _base(study: optuna.Study, settings: Settings) -> TrialReport | None:
     """The base variant's trial, played to the end or cut (then its last rung's figures)."""
     for trial in study.get_trials(deepcopy=False):
         if trial.user_attrs.get("base") and trial.user_attrs.get("tallies"):
@@ -66,7 +121,7 @@ def _base(study: Any, settings: Settings) -> dict[str, Any] | None:
     return None
 
 
-def _trial(trial: Any, settings: Settings) -> dict[str, Any]:
+def _trial(trial: FrozenTrial, settings: Settings) -> TrialReport:
     tallies = trial.user_attrs.get("tallies", {})
     return {
         "trial": trial.number,
@@ -77,7 +132,7 @@ def _trial(trial: Any, settings: Settings) -> dict[str, Any]:
     }
 
 
-def _balance(t: Tally) -> dict[str, Any]:
+def _balance(t: Tally) -> Balance:
     return {
         "matches": t.matches,
         "rates": [w / max(1, t.matches) for w in t.wins],
@@ -86,7 +141,7 @@ def _balance(t: Tally) -> dict[str, Any]:
     }
 
 
-def lines(report: dict[str, Any]) -> list[str]:
+def lines(report: StudyReport) -> list[str]:
     settings = Settings.from_json(report["settings"])
     base = base_manifest(Space.from_json(settings.space))
     title = get_rules(settings.game).name
@@ -97,9 +152,9 @@ def lines(report: dict[str, Any]) -> list[str]:
     best = report["best"]
     if best is None:
         return out + ["no candidate reached the last rung yet"]
-    before = (report["base"] or {}).get("params", {})
+    before = report["base"]["params"] if report["base"] else {}
 
-    def said(name: str, value: Any) -> str:  # an option's value with what it counts ("2 points")
+    def said(name: str, value: PlainValue) -> str:  # an option's value with its unit ("2 points")
         return game_value_words(settings.game, name, value)
 
     changes = [
@@ -113,7 +168,7 @@ def lines(report: dict[str, Any]) -> list[str]:
         f"best: candidate {best['trial']}: " + (", ".join(changes) or "the base variant itself")
     )
     for label, trial in (("best", best), ("base", report["base"])):
-        for players, b in (trial or {}).get("balance", {}).items():
+        for players, b in (trial["balance"] if trial else {}).items():
             rates = ", ".join(f"{r:.1%}" for r in b["rates"])
             out.append(
                 f"  {label}, {players} players, {b['matches']:,} matches: seats {rates}; "
@@ -131,7 +186,7 @@ def _state(state: str | None) -> str:
     return {"searched": "searched", "confirmed": "finished"}.get(state or "", state or "new")
 
 
-def _confirmation_lines(report: dict[str, Any]) -> list[str]:
+def _confirmation_lines(report: StudyReport) -> list[str]:
     out = [
         f"earlier confirmation of candidate {e['trial']} on seeds "
         f"{', '.join(str(s) for s in e['seeds'])}: {e['state']}"
@@ -140,7 +195,7 @@ def _confirmation_lines(report: dict[str, Any]) -> list[str]:
     return out + _last_confirmation(report)
 
 
-def _last_confirmation(report: dict[str, Any]) -> list[str]:
+def _last_confirmation(report: StudyReport) -> list[str]:
     c = report["confirmation"]
     if not c:
         return ["confirmation: not played yet"]
@@ -161,7 +216,7 @@ def _last_confirmation(report: dict[str, Any]) -> list[str]:
     return out
 
 
-def exported(study: Any, settings: Settings, trial_number: int | None = None) -> dict[str, Any]:
+def exported(study: optuna.Study, settings: Settings, trial_number: int | None = None) -> Exported:
     """The winning variant (the confirmed candidate, else the best) as {"manifest", "options"}."""
     confirmation = study.user_attrs.get("confirmation") or {}
     number = trial_number if trial_number is not None else confirmation.get("trial")

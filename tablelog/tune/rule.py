@@ -11,9 +11,23 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 
+from tablelog.domain.plain import PlainDict
 from tablelog.projections.stats import seats_even, wilson
+
+
+class SeatRow(TypedDict):
+    """One seat's line of the rule's table (and of a study's confirmation)."""
+
+    players: int
+    seat: int  # from 1
+    wins: int
+    matches: int
+    rate: float
+    low: float
+    high: float
+    inside: bool  # the fair rate lies inside [low, high]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -22,7 +36,7 @@ class Rule:
     confidence: float = 0.95  # each seat's interval
     pooled_p: float = 0.05  # the omnibus test's p per player count, the sets pooled
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlainDict:
         return dataclasses.asdict(self)
 
     def words(self) -> str:
@@ -35,10 +49,10 @@ class Rule:
 
 def seat_rows(
     players: int, matches: int, wins: Mapping[int, int], confidence: float = 0.95
-) -> list[dict[str, Any]]:
+) -> list[SeatRow]:
     """Each seat's wins, rate, Wilson interval and whether fair (1 / players) lies inside."""
     fair = 1 / players
-    table = []
+    table: list[SeatRow] = []
     for seat in range(players):
         low, high = wilson(wins.get(seat, 0), matches, confidence)
         table.append(
@@ -56,12 +70,12 @@ def seat_rows(
     return table
 
 
-def pooled_p(table: list[dict[str, Any]]) -> float:
+def pooled_p(table: list[SeatRow]) -> float:
     """The omnibus seat test of one count's rows (`tablelog stats`'s own)."""
     return float(seats_even([r["wins"] for r in table])["p_value"])
 
 
-def met(first: list[dict[str, Any]], pooled: list[dict[str, Any]], rule: Rule = Rule()) -> bool:
+def met(first: list[SeatRow], pooled: list[SeatRow], rule: Rule = Rule()) -> bool:
     """The rule: every seat of the first set inside, each count's pooled seats even enough."""
     counts = {r["players"] for r in pooled}
     even = all(pooled_p([r for r in pooled if r["players"] == k]) >= rule.pooled_p for k in counts)

@@ -19,12 +19,18 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Required, TypedDict
 
 from tablelog.domain.errors import Refused
+from tablelog.domain.plain import PlainValue
 
 from .measure import ALSO
 from .objective import Cancelled
+
+if TYPE_CHECKING:
+    import optuna
+
+    from .report import Shown
 
 PAGE_TRIALS = 60  # candidates a start from the page may ask for
 TOPS = (16, 64, 400, 1600)  # matches per player count at a candidate's last rung
@@ -49,13 +55,39 @@ STATES = {
 }
 
 
+class Progress(TypedDict, total=False):
+    """The study running here, as the page's progress line reads it."""
+
+    state: Required[str]  # idle, starting, running, failed or ended
+    id: str
+    phase: str  # search or confirmation
+    played: int  # candidates
+    trials: int
+    estimate: str
+    confirmed: int  # confirmation matches
+    error: str
+    ended: str | None  # its last state in words
+
+
+class Choices(TypedDict):
+    """What a start may pick for a game (see `TuneService.choices`)."""
+
+    players: list[int]
+    vary: dict[str, str]  # key -> its words and range in words
+    also: dict[str, str]
+    bots: dict[str, str]
+    tops: list[int]
+    confirms: list[int]
+    budgets: list[int]
+
+
 class TuneService:
     def __init__(self, store: str | None) -> None:
         from .storage import storage_url
 
         self.url = storage_url(store)
         self._lock = threading.Lock()
-        self.progress: dict[str, Any] = {"state": "idle"}
+        self.progress: Progress = {"state": "idle"}
 
     # ---- reading ------------------------------------------------------------------------------
 
@@ -65,7 +97,7 @@ class TuneService:
 
         return {g: p.rules.name for g, p in sorted(PLUGINS.items()) if p.tuning is not None}
 
-    def choices(self, game: str) -> dict[str, Any]:
+    def choices(self, game: str) -> Choices:
         """What a start may pick for `game`, from its declaration: player counts, what may vary
         (key -> its words and range in words), the objectives and bots."""
         from tablelog.domain.games import get_rules
@@ -90,7 +122,7 @@ class TuneService:
             "budgets": list(BUDGETS),
         }
 
-    def studies(self, game: str | None) -> list[dict[str, Any]]:
+    def studies(self, game: str | None) -> list[dict[str, str]]:
         """The store's studies of `game`, newest first: id and a label in words (none, at once,
         while an SQLite store has no studies' file beside it: a page loads without Optuna)."""
         if self.url.startswith("sqlite:///") and not Path(self.url[10:]).exists():
@@ -100,7 +132,7 @@ class TuneService:
         from .settings import Settings
         from .storage import open_storage
 
-        found: list[tuple[int, dict[str, Any]]] = []
+        found: list[tuple[int, dict[str, str]]] = []
         for s in optuna.get_all_study_summaries(open_storage(self.url), include_best_trial=False):
             settings = Settings.from_json(s.user_attrs["settings"])
             if settings.game != game:
@@ -113,7 +145,7 @@ class TuneService:
             found.append((s._study_id, {"id": s.study_name, "label": label + when}))
         return [study for _, study in sorted(found, key=lambda pair: -pair[0])]
 
-    def report(self, name: str) -> dict[str, Any]:
+    def report(self, name: str) -> Shown:
         """The study's report (`tablelog tune show --json`'s) and its lines in words."""
         from .command import report_of_url
         from .report import lines
@@ -121,7 +153,7 @@ class TuneService:
         report = report_of_url(self.url, name)
         return {**report, "lines": lines(report)}
 
-    def worded(self, name: str) -> tuple[Any, list[str]]:
+    def worded(self, name: str) -> tuple[optuna.Study, list[str]]:
         """A copy of the study in memory in the game's words, and its objectives' names."""
         from .study import load
         from .words import worded
@@ -200,10 +232,11 @@ class TuneService:
         except Exception as err:  # noqa: BLE001 - shown to the person who started it
             self.progress = {**self.progress, "state": "failed", "error": str(err)}
             return
-        self.progress = {**self.progress, "state": "ended", "ended": STATES.get(state, state)}
+        ended = None if state is None else STATES.get(state, state)
+        self.progress = {**self.progress, "state": "ended", "ended": ended}
 
 
-def given_of(request: Mapping[str, Any], choices: Mapping[str, Any]) -> dict[str, Any]:
+def given_of(request: Mapping[str, Any], choices: Choices) -> dict[str, Any]:
     """The command's arguments (`command.settings_of`) from a page's request, every field
     checked against the game's choices and the page's bounds."""
     players = _numbers(request.get("players"), "player counts")
@@ -265,13 +298,13 @@ def _one_of(value: Any, allowed: tuple[int, ...], what: str) -> int:
     return number
 
 
-def _choices_words(choices: list[Any], game: str = "", name: str = "") -> str:
+def _choices_words(choices: list[PlainValue], game: str = "", name: str = "") -> str:
     from tablelog.domain.wording import game_value_words
 
     return " or ".join(game_value_words(game, name, c) for c in choices)
 
 
-def _span_words(span: Any) -> str:
+def _span_words(span: list[int] | dict[str, list[PlainValue]]) -> str:
     if isinstance(span, list):
         return f"{span[0]} to {span[1]}"
     return _choices_words(span["choices"])

@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from tablelog.domain.plain import PlainDict
+
 from .rule import Rule
 
 RUNGS = 3  # successive halving: top/16, top/4, top matches per player count
@@ -15,7 +17,7 @@ REDUCTION = 4
 @dataclasses.dataclass(frozen=True)
 class Settings:
     game: str
-    space: dict[str, Any]  # `Space.to_json()`
+    space: PlainDict  # `Space.to_json()`
     players: tuple[int, ...]
     confirm_seeds: tuple[int, ...]
     bots: str = "greedy"
@@ -31,7 +33,7 @@ class Settings:
     def rungs(self) -> tuple[int, ...]:
         return tuple(max(1, self.top // REDUCTION ** (RUNGS - 1 - n)) for n in range(RUNGS))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlainDict:
         return dataclasses.asdict(self)
 
     @classmethod

@@ -13,15 +13,20 @@ from __future__ import annotations
 import copy
 import dataclasses
 import importlib
+from collections.abc import Mapping
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tablelog.domain.errors import Refused
+from tablelog.domain.plain import PlainDict, PlainValue
 from tablelog.domain.quoting import quoted
 
-CHOICE = {"type": ["boolean", "integer", "number", "string", "null"]}
-RANGE = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
-SPACE_SCHEMA: dict[str, Any] = {
+if TYPE_CHECKING:
+    import optuna
+
+CHOICE: PlainDict = {"type": ["boolean", "integer", "number", "string", "null"]}
+RANGE: PlainDict = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
+SPACE_SCHEMA: PlainDict = {
     "type": "object",
     "additionalProperties": False,
     "properties": {
@@ -60,11 +65,11 @@ class SpaceError(Refused):
 class Space:
     game: str
     base: str | None  # the base manifest's name; None for a game without components
-    fixed: dict[str, Any]
+    fixed: PlainDict
     options: dict[str, list[Any]]
     fields: dict[str, Any]  # pointer -> [low, high] or {"choices": [...]}
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlainDict:
         return dataclasses.asdict(self)
 
     @classmethod
@@ -76,10 +81,10 @@ class Space:
 class Candidate:
     """A variant: the options it plays with and its manifest's content (None: the game's own)."""
 
-    options: dict[str, Any]
-    manifest: Any = None
+    options: PlainDict
+    manifest: PlainValue = None
 
-    def components(self, name: str) -> dict[str, Any] | None:
+    def components(self, name: str) -> PlainDict | None:
         return None if self.manifest is None else {"name": name, "content": self.manifest}
 
 
@@ -159,9 +164,9 @@ def _parent(content: Any, pointer: str) -> tuple[Any, Any]:
     return here, last
 
 
-def suggest(space: Space, trial: Any) -> dict[str, Any]:
+def suggest(space: Space, trial: optuna.Trial) -> dict[str, PlainValue]:
     """The trial's parameters, drawn by its sampler (names: option names and pointers)."""
-    params: dict[str, Any] = {}
+    params: dict[str, PlainValue] = {}
     for name, choices in space.options.items():
         params[name] = trial.suggest_categorical(name, choices)
     for pointer, span in space.fields.items():
@@ -172,14 +177,14 @@ def suggest(space: Space, trial: Any) -> dict[str, Any]:
     return params
 
 
-def base_params(space: Space) -> dict[str, Any] | None:
+def base_params(space: Space) -> dict[str, PlainValue] | None:
     """The base variant as parameters (the study's first trial), or None when the base lies
     outside the space (a designer's ranges that leave it out)."""
     content = base_manifest(space)
     from tablelog.domain.games import get_rules
 
     defaults = get_rules(space.game).options({**space.fixed})
-    params: dict[str, Any] = {}
+    params: dict[str, PlainValue] = {}
     for name, choices in space.options.items():
         params[name] = defaults.get(name)
         if params[name] not in choices:
@@ -194,7 +199,7 @@ def base_params(space: Space) -> dict[str, Any] | None:
     return params
 
 
-def candidate(space: Space, params: dict[str, Any]) -> Candidate:
+def candidate(space: Space, params: Mapping[str, PlainValue]) -> Candidate:
     """The variant a trial's parameters describe."""
     options = {**space.fixed, **{k: v for k, v in params.items() if not k.startswith("/")}}
     content = base_manifest(space)

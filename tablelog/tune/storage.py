@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from tablelog.store import is_postgres, store_location
+
+if TYPE_CHECKING:
+    from optuna.storages import RDBStorage
 
 SCHEMA = "tablelog_tune"
 
@@ -37,7 +40,7 @@ def _schema(location: str) -> None:
 
 
 @cache
-def open_storage(url: str) -> Any:
+def open_storage(url: str) -> RDBStorage:
     """Optuna's RDB storage at `url` (Optuna's log quietened: the tuner says what happens), one
     per process and URL: opening one checks its tables, too slow for each of a page's requests
     (SQLAlchemy's engine under it is shared by threads)."""

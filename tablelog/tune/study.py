@@ -16,7 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 from uuid import uuid4
 
 from tablelog.domain.errors import Refused
@@ -27,6 +27,10 @@ from .settings import REDUCTION, Settings
 from .space import Space, base_params
 from .storage import open_storage
 
+if TYPE_CHECKING:
+    import optuna
+    from dask.distributed import Client
+
 INVALID_LIMIT = 10  # invalid candidates allowed per trial asked for, before the study gives up
 
 
@@ -34,7 +38,7 @@ class StudyError(Refused):
     """A study that cannot be found or run (the message says what)."""
 
 
-def sampler(settings: Settings, worker: int = 0) -> Any:
+def sampler(settings: Settings, worker: int = 0) -> optuna.samplers.BaseSampler:
     import optuna
 
     seed = settings.seed + worker
@@ -46,7 +50,7 @@ def sampler(settings: Settings, worker: int = 0) -> Any:
     )
 
 
-def pruner(settings: Settings) -> Any:
+def pruner(settings: Settings) -> optuna.pruners.BasePruner:
     import optuna
 
     return optuna.pruners.SuccessiveHalvingPruner(
@@ -71,7 +75,7 @@ def create(url: str, settings: Settings) -> str:
     return name
 
 
-def load(url: str, name: str, worker: int = 0) -> tuple[Any, Settings]:
+def load(url: str, name: str, worker: int = 0) -> tuple[optuna.Study, Settings]:
     import optuna
 
     storage = open_storage(url)
@@ -86,7 +90,7 @@ def load(url: str, name: str, worker: int = 0) -> tuple[Any, Settings]:
     return study, settings
 
 
-def counted(study: Any) -> tuple[int, int, int]:
+def counted(study: optuna.Study) -> tuple[int, int, int]:
     """(candidates played to the end or cut by the pruner, invalid ones, matches spent)."""
     from optuna.trial import TrialState
 
@@ -101,7 +105,7 @@ def counted(study: Any) -> tuple[int, int, int]:
     return played, invalid, matches
 
 
-def finished(study: Any, settings: Settings) -> bool:
+def finished(study: optuna.Study, settings: Settings) -> bool:
     played, invalid, matches = counted(study)
     return (
         played >= settings.trials
@@ -115,7 +119,7 @@ def optimize(url: str, name: str, worker: int, stop: Callable[[], bool], done: C
     """Play trials until the study is finished (see the module notes)."""
     study, settings = load(url, name, worker)
 
-    def look(study: Any, trial: Any) -> None:
+    def look(study: optuna.Study, trial: optuna.trial.FrozenTrial) -> None:
         done()
         if finished(study, settings) or stop():
             study.stop()
@@ -160,7 +164,7 @@ def run(
     url: str,
     name: str,
     workers: int = 1,
-    cluster: Any = None,
+    cluster: Client | None = None,
     progress: Callable[[int], object] = lambda played: None,
 ) -> None:
     """Run the study to its end here, in `workers` processes, or on a Dask cluster."""
@@ -210,7 +214,7 @@ def _in_processes(url: str, name: str, workers: int, stop: Callable, progress: C
     progress(counted(study)[0])
 
 
-def _on_cluster(url: str, name: str, client: Any, stop: Callable, progress: Callable) -> None:
+def _on_cluster(url: str, name: str, client: Client, stop: Callable, progress: Callable) -> None:
     threads = max(1, sum(client.nthreads().values()))
     futures = [client.submit(_worker, url, name, n, pure=False) for n in range(threads)]
     study, _ = load(url, name)

@@ -5,7 +5,7 @@ chooses") and whose choices read yes/no rather than true/false. Running candidat
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tablelog.domain.wording import game_value_words
 
@@ -13,8 +13,11 @@ from .report import words
 from .settings import Settings
 from .space import Space, base_manifest
 
+if TYPE_CHECKING:
+    import optuna
 
-def worded(study: Any, settings: Settings) -> Any:
+
+def worded(study: optuna.Study, settings: Settings) -> optuna.Study:
     """An in-memory copy of `study` whose parameter names and choices are in words."""
     import optuna
     from optuna.distributions import CategoricalDistribution

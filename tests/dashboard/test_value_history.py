@@ -89,7 +89,7 @@ def test_the_page_values_a_recorded_mini_game_from_the_stored_table(
     table.save(tmp_path / stored.table_name(2, 2))
     stored.stored_table.cache_clear()
     rows = solved_values(match)
-    assert list(rows["move"]) == [0, 1, 2]
+    assert rows is not None and list(rows["move"]) == [0, 1, 2]
     assert rows["value"].iloc[0] == table.lookup(match.states[0])[0]
     stored.stored_table.cache_clear()
 

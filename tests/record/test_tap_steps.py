@@ -53,6 +53,7 @@ def test_only_legal_answers_are_tap_targets():
     state = rules.apply(rules.start(2, rules.options({}), {}), {"place": "large", "to": "b2"})
     picks = [["piece", "supply:bucket"]]
     question = menu("topitop", rules, state, 1, picks, ["Ann", "Ben"])
+    assert isinstance(question, Question)
     figure = games.draw("topitop", rules.encode(state), ["Ann", "Ben"], question, picks)
     trace = next(t for t in figure.data if t.name == TAP_TRACE)
     cells = {json.loads(data)[1] for data in trace.customdata}

@@ -56,7 +56,8 @@ def test_a_study_killed_resumes_to_the_trials_asked_for(tmp_path):
     assert [(t.number, t.params, t.values) for t in after][: len(kept)] == kept
     study, _ = load(storage_url(store), name)
     assert counted(study)[0] == 3
-    assert report_of(store, name)["confirmation"]["seeds"] == [41, 14]
+    confirmation = report_of(store, name)["confirmation"]
+    assert confirmation is not None and confirmation["seeds"] == [41, 14]
 
 
 def test_a_cancelled_study_keeps_its_finished_trials_and_confirms_nothing(tmp_path):

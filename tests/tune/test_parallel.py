@@ -26,7 +26,7 @@ def test_a_parallel_study_is_whole_and_confirmed_by_the_rule(tmp_path, how):
     assert counted(study)[0] >= 4  # workers may each finish the trial in hand
     assert TrialState.RUNNING not in {t.state for t in trials(store, name)}
     confirmation = report_of(store, name)["confirmation"]
-    assert confirmation["seeds"] == [41, 14]
+    assert confirmation is not None and confirmation["seeds"] == [41, 14]
     assert (confirmation["state"] == "confirmed") == met(
         confirmation["first"], confirmation["pooled"]
     )

@@ -53,8 +53,9 @@ def test_an_unfair_candidate_that_played_every_rung_is_finished_and_not_confirme
     first = trials(store, study_id(said))[0]
     assert first.state == TrialState.COMPLETE and first.user_attrs["matches"] == 16
     report = report_of(store, study_id(said))
-    assert report["best"]["trial"] == 0
-    assert report["confirmation"]["state"] == "not confirmed"
+    best, confirmation = report["best"], report["confirmation"]
+    assert best is not None and best["trial"] == 0
+    assert confirmation is not None and confirmation["state"] == "not confirmed"
 
 
 def test_a_candidate_the_checks_refuse_plays_no_match(tmp_path):
@@ -73,9 +74,10 @@ def test_the_best_candidate_is_confirmed_once_on_its_seeds(tmp_path):
     assert code == 0
     name = study_id(said)
     report = report_of(store, name)
-    confirmation = report["confirmation"]
+    confirmation, best = report["confirmation"], report["best"]
+    assert confirmation is not None and best is not None
     assert confirmation["seeds"] == [41, 14] and report["spent_seeds"] == [41, 14]
-    assert confirmation["trial"] == report["best"]["trial"]
+    assert confirmation["trial"] == best["trial"]
     assert confirmation["matches"] == 2 * 12  # two seed sets of 12 matches, one count
     assert (confirmation["state"] == "confirmed") == met(
         confirmation["first"], confirmation["pooled"]
@@ -113,7 +115,9 @@ def test_the_export_is_a_manifest_simulate_takes(tmp_path):
         {"name": "tuned", "content": variant["manifest"]},
     )  # fmt: skip
     assert play_match(plan, 0).outcome is not None
-    assert variant["manifest"]["values"][:4] == [1, 2, 3, 4]  # only the fifth value varied
+    manifest = variant["manifest"]
+    assert isinstance(manifest, dict) and isinstance(manifest["values"], list)
+    assert manifest["values"][:4] == [1, 2, 3, 4]  # only the fifth value varied
 
 
 def test_a_study_lives_in_the_postgresql_store_in_its_own_schema(postgres_store, tmp_path):
@@ -161,11 +165,12 @@ def test_a_further_confirmation_on_fresh_seeds_keeps_the_first_on_the_record(tmp
     assert code == 0
     report = report_of(store, name)
     assert [e["seeds"] for e in report["earlier_confirmations"]] == [[41, 14]]
-    assert report["confirmation"]["seeds"] == [51, 15]
+    assert report["confirmation"] is not None and report["confirmation"]["seeds"] == [51, 15]
     assert report["spent_seeds"] == [41, 14, 51, 15]
     assert report["confirmation_matches"] == 2 * 24  # both confirmations are spent matches
     assert report["matches"] == report["search_matches"] + 48
     assert report["search_matches"] >= first["search_matches"]
+    assert first["confirmation"] is not None
     earlier = f"earlier confirmation of candidate {first['confirmation']['trial']} on seeds 41, 14"
     assert any(line.startswith(earlier) for line in said)
 
