@@ -15,7 +15,7 @@ from .estimate import HOURS, duration_words, measured, most_matches
 from .measure import ALSO
 from .objective import Cancelled
 from .rule import Rule
-from .settings import Settings
+from .settings import SETTINGS, Settings
 from .space import load_space
 from .storage import storage_url
 from .study import counted, create, load, mark_interrupted, run
@@ -205,7 +205,9 @@ def listed(store: str | None) -> list[str]:
     storage = open_storage(storage_url(store))
     out = []
     for s in optuna.get_all_study_summaries(storage=storage, include_best_trial=False):
-        settings = Settings.from_json(s.user_attrs["settings"])
+        if SETTINGS not in s.user_attrs:
+            continue  # still being set up: its settings are written next
+        settings = Settings.from_json(s.user_attrs[SETTINGS])
         state = s.user_attrs.get("state", "created")
         out.append(f"{s.study_name}  {get_rules(settings.game).name}, {s.n_trials} trials, {state}")
     return out or ["no study in this store yet (tablelog tune GAME starts one)"]

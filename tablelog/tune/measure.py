@@ -20,6 +20,7 @@ from tablelog.projections.stats import seats_even
 from tablelog.projections.traces import trace_of_match
 from tablelog.simulation import make_plan, play_match
 
+from .rule import fair_rate
 from .space import Candidate
 
 NAME = "candidate"  # the manifest's name in a candidate's matches
@@ -68,8 +69,11 @@ class Tally:
         return float(seats_even(self.wins)["p_value"])
 
     def deviation(self) -> float:
-        """The largest distance of a seat's rate from the fair 1 / players."""
-        return max(abs(w / max(1, self.matches) - 1 / self.players) for w in self.wins)
+        """The largest distance of a seat's rate from the fair rate (the seats' mean, as the
+        shipping rule has it: 1 / players when no win is shared)."""
+        played = max(1, self.matches)
+        fair = fair_rate(self.players, played, dict(enumerate(self.wins)))
+        return max(abs(w / played - fair) for w in self.wins)
 
     def to_json(self) -> PlainDict:
         return dataclasses.asdict(self)

@@ -2,9 +2,13 @@
 `tablelog tune` and by scripts/geoshapes_balance.py (the manual search's rule, issue 27).
 
 A variant is confirmed on a pair (or more) of seed sets fixed before any run on them when every
-seat of the first set lies inside its 95% Wilson interval of the fair rate (1 / players), at the
-confirmation size, AND for each player count the seats of all sets pooled pass the omnibus seat
+seat of the first set lies inside its 95% Wilson interval of the fair rate, at the confirmation
+size, AND for each player count the seats of all sets pooled pass the omnibus seat
 test (`projections.stats.seats_even`, what `tablelog stats` reports) with p >= 0.05.
+
+The fair rate is the seats' mean rate, as `tablelog stats` has it: a shared win is a win for
+each seat that shares it, so in a game where wins are often shared (Topas' ties) every seat wins
+more than 1 / players of the matches, and 1 / players would call the fairest variant unfair.
 """
 
 from __future__ import annotations
@@ -50,8 +54,9 @@ class Rule:
 def seat_rows(
     players: int, matches: int, wins: Mapping[int, int], confidence: float = 0.95
 ) -> list[SeatRow]:
-    """Each seat's wins, rate, Wilson interval and whether fair (1 / players) lies inside."""
-    fair = 1 / players
+    """Each seat's wins, rate, Wilson interval and whether the fair rate (the seats' mean: 1 /
+    players when no win is shared) lies inside."""
+    fair = fair_rate(players, matches, wins)
     table: list[SeatRow] = []
     for seat in range(players):
         low, high = wilson(wins.get(seat, 0), matches, confidence)
@@ -68,6 +73,11 @@ def seat_rows(
             }
         )
     return table
+
+
+def fair_rate(players: int, matches: int, wins: Mapping[int, int]) -> float:
+    """The rate every seat would win at if none were favoured: the seats' mean rate."""
+    return sum(wins.get(seat, 0) for seat in range(players)) / (players * matches)
 
 
 def pooled_p(table: list[SeatRow]) -> float:

@@ -129,12 +129,14 @@ class TuneService:
             return []
         import optuna
 
-        from .settings import Settings
+        from .settings import SETTINGS, Settings
         from .storage import open_storage
 
         found: list[tuple[int, dict[str, str]]] = []
         for s in optuna.get_all_study_summaries(open_storage(self.url), include_best_trial=False):
-            settings = Settings.from_json(s.user_attrs["settings"])
+            if SETTINGS not in s.user_attrs:
+                continue  # still being set up: its settings are written next
+            settings = Settings.from_json(s.user_attrs[SETTINGS])
             if settings.game != game:
                 continue
             state = STATES.get(s.user_attrs.get("state", "created"), "")

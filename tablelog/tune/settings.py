@@ -12,6 +12,7 @@ from .rule import Rule
 
 RUNGS = 3  # successive halving: top/16, top/4, top matches per player count
 REDUCTION = 4
+SETTINGS = "settings"  # the study's user attribute that holds them, written right after it is made
 
 
 @dataclasses.dataclass(frozen=True)

@@ -23,7 +23,7 @@ from tablelog.domain.errors import Refused
 from tablelog.domain.quoting import quoted
 
 from .objective import Cancelled, directions, objective
-from .settings import REDUCTION, Settings
+from .settings import REDUCTION, SETTINGS, Settings
 from .space import Space, base_params
 from .storage import open_storage
 
@@ -66,7 +66,7 @@ def create(url: str, settings: Settings) -> str:
     study = optuna.create_study(
         storage=open_storage(url), study_name=name, directions=directions(settings)
     )
-    study.set_user_attr("settings", settings.to_json())
+    study.set_user_attr(SETTINGS, settings.to_json())
     study.set_user_attr("spent_seeds", [])
     study.set_user_attr("state", "created")
     base = base_params(Space.from_json(settings.space))
@@ -83,7 +83,9 @@ def load(url: str, name: str, worker: int = 0) -> tuple[optuna.Study, Settings]:
         study = optuna.load_study(study_name=name, storage=storage)
     except KeyError:
         raise StudyError(f"no study {quoted(name)} in this store (tablelog tune list)") from None
-    settings = Settings.from_json(study.user_attrs["settings"])
+    if SETTINGS not in study.user_attrs:  # between Optuna's create_study and our first write
+        raise StudyError(f"study {quoted(name)} is still being set up: try again in a moment")
+    settings = Settings.from_json(study.user_attrs[SETTINGS])
     study = optuna.load_study(
         study_name=name, storage=storage, sampler=sampler(settings, worker), pruner=pruner(settings)
     )

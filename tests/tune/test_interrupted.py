@@ -14,7 +14,7 @@ from optuna.trial import TrialState
 
 from tablelog.tune.command import report_of
 from tablelog.tune.storage import open_storage, storage_url
-from tablelog.tune.study import cancel, counted, load
+from tablelog.tune.study import StudyError, cancel, counted, load
 
 from .helpers import attrs, space_file, study_id, trials, tuned
 
@@ -35,7 +35,10 @@ def first_finished(store: str, process: subprocess.Popen) -> str:
     while process.poll() is None:
         names = optuna.get_all_study_names(storage)
         for name in names:
-            study, _ = load(storage_url(store), name)
+            try:
+                study, _ = load(storage_url(store), name)
+            except StudyError:  # made by Optuna, its settings not written yet: poll again
+                continue
             if study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,)):
                 return name
         time.sleep(0.2)

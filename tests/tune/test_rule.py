@@ -33,3 +33,21 @@ def test_the_balance_script_uses_the_rule():
     first = script.rows(2, 2000, {0: 1100, 1: 900})
     assert first[0]["quadrant"] == "North-West" and not first[0]["inside"]
     assert script.confirmed is not None and script.met is met
+
+
+def test_shared_wins_move_the_fair_rate_as_tablelog_stats_has_it():
+    """Wins shared in one match in ten (each sharer counted a winner, as in `tablelog stats`):
+    three even seats each win about 36.7% of the matches, and that is fair, not 1 / 3."""
+    first = seat_rows(3, 2000, {0: 734, 1: 733, 2: 733})
+    assert all(row["inside"] for row in first)
+    assert met(first, seat_rows(3, 4000, {0: 1467, 1: 1466, 2: 1467}))
+    favoured = seat_rows(3, 2000, {0: 710, 1: 700, 2: 810})  # the third seat 4 points above
+    assert not favoured[2]["inside"] and favoured[0]["inside"]
+
+
+def test_a_seat_deviates_from_the_seats_mean():
+    from tablelog.tune.measure import Tally
+
+    shared = Tally(3, matches=1000, wins=[367, 367, 367])  # every seat even, ties counted
+    assert shared.deviation() < 1e-9
+    assert abs(Tally(2, matches=1000, wins=[550, 450]).deviation() - 0.05) < 1e-9
