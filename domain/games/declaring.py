@@ -125,6 +125,7 @@ def key(
     names: Sequence[str] = (),
     words: str = "",
     player: bool = False,
+    later: bool = False,
 ) -> dict[str, object]:
     """A declared field's metadata (`field(metadata=key(...))`): its JSON key (default: the
     field's name), what it means (the schema's description), schema words the type cannot
@@ -136,7 +137,11 @@ def key(
     the game's fixed `names` (its cards, its cells); a name of the vocabulary `words`, which
     the match's manifest gives (`GameRules.words`: "shape", "tile"; `schema` then says what
     any such name looks like, whatever the manifest); or, with `player`, a player, by name or
-    by seat number from 1."""
+    by seat number from 1.
+
+    An option declared `later`, after matches were stored without it, is left out of the
+    engine's checked options while at its default, so stored options, and the simulated matches'
+    ids made of them, read as they did before it was declared."""
     return {
         "key": name,
         "doc": doc,
@@ -146,6 +151,7 @@ def key(
         "names": tuple(names),
         "words": words,
         "player": player,
+        "later": later,
     }
 
 

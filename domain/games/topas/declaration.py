@@ -33,6 +33,7 @@ class Options:
             schema={"minimum": 0, "maximum": HEAD_START_MOST},
             label="head start",
             unit="points",
+            later=True,
         ),
     )
 

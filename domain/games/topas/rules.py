@@ -336,7 +336,9 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
             )
         deck = load_deck(declared.manifest)
         checked = {"expert": declared.expert, "manifest": declared.manifest}
-        return {**checked, "head_start": declared.head_start}, deck
+        if declared.head_start:  # without one, the options as stored before it was declared
+            checked["head_start"] = declared.head_start  # (a simulated match's id is made of them)
+        return checked, deck
 
     def words(self, state: TopasState) -> Mapping[str, Sequence[str]]:
         """The deck's cards, either half named first (as `identify` reads them)."""
@@ -354,7 +356,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
         if not self.min_players <= seats <= self.max_players:
             raise InvalidSetup(f"Topas is for 2-4 players, or 1 for solitaire, not {seats}")
         opts, deck = self._declared(options)
-        if seats == 1 and opts["head_start"]:
+        if seats == 1 and opts.get("head_start"):
             raise InvalidSetup(
                 "a head start makes up for playing first: solitaire has nobody to make up "
                 "to, so its head start is 0"
@@ -383,7 +385,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
             opts["expert"],
             opts["manifest"],
             (_reversed(card) if flipped else card,),
-            head_start=opts["head_start"],
+            head_start=opts.get("head_start", 0),
         )
         if "hands" not in setup and "pile" not in setup:
             return state
