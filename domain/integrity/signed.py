@@ -99,11 +99,12 @@ class SigningRecorder(Recorder):
         if not who:
             return None
         people = users_of(self)
+        user_id, name = who.get("id"), who.get("name")
         user = (
-            people.by_id(who["id"])
-            if who.get("id")
-            else people.find(who["name"])
-            if who.get("via") == COMMAND_LINE
+            people.by_id(user_id)
+            if isinstance(user_id, str) and user_id
+            else people.find(name)
+            if isinstance(name, str) and who.get("via") == COMMAND_LINE
             else None
         )
         if user is None or not user.may(UMPIRE):

@@ -78,7 +78,7 @@ class LeanAggregate:
         return collected
 
 
-_GIVEN: ContextVar[tuple[object, Any] | None] = ContextVar("tablelog_given", default=None)
+_GIVEN: ContextVar[tuple[object, object] | None] = ContextVar("tablelog_given", default=None)
 
 
 def trigger(
@@ -86,7 +86,7 @@ def trigger(
     event_class: type[E],
     *,
     timestamp: datetime | None = None,
-    given: Any = None,
+    given: object = None,
     **fields: Any,
 ) -> E:
     """The library's `BaseAggregate.trigger_event` (the aggregate's next version, the event's
@@ -111,14 +111,14 @@ def trigger(
     return cast(E, aggregate.pending_events[-1])
 
 
-def given_to(aggregate: object) -> Any:
+def given_to(aggregate: object) -> object:
     """What `trigger` hands the body of the event it is triggering on `aggregate`; None when
     the body runs otherwise (on replay, or through `trigger` without a `given`)."""
     found = _GIVEN.get()
     return found[1] if found is not None and found[0] is aggregate else None
 
 
-def amend_event(event: object, **values: Any) -> None:
+def amend_event(event: object, **values: object) -> None:
     """Set `values` on a new event, before it is stored. The library's events are frozen
     dataclasses that set their own fields with `object.__setattr__`; a value set so is in the
     event's `vars`, which the mapper stores and a match's hash covers, like any field. Tablelog
