@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from .games.declaring import Flag, OptionValueError, WholeNumber, flag, json_key, whole_number
+from .plain import PlainDict, PlainMapping
 
 
 class PlayerCounts(Protocol):
@@ -73,7 +74,7 @@ def option_label(field: dataclasses.Field[Any]) -> str:
     return field.metadata.get("label") or field.name.strip("_").replace("_", " ")
 
 
-def option_words(cls: type | None, options: Mapping[str, Any]) -> str:
+def option_words(cls: type | None, options: PlainMapping) -> str:
     """Chosen options in the game's words, for a person: an option at its default is not
     named, a true/false one reads as its label ("last player chooses") or "not ..." and any
     other as "label: value" ("tiles: topiary-v2", "hoeing: after effects"); "standard rules"
@@ -108,7 +109,7 @@ def option_words(cls: type | None, options: Mapping[str, Any]) -> str:
 READ: dict[Any, Any] = {Flag: flag, WholeNumber: whole_number}
 
 
-def value_words(value: Any) -> str:
+def value_words(value: object) -> str:
     """An option's value for a person: yes/no, a number, a word choice with spaces for its
     hyphens ("after effects"); a list or a mapping as its items, never JSON."""
     if isinstance(value, bool):
@@ -139,11 +140,11 @@ def _default(field: dataclasses.Field[Any]) -> Any:
 _NEXT_KEY = re.compile(r", (?=[A-Za-z_][\w-]*=)")
 
 
-def variant_options(variant: str) -> dict[str, Any] | None:
+def variant_options(variant: str) -> PlainDict | None:
     """The options a stored variant text names ("standard": none); None when it is not one."""
     if variant == "standard":
         return {}
-    options: dict[str, Any] = {}
+    options: PlainDict = {}
     for pair in _NEXT_KEY.split(variant):
         name, equals, value = pair.partition("=")
         if not equals:
@@ -181,7 +182,7 @@ def game_variant_words(game: str, variant: str) -> str:
     return variant_words(options_class(game), variant)
 
 
-def game_option_words(game: str, options: Mapping[str, Any]) -> str:
+def game_option_words(game: str, options: PlainMapping) -> str:
     """`option_words` for a match of `game` by its id."""
     return option_words(options_class(game), options)
 
@@ -195,7 +196,7 @@ class Describes(Protocol):
 UNREADABLE = "a move this game cannot read"
 
 
-def move_words(rules: Describes, move: Any, seats: Sequence[str] = ()) -> str:
+def move_words(rules: Describes, move: object, seats: Sequence[str] = ()) -> str:
     """A move in the game's words ("places a visitor at a1, looking south"): the game's own
     `describe`; a move it cannot read (not a mapping, not one of the shapes its declaration
     gives, or one its `describe` fails on) is named as such, never shown as JSON."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
 
-from eventsourcing.persistence import ApplicationRecorder, Mapper
+from eventsourcing.persistence import ApplicationRecorder, Mapper, StoredEvent
 
 from ..errors import Damaged
 from ..matches.match import Match, event_hash
@@ -41,11 +41,11 @@ class Stored:
     """One stored row: its position, the event decoded from it (None if it no longer decodes)."""
 
     position: int
-    event: Any
+    event: Match.Event | None
     hash: str | None
 
 
-def decode(found: Findings, recorder: Recorder, rows: Sequence[Any]) -> list[Stored]:
+def decode(found: Findings, recorder: Recorder, rows: Sequence[StoredEvent]) -> list[Stored]:
     events = []
     for row in rows:
         try:

@@ -127,9 +127,9 @@ class Match(LeanAggregate, Aggregate):
     _head_event: Match.Event
     _head_hash: str | None
     # Set on the match a signing recorder hands back (domain.integrity.signed), never stored.
-    checkpoint: PlainDict | None
+    checkpoint: dict[str, Any] | None  # a signed head (domain.integrity.checkpoints)
     checkpoint_error: str | None
-    signed_receipt: PlainDict | None
+    signed_receipt: dict[str, Any] | None
 
     class Event(Aggregate.Event):
         prev_hash: str
