@@ -532,7 +532,7 @@ def initial_state(
     options: PlainMapping,
     setup: PlainMapping,
     components: PlainDict | None,
-) -> Any:
+) -> object:
     """The position before the first move, as the match's own record says: its rules version's
     readings, and the components embedded in it (never a file)."""
     played = rules.replay_options(rules_version, options)

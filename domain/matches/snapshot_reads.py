@@ -95,7 +95,7 @@ class Snapshotting:
         attach(match, lambda: self._history(match_id, at))
         return self._fold_reading(match, events)
 
-    def _history(self, match_id: UUID, version: int) -> tuple[list[Any], list[MoveEntry]]:
+    def _history(self, match_id: UUID, version: int) -> tuple[list[object], list[MoveEntry]]:
         """Every state and effective move of the match at `version`, from all its events."""
         match = _fold(None, self.events.get(match_id, lte=version))
         assert match is not None  # only a match read before is ever attached

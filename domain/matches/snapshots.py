@@ -45,7 +45,7 @@ TAIL = 10  # the recent states and moves a snapshot keeps: undos are usually of 
 # Aggregate attributes a snapshot rebuilds itself rather than copying.
 _OWN = AGGREGATE_FIELDS | {"_head_event", "_head_hash", "states", "moves"}
 
-Fetch = Callable[[], tuple[list[Any], list[MoveEntry]]]
+Fetch = Callable[[], tuple[list[object], list[MoveEntry]]]
 """Every state and every effective move of the match as it was when its snapshot was taken."""
 
 
@@ -256,9 +256,9 @@ def restore(match_id: UUID, version: int, state: dict[str, Any]) -> Match:
 
 def attach(match: Match, fetch: Fetch) -> None:
     """Tell a restored match's trails how to fetch the history its snapshot left out."""
-    loaded: list[tuple[list[Any], list[MoveEntry]]] = []
+    loaded: list[tuple[list[object], list[MoveEntry]]] = []
 
-    def whole() -> tuple[list[Any], list[MoveEntry]]:
+    def whole() -> tuple[list[object], list[MoveEntry]]:
         if not loaded:  # one replay serves both trails
             loaded.append(fetch())
         return loaded[0]
