@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 from uuid import UUID
 
 from eventsourcing.persistence import ApplicationRecorder, Mapper, StoredEvent
@@ -207,13 +207,15 @@ def check_receipt(found: Findings, events: list[Stored], head: str) -> None:
     )
 
 
-def _seal(stored: Stored) -> Any:
+def _seal(stored: Stored) -> object:
     return getattr(stored.event, "prev_hash", None)
 
 
-def _runs(broken: list[tuple[Stored, Stored | None]]) -> Iterator[list[tuple[Stored, Any]]]:
+def _runs(
+    broken: list[tuple[Stored, Stored | None]],
+) -> Iterator[list[tuple[Stored, Stored | None]]]:
     """Group broken links whose positions follow one another."""
-    run: list[tuple[Stored, Any]] = []
+    run: list[tuple[Stored, Stored | None]] = []
     for link in broken:
         if run and link[0].position != run[-1][0].position + 1:
             yield run

@@ -81,7 +81,7 @@ def check_derived(audit: DerivedReplay, events: list[Stored]) -> None:
             )
 
 
-def _differing(held: Any, expected: Any) -> str:
+def _differing(held: object, expected: object) -> str:
     """The fields that differ, stored against recomputed (briefly: a match may be long)."""
     if isinstance(held, dict) and isinstance(expected, dict):
         names = sorted(set(held) | set(expected), key=str)
