@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, cast
 from uuid import UUID
 
+from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import ApplicationRecorder, EventStore
 
 from ..recording.eventsourcing_internals import drop_snapshot
@@ -114,7 +115,9 @@ class Snapshotting:
         self._put_snapshots([s for s in taken if s is not None])
         return match
 
-    def snapshot_saved(self, events: Sequence[Any], aggregates: dict[UUID, Match]) -> None:
+    def snapshot_saved(
+        self, events: Sequence[DomainEventProtocol[UUID]], aggregates: dict[UUID, Match]
+    ) -> None:
         """Snapshot each saved match whose version this save took past a multiple of
         `snapshot_every`: from the match in memory, which is the match as just recorded."""
         first: dict[UUID, int] = {}
