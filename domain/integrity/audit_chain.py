@@ -16,6 +16,7 @@ from eventsourcing.persistence import ApplicationRecorder, Mapper, StoredEvent
 
 from ..errors import Damaged
 from ..matches.match import Match, event_hash
+from ..recording.users import Users
 from .audit_findings import Findings
 from .audit_text import step, steps
 
@@ -30,6 +31,9 @@ class Recorder(Protocol):
 
     @property
     def recorder(self) -> ApplicationRecorder: ...
+
+    @property
+    def people(self) -> Users: ...  # whose keys sign rulings (audit_rulings)
 
     def match_ids(self) -> list[UUID]: ...
 
