@@ -591,7 +591,7 @@ class Projector:
         return not outcome["winners"] and len(outcome["ranking"]) == 1
 
     @staticmethod
-    def _final_score(match: OpenMatch) -> tuple[list[dict[str, Any]], list[list[Any]]] | None:
+    def _final_score(match: OpenMatch) -> tuple[list[dict[str, Any]], list[list[Component]]] | None:
         """The final position's scores and components, by the rules (an end stored without
         derived values); None where there is no score to count."""
         if match.rules is None or match.state is None:
@@ -609,7 +609,7 @@ class Projector:
         event: Event,
         outcome: dict[str, Any],
         scores: list[dict[str, Any]],
-        found: list[list[Any]],
+        found: list[list[Component]],
     ) -> None:
         match.totals[-1] = [float(entry["total"]) for entry in scores]  # claims compare to it
         winners = set(outcome["winners"])
@@ -648,7 +648,7 @@ class Projector:
                 )
 
 
-def _stored_score(final: dict[str, Any]) -> tuple[list[dict[str, Any]], list[list[Any]]] | None:
+def _stored_score(final: dict[str, Any]) -> tuple[list[dict[str, Any]], list[list[Component]]] | None:
     """An end's stored derived values as `_score` takes them (None: no score to count)."""
     if final["scores"] is None:
         return None
