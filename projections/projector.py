@@ -648,7 +648,9 @@ class Projector:
                 )
 
 
-def _stored_score(final: dict[str, Any]) -> tuple[list[dict[str, Any]], list[list[Component]]] | None:
+def _stored_score(
+    final: dict[str, Any],
+) -> tuple[list[dict[str, Any]], list[list[Component]]] | None:
     """An end's stored derived values as `_score` takes them (None: no score to count)."""
     if final["scores"] is None:
         return None
