@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from ..games import GameRules, RulesError, UnknownInformation, get_rules
+from ..games.base import Move
 from ..matches import event_fields as fields
 from ..matches.entering import entered_by_name
 from ..matches.match import ABANDONED, ENDED, RUNNING, components_of, initial_state
@@ -36,6 +37,18 @@ from .audit_text import (
 AGREED_DRAW = "draw by agreement"
 
 
+class StepView(TypedDict):
+    """A step as the audit's report lists it (`Step.view`)."""
+
+    move: int
+    event: int
+    seat: str | None
+    entry: Move | None
+    described: str | None
+    unknown: str | None
+    scores: dict[str, float] | None
+
+
 @dataclass
 class Step:
     """The position after an effective move (move 0 is the start) and the score the rules give."""
@@ -43,13 +56,13 @@ class Step:
     move: int
     event: int
     seat: str | None
-    entry: dict[str, Any] | None
+    entry: Move | None
     described: str | None
     state: Any
     totals: list[float] | None = None
     unknown: str | None = None  # why the score cannot be recomputed here
 
-    def view(self, seats: list[str]) -> dict[str, Any]:
+    def view(self, seats: list[str]) -> StepView:
         return {
             "move": self.move,
             "event": self.event,
