@@ -13,7 +13,7 @@ import dataclasses
 import json
 import re
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from .games.declaring import Flag, OptionValueError, WholeNumber, flag, json_key, whole_number
@@ -68,7 +68,7 @@ def player_count_refusal(rules: PlayerCounts, count: int) -> str | None:
 STANDARD = "standard rules"
 
 
-def option_label(field: dataclasses.Field[Any]) -> str:
+def option_label(field: dataclasses.Field[object]) -> str:
     """An option's name for a person: its declared label ("last player chooses"), else its key
     with spaces ("half board")."""
     return field.metadata.get("label") or field.name.strip("_").replace("_", " ")
@@ -106,7 +106,7 @@ def option_words(cls: type | None, options: PlainMapping) -> str:
     return ", ".join(words) or STANDARD
 
 
-READ: dict[Any, Any] = {Flag: flag, WholeNumber: whole_number}
+READ: dict[object, Callable[[object], object]] = {Flag: flag, WholeNumber: whole_number}
 
 
 def value_words(value: object) -> str:
@@ -129,7 +129,7 @@ def value_words(value: object) -> str:
 WORD_CHOICE = re.compile(r"[a-z]+(?:-[a-z]+)+")
 
 
-def _default(field: dataclasses.Field[Any]) -> Any:
+def _default(field: dataclasses.Field[object]) -> object:
     if field.default_factory is not dataclasses.MISSING:
         return field.default_factory()
     return None if field.default is dataclasses.MISSING else field.default
