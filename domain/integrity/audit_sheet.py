@@ -99,7 +99,7 @@ def compare_claims(replay: Any) -> None:
             )
 
 
-def _compare(replay: Any, claim: Any, name: str, claimed: Any, totals: dict[str, Any]) -> None:
+def _compare(replay: Any, claim: Any, name: str, claimed: object, totals: dict[str, Any]) -> None:
     if name not in totals:
         replay.find(
             claim.event,
