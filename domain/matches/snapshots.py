@@ -35,6 +35,7 @@ import orjson
 from eventsourcing.domain import Snapshot
 
 from ..games import get_rules
+from ..plain import PlainDict, PlainMapping
 from ..recording.eventsourcing_internals import AGGREGATE_FIELDS, bare_aggregate
 from .match import STORED_AS, Match, MoveEntry
 
@@ -165,7 +166,7 @@ class MatchSnapshot(Snapshot):
         return restore(self.originator_id, self.originator_version, self.state)
 
 
-def compact(match: Match) -> dict[str, Any]:
+def compact(match: Match) -> PlainDict:
     """What a snapshot stores of `match`: its fields, and the tails of its states and moves."""
     rules = match.rules
     # The last TAIL moves, or fewer when a restored match holds fewer (after undos): taking a
@@ -188,7 +189,7 @@ def compact(match: Match) -> dict[str, Any]:
     )
 
 
-def _value(state: dict[str, Any]) -> dict[str, Any]:
+def _value(state: PlainMapping) -> dict[str, Any]:
     """`state` as the store gives it back: plain JSON, sharing nothing with what it was made
     of (a value that is not plain JSON raises: no snapshot is taken then)."""
     return orjson.loads(orjson.dumps(state))
