@@ -97,10 +97,10 @@ class Replay(Findings):
         self.status = RUNNING
         self.replay_stopped_at: int | None = None
         self.claims: list[Claim] = []
-        self.undos: list[dict[str, Any]] = []
+        self.undos: list[PlainDict] = []
         self.disputes: list[dict[str, Any]] = []
-        self.recorded_outcome: dict[str, Any] | None = None
-        self.abandoned: dict[str, Any] | None = None
+        self.recorded_outcome: PlainDict | None = None
+        self.abandoned: PlainDict | None = None
         self.sheet: dict[str, Any] | None = None  # a score-sheet match (see audit_sheet)
         self.entered: dict[int, str] = {}  # event -> who entered it (domain.matches.entering)
 
@@ -228,7 +228,7 @@ class Replay(Findings):
         )
 
     def _on_MoveUndone(self, position: int, event: fields.ByWhomWhy) -> None:
-        undo = {
+        undo: PlainDict = {
             "event": position,
             "by": event.by,
             "at": when(event),
