@@ -18,7 +18,6 @@ names of the stored classes to the modules that now hold them (imported when fir
 import importlib
 import sys
 from types import ModuleType
-from typing import Any
 
 from eventsourcing.utils import register_topic
 
@@ -40,7 +39,7 @@ def _moved(old: str, new: str) -> ModuleType:
     it for a class: importing it here would import the rules of every game with this package."""
     stand_in = ModuleType(old, f"Moved to {new}.")
 
-    def __getattr__(name: str) -> Any:
+    def __getattr__(name: str) -> object:
         return getattr(importlib.import_module(new), name)
 
     stand_in.__getattr__ = __getattr__  # type: ignore[method-assign]

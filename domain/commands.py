@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from inspect import cleandoc
-from typing import Any, TypeVar
+from typing import TypeVar
 
-F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound=Callable[..., object])
 
 # A parameter's kind, as a person gives it: words, several names, a JSON value, yes/no, a time.
 KINDS = ("text", "names", "json", "flag", "time")

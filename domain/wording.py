@@ -13,10 +13,11 @@ import dataclasses
 import json
 import re
 import typing
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from .games.declaring import Flag, OptionValueError, WholeNumber, flag, json_key, whole_number
+from .plain import PlainDict, PlainMapping
 
 
 class PlayerCounts(Protocol):
@@ -67,13 +68,13 @@ def player_count_refusal(rules: PlayerCounts, count: int) -> str | None:
 STANDARD = "standard rules"
 
 
-def option_label(field: dataclasses.Field[Any]) -> str:
+def option_label(field: dataclasses.Field[object]) -> str:
     """An option's name for a person: its declared label ("last player chooses"), else its key
     with spaces ("half board")."""
     return field.metadata.get("label") or field.name.strip("_").replace("_", " ")
 
 
-def option_words(cls: type | None, options: Mapping[str, Any]) -> str:
+def option_words(cls: type | None, options: PlainMapping) -> str:
     """Chosen options in the game's words, for a person: an option at its default is not
     named, a true/false one reads as its label ("last player chooses") or "not ..." and any
     other as "label: value" ("tiles: topiary-v2", "hoeing: after effects"); "standard rules"
@@ -105,10 +106,10 @@ def option_words(cls: type | None, options: Mapping[str, Any]) -> str:
     return ", ".join(words) or STANDARD
 
 
-READ: dict[Any, Any] = {Flag: flag, WholeNumber: whole_number}
+READ: dict[object, Callable[[object], object]] = {Flag: flag, WholeNumber: whole_number}
 
 
-def unit_words(field: dataclasses.Field[Any], value: Any) -> str:
+def unit_words(field: dataclasses.Field[object], value: object) -> str:
     """An option's value with what it counts, where declared ("2 points"), else `value_words`."""
     unit = field.metadata.get("unit")
     if unit and value == 1 and unit.endswith("s"):
@@ -116,7 +117,7 @@ def unit_words(field: dataclasses.Field[Any], value: Any) -> str:
     return f"{value_words(value)} {unit}" if unit else value_words(value)
 
 
-def value_words(value: Any) -> str:
+def value_words(value: object) -> str:
     """An option's value for a person: yes/no, a number, a word choice with spaces for its
     hyphens ("after effects"); a list or a mapping as its items, never JSON."""
     if isinstance(value, bool):
@@ -136,7 +137,7 @@ def value_words(value: Any) -> str:
 WORD_CHOICE = re.compile(r"[a-z]+(?:-[a-z]+)+")
 
 
-def _default(field: dataclasses.Field[Any]) -> Any:
+def _default(field: dataclasses.Field[object]) -> object:
     if field.default_factory is not dataclasses.MISSING:
         return field.default_factory()
     return None if field.default is dataclasses.MISSING else field.default
@@ -147,11 +148,11 @@ def _default(field: dataclasses.Field[Any]) -> Any:
 _NEXT_KEY = re.compile(r", (?=[A-Za-z_][\w-]*=)")
 
 
-def variant_options(variant: str) -> dict[str, Any] | None:
+def variant_options(variant: str) -> PlainDict | None:
     """The options a stored variant text names ("standard": none); None when it is not one."""
     if variant == "standard":
         return {}
-    options: dict[str, Any] = {}
+    options: PlainDict = {}
     for pair in _NEXT_KEY.split(variant):
         name, equals, value = pair.partition("=")
         if not equals:
@@ -189,7 +190,7 @@ def game_variant_words(game: str, variant: str) -> str:
     return variant_words(options_class(game), variant)
 
 
-def game_option_words(game: str, options: Mapping[str, Any]) -> str:
+def game_option_words(game: str, options: PlainMapping) -> str:
     """`option_words` for a match of `game` by its id."""
     return option_words(options_class(game), options)
 
@@ -211,7 +212,7 @@ class Describes(Protocol):
 UNREADABLE = "a move this game cannot read"
 
 
-def move_words(rules: Describes, move: Any, seats: Sequence[str] = ()) -> str:
+def move_words(rules: Describes, move: object, seats: Sequence[str] = ()) -> str:
     """A move in the game's words ("places a visitor at a1, looking south"): the game's own
     `describe`; a move it cannot read (not a mapping, not one of the shapes its declaration
     gives, or one its `describe` fails on) is named as such, never shown as JSON."""

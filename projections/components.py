@@ -36,7 +36,7 @@ def reads_moves(game: str) -> bool:
 
 
 def extract(
-    game: str, state: Any, scores: list[dict[str, Any]], moves: Moves
+    game: str, state: object, scores: list[dict[str, Any]], moves: Moves
 ) -> list[list[Component]]:
     """Per seat, the components of a scored final position (none for games without any)."""
     return get_rules(game).components(state, scores, moves)

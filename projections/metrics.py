@@ -18,7 +18,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from itertools import pairwise
-from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -63,10 +62,10 @@ def per_match(traces: Sequence[Trace]) -> pd.DataFrame:
     return pd.DataFrame([_row(t) for t in traces])
 
 
-def _row(t: Trace) -> dict[str, Any]:
+def _row(t: Trace) -> dict[str, float]:
     many = t.players > 1  # Ludii has no balance, advantage or draw in a one-player game
     first = t.places[0]  # Ludii's status names a winner when one seat alone is ranked first
-    row: dict[str, Any] = {"players": t.players}
+    row: dict[str, float] = {"players": t.players}
     row["advantage_p1"] = (utilities(t)[0] + 1) / 2 if many else math.nan
     row["seat1_share"] = _share(t, 0)
     row["completion"] = float(len(first) == 1)

@@ -22,7 +22,8 @@ from eventsourcing.postgres import (
     PostgresDatastore,
     PostgresTrackingRecorder,
 )
-from psycopg.rows import tuple_row
+from psycopg import Cursor
+from psycopg.rows import DictRow, tuple_row
 from psycopg.sql import SQL, Composed
 
 from tablelog.domain.recording.recorder import Recorder
@@ -86,7 +87,7 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
     def plain_rows(self, cursor: Any) -> None:
         cursor.row_factory = tuple_row
 
-    def fetch_once(self, statement: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    def fetch_once(self, statement: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
         # The library's connections are in autocommit mode: the statement is its own read.
         with self.datastore.get_connection() as conn, conn.cursor(row_factory=tuple_row) as c:
             return c.execute(statement, tuple(params), prepare=True).fetchall()
@@ -116,7 +117,7 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
             self._drop(c)
         self.create_table()
 
-    def _drop(self, c: Any) -> None:
+    def _drop(self, c: Cursor[DictRow]) -> None:
         for table in STORED.values():
             c.execute(f"DROP TABLE IF EXISTS {table.sql_name}")
         c.execute(f"DROP TABLE IF EXISTS {SCHEMA_TABLE}")
@@ -128,9 +129,9 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
             )
 
     @staticmethod
-    def _exists(c: Any, table: str) -> bool:
+    def _exists(c: Cursor[DictRow], table: str) -> bool:
         found = c.execute("SELECT to_regclass(%s) AS found", (table,)).fetchone()
-        return found["found"] is not None
+        return found is not None and found["found"] is not None  # (it always has a row)
 
     @contextlib.contextmanager
     def _session_lock(self, key: int) -> Iterator[None]:

@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+from types import TracebackType
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, Mapper, Tracking
+from eventsourcing.persistence import IntegrityError, Mapper, StoredEvent, Tracking
 from eventsourcing.projection import Projection, ProjectionRunner
 
 from tablelog.domain.matches.match import Match
@@ -63,7 +64,7 @@ class LiveTables(Projection[PostgresTablesView]):
         self.position = self.tables.position()
         self._attached.set()
 
-    def process_event(self, domain_event: Any, tracking: Tracking) -> None:
+    def process_event(self, domain_event: object, tracking: Tracking) -> None:
         self._attached.wait()  # the runner delivers from its own thread as soon as it starts
         if tracking.notification_id <= self.position:  # another process projected it already
             return
@@ -133,7 +134,7 @@ class LiveTables(Projection[PostgresTablesView]):
 class Unreadable:
     """What the runner hands on for a stored row that does not decode (a damaged match)."""
 
-    originator_id: Any
+    originator_id: UUID | str
     originator_version: int
     error: Exception
 
@@ -143,7 +144,7 @@ class _TolerantMapper(LeanMapper):
     than an error that would stop the library's runner (and the tables with it, for every
     match): `LiveTables` quarantines its match and follows the rest."""
 
-    def to_domain_event(self, stored: Any) -> Any:
+    def to_domain_event(self, stored: StoredEvent) -> Any:  # or an Unreadable
         try:
             return super().to_domain_event(stored)
         except Exception as err:  # noqa: BLE001 - a damaged row fails in any way
@@ -172,9 +173,14 @@ class TablesRunner(ProjectionRunner[Recorder, PostgresTablesView]):
         assert isinstance(self.projection, LiveTables)  # projection_class above
         self.projection.attach(self.app)
 
-    def __exit__(self, *args: Any) -> None:
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc_val: BaseException | None,
+        exc_tb: TracebackType | None,
+    ) -> None:
         try:
-            super().__exit__(*args)
+            super().__exit__(exc_type, exc_val, exc_tb)
         finally:
             self.view.datastore.close()  # the runner closes its application, not the view
 

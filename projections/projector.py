@@ -21,16 +21,17 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 from uuid import UUID
 
 import orjson
 
 from tablelog.domain.games import GameRules, RulesError, get_rules
-from tablelog.domain.games.base import Component
+from tablelog.domain.games.base import Component, Move
 from tablelog.domain.matches import derived
 from tablelog.domain.matches.match import components_of, initial_state
 from tablelog.domain.matches.times import utc_text
+from tablelog.domain.plain import PlainMapping
 
 from . import components
 from .ratings import Ratings
@@ -48,7 +49,12 @@ TRIM_AT = 10_000
 KEEP = 1_000
 
 
-LATER: Any = type("Later", (), {"__repr__": lambda self: "LATER"})()
+class _Later:
+    def __repr__(self) -> str:
+        return "LATER"
+
+
+LATER: Final = _Later()
 """A position or totals not computed yet (see `OpenMatch`)."""
 
 
@@ -67,7 +73,7 @@ History = Callable[[UUID, int], Iterable[Event]]
 """The events of a match with versions below the given one, in order (for cache misses)."""
 
 
-def variant_text(options: dict[str, Any]) -> str:
+def variant_text(options: PlainMapping) -> str:
     """A stable text of the options: "large=4, small=4"; "standard" when there are none."""
     if not options:
         return "standard"
@@ -80,7 +86,7 @@ def variant_text(options: dict[str, Any]) -> str:
 _VARIANTS: dict[bytes, str] = {}  # the options' orjson bytes -> their variant text
 
 
-def _variant(options: dict[str, Any]) -> str:
+def _variant(options: PlainMapping) -> str:
     """`variant_text(options)`, remembered: every match of a study shares a few variants."""
     try:
         key = orjson.dumps(options, option=orjson.OPT_SORT_KEYS)
@@ -101,7 +107,7 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps(value, ensure_asci
 _FLOAT = re.compile(rb"[0-9][.eE]")
 
 
-def _json(value: Any) -> str:
+def _json(value: object) -> str:
     """`json.dumps(value, ensure_ascii=False)`: the tables' spelling of JSON (", " and ": ")."""
     try:
         compact = orjson.dumps(value)
@@ -126,7 +132,7 @@ _MOVES: dict[tuple[str, bool, bytes], tuple[str, str]] = {}  # (game, rules gone
 # orjson bytes) -> the move's text and kind in the `moves` table
 
 
-def _move_cells(game: str, rules: GameRules[Any] | None, move: Any) -> tuple[str, str]:
+def _move_cells(game: str, rules: GameRules[Any] | None, move: Move) -> tuple[str, str]:
     """`(_json(move), _kind(rules, move))`, remembered per game: a kind is a function of the
     move alone, and most moves recur, so a recorded move costs one orjson call and a look-up
     (the rules' `move_kind` was a tenth of a Total Landscaping move's fold)."""
@@ -176,9 +182,11 @@ class OpenMatch:
             self.rules = None
         first = LATER if self.rules is not None and self.kind == "moves" else None
         self.version = 1  # the match's last event folded: the next must be version + 1
-        self.states: list[Any] = [first]  # after each effective move (trimmed once closed)
+        self.states: list[object] = [first]  # after each effective move (trimmed once closed)
         self.as_it_goes = self.rules is not None and self.rules.scores_as_it_goes
-        self.totals: list[Any] = [LATER if self.as_it_goes and first is LATER else None]
+        self.totals: list[list[float] | _Later | None] = [
+            LATER if self.as_it_goes and first is LATER else None
+        ]
         self.moves: list[dict[str, Any]] = []  # the effective moves' rows, in order
         self.count = 0  # effective moves (more than `moves` holds once trimmed)
         self.trimmable = not components.reads_moves(self.game)
@@ -208,15 +216,16 @@ class OpenMatch:
         }
 
     @property
-    def state(self) -> Any:
+    def state(self) -> object:
         if self.states[-1] is LATER:
             self._catch_up_states()
         return self.states[-1]
 
     def latest_totals(self) -> list[float] | None:
-        if self.totals[-1] is LATER:
-            self.totals[-1] = self.score_totals(self.state)
-        return self.totals[-1]
+        latest = self.totals[-1]
+        if isinstance(latest, _Later):
+            latest = self.totals[-1] = self.score_totals(self.state)
+        return latest
 
     def _catch_up_states(self) -> None:
         """Apply the effective moves since the last known position (from the start, or from
@@ -238,7 +247,7 @@ class OpenMatch:
             except RulesError:  # recorded under other rules: not replayed from here on
                 states[i + 1] = None
 
-    def _first_position(self) -> Any:
+    def _first_position(self) -> object:
         data, rules = self.start, self.rules
         assert rules is not None
         try:
@@ -253,7 +262,7 @@ class OpenMatch:
         except RulesError:  # an engine changed: the match is listed, never replayed
             return None
 
-    def score_totals(self, state: Any) -> list[float] | None:
+    def score_totals(self, state: object) -> list[float] | None:
         if self.rules is None or state is None or not self.as_it_goes:
             return None
         try:
@@ -278,7 +287,7 @@ class OpenMatch:
                 for name, points in self.claim.items()
             )
 
-    def push(self, state: Any, totals: list[float] | None, row: dict[str, Any]) -> None:
+    def push(self, state: object, totals: list[float] | None, row: dict[str, Any]) -> None:
         self.states.append(state)
         self.totals.append(totals)
         self.moves.append(row)
@@ -431,6 +440,7 @@ class Projector:
         seat, move = data["seat"], data["move"]
         rules = match.rules
         scored = data.get(DERIVED)
+        after: object  # the position after the move, or LATER
         if scored is not None and rules is not None:  # the recorder scored it: no rules here
             after, totals_after, change = LATER, scored["totals"], scored["change"]
             if change is None:
@@ -457,7 +467,7 @@ class Projector:
             self.pending["moves"][match_id, step] = row
 
     @staticmethod
-    def _apply(match: OpenMatch, move: Any, seat: int) -> tuple[Any, Any, float]:
+    def _apply(match: OpenMatch, move: Move, seat: int) -> tuple[object, list[float] | None, float]:
         """A move stored without derived values: apply and score it here."""
         rules, state = match.rules, match.state
         try:
@@ -581,7 +591,7 @@ class Projector:
         return not outcome["winners"] and len(outcome["ranking"]) == 1
 
     @staticmethod
-    def _final_score(match: OpenMatch) -> tuple[list[dict[str, Any]], list[list[Any]]] | None:
+    def _final_score(match: OpenMatch) -> tuple[list[dict[str, Any]], list[list[Component]]] | None:
         """The final position's scores and components, by the rules (an end stored without
         derived values); None where there is no score to count."""
         if match.rules is None or match.state is None:
@@ -599,7 +609,7 @@ class Projector:
         event: Event,
         outcome: dict[str, Any],
         scores: list[dict[str, Any]],
-        found: list[list[Any]],
+        found: list[list[Component]],
     ) -> None:
         match.totals[-1] = [float(entry["total"]) for entry in scores]  # claims compare to it
         winners = set(outcome["winners"])
@@ -638,7 +648,9 @@ class Projector:
                 )
 
 
-def _stored_score(final: dict[str, Any]) -> tuple[list[dict[str, Any]], list[list[Any]]] | None:
+def _stored_score(
+    final: dict[str, Any],
+) -> tuple[list[dict[str, Any]], list[list[Component]]] | None:
     """An end's stored derived values as `_score` takes them (None: no score to count)."""
     if final["scores"] is None:
         return None
@@ -652,7 +664,7 @@ def _stored_score(final: dict[str, Any]) -> tuple[list[dict[str, Any]], list[lis
     return final["scores"], found
 
 
-def _kind(rules: GameRules[Any] | None, move: dict[str, Any]) -> str:
+def _kind(rules: GameRules[Any] | None, move: Move) -> str:
     if rules is None:
         return next(iter(move), "move") if isinstance(move, dict) else "move"
     try:

@@ -59,7 +59,7 @@ class Queries:
         self,
         recorder: Recorder,
         projection: TablesProjection | None = None,
-        catch_up: Callable[[TablesProjection], Any] | None = None,
+        catch_up: Callable[[TablesProjection], object] | None = None,  # its value is ignored
     ) -> None:
         self.recorder = recorder
         self._projection = projection

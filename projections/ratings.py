@@ -77,5 +77,5 @@ class _Own(list[Any]):
     on them in place: the copy (the copy module's walk and a new uuid4 per rating) was half the
     cost of rating a match. The figures are the same (tests/projections/test_catch_up.py)."""
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> list[list[Any]]:
+    def __deepcopy__(self, memo: dict[int, object]) -> list[list[Any]]:
         return [list(team) for team in self]

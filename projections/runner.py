@@ -42,14 +42,14 @@ class Row(NamedTuple):
     """A notification as the catch-up reads it: no library objects, the id as stored."""
 
     id: int
-    originator_id: Any  # text in SQLite, a UUID from PostgreSQL
+    originator_id: UUID | str  # text in SQLite, a UUID from PostgreSQL
     originator_version: int
     topic: str
     state: bytes
 
 
 @lru_cache(maxsize=8192)
-def match_id_of(stored_id: Any) -> UUID:
+def match_id_of(stored_id: UUID | str) -> UUID:
     """The match a row belongs to (cached: a page holds a few hundred matches' ids many times)."""
     return stored_id if isinstance(stored_id, UUID) else UUID(stored_id)
 

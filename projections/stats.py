@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 import pyarrow as pa  # type: ignore[import-untyped]  # it ships no stubs
 import pyarrow.compute as pc  # type: ignore[import-untyped]
+from numpy.typing import ArrayLike
 
 SMALL_SAMPLE = 30
 CONFIDENCE = 0.95
@@ -54,7 +55,7 @@ def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> tuple[floa
 
 
 def wilson_arrays(
-    successes: Any, n: Any, confidence: float = CONFIDENCE
+    successes: ArrayLike, n: ArrayLike, confidence: float = CONFIDENCE
 ) -> tuple[np.ndarray, np.ndarray]:
     """`wilson` of many proportions at once (statsmodels works on arrays); nan where n is 0."""
     from statsmodels.stats.proportion import proportion_confint
@@ -141,7 +142,7 @@ def filtered(
     return table[keep]
 
 
-def describe_counts(values: Any, counts: Any) -> dict[str, Any]:
+def describe_counts(values: ArrayLike, counts: ArrayLike) -> dict[str, Any]:
     """n, mean, std (n - 1), min, quartiles (linear interpolation, as pandas) and max of a sample
     given as distinct values and how often each occurs: [10, 12, 30] x [1, 2, 1] is the sample
     10, 12, 12, 30. The sample is never spelled out, so a million matches cost what ten do."""

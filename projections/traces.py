@@ -32,7 +32,8 @@ from typing import Any
 
 import pandas as pd
 
-from tablelog.domain.games import UnknownInformation, get_rules
+from tablelog.domain.games import GameRules, UnknownInformation, get_rules
+from tablelog.domain.matches.match import Match
 
 # Seat names the simulator ("greedy-1") and the lab ("mcts-16+never-play-red-2") give bots.
 BOT_SEAT = re.compile(r"(random|greedy|mcts-[0-9]+)(\+[a-z0-9-]+)?-[0-9]+")
@@ -66,7 +67,7 @@ class Trace:
         return tuple(group for group in (self.winners, rest) if group) or (everyone,)
 
 
-def trace_of_match(match: Any) -> Trace:
+def trace_of_match(match: Match) -> Trace:
     """The trace of a `Match` (its states are all in memory)."""
     rules = match.rules
     outcome = match.outcome or {"winners": [], "ranking": [], "reason": ""}
@@ -84,7 +85,9 @@ def trace_of_match(match: Any) -> Trace:
     )
 
 
-def _totals(rules: Any, states: Sequence[Any]) -> tuple[tuple[float, ...], ...] | None:
+def _totals(
+    rules: GameRules[Any], states: Sequence[object]
+) -> tuple[tuple[float, ...], ...] | None:
     if not rules.scores_as_it_goes:
         return None
     try:
@@ -93,7 +96,7 @@ def _totals(rules: Any, states: Sequence[Any]) -> tuple[tuple[float, ...], ...] 
         return None
 
 
-def _branching(rules: Any, state: Any) -> int:
+def _branching(rules: GameRules[Any], state: object) -> int:
     """Legal moves in `state`; in a simultaneous round, the first awaited seat's choices (the
     round's joint moves are their product, which says more about the notation than the game)."""
     if rules.simultaneous:
@@ -173,7 +176,7 @@ def _minutes(row: Any, seats: Sequence[str]) -> float:
 
 
 def with_replay(
-    traces: Sequence[Trace], replay: Callable[[str], Any], sample: int, seed: int = 0
+    traces: Sequence[Trace], replay: Callable[[str], Match], sample: int, seed: int = 0
 ) -> tuple[list[Trace], int]:
     """`traces` with a seeded sample of at most `sample` of them replayed with
     `replay(match_id) -> Match`: exact running totals and branching from the states. Returns the

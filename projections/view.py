@@ -139,7 +139,7 @@ class TablesView(TrackingRecorder, abc.ABC):
         values = itemgetter(*STORED[table].names)
         cursor.executemany(self._upserts[table], map(values, rows))
 
-    def fetch(self, statement: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    def fetch(self, statement: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         """The rows of a query over the tables, as tuples in the selected order. The statement
         is written once for both stores: `?` marks a parameter (no `?` or `%` in literals)."""
         if self.placeholder != "?":
@@ -150,7 +150,7 @@ class TablesView(TrackingRecorder, abc.ABC):
             return list(c.fetchall())
 
     @abc.abstractmethod
-    def fetch_once(self, statement: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    def fetch_once(self, statement: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
         """The rows of ONE statement in the store's own SQL, run outside any transaction of
         ours (a statement reads one snapshot by itself; a transaction around it cost two more
         round trips on PostgreSQL): how a catch-up reads the events, which live beside the
@@ -160,12 +160,12 @@ class TablesView(TrackingRecorder, abc.ABC):
         """Make the transaction's cursor give plain tuples (the library's give an object or a
         dict per row: converting them cost more than the query, a whole table at a time)."""
 
-    def select(self, table: str, where: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
+    def select(self, table: str, where: Mapping[str, object] | None = None) -> list[dict[str, Any]]:
         """Every row of a table (or those whose columns equal `where`), as stored."""
         return [dict(row) for row in self._select(STORED[table], where or {})]
 
     def _select(
-        self, table: Table, where: Mapping[str, Any], order: str = "", limit: int | None = None
+        self, table: Table, where: Mapping[str, object], order: str = "", limit: int | None = None
     ) -> Sequence[Any]:
         statement = f"SELECT * FROM {table.sql_name}"
         if where:
@@ -236,7 +236,7 @@ class SQLiteTablesView(SQLiteTrackingRecorder, TablesView):
     def plain_rows(self, cursor: Any) -> None:
         cursor.sqlite_cursor.row_factory = None
 
-    def fetch_once(self, statement: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    def fetch_once(self, statement: str, params: Sequence[object]) -> list[tuple[Any, ...]]:
         # The library's connections are in autocommit mode: the statement is its own read.
         with self.datastore.get_connection(commit=False) as conn, conn.cursor() as cursor:
             cursor.row_factory = None  # the sqlite3 cursor itself: plain tuples

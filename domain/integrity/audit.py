@@ -34,7 +34,7 @@ from .audit_chain import (
     check_receipt,
     decode,
 )
-from .audit_claims import Replay
+from .audit_claims import Replay, StepView
 from .audit_demo import split_planted
 from .audit_derived import DerivedReplay, check_derived
 from .audit_rulings import check_rulings
@@ -123,7 +123,7 @@ def tell_if_damaged(recorder: Recorder, match_id: UUID, findings: list[dict[str,
 # ---- the report --------------------------------------------------------------------------------
 
 
-def _moves_page(audit: Replay, moves_from: int | None) -> tuple[list[Any], dict[str, int]]:
+def _moves_page(audit: Replay, moves_from: int | None) -> tuple[list[StepView], dict[str, int]]:
     """The listed moves (`audit.line[0]` is the start) and which they are, numbered from 1."""
     total = len(audit.line) - 1
     first = max(1, total - MOVES_PAGE + 1) if moves_from is None else max(1, moves_from)

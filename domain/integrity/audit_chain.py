@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 from uuid import UUID
 
-from eventsourcing.persistence import ApplicationRecorder, Mapper
+from eventsourcing.persistence import ApplicationRecorder, Mapper, StoredEvent
 
 from ..errors import Damaged
 from ..matches.match import Match, event_hash
+from ..recording.users import Users
 from .audit_findings import Findings
 from .audit_text import step, steps
 
@@ -31,6 +32,9 @@ class Recorder(Protocol):
     @property
     def recorder(self) -> ApplicationRecorder: ...
 
+    @property
+    def people(self) -> Users: ...  # whose keys sign rulings (audit_rulings)
+
     def match_ids(self) -> list[UUID]: ...
 
     def found_damaged(self, error: Damaged) -> Damaged: ...
@@ -41,11 +45,11 @@ class Stored:
     """One stored row: its position, the event decoded from it (None if it no longer decodes)."""
 
     position: int
-    event: Any
+    event: Match.Event | None
     hash: str | None
 
 
-def decode(found: Findings, recorder: Recorder, rows: Sequence[Any]) -> list[Stored]:
+def decode(found: Findings, recorder: Recorder, rows: Sequence[StoredEvent]) -> list[Stored]:
     events = []
     for row in rows:
         try:
@@ -207,13 +211,15 @@ def check_receipt(found: Findings, events: list[Stored], head: str) -> None:
     )
 
 
-def _seal(stored: Stored) -> Any:
+def _seal(stored: Stored) -> object:
     return getattr(stored.event, "prev_hash", None)
 
 
-def _runs(broken: list[tuple[Stored, Stored | None]]) -> Iterator[list[tuple[Stored, Any]]]:
+def _runs(
+    broken: list[tuple[Stored, Stored | None]],
+) -> Iterator[list[tuple[Stored, Stored | None]]]:
     """Group broken links whose positions follow one another."""
-    run: list[tuple[Stored, Any]] = []
+    run: list[tuple[Stored, Stored | None]] = []
     for link in broken:
         if run and link[0].position != run[-1][0].position + 1:
             yield run

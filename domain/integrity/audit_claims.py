@@ -11,11 +11,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from ..games import GameRules, RulesError, UnknownInformation, get_rules
+from ..games.base import Move
+from ..matches import event_fields as fields
 from ..matches.entering import entered_by_name
 from ..matches.match import ABANDONED, ENDED, RUNNING, components_of, initial_state
+from ..plain import PlainDict, PlainValue
 from . import audit_sheet
 from .audit_chain import Stored
 from .audit_findings import Findings
@@ -34,6 +37,18 @@ from .audit_text import (
 AGREED_DRAW = "draw by agreement"
 
 
+class StepView(TypedDict):
+    """A step as the audit's report lists it (`Step.view`)."""
+
+    move: int
+    event: int
+    seat: str | None
+    entry: Move | None
+    described: str | None
+    unknown: str | None
+    scores: dict[str, float] | None
+
+
 @dataclass
 class Step:
     """The position after an effective move (move 0 is the start) and the score the rules give."""
@@ -41,13 +56,13 @@ class Step:
     move: int
     event: int
     seat: str | None
-    entry: dict[str, Any] | None
+    entry: Move | None
     described: str | None
     state: Any
     totals: list[float] | None = None
     unknown: str | None = None  # why the score cannot be recomputed here
 
-    def view(self, seats: list[str]) -> dict[str, Any]:
+    def view(self, seats: list[str]) -> StepView:
         return {
             "move": self.move,
             "event": self.event,
@@ -64,7 +79,7 @@ class Claim:
     event: int
     by: str
     at: str
-    scores: dict[str, float]
+    scores: PlainDict  # as stored: a tampered claim may hold anything (audit_sheet says so)
     line: list[Step]  # the effective moves when the claim was made (later undos don't count)
     over: bool  # the game was over by the rules when the claim was made
     result: dict[str, Any] = field(default_factory=dict)
@@ -75,17 +90,17 @@ class Replay(Findings):
 
     def __init__(self) -> None:
         super().__init__()
-        self.started: Any = None
+        self.started: fields.Started | None = None
         self.rules: GameRules[Any] | None = None
         self.seats: list[str] = []
         self.line: list[Step] = []
         self.status = RUNNING
         self.replay_stopped_at: int | None = None
         self.claims: list[Claim] = []
-        self.undos: list[dict[str, Any]] = []
+        self.undos: list[PlainDict] = []
         self.disputes: list[dict[str, Any]] = []
-        self.recorded_outcome: dict[str, Any] | None = None
-        self.abandoned: dict[str, Any] | None = None
+        self.recorded_outcome: PlainDict | None = None
+        self.abandoned: PlainDict | None = None
         self.sheet: dict[str, Any] | None = None  # a score-sheet match (see audit_sheet)
         self.entered: dict[int, str] = {}  # event -> who entered it (domain.matches.entering)
 
@@ -131,7 +146,8 @@ class Replay(Findings):
             raise ValueError("the replay has not started: no start event was read")
         return self.rules
 
-    def _on_Started(self, position: int, event: Any) -> None:  # named after the event classes
+    # The handlers are named after the event classes (`replay` finds them by name).
+    def _on_Started(self, position: int, event: fields.Started) -> None:
         if self.started is not None:
             self.find(position, "replay", f"{step(position)} starts the match a second time")
             return
@@ -156,10 +172,10 @@ class Replay(Findings):
         self.rules = rules
         self.line = [self._scored(Step(0, position, None, None, None, state))]
 
-    def _on_SheetRecorded(self, position: int, event: Any) -> None:
+    def _on_SheetRecorded(self, position: int, event: fields.SheetRecorded) -> None:
         audit_sheet.recorded(self, position, event)
 
-    def _on_MoveRecorded(self, position: int, event: Any) -> None:
+    def _on_MoveRecorded(self, position: int, event: fields.MoveRecorded) -> None:
         if self.sheet is not None:
             self.find(position, "replay", f"{step(position)} records a move in a score-sheet match")
             return
@@ -211,8 +227,8 @@ class Replay(Findings):
             )
         )
 
-    def _on_MoveUndone(self, position: int, event: Any) -> None:
-        undo = {
+    def _on_MoveUndone(self, position: int, event: fields.ByWhomWhy) -> None:
+        undo: PlainDict = {
             "event": position,
             "by": event.by,
             "at": when(event),
@@ -239,7 +255,7 @@ class Replay(Findings):
             "described": withdrawn.described,
         }
 
-    def _on_ResultClaimed(self, position: int, event: Any) -> None:
+    def _on_ResultClaimed(self, position: int, event: fields.ResultClaimed) -> None:
         if self.status == ABANDONED:
             self.find(
                 position, "replay", f"{step(position)} claims a result for an abandoned match"
@@ -256,7 +272,7 @@ class Replay(Findings):
             )
         )
 
-    def _on_DisputeRaised(self, position: int, event: Any) -> None:
+    def _on_DisputeRaised(self, position: int, event: fields.DisputeRaised) -> None:
         disputed = self.line[-1] if self.replaying and len(self.line) > 1 else None
         self.disputes.append(
             {
@@ -277,7 +293,7 @@ class Replay(Findings):
             }
         )
 
-    def _on_DisputeResolved(self, position: int, event: Any) -> None:
+    def _on_DisputeResolved(self, position: int, event: fields.DisputeResolved) -> None:
         dispute = next((d for d in self.disputes if d["ruling"] is None), None)
         if dispute is None:
             self.find(position, "replay", f"{step(position)} resolves a dispute, but none was open")
@@ -290,7 +306,7 @@ class Replay(Findings):
             resolved_event=position,
         )
 
-    def _on_Ended(self, position: int, event: Any) -> None:
+    def _on_Ended(self, position: int, event: fields.Ended) -> None:
         if self.status != RUNNING:
             self.find(position, "replay", f"{step(position)} ends a match already {self.status}")
         self.status = ENDED
@@ -314,7 +330,7 @@ class Replay(Findings):
                 f"{step(position)} ends the match with {said}; by the rules {rules_say}",
             )
 
-    def _on_Abandoned(self, position: int, event: Any) -> None:
+    def _on_Abandoned(self, position: int, event: fields.ByWhomWhy) -> None:
         if self.status != RUNNING:
             self.find(
                 position, "replay", f"{step(position)} abandons a match already {self.status}"
@@ -400,7 +416,7 @@ class Replay(Findings):
         after: Step,
         totals: list[float],
         name: str,
-        claimed: float,
+        claimed: PlainValue,
         agreed_at: dict[str, Step],
     ) -> None:
         """One seat's claimed score against the rules' total after the same move: the step is
@@ -457,10 +473,14 @@ class Replay(Findings):
 
     def _claimed_winner_change(self, claim: Claim) -> str | None:
         """When a final claim is wrong: does the error change who wins?"""
-        numbers = all(isinstance(v, (int, float)) for v in claim.scores.values())
-        if not claim.over or set(claim.scores) != set(self.seats) or not numbers:
+        numbers = [v for v in claim.scores.values() if isinstance(v, (int, float))]
+        if (
+            not claim.over
+            or set(claim.scores) != set(self.seats)
+            or len(numbers) < len(claim.scores)
+        ):
             return None
-        best = max(claim.scores.values())
+        best = max(numbers)
         leaders = [name for name in self.seats if claim.scores[name] == best]
         outcome = self.started_rules.outcome(claim.line[-1].state)
         winners = [seat_name(self.seats, s) for s in (outcome.winners if outcome else ())]

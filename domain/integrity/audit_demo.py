@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from .audit_claims import Claim
+
 DEMO_MARK = "(demo)"
 PLANTABLE = ("claim", "dispute")
 
@@ -22,12 +24,12 @@ def demo_name(name: str) -> str:
     return f"{name} {DEMO_MARK}"
 
 
-def is_planted(by: Any) -> bool:
+def is_planted(by: object) -> bool:
     return isinstance(by, str) and by.rstrip().endswith(DEMO_MARK)
 
 
 def split_planted(
-    findings: list[dict[str, Any]], claims: Iterable[Any], disputes: Iterable[dict[str, Any]]
+    findings: list[dict[str, Any]], claims: Iterable[Claim], disputes: Iterable[dict[str, Any]]
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """(findings, planted): the claim and dispute findings at entries made by a demo name are
     the planted ones."""

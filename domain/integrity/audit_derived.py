@@ -15,6 +15,7 @@ from typing import Any
 
 from ..games import RulesError
 from ..matches import derived
+from ..matches import event_fields as fields
 from .audit_chain import Stored
 from .audit_claims import Replay, Step
 from .audit_text import step
@@ -27,7 +28,7 @@ class DerivedReplay(Replay):
         super().__init__()
         self.expected: dict[int, Any] = {}  # event position -> the derived values it should hold
 
-    def _on_MoveRecorded(self, position: int, event: Any) -> None:
+    def _on_MoveRecorded(self, position: int, event: fields.MoveRecorded) -> None:
         before = self.line[-1] if self.line else None
         super()._on_MoveRecorded(position, event)
         after = self.line[-1] if self.line else None
@@ -41,7 +42,7 @@ class DerivedReplay(Replay):
             return derived.after_move(None, None, seat)
         return derived.after_move(_floats(before.totals), _floats(after.totals), seat)
 
-    def _on_Ended(self, position: int, event: Any) -> None:
+    def _on_Ended(self, position: int, event: fields.Ended) -> None:
         super()._on_Ended(position, event)
         if not self.replaying or getattr(event, derived.FIELD, None) is None:
             return
@@ -80,7 +81,7 @@ def check_derived(audit: DerivedReplay, events: list[Stored]) -> None:
             )
 
 
-def _differing(held: Any, expected: Any) -> str:
+def _differing(held: object, expected: object) -> str:
     """The fields that differ, stored against recomputed (briefly: a match may be long)."""
     if isinstance(held, dict) and isinstance(expected, dict):
         names = sorted(set(held) | set(expected), key=str)

@@ -14,5 +14,5 @@ class Findings:
         self.findings: list[dict[str, Any]] = []
         self.notes: list[str] = []
 
-    def find(self, position: int | None, kind: str, message: str, **details: Any) -> None:
+    def find(self, position: int | None, kind: str, message: str, **details: object) -> None:
         self.findings.append({"event": position, "kind": kind, "message": message, **details})

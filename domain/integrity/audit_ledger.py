@@ -13,6 +13,9 @@ from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from itertools import pairwise
 from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import Application
 
 from ..matches.match import event_hash
 from .audit_findings import Findings
@@ -23,8 +26,8 @@ from .stored_tree import NODE_LEVEL
 
 
 def audit_ledger(
-    recorder: Any,
-    against: Sequence[Mapping[str, Any]] = (),
+    recorder: Application[UUID],
+    against: Sequence[object] = (),
     keys: Mapping[str, bytes] | None = None,
 ) -> dict[str, Any]:
     """The checkpoint report; `against`: signed heads kept elsewhere; `keys`: trust only these

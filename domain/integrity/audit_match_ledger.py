@@ -14,6 +14,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.application import Application
+
 from ..errors import Refused
 from ..matches.match import event_hash
 from .audit_findings import Findings
@@ -24,9 +26,9 @@ from .merkle import ProofError, leaf_hash, verify_inclusion
 
 
 def audit_match_ledger(
-    recorder: Any,
+    recorder: Application[UUID],
     match_id: UUID,
-    against: Sequence[Mapping[str, Any]] = (),
+    against: Sequence[object] = (),
     keys: Mapping[str, bytes] | None = None,
 ) -> dict[str, Any]:
     ledger = Ledger(recorder)

@@ -3,15 +3,13 @@ key the store trusts for the person it names, over the dispute and the decision 
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..matches import rulings
-from ..recording.users import users_of
+from ..recording.users import HasPeople, users_of
 from .audit_chain import Stored
 from .audit_claims import Replay
 
 
-def check_rulings(audit: Replay, recorder: Any, events: list[Stored]) -> None:
+def check_rulings(audit: Replay, recorder: HasPeople, events: list[Stored]) -> None:
     """Each signed ruling's dispute says, in words, whose signature it carries and whether it
     verifies; one that does not is a finding ("ruling")."""
     signed = rulings.signed_rulings([(s.position, s.event) for s in events if s.event is not None])

@@ -9,16 +9,17 @@ from typing import Any
 
 from ..errors import Refused
 from ..games import RulesError
+from ..matches import event_fields as fields
 from ..matches.match import ENDED, RUNNING, components_of
 from ..sheets import check_sheet
 from .audit_text import claim_sentence, num, step
 
 
-def started(replay: Any, position: int, event: Any) -> None:
+def started(replay: Any, position: int, event: fields.Started) -> None:
     replay.sheet = {"event": None, "recorded": None}
 
 
-def recorded(replay: Any, position: int, event: Any) -> None:
+def recorded(replay: Any, position: int, event: fields.SheetRecorded) -> None:
     if replay.sheet is None:
         replay.find(
             position,
@@ -98,7 +99,7 @@ def compare_claims(replay: Any) -> None:
             )
 
 
-def _compare(replay: Any, claim: Any, name: str, claimed: Any, totals: dict[str, Any]) -> None:
+def _compare(replay: Any, claim: Any, name: str, claimed: object, totals: dict[str, Any]) -> None:
     if name not in totals:
         replay.find(
             claim.event,

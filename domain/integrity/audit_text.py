@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 
-def when(event: Any) -> str:
+def when(event: object) -> str:
     stamp = getattr(event, "timestamp", None)
     return stamp.isoformat(timespec="seconds") if isinstance(stamp, datetime) else repr(stamp)
 
@@ -34,7 +34,7 @@ def named(seats: list[str], outcome: dict[str, Any] | None) -> dict[str, Any] | 
     }
 
 
-def seat_name(seats: list[str], index: Any) -> str:
+def seat_name(seats: list[str], index: object) -> str:
     """A seat's name; a stored index that names no seat (a tampered row) is shown as stored."""
     if type(index) is int and 0 <= index < len(seats):
         return seats[index]
@@ -47,7 +47,7 @@ def outcome_text(seats: list[str], outcome: dict[str, Any]) -> str:
     return f"{who} ({outcome.get('reason')})"
 
 
-def step(position: Any) -> str:
+def step(position: object) -> str:
     """A stored position as the step a person reads, and can type back: `show --at N`."""
     return f"step {position - 1}" if type(position) is int else f"the event stored at {position!r}"
 

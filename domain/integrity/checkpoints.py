@@ -34,6 +34,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 
 from ..errors import Refused
 from ..matches.match import canonical_json
+from ..plain import PlainMapping
 from . import signed_note
 from .merkle import ProofError, leaf_hash, verify_inclusion
 from .tlog_checkpoint import Checkpoint, MalformedCheckpoint, read_body
@@ -142,7 +143,7 @@ class Signer:
         return signed_note.verifier_key(origin, self.public_raw)
 
 
-def checkpoint_head(note: Any, key: Any = None) -> dict[str, Any]:
+def checkpoint_head(note: object, key: object = None) -> dict[str, Any]:
     """The head of a signed checkpoint note: every field read from the note itself, and `key`,
     the id of the key that signed it where known (a hint that verifying checks), else the note's
     own name for it (`origin+keyid`)."""
@@ -185,30 +186,30 @@ def check_origin(origin: str) -> str:
     return origin
 
 
-def is_checkpoint(head: Any) -> bool:
+def is_checkpoint(head: object) -> bool:
     return isinstance(head, Mapping) and head.get("format") == CHECKPOINT_FORMAT
 
 
-def head_message(head: Mapping[str, Any]) -> bytes:
+def head_message(head: PlainMapping) -> bytes:
     return canonical_json({k: head[k] for k in ("format", "size", "root", "time", "key")})
 
 
-def _count(value: Any) -> TypeGuard[int]:
+def _count(value: object) -> TypeGuard[int]:
     """A count of events as a store keeps them: a 64-bit position (a head is signed over
     its size as a 64-bit integer, and a larger one names nothing stored)."""
     return type(value) is int and 0 <= value < 2**63
 
 
-def check_head_shape(head: Any) -> dict[str, Any]:
+def check_head_shape(head: object) -> dict[str, Any]:
     """A head as read from a file, a receipt or the store, or BadReceipt naming what is wrong
     with it; a checkpoint's fields are read from its note, whatever the dict says."""
-    if is_checkpoint(head):
-        return checkpoint_head(head.get("checkpoint"), head.get("key"))
-    if not isinstance(head, Mapping) or head.get("format") != HEAD_FORMAT:
+    if not isinstance(head, Mapping) or head.get("format") not in (CHECKPOINT_FORMAT, HEAD_FORMAT):
         raise BadReceipt(
             f"a signed head is a C2SP checkpoint (a signed note) or a JSON object with "
             f"format {CHECKPOINT_FORMAT!r} or {HEAD_FORMAT!r}"
         )
+    if head.get("format") == CHECKPOINT_FORMAT:
+        return checkpoint_head(head.get("checkpoint"), head.get("key"))
     size, root, key, sig = (head.get(k) for k in ("size", "root", "key", "signature"))
     if not _count(size):
         raise BadReceipt("a head's size is a count of events")
@@ -221,10 +222,10 @@ def check_head_shape(head: Any) -> dict[str, Any]:
     return dict(head)
 
 
-def verify_head(head: Mapping[str, Any], keys: Mapping[str, bytes]) -> str:
+def verify_head(given: PlainMapping, keys: Mapping[str, bytes]) -> str:
     """The id of the key that signed the head, or NotVerified unless one of `keys` (key id ->
     raw public key) did."""
-    head = check_head_shape(head)
+    head = check_head_shape(given)
     if is_checkpoint(head):
         return _verify_checkpoint(head, keys)
     raw = keys.get(head["key"])
@@ -269,7 +270,7 @@ def _verify_checkpoint(head: dict[str, Any], keys: Mapping[str, bytes]) -> str:
     return by_raw[found[0][1]]
 
 
-def check_receipt_shape(receipt: Any) -> dict[str, Any]:
+def check_receipt_shape(receipt: object) -> dict[str, Any]:
     if not isinstance(receipt, Mapping) or receipt.get("format") != RECEIPT_FORMAT:
         raise BadReceipt(
             f"a receipt is a JSON object with format {RECEIPT_FORMAT!r}, or the "
@@ -291,11 +292,11 @@ def check_receipt_shape(receipt: Any) -> dict[str, Any]:
     return dict(receipt)
 
 
-def verify_receipt(receipt: Mapping[str, Any], keys: Mapping[str, bytes]) -> None:
+def verify_receipt(given: PlainMapping, keys: Mapping[str, bytes]) -> None:
     """NotVerified unless the head is signed by a trusted key and the proof puts the event's
     hash at its leaf in the signed tree. A receipt without its proof (the short text) needs the
     proof from a store first (`ledger.complete`)."""
-    receipt = check_receipt_shape(receipt)
+    receipt = check_receipt_shape(given)
     verify_head(receipt["head"], keys)
     if receipt.get("proof") is None:
         raise NotVerified(

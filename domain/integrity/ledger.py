@@ -23,7 +23,8 @@ from datetime import UTC, datetime
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, OperationalError
+from eventsourcing.application import Application
+from eventsourcing.persistence import IntegrityError, Notification, OperationalError, StoredEvent
 
 from ..errors import Refused
 from ..matches.match import Match, event_hash
@@ -62,7 +63,7 @@ class Ledger(SideTables):
 
     tables = TABLES
 
-    def __init__(self, recorder: Any) -> None:
+    def __init__(self, recorder: Application[UUID]) -> None:
         super().__init__(recorder)
         self._tree: Tree | None = None
 
@@ -259,7 +260,7 @@ class Ledger(SideTables):
             )
         return rows
 
-    def notifications(self, after: int | None) -> Iterator[Any]:
+    def notifications(self, after: int | None) -> Iterator[Notification]:
         position = after
         while True:
             page = self.recorder.recorder.select_notifications(
@@ -270,7 +271,7 @@ class Ledger(SideTables):
                 return
             position = page[-1].id
 
-    def decoded(self, notification: Any) -> Any:
+    def decoded(self, notification: StoredEvent) -> Match.Event | None:
         try:
             event = self.recorder.mapper.to_domain_event(notification)
         except Exception:  # noqa: BLE001 - a tampered row may fail in any way
@@ -319,7 +320,7 @@ class Ledger(SideTables):
         )
         return (found[0][0], found[0][1]) if found else None
 
-    def receipt(self, match_id: UUID, proof: bool = True) -> dict[str, Any] | None:
+    def receipt(self, match_id: UUID | str, proof: bool = True) -> dict[str, Any] | None:
         """The receipt of the match's newest event the latest checkpoint covers (None when no
         checkpoint covers any of its events); without `proof`, the short one (no tree built)."""
         latest = self.latest()

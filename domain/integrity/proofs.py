@@ -19,6 +19,8 @@ import base64
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.application import Application
+
 from ..errors import Refused
 from .checkpoints import HEX64, is_checkpoint
 from .ledger import Ledger
@@ -49,7 +51,7 @@ def _head_of_size(ledger: Ledger, size: int | None) -> dict[str, Any]:
     return found[-1]
 
 
-def _hex(value: Any) -> bool:
+def _hex(value: object) -> bool:
     return isinstance(value, str) and HEX64.fullmatch(value) is not None
 
 
@@ -65,7 +67,7 @@ def _side(size: int, head: dict[str, Any] | None) -> dict[str, Any]:
     return side
 
 
-def consistency(recorder: Any, old: int, new: int | None = None) -> dict[str, Any]:
+def consistency(recorder: Application[UUID], old: int, new: int | None = None) -> dict[str, Any]:
     """The consistency proof from the checkpoint of `old` events (0: the empty tree) to the
     checkpoint of `new` (default: the newest)."""
     ledger = Ledger(recorder)
@@ -92,7 +94,9 @@ def consistency(recorder: Any, old: int, new: int | None = None) -> dict[str, An
     return {**proof, "proof": [b64(p) for p in path]}
 
 
-def inclusion(recorder: Any, match_id: UUID, event: int, size: int | None = None) -> dict[str, Any]:
+def inclusion(
+    recorder: Application[UUID], match_id: UUID, event: int, size: int | None = None
+) -> dict[str, Any]:
     """The inclusion proof of the leaf of event `event` of the match in the checkpoint of
     `size` events (default: the newest)."""
     ledger = Ledger(recorder)

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cached_property
-from typing import Any
+from typing import Any, ParamSpec
+from uuid import UUID
+
+from eventsourcing.utils import EnvType
 
 from ..errors import Refused
 from ..matches.entering import COMMAND_LINE, ENTERED_BY
@@ -23,18 +26,20 @@ from ..recording.users import UMPIRE, users_of
 from .checkpoints import Signer
 from .ledger import Ledger
 
+P = ParamSpec("P")
+
 
 class SigningRecorder(Recorder):
     name = "tablelog"  # the library names a subclass's tables after it otherwise: same store
 
     def __init__(
         self,
-        *args: Any,
+        env: EnvType | None = None,
+        *,
         key_source: Callable[[], Signer | None] | None = None,
         person_key_source: Callable[[str], Signer | None] | None = None,
-        **kwargs: Any,
     ) -> None:
-        super().__init__(*args, **kwargs)
+        super().__init__(env)
         self.key_source = key_source or (lambda: None)
         self.person_key_source = person_key_source or (lambda user_id: None)
 
@@ -70,7 +75,7 @@ class SigningRecorder(Recorder):
             )
         return self.ledger.sign(signer, origin)
 
-    def _signed(self, command: Callable[..., Match], *args: Any, **kwargs: Any) -> Match:
+    def _signed(self, command: Callable[P, Match], *args: P.args, **kwargs: P.kwargs) -> Match:
         signer = self.signer()
         done = command(*args, **kwargs)
         done.checkpoint, done.checkpoint_error = None, None
@@ -81,15 +86,27 @@ class SigningRecorder(Recorder):
                 done.checkpoint_error = str(err) or type(err).__name__
         return done
 
-    def claim(self, *args: Any, **kwargs: Any) -> Match:
-        return self._signed(super().claim, *args, **kwargs)
+    def claim(
+        self, match_id: UUID | str, by: str, scores: object, expected_version: int | None = None
+    ) -> Match:
+        return self._signed(super().claim, match_id, by, scores, expected_version)
 
-    def dispute(self, *args: Any, **kwargs: Any) -> Match:
-        return self._signed(super().dispute, *args, **kwargs)
+    def dispute(
+        self, match_id: UUID | str, by: str, about: str, expected_version: int | None = None
+    ) -> Match:
+        return self._signed(super().dispute, match_id, by, about, expected_version)
 
-    def resolve(self, *args: Any, **kwargs: Any) -> Match:
-        kwargs.setdefault("signer", self.person_signer())
-        return self._signed(super().resolve, *args, **kwargs)
+    def resolve(
+        self,
+        match_id: UUID | str,
+        by: str,
+        ruling: str,
+        expected_version: int | None = None,
+        signer: PersonSigner | None = None,
+    ) -> Match:
+        """Signed with the key of the umpire entering it, when this machine holds one."""
+        signer = signer or self.person_signer()
+        return self._signed(super().resolve, match_id, by, ruling, expected_version, signer)
 
     def person_signer(self) -> PersonSigner | None:
         """The key of the person entering now, when they are an umpire (or admin) of the store
@@ -99,11 +116,12 @@ class SigningRecorder(Recorder):
         if not who:
             return None
         people = users_of(self)
+        user_id, name = who.get("id"), who.get("name")
         user = (
-            people.by_id(who["id"])
-            if who.get("id")
-            else people.find(who["name"])
-            if who.get("via") == COMMAND_LINE
+            people.by_id(user_id)
+            if isinstance(user_id, str) and user_id
+            else people.find(name)
+            if isinstance(name, str) and who.get("via") == COMMAND_LINE
             else None
         )
         if user is None or not user.may(UMPIRE):
@@ -119,14 +137,16 @@ class SigningRecorder(Recorder):
             )
         return PersonSigner(user.entered_by, signer)
 
-    def end(self, *args: Any, **kwargs: Any) -> Match:
-        return self._signed(super().end, *args, **kwargs)
+    def end(
+        self, match_id: UUID | str, agreed_draw: bool = False, expected_version: int | None = None
+    ) -> Match:
+        return self._signed(super().end, match_id, agreed_draw, expected_version)
 
-    def receipt(self, match_id: Any, proof: bool = True) -> dict[str, Any] | None:
+    def receipt(self, match_id: UUID | str, proof: bool = True) -> dict[str, Any] | None:
         """The signed receipt of the match's newest event a checkpoint covers."""
         return self.ledger.receipt(match_id, proof)
 
-    def export(self, match_id: Any) -> dict[str, Any]:
+    def export(self, match_id: UUID | str) -> dict[str, Any]:
         """The record, carrying the receipt of its newest signed event when a checkpoint covers
         it, so it verifies without the store (docs/records.md, `receipt`)."""
         record = super().export(match_id)
@@ -136,7 +156,7 @@ class SigningRecorder(Recorder):
         return record
 
 
-def with_receipt(recorder: Any, match: Match) -> Match:
+def with_receipt(recorder: Recorder, match: Match) -> Match:
     """The match, carrying `signed_receipt`: the receipt of its newest signed event (with its
     proof), or None where nothing signs this store or no checkpoint covers the match yet."""
     receipt = None

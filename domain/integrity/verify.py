@@ -18,17 +18,18 @@ from ..matches import rulings
 from ..matches.match import Match, event_hash
 from ..matches.records import from_record
 from ..quoting import quoted
+from ..recording.recorder import Recorder
 from ..recording.users import users_of
 from .checkpoints import NotVerified, check_receipt_shape, verify_receipt
 from .ledger import Ledger
-from .merkle import ProofError, verify_consistency
+from .merkle import ProofError, Tree, verify_consistency
 
 CHAIN_KINDS = ("chain", "missing", "undecodable", "receipt", "checkpoint")
 
 
 def against_store(
-    recorder: Any,
-    receipt: Mapping[str, Any],
+    recorder: Recorder,
+    receipt: object,
     keys: Mapping[str, bytes] | None = None,
     names: Mapping[str, str | None] | None = None,
 ) -> list[str]:
@@ -82,7 +83,7 @@ def against_store(
     return done
 
 
-def _consistent(ledger: Ledger, tree: Any, head: Mapping[str, Any]) -> list[str]:
+def _consistent(ledger: Ledger, tree: Tree, head: Mapping[str, Any]) -> list[str]:
     """The line saying the store's newest checkpoint extends the receipt's head (none when the
     head is the newest), or NotVerified: the log was rewritten."""
     latest = ledger.latest()
@@ -196,7 +197,7 @@ def signed_rulings_verify(
     return lines
 
 
-def _check_event_number(recorder: Any, match_id: UUID, receipt: Mapping[str, Any]) -> None:
+def _check_event_number(recorder: Recorder, match_id: UUID, receipt: Mapping[str, Any]) -> None:
     """The receipt's event number names the event whose hash it signed: the audit checked that
     the hash is in the match, and this that it is the event at that number (a receipt with
     another number would otherwise verify, printing a false count of events before it)."""

@@ -29,7 +29,7 @@ from ..games import GameRules, RulesError
 FIELD = "derived"  # the event field that holds them (MoveRecorded, Ended)
 
 
-def totals(rules: GameRules[Any], state: Any) -> list[float] | None:
+def totals(rules: GameRules[Any], state: object) -> list[float] | None:
     """Each seat's total in `state`; None for a game scored only at its end, or where a
     hidden identity keeps the score from being known."""
     if not rules.scores_as_it_goes:
@@ -47,7 +47,7 @@ def after_move(before: list[float] | None, after: list[float] | None, seat: int)
 
 
 def at_end(
-    rules: GameRules[Any], state: Any, decided: bool, moves: Sequence[tuple[int, Any]]
+    rules: GameRules[Any], state: object, decided: bool, moves: Sequence[tuple[int, Any]]
 ) -> dict[str, Any]:
     """An ended match's final scores and component rows (`GameRules.components`)."""
     try:

@@ -17,19 +17,19 @@ import getpass
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
 
 from ..errors import Refused
+from ..plain import PlainDict, PlainMapping
 from ..recording.eventsourcing_internals import amend_event
 from .values import stored_value
 
 UNKNOWN = "unknown"
 COMMAND_LINE, API, DASHBOARD, WRITE_TOKEN = "command line", "api", "dashboard", "write token"
-ENTERED_BY: ContextVar[dict[str, Any] | None] = ContextVar("tablelog_entered_by", default=None)
+ENTERED_BY: ContextVar[PlainDict | None] = ContextVar("tablelog_entered_by", default=None)
 FIELDS = {"id", "name", "via"}
 
 
-def person(name: str, user_id: str | None, via: str) -> dict[str, Any]:
+def person(name: str, user_id: str | None, via: str) -> PlainDict:
     return {"id": user_id, "name": name, "via": via}
 
 
@@ -41,7 +41,7 @@ def os_user() -> str:
 
 
 @contextmanager
-def entering_as(who: dict[str, Any] | None) -> Iterator[None]:
+def entering_as(who: PlainDict | None) -> Iterator[None]:
     """Every event made inside carries `who` as its `entered_by`."""
     token = ENTERED_BY.set(who)
     try:
@@ -50,7 +50,7 @@ def entering_as(who: dict[str, Any] | None) -> Iterator[None]:
         ENTERED_BY.reset(token)
 
 
-def check_person(value: Any) -> dict[str, Any] | None:
+def check_person(value: object) -> PlainDict | None:
     """A record's `entered_by` (None: the event carries none), checked to be a person."""
     if value is None:
         return None
@@ -65,7 +65,7 @@ def check_person(value: Any) -> dict[str, Any] | None:
     return value
 
 
-def set_entered_by(event: Any, who: dict[str, Any] | None) -> None:
+def set_entered_by(event: object, who: PlainMapping | None) -> None:
     """Give a new event its `entered_by` (none when no one entered it), checked as a record's
     is read back: a name an export could not carry (a NUL, a lone surrogate) is refused here,
     before anything is stored, not found when the match is read again."""
@@ -73,7 +73,7 @@ def set_entered_by(event: Any, who: dict[str, Any] | None) -> None:
         amend_event(event, entered_by=check_person(who))
 
 
-def entered_by_name(event: Any) -> str:
+def entered_by_name(event: object) -> str:
     """Who entered a stored event, in words: their name, or "unknown"."""
     who = getattr(event, "entered_by", None)
     name = who.get("name") if isinstance(who, dict) else None

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from enum import Enum
 from types import MappingProxyType
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Final, Literal, NamedTuple, TypedDict, cast
 from uuid import UUID
 
 import orjson
@@ -20,6 +21,8 @@ from eventsourcing.domain import Aggregate, event
 from .. import legacy_topic
 from ..errors import MatchClosed, NotYourTurn, Refused
 from ..games import GameRules, Outcome, get_rules, manifests
+from ..games.base import Move
+from ..plain import PlainDict, PlainMapping, PlainValue
 from ..quoting import quoted
 from ..recording.eventsourcing_internals import LeanAggregate, amend_event, given_to, trigger
 from ..wording import player_count_refusal
@@ -31,7 +34,7 @@ from .values import stored_text, stored_value
 RUNNING, ENDED, ABANDONED = "running", "ended", "abandoned"
 
 
-def canonical_json(value: Any) -> bytes:
+def canonical_json(value: object) -> bytes:
     """The one JSON spelling hashes are taken over: UTF-8, sorted keys, no spaces, tuples as
     lists, UUIDs as text, datetimes in ISO 8601."""
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
@@ -40,11 +43,20 @@ def canonical_json(value: Any) -> bytes:
 # Fields a later class version added, which an upcast event of an earlier version holds as None:
 # they are left out of the hash, so an event hashes as it did when it was stored.
 UPCAST_FIELDS = ("components", "played_at", "kind", "signature")
-CURRENT: Any = object()  # start_match's entered_by when not given: whoever is entering now
+
+
+class _Current(Enum):
+    """start_match's `entered_by` (and an import's `by`) when not given: whoever is entering now."""
+
+    CURRENT = "current"
+
+
+CURRENT: Final = _Current.CURRENT
+Someone = PlainMapping | None | Literal[_Current.CURRENT]  # a person, no one, or whoever is now
 SHEET = "sheet"  # Started.kind of a match logged from its score sheet (None: moves logged)
 
 
-def event_hash(event: Any) -> str:
+def event_hash(event: object) -> str:
     """SHA-256 over everything an event stores: its match, position, time, type and fields;
     but not its derived values (`domain.matches.derived`: the rules recompute them, and `audit`
     does), so an event hashes the same whether or not the recorder that stored it kept them."""
@@ -57,17 +69,50 @@ def event_hash(event: Any) -> str:
     return hashlib.sha256(canonical_json(body)).hexdigest()
 
 
-def plain_json(value: Any, what: str) -> Any:
+def plain_json(value: object, what: str) -> PlainValue:
     """`value` as it will come back from the store: plain JSON the store round-trips exactly
     (see `values`), or a Refused naming `what`; checked before any event is triggered."""
     return stored_value(value, what)
+
+
+def plain_move(value: object) -> Move:
+    """A move as the store will give it back (`plain_json`), for the rules to judge: they
+    refuse one that is not an object in their own words (IllegalMove), so it is handed over
+    as it is rather than narrowed here."""
+    return cast(Move, plain_json(value, "a move"))
+
+
+class MoveEntry(TypedDict):
+    """One effective move of a match (`Match.moves`): its seat, the move, its event's version."""
+
+    seat: int
+    move: Move
+    version: int
+
+
+class UndoEntry(TypedDict):
+    """One withdrawn move (`Match.undos`): who withdrew it, why, the move, the undo's version."""
+
+    by: str
+    reason: str
+    move: MoveEntry
+    version: int
+
+
+class ClaimEntry(TypedDict):
+    """One claimed result (`Match.claims`): who, the scores, after how many moves, its version."""
+
+    by: str
+    scores: PlainDict
+    moves: int
+    version: int
 
 
 class _Next(NamedTuple):
     """What an import gives a match's next event (`Match.at`, `Match.by`)."""
 
     at: datetime | None = None  # None: now
-    by: Any = CURRENT  # who entered it, None for no one; CURRENT: whoever is entering now
+    by: Someone = CURRENT  # who entered it, None for no one; CURRENT: whoever is entering now
 
 
 # The aggregate's stored name (its topic), and its events': what every stored row and every
@@ -82,19 +127,19 @@ class Match(LeanAggregate, Aggregate):
     _head_event: Match.Event
     _head_hash: str | None
     # Set on the match a signing recorder hands back (domain.integrity.signed), never stored.
-    checkpoint: Any
+    checkpoint: dict[str, Any] | None  # a signed head (domain.integrity.checkpoints)
     checkpoint_error: str | None
-    signed_receipt: Any
+    signed_receipt: dict[str, Any] | None
 
     class Event(Aggregate.Event):
         prev_hash: str
         # Who entered it (domain.matches.entering): set on a new event where someone is entering,
         # and then part of its hash; an event without it (stored before it existed) reads None.
-        entered_by: ClassVar[dict[str, Any] | None] = None
+        entered_by: ClassVar[PlainDict | None] = None
         # Every field but the timestamp is plain JSON (see plain_json): stored the lean way.
         plain_json_fields = True
 
-        def mutate(self, aggregate: Any) -> Any:
+        def mutate(self, aggregate: Any) -> Any:  # the library's generic signature
             match = super().mutate(aggregate)
             assert isinstance(match, Match)
             # Only the newest event's hash is ever needed (to chain the next one), so replay
@@ -116,10 +161,10 @@ class Match(LeanAggregate, Aggregate):
 
         game: str
         rules_version: str
-        options: dict[str, Any]
+        options: PlainDict
         seats: list[str]
-        setup: dict[str, Any]
-        components: dict[str, Any] | None
+        setup: PlainDict
+        components: PlainDict | None
         played_at: str | None
         # Added to version 2 after the fact: None (a match of moves) is left out of the hash
         # (UPCAST_FIELDS), so every event stored without it hashes as it did; "sheet" marks a
@@ -128,7 +173,7 @@ class Match(LeanAggregate, Aggregate):
         class_version = 2
 
         @staticmethod
-        def upcast_v1_v2(state: dict[str, Any]) -> None:
+        def upcast_v1_v2(state: PlainDict) -> None:
             state["components"] = None
             state["played_at"] = None
 
@@ -139,7 +184,9 @@ class Match(LeanAggregate, Aggregate):
     # whoever is entering); set on the match until that event takes it.
     _next: _Next | None = None
 
-    def trigger_event(self, event_class: type[Any], *, given: Any = None, **fields: Any) -> None:
+    def trigger_event(
+        self, event_class: type[Any], *, given: object = None, **fields: object
+    ) -> None:
         """Every new event, made by an `@event` command (the library calls this) or `record`:
         chained to the one before (`prev_hash`), at the time and by the person an import gave
         (`at`, `by`), else now and by whoever is entering (domain.matches.entering). `given` goes to
@@ -157,7 +204,7 @@ class Match(LeanAggregate, Aggregate):
         )
         set_entered_by(new, ENTERED_BY.get() if upcoming.by is CURRENT else upcoming.by)
 
-    def by(self, who: dict[str, Any] | None) -> Match:
+    def by(self, who: PlainMapping | None) -> Match:
         """Give the next event this `entered_by` (None: none) instead of the current person's
         (imports keep who entered each event)."""
         self._next = (self._next or _Next())._replace(by=who)
@@ -176,22 +223,25 @@ class Match(LeanAggregate, Aggregate):
         id: UUID,
         game: str,
         rules_version: str,
-        options: dict[str, Any],
+        options: PlainDict,
         seats: list[str],
-        setup: dict[str, Any],
-        components: dict[str, Any] | None = None,
+        setup: PlainDict,
+        components: PlainDict | None = None,
         played_at: str | None = None,
         kind: str | None = None,
     ) -> None:
         self.game = game
         self.kind = kind
+        # The sheet, components and outcome are read past the domain (the interop, the lab) by
+        # their keys, as the game's records: their shapes are the games' (sheets, manifests,
+        # Outcome.to_json), not typed here, so they stay open dicts.
         self.sheet: dict[str, Any] | None = None
         self.rules_version = rules_version
         self.options = options
         self.seats = list(seats)
         self.setup = setup
         self.played_at = played_at
-        self.components = components_of(options, components)
+        self.components: dict[str, Any] | None = components_of(options, components)
         # A score sheet has no moves, so no position: its setup is never dealt. A state is the
         # game's own type (None for a sheet), so Any.
         self.states: list[Any] = [
@@ -201,19 +251,17 @@ class Match(LeanAggregate, Aggregate):
                 self.rules, len(seats), rules_version, options, setup, self.components
             )
         ]
-        self.moves: list[dict[str, Any]] = []  # the effective moves: seat, move, event version
+        self.moves: list[MoveEntry] = []  # the effective moves: seat, move, event version
         self.status = RUNNING
         self.outcome: dict[str, Any] | None = None
-        self.claims: list[dict[str, Any]] = []
-        self.disputes: list[dict[str, Any]] = []
-        self.undos: list[dict[str, Any]] = []
+        self.claims: list[ClaimEntry] = []
+        self.disputes: list[PlainDict] = []
+        self.undos: list[UndoEntry] = []
 
     @event("MoveRecorded", topic=f"{STORED_AS}.MoveRecorded")
-    def _move_recorded(
-        self, seat: int, move: dict[str, Any], derived: dict[str, Any] | None = None
-    ) -> None:
+    def _move_recorded(self, seat: int, move: Move, derived: PlainDict | None = None) -> None:
         checked = given_to(self)  # record()'s (move, position after it); None on replay
-        if checked is not None and checked[0] is move:
+        if isinstance(checked, tuple) and checked[0] is move:
             self.states.append(checked[1])
         else:
             self.states.append(self.rules.apply(self.states[-1], move))
@@ -228,7 +276,7 @@ class Match(LeanAggregate, Aggregate):
         )
 
     @event("ResultClaimed", topic=f"{STORED_AS}.ResultClaimed")
-    def _result_claimed(self, by: str, scores: dict[str, Any]) -> None:
+    def _result_claimed(self, by: str, scores: PlainDict) -> None:
         self.claims.append(
             {"by": by, "scores": scores, "moves": len(self.moves), "version": self.version + 1}
         )
@@ -253,28 +301,26 @@ class Match(LeanAggregate, Aggregate):
         TOPIC = f"{STORED_AS}.DisputeResolved"
         by: str
         ruling: str
-        signature: dict[str, Any] | None
+        signature: PlainDict | None
         class_version = 2
 
         @staticmethod
-        def upcast_v1_v2(state: dict[str, Any]) -> None:
+        def upcast_v1_v2(state: PlainDict) -> None:
             state["signature"] = None
 
     @event(DisputeResolved)
-    def _dispute_resolved(
-        self, by: str, ruling: str, signature: dict[str, Any] | None = None
-    ) -> None:
+    def _dispute_resolved(self, by: str, ruling: str, signature: PlainDict | None = None) -> None:
         dispute = next(d for d in self.disputes if d["ruling"] is None)
         dispute.update(ruling=ruling, resolved_by=by, resolved_version=self.version + 1)
 
     @event("SheetRecorded", topic=f"{STORED_AS}.SheetRecorded")
-    def _sheet_recorded(self, sheet: dict[str, Any], outcome: dict[str, Any]) -> None:
+    def _sheet_recorded(self, sheet: PlainDict, outcome: PlainDict) -> None:
         self.sheet = sheet
         self.status = ENDED
         self.outcome = outcome
 
     @event("Ended", topic=f"{STORED_AS}.Ended")
-    def _ended(self, outcome: dict[str, Any], derived: dict[str, Any] | None = None) -> None:
+    def _ended(self, outcome: PlainDict, derived: PlainDict | None = None) -> None:
         self.status = ENDED
         self.outcome = outcome
 
@@ -301,7 +347,7 @@ class Match(LeanAggregate, Aggregate):
         return self.states[-1]
 
     @property
-    def open_disputes(self) -> list[dict[str, Any]]:
+    def open_disputes(self) -> list[PlainDict]:
         return [d for d in self.disputes if d["ruling"] is None]
 
     def rules_outcome(self) -> Outcome | None:
@@ -335,7 +381,7 @@ class Match(LeanAggregate, Aggregate):
         if self.status not in statuses:
             raise MatchClosed(f"the match is {self.status}: it takes no more of that")
 
-    def record_sheet(self, sheet: Any) -> None:
+    def record_sheet(self, sheet: object) -> None:
         """The score sheet of a match started as one (kind "sheet"), checked whole first."""
         from ..sheets import check_sheet  # the sheet rules import nothing of this module
 
@@ -349,12 +395,12 @@ class Match(LeanAggregate, Aggregate):
         sheet, outcome = check_sheet(self.game, self.seats, self.options, self.components, sheet)
         self._sheet_recorded(sheet=sheet, outcome=outcome)
 
-    def record(self, seat: str | int, move: Any) -> None:
+    def record(self, seat: str | int, move: object) -> None:
         self._require(RUNNING)
         if self.kind == SHEET:
             raise Refused("a score-sheet match has no moves")
         index = self.seat_index(seat)
-        move = plain_json(move, "a move")
+        move = plain_move(move)
         awaited = self.rules.to_move(self.state)
         if not awaited:
             raise MatchClosed("the game is over: no more moves (end the match to close it)")
@@ -370,7 +416,7 @@ class Match(LeanAggregate, Aggregate):
             MOVE_RECORDED, given=(move, after), seat=index, move=move, derived=scored
         )
 
-    def _derived_after(self, seat: int, after: Any) -> dict[str, Any]:
+    def _derived_after(self, seat: int, after: object) -> PlainDict:
         """The move's derived values (`domain.matches.derived`): the totals before it are the
         previous move's, when that is the newest event, rather than a second `score`."""
         rules = self.rules
@@ -391,7 +437,7 @@ class Match(LeanAggregate, Aggregate):
             raise Refused("there is no move to undo")
         self._move_undone(by=by, reason=reason)
 
-    def claim(self, by: str, scores: Any) -> None:
+    def claim(self, by: str, scores: object) -> None:
         self._require(RUNNING, ENDED)
         _require_text(by, "who claims the result (--by)")
         scores = plain_json(scores, "claimed scores")
@@ -413,7 +459,7 @@ class Match(LeanAggregate, Aggregate):
         by: str,
         ruling: str,
         signer: rulings.PersonSigner | None = None,
-        signature: Any = None,
+        signature: object = None,
     ) -> None:
         """Resolve the oldest open dispute; with `signer`, the ruling carries that person's
         signature over the dispute and its decision; an import hands the `signature` its
@@ -456,7 +502,7 @@ class Match(LeanAggregate, Aggregate):
         self._abandoned(by=by, reason=reason)
 
 
-def _require_text(value: Any, what: str) -> None:
+def _require_text(value: object, what: str) -> None:
     if not isinstance(value, str) or not value.strip():
         raise Refused(f"{what} must be given")
     stored_text(value, what)  # a lone surrogate or NUL is refused here, before the event
@@ -470,7 +516,7 @@ MOVE_RECORDED: type[Match.Event] = Match.MoveRecorded  # type: ignore[attr-defin
 AGGREGATE_TOPICS = (STORED_AS, legacy_topic(STORED_AS))
 
 
-def components_of(options: Any, components: dict[str, Any] | None) -> dict[str, Any] | None:
+def components_of(options: object, components: PlainDict | None) -> PlainDict | None:
     """The components a Started event stands for: its own (version 2), or for an event stored
     by release 0.1 the manifest its options name (None for games played without one)."""
     if components is not None:
@@ -483,10 +529,10 @@ def initial_state(
     rules: GameRules[Any],
     seats: int,
     rules_version: str,
-    options: dict[str, Any],
-    setup: Any,
-    components: dict[str, Any] | None,
-) -> Any:
+    options: PlainMapping,
+    setup: PlainMapping,
+    components: PlainDict | None,
+) -> object:
     """The position before the first move, as the match's own record says: its rules version's
     readings, and the components embedded in it (never a file)."""
     played = rules.replay_options(rules_version, options)
@@ -499,17 +545,17 @@ def start_match(
     id: UUID,
     game: str,
     seats: list[str],
-    options: Any = None,
-    setup: Any = None,
+    options: object = None,
+    setup: object = None,
     *,
     rules_version: str | None = None,
-    components: Any = None,
+    components: object = None,
     played_at: datetime | str | None = None,
     at: datetime | None = None,
     as_recorded: bool = False,
     originator_topic: str | None = None,
     kind: str | None = None,
-    entered_by: Any = CURRENT,
+    entered_by: object = CURRENT,
 ) -> Match:
     """A new Match, after checking the seats, options and setup against the game's rules.
 
@@ -553,7 +599,7 @@ def start_match(
     return _as_recorded(match, entered_by, originator_topic)
 
 
-def _as_recorded(match: Match, entered_by: Any, originator_topic: str | None) -> Match:
+def _as_recorded(match: Match, entered_by: object, originator_topic: str | None) -> Match:
     """The new match's Started event, with who entered it (`CURRENT`: whoever is entering
     now) and, for a record, the aggregate's topic as the original stored it."""
     started = match.pending_events[0]
@@ -567,8 +613,8 @@ def _as_recorded(match: Match, entered_by: Any, originator_topic: str | None) ->
 
 
 def _options_and_components(
-    rules: GameRules[Any], options: Any, components: Any, as_recorded: bool
-) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    rules: GameRules[Any], options: object, components: object, as_recorded: bool
+) -> tuple[PlainDict, PlainDict | None]:
     """The options a match stores, checked against the rules, and the manifest it embeds (None
     when the game has no components, or for a release 0.1 record)."""
     options = plain_json(options or {}, "options")
@@ -594,10 +640,11 @@ def _options_and_components(
     return options, embedded
 
 
-def _checked_seats(rules: GameRules[Any], seats: Any) -> list[str]:
+def _checked_seats(rules: GameRules[Any], seats: object) -> list[str]:
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise Refused("seats are the players' names in turn order, none empty")
-    seats = [s.strip() for s in stored_value(seats, "the players' names")]
+    stored_value(seats, "the players' names")  # refuses a name the store could not keep
+    seats = [s.strip() for s in seats]
     if not seats or any(not s for s in seats):
         raise Refused("seats are the players' names in turn order, none empty")
     if len(set(seats)) != len(seats):
@@ -622,8 +669,8 @@ def _check_names(seats: list[str]) -> None:
 
 
 def _recorded_components(
-    rules: GameRules[Any], options: dict[str, Any], given: Any
-) -> dict[str, Any] | None:
+    rules: GameRules[Any], options: PlainMapping, given: PlainValue
+) -> PlainDict | None:
     """A record's components: checked against their hash; None (release 0.1's matches) only
     where the options name a packaged manifest, never a file."""
     if given is None:
@@ -641,8 +688,8 @@ def _recorded_components(
 
 
 def _components_for(
-    rules: GameRules[Any], options: dict[str, Any], given: Any
-) -> dict[str, Any] | None:
+    rules: GameRules[Any], options: PlainMapping, given: PlainValue
+) -> PlainDict | None:
     """The components a new match embeds: the manifest handed over, else the one its options
     name (or the game's default), found by name; None for a game without components."""
     if given is None:

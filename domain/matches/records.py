@@ -26,6 +26,7 @@ from uuid import UUID, uuid4
 
 from ..errors import BadRecord, Refused
 from ..games import RulesError
+from ..plain import PlainMapping
 from ..quoting import quoted
 from .entering import check_person
 from .match import AGGREGATE_TOPICS, Match, event_hash, start_match
@@ -92,13 +93,13 @@ def to_record(events: Iterable[Any]) -> dict[str, Any]:
     return record
 
 
-def _field(entry: Mapping[str, Any], name: str) -> Any:
+def _field(entry: PlainMapping, name: str) -> Any:
     """A field of a record's entry; a missing one is None, which the Match command it is
     handed to refuses in its own words."""
     return entry.get(name)
 
 
-def _apply_entry(match: Match, entry: Mapping[str, Any]) -> None:
+def _apply_entry(match: Match, entry: PlainMapping) -> None:
     kind = entry.get("type")
     if kind == "move":
         match.record(_field(entry, "seat"), _field(entry, "move"))
@@ -132,7 +133,7 @@ def _apply_entry(match: Match, entry: Mapping[str, Any]) -> None:
         raise Refused(f"unknown entry type {quoted(kind)} (one of {kinds})")
 
 
-def from_record(record: Any, keep_id: bool = True, now: datetime | None = None) -> Match:
+def from_record(record: object, keep_id: bool = True, now: datetime | None = None) -> Match:
     """A Match (its events pending, nothing stored) rebuilt from a record, or BadRecord saying
     which entry broke which rule. Times and hashes the record carries are kept and checked."""
     if not isinstance(record, Mapping):
@@ -189,7 +190,7 @@ def from_record(record: Any, keep_id: bool = True, now: datetime | None = None) 
     return match
 
 
-def _time(text: Any, what: str, match: Match | None, now: datetime | None) -> datetime | None:
+def _time(text: object, what: str, match: Match | None, now: datetime | None) -> datetime | None:
     """A recorded time (None when the record gives none: then it is now), checked to have a
     zone, not to lie in the future and not to go back before the match's previous event."""
     if text is None:
@@ -204,7 +205,7 @@ def _time(text: Any, what: str, match: Match | None, now: datetime | None) -> da
     return when
 
 
-def _check_hash(match: Match, entry: Mapping[str, Any], keep_id: bool, what: str) -> None:
+def _check_hash(match: Match, entry: PlainMapping, keep_id: bool, what: str) -> None:
     """A record carries each event's hash: the event rebuilt from it must hash the same, or the
     record was changed after it was exported."""
     recorded = entry.get("hash")
@@ -219,14 +220,14 @@ def _check_hash(match: Match, entry: Mapping[str, Any], keep_id: bool, what: str
         )
 
 
-def _describe_entry(match: Match, entry: Any) -> str:
+def _describe_entry(match: Match, entry: object) -> str:
     if isinstance(entry, Mapping) and entry.get("type") == "move":
         return f"move {len(match.moves) + 1} by {entry.get('seat')}: {entry.get('move')}"
     return f"{entry.get('type') if isinstance(entry, Mapping) else entry!r}"
 
 
 def check_all(
-    records: Iterable[Any],
+    records: Iterable[object],
     on_each: Callable[[], object] | None = None,  # its return value, if any, is ignored
     lines: Iterable[int] | None = None,
 ) -> list[Match]:

@@ -27,6 +27,7 @@ from uuid import UUID
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from ..integrity import signed_note
+from ..plain import PlainDict
 
 
 class Signer(Protocol):
@@ -49,12 +50,12 @@ class RulingNotVerified(Exception):
 class PersonSigner:
     """A person's key, able to sign their rulings."""
 
-    user: dict[str, Any]  # {"id": ..., "name": ...}
+    user: PlainDict  # {"id": ..., "name": ...} (`User.entered_by`)
     signer: Signer
 
     @property
     def key_name(self) -> str:
-        return key_name(self.user["id"])
+        return key_name(str(self.user["id"]))
 
 
 def key_name(user_id: str) -> str:
@@ -71,7 +72,7 @@ def ruling_text(
     """What an umpire signs: the dispute and its decision, one fact a line (free text quoted as
     JSON, so a line break in a ruling cannot forge a line)."""
 
-    def quoted(text: Any) -> str:
+    def quoted(text: object) -> str:
         return json.dumps(text, ensure_ascii=False)
 
     return (
@@ -92,7 +93,7 @@ def sign(person: PersonSigner, text: str) -> dict[str, Any]:
     }
 
 
-def check_shape(value: Any) -> dict[str, Any]:
+def check_shape(value: object) -> dict[str, Any]:
     """A signature as a record carries it, or RulingNotVerified."""
     user = value.get("user") if isinstance(value, Mapping) else None
     if (
@@ -135,7 +136,7 @@ def signed_rulings(events: Iterable[tuple[int, Any]]) -> list[SignedRuling]:
     """The signed rulings among a match's events (stored position, event), in order, each with
     the text rebuilt from the events: the dispute it resolves is the oldest one still open."""
     found: list[SignedRuling] = []
-    open_disputes: list[dict[str, Any]] = []
+    open_disputes: list[PlainDict] = []
     match_id = None
     for position, event in events:
         kind = type(event).__name__

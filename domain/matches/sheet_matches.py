@@ -4,7 +4,6 @@ built and checked together, pending until one save stores both or neither."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 from uuid import UUID
 
 from .match import SHEET, Match, start_match
@@ -14,8 +13,8 @@ def sheet_match(
     match_id: UUID,
     game: str,
     seats: list[str],
-    sheet: Any,
-    options: Any = None,
+    sheet: object,
+    options: object = None,
     *,
     played_at: datetime | str | None = None,
     at: datetime | None = None,
@@ -27,7 +26,7 @@ def sheet_match(
     return match
 
 
-def is_sheet(started: Any) -> bool:
+def is_sheet(started: object) -> bool:
     """Whether a Started event (or a Match) is a score-sheet match; events stored before the
     field existed have no `kind` attribute at all."""
     return getattr(started, "kind", None) == SHEET

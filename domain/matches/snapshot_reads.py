@@ -11,10 +11,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any, cast
 from uuid import UUID
 
+from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import ApplicationRecorder, EventStore
 
 from ..recording.eventsourcing_internals import drop_snapshot
-from .match import Match, event_hash
+from .match import Match, MoveEntry, event_hash
 from .snapshots import MatchSnapshot, attach, usable
 
 
@@ -95,7 +96,7 @@ class Snapshotting:
         attach(match, lambda: self._history(match_id, at))
         return self._fold_reading(match, events)
 
-    def _history(self, match_id: UUID, version: int) -> tuple[list[Any], list[dict[str, Any]]]:
+    def _history(self, match_id: UUID, version: int) -> tuple[list[object], list[MoveEntry]]:
         """Every state and effective move of the match at `version`, from all its events."""
         match = _fold(None, self.events.get(match_id, lte=version))
         assert match is not None  # only a match read before is ever attached
@@ -114,7 +115,9 @@ class Snapshotting:
         self._put_snapshots([s for s in taken if s is not None])
         return match
 
-    def snapshot_saved(self, events: Sequence[Any], aggregates: dict[UUID, Match]) -> None:
+    def snapshot_saved(
+        self, events: Sequence[DomainEventProtocol[UUID]], aggregates: dict[UUID, Match]
+    ) -> None:
         """Snapshot each saved match whose version this save took past a multiple of
         `snapshot_every`: from the match in memory, which is the match as just recorded."""
         first: dict[UUID, int] = {}

@@ -26,16 +26,18 @@ events, as it always could.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, MutableSequence
+from collections.abc import Callable, Iterable, Iterator, MutableSequence, Sized
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar, cast, overload
+from uuid import UUID
 
 import orjson
 from eventsourcing.domain import Snapshot
 
 from ..games import get_rules
+from ..plain import PlainDict, PlainMapping
 from ..recording.eventsourcing_internals import AGGREGATE_FIELDS, bare_aggregate
-from .match import STORED_AS, Match
+from .match import STORED_AS, Match, MoveEntry
 
 # Bumped whenever the snapshot's layout, or a state's JSON (`encode`) changes shape without a
 # rules version bump: older snapshots are then ignored (and replaced as matches are read).
@@ -44,16 +46,19 @@ TAIL = 10  # the recent states and moves a snapshot keeps: undos are usually of 
 # Aggregate attributes a snapshot rebuilds itself rather than copying.
 _OWN = AGGREGATE_FIELDS | {"_head_event", "_head_hash", "states", "moves"}
 
-Fetch = Callable[[], tuple[list[Any], list[dict[str, Any]]]]
+Fetch = Callable[[], tuple[list[object], list[MoveEntry]]]
 """Every state and every effective move of the match as it was when its snapshot was taken."""
 
 
-class Trail(MutableSequence[Any]):
+T = TypeVar("T")
+
+
+class Trail(MutableSequence[T]):
     """A list of which only the last entries are held; the `dropped` earlier ones are fetched
     on first need (by `fetch_all`, which returns the whole list as it was when it was cut)."""
 
     def __init__(
-        self, tail: list[Any], dropped: int, fetch_all: Callable[[], list[Any]] | None = None
+        self, tail: list[T], dropped: int, fetch_all: Callable[[], list[T]] | None = None
     ) -> None:
         self.tail = tail
         self.dropped = dropped
@@ -83,7 +88,11 @@ class Trail(MutableSequence[Any]):
     def __len__(self) -> int:
         return self.dropped + len(self.tail)
 
-    def __getitem__(self, index: Any) -> Any:
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[T]: ...
+    def __getitem__(self, index: int | slice) -> T | list[T]:
         if isinstance(index, slice):
             start, stop, step = index.indices(len(self))
             if step == 1 and start >= self.dropped:  # within the tail: nothing to fetch
@@ -94,34 +103,38 @@ class Trail(MutableSequence[Any]):
         position = self._index(index)
         return self.tail[position]
 
-    def __setitem__(self, index: Any, value: Any) -> None:
+    @overload
+    def __setitem__(self, index: int, value: T) -> None: ...
+    @overload
+    def __setitem__(self, index: slice, value: Iterable[T]) -> None: ...
+    def __setitem__(self, index: int | slice, value: T | Iterable[T]) -> None:
         if isinstance(index, slice):
             self._fill()
-            self.tail[index] = value
+            self.tail[index] = cast(Iterable[T], value)  # the slice overload's
         else:
             position = self._index(index)  # (may replace `tail`: see __getitem__)
-            self.tail[position] = value
+            self.tail[position] = cast(T, value)  # the index overload's
 
-    def __delitem__(self, index: Any) -> None:
+    def __delitem__(self, index: int | slice) -> None:
         self._fill()
         del self.tail[index]
 
-    def insert(self, index: int, value: Any) -> None:
+    def insert(self, index: int, value: T) -> None:
         if index >= len(self):
             self.tail.append(value)
             return
         self._fill()
         self.tail.insert(index, value)
 
-    def append(self, value: Any) -> None:
+    def append(self, value: T) -> None:
         self.tail.append(value)
 
-    def pop(self, index: int = -1) -> Any:
+    def pop(self, index: int = -1) -> T:
         if not self.tail or index != -1:
             self._fill()
         return self.tail.pop(index)
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[T]:
         self._fill()
         return iter(self.tail)
 
@@ -153,7 +166,7 @@ class MatchSnapshot(Snapshot):
         return restore(self.originator_id, self.originator_version, self.state)
 
 
-def compact(match: Match) -> dict[str, Any]:
+def compact(match: Match) -> PlainDict:
     """What a snapshot stores of `match`: its fields, and the tails of its states and moves."""
     rules = match.rules
     # The last TAIL moves, or fewer when a restored match holds fewer (after undos): taking a
@@ -176,13 +189,13 @@ def compact(match: Match) -> dict[str, Any]:
     )
 
 
-def _value(state: dict[str, Any]) -> dict[str, Any]:
+def _value(state: PlainMapping) -> dict[str, Any]:
     """`state` as the store gives it back: plain JSON, sharing nothing with what it was made
     of (a value that is not plain JSON raises: no snapshot is taken then)."""
     return orjson.loads(orjson.dumps(state))
 
 
-def _held(entries: Any) -> int:
+def _held(entries: Sized) -> int:
     return len(entries.tail) if isinstance(entries, Trail) else len(entries)
 
 
@@ -216,7 +229,7 @@ def _later(fields: dict[str, Any], version: int) -> bool:
     return any(mark > version for mark in marks)
 
 
-def restore(match_id: Any, version: int, state: dict[str, Any]) -> Match:
+def restore(match_id: UUID, version: int, state: dict[str, Any]) -> Match:
     """The Match a compact snapshot describes; its earlier history is fetched on demand once
     `attach` has told its trails where from. The match holds copies: the snapshot, which
     may be restored again, never changes as the match does."""
@@ -244,9 +257,9 @@ def restore(match_id: Any, version: int, state: dict[str, Any]) -> Match:
 
 def attach(match: Match, fetch: Fetch) -> None:
     """Tell a restored match's trails how to fetch the history its snapshot left out."""
-    loaded: list[tuple[list[Any], list[dict[str, Any]]]] = []
+    loaded: list[tuple[list[object], list[MoveEntry]]] = []
 
-    def whole() -> tuple[list[Any], list[dict[str, Any]]]:
+    def whole() -> tuple[list[object], list[MoveEntry]]:
         if not loaded:  # one replay serves both trails
             loaded.append(fetch())
         return loaded[0]

@@ -10,7 +10,6 @@ UTC equivalent Python can hold, so a match stored with it could never be shown a
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from ..errors import Refused
 from ..quoting import quoted
@@ -25,7 +24,7 @@ EARLIEST = datetime(1900, 1, 1, tzinfo=UTC)
 LATEST_BOUND = datetime(9000, 1, 1, tzinfo=UTC)
 
 
-def parse_time(text: Any, what: str, now: datetime | None = None) -> datetime:
+def parse_time(text: object, what: str, now: datetime | None = None) -> datetime:
     """`text` as an aware datetime, or Refused naming `what`."""
     if isinstance(text, datetime):
         when = text
@@ -47,7 +46,7 @@ def parse_time(text: Any, what: str, now: datetime | None = None) -> datetime:
     return within_range(when, what, now)
 
 
-def parse_bound(text: Any, what: str) -> datetime:
+def parse_bound(text: object, what: str) -> datetime:
     """A time that bounds a search (`--since`, `--until`): as `parse_time`, but it may lie in
     the future (up to `LATEST_BOUND`), as "until the end of today" does."""
     return parse_time(text, what, now=LATEST_BOUND)

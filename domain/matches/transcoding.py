@@ -26,7 +26,7 @@ from ..recording.eventsourcing_internals import stored_event
 DATETIME = "datetime_iso"
 
 
-def _tag(value: Any) -> Any:
+def _tag(value: object) -> dict[str, str]:
     if isinstance(value, datetime):
         return {"_type_": DATETIME, "_data_": value.isoformat()}
     raise TypeError(f"{type(value).__name__} is not plain JSON")
@@ -36,13 +36,13 @@ class LeanTranscoder(Transcoder):
     def __init__(self, fallback: JSONTranscoder) -> None:
         self.fallback = fallback
 
-    def encode(self, obj: Any) -> bytes:
+    def encode(self, obj: object) -> bytes:
         try:
             return orjson.dumps(obj, default=_tag, option=orjson.OPT_PASSTHROUGH_DATETIME)
         except TypeError:
             return self.fallback.encode(obj)
 
-    def encode_plain_event(self, state: dict[str, Any]) -> bytes:
+    def encode_plain_event(self, state: dict[str, object]) -> bytes:
         """`encode` for an event's own dict copy whose fields are plain JSON apart from a UTC
         timestamp: the timestamp is tagged in place and orjson spells it, with no call back into
         Python (orjson writes a UTC datetime as isoformat() does: tested)."""
@@ -78,7 +78,7 @@ class LeanMapper(Mapper[UUID]):
     def __init__(self, transcoder: LeanTranscoder, **kwargs: Any) -> None:
         super().__init__(transcoder=transcoder, **kwargs)
         # event class -> (topic, encoder), for the classes this mapper stores the lean way
-        self._lean: dict[type, tuple[str, Callable[[dict[str, Any]], bytes]]] = {}
+        self._lean: dict[type, tuple[str, Callable[[dict[str, object]], bytes]]] = {}
 
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         cls = type(domain_event)

@@ -21,23 +21,25 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from enum import Enum
+from typing import Final, Literal
 
 import orjson
 
 from ..errors import Refused
+from ..plain import PlainValue
 
 MAX_INT = 2**53 - 1
 MAX_DEPTH = 32
 MAX_BYTES = 256 * 1024
 
 
-def stored_value(value: Any, what: str) -> Any:
+def stored_value(value: object, what: str) -> PlainValue:
     """`value` as the store will give it back (tuples become lists), or a Refused naming
     `what` and the first part that cannot be stored."""
-    plain = _plain_at_once(value)
-    if plain is not _UNSURE:
-        return plain
+    fast = _plain_at_once(value)
+    if fast is not _UNSURE:
+        return fast
     plain = _walk(value, what)
     text = json.dumps(plain, allow_nan=False, ensure_ascii=False)
     if len(text.encode("utf-8")) > MAX_BYTES:
@@ -45,7 +47,13 @@ def stored_value(value: Any, what: str) -> Any:
     return plain
 
 
-_UNSURE = object()
+class _Unsure(Enum):
+    """What the fast check answers when the walk must decide."""
+
+    UNSURE = "unsure"
+
+
+_UNSURE: Final = _Unsure.UNSURE
 _FAST = (
     orjson.OPT_STRICT_INTEGER
     | orjson.OPT_PASSTHROUGH_DATETIME
@@ -54,7 +62,7 @@ _FAST = (
 )
 
 
-def _plain_at_once(value: Any) -> Any:
+def _plain_at_once(value: object) -> PlainValue | Literal[_Unsure.UNSURE]:
     """The common case in C, as every move is checked (measured: 2.5 us for a move; the walk
     below takes 15-19 us, twice the recorder's own cost of storing an event): orjson itself
     refuses integers past 53 bits (OPT_STRICT_INTEGER), lone surrogates, keys that are not text
@@ -72,44 +80,57 @@ def _plain_at_once(value: Any) -> Any:
         or data.count(b"[") + data.count(b"{") > MAX_DEPTH
     ):
         return _UNSURE
-    return orjson.loads(data)
+    loaded: PlainValue = orjson.loads(data)
+    return loaded
 
 
-def stored_text(value: Any, what: str) -> str:
+def stored_text(value: object, what: str) -> str:
     """A name, reason or ruling: a string the store keeps exactly (see `stored_value`)."""
     if not isinstance(value, str):
         raise Refused(f"{what} must be text, got {_kind(value)}")
-    return stored_value(value, what)
+    stored_value(value, what)  # refuses what the store cannot keep; text comes back as it is
+    return value
 
 
-def _walk(value: Any, what: str) -> Any:
+def _walk(value: object, what: str) -> PlainValue:
     """A plain copy of `value`, checked part by part; iterative (an explicit stack), so a value
     nested ten thousand deep is refused rather than a RecursionError."""
-    root: list[Any] = [None]
-    stack: list[tuple[Any, list[Any] | dict[str, Any], Any, int, str]] = [(value, root, 0, 0, "")]
+    root: list[PlainValue] = [None]
+    stack: list[tuple[object, _Parent, int | str, int, str]] = [(value, root, 0, 0, "")]
     while stack:
         item, parent, key, depth, path = stack.pop()
         if depth > MAX_DEPTH:
             raise Refused(f"{what} is nested more than {MAX_DEPTH} deep")
         if isinstance(item, dict):
-            copy: dict[str, Any] = {}
+            copy: dict[str, PlainValue] = {}
             for name, inner in item.items():
                 if not isinstance(name, str):
                     raise Refused(f"{what}{path}: keys must be text, got {_kind(name)}")
                 _check_text(name, what, f"{path} key")
                 copy[name] = None
                 stack.append((inner, copy, name, depth + 1, f"{path}[{_short(name)}]"))
-            parent[key] = copy
+            _put(parent, key, copy)
         elif isinstance(item, (list, tuple)):
-            parent[key] = [None] * len(item)
+            items: list[PlainValue] = [None] * len(item)
+            _put(parent, key, items)
             for index, inner in enumerate(item):
-                stack.append((inner, parent[key], index, depth + 1, f"{path}[{index}]"))
+                stack.append((inner, items, index, depth + 1, f"{path}[{index}]"))
         else:
-            parent[key] = _scalar(item, what, path)
+            _put(parent, key, _scalar(item, what, path))
     return root[0]
 
 
-def _scalar(item: Any, what: str, path: str) -> Any:
+_Parent = list[PlainValue] | dict[str, PlainValue]  # where the walk puts a copied part
+
+
+def _put(parent: _Parent, key: int | str, value: PlainValue) -> None:
+    if isinstance(parent, dict):
+        parent[str(key)] = value
+    else:
+        parent[int(key)] = value
+
+
+def _scalar(item: object, what: str, path: str) -> PlainValue:
     if item is None or isinstance(item, bool):
         return item
     if isinstance(item, int):
@@ -138,7 +159,7 @@ def _check_text(text: str, what: str, path: str) -> None:
         raise Refused(f"{what}{path}: the text holds a NUL character")
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     return {
         dict: "an object",
         list: "a list",

@@ -12,13 +12,13 @@ that no list or statistic counts it from that moment.
 
 from __future__ import annotations
 
-from typing import Any
 from uuid import UUID
 
 from ..errors import Damaged
+from ..integrity.audit_chain import Recorder as AuditedStore  # what the audit reads
 
 
-def finding_of(recorder: Any, match_id: UUID, error: BaseException | None = None) -> str:
+def finding_of(recorder: AuditedStore, match_id: UUID, error: BaseException | None = None) -> str:
     """The audit's finding that best names why the match does not read (or, when the audit
     itself cannot say, the error's own first line)."""
     # The audit reads through the recorder: import late. Its report only: the audit proper
@@ -36,5 +36,5 @@ def finding_of(recorder: Any, match_id: UUID, error: BaseException | None = None
     return text or (type(error).__name__ if error is not None else "it does not replay")
 
 
-def damaged(recorder: Any, match_id: UUID, error: BaseException | None = None) -> Damaged:
+def damaged(recorder: AuditedStore, match_id: UUID, error: BaseException | None = None) -> Damaged:
     return Damaged(match_id, finding_of(recorder, match_id, error))

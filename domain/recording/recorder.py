@@ -24,6 +24,7 @@ from .. import legacy_topic
 from ..errors import BadRecord, Conflict, Damaged, MatchNotFound, Refused
 from ..matches.match import Match, event_hash, start_match
 from ..matches.records import to_record
+from ..matches.rulings import PersonSigner
 from ..matches.snapshot_reads import Snapshotting
 from ..matches.transcoding import LeanMapper, LeanTranscoder
 from .eventsourcing_internals import LeanApplication
@@ -128,10 +129,10 @@ class Recorder(Snapshotting, LeanApplication):
         self,
         game: str,
         seats: list[str],
-        options: Any = None,
-        setup: Any = None,
+        options: object = None,
+        setup: object = None,
         *,
-        components: Any = None,
+        components: object = None,
         played_at: datetime | str | None = None,
     ) -> UUID:
         """`components` is a manifest handed over whole ({"name", "content"}), `played_at` when
@@ -147,8 +148,8 @@ class Recorder(Snapshotting, LeanApplication):
         self,
         game: str,
         seats: list[str],
-        sheet: Any,
-        options: Any = None,
+        sheet: object,
+        options: object = None,
         *,
         played_at: datetime | str | None = None,
     ) -> UUID:
@@ -164,7 +165,11 @@ class Recorder(Snapshotting, LeanApplication):
 
     @described("record")
     def record(
-        self, match_id: UUID | str, seat: str | int, move: Any, expected_version: int | None = None
+        self,
+        match_id: UUID | str,
+        seat: str | int,
+        move: object,
+        expected_version: int | None = None,
     ) -> Match:
         return self._act(match_id, lambda m: m.record(seat, move), expected_version)
 
@@ -176,7 +181,7 @@ class Recorder(Snapshotting, LeanApplication):
 
     @described("claim")
     def claim(
-        self, match_id: UUID | str, by: str, scores: Any, expected_version: int | None = None
+        self, match_id: UUID | str, by: str, scores: object, expected_version: int | None = None
     ) -> Match:
         return self._act(match_id, lambda m: m.claim(by, scores), expected_version)
 
@@ -193,7 +198,7 @@ class Recorder(Snapshotting, LeanApplication):
         by: str,
         ruling: str,
         expected_version: int | None = None,
-        signer: Any = None,
+        signer: PersonSigner | None = None,
     ) -> Match:
         """With `signer` (a `rulings.PersonSigner`), signed with that person's key."""
         return self._act(match_id, lambda m: m.resolve(by, ruling, signer), expected_version)
@@ -258,7 +263,8 @@ class Recorder(Snapshotting, LeanApplication):
             raise MatchNotFound(f"no match {match_id} in this store")
         return events
 
-    def export(self, match_id: UUID) -> dict[str, Any]:
+    def export(self, match_id: UUID | str) -> dict[str, Any]:
+        match_id = _as_uuid(match_id)
         events = self.stored_events(match_id)
         try:
             if [e.originator_version for e in events] != list(range(1, len(events) + 1)):

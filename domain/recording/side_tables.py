@@ -6,9 +6,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
+from uuid import UUID
+
+from eventsourcing.application import Application
+from eventsourcing.sqlite import SQLiteCursor
 
 from .eventsourcing_internals import connections_of
+
+if TYPE_CHECKING:  # psycopg is imported only for a PostgreSQL store
+    from psycopg import Cursor as PostgresCursor
+    from psycopg.rows import DictRow
+
+Cursor: TypeAlias = "SQLiteCursor | PostgresCursor[DictRow]"  # what `_tx` opens
 
 
 class SideTables:
@@ -16,7 +26,7 @@ class SideTables:
 
     tables: Sequence[str] = ()
 
-    def __init__(self, recorder: Any) -> None:
+    def __init__(self, recorder: Application[UUID]) -> None:
         self.recorder = recorder
         self.datastore, self.postgres = connections_of(recorder)  # the eventsourcing adapter
         self._make(self.tables)
@@ -42,14 +52,16 @@ class SideTables:
             return bool(self._run(c, sql, (name,))[0][0])
 
     @contextmanager
-    def _tx(self, commit: bool) -> Iterator[Any]:
+    def _tx(self, commit: bool) -> Iterator[Cursor]:
         with self.datastore.transaction(commit=commit) as cursor:
             yield cursor
 
     def _sql(self, sql: str) -> str:
         return sql.replace("?", "%s") if self.postgres else sql
 
-    def _run(self, cursor: Any, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    def _run(
+        self, cursor: Cursor, sql: str, params: tuple[object, ...] = ()
+    ) -> list[tuple[Any, ...]]:
         cursor.execute(self._sql(sql), params)
         try:
             rows = cursor.fetchall()
@@ -57,6 +69,6 @@ class SideTables:
             return []
         return [tuple(r.values()) if isinstance(r, dict) else tuple(r) for r in rows or []]
 
-    def _select(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    def _select(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         with self._tx(commit=False) as c:
             return self._run(c, sql, params)

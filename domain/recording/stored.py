@@ -9,8 +9,6 @@ stored" and enter again.
 
 from __future__ import annotations
 
-from typing import Any
-
 
 def stored_but(what: str, reason: BaseException | str) -> str:
     """One line: the entry is stored, but `what` failed, and why."""
@@ -18,7 +16,7 @@ def stored_but(what: str, reason: BaseException | str) -> str:
     return f"stored, but {what}: {' '.join(text.split())}"
 
 
-def not_signed(match: Any) -> str | None:
+def not_signed(match: object) -> str | None:
     """Why the signing recorder could not sign a checkpoint after storing the entry
     (`domain.integrity.signed`), or None when nothing went wrong."""
     error = getattr(match, "checkpoint_error", None)

@@ -19,13 +19,16 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import cache
-from typing import Any
+from typing import Any, Protocol
+from uuid import UUID
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from eventsourcing.application import Application
 
 from ..errors import Refused
 from ..matches.values import stored_text
+from ..plain import PlainDict
 from ..quoting import quoted
 from .side_tables import SideTables
 
@@ -69,7 +72,7 @@ class User:
         return not self.disabled and ROLES.index(self.role) >= ROLES.index(role)
 
     @property
-    def entered_by(self) -> dict[str, Any]:
+    def entered_by(self) -> PlainDict:
         return {"id": self.id, "name": self.name}
 
 
@@ -100,7 +103,7 @@ def check_role(role: str) -> str:
     return role
 
 
-def check_name(name: Any) -> str:
+def check_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
         raise Refused("a person's name must be given")
     name = stored_text(name.strip(), "a person's name")
@@ -140,12 +143,12 @@ class Users(SideTables):
     """The people of one recorder's store. Their tables are made by the first change, so that
     reading, or a refused command, leaves a store without people exactly as it was."""
 
-    def __init__(self, recorder: Any) -> None:
+    def __init__(self, recorder: Application[UUID]) -> None:
         super().__init__(recorder)
         self._made = False
         self._keys = False  # True once the keys' table is seen (it is never dropped)
 
-    def _select(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    def _select(self, sql: str, params: tuple[object, ...] = ()) -> list[tuple[Any, ...]]:
         if not self._made:
             self._made = self._table_exists("tablelog_users")
             if not self._made:
@@ -368,7 +371,7 @@ class Users(SideTables):
                 (user.id, match_id),
             )
 
-    def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+    def _write(self, sql: str, params: tuple[object, ...]) -> None:
         if not self._made:
             self._make(TABLES)
             self._made = True
@@ -392,7 +395,13 @@ def _user(row: tuple[Any, ...]) -> User:
     return User(user_id, name, role, bool(limited), bool(disabled), added_at)
 
 
-def users_of(recorder: Any) -> Users:
+class HasPeople(Protocol):
+    """A recorder, as far as its people go (`Recorder.people`)."""
+
+    @property
+    def people(self) -> Users: ...
+
+
+def users_of(recorder: HasPeople) -> Users:
     """The recorder's people, made once per recorder (`Recorder.people`)."""
-    people: Users = recorder.people
-    return people
+    return recorder.people
