@@ -199,10 +199,12 @@ def solved_values(match: Match) -> pd.DataFrame | None:
     one is stored for its piece counts (never solved on a request); None otherwise."""
     if match.game != "topitop" or match.kind == "sheet":  # a score sheet has no moves
         return None
+    from tablelog.domain.games.declaring import whole_number
     from tablelog.domain.solvers.stored import stored_table
     from tablelog.domain.solvers.topitop import analyse
 
-    table = stored_table(match.options["small"], match.options["large"])
+    small, large = (whole_number(match.options[k]) for k in ("small", "large"))
+    table = stored_table(small, large)
     if table is None:
         return None
     analysis = analyse(match.states, [m["move"] for m in match.moves], table)

@@ -12,8 +12,9 @@ from typing import Any
 
 from ..errors import Refused
 from ..games import PLUGINS
+from ..games.base import Outcome
 from ..games.sheeting import KEYS, SEAT_KEYS, SheetRules, name_of, number, seat_label, text
-from ..plain import PlainMapping
+from ..plain import PlainDict, PlainMapping
 from ..quoting import quoted
 
 # game id -> its sheet rules (each game's plugin carries them: `domain/games/<game>/sheet.py`,
@@ -34,7 +35,7 @@ def sheet_rules(game: str) -> SheetRules:
 
 def check_sheet(
     game: str, seats: Sequence[str], options: PlainMapping, components: object, sheet: object
-) -> tuple[dict[str, Any], dict[str, object]]:
+) -> tuple[dict[str, Any], PlainDict]:
     """(the sheet normalised, the outcome it gives) or Refused naming the seat and field.
     What comes out is plain JSON the store keeps exactly: every number finite and within 53
     bits, every text checked as `values.stored_text` checks it (so no further walk is needed:
@@ -166,7 +167,7 @@ def _check_entry(
             )
 
 
-def outcome_of(rules: SheetRules, sheet: dict[str, Any], seats: Sequence[str]) -> dict[str, object]:
+def outcome_of(rules: SheetRules, sheet: dict[str, Any], seats: Sequence[str]) -> PlainDict:
     """The outcome as an Ended event holds it: winners first, then the others by total
     (best first; seats without a total last, together)."""
     winners = [seats.index(name) for name in sheet["winners"]]
@@ -176,4 +177,5 @@ def outcome_of(rules: SheetRules, sheet: dict[str, Any], seats: Sequence[str]) -
     groups = [[i for i in rest if totals[i] == t] for t in known]
     unknown = [i for i in rest if totals[i] is None]
     ranking = ([winners] if winners else []) + groups + ([unknown] if unknown else [])
-    return {"winners": winners, "ranking": ranking, "reason": rules.outcome_reason(sheet)}
+    reason = rules.outcome_reason(sheet)
+    return Outcome(tuple(winners), tuple(tuple(g) for g in ranking), reason).to_json()

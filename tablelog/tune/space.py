@@ -182,10 +182,13 @@ def base_params(space: Space) -> dict[str, PlainValue] | None:
     outside the space (a designer's ranges that leave it out)."""
     content = base_manifest(space)
     from tablelog.domain.games import get_rules
+    from tablelog.domain.games.declaring import structure_options, unstructure
     from tablelog.domain.wording import options_class
 
     cls = options_class(space.game)
-    declared = {f.name: f.default for f in dataclasses.fields(cls)} if cls else {}
+    declared: dict[str, PlainValue] = (
+        unstructure(structure_options(cls, {}, space.game)) if cls else {}
+    )
     defaults = declared | get_rules(space.game).options({**space.fixed})  # (checked ones may
     # leave a default out, as Topas' options leave out a head start of 0)
     params: dict[str, PlainValue] = {}
