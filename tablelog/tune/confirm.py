@@ -36,10 +36,12 @@ class Confirmation(TypedDict, total=False):
 
 def ranked(study: optuna.Study) -> list[FrozenTrial]:
     """The candidates played to the last rung, the most balanced first (the first objective;
-    with several, the best balance is on the Pareto front)."""
+    with several, the best balance is on the Pareto front); a repeat of an earlier candidate
+    is that candidate, named once."""
     from optuna.trial import TrialState
 
-    done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    done = [t for t in complete if "repeat_of" not in t.user_attrs]
     return sorted(done, key=lambda t: (_balance(t), t.number))
 
 

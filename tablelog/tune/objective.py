@@ -15,7 +15,7 @@ Objectives, all pooled over the player counts asked for (the mean of the counts'
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from tablelog.domain.errors import Refused
@@ -28,6 +28,7 @@ from .space import Candidate, Space, candidate, invalid, suggest
 
 if TYPE_CHECKING:
     import optuna
+    from optuna.trial import FrozenTrial
 
 CLEAR = 0.001  # a count's omnibus p under which a candidate is cut at once
 
@@ -79,6 +80,9 @@ def run_trial(settings: Settings, trial: optuna.Trial, stop: Callable[[], bool])
 
         trial.set_user_attr("invalid", reason)
         raise optuna.TrialPruned(reason)
+    earlier = _played_before(trial, params)
+    if earlier is not None:
+        return _repeated(trial, earlier)
     tallies = {k: Tally(k) for k in settings.players}
     done = 0
     for rung in settings.rungs:
@@ -96,6 +100,35 @@ def run_trial(settings: Settings, trial: optuna.Trial, stop: Callable[[], bool])
         _keep(trial, rung, tallies)
         _cut(trial, settings, rung, scores[0], tallies)
     return scores
+
+
+def _played_before(trial: optuna.Trial, params: Mapping[str, object]) -> FrozenTrial | None:
+    """An earlier candidate of the study with the same parameters, played (to its end or until
+    cut): the sampler may draw a variant again, and on the same numbered matches (common random
+    numbers) it would play exactly the same games, so they are not played twice."""
+    from optuna.trial import TrialState
+
+    finished = (TrialState.COMPLETE, TrialState.PRUNED)
+    for earlier in trial.study.get_trials(deepcopy=False, states=finished):
+        attrs = earlier.user_attrs
+        if earlier.params == params and "tallies" in attrs and "repeat_of" not in attrs:
+            return earlier
+    return None
+
+
+def _repeated(trial: optuna.Trial, earlier: FrozenTrial) -> list[float]:
+    """The earlier candidate's result as this trial's, no match played: its values, or cut as
+    it was cut."""
+    import optuna
+    from optuna.trial import TrialState
+
+    trial.set_user_attr("repeat_of", earlier.number)
+    for name in ("rung", "tallies", "pruned"):
+        if name in earlier.user_attrs:
+            trial.set_user_attr(name, earlier.user_attrs[name])
+    if earlier.state == TrialState.PRUNED or earlier.values is None:
+        raise optuna.TrialPruned(f"a repeat of candidate {earlier.number}, which was cut")
+    return list(earlier.values)
 
 
 def _keep(trial: optuna.Trial, rung: int, tallies: dict[int, Tally]) -> None:

@@ -46,6 +46,7 @@ class StudyReport(TypedDict):
     state: str | None
     settings: PlainDict
     candidates: int
+    repeats: int  # of the candidates: drawn again by the sampler, their earlier result taken
     invalid: int
     search_matches: int
     confirmation_matches: int
@@ -101,6 +102,7 @@ def summary(study: optuna.Study, settings: Settings) -> StudyReport:
         "state": study.user_attrs.get("state"),
         "settings": settings.to_json(),
         "candidates": played,
+        "repeats": sum("repeat_of" in t.user_attrs for t in study.get_trials(deepcopy=False)),
         "invalid": invalid,
         "search_matches": matches,
         "confirmation_matches": confirming,
@@ -147,7 +149,8 @@ def lines(report: StudyReport) -> list[str]:
     title = get_rules(settings.game).name
     out = [
         f"study {report['study']} ({title}, {_state(report['state'])}): "
-        f"{report['candidates']} candidates played, {report['invalid']} invalid (no match)"
+        f"{report['candidates']} candidates played{_repeats(report)}, "
+        f"{report['invalid']} invalid (no match)"
     ]
     best = report["best"]
     if best is None:
@@ -180,6 +183,11 @@ def lines(report: StudyReport) -> list[str]:
         f"confirmation {report['confirmation_matches']:,})"
     )
     return out
+
+
+def _repeats(report: StudyReport) -> str:
+    n = report.get("repeats", 0)
+    return f" ({n} drawn again, not played again)" if n else ""
 
 
 def _state(state: str | None) -> str:
