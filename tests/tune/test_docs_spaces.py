@@ -32,3 +32,10 @@ def test_the_tuned_board_is_a_board_the_rules_and_the_tuner_accept(tmp_path):
     board = {"name": "tuned from version 2", "content": manifest}
     plan = make_plan("geoshapes", 2, seed=1, players=4, bots="greedy", components=board)
     assert simulate(recorder, plan, workers=1, progress=False).matches == 2
+
+
+def test_the_topas_spaces_ask_the_head_start_alone_or_leave_it_out():
+    alone = load_space("topas", json.loads((DOCS / "topas-head-start.json").read_text()))
+    assert alone.options == {"head_start": [0, 1, 2, 3, 4]} and not alone.fields
+    decks = load_space("topas", json.loads((DOCS / "topas-deck.json").read_text()))
+    assert "head_start" not in decks.options and "expert" in decks.options and decks.fields
