@@ -115,10 +115,18 @@ def test_humans_against_bots_from_the_recorded_matches(served, page):
     assert page.errors == []
 
 
+def opened(page, dropdown: str) -> None:
+    """Open a dropdown scrolled to the middle of the window first, so its list of options has
+    room below it (once, near the window's foot, the list opened out of view: Playwright
+    scrolled and waited a minute for it)."""
+    page.locator(dropdown).evaluate("e => e.scrollIntoView({block: 'center'})")
+    page.click(dropdown)
+
+
 def test_an_experiment_started_from_the_page_is_stored_and_shown(own_lab, page):
     page.goto(own_lab + "/lab")
     wait_for_traces(page, "lab-skill", 2)
-    page.click("#lab-kind")
+    opened(page, "#lab-kind")
     page.locator(".dash-dropdown-option", has_text="restricted play").click()
     page.fill("#lab-matches", "4")
     page.click("#lab-start")
@@ -145,7 +153,7 @@ def test_a_variant_experiment_is_set_with_pickers_from_the_declaration(own_lab, 
     ]
     assert page.locator("#lab-arms").inner_text().count("4 (standard)") == 4
     assert "JSON" not in page.inner_text("body")
-    page.click("#lab-kind")
+    opened(page, "#lab-kind")
     page.locator(".dash-dropdown-option", has_text="variant against variant").click()
     pickers.nth(2).click()  # Variant B: 3 small sand piles
     page.locator(".dash-dropdown-option", has_text="3").first.click()
