@@ -75,13 +75,6 @@ def plain_json(value: object, what: str) -> PlainValue:
     return stored_value(value, what)
 
 
-def plain_move(value: object) -> Move:
-    """A move as the store will give it back (`plain_json`), for the rules to judge: they
-    refuse one that is not an object in their own words (IllegalMove), so it is handed over
-    as it is rather than narrowed here."""
-    return cast(Move, plain_json(value, "a move"))
-
-
 class MoveEntry(TypedDict):
     """One effective move of a match (`Match.moves`): its seat, the move, its event's version."""
 
@@ -400,7 +393,9 @@ class Match(LeanAggregate, Aggregate):
         if self.kind == SHEET:
             raise Refused("a score-sheet match has no moves")
         index = self.seat_index(seat)
-        move = plain_move(move)
+        # As the store will give it back; the rules refuse one that is not an object in their
+        # own words (IllegalMove), so it is handed over as it is rather than narrowed here.
+        move = cast(Move, plain_json(move, "a move"))
         awaited = self.rules.to_move(self.state)
         if not awaited:
             raise MatchClosed("the game is over: no more moves (end the match to close it)")
