@@ -270,6 +270,17 @@ def unstructure(value: object) -> Any:
     return CONVERTER.unstructure(value)
 
 
+def stored_options(options: object) -> dict[str, Any]:
+    """Declared options (an `Options` instance) as a match stores them, by their JSON keys; an
+    option declared `later` (`key(later=True)`) is left out while at its default."""
+    assert dataclasses.is_dataclass(options) and not isinstance(options, type)
+    plain: dict[str, Any] = unstructure(options)
+    for field in dataclasses.fields(options):
+        if field.metadata.get("later") and getattr(options, field.name) == field.default:
+            del plain[json_key(field)]
+    return plain
+
+
 def structure_options(cls: type[D], options: PlainMapping, game: str) -> D:
     """`options` (missing ones take their defaults) as an instance of `cls`, or InvalidSetup
     naming the unknown option or the option whose value does not fit."""

@@ -49,6 +49,7 @@ from ..base import (
     per_state,
     seat_score,
 )
+from ..declaring import stored_options
 from ..manifests import read_with
 from .components import components as component_rows
 from .declaration import GAME_INFO, HEAD_START_MOST, Place, StartColumn
@@ -335,9 +336,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
                 f"got {quoted(declared.head_start)}"
             )
         deck = load_deck(declared.manifest)
-        checked = {"expert": declared.expert, "manifest": declared.manifest}
-        if declared.head_start:  # without one, the options as stored before it was declared
-            checked["head_start"] = declared.head_start  # (a simulated match's id is made of them)
+        checked = stored_options(declared)  # a head start of 0 left out: declared later
         return checked, deck
 
     def words(self, state: TopasState) -> Mapping[str, Sequence[str]]:
