@@ -9,6 +9,7 @@ import sys
 
 import pytest
 
+from tests.cli_runs import invoked
 from tests.conftest import stored_rows
 from tests.test_recorder import OPENING, WIN
 from tests.unsealed import unsealed
@@ -32,25 +33,9 @@ COMMANDS = [
 
 
 def run(store, *args, stdin=None) -> subprocess.CompletedProcess:
-    """The command run in this process by click's CliRunner: its exit status and what it
-    printed, as a user's shell would see them, without a new interpreter's 2 s start. An
-    exception the command does not turn into a refusal fails the test (a user would have seen
-    a traceback). `run_process` is the real process, for the tests about the process itself."""
-    from click.testing import CliRunner
-
-    from tablelog.cli import main
-
-    result = CliRunner().invoke(
-        main,
-        list(args),
-        input=stdin,
-        env={"TABLELOG_STORE": store},
-        prog_name="tablelog",
-        catch_exceptions=False,
-    )
-    return subprocess.CompletedProcess(
-        ["tablelog", *args], result.exit_code, result.stdout, result.stderr
-    )
+    """The command run in this process (tests/cli_runs.py); `run_process` is the real process,
+    for the tests about the process itself."""
+    return invoked(*args, env={"TABLELOG_STORE": store}, input=stdin)
 
 
 def run_process(store, *args, stdin=None):

@@ -14,11 +14,16 @@ import pytest
 
 from tablelog.domain.integrity.signed import SigningRecorder
 from tablelog.domain.recording.recorder import Recorder
+from tests.cli_runs import invoked
 from tests.conftest import stored_rows
 from tests.test_recorder import WIN
 
 
 def run(env, *args, cwd=None):
+    """The command in this process (tests/cli_runs.py), or, where it must be a machine with
+    nothing but the files in `cwd`, in a new process there."""
+    if cwd is None:
+        return invoked(*args, env=env)
     return subprocess.run(
         [sys.executable, "-m", "tablelog", *args],
         env=env,
