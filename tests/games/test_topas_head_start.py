@@ -178,11 +178,11 @@ def test_a_sheet_counts_the_head_start_in_the_first_total_listed_or_not():
         ),
         (
             [{"total": 21, "categories": {"red": 18, "head start": 3}}, {"total": 10}],
-            "seat 1 (Ann): head start 3, but the match's head start is 2 points",
+            "seat 1 (Ann): head start 3, but the first player's head start is 2 points",
         ),
         (
             [{"total": 20}, {"total": 12, "categories": {"red": 10, "head start": 2}}],
-            "seat 2 (Ben): head start 2, but the match's head start is 2 points (only the first",
+            "seat 2 (Ben): head start 2, but only the first player begins with one",
         ),
         ([{"total": 1}, {"total": 0}], "the first player begins with a head start of 2 points"),
     ],
