@@ -226,7 +226,10 @@ def test_the_record_page_asks_the_head_start_of_two_or_more_players_only():
     asked = setups.menu("topas", 3, [["expert", False]])
     assert isinstance(asked, Question) and "Head start" in asked.prompt
     assert [o.label for o in asked.options][:3] == ["0 points (standard)", "1 point", "2 points"]
-    picks: list[list[Any]] = [["expert", False], ["head_start", 2], ["start", "R2-B1"]]
+    picks: list[list[Any]] = [["expert", False], ["head_start", 2]]
+    after = setups.menu("topas", 3, picks)  # the second player's head start is asked next
+    assert isinstance(after, Question) and after.key == "second_head_start"
+    picks += [["second_head_start", 0], ["start", "R2-B1"]]
     ready = setups.menu("topas", 3, picks)
     assert isinstance(ready, Ready) and ready.move["options"]["head_start"] == 2
     alone = setups.menu("topas", 1, [["expert", False]])
