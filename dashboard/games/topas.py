@@ -267,8 +267,7 @@ def colours(card: str) -> str:
 HEAD_START_QUESTIONS = {
     "head_start": "Head start: points the first player begins with (a designer's variant)?",
     "second_head_start": (
-        "Second player's head start: points the second player begins with (a designer's "
-        "variant)?"
+        "Second player's head start: points the second player begins with (a designer's variant)?"
     ),
 }
 
