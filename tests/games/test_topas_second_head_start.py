@@ -311,6 +311,7 @@ def test_the_variant_and_the_tuner_say_the_second_head_start_in_points():
 def test_the_record_page_asks_the_second_head_start_after_the_first_of_two_or_more_players():
     from tablelog.dashboard.record import setup as setups
     from tablelog.dashboard.record.picking import Question, Ready
+    from tablelog.dashboard.record.steps import setting_up
 
     for players in (2, 3, 4):
         asked = setups.menu("topas", players, [["expert", False], ["head_start", 0]])
@@ -331,3 +332,11 @@ def test_the_record_page_asks_the_second_head_start_after_the_first_of_two_or_mo
     assert ready.move["options"]["head_start"] == 3
     alone = setups.menu("topas", 1, [["expert", False]])
     assert isinstance(alone, Question) and alone.key == "start"
+    # the answers as the page shows them (its chips): the question and the button's words
+    said = setting_up([["game", "topas"], *picks], "Ann, Ben, Cy")
+    assert said is not None and said.asked.ready
+    assert (
+        "Second player's head start: points the second player begins with (a designer's "
+        "variant)? 1 point" in said.asked.said
+    )
+    assert not [words for words in said.asked.said if "_" in words]

@@ -286,9 +286,10 @@ def _direction(value: object) -> str:
     )
 
 
-def _head_starts(state: TopasState) -> tuple[int, int]:
-    """The match's head starts, in the order of HEAD_STARTS (the first seat's, the second's)."""
-    return state.head_start, state.second_head_start
+def _head_starts(state: TopasState) -> tuple[int, ...]:
+    """The match's head starts, in the order of HEAD_STARTS (the state's fields are named as
+    the options are): the first seat's, the second's."""
+    return tuple(getattr(state, name) for name in HEAD_STARTS)
 
 
 def _head_start(state: TopasState, seat: int) -> int:
