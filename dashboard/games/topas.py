@@ -30,7 +30,7 @@ from tablelog.dashboard.record.picking import (
 )
 from tablelog.domain.games import GameRules
 from tablelog.domain.games.manifests import load_manifest
-from tablelog.domain.games.topas.declaration import HEAD_START_MOST
+from tablelog.domain.games.topas.declaration import HEAD_START_MOST, HEAD_STARTS
 from tablelog.domain.games.topas.table import place_words
 from tablelog.domain.wording import game_value_words
 
@@ -263,14 +263,23 @@ def colours(card: str) -> str:
 # ---- the Record page's setup questions: setup(players, picks) ---------------------------------
 
 
-def head_start() -> Question:
-    """The designer's variant: the first player's points before any card (0, the rulebook's,
-    is offered first; solitaire is not asked: it has nobody to make up to)."""
+# The designer's variant, seat by seat (HEAD_STARTS' order): each head start's question.
+HEAD_START_QUESTIONS = {
+    "head_start": "Head start: points the first player begins with (a designer's variant)?",
+    "second_head_start": (
+        "Second player's head start: points the second player begins with (a designer's variant)?"
+    ),
+}
+
+
+def head_start(name: str = "head_start") -> Question:
+    """The designer's variant: a seat's points before any card (0, the rulebook's, is offered
+    first; solitaire is not asked: it has nobody to make up to)."""
     return Question(
-        "head_start",
-        "Head start: points the first player begins with (a designer's variant)?",
+        name,
+        HEAD_START_QUESTIONS[name],
         tuple(
-            Option(n, game_value_words("topas", "head_start", n) + (" (standard)" if not n else ""))
+            Option(n, game_value_words("topas", name, n) + (" (standard)" if not n else ""))
             for n in range(HEAD_START_MOST + 1)
         ),
     )
@@ -280,7 +289,7 @@ def setup(players: int, picks: Picks) -> Step:
     """The Record page's setup questions: the options, then what the table shows."""
     cards = load_manifest("topas")["cards"]
     colours = load_manifest("topas")["colours"]
-    variants = [head_start()] if players > 1 else []
+    variants = [head_start(name) for name in HEAD_STARTS] if players > 1 else []
     open_ = first_open(
         [
             Question(

@@ -459,7 +459,9 @@ def test_options_accept_strings_from_the_command_line():
     assert RULES.options({"head_start": "2"})["head_start"] == 2
     with pytest.raises(InvalidSetup, match="expert must be true or false"):
         RULES.options({"expert": "sometimes"})
-    with pytest.raises(InvalidSetup, match="options are expert, manifest and head_start"):
+    with pytest.raises(
+        InvalidSetup, match="options are expert, manifest, head_start and second_head_start"
+    ):
         RULES.options({"rounds": 9})
 
 

@@ -178,11 +178,11 @@ def test_a_sheet_counts_the_head_start_in_the_first_total_listed_or_not():
         ),
         (
             [{"total": 21, "categories": {"red": 18, "head start": 3}}, {"total": 10}],
-            "seat 1 (Ann): head start 3, but the match's head start is 2 points",
+            "seat 1 (Ann): head start 3, but the first player's head start is 2 points",
         ),
         (
             [{"total": 20}, {"total": 12, "categories": {"red": 10, "head start": 2}}],
-            "seat 2 (Ben): head start 2, but the match's head start is 2 points (only the first",
+            "seat 2 (Ben): head start 2, but only the first player begins with one",
         ),
         ([{"total": 1}, {"total": 0}], "the first player begins with a head start of 2 points"),
     ],
@@ -226,7 +226,10 @@ def test_the_record_page_asks_the_head_start_of_two_or_more_players_only():
     asked = setups.menu("topas", 3, [["expert", False]])
     assert isinstance(asked, Question) and "Head start" in asked.prompt
     assert [o.label for o in asked.options][:3] == ["0 points (standard)", "1 point", "2 points"]
-    picks: list[list[Any]] = [["expert", False], ["head_start", 2], ["start", "R2-B1"]]
+    picks: list[list[Any]] = [["expert", False], ["head_start", 2]]
+    after = setups.menu("topas", 3, picks)  # the second player's head start is asked next
+    assert isinstance(after, Question) and after.key == "second_head_start"
+    picks += [["second_head_start", 0], ["start", "R2-B1"]]
     ready = setups.menu("topas", 3, picks)
     assert isinstance(ready, Ready) and ready.move["options"]["head_start"] == 2
     alone = setups.menu("topas", 1, [["expert", False]])

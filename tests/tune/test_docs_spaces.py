@@ -38,4 +38,5 @@ def test_the_topas_spaces_ask_the_head_start_alone_or_leave_it_out():
     alone = load_space("topas", json.loads((DOCS / "topas-head-start.json").read_text()))
     assert alone.options == {"head_start": [0, 1, 2, 3, 4]} and not alone.fields
     decks = load_space("topas", json.loads((DOCS / "topas-deck.json").read_text()))
-    assert "head_start" not in decks.options and "expert" in decks.options and decks.fields
+    assert "head_start" not in decks.options and "second_head_start" not in decks.options
+    assert "expert" in decks.options and decks.fields

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..declaring import BoardGameGeek, Flag, GameInfo, ManifestName, WholeNumber, key
@@ -10,6 +11,34 @@ from ..declaring import BoardGameGeek, Flag, GameInfo, ManifestName, WholeNumber
 CARD = {"pattern": "^[A-Za-z][1-9]-[A-Za-z][1-9]$"}
 CARD_DOC = "a card named by its halves, colour letter and gems (R2-B1), in any case"
 HEAD_START_MOST = 10  # a head start's points: a compensation, never a second game's worth
+# Who begins with which head start (a designer's variant): the option naming it, seat by seat
+# from the first; the later seats begin with none, and solitaire, with nobody to make up to, none.
+HEAD_STARTS = ("head_start", "second_head_start")
+HEAD_START_SEATS = ("first", "second")  # the seats of HEAD_STARTS, in words
+
+
+def begins_with(seat: int, players: int, head_starts: Sequence[int]) -> int:
+    """The points `seat` begins with, given the match's head starts in the order of HEAD_STARTS:
+    the one rule both the engine (rules.py) and a paper score sheet (sheet.py) count by."""
+    return head_starts[seat] if players > 1 and seat < len(head_starts) else 0
+
+
+def points_words(points: int) -> str:
+    """A head start's points in words ("1 point", "2 points")."""
+    return f"{points} point" if points == 1 else f"{points} points"
+
+
+def solitaire_refusal(name: str) -> str:
+    """Why solitaire refuses the head start option `name` (one of HEAD_STARTS) not 0."""
+    if name == HEAD_STARTS[0]:
+        return (
+            "a head start makes up for playing first: solitaire has nobody to make up "
+            "to, so its head start is 0"
+        )
+    return (
+        "a second player's head start makes up for playing before the later seats: solitaire "
+        "has no second player, so its second player's head start is 0"
+    )
 
 
 @dataclass(frozen=True)
@@ -32,6 +61,19 @@ class Options:
             ),
             schema={"minimum": 0, "maximum": HEAD_START_MOST},
             label="head start",
+            unit="points",
+            later=True,
+        ),
+    )
+    second_head_start: WholeNumber = field(
+        default=WholeNumber(0),
+        metadata=key(
+            doc=(
+                "points the second player begins with (a designer's variant, not in the "
+                "rulebook: a compensation for playing before the later seats; 0-10)"
+            ),
+            schema={"minimum": 0, "maximum": HEAD_START_MOST},
+            label="second player's head start",
             unit="points",
             later=True,
         ),

@@ -19,6 +19,10 @@ Rules as RULES.md reads them:
   begins with that many points, a compensation for playing first; 0 (the rulebook) by default.
   It counts in the first seat's total like points scored; solitaire, with nobody to make up to,
   refuses one.
+- Second head start (option `second_head_start`, a designer's variant too): the second player
+  begins with that many points, a compensation for playing before the later seats (at 3 players
+  in the expert variant seats 1 and 2 both trail seat 3); 0 by default. It counts in the second
+  seat's total the same way; solitaire refuses one too.
 
 Partial information: a logged game's setup may name only the start card. Each placement then names
 its card, which must exist and not have been seen; a solitaire column's new start card is turned
@@ -52,7 +56,16 @@ from ..base import (
 from ..declaring import stored_options
 from ..manifests import read_with
 from .components import components as component_rows
-from .declaration import GAME_INFO, HEAD_START_MOST, Place, StartColumn
+from .declaration import (
+    GAME_INFO,
+    HEAD_START_MOST,
+    HEAD_STARTS,
+    Place,
+    StartColumn,
+    begins_with,
+    points_words,
+    solitaire_refusal,
+)
 from .table import (
     STEPS,
     Cell,
@@ -203,6 +216,7 @@ class TopasState:
     hands: tuple[tuple[str, ...], ...] | None = None  # None: hidden (a logged game)
     pile: tuple[str, ...] | None = None  # top card first; None: unknown order
     head_start: int = 0  # the first seat's points before any card (a designer's variant)
+    second_head_start: int = 0  # the second seat's (a designer's variant too)
 
     @property
     def solitaire(self) -> bool:
@@ -272,9 +286,16 @@ def _direction(value: object) -> str:
     )
 
 
+def _head_starts(state: TopasState) -> tuple[int, ...]:
+    """The match's head starts, in the order of HEAD_STARTS (the state's fields are named as
+    the options are): the first seat's, the second's."""
+    return tuple(getattr(state, name) for name in HEAD_STARTS)
+
+
 def _head_start(state: TopasState, seat: int) -> int:
-    """The points `seat` begins with: the head start is the first seat's (never solitaire's)."""
-    return state.head_start if seat == 0 and not state.solitaire else 0
+    """The points `seat` begins with (`begins_with`: the first and second seats' head starts,
+    never solitaire's)."""
+    return begins_with(seat, state.players, _head_starts(state))
 
 
 def _points(lines: Sequence[Line], expert: bool) -> int:
@@ -317,11 +338,12 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
     # ---- setting up -------------------------------------------------------------------------
 
     def encode(self, state: TopasState) -> dict[str, Any]:
-        """The state as plain JSON; without a head start it reads as before there was one
-        (snapshots, `show --json` and the golden data unchanged; `decode` gives 0 back)."""
+        """The state as plain JSON; without a head start (either) it reads as before there was
+        one (snapshots, `show --json` and the golden data unchanged; `decode` gives 0 back)."""
         encoded = super().encode(state)
-        if not state.head_start:
-            del encoded["head_start"]
+        for name in HEAD_STARTS:
+            if not encoded[name]:
+                del encoded[name]
         return encoded
 
     def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -330,11 +352,12 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
     def _declared(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], Deck]:
         """The options checked, and their deck (loaded once: a club's file is read each time)."""
         declared = _structured(options)
-        if not 0 <= declared.head_start <= HEAD_START_MOST:
-            raise InvalidSetup(
-                f"option head_start must be between 0 and {HEAD_START_MOST} points, "
-                f"got {quoted(declared.head_start)}"
-            )
+        for name in HEAD_STARTS:
+            if not 0 <= getattr(declared, name) <= HEAD_START_MOST:
+                raise InvalidSetup(
+                    f"option {name} must be between 0 and {HEAD_START_MOST} points, "
+                    f"got {quoted(getattr(declared, name))}"
+                )
         deck = load_deck(declared.manifest)
         checked = stored_options(declared)  # a head start of 0 left out: declared later
         return checked, deck
@@ -355,11 +378,9 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
         if not self.min_players <= seats <= self.max_players:
             raise InvalidSetup(f"Topas is for 2-4 players, or 1 for solitaire, not {seats}")
         opts, deck = self._declared(options)
-        if seats == 1 and opts.get("head_start"):
-            raise InvalidSetup(
-                "a head start makes up for playing first: solitaire has nobody to make up "
-                "to, so its head start is 0"
-            )
+        for name in HEAD_STARTS:
+            if seats == 1 and opts.get(name):
+                raise InvalidSetup(solitaire_refusal(name))
         if (
             not isinstance(setup, Mapping)
             or "start" not in setup
@@ -385,6 +406,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
             opts["manifest"],
             (_reversed(card) if flipped else card,),
             head_start=opts.get("head_start", 0),
+            second_head_start=opts.get("second_head_start", 0),
         )
         if "hands" not in setup and "pile" not in setup:
             return state
@@ -603,6 +625,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
             hands,
             pile,
             state.head_start,
+            state.second_head_start,
         )
         if starts is state.starts:  # the same column: its table, with the card laid
             _laid.give(after, table)
@@ -675,9 +698,9 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
     def score(self, state: TopasState) -> list[dict[str, Any]]:
         """Per seat: the total (solitaire: the lowest column begun so far), points by gem colour
         (each line's gems to its colour), in the expert variant the `product bonus` that
-        multiplying added, and with a head start its points (`head start`, the first seat's;
-        so the categories still add up to the total); details list every placement with its
-        lines, and the first seat's head start when there is one."""
+        multiplying added, and with a head start its points (`head start`, the first and the
+        second seat's; so the categories still add up to the total); details list every
+        placement with its lines, and a seat's head start when it began with one."""
         deck = load_deck(state.manifest)
         result = []
         for seat in range(state.players):
@@ -694,7 +717,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
             details: dict[str, Any] = {
                 "placements": [self._detail(state, deck, i, p) for i, p in mine]
             }
-            if state.head_start:  # only then: a rulebook match's score reads as it always did
+            if any(_head_starts(state)):  # only then: a rulebook match's reads as it always did
                 given = _head_start(state, seat)
                 categories["head start"], points = given, points + given
                 if given:
@@ -788,8 +811,10 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
     def render(self, state: TopasState, seats: Sequence[str]) -> str:
         deck = load_deck(state.manifest)
         variant = "expert (product of lines)" if state.expert else "standard (sum of lines)"
-        if state.head_start:
-            variant += f", {seats[0]} began with a head start of {state.head_start} points"
+        for seat in range(state.players):
+            if _head_start(state, seat):
+                given = points_words(_head_start(state, seat))
+                variant += f", {seats[seat]} began with a head start of {given}"
         if state.solitaire:
             done = min(len(state.placements) // ROUNDS + 1, COLUMNS)
             where = f"solitaire, column {done} of {COLUMNS}"

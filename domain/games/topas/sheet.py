@@ -7,10 +7,10 @@ that. Solitaire: four columns of seven cards, the final score is the lowest colu
 same way. Never negative.
 Categories: points by gem colour, plus `product bonus` in the expert variant (they add up to the
 total); solitaire sheets list `column 1`..`column 4` instead, and the total is the lowest.
-Head start (option `head_start`, a designer's variant): the first seat's total starts from it, as
-the engine's does; a sheet may list it as the category `head start` (the first seat's, 0 for the
-others) or leave it out, and either way the categories with the head start add up to the total;
-solitaire has none.
+Head start (options `head_start` and `second_head_start`, a designer's variant): the first and
+the second seat's totals start from theirs, as the engine's do (`begins_with`); a sheet may list
+it as the category `head start` (the seat's own, 0 for the later seats) or leave it out, and
+either way the categories with the head start add up to the total; solitaire has none.
 Winner: the highest total; RULES.md names no tie-breaker, so a tie is a shared win.
 """
 
@@ -22,6 +22,13 @@ from typing import Any
 from ...errors import Refused
 from ..declaring import OptionValueError, whole_number
 from ..sheeting import SheetRules, num, seat_label
+from .declaration import (
+    HEAD_START_SEATS,
+    HEAD_STARTS,
+    begins_with,
+    points_words,
+    solitaire_refusal,
+)
 
 COLOURS = ("red", "green", "yellow", "blue")
 ROUNDS, LINES, RUN = 7, 4, 7
@@ -33,11 +40,16 @@ def _expert(options: Mapping[str, Any]) -> bool:
     return options.get("expert") in (True, "true", "yes", "1", 1)
 
 
-def _head_start(options: Mapping[str, Any]) -> int:
-    """The match's head start (0 when none, or when a record wrote something else: the
-    engine refuses a head start that is not a whole number before a sheet is stored)."""
+def _head_starts(options: Mapping[str, Any]) -> tuple[int, ...]:
+    """The match's head starts, in the order of HEAD_STARTS (0 when none, or when a record
+    wrote something else: the engine refuses a head start that is not a whole number before a
+    sheet is stored)."""
+    return tuple(_whole(options.get(name, 0)) for name in HEAD_STARTS)
+
+
+def _whole(value: object) -> int:
     try:
-        return whole_number(options.get("head_start", 0))
+        return whole_number(value)
     except OptionValueError:
         return 0
 
@@ -54,19 +66,20 @@ class TopasSheet(SheetRules):
         return (
             colours
             + (("product bonus",) if _expert(options) else ())
-            + ((HEAD_START,) if _head_start(options) else ())
+            + ((HEAD_START,) if any(_head_starts(options)) else ())
         )
 
     def sums_categories(self, options: Mapping[str, Any], players: int) -> bool:
         # Solitaire: the total is the lowest column. With a head start `check_seats` sums them,
-        # the first seat's head start counted whether the sheet lists it or not.
-        return players != 1 and not _head_start(options)
+        # a seat's head start counted whether the sheet lists it or not.
+        return players != 1 and not any(_head_starts(options))
 
     def bounds(
         self, options: Mapping[str, Any], components: Any, players: int, won: bool
     ) -> tuple[float, float]:
         card = RUN**LINES if _expert(options) else RUN * LINES
-        return 0, ROUNDS * card + (_head_start(options) if players > 1 else 0)
+        most = max(begins_with(s, players, _head_starts(options)) for s in range(players))
+        return 0, ROUNDS * card + most
 
     def check_seats(
         self,
@@ -75,13 +88,12 @@ class TopasSheet(SheetRules):
         options: Mapping[str, Any],
         components: Any,
     ) -> None:
-        if len(seats) == 1 and _head_start(options):
-            raise Refused(
-                "a head start makes up for playing first: solitaire has nobody to make up "
-                "to, so its head start is 0"
-            )
-        if len(seats) > 1 and _head_start(options):
-            _check_head_start(sheet, seats, _head_start(options))
+        head_starts = _head_starts(options)
+        for name, given in zip(HEAD_STARTS, head_starts, strict=True):
+            if len(seats) == 1 and given:
+                raise Refused(solitaire_refusal(name))
+        if len(seats) > 1 and any(head_starts):
+            _check_head_starts(sheet, seats, head_starts)
         if len(seats) != 1 or not sheet["scores"][0] or not sheet["scores"][0]["categories"]:
             return
         columns = sheet["scores"][0]["categories"]
@@ -92,34 +104,44 @@ class TopasSheet(SheetRules):
             )
 
 
-def _check_head_start(sheet: dict[str, Any], seats: Sequence[str], head_start: int) -> None:
-    """Each seat's total starts from its head start (the first seat's; 0 for the others): a
-    `head start` listed must be it, and the categories besides it, plus it, are the total."""
+def _check_head_starts(
+    sheet: dict[str, Any], seats: Sequence[str], head_starts: Sequence[int]
+) -> None:
+    """Each seat's total starts from its own head start (`begins_with`: the first and second
+    seats', 0 for the later ones): a `head start` listed must be it, and the categories besides
+    it, plus it, are the total."""
     for index, entry in enumerate(sheet["scores"]):
         if not entry:
             continue
-        where, given = seat_label(seats, index), head_start if index == 0 else 0
+        where, given = seat_label(seats, index), begins_with(index, len(seats), head_starts)
         total, categories = entry["total"], entry["categories"]
-        if index == 0 and total is not None and total < given:
+        if given and total is not None and total < given:
             raise Refused(
-                f"{where}: the first player begins with a head start of {given} points, "
-                f"so the total is at least {given}, not {num(total)}"
+                f"{where}: the {HEAD_START_SEATS[index]} player begins with a head start of "
+                f"{points_words(given)}, so the total is at least {given}, not {num(total)}"
             )
         if categories is None:
             continue
         listed = categories.get(HEAD_START, given)
         if listed != given:
-            whose = "the first player's" if index == 0 else "only the first player has one"
-            raise Refused(
-                f"{where}: head start {num(listed)}, but the match's head start is "
-                f"{head_start} points ({whose})"
-            )
+            raise Refused(f"{where}: head start {num(listed)}, but {_whose(index, head_starts)}")
         scored = sum(v for k, v in categories.items() if k != HEAD_START)
         if scored + given != total:
             raise Refused(
                 f"{where}: categories add up to {num(scored)}, with the head start "
                 f"{num(scored + given)}, not the total {num(total)}"
             )
+
+
+def _whose(seat: int, head_starts: Sequence[int]) -> str:
+    """What the match gives `seat` as its head start, in words (a sheet listed another)."""
+    if seat < len(head_starts) and head_starts[seat]:
+        given = points_words(head_starts[seat])
+        return f"the {HEAD_START_SEATS[seat]} player's head start is {given}"
+    holders = [HEAD_START_SEATS[s] for s, given in enumerate(head_starts) if given]
+    if len(holders) > 1:
+        return f"only the {' and the '.join(holders)} players begin with one"
+    return f"only the {holders[0]} player begins with one"
 
 
 def _colours(components: Any) -> tuple[str, ...]:

@@ -1,8 +1,9 @@
 """What the balance tuner (`tablelog tune topas`, docs/tune.md) may vary in Topas: the expert
 variant (a line scores the product of its gems), the head start (the points the first player
 begins with, a designer's variant, not in the rulebook: 0 to 4 points; with greedy bots at 3
-players the later seats win more, and a head start of about 2 points evens the seats out), and
-the deck.
+players the later seats win more, and a head start of about 2 points evens the seats out), the
+second player's head start (the same for the second seat, 0 to 4 points: in the expert variant
+at 3 players seats 1 and 2 both trail seat 3), and the deck.
 
 A designer sees the deck as which pairs of gem counts its cards show: the published deck is
 every colour pair with halves of 1 and 2, 1 and 3, and 2 and 3 gems (each both ways round, 36
@@ -18,7 +19,11 @@ from typing import Any
 from .rules import CARD_NAME
 
 BASE = "topas"
-OPTIONS: dict[str, list[Any]] = {"expert": [False, True], "head_start": [0, 1, 2, 3, 4]}
+OPTIONS: dict[str, list[Any]] = {
+    "expert": [False, True],
+    "head_start": [0, 1, 2, 3, 4],
+    "second_head_start": [0, 1, 2, 3, 4],
+}
 GEMS = (1, 2, 3, 4)  # a half's gems; the published deck's halves show 1 to 3
 
 
