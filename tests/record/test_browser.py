@@ -6,16 +6,13 @@ Screenshots go to test-artifacts/."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 
 from tablelog.access import WritePolicy
 from tablelog.domain.matches.entering import os_user
 from tablelog.store import open_recorder
+from tests.cli_runs import invoked
 from tests.conftest import stored_rows
 from tests.packaged import data_path
 
@@ -23,7 +20,6 @@ from .conftest import enter_move, shot, start_match
 
 pytestmark = pytest.mark.browser
 
-BACKGROUND = ThreadPoolExecutor(max_workers=2)
 EXAMPLES = data_path("examples")
 # A Topas solitaire column: the start card R2-B1 and seven placements (77 points, see below).
 TOPAS_COLUMN = [
@@ -38,29 +34,19 @@ TOPAS_COLUMN = [
 
 
 def cli(store: str, *args: str) -> str:
-    env = {**os.environ, "TABLELOG_STORE": store}
-    done = subprocess.run(
-        [sys.executable, "-m", "tablelog", *args],
-        env=env,
-        text=True,
-        capture_output=True,
-        timeout=60,
-    )
+    """A command as typed at the command line, run in this process (tests/cli_runs.py)."""
+    done = invoked(*args, env={"TABLELOG_STORE": store})
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
 
-def cli_game(store: str, new: list[str], steps: list[list[str]]) -> Future:
-    """Log the same game at the command line, in the background while the browser taps:
-    `new` starts it; each step's "ID" is the match id. The future gives the id."""
-
-    def log() -> str:
-        match_id = cli(store, "new", *new)
-        for step in steps:
-            cli(store, *[match_id if arg == "ID" else arg for arg in step])
-        return match_id
-
-    return BACKGROUND.submit(log)
+def cli_game(store: str, new: list[str], steps: list[list[str]]) -> str:
+    """Log the same game at the command line: `new` starts it; each step's "ID" is the match
+    id. Returns the id."""
+    match_id = cli(store, "new", *new)
+    for step in steps:
+        cli(store, *[match_id if arg == "ID" else arg for arg in step])
+    return match_id
 
 
 def logged(recorder, match_id: str) -> dict:
@@ -87,7 +73,7 @@ def test_a_topitop_game_to_a_win_by_tapping_equals_the_command_line(serve, phone
     served = serve()
     _record, moves = example_moves("topitop")
     cli_store = str(tmp_path / "cli.sqlite")
-    by_cli = cli_game(
+    cli_id = cli_game(
         cli_store,
         ["topitop", "--players", "Ann,Ben"],
         [
@@ -120,7 +106,6 @@ def test_a_topitop_game_to_a_win_by_tapping_equals_the_command_line(serve, phone
     assert phone.get_attribute("#record-replay", "href") == f"/match?id={match_id}"
     assert not phone.errors
 
-    cli_id = by_cli.result()
     page_logged = logged(served.recorder, match_id)
     assert page_logged == logged(open_recorder(cli_store), cli_id)
     assert page_logged["events"][-1]["outcome"]["winners"] == [0]
@@ -130,7 +115,7 @@ def test_a_topas_solitaire_column_by_tapping_equals_the_command_line(serve, phon
     served = serve()
     cli_store, setup = str(tmp_path / "cli.sqlite"), tmp_path / "setup.json"
     setup.write_text(json.dumps({"start": "R2-B1"}))
-    by_cli = cli_game(
+    cli_id = cli_game(
         cli_store,
         ["topas", "--players", "Sol", "--setup", str(setup)],
         [["move", "ID", "--seat", "Sol", json.dumps(m)] for m in TOPAS_COLUMN],
@@ -150,7 +135,6 @@ def test_a_topas_solitaire_column_by_tapping_equals_the_command_line(serve, phon
     shot(phone, "topas-column")
     assert not phone.errors
 
-    cli_id = by_cli.result()
     assert logged(served.recorder, match_id) == logged(open_recorder(cli_store), cli_id)
 
 
@@ -159,7 +143,7 @@ def test_a_topiary_game_by_tapping_equals_the_command_line(serve, phone, tmp_pat
     record, moves = example_moves("topiary")
     cli_store, setup = str(tmp_path / "cli.sqlite"), tmp_path / "setup.json"
     setup.write_text(json.dumps(record["setup"]))
-    by_cli = cli_game(
+    cli_id = cli_game(
         cli_store,
         ["topiary", "--players", "Ann,Ben", "--setup", str(setup)],
         [
@@ -189,7 +173,6 @@ def test_a_topiary_game_by_tapping_equals_the_command_line(serve, phone, tmp_pat
     shot(phone, "topiary-ended")
     assert not phone.errors
 
-    cli_id = by_cli.result()
     assert logged(served.recorder, match_id) == logged(open_recorder(cli_store), cli_id)
 
 

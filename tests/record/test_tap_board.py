@@ -183,7 +183,7 @@ def begin(page, served, game: str, record: dict) -> str:
 
 
 def by_the_command_line(tmp_path, game: str, record: dict, entries: list[dict]):
-    """The same game logged with `tablelog new` and `tablelog move`, in the background."""
+    """The same game logged with `tablelog new` and `tablelog move`: its store and id."""
     cli_store = str(tmp_path / "cli.sqlite")
     new = new_args(game, record, tmp_path / "setup.json")
     seats = record["seats"]
@@ -239,11 +239,11 @@ def test_a_game_logged_by_tapping_the_board_equals_the_command_line(game, serve,
     served = serve()
     record, entries = example_moves(game)
     entries = as_the_menus_say(game, record, entries)
-    cli_store, by_cli = by_the_command_line(tmp_path, game, record, entries)
+    cli_store, cli_id = by_the_command_line(tmp_path, game, record, entries)
     match_id = begin(screen, served, game, record)
     fits_the_width(screen)
     taps = log_game(screen, served, game, [entry["move"] for entry in entries], match_id)
     screen.wait_for_selector("text=The game is over")
     assert taps > 0  # (every answer with a place on the board was tapped there: ON_THE_BOARD)
     assert not screen.errors
-    assert logged(served.recorder, match_id) == logged(open_recorder(cli_store), by_cli.result())
+    assert logged(served.recorder, match_id) == logged(open_recorder(cli_store), cli_id)
