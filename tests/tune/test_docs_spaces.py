@@ -40,3 +40,20 @@ def test_the_topas_spaces_ask_the_head_start_alone_or_leave_it_out():
     decks = load_space("topas", json.loads((DOCS / "topas-deck.json").read_text()))
     assert "head_start" not in decks.options and "second_head_start" not in decks.options
     assert "expert" in decks.options and decks.fields
+
+
+def test_the_expert_head_starts_space_and_its_confirmed_variant_are_taken_as_they_are(tmp_path):
+    """docs/tune.md's confirmed Topas variant: its space asks both head starts with the expert
+    variant fixed, and the options `tune export` named for the winner start and play a match."""
+    space = load_space("topas", json.loads((DOCS / "topas-expert-head-starts.json").read_text()))
+    assert space.fixed == {"expert": True} and not space.fields
+    assert set(space.options) == {"head_start", "second_head_start"}
+    winner = {"expert": True, "head_start": 6, "second_head_start": 2}
+    assert all(winner[name] in choices for name, choices in space.options.items())
+    recorder = open_recorder(str(tmp_path / "s.sqlite"))
+    plan = make_plan("topas", 2, seed=1, players=3, bots="greedy", options=winner)
+    assert simulate(recorder, plan, workers=1, progress=False).matches == 2
+    for match_id in recorder.match_ids():
+        match = recorder.get(match_id)
+        scores = match.rules.score(match.state)
+        assert [entry["categories"]["head start"] for entry in scores] == [6, 2, 0]
