@@ -11,7 +11,11 @@ from tests.checkpoints import surgery
 
 
 def findings(location, match_id):
-    report = audit_match_ledger(open_recorder(location), match_id)
+    recorder = open_recorder(location)  # closed here: a pool left to the collector warns
+    try:
+        report = audit_match_ledger(recorder, match_id)
+    finally:
+        recorder.close()
     return [(f["event"], f["message"]) for f in report["findings"]]
 
 
