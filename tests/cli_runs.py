@@ -1,11 +1,11 @@
 """A `tablelog` command run in this process by click's CliRunner, answered as a shell sees it.
 
-A new interpreter costs about 2 s here (imports), so a test that runs many commands runs them in
-this process: the exit status, stdout and stderr come back as `subprocess.CompletedProcess`,
-the environment is the one given (over this process's, as a shell's would be). An exception the
-command does not turn into a refusal fails the test: a user would have seen a traceback. Tests
-about the process itself (argv bytes, signals, a machine with nothing but two files) still start
-`python -m tablelog`.
+A new interpreter costs about half a second of CPU here (its imports; seconds on a loaded
+machine), so a test that runs many commands runs them in this process: the exit status, stdout
+and stderr come back as `subprocess.CompletedProcess`, the environment is the one given (over
+this process's, as a shell's would be). An exception the command does not turn into a refusal
+fails the test: a user would have seen a traceback. Tests about the process itself (argv bytes,
+signals, a machine with nothing but two files) still start `python -m tablelog`.
 """
 
 from __future__ import annotations
