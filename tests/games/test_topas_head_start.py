@@ -130,7 +130,9 @@ def test_solitaire_refuses_a_head_start_in_one_line_and_stores_nothing(recorder,
     recorder.start("topas", ["Sol"], {"head_start": 0}, {"start": "R2-B1"})  # 0 is the rulebook
 
 
-def test_the_command_line_takes_a_head_start_and_refuses_it_in_solitaire(store, tmp_path):
+def test_the_command_line_takes_a_head_start_and_refuses_it_in_solitaire(any_store, tmp_path):
+    """On SQLite and on PostgreSQL: one line, and the store as it was."""
+    store = any_store
     setup = tmp_path / "setup.json"
     setup.write_text('{"start": "R2-B1"}')
     run, given = CliRunner(), ["--option", "head_start=2", "--setup", str(setup), "--store", store]

@@ -181,8 +181,10 @@ def test_a_second_head_start_not_a_whole_number_from_0_to_10_is_refused(value, w
 
 
 def test_the_command_line_refuses_a_second_head_start_in_solitaire_and_stores_nothing(
-    store, tmp_path
+    any_store, tmp_path
 ):
+    """On SQLite and on PostgreSQL: one line, and the store as it was."""
+    store = any_store
     setup = tmp_path / "setup.json"
     setup.write_text('{"start": "R2-B1"}')
     run, given = CliRunner(), ["--setup", str(setup), "--store", store]
