@@ -24,12 +24,15 @@ from tests.conftest import stored_rows
 SEATS = ["Ann", "Ben", "Cy", "Di"]
 
 
-def both_ways(players: int, seed: int, head_start: int) -> tuple[TopasState, TopasState]:
-    """One seeded match played twice, move for move: without a head start and with one."""
+def both_ways(
+    players: int, seed: int, head_start: int, option: str = "head_start"
+) -> tuple[TopasState, TopasState]:
+    """One seeded match played twice, move for move: without a head start and with one (the
+    first seat's, or `option` names the second's)."""
     rng = random.Random(seed)
     deal = RULES.deal(players, RULES.options({}), rng)
     plain = RULES.start(players, RULES.options({}), deal)
-    given_one = RULES.start(players, RULES.options({"head_start": head_start}), deal)
+    given_one = RULES.start(players, RULES.options({option: head_start}), deal)
     while not plain.over:
         move = RULES.random_move(plain, rng)
         plain, given_one = RULES.apply(plain, move), RULES.apply(given_one, move)
@@ -66,34 +69,41 @@ def test_a_head_start_adds_to_the_first_total_at_every_move(players, seed, head_
         assert RULES.decode(RULES.encode(given_one)) == given_one
 
 
-def the_first_seat_loses_by_one() -> tuple[TopasState, int, int]:
-    """A seeded two-player match seat 0 loses by exactly one point, found by playing seeds."""
+# Each seat's head start (HEAD_STARTS' order): the seat it is given to, and the option.
+GIVEN_TO = [(0, "head_start"), (1, "second_head_start")]
+
+
+def loses_by_one(seat: int) -> tuple[TopasState, int, int]:
+    """A seeded two-player match `seat` loses by exactly one point, found by playing seeds:
+    the match, its seed and the seat's total."""
     for seed in range(500):
         plain, _ = both_ways(2, seed, head_start=0)
-        first, second = totals(plain)
-        if second - first == 1:
-            return plain, seed, first
+        mine, other = totals(plain)[seat], totals(plain)[1 - seat]
+        if other - mine == 1:
+            return plain, seed, mine
     raise AssertionError("no seeded match lost by one point")
 
 
-def test_a_head_start_that_makes_up_the_gap_shares_the_win():
-    plain, seed, _ = the_first_seat_loses_by_one()
+@pytest.mark.parametrize("seat, option", GIVEN_TO)
+def test_a_head_start_that_makes_up_the_gap_shares_the_win(seat, option):
+    plain, seed, _ = loses_by_one(seat)
     lost = RULES.outcome(plain)
-    assert lost is not None and lost.winners == (1,)
-    _, level = both_ways(2, seed, head_start=1)
+    assert lost is not None and lost.winners == (1 - seat,)
+    _, level = both_ways(2, seed, head_start=1, option=option)
     outcome = RULES.outcome(level)
     assert outcome is not None
     assert outcome.winners == (0, 1) and outcome.ranking == ((0, 1),)
     assert "shared win" in outcome.reason
 
 
-def test_a_head_start_of_two_decides_a_match_lost_by_one():
-    _, seed, first = the_first_seat_loses_by_one()
-    _, decided = both_ways(2, seed, head_start=2)
+@pytest.mark.parametrize("seat, option", GIVEN_TO)
+def test_a_head_start_of_two_decides_a_match_lost_by_one(seat, option):
+    _, seed, mine = loses_by_one(seat)
+    _, decided = both_ways(2, seed, head_start=2, option=option)
     outcome = RULES.outcome(decided)
     assert outcome is not None
-    assert outcome.winners == (0,) and outcome.ranking == ((0,), (1,))
-    assert outcome.reason == f"most points after 7 rounds: {first + 2}"
+    assert outcome.winners == (seat,) and outcome.ranking == ((seat,), (1 - seat,))
+    assert outcome.reason == f"most points after 7 rounds: {mine + 2}"
 
 
 def test_the_score_says_the_head_start_and_its_categories_add_up():

@@ -90,34 +90,8 @@ def test_the_head_starts_add_to_their_seats_totals_at_every_move(players, seed, 
         assert RULES.decode(encoded) == given_them
 
 
-def the_second_seat_loses_by_one() -> tuple[TopasState, int, int]:
-    """A seeded two-player match seat 1 loses by exactly one point, found by playing seeds."""
-    for seed in range(500):
-        plain, _ = both_ways(2, seed, second=0)
-        first, second = totals(plain)
-        if first - second == 1:
-            return plain, seed, second
-    raise AssertionError("no seeded match lost by one point")
-
-
-def test_a_second_head_start_that_makes_up_the_gap_shares_the_win():
-    plain, seed, _ = the_second_seat_loses_by_one()
-    lost = RULES.outcome(plain)
-    assert lost is not None and lost.winners == (0,)
-    _, level = both_ways(2, seed, second=1)
-    outcome = RULES.outcome(level)
-    assert outcome is not None
-    assert outcome.winners == (0, 1) and outcome.ranking == ((0, 1),)
-    assert "shared win" in outcome.reason
-
-
-def test_a_second_head_start_of_two_decides_a_match_lost_by_one():
-    _, seed, second = the_second_seat_loses_by_one()
-    _, decided = both_ways(2, seed, second=2)
-    outcome = RULES.outcome(decided)
-    assert outcome is not None
-    assert outcome.winners == (1,) and outcome.ranking == ((1,), (0,))
-    assert outcome.reason == f"most points after 7 rounds: {second + 2}"
+# A second head start that shares or decides a win: tests/games/test_topas_head_start.py,
+# for each seat's head start.
 
 
 def test_the_score_and_the_table_say_the_second_head_start():
