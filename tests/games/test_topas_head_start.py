@@ -25,14 +25,15 @@ SEATS = ["Ann", "Ben", "Cy", "Di"]
 
 
 def both_ways(
-    players: int, seed: int, head_start: int, option: str = "head_start"
+    players: int, seed: int, head_start: int = 0, second_head_start: int = 0
 ) -> tuple[TopasState, TopasState]:
-    """One seeded match played twice, move for move: without a head start and with one (the
-    first seat's, or `option` names the second's)."""
+    """One seeded match played twice, move for move: without head starts and with them (the
+    first seat's, the second's)."""
     rng = random.Random(seed)
     deal = RULES.deal(players, RULES.options({}), rng)
     plain = RULES.start(players, RULES.options({}), deal)
-    given_one = RULES.start(players, RULES.options({option: head_start}), deal)
+    options = {"head_start": head_start, "second_head_start": second_head_start}
+    given_one = RULES.start(players, RULES.options(options), deal)
     while not plain.over:
         move = RULES.random_move(plain, rng)
         plain, given_one = RULES.apply(plain, move), RULES.apply(given_one, move)
@@ -89,7 +90,7 @@ def test_a_head_start_that_makes_up_the_gap_shares_the_win(seat, option):
     plain, seed, _ = loses_by_one(seat)
     lost = RULES.outcome(plain)
     assert lost is not None and lost.winners == (1 - seat,)
-    _, level = both_ways(2, seed, head_start=1, option=option)
+    _, level = both_ways(2, seed, **{option: 1})
     outcome = RULES.outcome(level)
     assert outcome is not None
     assert outcome.winners == (0, 1) and outcome.ranking == ((0, 1),)
@@ -99,7 +100,7 @@ def test_a_head_start_that_makes_up_the_gap_shares_the_win(seat, option):
 @pytest.mark.parametrize("seat, option", GIVEN_TO)
 def test_a_head_start_of_two_decides_a_match_lost_by_one(seat, option):
     _, seed, mine = loses_by_one(seat)
-    _, decided = both_ways(2, seed, head_start=2, option=option)
+    _, decided = both_ways(2, seed, **{option: 2})
     outcome = RULES.outcome(decided)
     assert outcome is not None
     assert outcome.winners == (seat,) and outcome.ranking == ((seat,), (1 - seat,))

@@ -20,37 +20,19 @@ from hypothesis import strategies as st
 from tablelog.cli import main
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import InvalidSetup
-from tablelog.domain.games.topas.rules import RULES, TopasState
+from tablelog.domain.games.topas.rules import RULES
 from tablelog.domain.sheets import check_sheet
 from tablelog.simulation import make_plan, match_id
 from tests.conftest import stored_rows
+from tests.games.test_topas_head_start import both_ways, totals
 from tests.test_stored_rooms import STORED_IDS
 
 SEATS = ["Ann", "Ben", "Cy", "Di"]
 
 
-def both_ways(
-    players: int, seed: int, second: int, first: int = 0
-) -> tuple[TopasState, TopasState]:
-    """One seeded match played twice, move for move: without head starts and with them."""
-    rng = random.Random(seed)
-    deal = RULES.deal(players, RULES.options({}), rng)
-    plain = RULES.start(players, RULES.options({}), deal)
-    options = RULES.options({"head_start": first, "second_head_start": second})
-    given_them = RULES.start(players, options, deal)
-    while not plain.over:
-        move = RULES.random_move(plain, rng)
-        plain, given_them = RULES.apply(plain, move), RULES.apply(given_them, move)
-    return plain, given_them
-
-
-def totals(state: TopasState) -> list[int]:
-    return [entry["total"] for entry in RULES.score(state)]
-
-
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_same_moves_give_the_second_seat_exactly_the_second_head_start_more(players):
-    plain, given_one = both_ways(players, seed=players, second=3)
+    plain, given_one = both_ways(players, seed=players, second_head_start=3)
     expected = [t + (3 if seat == 1 else 0) for seat, t in enumerate(totals(plain))]
     assert totals(given_one) == expected
     assert RULES.totals(given_one) == [float(t) for t in expected]
@@ -60,7 +42,7 @@ def test_the_same_moves_give_the_second_seat_exactly_the_second_head_start_more(
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_both_head_starts_go_each_to_its_own_seat(players):
-    plain, given_both = both_ways(players, seed=10 + players, second=1, first=4)
+    plain, given_both = both_ways(players, seed=10 + players, second_head_start=1, head_start=4)
     expected = [t + {0: 4, 1: 1}.get(seat, 0) for seat, t in enumerate(totals(plain))]
     assert totals(given_both) == expected
 
@@ -95,7 +77,7 @@ def test_the_head_starts_add_to_their_seats_totals_at_every_move(players, seed, 
 
 
 def test_the_score_and_the_table_say_the_second_head_start():
-    _, given_one = both_ways(3, seed=5, second=1)
+    _, given_one = both_ways(3, seed=5, second_head_start=1)
     first, second, third = RULES.score(given_one)
     assert second["categories"]["head start"] == 1 and second["details"]["head_start"] == 1
     for entry in (first, third):
@@ -106,7 +88,7 @@ def test_the_score_and_the_table_say_the_second_head_start():
     assert "Ben began with a head start of 1 point" in shown
     assert "Ann began" not in shown and "Cy began" not in shown
     assert f"Ben: {second['total']} points (1 of them a head start)" in shown
-    _, both = both_ways(3, seed=5, second=2, first=3)
+    _, both = both_ways(3, seed=5, second_head_start=2, head_start=3)
     shown = RULES.render(both, SEATS[:3])
     assert "Ann began with a head start of 3 points, Ben began with a head start of 2 points" in (
         shown
@@ -114,7 +96,7 @@ def test_the_score_and_the_table_say_the_second_head_start():
 
 
 def test_without_a_second_head_start_the_state_and_options_read_as_before():
-    plain, _ = both_ways(2, seed=1, second=0)
+    plain, _ = both_ways(2, seed=1, second_head_start=0)
     assert "second_head_start" not in RULES.encode(plain)
     assert RULES.options({"second_head_start": 0}) == {"expert": False, "manifest": "topas"}
     assert RULES.options({"second_head_start": "0", "head_start": 0}) == RULES.options({})
