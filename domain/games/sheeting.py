@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import ClassVar, TypedDict
 
 from ..errors import Refused
 from ..matches.values import MAX_INT, stored_text
@@ -28,6 +28,29 @@ from ..quoting import quoted
 KEYS = ("scores", "winners", "first", "duration_min", "location", "board", "source")
 SEAT_KEYS = ("total", "categories", "team", "role", "colour", "new")
 TEXT_LIMIT = 200
+
+
+class SheetSeat(TypedDict):
+    """One seat's entry of a normalised sheet (`SEAT_KEYS`, every one present)."""
+
+    total: float | None
+    categories: dict[str, float] | None  # every category listed has its points
+    team: str | None
+    role: str | None
+    colour: str | None
+    new: bool | None
+
+
+class Sheet(TypedDict):
+    """A sheet as `normalise` returns it (`KEYS`, every one present)."""
+
+    scores: list[SheetSeat | None]  # one per seat, in turn order
+    winners: list[str]  # seat names, in turn order
+    first: str | None
+    duration_min: float | None
+    location: str | None
+    board: str | None
+    source: dict[str, str | None] | None
 
 
 class SheetRules:
@@ -55,14 +78,14 @@ class SheetRules:
 
     def check_seats(
         self,
-        sheet: dict[str, Any],
+        sheet: Sheet,
         seats: Sequence[str],
         options: PlainMapping,
         components: object,
     ) -> None:
         """Checks of one game that need the whole sheet (per-category bounds, sums)."""
 
-    def check_winners(self, sheet: dict[str, Any], seats: Sequence[str]) -> None:
+    def check_winners(self, sheet: Sheet, seats: Sequence[str]) -> None:
         """Default (RULES.md): the highest total wins, a tie is a shared win. Checked only
         where every seat has a total."""
         totals = [
@@ -80,7 +103,7 @@ class SheetRules:
                 f"({self.tie_rule})"
             )
 
-    def outcome_reason(self, sheet: dict[str, Any]) -> str:
+    def outcome_reason(self, sheet: Sheet) -> str:
         names = sheet["winners"]
         if not names:
             return "score sheet: nobody won"
@@ -106,7 +129,7 @@ class DeclaredSheet(SheetRules):
         return (-MAX_INT, MAX_INT)
 
 
-def num(value: float) -> str:
+def num(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 

@@ -8,12 +8,22 @@ what the game's scoring and winning rules say about final scores (see each modul
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import cast
 
 from ..errors import Refused
 from ..games import PLUGINS
 from ..games.base import Outcome
-from ..games.sheeting import KEYS, SEAT_KEYS, SheetRules, name_of, number, seat_label, text
+from ..games.sheeting import (
+    KEYS,
+    SEAT_KEYS,
+    Sheet,
+    SheetRules,
+    SheetSeat,
+    name_of,
+    number,
+    seat_label,
+    text,
+)
 from ..plain import PlainDict, PlainMapping
 from ..quoting import quoted
 
@@ -35,7 +45,7 @@ def sheet_rules(game: str) -> SheetRules:
 
 def check_sheet(
     game: str, seats: Sequence[str], options: PlainMapping, components: object, sheet: object
-) -> tuple[dict[str, Any], PlainDict]:
+) -> tuple[PlainDict, PlainDict]:
     """(the sheet normalised, the outcome it gives) or Refused naming the seat and field.
     What comes out is plain JSON the store keeps exactly: every number finite and within 53
     bits, every text checked as `values.stored_text` checks it (so no further walk is needed:
@@ -57,10 +67,11 @@ def check_sheet(
             )
     rules.check_seats(sheet, seats, options, components)
     rules.check_winners(sheet, seats)
-    return sheet, outcome_of(rules, sheet, seats)
+    # The store's plain JSON: a Sheet holds nothing else (a TypedDict is no dict to mypy).
+    return cast(PlainDict, sheet), outcome_of(rules, sheet, seats)
 
 
-def normalise(sheet: object, seats: Sequence[str]) -> dict[str, Any]:
+def normalise(sheet: object, seats: Sequence[str]) -> Sheet:
     if not isinstance(sheet, Mapping):
         raise Refused('a score sheet is a JSON object {"scores": [...], "winners": [...], ...}')
     unknown = set(sheet) - set(KEYS)
@@ -94,7 +105,7 @@ def normalise(sheet: object, seats: Sequence[str]) -> dict[str, Any]:
     }
 
 
-def _seat(entry: object, where: str) -> dict[str, Any] | None:
+def _seat(entry: object, where: str) -> SheetSeat | None:
     if entry is None:
         return None
     if not isinstance(entry, Mapping) or set(entry) - set(SEAT_KEYS):
@@ -135,7 +146,7 @@ def _source(source: object) -> dict[str, str | None] | None:
 
 def _check_entry(
     rules: SheetRules,
-    entry: dict[str, Any],
+    entry: SheetSeat,
     where: str,
     allowed: tuple[str, ...],
     options: PlainMapping,
@@ -167,12 +178,12 @@ def _check_entry(
             )
 
 
-def outcome_of(rules: SheetRules, sheet: dict[str, Any], seats: Sequence[str]) -> PlainDict:
+def outcome_of(rules: SheetRules, sheet: Sheet, seats: Sequence[str]) -> PlainDict:
     """The outcome as an Ended event holds it: winners first, then the others by total
     (best first; seats without a total last, together)."""
     winners = [seats.index(name) for name in sheet["winners"]]
     rest = [i for i in range(len(seats)) if i not in winners]
-    totals = {i: (e or {}).get("total") for i, e in enumerate(sheet["scores"])}
+    totals = {i: e["total"] if e else None for i, e in enumerate(sheet["scores"])}
     known = sorted({t for i in rest if (t := totals[i]) is not None}, reverse=True)
     groups = [[i for i in rest if totals[i] == t] for t in known]
     unknown = [i for i in rest if totals[i] is None]

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...errors import Refused
 from ...plain import PlainMapping
-from ..sheeting import SheetRules
+from ..sheeting import Sheet, SheetRules
 from .scoring import WIN_BONUS  # the engine's, said once
 
 DEFAULT_DECK_VALUE = 400  # when the match carries no manifest: above the default deck's 211
@@ -45,21 +45,21 @@ class GeoShapesSheet(SheetRules):
 
     def check_seats(
         self,
-        sheet: dict[str, Any],
+        sheet: Sheet,
         seats: Sequence[str],
         options: PlainMapping,
         components: object,
     ) -> None:
         for index, entry in enumerate(sheet["scores"]):
             won = seats[index] in sheet["winners"]
-            bonus = ((entry or {}).get("categories") or {}).get("win")
+            bonus = ((entry["categories"] if entry else None) or {}).get("win")
             if bonus is not None and bonus != (WIN_BONUS if won else 0):
                 raise Refused(
                     f"seat {index + 1} ({seats[index]}): win is {WIN_BONUS} for the "
                     f"winner and 0 for everyone else, not {bonus}"
                 )
 
-    def check_winners(self, sheet: dict[str, Any], seats: Sequence[str]) -> None:
+    def check_winners(self, sheet: Sheet, seats: Sequence[str]) -> None:
         if len(sheet["winners"]) > 1:
             raise Refused(
                 "winners: GeoShapes has one winner (or none when the deck ran out), "

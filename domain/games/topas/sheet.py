@@ -16,12 +16,13 @@ Winner: the highest total; RULES.md names no tie-breaker, so a tie is a shared w
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ...errors import Refused
+from ...plain import PlainMapping
 from ..declaring import OptionValueError, whole_number
-from ..sheeting import SheetRules, num, seat_label
+from ..sheeting import Sheet, SheetRules, num, seat_label
 from .declaration import (
     HEAD_START_SEATS,
     HEAD_STARTS,
@@ -36,11 +37,11 @@ COLUMNS = 4
 HEAD_START = "head start"
 
 
-def _expert(options: Mapping[str, Any]) -> bool:
+def _expert(options: PlainMapping) -> bool:
     return options.get("expert") in (True, "true", "yes", "1", 1)
 
 
-def _head_starts(options: Mapping[str, Any]) -> tuple[int, ...]:
+def _head_starts(options: PlainMapping) -> tuple[int, ...]:
     """The match's head starts, in the order of HEAD_STARTS (0 when none, or when a record
     wrote something else: the engine refuses a head start that is not a whole number before a
     sheet is stored)."""
@@ -58,7 +59,7 @@ class TopasSheet(SheetRules):
     game = "topas"
 
     def categories(
-        self, options: Mapping[str, Any], components: Any, players: int
+        self, options: PlainMapping, components: object, players: int
     ) -> tuple[str, ...]:
         colours = _colours(components)
         if players == 1:
@@ -69,13 +70,13 @@ class TopasSheet(SheetRules):
             + ((HEAD_START,) if any(_head_starts(options)) else ())
         )
 
-    def sums_categories(self, options: Mapping[str, Any], players: int) -> bool:
+    def sums_categories(self, options: PlainMapping, players: int) -> bool:
         # Solitaire: the total is the lowest column. With a head start `check_seats` sums them,
         # a seat's head start counted whether the sheet lists it or not.
         return players != 1 and not any(_head_starts(options))
 
     def bounds(
-        self, options: Mapping[str, Any], components: Any, players: int, won: bool
+        self, options: PlainMapping, components: object, players: int, won: bool
     ) -> tuple[float, float]:
         card = RUN**LINES if _expert(options) else RUN * LINES
         most = max(begins_with(s, players, _head_starts(options)) for s in range(players))
@@ -83,10 +84,10 @@ class TopasSheet(SheetRules):
 
     def check_seats(
         self,
-        sheet: dict[str, Any],
+        sheet: Sheet,
         seats: Sequence[str],
-        options: Mapping[str, Any],
-        components: Any,
+        options: PlainMapping,
+        components: object,
     ) -> None:
         head_starts = _head_starts(options)
         for name, given in zip(HEAD_STARTS, head_starts, strict=True):
@@ -104,9 +105,7 @@ class TopasSheet(SheetRules):
             )
 
 
-def _check_head_starts(
-    sheet: dict[str, Any], seats: Sequence[str], head_starts: Sequence[int]
-) -> None:
+def _check_head_starts(sheet: Sheet, seats: Sequence[str], head_starts: Sequence[int]) -> None:
     """Each seat's total starts from its own head start (`begins_with`: the first and second
     seats', 0 for the later ones): a `head start` listed must be it, and the categories besides
     it, plus it, are the total."""

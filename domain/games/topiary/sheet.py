@@ -13,11 +13,10 @@ exactly one winner, checked as far as the sheet's totals and hand points go.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ...errors import Refused
 from ...plain import PlainMapping
-from ..sheeting import SheetRules, num
+from ..sheeting import Sheet, SheetRules, num
 
 VISITORS = {2: 8, 3: 6, 4: 5}
 SEEN_MAX, BONUS_MAX, HAND_MAX = 15, 5, 12
@@ -47,21 +46,21 @@ class TopiarySheet(SheetRules):
 
     def check_seats(
         self,
-        sheet: dict[str, Any],
+        sheet: Sheet,
         seats: Sequence[str],
         options: PlainMapping,
         components: object,
     ) -> None:
         highest = self.category_max(len(seats))
         for index, entry in enumerate(sheet["scores"]):
-            for name, points in ((entry or {}).get("categories") or {}).items():
+            for name, points in ((entry["categories"] if entry else None) or {}).items():
                 if not 0 <= points <= highest[name]:
                     raise Refused(
                         f"seat {index + 1} ({seats[index]}): {name} {num(points)} is "
                         f"outside 0 to {highest[name]} (docs/interop.md)"
                     )
 
-    def check_winners(self, sheet: dict[str, Any], seats: Sequence[str]) -> None:
+    def check_winners(self, sheet: Sheet, seats: Sequence[str]) -> None:
         if len(sheet["winners"]) > 1:
             raise Refused(
                 f"winners: Topiary has one winner ({self.tie_rule}), the sheet names "
@@ -71,10 +70,11 @@ class TopiarySheet(SheetRules):
             raise Refused(
                 f"winners: Topiary always has a winner ({self.tie_rule}); the sheet names nobody"
             )
-        entries = sheet["scores"]
-        if any(e is None or e["total"] is None for e in entries):
+        entries = [e for e in sheet["scores"] if e is not None]
+        totals = [e["total"] for e in entries if e["total"] is not None]
+        if len(totals) < len(sheet["scores"]):  # a seat without a total: nothing to check
             return
-        best = max(e["total"] for e in entries)
+        best = max(totals)
         tied = [i for i, e in enumerate(entries) if e["total"] == best]
         hands = [(entries[i]["categories"] or {}).get("hand") for i in tied]
         basis = "totals"

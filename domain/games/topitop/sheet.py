@@ -9,11 +9,10 @@ no winner.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ...errors import Refused
 from ...plain import PlainMapping
-from ..sheeting import SheetRules
+from ..sheeting import Sheet, SheetRules
 
 BUCKETS = 2
 
@@ -32,14 +31,14 @@ class TopitopSheet(SheetRules):
     ) -> tuple[float, float]:
         return (BUCKETS, BUCKETS) if won else (0, BUCKETS - 1)
 
-    def check_winners(self, sheet: dict[str, Any], seats: Sequence[str]) -> None:
+    def check_winners(self, sheet: Sheet, seats: Sequence[str]) -> None:
         if len(sheet["winners"]) > 1:
             raise Refused(
                 "winners: Topitop has one winner (or none, a draw by agreement), the "
                 f"sheet names {', '.join(sheet['winners'])}"
             )
 
-    def outcome_reason(self, sheet: dict[str, Any]) -> str:
+    def outcome_reason(self, sheet: Sheet) -> str:
         if not sheet["winners"]:
             return "score sheet: draw by agreement"
         return super().outcome_reason(sheet)

@@ -8,11 +8,10 @@ each condition (the engine's `score()` names), counting bouts: they add up to th
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ...errors import Refused
 from ...plain import PlainMapping
-from ..sheeting import SheetRules
+from ..sheeting import Sheet, SheetRules
 
 CONDITIONS = ("six colours connected", "biggest patch", "most flowers", "most Blue")
 BOUTS_TO_WIN = 2
@@ -32,7 +31,7 @@ class TotalLandscapingSheet(SheetRules):
     ) -> tuple[float, float]:
         return (BOUTS_TO_WIN, BOUTS_TO_WIN) if won else (0, BOUTS_TO_WIN - 1)
 
-    def check_winners(self, sheet: dict[str, Any], seats: Sequence[str]) -> None:
+    def check_winners(self, sheet: Sheet, seats: Sequence[str]) -> None:
         if len(sheet["winners"]) != 1:
             raise Refused(
                 "winners: Total Landscaping has exactly one winner, the first to two "
