@@ -25,7 +25,7 @@ from cattrs import ClassValidationError
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 from cattrs.preconf.json import make_converter
 
-from ..plain import PlainMapping
+from ..plain import PlainDict, PlainMapping
 from ..quoting import quoted
 from .base import IllegalMove, InvalidSetup
 
@@ -212,7 +212,7 @@ class GameInfo:
     def structure_options(self, options: PlainMapping) -> Any:
         return structure_options(self.options, options, self.name)
 
-    def structure_move(self, move: object) -> Any:
+    def structure_move(self, move: object) -> object:
         shape = self.move_shape(move)
         if shape is None:
             raise IllegalMove(
@@ -270,11 +270,11 @@ def unstructure(value: object) -> Any:
     return CONVERTER.unstructure(value)
 
 
-def stored_options(options: object) -> dict[str, Any]:
+def stored_options(options: object) -> PlainDict:
     """Declared options (an `Options` instance) as a match stores them, by their JSON keys; an
     option declared `later` (`key(later=True)`) is left out while at its default."""
     assert dataclasses.is_dataclass(options) and not isinstance(options, type)
-    plain: dict[str, Any] = unstructure(options)
+    plain: PlainDict = unstructure(options)
     for field in dataclasses.fields(options):
         if field.metadata.get("later") and getattr(options, field.name) == field.default:
             del plain[json_key(field)]

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
+from ...plain import PlainMapping
 from ..restricting import never
 
 COLOURS = {"R": "red", "G": "green", "Y": "yellow", "B": "blue"}
 
 
-def _shows(letter: str) -> Callable[[dict[str, Any]], bool]:
+def _shows(letter: str) -> Callable[[PlainMapping], bool]:
     return lambda move: any(
         half.startswith(letter) for half in str(move.get("card", "")).split("-")
     )

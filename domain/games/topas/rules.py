@@ -41,6 +41,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...plain import PlainMapping
 from ...quoting import quoted
 from ..base import (
     Component,
@@ -53,13 +54,14 @@ from ..base import (
     per_state,
     seat_score,
 )
-from ..declaring import stored_options
+from ..declaring import stored_options, structure_options
 from ..manifests import read_with
 from .components import components as component_rows
 from .declaration import (
     GAME_INFO,
     HEAD_START_MOST,
     HEAD_STARTS,
+    Options,
     Place,
     StartColumn,
     begins_with,
@@ -305,10 +307,11 @@ def _points(lines: Sequence[Line], expert: bool) -> int:
     return math.prod(gems) if expert else sum(gems)
 
 
-_STRUCTURED: dict[tuple[tuple[str, type, Any], ...], Any] = {}  # options, keyed -> structured
+# options, keyed -> structured
+_STRUCTURED: dict[tuple[tuple[str, type, object], ...], Options] = {}
 
 
-def _structured(options: Mapping[str, Any]) -> Any:
+def _structured(options: PlainMapping) -> Options:
     """`structure_options` of the options, kept per value (a pure function of them, asked
     three times a new match): keyed by each option's name, type and value, so that 1 and True
     are told apart; options holding anything unhashable are structured afresh. The deck is not
@@ -317,9 +320,9 @@ def _structured(options: Mapping[str, Any]) -> Any:
         key = tuple(sorted((k, type(v), v) for k, v in options.items()))
         kept = _STRUCTURED.get(key)
     except TypeError:  # an unhashable value, or names that do not sort: no key
-        return GAME_INFO.structure_options(options)
+        return structure_options(Options, options, GAME_INFO.name)
     if kept is None:
-        kept = GAME_INFO.structure_options(options)
+        kept = structure_options(Options, options, GAME_INFO.name)
         if len(_STRUCTURED) < 64:
             _STRUCTURED[key] = kept
     return kept
@@ -346,10 +349,10 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
                 del encoded[name]
         return encoded
 
-    def options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+    def options(self, options: PlainMapping) -> dict[str, Any]:
         return self._declared(options)[0]
 
-    def _declared(self, options: Mapping[str, Any]) -> tuple[dict[str, Any], Deck]:
+    def _declared(self, options: PlainMapping) -> tuple[dict[str, Any], Deck]:
         """The options checked, and their deck (loaded once: a club's file is read each time)."""
         declared = _structured(options)
         for name in HEAD_STARTS:
@@ -366,7 +369,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
         """The deck's cards, either half named first (as `identify` reads them)."""
         return {"card": tuple(load_deck(state.manifest).spelled)}
 
-    def deal(self, seats: int, options: Mapping[str, Any], rng: random.Random) -> dict[str, Any]:
+    def deal(self, seats: int, options: PlainMapping, rng: random.Random) -> dict[str, Any]:
         cards = list(self._declared(options)[1].cards)
         rng.shuffle(cards)
         size = SOLITAIRE_HAND if seats == 1 else HAND
@@ -374,7 +377,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
         hands = [cards[seat : size * seats : seats] for seat in range(seats)]
         return {"start": cards[size * seats], "hands": hands, "pile": cards[size * seats + 1 :]}
 
-    def start(self, seats: int, options: Mapping[str, Any], setup: Mapping[str, Any]) -> TopasState:
+    def start(self, seats: int, options: PlainMapping, setup: PlainMapping) -> TopasState:
         if not self.min_players <= seats <= self.max_players:
             raise InvalidSetup(f"Topas is for 2-4 players, or 1 for solitaire, not {seats}")
         opts, deck = self._declared(options)
@@ -414,8 +417,8 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
         return dataclasses.replace(state, hands=hands, pile=pile)
 
     def _deal_of(
-        self, deck: Deck, seats: int, start: str, setup: Mapping[str, Any]
-    ) -> tuple[Any, ...]:
+        self, deck: Deck, seats: int, start: str, setup: PlainMapping
+    ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
         """The hands and pile of a whole deal, checked: every card of the deck exactly once."""
         hands, pile = setup.get("hands"), setup.get("pile")
         size = SOLITAIRE_HAND if seats == 1 else HAND
@@ -503,11 +506,11 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
                 )
         return None
 
-    def apply(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
+    def apply(self, state: TopasState, move: PlainMapping) -> TopasState:
         placed = self._fast_place(state, move)
         return self._parsed_apply(state, move) if placed is None else placed
 
-    def _parsed_apply(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
+    def _parsed_apply(self, state: TopasState, move: PlainMapping) -> TopasState:
         """`apply` of any other move: the full parser, which words every refusal (what both
         paths answer is golden data: tests/games/test_golden.py)."""
         if state.over:
@@ -542,7 +545,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
             state, starts=(*state.starts, _reversed(card) if flipped else card)
         )
 
-    def _place(self, state: TopasState, move: Mapping[str, Any]) -> TopasState:
+    def _place(self, state: TopasState, move: PlainMapping) -> TopasState:
         if state.awaiting_start:
             raise IllegalMove(
                 f"column {state.column + 1} has no start card yet: turn its start card up first"
@@ -714,7 +717,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
                 categories["product bonus"] = points - sum(
                     categories[c] for c in deck.colours.values()
                 )
-            details: dict[str, Any] = {
+            details: dict[str, object] = {
                 "placements": [self._detail(state, deck, i, p) for i, p in mine]
             }
             if any(_head_starts(state)):  # only then: a rulebook match's reads as it always did
@@ -750,7 +753,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
             points[placement.seat] += placement.points
         return points
 
-    def _detail(self, state: TopasState, deck: Deck, index: int, p: Placement) -> dict[str, Any]:
+    def _detail(self, state: TopasState, deck: Deck, index: int, p: Placement) -> dict[str, object]:
         detail = {
             "round": state.round_of(index),
             "card": p.card,
@@ -795,10 +798,10 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
 
     # ---- describing -------------------------------------------------------------------------
 
-    def move_kind(self, move: Mapping[str, Any]) -> str:
+    def move_kind(self, move: PlainMapping) -> str:
         return "start column" if "start" in move else "place"
 
-    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str:
+    def describe(self, move: PlainMapping, seats: Sequence[str] = ()) -> str:
         if "start" in move:
             return f"turns up {move['start']} to start a new column"
         try:

@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 Cell = tuple[int, int]
 Half = tuple[str, int]  # colour letter, gems
@@ -256,7 +255,7 @@ class Table:
             self._spans = _pairs(self._keys)
         return self._spans
 
-    def drawable(self) -> list[Any]:
+    def drawable(self) -> Sequence[int | tuple[Cell, Cell]]:
         """What a bot draws a span from, in the order of `spans`: the spans' keys (`span_of`
         spells the one drawn out), or the spans themselves on a table too far out to key."""
         if not self._known:
@@ -271,9 +270,9 @@ class Table:
         return self._spans if self._keys is None else self._keys  # type: ignore[return-value]
 
     @staticmethod
-    def span_of(drawn: Any) -> tuple[Cell, Cell]:
+    def span_of(drawn: int | tuple[Cell, Cell]) -> tuple[Cell, Cell]:
         """The span an item of `drawable` stands for."""
-        return _pair(drawn) if type(drawn) is int else drawn
+        return drawn if isinstance(drawn, tuple) else _pair(drawn)
 
     def listed_spans(self) -> list[tuple[Cell, Cell]]:
         """`spans` worked out from the halves alone (the reference of the edited listing)."""
