@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, TypeGuard
+from typing import TypeGuard
 
 from ...plain import PlainDict, PlainMapping, PlainValue
 from ...quoting import quoted
@@ -176,7 +176,7 @@ def _quick_trade(raw: object, board: Board, seats: int) -> Trade | None:
     )
 
 
-def _quick_discard(move: dict[str, Any], board: Board) -> Discard | None:
+def _quick_discard(move: PlainMapping, board: Board) -> Discard | None:
     shape, source, to = move["discard"], move.get("from"), move.get("to")
     if not _is_shape(shape, board) or len(move) != 1 + ("from" in move) + ("to" in move):
         return None

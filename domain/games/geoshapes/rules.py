@@ -71,7 +71,7 @@ class GeoShapes(GameRules[GeoShapesState], declared=GAME_INFO):
     def options(self, options: PlainMapping) -> dict[str, Any]:
         return setup.options_and_board(options)[0]
 
-    def replay_options(self, rules_version: str, options: PlainMapping) -> dict[str, Any]:
+    def replay_options(self, rules_version: str, options: PlainMapping) -> dict[str, object]:
         if rules_version == "1":
             return setup.replay_options_v1(options)
         return super().replay_options(rules_version, options)

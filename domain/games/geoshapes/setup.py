@@ -38,7 +38,7 @@ def options_and_board(options: PlainMapping) -> tuple[dict[str, Any], Board]:
     return completed, board
 
 
-def replay_options_v1(options: PlainMapping) -> dict[str, Any]:
+def replay_options_v1(options: PlainMapping) -> dict[str, object]:
     """Version 1 placed at will, ended the game when the deck ran out, and named its board
     (the default then was `geoshapes`, so its records name it)."""
     return {

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypedDict, TypeVar
 
-from ...plain import PlainMapping
+from ...plain import PlainDict, PlainMapping
 from ...quoting import quoted
 from ..base import (
     Component,
@@ -233,12 +233,12 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
 
     # ---- setting up -----------------------------------------------------------------------
 
-    def options(self, options: PlainMapping) -> dict[str, Any]:
+    def options(self, options: PlainMapping) -> PlainDict:
         return self._options_and_components(options)[0]
 
     def _options_and_components(
         self, options: PlainMapping
-    ) -> tuple[dict[str, Any], tuple[str, ...], tuple[int, ...]]:
+    ) -> tuple[PlainDict, tuple[str, ...], tuple[int, ...]]:
         """The checked options and their manifest's types and values, the manifest read once
         (by name it is a file to find: a third of a simulated match's setup when read twice)."""
         chosen = _structured(options)
@@ -249,7 +249,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
         types, values = _components(manifest) if found is None else found
         if found is None and manifest.startswith(REF_PREFIX) and len(_recorded) < 64:
             _recorded[manifest] = types, values
-        opts = {"last_player_chooses": chosen.last_player_chooses, "manifest": manifest}
+        opts: PlainDict = {"last_player_chooses": chosen.last_player_chooses, "manifest": manifest}
         return opts, types, values
 
     def words(self, state: TopiaryState) -> Mapping[str, Sequence[str]]:
@@ -266,7 +266,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
             )
         return [HAND] * (seats - 1) + [HAND + rest if options["last_player_chooses"] else HAND]
 
-    def deal(self, seats: int, options: PlainMapping, rng: random.Random) -> dict[str, Any]:
+    def deal(self, seats: int, options: PlainMapping, rng: random.Random) -> dict[str, object]:
         opts, types, values = self._options_and_components(options)
         _check_players(seats)
         removed = rng.choice(types) if seats in REMOVES_A_TYPE else None
@@ -275,7 +275,7 @@ class Topiary(GameRules[TopiaryState], declared=declared.GAME_INFO):
         dealt = self._dealt(seats, opts, len(tiles))
         garden, rest = tiles[: SIZE * SIZE], tiles[SIZE * SIZE :]
         starts = list(itertools.accumulate(dealt, initial=0))
-        setup: dict[str, Any] = {
+        setup: dict[str, object] = {
             "garden": dict(zip(CELLS, garden)),
             "hands": [rest[starts[s] : starts[s + 1]] for s in range(seats)],
         }

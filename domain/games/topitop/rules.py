@@ -128,7 +128,7 @@ class Topitop(GameRules[TopitopState], declared=GAME_INFO):
     state_type = TopitopState
     playout_cap = 200  # simulations end loops as a draw by agreement after this many actions
 
-    def options(self, options: PlainMapping) -> dict[str, Any]:
+    def options(self, options: PlainMapping) -> dict[str, int]:
         declared = GAME_INFO.structure_options(options)
         for name, count in dataclasses.asdict(declared).items():
             if not 0 <= count <= SIZE * SIZE:

@@ -106,7 +106,7 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
 
     # ---- setting up -------------------------------------------------------------------------
 
-    def options(self, options: PlainMapping) -> dict[str, Any]:
+    def options(self, options: PlainMapping) -> dict[str, str]:
         # Every simulated match starts here: an exact spelling is taken as it is; anything
         # else is structured (and refused in words) by the declaration.
         if type(options) is dict and options.keys() <= _OPTION_KEYS:
@@ -115,7 +115,7 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
                 return {"hoeing": hoeing}
         return {"hoeing": GAME_INFO.structure_options(options).hoeing}
 
-    def replay_options(self, rules_version: str, options: PlainMapping) -> dict[str, Any]:
+    def replay_options(self, rules_version: str, options: PlainMapping) -> dict[str, object]:
         """Version 1 let every card's effect trigger and hoed only afterwards."""
         if rules_version == "1":
             return {**options, "hoeing": AFTER_EFFECTS}
@@ -356,7 +356,7 @@ class TotalLandscaping(GameRules[LandscapingState], declared=declared.GAME_INFO)
             )
         return " v ".join(kinds)
 
-    def typed_move(self, state: LandscapingState, move: Any, seats: Sequence[str]) -> Any:
+    def typed_move(self, state: LandscapingState, move: object, seats: Sequence[str]) -> Any:
         """Each garden's choice as that seat's offered choice it spells in any case (a round's
         every combination is too many to list)."""
         if not isinstance(move, Mapping) or state.over:
