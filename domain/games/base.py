@@ -346,7 +346,7 @@ class GameRules(ABC, Generic[S]):
         `seats` (the match's names in turn order) are given, else its number counted from 1."""
         return json.dumps(move, sort_keys=True)
 
-    def typed_move(self, state: S, move: Any, seats: Sequence[str]) -> Any:
+    def typed_move(self, state: S, move: object, seats: Sequence[str]) -> Any:
         """A move as a person types it (CLI, API) in the form it is stored in: names in their
         canonical spelling, and a seat named by its player or its number counted from 1 as the
         stored index (counted from 0). Records and the stored events are already in that form
@@ -357,7 +357,7 @@ class GameRules(ABC, Generic[S]):
         except RulesError:  # nothing offered here (a hidden hand...): the rules decide
             return move
 
-    def shown_move(self, move: PlainMapping, seats: Sequence[str]) -> dict[str, Any]:
+    def shown_move(self, move: PlainMapping, seats: Sequence[str]) -> dict[str, object]:
         """A stored move as a person types it (the inverse of `typed_move`), for front ends that
         offer moves to be sent back (the API's legal moves). Default: as stored."""
         return dict(move)

@@ -55,7 +55,7 @@ def tidy(content: dict[str, Any]) -> dict[str, Any]:
     return content
 
 
-def invalid(content: dict[str, Any], options: PlainMapping) -> str | None:
+def invalid(content: PlainMapping, options: PlainMapping) -> str | None:
     """Why the board cannot be a candidate (None when it can): the manifest's own checks, the
     seed's Wild example, and every place completable from the deck."""
     from ..base import InvalidSetup

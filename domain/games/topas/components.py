@@ -9,7 +9,7 @@ from typing import Any
 from ..base import Component, Moves
 
 
-def components(state: Any, scores: list[dict[str, Any]], moves: Moves) -> list[list[Component]]:
+def components(state: object, scores: list[dict[str, Any]], moves: Moves) -> list[list[Component]]:
     result = []
     for entry in scores:
         lines: Counter[str] = Counter()

@@ -41,7 +41,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...plain import PlainMapping
+from ...plain import PlainDict, PlainMapping
 from ...quoting import quoted
 from ..base import (
     Component,
@@ -340,7 +340,7 @@ class Topas(GameRules[TopasState], declared=GAME_INFO):
 
     # ---- setting up -------------------------------------------------------------------------
 
-    def encode(self, state: TopasState) -> dict[str, Any]:
+    def encode(self, state: TopasState) -> PlainDict:
         """The state as plain JSON; without a head start (either) it reads as before there was
         one (snapshots, `show --json` and the golden data unchanged; `decode` gives 0 back)."""
         encoded = super().encode(state)

@@ -16,10 +16,11 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+from ...plain import PlainMapping, PlainValue
 from .rules import CARD_NAME
 
 BASE = "topas"
-OPTIONS: dict[str, list[Any]] = {
+OPTIONS: dict[str, list[PlainValue]] = {
     "expert": [False, True],
     "head_start": [0, 1, 2, 3, 4],
     "second_head_start": [0, 1, 2, 3, 4],
@@ -59,7 +60,7 @@ def tidy(content: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in content.items() if k != "deck"} | {"cards": cards}
 
 
-def invalid(content: dict[str, Any], options: dict[str, Any]) -> str | None:
+def invalid(content: PlainMapping, options: PlainMapping) -> str | None:
     if not content["cards"]:
         return "the deck keeps no pair of gem counts: it has no card"
     return None
