@@ -1,9 +1,11 @@
-"""Logging whole games by tapping the drawn board on the Record page, in headless Chromium, at
-a phone's size (390x844) and a desktop's (1400x1000): each answer that has a place on the board
-is given by tapping that place (a pile of the supply, a cell, a visitor's spot, a hex tile, a
-Topas cell, a GeoShapes figure), the rest by the buttons; the stored events must equal those of
-the same game entered at the command line. On the phone the board fits the width (its third
-column is not cut off) and the page never scrolls sideways. Screenshots go to test-artifacts/.
+"""Logging whole games by tapping the drawn board on the Record page, in headless Chromium, with
+a desktop's mouse (1400x1000): each answer that has a place on the board is given by clicking
+that place (a pile of the supply, a cell, a visitor's spot, a hex tile, a Topas cell, a
+GeoShapes figure), the rest by the buttons; the stored events must equal those of the same game
+entered at the command line. The same games on a touch phone (390x844), where the board must
+also fit the width, are test_tap_targets.py's (one game tapped per game and screen: the phone's
+also measures its targets). This module's helpers and its `screen` fixture (a phone's page,
+then a desktop's) serve the other tap tests. Screenshots go to test-artifacts/.
 """
 
 from __future__ import annotations
@@ -52,8 +54,6 @@ FIND_TARGET = """([key, value, count]) => {
 }"""
 
 
-FINGER_REST_MS = 150  # between two taps of a finger (a glance at the board)
-
 # The board is drawn: plotly is not redrawing it (a tap lands on what the screen shows).
 DRAWN = "!document.querySelector('#record-board .dash-graph--pending')"
 
@@ -93,10 +93,9 @@ def tap_board(page, key: str, value, count: int) -> None:
     box = target.nth(point).bounding_box()
     assert box is not None
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    # A finger rests a moment between taps, as a player glances at the redrawn board; the page
-    # reads a tap from the pointer itself, so one made just after a redraw counts (it was lost
-    # at plotly's click before: docs/record.md). A mouse clicks where it arrives.
-    page.wait_for_timeout(FINGER_REST_MS)
+    # Tapped as soon as the board is drawn, with no rest between taps: the page reads a tap
+    # from the pointer itself, so one made just after a redraw counts (it was lost at plotly's
+    # click before: docs/record.md). The human pace is test_rapid_taps.py's.
     if page.touch:
         page.touchscreen.tap(x, y)
     else:
@@ -234,6 +233,7 @@ def as_the_menus_say(game: str, record: dict, entries: list[dict]) -> list[dict]
     return said
 
 
+@pytest.mark.parametrize("screen", ["desktop"], indirect=True)
 @pytest.mark.parametrize("game", list(NAMES))
 def test_a_game_logged_by_tapping_the_board_equals_the_command_line(game, serve, screen, tmp_path):
     served = serve()

@@ -1,8 +1,10 @@
 """Every game's example match recorded on a touch phone (390x844) by tapping alone, in headless
 Chromium: each answer that has a place on the board by a touch on the board, every other answer
-and the Record button by a touch on its button. At every question the board asks, each tap
-target (a ringed place, or an unringed place that answers why it is not legal) is at least 44x44
-CSS px and no two overlap; on GeoShapes' board each lies inside its own quadrant's box. The taps
+and the Record button by a touch on its button; the stored events must equal those of the same
+game entered at the command line, and the board fits the width (its third column is not cut
+off, the page never scrolls sideways). At every question the board asks, each tap target (a
+ringed place, or an unringed place that answers why it is not legal) is at least 44x44 CSS px
+and no two overlap; on GeoShapes' board each lies inside its own quadrant's box. The taps
 per move and seconds per move are recorded (written to test-artifacts/tap-figures.json, and
 printed with -s), never asserted: they go to benchmarks/RESULTS.md. GeoShapes' example is
 played on the whole board, where each player's places lie in one quadrant (drawn alone when
@@ -24,8 +26,18 @@ from tablelog.store import open_recorder
 
 from .conftest import ARTIFACTS, answered
 from .entering import picks_for
-from .test_browser import example_moves
-from .test_tap_board import NAMES, NOT_A_PLACE, ON_THE_BOARD, as_the_menus_say, begin, tap_board
+from .test_browser import example_moves, logged
+from .test_tap_board import (
+    NAMES,
+    NOT_A_PLACE,
+    ON_THE_BOARD,
+    as_the_menus_say,
+    begin,
+    by_the_command_line,
+    fits_the_width,
+    shot,
+    tap_board,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -129,6 +141,7 @@ def enter_by_touch(
                 spread.append((key, quadrants_asked(targets, quadrants)))
         if key.split(".")[-1] in ON_THE_BOARD[match.game] and value not in NOT_A_PLACE:
             tap_board(page, key, value, number)
+            page.on_board += 1
         else:
             touch_button(page, next(o.label for o in step.options if o.value == value))
         answered(page, "#record-picker", number + 1)
@@ -146,23 +159,30 @@ def touch_phone(browser):
     page.set_default_timeout(60_000)
     page.errors = []
     page.on("pageerror", lambda err: page.errors.append(str(err)))
-    page.touch, page.size_name = True, "phone"
+    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
+    page.touch, page.size_name, page.on_board = True, "phone", 0
     yield page
     context.close()
 
 
 @pytest.mark.parametrize("game", list(NAMES))
-def test_a_match_tapped_on_a_phone_has_targets_of_44_px_that_never_overlap(
+def test_a_game_tapped_on_a_phone_equals_the_command_line_and_its_targets_are_44_px_apart(
     game, serve, touch_phone, tmp_path
 ):
     served = serve()
     record, entries = example_moves(game)
     entries = as_the_menus_say(game, record, entries)
+    cli_store, cli_id = by_the_command_line(tmp_path, game, record, entries)
     match_id = begin(touch_phone, served, game, record)
+    fits_the_width(touch_phone)
     seen: list[str] = []
     taps, began = 0, time.monotonic()
-    for entry in entries:
+    for number, entry in enumerate(entries):
         taps += enter_by_touch(touch_phone, served.recorder, match_id, entry["move"], seen)
+        if number == 1:  # mid-game, the next question asked
+            answered(touch_phone, "#record-picker", 0)
+            fits_the_width(touch_phone)
+            shot(touch_phone, f"{game}-phone")
     seconds = time.monotonic() - began
     touch_phone.wait_for_selector("text=The game is over")
     figures = {"moves": len(entries), "taps": taps, "seconds": round(seconds, 1)}
@@ -172,9 +192,11 @@ def test_a_match_tapped_on_a_phone_has_targets_of_44_px_that_never_overlap(
     known = json.loads(path.read_text()) if path.exists() else {}
     path.write_text(json.dumps({**known, game: figures}, indent=1))
     assert seen == []
+    assert touch_phone.on_board > 0  # (every answer with a place was tapped there: ON_THE_BOARD)
     assert not touch_phone.errors
     stored = served.recorder.export(match_id)["events"]
     assert [e["move"] for e in stored if e["type"] == "move"] == [e["move"] for e in entries]
+    assert logged(served.recorder, match_id) == logged(open_recorder(cli_store), cli_id)
 
 
 HALF_BOARD_MOVES = 12  # the first moves: places of both quadrants are asked from the second on
