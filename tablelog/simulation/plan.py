@@ -22,6 +22,7 @@ from uuid import UUID, uuid5
 from tablelog.domain.agents.bots import BOTS
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import get_rules
+from tablelog.domain.plain import PlainMapping
 from tablelog.domain.quoting import quoted
 from tablelog.domain.wording import player_count_refusal
 
@@ -78,8 +79,8 @@ def make_plan(
     seed: int,
     players: int | None = None,
     bots: str | Sequence[str] = "random",
-    options: Mapping[str, Any] | None = None,
-    components: Mapping[str, Any] | None = None,
+    options: PlainMapping | None = None,
+    components: PlainMapping | None = None,
 ) -> Plan:
     """A checked Plan, or a one-line Refused/InvalidSetup naming what is wrong.
 

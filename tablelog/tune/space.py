@@ -138,7 +138,7 @@ def load_space(game: str, designer: dict[str, Any] | None = None) -> Space:
     return space
 
 
-def _check_fields(space: Space, content: Any) -> None:
+def _check_fields(space: Space, content: object) -> None:
     for pointer, span in space.fields.items():
         if content is None:
             raise SpaceError(f"{space.game} has no manifest for {quoted(pointer)} to change")
