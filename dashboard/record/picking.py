@@ -16,11 +16,15 @@ import dataclasses
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tablelog.domain.games import GameRules
 
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
 S = TypeVar("S")  # the engine's state
+V = TypeVar("V")  # an answer as a move gives it
 
 DONE = "__done__"  # the answer that closes a question of several elements ("that's all")
 
@@ -101,12 +105,12 @@ def answers(picks: Picks, key: str) -> list[Any]:
     return [value for k, value in picks if k == key]
 
 
-def answer(picks: Picks, key: str, default: Any = None) -> Any:
+def answer(picks: Picks, key: str, default: object = None) -> Any:
     found = answers(picks, key)
     return found[-1] if found else default
 
 
-def _distinct(values: Iterable[Any], sort: Callable[[Any], Any] | None) -> list[Any]:
+def _distinct(values: Iterable[V], sort: Callable[[V], SupportsRichComparison] | None) -> list[V]:
     seen = list(dict.fromkeys(values))
     return sorted(seen, key=sort) if sort else seen
 
@@ -148,7 +152,7 @@ def narrow(
     return moves
 
 
-def _several(moves: list[Move], facet: Several, chosen: list[Any]) -> Question | list[Move]:
+def _several(moves: list[Move], facet: Several, chosen: list[object]) -> Question | list[Move]:
     """The question of a set: options are the elements still possible beside those chosen;
     DONE is offered once the chosen elements make a whole answer and more could be added."""
     done = DONE in chosen
@@ -169,7 +173,7 @@ def _several(moves: list[Move], facet: Several, chosen: list[Any]) -> Question |
     return Question(facet.key, facet.prompt, options, several=True)
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     """Answers travel as JSON: tuples become lists."""
     return list(value) if isinstance(value, tuple) else value
 
@@ -187,5 +191,5 @@ def prefixed(step: Question, prefix: str, who: str) -> Question:
     return dataclasses.replace(step, key=f"{prefix}.{step.key}", prompt=f"{who}: {step.prompt}")
 
 
-def lookup(mapping: Mapping[str, str], default: str = "") -> Callable[[Any], str]:
+def lookup(mapping: Mapping[str, str], default: str = "") -> Callable[[str], str]:
     return lambda value: mapping.get(value, default)
