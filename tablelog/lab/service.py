@@ -19,6 +19,7 @@ from typing import Any
 from uuid import uuid4
 
 from tablelog.domain.errors import Refused
+from tablelog.domain.plain import PlainDict, PlainMapping
 from tablelog.domain.quoting import quoted
 from tablelog.domain.recording.recorder import Recorder
 
@@ -49,7 +50,7 @@ class LabService:
 
         return humans_vs_bots(self.recorder, game, sample=0)
 
-    def start(self, request: Mapping[str, Any]) -> Definition:
+    def start(self, request: PlainMapping) -> Definition:
         """Check the request (`definition_of`) and what it would cost (`lab.cost`), then run it
         in a thread; Refused if one runs here already."""
         from .cost import check_affordable
@@ -166,7 +167,7 @@ def _number(value: Any, what: str) -> int:
     return number
 
 
-def _options(value: Any) -> dict[str, Any]:
+def _options(value: object) -> PlainDict:
     if value in (None, ""):
         return {}
     if isinstance(value, str):
