@@ -4,7 +4,7 @@ kind says what the page holds there, as a player would put it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -25,7 +25,7 @@ def _json_text(text: object) -> bool:
     return True
 
 
-def kind(words: str, schema: dict[str, Any]) -> dict[str, Any]:
+def kind(words: str, schema: Mapping[str, object]) -> dict[str, Any]:
     """A JSON Schema with the words that name it in a refusal ("text (or nothing)")."""
     return {**schema, "description": words}
 
