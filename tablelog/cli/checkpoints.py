@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import textwrap
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
@@ -442,7 +443,7 @@ class HeadsSource(click.ParamType):
 def audit_checkpoints(
     recorder: Recorder,
     reports: list[dict[str, Any]],
-    heads: list[dict[str, Any]] | None,
+    heads: Sequence[object] | None,
     key_files: tuple[Given, ...],
     everything: bool,
 ) -> dict[str, Any]:

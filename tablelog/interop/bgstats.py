@@ -20,7 +20,7 @@ from uuid import UUID, uuid5
 
 from tablelog.domain.games import get_rules
 from tablelog.domain.matches.times import within_range
-from tablelog.domain.plain import PlainDict, PlainValue
+from tablelog.domain.plain import PlainDict, PlainMapping, PlainValue
 
 from .common import (
     BGG_ENTRY,
@@ -61,7 +61,7 @@ def load(text: str) -> dict[str, Any]:
     return data
 
 
-def by_id(data: Mapping[str, Any], key: str) -> dict[int | str | None, dict[str, Any]]:
+def by_id(data: PlainMapping, key: str) -> dict[int | str | None, dict[str, Any]]:
     items = data.get(key) or []
     if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
         raise bad("the file", f"`{key}` is not a list of objects")

@@ -49,10 +49,10 @@ class Plan:
     matches: int
     seed: int
     bots: tuple[str, ...]  # the bot of each seat, in turn order
-    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    options: PlainMapping = dataclasses.field(default_factory=dict)
     # A manifest handed over whole ({"name", "content"}: a tuner's candidate board, a file), in
     # place of the one `options` names; `options["manifest"]` is then its `sha256:` reference.
-    components: Mapping[str, Any] | None = None
+    components: PlainMapping | None = None
 
     @property
     def players(self) -> int:
