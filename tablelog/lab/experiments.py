@@ -26,7 +26,7 @@ from typing import Any
 from tablelog.domain.agents import check_agent
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import get_rules
-from tablelog.domain.plain import PlainMapping
+from tablelog.domain.plain import PlainDict, PlainMapping
 from tablelog.domain.wording import game_option_words
 
 KINDS = ("variants", "restriction", "skill")
@@ -38,7 +38,7 @@ MAX_SAMPLE = 500  # humans against bots: matches per side replayed at most
 @dataclasses.dataclass(frozen=True)
 class Arm:
     name: str
-    options: Mapping[str, Any]
+    options: PlainMapping
     agents: tuple[str, ...]  # one per seat, before rotation; agents[0] is the focal agent
     rotate: bool = False  # seat k % players takes agents[0] in match k (head to head)
 
@@ -61,7 +61,7 @@ class Definition:
     arms: tuple[Arm, ...]
     alpha: float = 0.05
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlainDict:
         return dataclasses.asdict(self) | {"arms": [dataclasses.asdict(a) for a in self.arms]}
 
     @classmethod
