@@ -590,7 +590,7 @@ def _discards_tap(number: int) -> tuple[float, float]:
     return (col + 1) * WIDTH - 1.2, -(row + 1) * HEIGHT + 1.2
 
 
-def _seat(value: Any, seats: list[str]) -> int:
+def _seat(value: int | str, seats: list[str]) -> int:
     """A seat as the picker names it: its number from 0, or its player's name."""
     return seats.index(value) if isinstance(value, str) else int(value)
 

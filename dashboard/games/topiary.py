@@ -34,6 +34,7 @@ from tablelog.domain.games import GameRules, RulesError
 from tablelog.domain.games.cells import parse_cell
 from tablelog.domain.games.manifests import load_manifest
 from tablelog.domain.games.topiary.garden import DIRECTIONS, SIZE
+from tablelog.domain.plain import PlainDict
 
 from .drawing import Sketch, Tap, board_figure, label, rect
 from .setting import YES_NO, first_open
@@ -443,7 +444,7 @@ def setup(players: int, picks: Picks) -> Step:
             "Which tile was turned face up at c3?",
             tuple(Option(f"{t} {v}", f"{t} {v}", t) for t in types if t != removed for v in values),
         )
-    table: dict[str, Any] = {"garden": {"c3": answer(picks, "c3")}}
+    table: PlainDict = {"garden": {"c3": answer(picks, "c3")}}
     if removed:
         table["removed"] = removed
     return Ready(
