@@ -21,7 +21,7 @@ import dataclasses
 import math
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 import plotly.graph_objects as go
 
@@ -152,6 +152,15 @@ def _draw_key(sketch: Sketch, marks: dict[str, str], top: float) -> None:
             label(sketch, x - 0.2, y, entry, 10, "#555", xanchor="left")
 
 
+class EncodedPlace(TypedDict):
+    """A place of the board as the encoded state holds it (`board.Place`, as JSON)."""
+
+    name: str
+    quadrant: str
+    is_circle: bool
+    needs: dict[str, int]  # shape -> how many
+
+
 def slots(needs: dict[str, int], placed: list[str], wild: str) -> list[tuple[str, str]]:
     """Each slot of a place as (shape, mark): "x" filled by its shape, "W" by the Wild,
     "" still open. Real shapes fill their own slots first; Wilds fill the gaps in order."""
@@ -250,7 +259,7 @@ class Quadrant:
 def _draw_quadrant(
     sketch: Sketch,
     where: Quadrant,
-    mine: list[tuple[dict[str, Any], list[str]]],
+    mine: list[tuple[EncodedPlace, list[str]]],
     stack: list[str],
 ) -> None:
     """One quadrant's box: its owner, its places' shape slots and its discard stack."""
@@ -327,7 +336,7 @@ def discards_at(number: int) -> tuple[float, float]:
 
 
 def _draw_place(
-    sketch: Sketch, where: Quadrant, line: int, place: dict[str, Any], placed: list[str]
+    sketch: Sketch, where: Quadrant, line: int, place: EncodedPlace, placed: list[str]
 ) -> None:
     """One place's row: its name, then a slot per shape it needs (filled once a card is placed)."""
     left, y = row_at(where.number, line)
@@ -543,7 +552,7 @@ def _quadrant_of(x: float, y: float) -> tuple[int, int]:
     return int(x // WIDTH), int(-y // HEIGHT)
 
 
-def _rows(state: dict[str, Any]) -> Iterator[tuple[int, int, dict[str, Any], list[str]]]:
+def _rows(state: dict[str, Any]) -> Iterator[tuple[int, int, EncodedPlace, list[str]]]:
     """Each place with its quadrant's number, its line there and what is placed on it."""
     board = state["board"]
     for number, quadrant in enumerate(board["quadrants"]):
