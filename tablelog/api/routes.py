@@ -205,7 +205,7 @@ class Service:
         return {"game": game, **_finite(self.queries.game_report(game, players, variant, kind))}
 
 
-def _finite(value: Any) -> Any:
+def _finite(value: object) -> Any:
     """JSON has no NaN or infinity: a figure that does not exist is null."""
     if isinstance(value, float) and not math.isfinite(value):
         return None

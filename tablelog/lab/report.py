@@ -23,7 +23,7 @@ from tablelog.projections.traces import Trace
 from .experiments import Arm, Definition
 
 
-def plain(value: Any) -> Any:
+def plain(value: object) -> Any:
     """JSON-ready: NaN to None, numpy numbers to Python's."""
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
