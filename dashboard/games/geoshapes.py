@@ -619,7 +619,9 @@ def setup(players: int, picks: Picks) -> Step:
         key = f"hand{seat + 1}"
         hand = [shape for shape in answers(picks, key) if shape != DONE]
         if len(hand) < dealt:
-            left = deck - Counter(s for k, v in picks if k.startswith("hand") for s in [v])
+            left = deck - Counter(
+                s for k, v in picks if isinstance(k, str) and k.startswith("hand") for s in [v]
+            )
             return Question(
                 key,
                 f"Player {seat + 1}'s dealt shapes ({len(hand)} of {dealt})",

@@ -25,6 +25,7 @@ from tablelog.dashboard.record.picking import (
     Ready,
     Step,
     answer,
+    answers,
     legal_moves,
     walk,
 )
@@ -175,7 +176,7 @@ def menu(
 ) -> Step:
     moves = legal_moves(rules, state)
     halves = on_table(rules.encode(state))
-    card = next((p[1] for p in picks if p[0] == "card"), None)
+    card = next(iter(answers(picks, "card")), None)
     first, second = card.split("-") if card else ("", "")
 
     def at_label(cell: tuple[int, int]) -> str:

@@ -29,7 +29,7 @@ V = TypeVar("V")  # an answer as a move gives it
 DONE = "__done__"  # the answer that closes a question of several elements ("that's all")
 
 Move = dict[str, Any]
-Picks = Sequence[Sequence[Any]]
+Picks = Sequence[Sequence[object]]
 
 
 @dataclasses.dataclass(frozen=True)
