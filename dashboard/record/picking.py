@@ -178,7 +178,7 @@ def _plain(value: object) -> object:
     return list(value) if isinstance(value, tuple) else value
 
 
-def by_seat(picks: Picks, prefix: str) -> list[list[Any]]:
+def by_seat(picks: Picks, prefix: str) -> list[list[object]]:
     """The picks under `prefix.` (one seat's part of a simultaneous move), prefix removed."""
     return [
         [key[len(prefix) + 1 :], value]
