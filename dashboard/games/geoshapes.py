@@ -161,6 +161,29 @@ class EncodedPlace(TypedDict):
     needs: dict[str, int]  # shape -> how many
 
 
+class EncodedBoard(TypedDict):
+    """The parts of the encoded state's board the tap targets read."""
+
+    name: str
+    wild: str
+    quadrants: list[str]
+    places: list[EncodedPlace]
+
+
+class EncodedPlayer(TypedDict):
+    quadrants: list[str]  # those whose discards are the player's stacks
+    hand: list[str]
+
+
+class GeoShapesView(TypedDict):
+    """The parts of the encoded state (`rules.encode`) the tap targets read."""
+
+    board: EncodedBoard
+    players: list[EncodedPlayer]
+    placed: list[list[str]]  # per place (in the board's order), the shapes placed on it
+    stacks: list[list[str]]  # per quadrant, its discards
+
+
 def slots(needs: dict[str, int], placed: list[str], wild: str) -> list[tuple[str, str]]:
     """Each slot of a place as (shape, mark): "x" filled by its shape, "W" by the Wild,
     "" still open. Real shapes fill their own slots first; Wilds fill the gaps in order."""
@@ -493,7 +516,7 @@ def trade_menu(
 ON_A_PLACE = ("switch", "on", "from")
 
 
-def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+def taps(state: GeoShapesView, question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
     """A figure or circle (to place on, switch to, take from) at its first open slot (its first
     slot when full) on its quadrant drawn alone; on the whole board (places of two quadrants
     asked, or one place) in its line's column (`STAIRS`); a quadrant's discards (to discard
@@ -523,7 +546,7 @@ def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[st
 
 
 def focus(
-    state: dict[str, Any], question: Question, picks: Picks
+    state: GeoShapesView, question: Question, picks: Picks
 ) -> tuple[list[float], list[float]] | None:
     """The board's ranges while places of one quadrant alone are asked for: that quadrant,
     twice as large, so that two places' targets (rows 0.95 apart, 21 px on a whole board at
@@ -552,7 +575,7 @@ def _quadrant_of(x: float, y: float) -> tuple[int, int]:
     return int(x // WIDTH), int(-y // HEIGHT)
 
 
-def _rows(state: dict[str, Any]) -> Iterator[tuple[int, int, EncodedPlace, list[str]]]:
+def _rows(state: GeoShapesView) -> Iterator[tuple[int, int, EncodedPlace, list[str]]]:
     """Each place with its quadrant's number, its line there and what is placed on it."""
     board = state["board"]
     for number, quadrant in enumerate(board["quadrants"]):
@@ -565,7 +588,7 @@ def _rows(state: dict[str, Any]) -> Iterator[tuple[int, int, EncodedPlace, list[
             yield number, line, place, placed
 
 
-def place_rows(state: dict[str, Any]) -> dict[str, tuple[float, float]]:
+def place_rows(state: GeoShapesView) -> dict[str, tuple[float, float]]:
     """Each place's tap point: its first open slot, or its first slot when it is full."""
     found = {}
     for number, line, place, placed in _rows(state):
@@ -583,7 +606,7 @@ def place_rows(state: dict[str, Any]) -> dict[str, tuple[float, float]]:
 STAIRS = (1.2, 3.8, 6.4)
 
 
-def place_stairs(state: dict[str, Any]) -> dict[str, tuple[float, float]]:
+def place_stairs(state: GeoShapesView) -> dict[str, tuple[float, float]]:
     """Each place's tap point when places of several quadrants are asked on the whole board:
     on its own row, in its line's column."""
     found = {}
