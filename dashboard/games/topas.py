@@ -218,7 +218,7 @@ def menu(
     return walk(moves, facets, picks)
 
 
-def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+def taps(state: object, question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
     """Where the card goes: the cell of its first half, then the cell its second half points
     to (cell (x, y) is drawn at (x, -y))."""
     if question.key == "area":
@@ -240,7 +240,7 @@ def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[st
 
 
 def focus(
-    state: dict[str, Any], question: Question, picks: Picks
+    state: object, question: Question, picks: Picks
 ) -> tuple[list[float], list[float]] | None:
     """The board's ranges for a cell asked on a large table: the area chosen, or the cells
     around the first half for the second's (a whole table of 10 cells puts neighbours 28 px

@@ -393,7 +393,7 @@ def _with_took(rules: GameRules[S], state: S, moves: list[Move], took: str) -> l
     return accepted
 
 
-def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+def taps(state: object, question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
     """Where the visitor stands (a square around the garden), then the way it looks (an arrow on
     the first tile it sees), then the face-down tile it takes (tile a1 is drawn at (0, 0), x to
     the east, y up). Every target is a tile's width from the next: two steps, where one would
