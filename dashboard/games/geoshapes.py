@@ -21,7 +21,7 @@ import dataclasses
 import math
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any, TypedDict, TypeVar
+from typing import Any, TypedDict, TypeVar, cast
 
 import plotly.graph_objects as go
 
@@ -162,7 +162,7 @@ class EncodedPlace(TypedDict):
 
 
 class EncodedBoard(TypedDict):
-    """The parts of the encoded state's board the tap targets read."""
+    """The parts of the encoded state's board the tap targets and the trade read."""
 
     name: str
     wild: str
@@ -176,7 +176,7 @@ class EncodedPlayer(TypedDict):
 
 
 class GeoShapesView(TypedDict):
-    """The parts of the encoded state (`rules.encode`) the tap targets read."""
+    """The parts of the encoded state (`rules.encode`) the tap targets and the trade read."""
 
     board: EncodedBoard
     players: list[EncodedPlayer]
@@ -407,7 +407,7 @@ def kind(move: Move) -> str:
     return next(iter(move))
 
 
-def holdings(encoded: dict[str, Any], seat: int) -> Counter[str]:
+def holdings(encoded: GeoShapesView, seat: int) -> Counter[str]:
     """What a seat can trade: 'hand:SHAPE' per shape in hand, 'PLACE:SHAPE' per shape on its
     own figures and circle."""
     items = Counter(f"{HAND}:{shape}" for shape in encoded["players"][seat]["hand"])
@@ -432,7 +432,7 @@ def menu(
     rules: GameRules[S], state: S, seat: int, picks: Picks, names: list[str] | None = None
 ) -> Step:
     moves = legal_moves(rules, state)
-    encoded = rules.encode(state)
+    encoded = cast(GeoShapesView, rules.encode(state))  # the engine's plain JSON
     trading = any(kind(m) == "trade" for m in moves)
     offered = list(dict.fromkeys(kind(m) for m in moves))
     action = answer(picks, "action")
@@ -461,7 +461,7 @@ def menu(
 
 
 def trade_menu(
-    encoded: dict[str, Any], seat: int, picks: Picks, names: list[str] | None = None
+    encoded: GeoShapesView, seat: int, picks: Picks, names: list[str] | None = None
 ) -> Step:
     """The offer, part by part: with whom, what is given, what is asked for, the answer."""
     players = len(encoded["players"])
