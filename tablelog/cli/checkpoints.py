@@ -15,7 +15,7 @@ import os
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 from uuid import UUID
 
 import click
@@ -440,13 +440,39 @@ class HeadsSource(click.ParamType):
         return value if isinstance(value, list) else read_heads(value)
 
 
+class LedgerFinding(TypedDict):
+    event: int | None
+    kind: str
+    message: str
+    match: NotRequired[str]  # the match it is about, when it is about one
+
+
+class CheckpointRow(TypedDict):
+    checkpoint: int  # its number, from 1
+    size: int | None  # events it signs
+    time: str | None
+    key: str | None  # the signing key's id
+    verified: bool
+
+
+class LedgerReport(TypedDict):
+    """The checkpoint audit (`audit_ledger`, `audit_match_ledger`) as `audit` reads it."""
+
+    clean: bool
+    findings: list[LedgerFinding]
+    notes: list[str]
+    keys: list[str]
+    uncovered: int | None  # events stored after the newest checkpoint
+    checkpoints: list[CheckpointRow]
+
+
 def audit_checkpoints(
     recorder: Recorder,
     reports: list[dict[str, Any]],
     heads: Sequence[object] | None,
     key_files: tuple[Given, ...],
     everything: bool,
-) -> dict[str, Any]:
+) -> LedgerReport:
     """The checkpoint audit (of the whole log, or of one match by inclusion proofs), its
     findings about each match added to that match's report."""
     from tablelog.domain.integrity.audit_ledger import attach, audit_ledger
@@ -460,14 +486,14 @@ def audit_checkpoints(
             recorder, UUID(reports[0]["match"]), heads, read_keys(key_files)
         )
     attach(reports, report)
-    return report
+    return cast(LedgerReport, report)  # the domain's plain JSON
 
 
-def against_given(report: dict[str, Any]) -> bool:
+def against_given(report: LedgerReport) -> bool:
     return any(note.startswith("consistent with") for note in report["notes"])
 
 
-def ledger_text(report: dict[str, Any]) -> str:
+def ledger_text(report: LedgerReport) -> str:
     checkpoints = report["checkpoints"]
     if not checkpoints and not report["findings"] and not against_given(report):
         return ""  # a store nobody signs: the audit reads as it always did
