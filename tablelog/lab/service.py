@@ -15,7 +15,7 @@ import json
 import threading
 import weakref
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import uuid4
 
 from tablelog.domain.errors import Refused
@@ -25,6 +25,9 @@ from tablelog.domain.recording.recorder import Recorder
 
 from .experiments import KINDS, Definition, check_alpha, restriction, skill, variants
 from .store import LabStore, NotRunning
+
+if TYPE_CHECKING:
+    from .humans import HumansReport
 
 PAGE_LIMIT = 400  # matches per arm a start from the page or the API may ask for
 
@@ -43,7 +46,7 @@ class LabService:
     def experiment(self, experiment_id: str) -> dict[str, Any]:
         return self.store.get(experiment_id)
 
-    def humans(self, game: str) -> dict[str, Any]:
+    def humans(self, game: str) -> HumansReport:
         """Humans against bots from the projection tables only (no replay: branching is left
         out), for the Lab page; `tablelog experiment humans` also samples branching."""
         from .humans import humans_vs_bots
