@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 from uuid import UUID
@@ -34,6 +34,7 @@ from tablelog.domain.integrity.checkpoints import (
 )
 from tablelog.domain.integrity.signed import SigningRecorder
 from tablelog.domain.matches import rulings
+from tablelog.domain.plain import PlainDict
 from tablelog.domain.quoting import quoted
 from tablelog.domain.recording.stored import not_signed
 from tablelog.domain.recording.users import signing_person, users_of
@@ -300,7 +301,7 @@ def _write_qr(text: str, name: str) -> None:
         segno.make(text, error="m").save(out, kind=kind, scale=4)
 
 
-def read_receipt(text: str) -> dict[str, Any]:
+def read_receipt(text: str) -> PlainDict:
     """A receipt file's content: JSON, or the text `receipt` prints."""
     if text.lstrip().startswith("{"):
         return parse_json(text, "the receipt", BadReceipt)
@@ -373,7 +374,7 @@ def verify(ctx, receipt_file, record_file, key_files, store):
         click.echo(f"  {line}")
 
 
-def _one_record(text: str) -> dict[str, Any]:
+def _one_record(text: str) -> PlainDict:
     lines = [line for line in text.splitlines() if line.strip()]
     value = parse_json(text if len(lines) != 1 else lines[0], "the record", BadReceipt)
     if not isinstance(value, dict):
@@ -399,7 +400,7 @@ def echo_signed(recorder: Any, done: Match) -> None:
     click.echo(textwrap.indent(receipt_text.to_text(found), "  "), nl=False)
 
 
-def read_heads(location: str) -> list[dict[str, Any]]:
+def read_heads(location: str) -> list[Mapping[str, object]]:
     """Heads kept elsewhere: a folder of head files, or one file (a C2SP checkpoint, a head, a
     JSON list of heads, or JSON Lines); each file read with a bound, every head's shape checked."""
     path = Path(location).expanduser()
@@ -436,7 +437,7 @@ class HeadsSource(click.ParamType):
 
     def convert(
         self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-    ) -> list[dict[str, Any]]:
+    ) -> list[Mapping[str, object]]:
         return value if isinstance(value, list) else read_heads(value)
 
 
