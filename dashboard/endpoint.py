@@ -121,13 +121,14 @@ WRONG = {
 }
 
 
-def call_schema(output: str, callback: dict[str, Any]) -> dict[str, Any]:
+def call_schema(output: str, callback: dict[str, Any]) -> dict[str, object]:
     """The JSON Schema of a call of `callback` (an entry of Dash's callback map), whose key is
     `output`: the outputs, inputs and state exactly as it declares them, in order."""
     outputs = split_callback_id(output)
-    schema: dict[str, Any] = {
+    required = ["output", "outputs", "inputs", "changedPropIds"]
+    schema: dict[str, object] = {
         "type": "object",
-        "required": ["output", "outputs", "inputs", "changedPropIds"],
+        "required": required,
         "properties": {
             "output": {"const": output},
             "outputs": (
@@ -141,7 +142,7 @@ def call_schema(output: str, callback: dict[str, Any]) -> dict[str, Any]:
         },
     }
     if callback["state"]:
-        schema["required"].append("state")
+        required.append("state")
     return schema
 
 

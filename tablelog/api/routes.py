@@ -201,7 +201,7 @@ class Service:
 
     def stats(
         self, game: str, players: int | None, variant: str | None, kind: str | None = None
-    ) -> dict[str, Any]:
+    ) -> PlainDict:
         return {"game": game, **_finite(self.queries.game_report(game, players, variant, kind))}
 
 
