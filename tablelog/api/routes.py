@@ -51,7 +51,7 @@ class Param:
 @dataclass(frozen=True)
 class Reply:
     status: int
-    body: PlainValue
+    body: PlainValue | PlainMapping  # a JSON value, or a JSON object only read
     headers: dict[str, str] = field(default_factory=dict)
 
 

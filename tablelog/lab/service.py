@@ -15,7 +15,7 @@ import json
 import threading
 import weakref
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Required, TypedDict
 from uuid import uuid4
 
 from tablelog.domain.errors import Refused
@@ -32,13 +32,25 @@ if TYPE_CHECKING:
 PAGE_LIMIT = 400  # matches per arm a start from the page or the API may ask for
 
 
+class LabProgress(TypedDict, total=False):
+    """The experiment this service runs, as the Lab page and GET /lab/progress read it."""
+
+    state: Required[str]  # idle, running, done, cancelled or failed
+    id: str
+    kind: str
+    game: str
+    done: int  # matches played
+    total: int
+    error: str  # why it failed
+
+
 class LabService:
     def __init__(self, recorder: Recorder) -> None:
         self.recorder = recorder
         self.store = LabStore(recorder)
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self.progress: dict[str, Any] = {"state": "idle"}
+        self.progress: LabProgress = {"state": "idle"}
 
     def experiments(self, game: str | None = None) -> list[dict[str, Any]]:
         return self.store.all(game)
