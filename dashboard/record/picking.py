@@ -16,7 +16,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tablelog.domain.games import GameRules
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 S = TypeVar("S")  # the engine's state
 V = TypeVar("V")  # an answer as a move gives it
+H = TypeVar("H", bound=Hashable)  # a facet's answer as a move gives it
 
 DONE = "__done__"  # the answer that closes a question of several elements ("that's all")
 
@@ -62,29 +63,29 @@ class StalePicks(ValueError):
 
 
 @dataclasses.dataclass(frozen=True)
-class Facet:
+class Facet(Generic[H]):
     """One question asked of a list of moves. `value` reads the answer off a move (None: this
     move does not raise the question); `label` and `group` say it in the game's words."""
 
     key: str
     prompt: str
-    value: Callable[[Move], Hashable | None]
-    label: Callable[[Any], str] = str
-    group: Callable[[Any], str] = lambda value: ""
-    sort: Callable[[Any], Any] | None = None  # option order; default: first seen first
+    value: Callable[[Move], H | None]
+    label: Callable[[H], str] = str
+    group: Callable[[H], str] = lambda value: ""
+    sort: Callable[[H], SupportsRichComparison] | None = None  # option order; default: as seen
 
 
 @dataclasses.dataclass(frozen=True)
-class Several:
+class Several(Generic[H]):
     """A question whose answer is a set of elements (a tuple read off a move, order free),
     picked one at a time; the move's own list is what gets recorded."""
 
     key: str
     prompt: str
-    value: Callable[[Move], tuple | None]
-    label: Callable[[Any], str] = str
-    group: Callable[[Any], str] = lambda value: ""
-    sort: Callable[[Any], Any] | None = None
+    value: Callable[[Move], tuple[H, ...] | None]
+    label: Callable[[H], str] = str
+    group: Callable[[H], str] = lambda value: ""
+    sort: Callable[[H], SupportsRichComparison] | None = None
 
 
 def legal_moves(rules: GameRules[S], state: S) -> list[Move]:
