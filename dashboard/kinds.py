@@ -94,7 +94,7 @@ CHOICES = kind(
 ROWS = kind("a list of rows (or nothing)", {"type": _maybe("array"), "items": {"type": "object"}})
 
 
-def one_of(values: Sequence[PlainValue]) -> dict[str, Any]:
+def one_of(values: Sequence[PlainValue]) -> dict[str, object]:
     """One of the page's own choices (or nothing)."""
     return kind(f"one of {', '.join(map(str, values))} (or nothing)", {"enum": [*values, None]})
 
