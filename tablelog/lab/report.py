@@ -36,7 +36,7 @@ def plain(value: object) -> Any:
     return value
 
 
-def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+def records(frame: pd.DataFrame) -> list[dict[str, object]]:
     return [plain(row) for row in frame.to_dict("records")]
 
 
