@@ -70,7 +70,7 @@ def report_of(definition: Definition, traces: Sequence[Sequence[Trace]]) -> dict
     return report
 
 
-def _head_to_head(arm: Arm, traces: Sequence[Trace]) -> dict[str, Any]:
+def _head_to_head(arm: Arm, traces: Sequence[Trace]) -> dict[str, object]:
     """The focal agent (agents[0]) sits in seat k % players in match k."""
     wins = losses = draws = 0
     shared = 0.0  # winners / players summed over decided matches: the fair rate's numerator
