@@ -100,7 +100,7 @@ def declared(game: str) -> ModuleType:
     return importlib.import_module(tuning)
 
 
-def base_manifest(space: Space) -> Any:
+def base_manifest(space: Space) -> PlainValue:
     from tablelog.domain.games.manifests import find
 
     if space.base is None:
