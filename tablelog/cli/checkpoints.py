@@ -436,7 +436,10 @@ class HeadsSource(click.ParamType):
     name = "heads"
 
     def convert(
-        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+        self,
+        value: str | list[Mapping[str, object]],
+        param: click.Parameter | None,
+        ctx: click.Context | None,
     ) -> list[Mapping[str, object]]:
         return value if isinstance(value, list) else read_heads(value)
 
