@@ -119,7 +119,7 @@ class Source:
         columns: Sequence[str] | None = None,
         order: str = "",
         limit: int | None = None,
-        **where: Any,
+        **where: object,
     ) -> pd.DataFrame:
         """Rows of projection table `name` whose columns equal `where` (None values ignored; a
         list or tuple value: any of them), typed as `projections.tables` says; `columns` picks
