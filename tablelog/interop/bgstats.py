@@ -68,7 +68,7 @@ def load(text: str) -> Export:
     return cast(Export, data)  # JSON, checked as far as `Export` says
 
 
-def by_id(data: PlainMapping, key: str) -> dict[int | str | None, dict[str, Any]]:
+def by_id(data: PlainMapping, key: str) -> dict[int | str | None, PlainMapping]:
     items = data.get(key) or []
     if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
         raise bad("the file", f"`{key}` is not a list of objects")
