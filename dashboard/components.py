@@ -131,7 +131,7 @@ def names(seats_json: str) -> str:
     return ", ".join(json.loads(seats_json))
 
 
-def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+def records(frame: pd.DataFrame) -> list[dict[str, object]]:
     """Grid rows: NaN/NA as empty, timestamps as short text."""
     out = frame.copy()
     for column in out.columns:
@@ -139,7 +139,7 @@ def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
             out[column] = out[column].dt.strftime("%Y-%m-%d %H:%M").astype(object)
     out = out.astype(object).where(out.notna(), None)
     # The frames' column labels are text; pandas types a record's keys as any Hashable.
-    return cast(list[dict[str, Any]], out.to_dict("records"))
+    return cast(list[dict[str, object]], out.to_dict("records"))
 
 
 def options(values: Sequence[PlainValue], labels: Sequence[str] | None = None) -> list[PlainDict]:

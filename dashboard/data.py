@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 from uuid import UUID
 
@@ -119,7 +119,7 @@ class Source:
         columns: Sequence[str] | None = None,
         order: str = "",
         limit: int | None = None,
-        **where: Any,
+        **where: object,
     ) -> pd.DataFrame:
         """Rows of projection table `name` whose columns equal `where` (None values ignored; a
         list or tuple value: any of them), typed as `projections.tables` says; `columns` picks
@@ -135,7 +135,7 @@ class Source:
     def query(
         self,
         sql: str,
-        params: Sequence[Any] = (),
+        params: Sequence[object] = (),
         columns: Sequence[str] = (),
         table: str | None = None,
     ) -> pd.DataFrame:
@@ -157,7 +157,7 @@ class Source:
         columns: Sequence[str] | None,
         order: str,
         limit: int | None,
-        where: dict[str, Any],
+        where: Mapping[str, object],
     ) -> pd.DataFrame:
         table = TABLES[name]
         chosen = table if not columns else _subset(table, columns)
@@ -243,7 +243,7 @@ def _typed(
     return data.astype({**types, **text})
 
 
-def counts(source: Source, table: str, by: Sequence[str], **where: Any) -> pd.DataFrame:
+def counts(source: Source, table: str, by: Sequence[str], **where: object) -> pd.DataFrame:
     """How many rows of `table` have each combination of the `by` columns (column n), among the
     rows whose columns equal `where`; most first."""
     for column in [*by, *where]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 import dash
@@ -120,13 +121,14 @@ WRONG = {
 }
 
 
-def call_schema(output: str, callback: dict[str, Any]) -> dict[str, Any]:
+def call_schema(output: str, callback: dict[str, Any]) -> dict[str, object]:
     """The JSON Schema of a call of `callback` (an entry of Dash's callback map), whose key is
     `output`: the outputs, inputs and state exactly as it declares them, in order."""
     outputs = split_callback_id(output)
-    schema: dict[str, Any] = {
+    required = ["output", "outputs", "inputs", "changedPropIds"]
+    schema: dict[str, object] = {
         "type": "object",
-        "required": ["output", "outputs", "inputs", "changedPropIds"],
+        "required": required,
         "properties": {
             "output": {"const": output},
             "outputs": (
@@ -140,16 +142,16 @@ def call_schema(output: str, callback: dict[str, Any]) -> dict[str, Any]:
         },
     }
     if callback["state"]:
-        schema["required"].append("state")
+        required.append("state")
     return schema
 
 
-def _in_order(slots: list[dict[str, Any]]) -> dict[str, Any]:
-    exactly: dict[str, Any] = {"type": "array", "minItems": len(slots), "maxItems": len(slots)}
+def _in_order(slots: list[dict[str, object]]) -> dict[str, object]:
+    exactly: dict[str, object] = {"type": "array", "minItems": len(slots), "maxItems": len(slots)}
     return {**exactly, "prefixItems": slots} if slots else exactly  # prefixItems: not empty
 
 
-def _slot(spec: dict[str, str], output: bool = False) -> dict[str, Any]:
+def _slot(spec: dict[str, str], output: bool = False) -> dict[str, object]:
     """One declared dependency: {"id", "property"} as sent; a list of them for a wildcard
     (ALL) id, the components the wildcard matched on the page."""
     prop = spec["property"]
@@ -176,7 +178,7 @@ def _slot(spec: dict[str, str], output: bool = False) -> dict[str, Any]:
     return item
 
 
-def _item(id_schema: dict[str, Any], prop_schema: dict[str, Any]) -> dict[str, Any]:
+def _item(id_schema: Mapping[str, object], prop_schema: Mapping[str, object]) -> dict[str, object]:
     return {
         "type": "object",
         "required": ["id", "property"],

@@ -4,7 +4,7 @@ kind says what the page holds there, as a player would put it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
@@ -25,7 +25,7 @@ def _json_text(text: object) -> bool:
     return True
 
 
-def kind(words: str, schema: dict[str, Any]) -> dict[str, Any]:
+def kind(words: str, schema: Mapping[str, object]) -> dict[str, Any]:
     """A JSON Schema with the words that name it in a refusal ("text (or nothing)")."""
     return {**schema, "description": words}
 
@@ -94,7 +94,7 @@ CHOICES = kind(
 ROWS = kind("a list of rows (or nothing)", {"type": _maybe("array"), "items": {"type": "object"}})
 
 
-def one_of(values: Sequence[PlainValue]) -> dict[str, Any]:
+def one_of(values: Sequence[PlainValue]) -> dict[str, object]:
     """One of the page's own choices (or nothing)."""
     return kind(f"one of {', '.join(map(str, values))} (or nothing)", {"enum": [*values, None]})
 

@@ -6,12 +6,13 @@ Flask server, so the two sides cannot drift apart."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from flask import Flask
 
     from tablelog.access import WritePolicy
+    from tablelog.lab.service import LabService
     from tablelog.tune.service import TuneService
 
 WRITE_POLICY = "tablelog-write-policy"  # Flask `extensions` key: a tablelog.access.WritePolicy
@@ -34,7 +35,7 @@ def set_lab_service(server: Flask, service: object) -> None:
     server.extensions[LAB_SERVICE] = service
 
 
-def lab_service(server: Flask) -> Any:
+def lab_service(server: Flask) -> LabService | None:
     """The Lab's service set on `server`; None when none was (the page then says so)."""
     return server.extensions.get(LAB_SERVICE)
 

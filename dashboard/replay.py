@@ -138,7 +138,7 @@ def _fill_in(
         row["who"], row["what"] = event.by, event.reason
 
 
-def _describe(rules: GameRules | None, move: dict[str, Any], seats: Sequence[str]) -> str:
+def _describe(rules: GameRules | None, move: object, seats: Sequence[str]) -> str:
     """The move in the game's words (`wording.move_words`), the players by name."""
     if rules is None:
         return "a move of a game this install does not know"

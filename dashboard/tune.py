@@ -11,6 +11,7 @@ experiment": a study is one of the lab's experiments).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import dash
@@ -358,9 +359,9 @@ def _register_progress(app: dash.Dash, service) -> None:
         return progress_words(state), ended, now, ended
 
 
-def progress_words(state: dict[str, Any]) -> str:
+def progress_words(state: Mapping[str, object]) -> str:
     """The progress line for the tune service's state."""
-    study = f"Study {_short(state.get('id', ''))}"
+    study = f"Study {_short(str(state.get('id', '')))}"
     if state["state"] == "failed":
         return f"{study} failed: {state['error']}"
     if state["state"] == "ended":

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Required, TypedDict
 
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
@@ -18,6 +18,19 @@ from plotly.subplots import make_subplots
 from .style import INK, base, empty, seat_colour, text
 
 PANEL_HEIGHT = 70
+
+
+class MetricRow(TypedDict, total=False):
+    """One metric of an arm (`lab_stats.summary`'s row, JSON-ready: no figure is null); an arm
+    without it reads as no match behind it."""
+
+    metric: str
+    label: str
+    n: Required[int]
+    estimate: Required[float | None]
+    low: float | None
+    high: float | None
+    interval: str  # how the interval was made: Wilson, bootstrap
 
 
 def forest(report: dict[str, Any] | None) -> go.Figure:
@@ -55,11 +68,12 @@ def forest(report: dict[str, Any] | None) -> go.Figure:
     return figure
 
 
-def _metric(arm: dict[str, Any], name: str) -> dict[str, Any]:
-    return next((m for m in arm["metrics"] if m["metric"] == name), {"n": 0, "estimate": None})
+def _metric(arm: dict[str, Any], name: str) -> MetricRow:
+    missing: MetricRow = {"n": 0, "estimate": None}  # no match behind it
+    return next((m for m in arm["metrics"] if m["metric"] == name), missing)
 
 
-def _dot(figure: go.Figure, arm: dict[str, Any], m: dict[str, Any], row: int, number: int) -> None:
+def _dot(figure: go.Figure, arm: dict[str, Any], m: MetricRow, row: int, number: int) -> None:
     if not m["n"] or m["estimate"] is None:
         return
     low = m["low"] if m["low"] is not None else m["estimate"]

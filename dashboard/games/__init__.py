@@ -20,13 +20,13 @@ from __future__ import annotations
 import importlib
 from collections.abc import Sequence
 from types import ModuleType
-from typing import Any
 
 import plotly.graph_objects as go
 
 from tablelog.dashboard.figures.style import empty
 from tablelog.dashboard.record.picking import Question
 from tablelog.domain.games import PLUGINS
+from tablelog.domain.plain import PlainMapping
 
 from .drawing import TAP_SIZE, tappable
 
@@ -42,10 +42,10 @@ def module(game: str) -> ModuleType:
 
 def draw(
     game: str,
-    state: dict[str, Any],
+    state: PlainMapping,
     seats: Sequence[str],
     question: Question | None = None,
-    picks: Sequence[Sequence[Any]] = (),
+    picks: Sequence[Sequence[object]] = (),
 ) -> go.Figure:
     """The board; with the Record page's `question` (and the answers `picks` so far), its legal
     answers marked for tapping."""

@@ -21,7 +21,7 @@ import dataclasses
 import math
 from collections import Counter
 from collections.abc import Iterator
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar, cast
 
 import plotly.graph_objects as go
 
@@ -152,6 +152,38 @@ def _draw_key(sketch: Sketch, marks: dict[str, str], top: float) -> None:
             label(sketch, x - 0.2, y, entry, 10, "#555", xanchor="left")
 
 
+class EncodedPlace(TypedDict):
+    """A place of the board as the encoded state holds it (`board.Place`, as JSON)."""
+
+    name: str
+    quadrant: str
+    is_circle: bool
+    needs: dict[str, int]  # shape -> how many
+
+
+class EncodedBoard(TypedDict):
+    """The parts of the encoded state's board the tap targets and the trade read."""
+
+    name: str
+    wild: str
+    quadrants: list[str]
+    places: list[EncodedPlace]
+
+
+class EncodedPlayer(TypedDict):
+    quadrants: list[str]  # those whose discards are the player's stacks
+    hand: list[str]
+
+
+class GeoShapesView(TypedDict):
+    """The parts of the encoded state (`rules.encode`) the tap targets and the trade read."""
+
+    board: EncodedBoard
+    players: list[EncodedPlayer]
+    placed: list[list[str]]  # per place (in the board's order), the shapes placed on it
+    stacks: list[list[str]]  # per quadrant, its discards
+
+
 def slots(needs: dict[str, int], placed: list[str], wild: str) -> list[tuple[str, str]]:
     """Each slot of a place as (shape, mark): "x" filled by its shape, "W" by the Wild,
     "" still open. Real shapes fill their own slots first; Wilds fill the gaps in order."""
@@ -250,7 +282,7 @@ class Quadrant:
 def _draw_quadrant(
     sketch: Sketch,
     where: Quadrant,
-    mine: list[tuple[dict[str, Any], list[str]]],
+    mine: list[tuple[EncodedPlace, list[str]]],
     stack: list[str],
 ) -> None:
     """One quadrant's box: its owner, its places' shape slots and its discard stack."""
@@ -327,7 +359,7 @@ def discards_at(number: int) -> tuple[float, float]:
 
 
 def _draw_place(
-    sketch: Sketch, where: Quadrant, line: int, place: dict[str, Any], placed: list[str]
+    sketch: Sketch, where: Quadrant, line: int, place: EncodedPlace, placed: list[str]
 ) -> None:
     """One place's row: its name, then a slot per shape it needs (filled once a card is placed)."""
     left, y = row_at(where.number, line)
@@ -375,7 +407,7 @@ def kind(move: Move) -> str:
     return next(iter(move))
 
 
-def holdings(encoded: dict[str, Any], seat: int) -> Counter[str]:
+def holdings(encoded: GeoShapesView, seat: int) -> Counter[str]:
     """What a seat can trade: 'hand:SHAPE' per shape in hand, 'PLACE:SHAPE' per shape on its
     own figures and circle."""
     items = Counter(f"{HAND}:{shape}" for shape in encoded["players"][seat]["hand"])
@@ -400,7 +432,7 @@ def menu(
     rules: GameRules[S], state: S, seat: int, picks: Picks, names: list[str] | None = None
 ) -> Step:
     moves = legal_moves(rules, state)
-    encoded = rules.encode(state)
+    encoded = cast(GeoShapesView, rules.encode(state))  # the engine's plain JSON
     trading = any(kind(m) == "trade" for m in moves)
     offered = list(dict.fromkeys(kind(m) for m in moves))
     action = answer(picks, "action")
@@ -429,7 +461,7 @@ def menu(
 
 
 def trade_menu(
-    encoded: dict[str, Any], seat: int, picks: Picks, names: list[str] | None = None
+    encoded: GeoShapesView, seat: int, picks: Picks, names: list[str] | None = None
 ) -> Step:
     """The offer, part by part: with whom, what is given, what is asked for, the answer."""
     players = len(encoded["players"])
@@ -484,7 +516,7 @@ def trade_menu(
 ON_A_PLACE = ("switch", "on", "from")
 
 
-def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+def taps(state: GeoShapesView, question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
     """A figure or circle (to place on, switch to, take from) at its first open slot (its first
     slot when full) on its quadrant drawn alone; on the whole board (places of two quadrants
     asked, or one place) in its line's column (`STAIRS`); a quadrant's discards (to discard
@@ -514,7 +546,7 @@ def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[st
 
 
 def focus(
-    state: dict[str, Any], question: Question, picks: Picks
+    state: GeoShapesView, question: Question, picks: Picks
 ) -> tuple[list[float], list[float]] | None:
     """The board's ranges while places of one quadrant alone are asked for: that quadrant,
     twice as large, so that two places' targets (rows 0.95 apart, 21 px on a whole board at
@@ -543,7 +575,7 @@ def _quadrant_of(x: float, y: float) -> tuple[int, int]:
     return int(x // WIDTH), int(-y // HEIGHT)
 
 
-def _rows(state: dict[str, Any]) -> Iterator[tuple[int, int, dict[str, Any], list[str]]]:
+def _rows(state: GeoShapesView) -> Iterator[tuple[int, int, EncodedPlace, list[str]]]:
     """Each place with its quadrant's number, its line there and what is placed on it."""
     board = state["board"]
     for number, quadrant in enumerate(board["quadrants"]):
@@ -556,7 +588,7 @@ def _rows(state: dict[str, Any]) -> Iterator[tuple[int, int, dict[str, Any], lis
             yield number, line, place, placed
 
 
-def place_rows(state: dict[str, Any]) -> dict[str, tuple[float, float]]:
+def place_rows(state: GeoShapesView) -> dict[str, tuple[float, float]]:
     """Each place's tap point: its first open slot, or its first slot when it is full."""
     found = {}
     for number, line, place, placed in _rows(state):
@@ -574,7 +606,7 @@ def place_rows(state: dict[str, Any]) -> dict[str, tuple[float, float]]:
 STAIRS = (1.2, 3.8, 6.4)
 
 
-def place_stairs(state: dict[str, Any]) -> dict[str, tuple[float, float]]:
+def place_stairs(state: GeoShapesView) -> dict[str, tuple[float, float]]:
     """Each place's tap point when places of several quadrants are asked on the whole board:
     on its own row, in its line's column."""
     found = {}
@@ -590,7 +622,7 @@ def _discards_tap(number: int) -> tuple[float, float]:
     return (col + 1) * WIDTH - 1.2, -(row + 1) * HEIGHT + 1.2
 
 
-def _seat(value: Any, seats: list[str]) -> int:
+def _seat(value: int | str, seats: list[str]) -> int:
     """A seat as the picker names it: its number from 0, or its player's name."""
     return seats.index(value) if isinstance(value, str) else int(value)
 
@@ -610,7 +642,9 @@ def setup(players: int, picks: Picks) -> Step:
         key = f"hand{seat + 1}"
         hand = [shape for shape in answers(picks, key) if shape != DONE]
         if len(hand) < dealt:
-            left = deck - Counter(s for k, v in picks if k.startswith("hand") for s in [v])
+            left = deck - Counter(
+                s for k, v in picks if isinstance(k, str) and k.startswith("hand") for s in [v]
+            )
             return Question(
                 key,
                 f"Player {seat + 1}'s dealt shapes ({len(hand)} of {dealt})",

@@ -25,6 +25,7 @@ from tablelog.dashboard.record.picking import (
     Ready,
     Step,
     answer,
+    answers,
     legal_moves,
     walk,
 )
@@ -175,7 +176,7 @@ def menu(
 ) -> Step:
     moves = legal_moves(rules, state)
     halves = on_table(rules.encode(state))
-    card = next((p[1] for p in picks if p[0] == "card"), None)
+    card = next(iter(answers(picks, "card")), None)
     first, second = card.split("-") if card else ("", "")
 
     def at_label(cell: tuple[int, int]) -> str:
@@ -217,7 +218,7 @@ def menu(
     return walk(moves, facets, picks)
 
 
-def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+def taps(state: object, question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
     """Where the card goes: the cell of its first half, then the cell its second half points
     to (cell (x, y) is drawn at (x, -y))."""
     if question.key == "area":
@@ -239,7 +240,7 @@ def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[st
 
 
 def focus(
-    state: dict[str, Any], question: Question, picks: Picks
+    state: object, question: Question, picks: Picks
 ) -> tuple[list[float], list[float]] | None:
     """The board's ranges for a cell asked on a large table: the area chosen, or the cells
     around the first half for the second's (a whole table of 10 cells puts neighbours 28 px

@@ -12,7 +12,7 @@ the tiles nobody has seen and every place that follows it is checked with the en
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar, cast
 
 import plotly.graph_objects as go
 
@@ -34,6 +34,7 @@ from tablelog.domain.games import GameRules, RulesError
 from tablelog.domain.games.cells import parse_cell
 from tablelog.domain.games.manifests import load_manifest
 from tablelog.domain.games.topiary.garden import DIRECTIONS, SIZE
+from tablelog.domain.plain import PlainDict
 
 from .drawing import Sketch, Tap, board_figure, label, rect
 from .setting import YES_NO, first_open
@@ -244,7 +245,22 @@ def spot_order(spot: str) -> tuple[int, str]:
     return list(SIDES).index(direction), first[1] + first[0]
 
 
-def unseen_tiles(encoded: dict[str, Any]) -> list[str]:
+class Sculptures(TypedDict):
+    types: list[str]
+    values: list[int]
+    removed: str | None  # the type left out of play
+
+
+class TopiaryView(TypedDict):
+    """The parts of the encoded state (`rules.encode`) the picker reads."""
+
+    sculptures: Sculptures
+    tiles: list[str | None]  # per cell (CELLS' order); None: face down, not known
+    hands: list[list[str | None]]  # per seat; None: a tile the record does not know
+    box: list[str]
+
+
+def unseen_tiles(encoded: TopiaryView) -> list[str]:
     """The tiles in play that the table has not seen anywhere (any of them may turn up)."""
     sculptures = encoded["sculptures"]
     known = (
@@ -265,7 +281,7 @@ def menu(
     rules: GameRules[S], state: S, seat: int, picks: Picks, names: list[str] | None = None
 ) -> Step:
     moves = legal_moves(rules, state)
-    encoded = rules.encode(state)
+    encoded = cast(TopiaryView, rules.encode(state))  # the engine's plain JSON
     if moves and "keep" in moves[0]:
         return _walk(
             moves,
@@ -299,7 +315,7 @@ def _walk(moves: list[Move], facets: list, picks: Picks) -> Step:
 def _visit(
     rules: GameRules[S],
     state: S,
-    encoded: dict[str, Any],
+    encoded: TopiaryView,
     seat: int,
     moves: list[Move],
     picks: Picks,
@@ -341,7 +357,7 @@ def _visit(
     return _walk(moves, [place], picks)
 
 
-def _spot_and_take(encoded: dict[str, Any]) -> list[Facet]:
+def _spot_and_take(encoded: TopiaryView) -> list[Facet]:
     """The visit's first two questions: where the visitor stands, then which face-down tile on
     its sight line (if any) it takes."""
 
@@ -392,7 +408,7 @@ def _with_took(rules: GameRules[S], state: S, moves: list[Move], took: str) -> l
     return accepted
 
 
-def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+def taps(state: object, question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
     """Where the visitor stands (a square around the garden), then the way it looks (an arrow on
     the first tile it sees), then the face-down tile it takes (tile a1 is drawn at (0, 0), x to
     the east, y up). Every target is a tile's width from the next: two steps, where one would
@@ -443,7 +459,7 @@ def setup(players: int, picks: Picks) -> Step:
             "Which tile was turned face up at c3?",
             tuple(Option(f"{t} {v}", f"{t} {v}", t) for t in types if t != removed for v in values),
         )
-    table: dict[str, Any] = {"garden": {"c3": answer(picks, "c3")}}
+    table: PlainDict = {"garden": {"c3": answer(picks, "c3")}}
     if removed:
         table["removed"] = removed
     return Ready(

@@ -11,7 +11,7 @@ two tiles. The engine's `combine` makes the round.
 from __future__ import annotations
 
 import math
-from typing import Any, TypeVar
+from typing import Any, TypedDict, TypeVar
 
 import plotly.graph_objects as go
 
@@ -217,10 +217,18 @@ def menu(
 
 OFFSETS = (SPAN, 0.0)  # garden 0 (East's) is drawn on the right, garden 1 (West's) on the left
 ON_A_TILE = ("tile", "spread", "recolour", "hoe")
+
+
+class LandscapingView(TypedDict):
+    """The part of the encoded state (`rules.encode`) the focus reads."""
+
+    round: int  # the round of the bout: its level sizes the gardens
+
+
 GARDEN_TAP = 96  # px: a garden's target, within its seven middle tiles on a phone
 
 
-def taps(state: dict[str, Any], question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
+def taps(state: object, question: Question, picks: Picks, seats: list[str]) -> list[Tap]:
     """The garden (a large target over its middle answers "which garden?"), then the tiles: the
     card's tile, Yellow's spread and Purple's recolour in the garden chosen (drawn alone,
     `focus`), the hoe's in one's own."""
@@ -249,7 +257,7 @@ def _garden_asked(question: Question, picks: Picks, own: int) -> int:
 
 
 def focus(
-    state: dict[str, Any], question: Question, picks: Picks
+    state: LandscapingView, question: Question, picks: Picks
 ) -> tuple[list[float], list[float]] | None:
     """The board's ranges while a tile is asked for: its garden alone, so that a hex is a
     fingertip's target on a phone (both gardens side by side put neighbours 34 px apart at

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import dash
 import flask
-from dash import ALL, Input, Output, State, dcc, html
+from dash import ALL, Input, NoUpdate, Output, State, dcc, html
 from dash.exceptions import PreventUpdate
 
 from tablelog.dashboard import kinds
@@ -300,7 +300,7 @@ def _changed(value: T | None) -> T:
     return value
 
 
-def _kept(value: Any) -> Any:
+def _kept(value: T | None) -> T | NoUpdate:
     return dash.no_update if value is None else value
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from dash import dcc, html, no_update
+import plotly.graph_objects as go
+from dash import NoUpdate, dcc, html, no_update
 
 from tablelog.dashboard import games
 from tablelog.dashboard.games.drawing import has_taps
@@ -38,7 +39,7 @@ def answered(picks: list, kind: str, said: list[str] | None = None) -> html.Div:
     (`said`); the number given is for a test (or a screen reader) to follow the taps."""
     count: dict[str, Any] = {"data-picks": str(len(picks))}
 
-    def words(index: int, key: str, value: Any) -> str:
+    def words(index: int, key: str, value: object) -> str:
         return said[index] if said and index < len(said) else pick_label(key, value)
 
     return html.Div(chips(picks, kind, words), className="record-answers", **count)
@@ -114,7 +115,9 @@ BOARD_HEIGHT = 380
 BOARD_BOX = {"height": f"{BOARD_HEIGHT}px"}
 
 
-def board(drawn: Board | None) -> tuple[Any, Any, Any]:
+def board(
+    drawn: Board | None,
+) -> tuple[go.Figure | NoUpdate, dict[str, str] | NoUpdate, str | NoUpdate]:
     """The board, its legal answers to the question asked marked for tapping, its box's style,
     and the line above it that says so. Nothing changes when there is no board to draw: a
     match logged from its sheet has none (its box stays hidden), and a page a move behind

@@ -16,16 +16,21 @@ import dataclasses
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tablelog.domain.games import GameRules
 
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
 S = TypeVar("S")  # the engine's state
+V = TypeVar("V")  # an answer as a move gives it
+H = TypeVar("H", bound=Hashable)  # a facet's answer as a move gives it
 
 DONE = "__done__"  # the answer that closes a question of several elements ("that's all")
 
 Move = dict[str, Any]
-Picks = Sequence[Sequence[Any]]
+Picks = Sequence[Sequence[object]]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -58,29 +63,29 @@ class StalePicks(ValueError):
 
 
 @dataclasses.dataclass(frozen=True)
-class Facet:
+class Facet(Generic[H]):
     """One question asked of a list of moves. `value` reads the answer off a move (None: this
     move does not raise the question); `label` and `group` say it in the game's words."""
 
     key: str
     prompt: str
-    value: Callable[[Move], Hashable | None]
-    label: Callable[[Any], str] = str
-    group: Callable[[Any], str] = lambda value: ""
-    sort: Callable[[Any], Any] | None = None  # option order; default: first seen first
+    value: Callable[[Move], H | None]
+    label: Callable[[H], str] = str
+    group: Callable[[H], str] = lambda value: ""
+    sort: Callable[[H], SupportsRichComparison] | None = None  # option order; default: as seen
 
 
 @dataclasses.dataclass(frozen=True)
-class Several:
+class Several(Generic[H]):
     """A question whose answer is a set of elements (a tuple read off a move, order free),
     picked one at a time; the move's own list is what gets recorded."""
 
     key: str
     prompt: str
-    value: Callable[[Move], tuple | None]
-    label: Callable[[Any], str] = str
-    group: Callable[[Any], str] = lambda value: ""
-    sort: Callable[[Any], Any] | None = None
+    value: Callable[[Move], tuple[H, ...] | None]
+    label: Callable[[H], str] = str
+    group: Callable[[H], str] = lambda value: ""
+    sort: Callable[[H], SupportsRichComparison] | None = None
 
 
 def legal_moves(rules: GameRules[S], state: S) -> list[Move]:
@@ -101,12 +106,12 @@ def answers(picks: Picks, key: str) -> list[Any]:
     return [value for k, value in picks if k == key]
 
 
-def answer(picks: Picks, key: str, default: Any = None) -> Any:
+def answer(picks: Picks, key: str, default: object = None) -> Any:
     found = answers(picks, key)
     return found[-1] if found else default
 
 
-def _distinct(values: Iterable[Any], sort: Callable[[Any], Any] | None) -> list[Any]:
+def _distinct(values: Iterable[V], sort: Callable[[V], SupportsRichComparison] | None) -> list[V]:
     seen = list(dict.fromkeys(values))
     return sorted(seen, key=sort) if sort else seen
 
@@ -148,7 +153,7 @@ def narrow(
     return moves
 
 
-def _several(moves: list[Move], facet: Several, chosen: list[Any]) -> Question | list[Move]:
+def _several(moves: list[Move], facet: Several, chosen: list[object]) -> Question | list[Move]:
     """The question of a set: options are the elements still possible beside those chosen;
     DONE is offered once the chosen elements make a whole answer and more could be added."""
     done = DONE in chosen
@@ -169,12 +174,12 @@ def _several(moves: list[Move], facet: Several, chosen: list[Any]) -> Question |
     return Question(facet.key, facet.prompt, options, several=True)
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     """Answers travel as JSON: tuples become lists."""
     return list(value) if isinstance(value, tuple) else value
 
 
-def by_seat(picks: Picks, prefix: str) -> list[list[Any]]:
+def by_seat(picks: Picks, prefix: str) -> list[list[object]]:
     """The picks under `prefix.` (one seat's part of a simultaneous move), prefix removed."""
     return [
         [key[len(prefix) + 1 :], value]
@@ -187,5 +192,5 @@ def prefixed(step: Question, prefix: str, who: str) -> Question:
     return dataclasses.replace(step, key=f"{prefix}.{step.key}", prompt=f"{who}: {step.prompt}")
 
 
-def lookup(mapping: Mapping[str, str], default: str = "") -> Callable[[Any], str]:
+def lookup(mapping: Mapping[str, str], default: str = "") -> Callable[[str], str]:
     return lambda value: mapping.get(value, default)

@@ -215,7 +215,7 @@ class SheetForm:
     winners: list | None = None
     first: str | None = None
     played_at: str | None = None
-    duration: Any = None
+    duration: object = None  # the minutes field's value, passed along to the sheet
     location: str | None = None
 
 

@@ -98,7 +98,7 @@ def followed(
 # Taps ----------------------------------------------------------------------------------------
 
 
-def board_tapped(picks: list | None, click: Any) -> list | None:
+def board_tapped(picks: list | None, click: object) -> list | None:
     """The picks after a tap on the board: the tapped target's pick is added, unless the board
     was drawn for another question than the one now asked (a late tap: ignored)."""
     tap = tapped_pick(click)
@@ -113,7 +113,7 @@ NOTHING_THERE = "Nothing to pick there: tap a ringed place on the board, or a bu
 
 
 def board_answer(
-    load: Load, match_id: str | None, version: int | None, picks: list | None, click: Any
+    load: Load, match_id: str | None, version: int | None, picks: list | None, click: object
 ) -> tuple[list | None, str | None]:
     """Every tap on the board is answered: (the picks after it, None: unchanged; the message,
     None: say nothing). A legal target adds its pick as its button would; a place the

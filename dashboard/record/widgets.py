@@ -6,7 +6,7 @@ The house stylesheet is the dashboard's; these few rules ride on the components.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from dash import html
@@ -127,7 +127,11 @@ def back_data(index: int) -> dict[str, Any]:
     return {"data-back": str(index)}
 
 
-def chips(picks: Sequence[Sequence[Any]], kind: str, label_of: Any = None) -> html.Div:
+def chips(
+    picks: Sequence[Sequence[object]],
+    kind: str,
+    label_of: Callable[..., str] | None = None,  # (index, key, value) -> words
+) -> html.Div:
     """The answers so far; tapping one takes it back, with everything after it.
     `label_of(index, key, value)` words the answer (default: its value)."""
     label_of = label_of or (lambda _index, _key, value: str(value))

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tablelog.domain.games import GAMES
+from tablelog.domain.plain import PlainMapping
 from tablelog.domain.restrictions import restrictions
 from tablelog.lab import KINDS, MAX_BUDGET, MAX_SAMPLE
 from tablelog.lab.service import PAGE_LIMIT, served_lab
@@ -195,7 +196,7 @@ def get_experiment(service: Service, experiment: str) -> Any:
         Answer(409, "Error", "It is no longer running (`not-running`): done or cancelled."),
     ),
 )
-def cancel_experiment(service: Service, experiment: str, body: dict[str, Any]) -> Handled:
+def cancel_experiment(service: Service, experiment: str, body: PlainMapping) -> Handled:
     """Stop the experiment, whichever process runs it (this server, or `tablelog experiment`
     on the same store), and answer once it has stopped (within seconds): the matches stored
     so far are kept whole and listed, and it is marked cancelled. An experiment whose process
@@ -225,7 +226,7 @@ def cancel_experiment(service: Service, experiment: str, body: dict[str, Any]) -
         ),
     ),
 )
-def start_experiment(service: Service, body: dict[str, Any]) -> Handled:
+def start_experiment(service: Service, body: PlainMapping) -> Handled:
     """Start an experiment in the background (one at a time); its matches are stored like
     simulated ones and the experiment is listed when done."""
     lab = served_lab(service.recorder)

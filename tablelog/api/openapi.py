@@ -54,7 +54,7 @@ def build_index() -> PlainDict:
 
 
 def build_document(policy: WritePolicy) -> dict[str, Any]:
-    paths: dict[str, dict[str, Any]] = {}
+    paths: dict[str, dict[str, object]] = {}
     for endpoint in ENDPOINTS:
         paths.setdefault(PREFIX + endpoint.path, {})[endpoint.method.lower()] = _operation(
             endpoint, policy
@@ -87,7 +87,16 @@ def build_document(policy: WritePolicy) -> dict[str, Any]:
             },
         }
     }
-    document: dict[str, Any] = {
+    components: dict[str, object] = {"schemas": COMPONENTS}
+    if not policy.open:
+        components["securitySchemes"] = {
+            "bearer": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "The server's write token (--write-token).",
+            }
+        }
+    document: dict[str, object] = {
         "openapi": "3.1.0",
         "info": {
             "title": TITLE,
@@ -95,21 +104,13 @@ def build_document(policy: WritePolicy) -> dict[str, Any]:
             "description": DESCRIPTION + "\n\n" + WRITE_AUTH["open" if policy.open else "token"],
         },
         "paths": paths,
-        "components": {"schemas": COMPONENTS},
+        "components": components,
     }
-    if not policy.open:
-        document["components"]["securitySchemes"] = {
-            "bearer": {
-                "type": "http",
-                "scheme": "bearer",
-                "description": "The server's write token (--write-token).",
-            }
-        }
     return document
 
 
-def _operation(endpoint: Endpoint, policy: WritePolicy) -> dict[str, Any]:
-    operation: dict[str, Any] = {
+def _operation(endpoint: Endpoint, policy: WritePolicy) -> dict[str, object]:
+    operation: dict[str, object] = {
         "operationId": endpoint.operation_id,
         "tags": [endpoint.tag],
         "summary": endpoint.summary,
@@ -133,14 +134,14 @@ def _operation(endpoint: Endpoint, policy: WritePolicy) -> dict[str, Any]:
         }
     if endpoint.write and not policy.open:
         operation["security"] = [{"bearer": []}]
-    operation["responses"] = _responses(endpoint, policy)
+    responses = operation["responses"] = _responses(endpoint, policy)
     ok = endpoint.answers[0]
     if endpoint.operation_id == "create_match":
-        operation["responses"][str(ok.status)]["links"] = _links_from_new_match()
+        responses[str(ok.status)]["links"] = _links_from_new_match()
     return operation
 
 
-def _responses(endpoint: Endpoint, policy: WritePolicy) -> dict[str, Any]:
+def _responses(endpoint: Endpoint, policy: WritePolicy) -> dict[str, dict[str, object]]:
     """The endpoint's own answers, and those its kind gives (merged by status)."""
     answers: list[Answer] = list(endpoint.answers)
     if any(p.where == "query" for p in endpoint.params):
@@ -164,11 +165,11 @@ def _responses(endpoint: Endpoint, policy: WritePolicy) -> dict[str, Any]:
         ]
     if endpoint.write:
         answers += _role_check(endpoint, policy)
-    merged: dict[str, Any] = {}
+    merged: dict[str, dict[str, object]] = {}
     for answer in answers:
         status = str(answer.status)
         if status in merged:
-            merged[status]["description"] += " " + answer.description
+            merged[status]["description"] = f"{merged[status]['description']} {answer.description}"
             continue
         merged[status] = {
             "description": answer.description,

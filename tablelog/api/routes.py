@@ -51,7 +51,7 @@ class Param:
 @dataclass(frozen=True)
 class Reply:
     status: int
-    body: PlainValue
+    body: PlainValue | PlainMapping  # a JSON value, or a JSON object only read
     headers: dict[str, str] = field(default_factory=dict)
 
 
@@ -201,11 +201,11 @@ class Service:
 
     def stats(
         self, game: str, players: int | None, variant: str | None, kind: str | None = None
-    ) -> dict[str, Any]:
+    ) -> PlainDict:
         return {"game": game, **_finite(self.queries.game_report(game, players, variant, kind))}
 
 
-def _finite(value: Any) -> Any:
+def _finite(value: object) -> Any:
     """JSON has no NaN or infinity: a figure that does not exist is null."""
     if isinstance(value, float) and not math.isfinite(value):
         return None

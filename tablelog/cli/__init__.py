@@ -12,7 +12,7 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Callable
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import click
 
@@ -98,7 +98,9 @@ main.help = (main.help or "").replace("{games}", ", ".join(GAMES))
 WRITE_COMMANDS: dict[str, click.Command] = {}
 
 
-def write_command(name: str, **settings: Any) -> Callable[[Callable[..., object]], click.Command]:
+def write_command(
+    name: str, **settings: object
+) -> Callable[[Callable[..., object]], click.Command]:
     """`main.command` for the write command `name`: the command table gives its name and the
     first line of its help; the function's docstring adds what the command line says of its
     own."""

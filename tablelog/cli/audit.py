@@ -5,8 +5,8 @@ a refusal (see `committed.py`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 import click
 
@@ -158,6 +158,113 @@ def audit(ctx, match, everything, head, moves_from, against, key_files, as_json,
 
 
 # ---- the report as an organiser reads it -------------------------------------------------------
+# The parts of `auditing.audit_match`'s report (JSON: `audit --json`) that the text reads.
+
+
+class _Finding(TypedDict):
+    kind: str
+    event: int | None  # None: of the match as a whole
+    message: str  # names its steps
+
+
+class _Head(TypedDict):
+    event: int
+    hash: str | None  # None: the last event does not decode
+
+
+class _Scores(TypedDict):
+    after_move: int
+    totals: dict[str, float] | None  # by name; empty or None when the rules cannot score
+    unknown: str | None  # why not
+
+
+class _Outcomes(TypedDict):
+    recorded: Mapping[str, object] | None  # the outcome by name (`views.named_outcome`)
+    rules: Mapping[str, object] | None
+
+
+class _Claim(TypedDict):
+    event: int
+    by: str
+    at: str  # ISO time
+    scores: Mapping[str, object]  # the claimed points by name
+    after_move: int | None
+    agrees: bool | None  # None: cannot be checked
+
+
+class _Withdrawn(TypedDict):
+    move: int
+    event: int
+    seat: str
+    described: str
+
+
+class _Undo(TypedDict):
+    event: int
+    by: str
+    at: str
+    reason: str
+    withdrew: _Withdrawn | None
+
+
+class _OpenDispute(TypedDict):
+    event: int
+    by: str
+    at: str
+    about: str
+    after_move: int | None
+    raised_by: str  # who entered it
+    move_entered_by: str | None  # who entered the disputed move (None: no move yet)
+    ruling: None
+    resolved_by: None
+    resolved_at: None
+    resolved_event: None
+    ruling_entered_by: None
+    signed: None
+
+
+class _ResolvedDispute(TypedDict):
+    event: int
+    by: str
+    at: str
+    about: str
+    after_move: int | None
+    raised_by: str
+    move_entered_by: str | None
+    ruling: str
+    resolved_by: str
+    resolved_at: str
+    resolved_event: int
+    ruling_entered_by: str
+    signed: str | None  # an umpire's signed ruling, in words
+
+
+class _Abandoned(TypedDict):
+    event: int
+    by: str
+    at: str
+    reason: str
+
+
+class AuditReport(TypedDict):
+    match: str
+    game: str | None
+    seats: list[str]
+    started_at: str | None
+    status: str
+    clean: bool
+    events: int
+    head: _Head
+    findings: list[_Finding]
+    planted: list[_Finding]  # the demo store's examples: they fail nothing
+    notes: list[str]
+    scores: _Scores | None  # None: not replayed
+    claims: list[_Claim]
+    undos: list[_Undo]
+    disputes: list[_OpenDispute | _ResolvedDispute]
+    outcome: _Outcomes
+    abandoned: _Abandoned | None
+
 
 PLANTED = (
     "the log is intact; what follows is an example the demo store planted to show what the "
@@ -165,7 +272,7 @@ PLANTED = (
 )
 
 
-def summary_line(reports: list[dict[str, Any]]) -> str:
+def summary_line(reports: list[AuditReport]) -> str:
     """`audit --all`'s last line: how many are clean, which fail, which hold the demo's
     planted examples (clean all the same)."""
     failing = [r["match"][:8] for r in reports if not r["clean"]]
@@ -184,7 +291,7 @@ def summary_line(reports: list[dict[str, Any]]) -> str:
     return line
 
 
-def text_report(report: dict[str, Any]) -> str:
+def text_report(report: AuditReport) -> str:
     lines = [
         f"{report['game'] or 'unknown game'} match {report['match']}  "
         f"{', '.join(report['seats'])}  [{report['status']}]"
@@ -219,7 +326,7 @@ def text_report(report: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _result_lines(report: dict[str, Any]) -> list[str]:
+def _result_lines(report: AuditReport) -> list[str]:
     lines = []
     scores = report["scores"]
     if scores and scores["totals"]:
@@ -242,7 +349,7 @@ def _section(title: str, entries: list[T], line: Callable[[T], str]) -> list[str
     return [f"  {title}:", *(f"    {line(entry)}" for entry in entries)] if entries else []
 
 
-def _claim_line(claim: dict[str, Any]) -> str:
+def _claim_line(claim: _Claim) -> str:
     written = ", ".join(f"{name} {points}" for name, points in claim["scores"].items())
     verdict = {
         True: "agrees with the rules",
@@ -256,7 +363,7 @@ def _claim_line(claim: dict[str, Any]) -> str:
     )
 
 
-def _undo_line(undo: dict[str, Any]) -> str:
+def _undo_line(undo: _Undo) -> str:
     withdrew = undo["withdrew"]
     what = (
         f"withdrew move {withdrew['move']} ({withdrew['seat']} {withdrew['described']})"
@@ -266,7 +373,7 @@ def _undo_line(undo: dict[str, Any]) -> str:
     return f"{step(undo['event'])}, {undo['by']} at {_time(undo['at'])}: {what}: {undo['reason']}"
 
 
-def _dispute_line(dispute: dict[str, Any]) -> str:
+def _dispute_line(dispute: _OpenDispute | _ResolvedDispute) -> str:
     after = f", after move {dispute['after_move']}" if dispute["after_move"] is not None else ""
     entered = (
         f" (move entered by {dispute['move_entered_by']})" if dispute["move_entered_by"] else ""

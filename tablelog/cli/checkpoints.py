@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 import textwrap
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 from uuid import UUID
 
 import click
@@ -33,6 +34,7 @@ from tablelog.domain.integrity.checkpoints import (
 )
 from tablelog.domain.integrity.signed import SigningRecorder
 from tablelog.domain.matches import rulings
+from tablelog.domain.plain import PlainDict
 from tablelog.domain.quoting import quoted
 from tablelog.domain.recording.stored import not_signed
 from tablelog.domain.recording.users import signing_person, users_of
@@ -299,7 +301,7 @@ def _write_qr(text: str, name: str) -> None:
         segno.make(text, error="m").save(out, kind=kind, scale=4)
 
 
-def read_receipt(text: str) -> dict[str, Any]:
+def read_receipt(text: str) -> PlainDict:
     """A receipt file's content: JSON, or the text `receipt` prints."""
     if text.lstrip().startswith("{"):
         return parse_json(text, "the receipt", BadReceipt)
@@ -372,7 +374,7 @@ def verify(ctx, receipt_file, record_file, key_files, store):
         click.echo(f"  {line}")
 
 
-def _one_record(text: str) -> dict[str, Any]:
+def _one_record(text: str) -> PlainDict:
     lines = [line for line in text.splitlines() if line.strip()]
     value = parse_json(text if len(lines) != 1 else lines[0], "the record", BadReceipt)
     if not isinstance(value, dict):
@@ -398,7 +400,7 @@ def echo_signed(recorder: Any, done: Match) -> None:
     click.echo(textwrap.indent(receipt_text.to_text(found), "  "), nl=False)
 
 
-def read_heads(location: str) -> list[dict[str, Any]]:
+def read_heads(location: str) -> list[Mapping[str, object]]:
     """Heads kept elsewhere: a folder of head files, or one file (a C2SP checkpoint, a head, a
     JSON list of heads, or JSON Lines); each file read with a bound, every head's shape checked."""
     path = Path(location).expanduser()
@@ -434,18 +436,47 @@ class HeadsSource(click.ParamType):
     name = "heads"
 
     def convert(
-        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-    ) -> list[dict[str, Any]]:
+        self,
+        value: str | list[Mapping[str, object]],
+        param: click.Parameter | None,
+        ctx: click.Context | None,
+    ) -> list[Mapping[str, object]]:
         return value if isinstance(value, list) else read_heads(value)
+
+
+class LedgerFinding(TypedDict):
+    event: int | None
+    kind: str
+    message: str
+    match: NotRequired[str]  # the match it is about, when it is about one
+
+
+class CheckpointRow(TypedDict):
+    checkpoint: int  # its number, from 1
+    size: int | None  # events it signs
+    time: str | None
+    key: str | None  # the signing key's id
+    verified: bool
+
+
+class LedgerReport(TypedDict):
+    """The checkpoint audit (`audit_ledger`, `audit_match_ledger`) as `audit` reads it."""
+
+    clean: bool
+    findings: list[LedgerFinding]
+    notes: list[str]
+    keys: list[str]
+    uncovered: int | None  # events stored after the newest checkpoint
+    checkpoints: list[CheckpointRow]
 
 
 def audit_checkpoints(
     recorder: Recorder,
     reports: list[dict[str, Any]],
-    heads: list[dict[str, Any]] | None,
+    heads: Sequence[object] | None,
     key_files: tuple[Given, ...],
     everything: bool,
-) -> dict[str, Any]:
+) -> LedgerReport:
     """The checkpoint audit (of the whole log, or of one match by inclusion proofs), its
     findings about each match added to that match's report."""
     from tablelog.domain.integrity.audit_ledger import attach, audit_ledger
@@ -459,14 +490,14 @@ def audit_checkpoints(
             recorder, UUID(reports[0]["match"]), heads, read_keys(key_files)
         )
     attach(reports, report)
-    return report
+    return cast(LedgerReport, report)  # the domain's plain JSON
 
 
-def against_given(report: dict[str, Any]) -> bool:
+def against_given(report: LedgerReport) -> bool:
     return any(note.startswith("consistent with") for note in report["notes"])
 
 
-def ledger_text(report: dict[str, Any]) -> str:
+def ledger_text(report: LedgerReport) -> str:
     checkpoints = report["checkpoints"]
     if not checkpoints and not report["findings"] and not against_given(report):
         return ""  # a store nobody signs: the audit reads as it always did

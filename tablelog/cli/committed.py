@@ -22,7 +22,7 @@ from . import one_line
 
 
 @contextmanager
-def after_commit(done: Any) -> Iterator[None]:
+def after_commit(done: object) -> Iterator[None]:
     """Run what a command prints about `done` (the match after its entry, or a new match's id)
     once the entry is stored: a failure there is `tablelog: stored, but printing it failed:
     REASON (match, step, receipt)` on stderr, and the command goes on to exit 0."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
+from collections.abc import Mapping
 from uuid import uuid4
 
 import click
@@ -130,7 +131,7 @@ def _bar(definition, quiet):
         yield lambda done, _: bar.update(done - bar.n)
 
 
-def report_text(report: dict) -> str:
+def report_text(report: Mapping) -> str:
     lines = []
     for arm in report["arms"]:
         played = (  # an experiment's arm; the humans-against-bots sides have neither

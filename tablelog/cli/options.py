@@ -64,7 +64,7 @@ class InputFile(click.ParamType):
         self.what, self.limit = what, limit
 
     def convert(
-        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+        self, value: str | Given, param: click.Parameter | None, ctx: click.Context | None
     ) -> Given:
         return value if isinstance(value, Given) else read_file(value, self.what, self.limit)
 
@@ -85,7 +85,7 @@ class OutputFile(click.ParamType):
     def __init__(self, what: str) -> None:
         self.what = what
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> str:
+    def convert(self, value: str, param: click.Parameter | None, ctx: click.Context | None) -> str:
         return check_output(value, self.what)
 
 
@@ -97,7 +97,9 @@ class OutputFolder(click.ParamType):
     def __init__(self, what: str) -> None:
         self.what = what
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
+    def convert(
+        self, value: str | Path, param: click.Parameter | None, ctx: click.Context | None
+    ) -> Path:
         return value if isinstance(value, Path) else check_folder(value, self.what)
 
 

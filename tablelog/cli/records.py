@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import click
 from tqdm import tqdm
 
 from tablelog.domain.errors import BadRecord, Damaged
 from tablelog.domain.matches.records import check_all
+from tablelog.domain.plain import PlainValue
 from tablelog.files import LARGE, written
 from tablelog.store import open_recorder
 
@@ -104,7 +104,7 @@ def utf8(data: bytes) -> str:
         raise BadRecord(f"line {line}: not UTF-8 text (byte {err.start + 1} of the file)") from None
 
 
-def _parsed(text: str) -> Any:
+def _parsed(text: str) -> PlainValue:
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:

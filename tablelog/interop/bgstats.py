@@ -15,12 +15,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from datetime import datetime, tzinfo
-from typing import Any
+from typing import Any, TypedDict, cast
 from uuid import UUID, uuid5
 
 from tablelog.domain.games import get_rules
 from tablelog.domain.matches.times import within_range
-from tablelog.domain.plain import PlainDict, PlainValue
+from tablelog.domain.plain import PlainDict, PlainMapping, PlainValue
 
 from .common import (
     BGG_ENTRY,
@@ -43,7 +43,14 @@ from .ours import Sheet, local, score_text
 DATE = "%Y-%m-%d %H:%M:%S"
 
 
-def load(text: str) -> dict[str, Any]:
+class Export(TypedDict):
+    """A BG Stats export as `load` checks it: a JSON object with a list of plays (the games,
+    players and locations they refer to are checked as they are read, `by_id`)."""
+
+    plays: list[object]
+
+
+def load(text: str) -> Export:
     """The file's JSON, or one line saying where it breaks (a truncated file, say)."""
     try:
         data = json.loads(text)
@@ -58,10 +65,10 @@ def load(text: str) -> dict[str, Any]:
         raise bad("the file", "holds a number of more than 4,300 digits") from None
     if not isinstance(data, dict) or not isinstance(data.get("plays"), list):
         raise bad("the file", "not a BG Stats export: no list of `plays` at the top level")
-    return data
+    return cast(Export, data)  # JSON, checked as far as `Export` says
 
 
-def by_id(data: Mapping[str, Any], key: str) -> dict[int | str | None, dict[str, Any]]:
+def by_id(data: PlainMapping, key: str) -> dict[int | str | None, PlainMapping]:
     items = data.get(key) or []
     if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
         raise bad("the file", f"`{key}` is not a list of objects")
@@ -73,7 +80,7 @@ def _ref(value: object) -> int | str | None:
     return value if isinstance(value, (int, str)) else None
 
 
-def count(data: dict[str, Any]) -> int:
+def count(data: Export) -> int:
     return len(data["plays"])
 
 

@@ -18,13 +18,15 @@ import random
 import time
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import TypeVar
 
 from tablelog.domain.agents import MCTS, MCTS_SPEC, make_agent
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import get_rules
 
 from .experiments import Arm, Definition
+
+S = TypeVar("S")  # a position: the engine's state
 
 HOUR = 3600.0  # the most an experiment may be estimated to take (the command line's --yes aside)
 SEARCH_SAMPLE = 0.25  # seconds spent timing MCTS iterations
@@ -135,7 +137,7 @@ def measure(game: str, players: int, options: str) -> Costs:
 
 
 def _timed(
-    positions: list[tuple[Any, int]], decide: Callable[[Any, int], object], at_least: float
+    positions: list[tuple[S, int]], decide: Callable[[S, int], object], at_least: float
 ) -> float:
     """Mean seconds of `decide` over the positions, cycled until `at_least` seconds passed."""
     if not positions:

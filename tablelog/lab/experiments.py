@@ -26,6 +26,7 @@ from typing import Any
 from tablelog.domain.agents import check_agent
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import get_rules
+from tablelog.domain.plain import PlainDict, PlainMapping
 from tablelog.domain.wording import game_option_words
 
 KINDS = ("variants", "restriction", "skill")
@@ -37,7 +38,7 @@ MAX_SAMPLE = 500  # humans against bots: matches per side replayed at most
 @dataclasses.dataclass(frozen=True)
 class Arm:
     name: str
-    options: Mapping[str, Any]
+    options: PlainMapping
     agents: tuple[str, ...]  # one per seat, before rotation; agents[0] is the focal agent
     rotate: bool = False  # seat k % players takes agents[0] in match k (head to head)
 
@@ -60,7 +61,7 @@ class Definition:
     arms: tuple[Arm, ...]
     alpha: float = 0.05
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PlainDict:
         return dataclasses.asdict(self) | {"arms": [dataclasses.asdict(a) for a in self.arms]}
 
     @classmethod
@@ -104,8 +105,8 @@ def check_alpha(alpha: float) -> float:
 
 def variants(
     game: str,
-    a: Mapping[str, Any],
-    b: Mapping[str, Any],
+    a: PlainMapping,
+    b: PlainMapping,
     agent: str = "random",
     players: int | None = None,
     matches: int = 100,
@@ -135,7 +136,7 @@ def restriction(
     players: int | None = None,
     matches: int = 100,
     seed: int = 0,
-    options: Mapping[str, Any] | None = None,
+    options: PlainMapping | None = None,
     alpha: float = 0.05,
 ) -> Definition:
     """`agent` under a restriction against `agent`, seats rotated."""
@@ -157,7 +158,7 @@ def skill(
     players: int | None = None,
     matches: int = 20,
     seed: int = 0,
-    options: Mapping[str, Any] | None = None,
+    options: PlainMapping | None = None,
     alpha: float = 0.05,
 ) -> Definition:
     """MCTS at each budget against MCTS at the budget before it (1 vs 2, 2 vs 4, ...)."""

@@ -12,7 +12,7 @@ says how many, `replayed`).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TypedDict
 from uuid import UUID
 
 import pandas as pd
@@ -30,6 +30,26 @@ from .experiments import MAX_SAMPLE, check_alpha
 from .report import records
 
 
+class Side(TypedDict):
+    """One side of the comparison: the bots' matches or the humans'."""
+
+    name: str  # "bots" or "humans"
+    matches: int
+    replayed: int  # of them, replayed for the branching metrics
+    metrics: list[dict[str, object]]  # `lab_stats.summary`'s rows, JSON-ready
+
+
+class HumansReport(TypedDict):
+    kind: str  # "humans"
+    game: str
+    players: int
+    variant: str
+    alpha: float
+    arms: list[Side]
+    comparison: list[dict[str, object]]  # `lab_stats.compare`'s rows (humans as B)
+    words: list[str]
+
+
 def humans_vs_bots(
     recorder: Recorder,
     game: str,
@@ -37,7 +57,7 @@ def humans_vs_bots(
     variant: str | None = None,
     sample: int = 30,
     alpha: float = 0.05,
-) -> dict[str, Any]:
+) -> HumansReport:
     check(game, players, sample, alpha)
     tables = load_tables(recorder, names=("matches", "moves", "scores"))
     matches = tables["matches"]
@@ -50,7 +70,8 @@ def humans_vs_bots(
     variant = variant or str(pick[pick["players"] == players]["variant"].mode().iloc[0])
     chosen = ended[(ended["players"] == players) & (ended["variant"] == variant)]
     sides = {"bots": chosen[bots.loc[chosen.index]], "humans": chosen[~bots.loc[chosen.index]]}
-    arms, rows = [], {}
+    arms: list[Side] = []
+    rows = {}
     for name, frame in sides.items():
         traces = traces_from_tables(frame, tables["moves"], tables["scores"])
         traces, replayed = with_replay(traces, lambda i: recorder.get(UUID(i)), sample)
@@ -63,16 +84,17 @@ def humans_vs_bots(
                 "metrics": records(summary(rows[name])) if traces else [],
             }
         )
-    report = {
+    both = all(len(r) >= 2 for r in rows.values())
+    report: HumansReport = {
         "kind": "humans",
         "game": game,
         "players": players,
         "variant": variant,
         "alpha": alpha,
         "arms": arms,
+        "comparison": records(compare(rows["bots"], rows["humans"], alpha)) if both else [],
+        "words": [],  # said below, from the rest
     }
-    both = all(len(r) >= 2 for r in rows.values())
-    report["comparison"] = records(compare(rows["bots"], rows["humans"], alpha)) if both else []
     report["words"] = _words(report)
     return report
 
@@ -90,7 +112,7 @@ def check(game: str, players: int | None, sample: int, alpha: float = 0.05) -> N
     check_alpha(alpha)
 
 
-def _words(report: dict[str, Any]) -> list[str]:
+def _words(report: HumansReport) -> list[str]:
     counts = {arm["name"]: arm["matches"] for arm in report["arms"]}
     words = [
         f"{game_name(report['game'])}, {report['players']} players, "
@@ -112,7 +134,7 @@ def _words(report: dict[str, Any]) -> list[str]:
     return words
 
 
-def frame_of(report: dict[str, Any]) -> pd.DataFrame:
+def frame_of(report: HumansReport) -> pd.DataFrame:
     """Every arm's metrics as one long table (arm, metric, estimate, low, high, n)."""
     return pd.DataFrame(
         [{"arm": arm["name"], **m} for arm in report["arms"] for m in arm["metrics"]]

@@ -23,7 +23,7 @@ from tablelog.projections.traces import Trace
 from .experiments import Arm, Definition
 
 
-def plain(value: Any) -> Any:
+def plain(value: object) -> Any:
     """JSON-ready: NaN to None, numpy numbers to Python's."""
     if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
@@ -36,7 +36,7 @@ def plain(value: Any) -> Any:
     return value
 
 
-def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+def records(frame: pd.DataFrame) -> list[dict[str, object]]:
     return [plain(row) for row in frame.to_dict("records")]
 
 
@@ -70,7 +70,7 @@ def report_of(definition: Definition, traces: Sequence[Sequence[Trace]]) -> dict
     return report
 
 
-def _head_to_head(arm: Arm, traces: Sequence[Trace]) -> dict[str, Any]:
+def _head_to_head(arm: Arm, traces: Sequence[Trace]) -> dict[str, object]:
     """The focal agent (agents[0]) sits in seat k % players in match k."""
     wins = losses = draws = 0
     shared = 0.0  # winners / players summed over decided matches: the fair rate's numerator

@@ -26,6 +26,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterator
+from multiprocessing.context import BaseContext
 from typing import Any
 from uuid import uuid4
 
@@ -185,7 +186,7 @@ def _played(
         pool.join()
 
 
-def _start_method() -> Any:
+def _start_method() -> BaseContext:
     """fork from the main thread (quick to start); spawn from any other (the server runs an
     experiment in a thread, and forking a process that runs threads can copy a held lock)."""
     main = threading.current_thread() is threading.main_thread()

@@ -15,17 +15,33 @@ import json
 import threading
 import weakref
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, Required, TypedDict
 from uuid import uuid4
 
 from tablelog.domain.errors import Refused
+from tablelog.domain.plain import PlainDict, PlainMapping
 from tablelog.domain.quoting import quoted
 from tablelog.domain.recording.recorder import Recorder
 
 from .experiments import KINDS, Definition, check_alpha, restriction, skill, variants
 from .store import LabStore, NotRunning
 
+if TYPE_CHECKING:
+    from .humans import HumansReport
+
 PAGE_LIMIT = 400  # matches per arm a start from the page or the API may ask for
+
+
+class LabProgress(TypedDict, total=False):
+    """The experiment this service runs, as the Lab page and GET /lab/progress read it."""
+
+    state: Required[str]  # idle, running, done, cancelled or failed
+    id: str
+    kind: str
+    game: str
+    done: int  # matches played
+    total: int
+    error: str  # why it failed
 
 
 class LabService:
@@ -34,7 +50,7 @@ class LabService:
         self.store = LabStore(recorder)
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self.progress: dict[str, Any] = {"state": "idle"}
+        self.progress: LabProgress = {"state": "idle"}
 
     def experiments(self, game: str | None = None) -> list[dict[str, Any]]:
         return self.store.all(game)
@@ -42,14 +58,14 @@ class LabService:
     def experiment(self, experiment_id: str) -> dict[str, Any]:
         return self.store.get(experiment_id)
 
-    def humans(self, game: str) -> dict[str, Any]:
+    def humans(self, game: str) -> HumansReport:
         """Humans against bots from the projection tables only (no replay: branching is left
         out), for the Lab page; `tablelog experiment humans` also samples branching."""
         from .humans import humans_vs_bots
 
         return humans_vs_bots(self.recorder, game, sample=0)
 
-    def start(self, request: Mapping[str, Any]) -> Definition:
+    def start(self, request: PlainMapping) -> Definition:
         """Check the request (`definition_of`) and what it would cost (`lab.cost`), then run it
         in a thread; Refused if one runs here already."""
         from .cost import check_affordable
@@ -166,7 +182,7 @@ def _number(value: Any, what: str) -> int:
     return number
 
 
-def _options(value: Any) -> dict[str, Any]:
+def _options(value: object) -> PlainDict:
     if value in (None, ""):
         return {}
     if isinstance(value, str):

@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from tablelog.domain.errors import Refused
+from tablelog.domain.plain import PlainMapping
 from tablelog.domain.quoting import quoted
 from tablelog.domain.recording.eventsourcing_internals import connections_of
 from tablelog.domain.recording.recorder import Recorder
@@ -68,7 +69,7 @@ class LabStore:
             cursor.execute(statement.replace("?", self.mark), params)
             return list(cursor.fetchall()) if statement.startswith("SELECT") else []
 
-    def create(self, experiment_id: str, definition: dict[str, Any]) -> None:
+    def create(self, experiment_id: str, definition: PlainMapping) -> None:
         created = datetime.now(UTC).isoformat(timespec="seconds")
         self._run(
             f"INSERT INTO {TABLE} ({', '.join(COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -89,7 +90,7 @@ class LabStore:
             f"UPDATE {TABLE} SET match_ids = ? WHERE id = ?", (json.dumps(match_ids), experiment_id)
         )
 
-    def finish(self, experiment_id: str, status: str, report: dict[str, Any] | None) -> None:
+    def finish(self, experiment_id: str, status: str, report: PlainMapping | None) -> None:
         """The experiment's last word (a row already finished keeps its own)."""
         self._run(
             f"UPDATE {TABLE} SET status = ?, report = ? WHERE id = ? AND status IN (?, ?)",

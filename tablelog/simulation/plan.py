@@ -22,6 +22,7 @@ from uuid import UUID, uuid5
 from tablelog.domain.agents.bots import BOTS
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import get_rules
+from tablelog.domain.plain import PlainMapping
 from tablelog.domain.quoting import quoted
 from tablelog.domain.wording import player_count_refusal
 
@@ -48,10 +49,10 @@ class Plan:
     matches: int
     seed: int
     bots: tuple[str, ...]  # the bot of each seat, in turn order
-    options: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    options: PlainMapping = dataclasses.field(default_factory=dict)
     # A manifest handed over whole ({"name", "content"}: a tuner's candidate board, a file), in
     # place of the one `options` names; `options["manifest"]` is then its `sha256:` reference.
-    components: Mapping[str, Any] | None = None
+    components: PlainMapping | None = None
 
     @property
     def players(self) -> int:
@@ -78,8 +79,8 @@ def make_plan(
     seed: int,
     players: int | None = None,
     bots: str | Sequence[str] = "random",
-    options: Mapping[str, Any] | None = None,
-    components: Mapping[str, Any] | None = None,
+    options: PlainMapping | None = None,
+    components: PlainMapping | None = None,
 ) -> Plan:
     """A checked Plan, or a one-line Refused/InvalidSetup naming what is wrong.
 

@@ -25,7 +25,8 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NamedTuple, Protocol, cast
+from multiprocessing.pool import IMapIterator
+from typing import NamedTuple, Protocol, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, Mapper
@@ -35,6 +36,8 @@ from tablelog.domain.recording.recorder import Recorder
 from .plan import Plan, SimulationError, match_id, move_cap
 from .playing import Packed, Played, Tally, packed, played, unpacked
 from .stored import stored_among
+
+T = TypeVar("T")  # what a worker gives back for one task
 
 
 class Cluster(Protocol):
@@ -307,14 +310,16 @@ def _until(jobs: list[Job], stop: Callable[[], bool]) -> Iterator[Job]:
         yield job
 
 
-def _results(results: Any, stop: Callable[[], bool]) -> Iterator[tuple[int, Played]]:
+def _results(
+    results: IMapIterator[list[tuple[int, Packed]]], stop: Callable[[], bool]
+) -> Iterator[tuple[int, Played]]:
     """The workers' matches in order."""
     for task in polled(results, stop):
         for which, wire in task:
             yield which, unpacked(wire)
 
 
-def polled(results: Any, stop: Callable[[], bool]) -> Iterator[Any]:
+def polled(results: IMapIterator[T], stop: Callable[[], bool]) -> Iterator[T]:
     """A pool's `imap` results in order, polled so that `stop()` (a Ctrl-C, a cancel) is seen
     within 0.1 s, even while a worker is deep in a long match."""
     while not stop():

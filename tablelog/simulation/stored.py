@@ -34,7 +34,7 @@ def stored_among(recorder: Recorder, ids: Sequence[UUID]) -> set[UUID]:
     return found
 
 
-def _query(events: Any, ids: Sequence[UUID]) -> tuple[str, tuple[Any, ...]]:
+def _query(events: Any, ids: Sequence[UUID]) -> tuple[str, tuple[object, ...]]:
     first = Match.INITIAL_VERSION
     if isinstance(events, SQLiteApplicationRecorder):  # ids spelled as the library stores them
         marks = ", ".join("?" * len(ids))

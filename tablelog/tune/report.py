@@ -4,7 +4,7 @@ take as they are."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from tablelog.domain.games import get_rules
 from tablelog.domain.plain import PlainDict, PlainValue
@@ -72,7 +72,7 @@ class Exported(TypedDict, total=False):
     trial: int
 
 
-def words(pointer: str, base: Any) -> str:
+def words(pointer: str, base: object) -> str:
     """A parameter in the game's words: `/quadrants/2/figures/Sail/Parallelogram` is
     "South-East Sail: Parallelogram", `/deck/Wild` "deck: Wild", an option its name."""
     if not pointer.startswith("/"):

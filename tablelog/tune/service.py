@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Required, TypedDict
 
 from tablelog.domain.errors import Refused
-from tablelog.domain.plain import PlainValue
+from tablelog.domain.plain import PlainMapping, PlainValue
 
 from .measure import ALSO
 from .objective import Cancelled
@@ -165,7 +165,7 @@ class TuneService:
 
     # ---- starting and cancelling --------------------------------------------------------------
 
-    def start(self, request: Mapping[str, Any]) -> str:
+    def start(self, request: PlainMapping) -> str:
         """Check the request, say what it may cost, create the study and run it in a thread;
         the study's id. Refused (one line) for anything out of bounds, or one running here."""
         import dataclasses

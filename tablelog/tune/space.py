@@ -100,7 +100,7 @@ def declared(game: str) -> ModuleType:
     return importlib.import_module(tuning)
 
 
-def base_manifest(space: Space) -> Any:
+def base_manifest(space: Space) -> PlainValue:
     from tablelog.domain.games.manifests import find
 
     if space.base is None:
@@ -138,7 +138,7 @@ def load_space(game: str, designer: dict[str, Any] | None = None) -> Space:
     return space
 
 
-def _check_fields(space: Space, content: Any) -> None:
+def _check_fields(space: Space, content: object) -> None:
     for pointer, span in space.fields.items():
         if content is None:
             raise SpaceError(f"{space.game} has no manifest for {quoted(pointer)} to change")
