@@ -12,6 +12,7 @@ the tiles nobody has seen and every place that follows it is checked with the en
 
 from __future__ import annotations
 
+import functools
 from typing import Any, TypedDict, TypeVar, cast
 
 import plotly.graph_objects as go
@@ -192,14 +193,15 @@ def spot_label(spot: str) -> str:
     return f"{first} {ARROWS[direction]}"
 
 
-def stand_of(spot: str) -> list[int]:
+@functools.cache  # asked of every legal visit at each question: thousands of moves, 80 spots
+def stand_of(spot: str) -> tuple[int, int]:
     """Where a visitor on `spot` stands: the square outside the garden one step back from its
-    first tile, as [column, row] (a1 is [0, 0]; -1 and 5 lie outside). A square beside the
+    first tile, as (column, row) (a1 is (0, 0); -1 and 5 lie outside). A square beside the
     garden has up to three spots (straight in, and the two diagonals), a corner one."""
     cell, direction = spot.split(":")
     col, row = parse_cell(cell, SIZE, SIZE)
     dc, dr = DIRECTIONS[direction]
-    return [col - dc, row - dr]
+    return (col - dc, row - dr)
 
 
 def stand_side(stand: list[int]) -> str:
@@ -371,7 +373,7 @@ def _spot_and_take(encoded: TopiaryView) -> list[Facet]:
         Facet(
             "stand",
             "Where does the visitor stand?",
-            lambda m: tuple(stand_of(m["visitor"])),
+            lambda m: stand_of(m["visitor"]),
             lambda stand: stand_label(list(stand)),
             lambda stand: stand_side(list(stand)),
             sort=lambda stand: stand_order(list(stand)),
