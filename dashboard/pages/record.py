@@ -14,6 +14,7 @@ Every callback here reads its inputs, asks one function of `dashboard/record/ste
 
 from __future__ import annotations
 
+import dataclasses
 import uuid
 from collections.abc import Callable
 from datetime import datetime
@@ -65,6 +66,7 @@ FORM = (
     kinds.TEXT,  # the players, in turn order
     kinds.TEXT,  # when it was played
     kinds.TEXT,  # this page's own id
+    kinds.TEXT,  # the token as typed in its box (steps.token_in_use)
 )
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
 UNSEEN: dict[str, Any] = {"aria-hidden": "true"}  # room only: nothing to read
@@ -462,6 +464,7 @@ def _writes(app: dash.Dash, matches: Matches, policy: Callable[[], WritePolicy |
         State("record-players", "value"),
         State("record-played-at", "value"),
         State("record-page", "data"),
+        State("record-token-input", "value"),
         prevent_initial_call=True,
     )
     @takes(*FORM, tap=tapping.WRITING)
@@ -474,7 +477,9 @@ def _writes(app: dash.Dash, matches: Matches, policy: Callable[[], WritePolicy |
         write still under way, stored but never said (issue 44)."""
         if not tap:
             raise PreventUpdate
-        form = actions.Form(*held)
+        *fields, typed = held
+        form = actions.Form(*fields)
+        form = dataclasses.replace(form, token=steps.token_in_use(form.token, typed))
         action = tap["action"]
         if action not in actions.ACTIONS:
             raise WrongInput("record-write: the button tapped is none of the page's writes")

@@ -26,7 +26,7 @@ from tablelog.domain.sheets import SHEETS
 from .. import kinds
 from ..callbacks import check, takes
 from . import actions
-from .steps import named
+from .steps import named, token_in_use
 from .widgets import FIELD, PRIMARY, ROW, SECTION
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ SHEET_FORM = (
     kinds.TEXT,  # when it was played
     kinds.NUMBER,  # how long, in minutes
     kinds.TEXT,  # where
+    kinds.TEXT,  # the token as typed in its box (steps.token_in_use)
 )
 LIVE: dict[str, Any] = {"aria-live": "polite"}  # a screen reader reads each message
 SMALL = {**FIELD, "width": "96px"}
@@ -283,6 +284,7 @@ def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], WritePolic
         State("record-sheet-played-at", "value"),
         State("record-sheet-duration", "value"),
         State("record-sheet-location", "value"),
+        State("record-token-input", "value"),
         prevent_initial_call=True,
     )
     @takes(*SHEET_FORM, clicks=kinds.COUNT)
@@ -291,6 +293,7 @@ def register(app: dash.Dash, recorder: Recorder, policy: Callable[[], WritePolic
             raise PreventUpdate
         ids = [item["id"] for item in ctx.states_list[4]]  # the category fields, in order
         check(ids, CATEGORY_IDS, "record-sheet-category ids")
-        token, game, players, totals, categories, *rest = held
+        kept, game, players, totals, categories, *rest, typed = held
+        token = token_in_use(kept, typed)
         form = SheetForm(token, game, players, totals, categories, ids, *rest)
         return logged(game, log(recorder, form, policy(), flask.request.host))

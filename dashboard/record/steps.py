@@ -50,6 +50,13 @@ def token_box(policy: WritePolicy | None, token: str | None) -> str | None:
     return TOKEN_KEPT if token else TOKEN_NEEDED
 
 
+def token_in_use(kept: str | None, typed: str | None) -> str | None:
+    """The token a write goes with: the one in the box, where something is typed, else the one
+    kept for the browser session. A write tapped within a round trip of **Use token** went with
+    the token kept before, and was refused as if the new one were wrong."""
+    return saved_token(typed)[0] or kept
+
+
 def saved_token(typed: str | None) -> tuple[str | None, str]:
     """The token the browser session keeps (None: none), and what the page says about it."""
     token = (typed or "").strip()

@@ -28,7 +28,8 @@ SHEET: list = [
     None,
     None,
     None,
-]  # the sheet form's state
+    None,
+]  # the sheet form's state (the last: the token typed in its box)
 START: list = [
     None,
     None,
@@ -42,6 +43,7 @@ START: list = [
     "Ann, Ben",
     None,
     None,
+    None,  # the token typed in its box
 ]
 WRITE_START = [{"action": "start", "at": "1.1"}]  # a tap on **Start the match**, as heard
 

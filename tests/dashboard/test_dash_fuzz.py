@@ -95,6 +95,7 @@ def _record_page(match: st.SearchStrategy) -> dict[str, st.SearchStrategy]:
         "record-picks": picks | st.none(),
         "record-setup-picks": setup | st.none(),
         "record-token": st.sampled_from([None, "", "s3cret"]),
+        "record-token-input": st.sampled_from([None, "", " s3cret ", "wrong"]),
         "record-players": names | st.none(),
         "record-sheet-players": names | st.none(),
         "record-sheet-game": st.sampled_from([None, *GAMES]),

@@ -16,7 +16,7 @@ from tests.cli_runs import invoked
 from tests.conftest import stored_rows
 from tests.packaged import data_path
 
-from .conftest import enter_move, shot, start_match
+from .conftest import enter_move, held, shot, start_match
 
 pytestmark = pytest.mark.browser
 
@@ -177,9 +177,7 @@ def test_a_topiary_game_by_tapping_equals_the_command_line(serve, phone, tmp_pat
 
 
 def use_token(page, token: str) -> None:
-    """Type the token and tap "Use token", then wait until the session keeps it (the page says
-    so only the first time): a write tapped before that goes with the token kept before, which
-    a loaded machine showed (three test workers on two cores)."""
+    """Type the token and tap "Use token", then wait until the session keeps it."""
     page.fill("#record-token-input", token)
     page.get_by_role("button", name="Use token").click()
     page.wait_for_function(
@@ -192,6 +190,7 @@ def test_off_loopback_a_write_without_the_token_is_refused_and_stores_nothing(
     serve, phone, browser
 ):
     served = serve(WritePolicy.for_bind("0.0.0.0", "s3cret-token"))
+    slow = held(served, "record-token.data", "(no other call held)", 2.0, 0)
     phone.goto(f"{served.url}/record")
     phone.wait_for_selector("#record-token-input")  # the page asks for the token
     phone.fill("#record-players", "Ann, Ben")
@@ -213,8 +212,12 @@ def test_off_loopback_a_write_without_the_token_is_refused_and_stores_nothing(
     phone.wait_for_selector("#record-message:has-text('the write token is wrong')")
     assert stored_rows(served.store) == []
 
-    # With the token, the same tap starts the match; reads never needed it.
-    use_token(phone, "s3cret-token")
+    # With the token, the same tap starts the match; reads never needed it. Start is tapped at
+    # once after "Use token", before the session keeps the new token: the write goes with the
+    # token in the box (it went with the wrong one kept before, and was refused).
+    slow.set()  # "Use token"'s answer held: the session surely keeps the old token meanwhile
+    phone.fill("#record-token-input", "s3cret-token")
+    phone.get_by_role("button", name="Use token").click()
     phone.get_by_role("button", name="Start the match").click()
     phone.wait_for_selector("#record-summary:has-text('move 0')")
     assert len(stored_rows(served.store)) == 1

@@ -106,6 +106,14 @@ def test_a_saved_token_is_trimmed_and_a_blank_one_is_none():
     assert steps.saved_token("   ") == (None, "No token given.")
 
 
+def test_a_write_goes_with_the_token_in_the_box_else_the_one_kept():
+    """Start tapped within a round trip of "Use token" must not go with the token kept before."""
+    assert steps.token_in_use("old", " new ") == "new"
+    assert steps.token_in_use("kept", None) == "kept"
+    assert steps.token_in_use("kept", "   ") == "kept"
+    assert steps.token_in_use(None, None) is None
+
+
 # Following another device --------------------------------------------------------------------
 
 
