@@ -18,10 +18,10 @@ import json
 import math
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from operator import itemgetter
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, TypedDict
 from uuid import UUID
 
 import orjson
@@ -67,6 +67,22 @@ class Event(NamedTuple):
     version: int
     kind: str  # the event class name: Started, MoveRecorded, MoveUndone, ...
     data: dict[str, Any]  # the stored fields (timestamp, prev_hash and the event's own)
+
+
+class MoveRow(TypedDict):
+    """An effective move's row of the `moves` table, as the projector builds it."""
+
+    match_id: str
+    game: str
+    step: int
+    number: int
+    seat: int
+    player: str
+    kind: str
+    move: str  # the move's JSON text
+    score_change: float
+    undone: bool
+    recorded: str | None
 
 
 History = Callable[[UUID, int], Iterable[Event]]
@@ -187,7 +203,7 @@ class OpenMatch:
         self.totals: list[list[float] | _Later | None] = [
             LATER if self.as_it_goes and first is LATER else None
         ]
-        self.moves: list[dict[str, Any]] = []  # the effective moves' rows, in order
+        self.moves: list[MoveRow] = []  # the effective moves' rows, in order
         self.count = 0  # effective moves (more than `moves` holds once trimmed)
         self.trimmable = not components.reads_moves(self.game)
         self.open_disputes = 0
@@ -287,7 +303,7 @@ class OpenMatch:
                 for name, points in self.claim.items()
             )
 
-    def push(self, state: object, totals: list[float] | None, row: dict[str, Any]) -> None:
+    def push(self, state: object, totals: list[float] | None, row: MoveRow) -> None:
         self.states.append(state)
         self.totals.append(totals)
         self.moves.append(row)
@@ -296,7 +312,7 @@ class OpenMatch:
             cut = len(self.moves) - KEEP
             del self.states[:cut], self.totals[:cut], self.moves[:cut]
 
-    def pop(self) -> dict[str, Any]:
+    def pop(self) -> MoveRow:
         if not self.moves:
             raise _Refold
         self.states.pop()
@@ -320,7 +336,7 @@ class Projector:
         # Quarantined matches (see `quarantine`): their events are skipped from then on.
         self.damaged: set[UUID] = {UUID(row["match_id"]) for row in view.select("damaged")}
         self.cache: OrderedDict[UUID, OpenMatch] = OrderedDict()
-        self.pending: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {
+        self.pending: dict[str, dict[tuple[object, ...], Mapping[str, object]]] = {
             name: {} for name in STORED
         }
         self._quiet = False
@@ -387,7 +403,7 @@ class Projector:
         the tables hold it) "damaged" so that no list or statistic counts it."""
         self.damaged.add(match_id)
         match = self.cache.pop(match_id, None)
-        row: dict[str, Any] | None
+        row: dict[str, object] | None
         if match is not None:
             row = match.row
         else:
@@ -400,7 +416,7 @@ class Projector:
             self._emit("matches", row)
         self._emit("damaged", {"match_id": str(match_id), "event": version, "finding": finding})
 
-    def take(self) -> dict[str, list[dict[str, Any]]]:
+    def take(self) -> dict[str, list[Mapping[str, object]]]:
         """The rows changed since the last `take`, each once, by table; and forget them. No
         later event changes them (a match's row goes as a copy; a withdrawn move is a new
         row), so they may be written while the next events are folded."""
@@ -427,7 +443,7 @@ class Projector:
             self._quiet = quiet
         return self.cache[match_id]
 
-    def _emit(self, table: str, row: dict[str, Any]) -> None:
+    def _emit(self, table: str, row: Mapping[str, object]) -> None:
         """Hold the row for the next `take`. Not a copy: a match's row changed again before
         then is written as it is by then."""
         if not self._quiet:
@@ -449,7 +465,7 @@ class Projector:
             after, totals_after, change = self._apply(match, move, seat)
         text, kind = _move_cells(match.game, rules, move)
         match_id, step = match.row["match_id"], event.version - 1
-        row = {
+        row: MoveRow = {
             "match_id": match_id,
             "game": match.game,
             "step": step,

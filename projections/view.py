@@ -32,7 +32,7 @@ from tablelog.domain.recording.eventsourcing_internals import insert_tracking, m
 
 from .tables import PREFIX, SCHEMA_VERSION, STORED, Table
 
-Rows = Mapping[str, Iterable[Mapping[str, Any]]]
+Rows = Mapping[str, Iterable[Mapping[str, object]]]
 """Rows to upsert, by table name (`tables.STORED` keys); each row a dict of every column."""
 
 SCHEMA_TABLE = PREFIX + "schema"
@@ -134,7 +134,7 @@ class TablesView(TrackingRecorder, abc.ABC):
         )
         return position or 0, damaged
 
-    def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
+    def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, object]]) -> None:
         """Upsert one table's rows in the caller's transaction (no two with the same key)."""
         values = itemgetter(*STORED[table].names)
         cursor.executemany(self._upserts[table], map(values, rows))
