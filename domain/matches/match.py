@@ -12,7 +12,7 @@ import hashlib
 from datetime import datetime
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, ClassVar, Final, Literal, NamedTuple, TypedDict, cast
+from typing import Any, ClassVar, Final, Literal, NamedTuple, Protocol, TypedDict, TypeVar, cast
 from uuid import UUID
 
 import orjson
@@ -25,7 +25,7 @@ from ..games.base import Move
 from ..plain import PlainDict, PlainMapping, PlainValue
 from ..quoting import quoted
 from ..recording.eventsourcing_internals import LeanAggregate, amend_event, given_to, trigger
-from ..wording import player_count_refusal
+from ..wording import PlayerCounts, player_count_refusal
 from . import derived, rulings
 from .entering import ENTERED_BY, check_person, set_entered_by
 from .times import parse_time
@@ -53,6 +53,18 @@ class _Current(Enum):
 
 CURRENT: Final = _Current.CURRENT
 Someone = PlainMapping | None | Literal[_Current.CURRENT]  # a person, no one, or whoever is now
+S = TypeVar("S")  # a game's own position type
+
+
+class ManifestRules(Protocol):
+    """What choosing a match's components reads of its rules (class variables, read-only)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def default_manifest(self) -> str | None: ...
+
+
 SHEET = "sheet"  # Started.kind of a match logged from its score sheet (None: moves logged)
 
 
@@ -411,7 +423,7 @@ class Match(LeanAggregate, Aggregate):
             MOVE_RECORDED, given=(move, after), seat=index, move=move, derived=scored
         )
 
-    def _derived_after(self, seat: int, after: object) -> PlainDict:
+    def _derived_after(self, seat: int, after: object) -> derived.MoveDerived:
         """The move's derived values (`domain.matches.derived`): the totals before it are the
         previous move's, when that is the newest event, rather than a second `score`."""
         rules = self.rules
@@ -521,13 +533,13 @@ def components_of(options: object, components: PlainDict | None) -> PlainDict | 
 
 
 def initial_state(
-    rules: GameRules[Any],
+    rules: GameRules[S],
     seats: int,
     rules_version: str,
     options: PlainMapping,
     setup: PlainMapping,
     components: PlainDict | None,
-) -> object:
+) -> S:
     """The position before the first move, as the match's own record says: its rules version's
     readings, and the components embedded in it (never a file)."""
     played = rules.replay_options(rules_version, options)
@@ -635,7 +647,7 @@ def _options_and_components(
     return options, embedded
 
 
-def _checked_seats(rules: GameRules[Any], seats: object) -> list[str]:
+def _checked_seats(rules: PlayerCounts, seats: object) -> list[str]:
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise Refused("seats are the players' names in turn order, none empty")
     stored_value(seats, "the players' names")  # refuses a name the store could not keep
@@ -664,7 +676,7 @@ def _check_names(seats: list[str]) -> None:
 
 
 def _recorded_components(
-    rules: GameRules[Any], options: PlainMapping, given: PlainValue
+    rules: ManifestRules, options: PlainMapping, given: PlainValue
 ) -> PlainDict | None:
     """A record's components: checked against their hash; None (release 0.1's matches) only
     where the options name a packaged manifest, never a file."""
@@ -683,7 +695,7 @@ def _recorded_components(
 
 
 def _components_for(
-    rules: GameRules[Any], options: PlainMapping, given: PlainValue
+    rules: ManifestRules, options: PlainMapping, given: PlainValue
 ) -> PlainDict | None:
     """The components a new match embeds: the manifest handed over, else the one its options
     name (or the game's default), found by name; None for a game without components."""
