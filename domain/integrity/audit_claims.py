@@ -58,7 +58,7 @@ class Step:
     seat: str | None
     entry: Move | None
     described: str | None
-    state: Any
+    state: object  # the game's own position, only handed back to its rules
     totals: list[float] | None = None
     unknown: str | None = None  # why the score cannot be recomputed here
 
@@ -343,7 +343,7 @@ class Replay(Findings):
             "reason": event.reason,
         }
 
-    def outcome_now(self) -> dict[str, Any] | None:
+    def outcome_now(self) -> PlainDict | None:
         """The rules' outcome at this point of the replay (None also when hidden information
         keeps it from being known)."""
         try:

@@ -42,7 +42,7 @@ TESTED_WITH = "9.5"
 """The eventsourcing release (major.minor) whose internals this module was written against."""
 
 T = TypeVar("T")
-E = TypeVar("E", bound=CanMutateAggregate[Any])
+E = TypeVar("E", bound=CanMutateAggregate[UUID])
 
 # ---- aggregates (domain.matches.match, domain.matches.snapshots) ---------------------------------
 
@@ -64,7 +64,7 @@ class LeanAggregate:
         return cast(Any, super())._create(event_class, id=id, **cls.created_fields, **kwargs)
 
     @classmethod
-    def created_by(cls, event_class: type[Any], **kwargs: Any) -> Self:
+    def created_by(cls, event_class: type[Any], **kwargs: object) -> Self:
         """A new aggregate made by its created event `event_class` with these fields: the
         library's `_create`, which, unlike calling the class, also takes the `timestamp` (an
         imported match keeps the time it was recorded at)."""
@@ -82,12 +82,12 @@ _GIVEN: ContextVar[tuple[object, object] | None] = ContextVar("tablelog_given", 
 
 
 def trigger(
-    aggregate: BaseAggregate[Any],
+    aggregate: BaseAggregate[UUID],
     event_class: type[E],
     *,
     timestamp: datetime | None = None,
     given: object = None,
-    **fields: Any,
+    **fields: object,
 ) -> E:
     """The library's `BaseAggregate.trigger_event` (the aggregate's next version, the event's
     body run on the aggregate, the event added to its pending events), returning the new event,
@@ -288,7 +288,7 @@ class BatchedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
     """The library's SQLite application recorder, inserting a save's rows in one call."""
 
     def _insert_events(
-        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: object
     ) -> Sequence[int] | None:
         """Replaces the library's insert (one `execute` per event, collecting each row's id)
         with one `executemany`, and returns no notification ids: nothing in Tablelog follows
@@ -330,7 +330,7 @@ class StoreConnections(NamedTuple):
     postgres: bool  # else SQLite: the SQL placeholder is %s rather than ?
 
 
-def connections_of(app: Application[Any]) -> StoreConnections:
+def connections_of(app: Application[UUID]) -> StoreConnections:
     """The datastore an application's recorder keeps its connections in. The library's SQLite
     and PostgreSQL recorders both have one (`recorder.datastore`); the base ApplicationRecorder
     does not say so, so any other store is refused (NotImplementedError) rather than guessed.
