@@ -85,6 +85,14 @@ class MoveRow(TypedDict):
     recorded: str | None
 
 
+class StoredOutcome(TypedDict):
+    """An outcome as an Ended or SheetRecorded event stores it (`Outcome.to_json`)."""
+
+    winners: list[int]
+    ranking: list[list[int]]
+    reason: str
+
+
 History = Callable[[UUID, int], Iterable[Event]]
 """The events of a match with versions below the given one, in order (for cache misses)."""
 
@@ -540,7 +548,7 @@ class Projector:
         match.close()
 
     def _rate(
-        self, match: OpenMatch, event: Event, names: list[str], outcome: dict[str, Any]
+        self, match: OpenMatch, event: Event, names: list[str], outcome: StoredOutcome
     ) -> None:
         """The players' new ratings from a finished match's ranking (not while quiet)."""
         if self._quiet:
@@ -601,7 +609,7 @@ class Projector:
     # ---- the final score --------------------------------------------------------------------
 
     @staticmethod
-    def _agreed_draw(match: OpenMatch, outcome: dict[str, Any]) -> bool:
+    def _agreed_draw(match: OpenMatch, outcome: StoredOutcome) -> bool:
         if match.rules is not None and match.state is not None:
             return match.rules.outcome(match.state) is None  # the rules had not decided
         return not outcome["winners"] and len(outcome["ranking"]) == 1
@@ -623,7 +631,7 @@ class Projector:
         self,
         match: OpenMatch,
         event: Event,
-        outcome: dict[str, Any],
+        outcome: StoredOutcome,
         scores: list[dict[str, Any]],
         found: list[list[Component]],
     ) -> None:
