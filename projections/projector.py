@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from operator import itemgetter
-from typing import Any, Final, NamedTuple, TypedDict
+from typing import Any, Final, NamedTuple, Protocol, TypedDict
 from uuid import UUID
 
 import orjson
@@ -152,11 +152,17 @@ def _spaced(compact: bytes) -> str | None:
     return '"'.join(pieces)
 
 
+class KindsMoves(Protocol):
+    """What naming a move's kind reads of a game's rules (`GameRules.move_kind`)."""
+
+    def move_kind(self, move: PlainMapping) -> str: ...
+
+
 _MOVES: dict[tuple[str, bool, bytes], tuple[str, str]] = {}  # (game, rules gone, a move's
 # orjson bytes) -> the move's text and kind in the `moves` table
 
 
-def _move_cells(game: str, rules: GameRules[Any] | None, move: Move) -> tuple[str, str]:
+def _move_cells(game: str, rules: KindsMoves | None, move: Move) -> tuple[str, str]:
     """`(_json(move), _kind(rules, move))`, remembered per game: a kind is a function of the
     move alone, and most moves recur, so a recorded move costs one orjson call and a look-up
     (the rules' `move_kind` was a tenth of a Total Landscaping move's fold)."""
@@ -688,7 +694,7 @@ def _stored_score(
     return final["scores"], found
 
 
-def _kind(rules: GameRules[Any] | None, move: Move) -> str:
+def _kind(rules: KindsMoves | None, move: Move) -> str:
     if rules is None:
         return next(iter(move), "move") if isinstance(move, dict) else "move"
     try:
