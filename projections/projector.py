@@ -221,7 +221,7 @@ class OpenMatch:
         self.count = 0  # effective moves (more than `moves` holds once trimmed)
         self.trimmable = not components.reads_moves(self.game)
         self.open_disputes = 0
-        self.claim: dict[str, Any] | None = None
+        self.claim: dict[str, float] | None = None  # the latest claim's points by name
         self.base_status = "running"
         self.row: dict[str, Any] = {
             "match_id": str(match_id),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, Required, TypedDict
 
 from ..games import GameRules, RulesError, UnknownInformation, get_rules
 from ..games.base import Move
@@ -47,6 +47,26 @@ class StepView(TypedDict):
     described: str | None
     unknown: str | None
     scores: dict[str, float] | None
+
+
+class ScoreChange(TypedDict):
+    """A move that changed a seat's score by the rules (`diverging_move`)."""
+
+    move: int
+    change: float
+
+
+class DivergingMove(TypedDict, total=False):
+    """Where the table and the rules parted (`diverging_move`): the move, or None with the
+    moves that changed the seat's score where the totals alone cannot name it."""
+
+    move: Required[int | None]
+    event: int
+    seat: str | None
+    described: str | None
+    how: Required[str]
+    changed: list[ScoreChange]
+    explanation: Required[str]
 
 
 @dataclass
@@ -489,7 +509,7 @@ class Replay(Findings):
 
 def diverging_move(
     line: Sequence[Step], seat: int, name: str, claimed: float, start: int = 0
-) -> dict[str, Any]:
+) -> DivergingMove:
     """The move from which the rules' running total of `seat` can no longer reach `claimed`.
 
     `line` runs from the start to the claim; the table and the rules are known to agree at move
@@ -521,7 +541,7 @@ def diverging_move(
                 "how": "left the claimed value" if equal else "passed the claimed value",
                 "explanation": explanation,
             }
-    changed = [
+    changed: list[ScoreChange] = [
         {"move": line[t].move, "change": totals[t] - totals[t - 1]}
         for t in range(start + 1, len(line))
         if totals[t] != totals[t - 1]
