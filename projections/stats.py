@@ -30,7 +30,7 @@ import json
 import math
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, SupportsInt, cast
+from typing import Any, SupportsInt, TypedDict, cast
 
 import numpy as np
 import pandas as pd
@@ -248,7 +248,16 @@ EXACT_BELOW = 5  # expected wins per seat under which the chi-square's approxima
 SEAT_TEST = [*GROUP, "matches", "wins", "expected", "statistic", "df", "p_value", "method", "small"]
 
 
-def seats_even(wins: Sequence[int]) -> dict[str, Any]:
+class SeatTest(TypedDict):
+    """The seat test's figures (`seats_even`)."""
+
+    statistic: float
+    df: int
+    p_value: float
+    method: str
+
+
+def seats_even(wins: Sequence[int]) -> SeatTest:
     """Is any seat favoured? One test of every seat's wins together against equal shares:
     Pearson's chi-square (scipy `chisquare`, players - 1 degrees of freedom), or, where fewer
     than EXACT_BELOW wins per seat are expected, the exact multinomial test (the chance of an

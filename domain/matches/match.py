@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Final, Literal, NamedTuple, Protocol, TypedDic
 from uuid import UUID
 
 import orjson
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Aggregate, CanMutateAggregate, event
 
 from .. import legacy_topic
 from ..errors import MatchClosed, NotYourTurn, Refused
@@ -53,6 +53,7 @@ class _Current(Enum):
 
 CURRENT: Final = _Current.CURRENT
 Someone = PlainMapping | None | Literal[_Current.CURRENT]  # a person, no one, or whoever is now
+
 S = TypeVar("S")  # a game's own position type
 
 
@@ -63,6 +64,12 @@ class ManifestRules(Protocol):
     def name(self) -> str: ...
     @property
     def default_manifest(self) -> str | None: ...
+
+
+class StartRules(ManifestRules, Protocol):
+    """What checking a new match's options reads of its rules (`GameRules.options`)."""
+
+    def options(self, options: PlainMapping) -> PlainDict: ...
 
 
 SHEET = "sheet"  # Started.kind of a match logged from its score sheet (None: moves logged)
@@ -190,7 +197,7 @@ class Match(LeanAggregate, Aggregate):
     _next: _Next | None = None
 
     def trigger_event(
-        self, event_class: type[Any], *, given: object = None, **fields: object
+        self, event_class: type[CanMutateAggregate[UUID]], *, given: object = None, **fields: object
     ) -> None:
         """Every new event, made by an `@event` command (the library calls this) or `record`:
         chained to the one before (`prev_hash`), at the time and by the person an import gave
@@ -620,7 +627,7 @@ def _as_recorded(match: Match, entered_by: object, originator_topic: str | None)
 
 
 def _options_and_components(
-    rules: GameRules[Any], options: object, components: object, as_recorded: bool
+    rules: StartRules, options: object, components: object, as_recorded: bool
 ) -> tuple[PlainDict, PlainDict | None]:
     """The options a match stores, checked against the rules, and the manifest it embeds (None
     when the game has no components, or for a release 0.1 record)."""
