@@ -24,7 +24,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.application import Application, ProcessingEvent
-from eventsourcing.domain import BaseAggregate, CanMutateAggregate, DomainEventProtocol
+from eventsourcing.domain import (
+    BaseAggregate,
+    CanInitAggregate,
+    CanMutateAggregate,
+    DomainEventProtocol,
+)
 from eventsourcing.persistence import Recording, StoredEvent, Tracking
 from eventsourcing.sqlite import (
     SQLiteAggregateRecorder,
@@ -64,7 +69,7 @@ class LeanAggregate:
         return cast(Any, super())._create(event_class, id=id, **cls.created_fields, **kwargs)
 
     @classmethod
-    def created_by(cls, event_class: type[Any], **kwargs: object) -> Self:
+    def created_by(cls, event_class: type[CanInitAggregate[UUID]], **kwargs: object) -> Self:
         """A new aggregate made by its created event `event_class` with these fields: the
         library's `_create`, which, unlike calling the class, also takes the `timestamp` (an
         imported match keeps the time it was recorded at)."""
@@ -212,7 +217,7 @@ class LeanApplication(Application[UUID]):
     subclass says what surrounds a save's recording (`saving`) and which snapshots a save
     takes (`snapshot_saved`)."""
 
-    def save(self, *aggregates: Any, **kwargs: Any) -> list[Recording[UUID]]:
+    def save(self, *aggregates: Any, **kwargs: object) -> list[Recording[UUID]]:
         """The library's `Application.save` (collect, `_record`, `_take_snapshots`,
         `_notify`), less `ProcessingEvent.collect_events`'s two runtime `typing.Protocol`
         checks per aggregate (50-90 ms a thousand matches, 7% of a bulk save) and the
@@ -351,14 +356,14 @@ def _is_postgres_datastore(cls: type) -> bool:
 # ---- tracking (projections.view) --------------------------------------------------------------
 
 
-def insert_tracking(recorder: Any, cursor: Any, tracking: Tracking) -> None:
+def insert_tracking(recorder: Any, cursor: object, tracking: Tracking) -> None:
     """The library's `_insert_tracking` of a tracking recorder (SQLite or PostgreSQL): the
     position written in the caller's transaction (the public `insert_tracking` opens its own),
     so a view's rows and its position commit together or not at all."""
     recorder._insert_tracking(cursor, tracking)
 
 
-def max_tracking_id(recorder: Any, cursor: Any, application_name: str) -> int | None:
+def max_tracking_id(recorder: Any, cursor: object, application_name: str) -> int | None:
     """The library's `_max_tracking_id`: the position, read in the caller's transaction."""
     return cast("int | None", recorder._max_tracking_id(application_name, cursor))
 
