@@ -61,7 +61,13 @@ class LeanAggregate:
     _pending_events: list[CanMutateAggregate[UUID]]
 
     @classmethod
-    def _create(cls, event_class: type[Any], *, id: Any = None, **kwargs: Any) -> Any:
+    def _create(
+        cls,
+        event_class: type[CanInitAggregate[UUID]],
+        *,
+        id: UUID | None = None,
+        **kwargs: object,
+    ) -> Self:
         """Replaces `BaseAggregate._create`, through which every new aggregate is made
         (`Match(...)` and `created_by`), to add `created_fields` to the created event: a
         match's first event starts its hash chain (`prev_hash=""`) although `__init__` takes
@@ -69,11 +75,13 @@ class LeanAggregate:
         return cast(Any, super())._create(event_class, id=id, **cls.created_fields, **kwargs)
 
     @classmethod
-    def created_by(cls, event_class: type[CanInitAggregate[UUID]], **kwargs: object) -> Self:
+    def created_by(
+        cls, event_class: type[CanInitAggregate[UUID]], *, id: UUID | None = None, **kwargs: object
+    ) -> Self:
         """A new aggregate made by its created event `event_class` with these fields: the
         library's `_create`, which, unlike calling the class, also takes the `timestamp` (an
         imported match keeps the time it was recorded at)."""
-        return cast(Self, cls._create(event_class, **kwargs))
+        return cls._create(event_class, id=id, **kwargs)
 
     def collect_events(self) -> list[CanMutateAggregate[UUID]]:
         """Replaces `BaseAggregate.collect_events`, which pops `_pending_events` one at a time
