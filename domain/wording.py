@@ -195,7 +195,7 @@ def game_option_words(game: str, options: PlainMapping) -> str:
     return option_words(options_class(game), options)
 
 
-def game_value_words(game: str, name: str, value: Any) -> str:
+def game_value_words(game: str, name: str, value: object) -> str:
     """One value of `game`'s option `name` for a person, with what it counts where declared
     ("2 points"); any other name's value as `value_words` says it."""
     cls = options_class(game)
@@ -206,7 +206,7 @@ def game_value_words(game: str, name: str, value: Any) -> str:
 class Describes(Protocol):
     @property
     def id(self) -> str: ...
-    def describe(self, move: Mapping[str, Any], seats: Sequence[str] = ()) -> str: ...
+    def describe(self, move: PlainMapping, seats: Sequence[str] = ()) -> str: ...
 
 
 UNREADABLE = "a move this game cannot read"

@@ -22,10 +22,9 @@ Other games (Topitop) have no components to measure.
 
 from __future__ import annotations
 
-from typing import Any
-
 from tablelog.domain.games import get_rules
 from tablelog.domain.games.base import Component, Moves
+from tablelog.domain.plain import PlainDict
 
 __all__ = ["Component", "extract", "reads_moves"]
 
@@ -36,7 +35,7 @@ def reads_moves(game: str) -> bool:
 
 
 def extract(
-    game: str, state: object, scores: list[dict[str, Any]], moves: Moves
+    game: str, state: object, scores: list[PlainDict], moves: Moves
 ) -> list[list[Component]]:
     """Per seat, the components of a scored final position (none for games without any)."""
     return get_rules(game).components(state, scores, moves)

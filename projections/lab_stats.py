@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Any
+from typing import Any, TypedDict
 
 import numpy as np
 import pandas as pd
@@ -28,6 +28,18 @@ import pandas as pd
 from .metrics import CONFIDENCE, METRICS, RESAMPLES, SEED
 
 ALPHA = 0.05
+
+
+class Estimate(TypedDict):
+    """One row of `summary`: a metric's estimate and its interval."""
+
+    metric: str
+    label: str
+    n: int
+    estimate: float
+    low: float
+    high: float
+    interval: str  # the interval's method
 
 
 def _bootstrap(values: np.ndarray, statistic: Any = np.mean) -> tuple[float, float]:
@@ -64,7 +76,7 @@ def _wilson(successes: float, n: int) -> tuple[float, float]:
 def summary(rows: pd.DataFrame) -> pd.DataFrame:
     """metric, label, n, estimate, low, high, interval (the method) for every metric, every
     seat's win rate and the balance."""
-    out = []
+    out: list[Estimate] = []
     for metric, (label, kind) in METRICS.items():
         values = rows[metric].dropna().to_numpy(float) if metric in rows else np.array([])
         out.append(_estimate(metric, label, kind, values))
@@ -78,7 +90,7 @@ def summary(rows: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def _estimate(metric: str, label: str, kind: str, values: np.ndarray) -> dict[str, Any]:
+def _estimate(metric: str, label: str, kind: str, values: np.ndarray) -> Estimate:
     n = len(values)
     estimate = float(values.mean()) if n else math.nan
     if kind == "share":
@@ -110,7 +122,7 @@ def balance_of(won: np.ndarray) -> float:
     return float(1 - (rates.max() - rates.min()))
 
 
-def _balance(rows: pd.DataFrame, seats: list[str], metric: str, label: str) -> dict[str, Any]:
+def _balance(rows: pd.DataFrame, seats: list[str], metric: str, label: str) -> Estimate:
     won = rows[seats].dropna().to_numpy(float) if seats else np.empty((0, 0))
     n = len(won)
     enough = n > 0 and len(seats) >= 2

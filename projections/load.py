@@ -8,7 +8,7 @@ tables["scores"].groupby("seat").won.mean()
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from .tables import TABLES, Table
 
@@ -30,7 +30,7 @@ DTYPES: dict[str, Literal["string", "int64", "float64", "bool"]] = {
 
 
 def frame(
-    table: Table, rows: Iterable[tuple[Any, ...]], names: Sequence[str] | None = None
+    table: Table, rows: Iterable[tuple[object, ...]], names: Sequence[str] | None = None
 ) -> pd.DataFrame:
     """Rows in the table's column order (as stored), or in the order of `names` (some of its
     columns), to a typed DataFrame."""

@@ -70,7 +70,7 @@ class PostgresTablesView(PostgresTrackingRecorder, TablesView):
         datastore: PostgresDatastore,
         *,
         tracking_table_name: str = TRACKING_TABLE,
-        **kwargs: Any,
+        **kwargs: object,
     ) -> None:
         super().__init__(datastore, tracking_table_name=tracking_table_name, **kwargs)
         self.tracking_table_sql = f'"{datastore.schema}"."{self.tracking_table_name}"'

@@ -18,10 +18,10 @@ import json
 import math
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
 from operator import itemgetter
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, Protocol, TypedDict
 from uuid import UUID
 
 import orjson
@@ -67,6 +67,30 @@ class Event(NamedTuple):
     version: int
     kind: str  # the event class name: Started, MoveRecorded, MoveUndone, ...
     data: dict[str, Any]  # the stored fields (timestamp, prev_hash and the event's own)
+
+
+class MoveRow(TypedDict):
+    """An effective move's row of the `moves` table, as the projector builds it."""
+
+    match_id: str
+    game: str
+    step: int
+    number: int
+    seat: int
+    player: str
+    kind: str
+    move: str  # the move's JSON text
+    score_change: float
+    undone: bool
+    recorded: str | None
+
+
+class StoredOutcome(TypedDict):
+    """An outcome as an Ended or SheetRecorded event stores it (`Outcome.to_json`)."""
+
+    winners: list[int]
+    ranking: list[list[int]]
+    reason: str
 
 
 History = Callable[[UUID, int], Iterable[Event]]
@@ -128,11 +152,17 @@ def _spaced(compact: bytes) -> str | None:
     return '"'.join(pieces)
 
 
+class KindsMoves(Protocol):
+    """What naming a move's kind reads of a game's rules (`GameRules.move_kind`)."""
+
+    def move_kind(self, move: PlainMapping) -> str: ...
+
+
 _MOVES: dict[tuple[str, bool, bytes], tuple[str, str]] = {}  # (game, rules gone, a move's
 # orjson bytes) -> the move's text and kind in the `moves` table
 
 
-def _move_cells(game: str, rules: GameRules[Any] | None, move: Move) -> tuple[str, str]:
+def _move_cells(game: str, rules: KindsMoves | None, move: Move) -> tuple[str, str]:
     """`(_json(move), _kind(rules, move))`, remembered per game: a kind is a function of the
     move alone, and most moves recur, so a recorded move costs one orjson call and a look-up
     (the rules' `move_kind` was a tenth of a Total Landscaping move's fold)."""
@@ -187,11 +217,11 @@ class OpenMatch:
         self.totals: list[list[float] | _Later | None] = [
             LATER if self.as_it_goes and first is LATER else None
         ]
-        self.moves: list[dict[str, Any]] = []  # the effective moves' rows, in order
+        self.moves: list[MoveRow] = []  # the effective moves' rows, in order
         self.count = 0  # effective moves (more than `moves` holds once trimmed)
         self.trimmable = not components.reads_moves(self.game)
         self.open_disputes = 0
-        self.claim: dict[str, Any] | None = None
+        self.claim: dict[str, float] | None = None  # the latest claim's points by name
         self.base_status = "running"
         self.row: dict[str, Any] = {
             "match_id": str(match_id),
@@ -287,7 +317,7 @@ class OpenMatch:
                 for name, points in self.claim.items()
             )
 
-    def push(self, state: object, totals: list[float] | None, row: dict[str, Any]) -> None:
+    def push(self, state: object, totals: list[float] | None, row: MoveRow) -> None:
         self.states.append(state)
         self.totals.append(totals)
         self.moves.append(row)
@@ -296,7 +326,7 @@ class OpenMatch:
             cut = len(self.moves) - KEEP
             del self.states[:cut], self.totals[:cut], self.moves[:cut]
 
-    def pop(self) -> dict[str, Any]:
+    def pop(self) -> MoveRow:
         if not self.moves:
             raise _Refold
         self.states.pop()
@@ -320,7 +350,7 @@ class Projector:
         # Quarantined matches (see `quarantine`): their events are skipped from then on.
         self.damaged: set[UUID] = {UUID(row["match_id"]) for row in view.select("damaged")}
         self.cache: OrderedDict[UUID, OpenMatch] = OrderedDict()
-        self.pending: dict[str, dict[tuple[Any, ...], dict[str, Any]]] = {
+        self.pending: dict[str, dict[tuple[object, ...], Mapping[str, object]]] = {
             name: {} for name in STORED
         }
         self._quiet = False
@@ -387,7 +417,7 @@ class Projector:
         the tables hold it) "damaged" so that no list or statistic counts it."""
         self.damaged.add(match_id)
         match = self.cache.pop(match_id, None)
-        row: dict[str, Any] | None
+        row: dict[str, object] | None
         if match is not None:
             row = match.row
         else:
@@ -400,7 +430,7 @@ class Projector:
             self._emit("matches", row)
         self._emit("damaged", {"match_id": str(match_id), "event": version, "finding": finding})
 
-    def take(self) -> dict[str, list[dict[str, Any]]]:
+    def take(self) -> dict[str, list[Mapping[str, object]]]:
         """The rows changed since the last `take`, each once, by table; and forget them. No
         later event changes them (a match's row goes as a copy; a withdrawn move is a new
         row), so they may be written while the next events are folded."""
@@ -427,7 +457,7 @@ class Projector:
             self._quiet = quiet
         return self.cache[match_id]
 
-    def _emit(self, table: str, row: dict[str, Any]) -> None:
+    def _emit(self, table: str, row: Mapping[str, object]) -> None:
         """Hold the row for the next `take`. Not a copy: a match's row changed again before
         then is written as it is by then."""
         if not self._quiet:
@@ -449,7 +479,7 @@ class Projector:
             after, totals_after, change = self._apply(match, move, seat)
         text, kind = _move_cells(match.game, rules, move)
         match_id, step = match.row["match_id"], event.version - 1
-        row = {
+        row: MoveRow = {
             "match_id": match_id,
             "game": match.game,
             "step": step,
@@ -524,7 +554,7 @@ class Projector:
         match.close()
 
     def _rate(
-        self, match: OpenMatch, event: Event, names: list[str], outcome: dict[str, Any]
+        self, match: OpenMatch, event: Event, names: list[str], outcome: StoredOutcome
     ) -> None:
         """The players' new ratings from a finished match's ranking (not while quiet)."""
         if self._quiet:
@@ -585,7 +615,7 @@ class Projector:
     # ---- the final score --------------------------------------------------------------------
 
     @staticmethod
-    def _agreed_draw(match: OpenMatch, outcome: dict[str, Any]) -> bool:
+    def _agreed_draw(match: OpenMatch, outcome: StoredOutcome) -> bool:
         if match.rules is not None and match.state is not None:
             return match.rules.outcome(match.state) is None  # the rules had not decided
         return not outcome["winners"] and len(outcome["ranking"]) == 1
@@ -607,7 +637,7 @@ class Projector:
         self,
         match: OpenMatch,
         event: Event,
-        outcome: dict[str, Any],
+        outcome: StoredOutcome,
         scores: list[dict[str, Any]],
         found: list[list[Component]],
     ) -> None:
@@ -664,7 +694,7 @@ def _stored_score(
     return final["scores"], found
 
 
-def _kind(rules: GameRules[Any] | None, move: Move) -> str:
+def _kind(rules: KindsMoves | None, move: Move) -> str:
     if rules is None:
         return next(iter(move), "move") if isinstance(move, dict) else "move"
     try:

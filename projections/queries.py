@@ -68,7 +68,7 @@ class Queries:
         # Reentrant: a read made under it that finds a match damaged takes it again to mark it
         # (`quarantine`).
         self._lock = threading.RLock()
-        self._report: tuple[tuple[Any, ...], dict[str, Any]] | None = None
+        self._report: tuple[tuple[object, ...], dict[str, Any]] | None = None
         recorder.watch_damage(self.quarantine)
 
     # ---- the tables ---------------------------------------------------------------------------

@@ -9,9 +9,10 @@ they are updated in the order the matches ended, and a later dispute does not re
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
-from openskill.models import PlackettLuce
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from tablelog.domain.plain import PlainDict
 
 from .view import TablesView
 
@@ -20,9 +21,10 @@ class Ratings:
     def __init__(self, view: TablesView) -> None:
         self.view = view
         self.model = PlackettLuce()
-        self.current: dict[tuple[str, str], tuple[int, Any]] = {}  # (game, player) -> (n, rating)
+        # (game, player) -> (matches rated, rating)
+        self.current: dict[tuple[str, str], tuple[int, PlackettLuceRating]] = {}
 
-    def _get(self, game: str, player: str) -> tuple[int, Any]:
+    def _get(self, game: str, player: str) -> tuple[int, PlackettLuceRating]:
         key = (game, player)
         if key not in self.current:
             row = self.view.latest_rating(game, player)
@@ -44,7 +46,7 @@ class Ratings:
         ranking: Sequence[Sequence[int]],
         recorded: str | None,
         played_at: str | None = None,
-    ) -> list[dict[str, Any]]:
+    ) -> list[PlainDict]:
         """The new `ratings` rows of the match's players (nothing for a one-seat match)."""
         if len(seats) < 2:
             return []
@@ -52,7 +54,7 @@ class Ratings:
         before = [self._get(game, name) for name in seats]
         ranks: list[float] = [place.get(seat, len(ranking)) for seat in range(len(seats))]
         after = self.model.rate(_Own([rating] for _, rating in before), ranks=ranks)
-        rows = []
+        rows: list[PlainDict] = []
         for name, (played, _), (rating,) in zip(seats, before, after):
             self.current[(game, name)] = (played + 1, rating)
             rows.append(
@@ -71,11 +73,11 @@ class Ratings:
         return rows
 
 
-class _Own(list[Any]):
+class _Own(list[list[PlackettLuceRating]]):
     """Teams for openskill's `rate`, which deep-copies them so as not to change the caller's
     ratings. These are the projection's own and replaced by the results, so `rate` may work
     on them in place: the copy (the copy module's walk and a new uuid4 per rating) was half the
     cost of rating a match. The figures are the same (tests/projections/test_catch_up.py)."""
 
-    def __deepcopy__(self, memo: dict[int, object]) -> list[list[Any]]:
+    def __deepcopy__(self, memo: dict[int, object]) -> list[list[PlackettLuceRating]]:
         return [list(team) for team in self]

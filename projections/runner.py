@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 from uuid import UUID
 
 import orjson
@@ -32,6 +32,11 @@ from tablelog.domain.recording.recorder import Recorder, cycle_collector_paused
 from .projector import Event, Projector
 from .ratings import Ratings
 from .view import Rows, SQLiteTablesView, TablesView
+
+if TYPE_CHECKING:  # psycopg is imported only for a PostgreSQL store
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    from .pg_view import PostgresTablesView
 
 PAGE = 5000
 Progress = Callable[[int, int], None]
@@ -117,13 +122,14 @@ def _statements(recorder: Recorder, view: TablesView) -> tuple[str, str]:
     began, at most so many. The first read gives the newest notification and the tracked
     position; on PostgreSQL the first page too, in the same statement (a new match's few
     events then cost one round trip, where a transaction of three statements cost five)."""
-    events: Any = recorder.recorder  # SQLite's or PostgreSQL's: both name their table
-    if isinstance(events, SQLiteApplicationRecorder):  # the notification id is the rowid
-        table, number, marker = events.events_table_name, "rowid", "?"
+    stored = recorder.recorder  # SQLite's or PostgreSQL's: both name their table
+    if isinstance(stored, SQLiteApplicationRecorder):  # the notification id is the rowid
+        table, number, marker = stored.events_table_name, "rowid", "?"
         tracking = "tracking"  # the library's SQLite tracking table has this one name
-    else:
+    else:  # the one other store with tables (`open_view`)
+        events = cast("PostgresApplicationRecorder", stored)
         table = f'"{events.datastore.schema}"."{events.events_table_name}"'
-        pg_view: Any = view  # a PostgreSQL tracking recorder, which names its table
+        pg_view = cast("PostgresTablesView", view)  # a PostgreSQL view names its table
         tracking = f'"{pg_view.datastore.schema}"."{pg_view.tracking_table_name}"'
         number, marker = "notification_id", "%s"
     columns = f"{number}, originator_id, originator_version, topic, state"

@@ -30,13 +30,13 @@ import json
 import math
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, SupportsInt, cast
+from typing import Any, SupportsInt, TypedDict, cast
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa  # type: ignore[import-untyped]  # it ships no stubs
 import pyarrow.compute as pc  # type: ignore[import-untyped]
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 SMALL_SAMPLE = 30
 CONFIDENCE = 0.95
@@ -118,7 +118,7 @@ def _only_counted(table: pd.DataFrame, matches: pd.DataFrame) -> pd.DataFrame:
     return table[_among(table["match_id"], counted(matches)["match_id"])]
 
 
-def _among(values: pd.Series, wanted: pd.Series) -> Any:
+def _among(values: pd.Series, wanted: pd.Series) -> pd.Series[bool] | NDArray[np.bool_]:
     """`values.isin(wanted)`, asked of pyarrow's `is_in` (nulls match nulls, as in pandas):
     pandas' `isin` on its arrow strings makes a Python object of each wanted value first,
     3 us an id. What pyarrow does not take (mixed types) goes to pandas."""
@@ -248,7 +248,16 @@ EXACT_BELOW = 5  # expected wins per seat under which the chi-square's approxima
 SEAT_TEST = [*GROUP, "matches", "wins", "expected", "statistic", "df", "p_value", "method", "small"]
 
 
-def seats_even(wins: Sequence[int]) -> dict[str, Any]:
+class SeatTest(TypedDict):
+    """The seat test's figures (`seats_even`)."""
+
+    statistic: float
+    df: int
+    p_value: float
+    method: str
+
+
+def seats_even(wins: Sequence[int]) -> SeatTest:
     """Is any seat favoured? One test of every seat's wins together against equal shares:
     Pearson's chi-square (scipy `chisquare`, players - 1 degrees of freedom), or, where fewer
     than EXACT_BELOW wins per seat are expected, the exact multinomial test (the chance of an
@@ -524,7 +533,7 @@ def match_length(matches: pd.DataFrame) -> pd.DataFrame:
 # ---- the report `tablelog stats` prints ------------------------------------------------------
 
 
-def _plain(value: Any) -> Any:
+def _plain(value: object) -> object:
     if isinstance(value, float) and math.isnan(value):
         return None
     if hasattr(value, "item"):  # numpy scalars
@@ -532,7 +541,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _records(frame: pd.DataFrame, drop: tuple[str, ...] = ("game",)) -> list[dict[str, Any]]:
+def _records(frame: pd.DataFrame, drop: tuple[str, ...] = ("game",)) -> list[dict[str, object]]:
     return [
         {str(k): _plain(v) for k, v in row.items() if k not in drop}
         for row in frame.to_dict("records")

@@ -28,12 +28,14 @@ import math
 import random
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 
 from tablelog.domain.games import GameRules, UnknownInformation, get_rules
 from tablelog.domain.matches.match import Match
+
+S = TypeVar("S")  # a game's own position type
 
 # Seat names the simulator ("greedy-1") and the lab ("mcts-16+never-play-red-2") give bots.
 BOT_SEAT = re.compile(r"(random|greedy|mcts-[0-9]+)(\+[a-z0-9-]+)?-[0-9]+")
@@ -85,9 +87,7 @@ def trace_of_match(match: Match) -> Trace:
     )
 
 
-def _totals(
-    rules: GameRules[Any], states: Sequence[object]
-) -> tuple[tuple[float, ...], ...] | None:
+def _totals(rules: GameRules[S], states: Sequence[S]) -> tuple[tuple[float, ...], ...] | None:
     if not rules.scores_as_it_goes:
         return None
     try:
@@ -96,7 +96,7 @@ def _totals(
         return None
 
 
-def _branching(rules: GameRules[Any], state: object) -> int:
+def _branching(rules: GameRules[S], state: S) -> int:
     """Legal moves in `state`; in a simultaneous round, the first awaited seat's choices (the
     round's joint moves are their product, which says more about the notation than the game)."""
     if rules.simultaneous:
@@ -111,7 +111,7 @@ def traces_from_tables(
     """Traces of the ended matches in the projection tables, without replaying anything."""
     ended = matches[matches["status"] == "ended"]
     effective = moves[~moves["undone"].astype(bool)].sort_values(["match_id", "number"])
-    by_match: dict[Any, pd.DataFrame] = {  # keyed by match id (pandas: any scalar)
+    by_match: dict[object, pd.DataFrame] = {  # keyed by match id (pandas: any scalar)
         key: frame for key, frame in effective.groupby("match_id", sort=False)
     }
     finals = (

@@ -29,10 +29,11 @@ from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.sqlite import SQLiteCursor, SQLiteDatastore, SQLiteTrackingRecorder
 
 from tablelog.domain.recording.eventsourcing_internals import insert_tracking, max_tracking_id
+from tablelog.domain.recording.side_tables import Cursor
 
 from .tables import PREFIX, SCHEMA_VERSION, STORED, Table
 
-Rows = Mapping[str, Iterable[Mapping[str, Any]]]
+Rows = Mapping[str, Iterable[Mapping[str, object]]]
 """Rows to upsert, by table name (`tables.STORED` keys); each row a dict of every column."""
 
 SCHEMA_TABLE = PREFIX + "schema"
@@ -77,7 +78,7 @@ class TablesView(TrackingRecorder, abc.ABC):
                 self._refuse_unless_at(cursor, tracking, since)
                 insert_tracking(self, cursor, tracking)
 
-    def _advance(self, cursor: Any, tracking: Tracking, since: int) -> None:
+    def _advance(self, cursor: Cursor, tracking: Tracking, since: int) -> None:
         """Move the position from `since` to the tracking's in one statement that is also the
         check (a read first, then the library's upsert, cost a statement more): the row changes
         only where it still holds `since`."""
@@ -99,7 +100,7 @@ class TablesView(TrackingRecorder, abc.ABC):
             self._refuse_unless_at(cursor, tracking, since)
             raise IntegrityError(f"the position would not advance from event {since} to {new}")
 
-    def _refuse_unless_at(self, cursor: Any, tracking: Tracking, since: int) -> None:
+    def _refuse_unless_at(self, cursor: Cursor, tracking: Tracking, since: int) -> None:
         stored = max_tracking_id(self, cursor, tracking.application_name) or 0
         if stored != since:
             raise IntegrityError(
@@ -134,7 +135,7 @@ class TablesView(TrackingRecorder, abc.ABC):
         )
         return position or 0, damaged
 
-    def _upsert(self, cursor: Any, table: str, rows: Iterable[Mapping[str, Any]]) -> None:
+    def _upsert(self, cursor: Cursor, table: str, rows: Iterable[Mapping[str, object]]) -> None:
         """Upsert one table's rows in the caller's transaction (no two with the same key)."""
         values = itemgetter(*STORED[table].names)
         cursor.executemany(self._upserts[table], map(values, rows))
@@ -233,7 +234,7 @@ class SQLiteTablesView(SQLiteTrackingRecorder, TablesView):
         super().__init__(datastore)
         self._upserts = {name: upsert_statement(t, "?") for name, t in STORED.items()}
 
-    def plain_rows(self, cursor: Any) -> None:
+    def plain_rows(self, cursor: SQLiteCursor) -> None:
         cursor.sqlite_cursor.row_factory = None
 
     def fetch_once(self, statement: str, params: Sequence[object]) -> list[tuple[Any, ...]]:

@@ -20,7 +20,8 @@ the report (`audit_text` words it).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
 from uuid import UUID
 
 from ..errors import Damaged, MatchNotFound
@@ -102,7 +103,10 @@ def audit_report(
 UNREADABLE = ("undecodable", "inserted", "missing", "replay", "chain")
 
 
-def unreadable(findings: list[dict[str, Any]]) -> dict[str, Any] | None:
+F = TypeVar("F", bound=Mapping[str, object])  # a finding, as the audit keeps it
+
+
+def unreadable(findings: Sequence[F]) -> F | None:
     """The finding that best names why the match may not read, if any does."""
     for kind in UNREADABLE:
         for found in findings:

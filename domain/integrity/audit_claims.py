@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import Any, Required, TypedDict
 
 from ..games import GameRules, RulesError, UnknownInformation, get_rules
 from ..games.base import Move
@@ -49,6 +49,26 @@ class StepView(TypedDict):
     scores: dict[str, float] | None
 
 
+class ScoreChange(TypedDict):
+    """A move that changed a seat's score by the rules (`diverging_move`)."""
+
+    move: int
+    change: float
+
+
+class DivergingMove(TypedDict, total=False):
+    """Where the table and the rules parted (`diverging_move`): the move, or None with the
+    moves that changed the seat's score where the totals alone cannot name it."""
+
+    move: Required[int | None]
+    event: int
+    seat: str | None
+    described: str | None
+    how: Required[str]
+    changed: list[ScoreChange]
+    explanation: Required[str]
+
+
 @dataclass
 class Step:
     """The position after an effective move (move 0 is the start) and the score the rules give."""
@@ -58,7 +78,7 @@ class Step:
     seat: str | None
     entry: Move | None
     described: str | None
-    state: Any
+    state: object  # the game's own position, only handed back to its rules
     totals: list[float] | None = None
     unknown: str | None = None  # why the score cannot be recomputed here
 
@@ -343,7 +363,7 @@ class Replay(Findings):
             "reason": event.reason,
         }
 
-    def outcome_now(self) -> dict[str, Any] | None:
+    def outcome_now(self) -> PlainDict | None:
         """The rules' outcome at this point of the replay (None also when hidden information
         keeps it from being known)."""
         try:
@@ -489,7 +509,7 @@ class Replay(Findings):
 
 def diverging_move(
     line: Sequence[Step], seat: int, name: str, claimed: float, start: int = 0
-) -> dict[str, Any]:
+) -> DivergingMove:
     """The move from which the rules' running total of `seat` can no longer reach `claimed`.
 
     `line` runs from the start to the claim; the table and the rules are known to agree at move
@@ -521,7 +541,7 @@ def diverging_move(
                 "how": "left the claimed value" if equal else "passed the claimed value",
                 "explanation": explanation,
             }
-    changed = [
+    changed: list[ScoreChange] = [
         {"move": line[t].move, "change": totals[t] - totals[t - 1]}
         for t in range(start + 1, len(line))
         if totals[t] != totals[t - 1]

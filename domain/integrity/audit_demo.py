@@ -10,13 +10,15 @@ be planted; a broken chain, a wrong end or a replay error in the same match stil
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TypeVar
 
 from .audit_claims import Claim
 
 DEMO_MARK = "(demo)"
 PLANTABLE = ("claim", "dispute")
+
+F = TypeVar("F", bound=Mapping[str, object])  # a finding, as the audit keeps it
 
 
 def demo_name(name: str) -> str:
@@ -29,11 +31,11 @@ def is_planted(by: object) -> bool:
 
 
 def split_planted(
-    findings: list[dict[str, Any]], claims: Iterable[Claim], disputes: Iterable[dict[str, Any]]
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    findings: list[F], claims: Iterable[Claim], disputes: Iterable[Mapping[str, object]]
+) -> tuple[list[F], list[F]]:
     """(findings, planted): the claim and dispute findings at entries made by a demo name are
     the planted ones."""
-    marked = {c.event for c in claims if is_planted(c.by)}
+    marked: set[object] = {c.event for c in claims if is_planted(c.by)}
     marked |= {d["event"] for d in disputes if is_planted(d["by"])}
     planted = [f for f in findings if f["kind"] in PLANTABLE and f["event"] in marked]
     return [f for f in findings if f not in planted], planted

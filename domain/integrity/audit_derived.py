@@ -11,8 +11,6 @@ stored values with them. Events stored before derived values existed have none t
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..games import RulesError
 from ..matches import derived
 from ..matches import event_fields as fields
@@ -26,7 +24,7 @@ class DerivedReplay(Replay):
 
     def __init__(self) -> None:
         super().__init__()
-        self.expected: dict[int, Any] = {}  # event position -> the derived values it should hold
+        self.expected: dict[int, object] = {}  # event position -> the derived values it should hold
 
     def _on_MoveRecorded(self, position: int, event: fields.MoveRecorded) -> None:
         before = self.line[-1] if self.line else None
@@ -37,7 +35,7 @@ class DerivedReplay(Replay):
         if before.unknown is None and after.unknown is None:  # else a note says why not
             self.expected[position] = self._after_move(before, after, event.seat)
 
-    def _after_move(self, before: Step, after: Step, seat: int) -> dict[str, Any]:
+    def _after_move(self, before: Step, after: Step, seat: int) -> derived.MoveDerived:
         if not self.started_rules.scores_as_it_goes:
             return derived.after_move(None, None, seat)
         return derived.after_move(_floats(before.totals), _floats(after.totals), seat)

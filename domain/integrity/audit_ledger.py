@@ -248,7 +248,7 @@ def _check_published(
         found.notes.append(f"consistent with {where}")
 
 
-def _signed(head: Mapping[str, Any]) -> str:
+def _signed(head: Mapping[str, object]) -> str:
     return f"signed {head.get('time')} by key {head.get('key')}"
 
 

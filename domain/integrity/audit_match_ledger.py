@@ -81,7 +81,7 @@ def audit_match_ledger(
 
 
 def _newest_head(
-    found: Findings, seq: int, head: dict[str, Any], keys: Mapping[str, bytes]
+    found: Findings, seq: int, head: Mapping[str, object], keys: Mapping[str, bytes]
 ) -> bool:
     try:
         verify_head(head, keys)

@@ -5,7 +5,7 @@ it recorded against the one the sheet gives, and every claim against the sheet's
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import Refused
 from ..games import RulesError
@@ -14,12 +14,15 @@ from ..matches.match import ENDED, RUNNING, components_of
 from ..sheets import check_sheet
 from .audit_text import claim_sentence, num, step
 
+if TYPE_CHECKING:  # audit_claims imports this module
+    from .audit_claims import Claim, Replay
 
-def started(replay: Any, position: int, event: fields.Started) -> None:
+
+def started(replay: Replay, position: int, event: fields.Started) -> None:
     replay.sheet = {"event": None, "recorded": None}
 
 
-def recorded(replay: Any, position: int, event: fields.SheetRecorded) -> None:
+def recorded(replay: Replay, position: int, event: fields.SheetRecorded) -> None:
     if replay.sheet is None:
         replay.find(
             position,
@@ -37,6 +40,7 @@ def recorded(replay: Any, position: int, event: fields.SheetRecorded) -> None:
     replay.recorded_outcome = dict(event.outcome)
     replay.sheet.update(event=position, recorded=event.sheet)
     begun = replay.started
+    assert begun is not None  # the sheet is set only once the start is read
     try:
         sheet, outcome = check_sheet(
             begun.game,
@@ -65,7 +69,7 @@ def recorded(replay: Any, position: int, event: fields.SheetRecorded) -> None:
         )
 
 
-def compare_claims(replay: Any) -> None:
+def compare_claims(replay: Replay) -> None:
     """Each claim beside the sheet's totals (seats the sheet gives no total are noted)."""
     recorded_sheet = replay.sheet["recorded"] if replay.sheet else None
     for claim in replay.claims:
@@ -99,7 +103,9 @@ def compare_claims(replay: Any) -> None:
             )
 
 
-def _compare(replay: Any, claim: Any, name: str, claimed: object, totals: dict[str, Any]) -> None:
+def _compare(
+    replay: Replay, claim: Claim, name: str, claimed: object, totals: dict[str, Any]
+) -> None:
     if name not in totals:
         replay.find(
             claim.event,

@@ -8,7 +8,7 @@ at position N + 1. The report's JSON keeps the stored positions (`"event"`).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 
 def when(event: object) -> str:
@@ -24,7 +24,15 @@ def signed(value: float) -> str:
     return f"+{num(value)}" if value > 0 else num(value)
 
 
-def named(seats: list[str], outcome: dict[str, Any] | None) -> dict[str, Any] | None:
+class NamedOutcome(TypedDict):
+    """An outcome as stored, with names for its seats (`named`); its reason as stored."""
+
+    winners: list[str]
+    ranking: list[list[str]]
+    reason: object
+
+
+def named(seats: list[str], outcome: dict[str, Any] | None) -> NamedOutcome | None:
     if outcome is None:
         return None
     return {

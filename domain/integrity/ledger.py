@@ -28,6 +28,7 @@ from eventsourcing.persistence import IntegrityError, Notification, OperationalE
 
 from ..errors import Refused
 from ..matches.match import Match, event_hash
+from ..plain import PlainMapping
 from ..recording.side_tables import SideTables
 from .checkpoints import (
     RECEIPT_FORMAT,
@@ -345,7 +346,7 @@ class Ledger(SideTables):
         }
 
 
-def _to_store(head: dict[str, Any]) -> dict[str, Any]:
+def _to_store(head: PlainMapping) -> PlainMapping:
     """A checkpoint is stored as its note and the id of its key: what is read from the note is
     never kept beside it, where it could be changed alone."""
     return {k: head[k] for k in ("format", "checkpoint", "key")} if is_checkpoint(head) else head

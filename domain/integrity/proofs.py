@@ -16,12 +16,13 @@ given out: one that does not join the signed roots is a store whose tables were 
 from __future__ import annotations
 
 import base64
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 from uuid import UUID
 
 from eventsourcing.application import Application
 
 from ..errors import Refused
+from ..plain import PlainMapping
 from .checkpoints import HEX64, is_checkpoint
 from .ledger import Ledger
 from .merkle import EMPTY_ROOT, ProofError, leaf_hash, verify_consistency, verify_inclusion
@@ -55,11 +56,20 @@ def _hex(value: object) -> bool:
     return isinstance(value, str) and HEX64.fullmatch(value) is not None
 
 
-def _side(size: int, head: dict[str, Any] | None) -> dict[str, Any]:
+class Side(TypedDict):
+    """One side of a proof: a signed tree (`_side`)."""
+
+    size: int
+    root: str  # base64
+    checkpoint: str | None  # the signed note; None for a head of the first format
+    head: NotRequired[PlainMapping]  # that head, as signed
+
+
+def _side(size: int, head: dict[str, Any] | None) -> Side:
     """One signed tree: its size and root, and the checkpoint that signs it (a head of the
     first format, `tablelog-head/1`, is given as `head` instead)."""
     root = EMPTY_ROOT if head is None else bytes.fromhex(head["root"])
-    side: dict[str, Any] = {"size": size, "root": b64(root), "checkpoint": None}
+    side: Side = {"size": size, "root": b64(root), "checkpoint": None}
     if head is not None and is_checkpoint(head):
         side["checkpoint"] = head["checkpoint"]
     elif head is not None:

@@ -3,7 +3,7 @@ whole tree (`ledger.Ledger.tree`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
 from ..errors import Refused
 from .merkle import Tree
@@ -13,12 +13,20 @@ from .merkle import Tree
 NODE_LEVEL = 10
 
 
+class StoredLevels(Protocol):
+    """What the tree reads of the store (`ledger.Ledger`): its kept nodes and its leaves."""
+
+    def nodes(self) -> dict[tuple[int, int], bytes]: ...
+
+    def leaf_block(self, lo: int, hi: int) -> list[bytes]: ...
+
+
 class StoredTree(Tree):
     """The signed tree as the store keeps it: complete subtrees of 2**NODE_LEVEL leaves or more
     from tablelog_nodes, smaller ones hashed from the leaves of their block of 2**NODE_LEVEL. The
     audit never uses it: it rebuilds the tree from the leaves (and checks these nodes)."""
 
-    def __init__(self, ledger: Any, size: int) -> None:  # no levels built
+    def __init__(self, ledger: StoredLevels, size: int) -> None:  # no levels built
         self.ledger, self._size = ledger, size
         self.nodes = ledger.nodes()
         self.blocks: dict[int, Tree] = {}

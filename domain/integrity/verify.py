@@ -9,7 +9,7 @@ through its hash chain, every earlier event of the match) is what the store or r
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from uuid import UUID
 
@@ -176,7 +176,7 @@ def check_key_names(receipt: Mapping[str, Any], names: Mapping[str, str | None])
 
 
 def signed_rulings_verify(
-    events: list[tuple[int, Any]],
+    events: Sequence[tuple[int, object]],
     keys: Mapping[str, bytes],
     owners: Mapping[str, str] | None,
 ) -> list[str]:

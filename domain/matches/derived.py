@@ -22,14 +22,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 from ..games import GameRules, RulesError
+from ..plain import PlainDict
 
 FIELD = "derived"  # the event field that holds them (MoveRecorded, Ended)
 
+S = TypeVar("S")  # the game's own position type
 
-def totals(rules: GameRules[Any], state: object) -> list[float] | None:
+
+class MoveDerived(TypedDict):
+    """What a `MoveRecorded` event stores as its derived values."""
+
+    totals: list[float] | None
+    change: float | None
+
+
+def totals(rules: GameRules[S], state: S) -> list[float] | None:
     """Each seat's total in `state`; None for a game scored only at its end, or where a
     hidden identity keeps the score from being known."""
     if not rules.scores_as_it_goes:
@@ -40,15 +50,15 @@ def totals(rules: GameRules[Any], state: object) -> list[float] | None:
         return None
 
 
-def after_move(before: list[float] | None, after: list[float] | None, seat: int) -> dict[str, Any]:
+def after_move(before: list[float] | None, after: list[float] | None, seat: int) -> MoveDerived:
     """A move's derived values from the totals before and after it."""
     change = None if before is None or after is None else after[seat] - before[seat]
     return {"totals": after, "change": change}
 
 
 def at_end(
-    rules: GameRules[Any], state: object, decided: bool, moves: Sequence[tuple[int, Any]]
-) -> dict[str, Any]:
+    rules: GameRules[S], state: S, decided: bool, moves: Sequence[tuple[int, Any]]
+) -> PlainDict:
     """An ended match's final scores and component rows (`GameRules.components`)."""
     try:
         scores = rules.score(state)

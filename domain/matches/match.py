@@ -12,11 +12,11 @@ import hashlib
 from datetime import datetime
 from enum import Enum
 from types import MappingProxyType
-from typing import Any, ClassVar, Final, Literal, NamedTuple, TypedDict, cast
+from typing import Any, ClassVar, Final, Literal, NamedTuple, Protocol, TypedDict, TypeVar, cast
 from uuid import UUID
 
 import orjson
-from eventsourcing.domain import Aggregate, event
+from eventsourcing.domain import Aggregate, CanMutateAggregate, event
 
 from .. import legacy_topic
 from ..errors import MatchClosed, NotYourTurn, Refused
@@ -25,7 +25,7 @@ from ..games.base import Move
 from ..plain import PlainDict, PlainMapping, PlainValue
 from ..quoting import quoted
 from ..recording.eventsourcing_internals import LeanAggregate, amend_event, given_to, trigger
-from ..wording import player_count_refusal
+from ..wording import PlayerCounts, player_count_refusal
 from . import derived, rulings
 from .entering import ENTERED_BY, check_person, set_entered_by
 from .times import parse_time
@@ -53,6 +53,25 @@ class _Current(Enum):
 
 CURRENT: Final = _Current.CURRENT
 Someone = PlainMapping | None | Literal[_Current.CURRENT]  # a person, no one, or whoever is now
+
+S = TypeVar("S")  # a game's own position type
+
+
+class ManifestRules(Protocol):
+    """What choosing a match's components reads of its rules (class variables, read-only)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def default_manifest(self) -> str | None: ...
+
+
+class StartRules(ManifestRules, Protocol):
+    """What checking a new match's options reads of its rules (`GameRules.options`)."""
+
+    def options(self, options: PlainMapping) -> PlainDict: ...
+
+
 SHEET = "sheet"  # Started.kind of a match logged from its score sheet (None: moves logged)
 
 
@@ -178,7 +197,7 @@ class Match(LeanAggregate, Aggregate):
     _next: _Next | None = None
 
     def trigger_event(
-        self, event_class: type[Any], *, given: object = None, **fields: object
+        self, event_class: type[CanMutateAggregate[UUID]], *, given: object = None, **fields: object
     ) -> None:
         """Every new event, made by an `@event` command (the library calls this) or `record`:
         chained to the one before (`prev_hash`), at the time and by the person an import gave
@@ -411,7 +430,7 @@ class Match(LeanAggregate, Aggregate):
             MOVE_RECORDED, given=(move, after), seat=index, move=move, derived=scored
         )
 
-    def _derived_after(self, seat: int, after: object) -> PlainDict:
+    def _derived_after(self, seat: int, after: object) -> derived.MoveDerived:
         """The move's derived values (`domain.matches.derived`): the totals before it are the
         previous move's, when that is the newest event, rather than a second `score`."""
         rules = self.rules
@@ -521,13 +540,13 @@ def components_of(options: object, components: PlainDict | None) -> PlainDict | 
 
 
 def initial_state(
-    rules: GameRules[Any],
+    rules: GameRules[S],
     seats: int,
     rules_version: str,
     options: PlainMapping,
     setup: PlainMapping,
     components: PlainDict | None,
-) -> object:
+) -> S:
     """The position before the first move, as the match's own record says: its rules version's
     readings, and the components embedded in it (never a file)."""
     played = rules.replay_options(rules_version, options)
@@ -608,7 +627,7 @@ def _as_recorded(match: Match, entered_by: object, originator_topic: str | None)
 
 
 def _options_and_components(
-    rules: GameRules[Any], options: object, components: object, as_recorded: bool
+    rules: StartRules, options: object, components: object, as_recorded: bool
 ) -> tuple[PlainDict, PlainDict | None]:
     """The options a match stores, checked against the rules, and the manifest it embeds (None
     when the game has no components, or for a release 0.1 record)."""
@@ -635,7 +654,7 @@ def _options_and_components(
     return options, embedded
 
 
-def _checked_seats(rules: GameRules[Any], seats: object) -> list[str]:
+def _checked_seats(rules: PlayerCounts, seats: object) -> list[str]:
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
         raise Refused("seats are the players' names in turn order, none empty")
     stored_value(seats, "the players' names")  # refuses a name the store could not keep
@@ -664,7 +683,7 @@ def _check_names(seats: list[str]) -> None:
 
 
 def _recorded_components(
-    rules: GameRules[Any], options: PlainMapping, given: PlainValue
+    rules: ManifestRules, options: PlainMapping, given: PlainValue
 ) -> PlainDict | None:
     """A record's components: checked against their hash; None (release 0.1's matches) only
     where the options name a packaged manifest, never a file."""
@@ -683,7 +702,7 @@ def _recorded_components(
 
 
 def _components_for(
-    rules: GameRules[Any], options: PlainMapping, given: PlainValue
+    rules: ManifestRules, options: PlainMapping, given: PlainValue
 ) -> PlainDict | None:
     """The components a new match embeds: the manifest handed over, else the one its options
     name (or the game's default), found by name; None for a game without components."""

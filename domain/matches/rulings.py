@@ -85,7 +85,7 @@ def ruling_text(
     )
 
 
-def sign(person: PersonSigner, text: str) -> dict[str, Any]:
+def sign(person: PersonSigner, text: str) -> PlainDict:
     return {
         "user": {"id": person.user["id"], "name": person.user["name"]},
         "key": person.signer.key_id,

@@ -18,7 +18,15 @@ from typing import Any
 from uuid import UUID
 
 import orjson
-from eventsourcing.persistence import JSONTranscoder, Mapper, StoredEvent, Transcoder
+from eventsourcing.domain import DomainEventProtocol
+from eventsourcing.persistence import (
+    Cipher,
+    Compressor,
+    JSONTranscoder,
+    Mapper,
+    StoredEvent,
+    Transcoder,
+)
 from eventsourcing.utils import get_topic
 
 from ..recording.eventsourcing_internals import stored_event
@@ -75,12 +83,17 @@ class LeanMapper(Mapper[UUID]):
 
     transcoder: LeanTranscoder
 
-    def __init__(self, transcoder: LeanTranscoder, **kwargs: Any) -> None:
-        super().__init__(transcoder=transcoder, **kwargs)
+    def __init__(
+        self,
+        transcoder: LeanTranscoder,
+        compressor: Compressor | None = None,
+        cipher: Cipher | None = None,
+    ) -> None:
+        super().__init__(transcoder=transcoder, compressor=compressor, cipher=cipher)
         # event class -> (topic, encoder), for the classes this mapper stores the lean way
         self._lean: dict[type, tuple[str, Callable[[dict[str, object]], bytes]]] = {}
 
-    def to_stored_event(self, domain_event: Any) -> StoredEvent:
+    def to_stored_event(self, domain_event: DomainEventProtocol[UUID]) -> StoredEvent:
         cls = type(domain_event)
         lean = self._lean.get(cls)
         if lean is None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from ..wording import outcome_text, player_count_refusal, winners_text
 from .match import SHEET, Match
@@ -25,7 +25,15 @@ __all__ = [
 ]
 
 
-def named_outcome(match: Match, outcome: dict[str, Any] | None) -> dict[str, Any] | None:
+class NamedOutcome(TypedDict):
+    """An outcome with the players' names for its seats (`named_outcome`)."""
+
+    winners: list[str]
+    ranking: list[list[str]]
+    reason: str
+
+
+def named_outcome(match: Match, outcome: dict[str, Any] | None) -> NamedOutcome | None:
     if outcome is None:
         return None
     name = match.seats.__getitem__

@@ -24,7 +24,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, Self, TypeVar, cast
 from uuid import UUID
 
 from eventsourcing.application import Application, ProcessingEvent
-from eventsourcing.domain import BaseAggregate, CanMutateAggregate, DomainEventProtocol
+from eventsourcing.domain import (
+    BaseAggregate,
+    CanInitAggregate,
+    CanMutateAggregate,
+    DomainEventProtocol,
+)
 from eventsourcing.persistence import Recording, StoredEvent, Tracking
 from eventsourcing.sqlite import (
     SQLiteAggregateRecorder,
@@ -42,7 +47,7 @@ TESTED_WITH = "9.5"
 """The eventsourcing release (major.minor) whose internals this module was written against."""
 
 T = TypeVar("T")
-E = TypeVar("E", bound=CanMutateAggregate[Any])
+E = TypeVar("E", bound=CanMutateAggregate[UUID])
 
 # ---- aggregates (domain.matches.match, domain.matches.snapshots) ---------------------------------
 
@@ -56,7 +61,13 @@ class LeanAggregate:
     _pending_events: list[CanMutateAggregate[UUID]]
 
     @classmethod
-    def _create(cls, event_class: type[Any], *, id: Any = None, **kwargs: Any) -> Any:
+    def _create(
+        cls,
+        event_class: type[CanInitAggregate[UUID]],
+        *,
+        id: UUID | None = None,
+        **kwargs: object,
+    ) -> Self:
         """Replaces `BaseAggregate._create`, through which every new aggregate is made
         (`Match(...)` and `created_by`), to add `created_fields` to the created event: a
         match's first event starts its hash chain (`prev_hash=""`) although `__init__` takes
@@ -64,11 +75,13 @@ class LeanAggregate:
         return cast(Any, super())._create(event_class, id=id, **cls.created_fields, **kwargs)
 
     @classmethod
-    def created_by(cls, event_class: type[Any], **kwargs: Any) -> Self:
+    def created_by(
+        cls, event_class: type[CanInitAggregate[UUID]], *, id: UUID | None = None, **kwargs: object
+    ) -> Self:
         """A new aggregate made by its created event `event_class` with these fields: the
         library's `_create`, which, unlike calling the class, also takes the `timestamp` (an
         imported match keeps the time it was recorded at)."""
-        return cast(Self, cls._create(event_class, **kwargs))
+        return cls._create(event_class, id=id, **kwargs)
 
     def collect_events(self) -> list[CanMutateAggregate[UUID]]:
         """Replaces `BaseAggregate.collect_events`, which pops `_pending_events` one at a time
@@ -82,12 +95,12 @@ _GIVEN: ContextVar[tuple[object, object] | None] = ContextVar("tablelog_given", 
 
 
 def trigger(
-    aggregate: BaseAggregate[Any],
+    aggregate: BaseAggregate[UUID],
     event_class: type[E],
     *,
     timestamp: datetime | None = None,
     given: object = None,
-    **fields: Any,
+    **fields: object,
 ) -> E:
     """The library's `BaseAggregate.trigger_event` (the aggregate's next version, the event's
     body run on the aggregate, the event added to its pending events), returning the new event,
@@ -212,7 +225,7 @@ class LeanApplication(Application[UUID]):
     subclass says what surrounds a save's recording (`saving`) and which snapshots a save
     takes (`snapshot_saved`)."""
 
-    def save(self, *aggregates: Any, **kwargs: Any) -> list[Recording[UUID]]:
+    def save(self, *aggregates: Any, **kwargs: object) -> list[Recording[UUID]]:
         """The library's `Application.save` (collect, `_record`, `_take_snapshots`,
         `_notify`), less `ProcessingEvent.collect_events`'s two runtime `typing.Protocol`
         checks per aggregate (50-90 ms a thousand matches, 7% of a bulk save) and the
@@ -288,7 +301,7 @@ class BatchedSQLiteApplicationRecorder(SQLiteApplicationRecorder):
     """The library's SQLite application recorder, inserting a save's rows in one call."""
 
     def _insert_events(
-        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any
+        self, c: SQLiteCursor, stored_events: Sequence[StoredEvent], **_: object
     ) -> Sequence[int] | None:
         """Replaces the library's insert (one `execute` per event, collecting each row's id)
         with one `executemany`, and returns no notification ids: nothing in Tablelog follows
@@ -330,7 +343,7 @@ class StoreConnections(NamedTuple):
     postgres: bool  # else SQLite: the SQL placeholder is %s rather than ?
 
 
-def connections_of(app: Application[Any]) -> StoreConnections:
+def connections_of(app: Application[UUID]) -> StoreConnections:
     """The datastore an application's recorder keeps its connections in. The library's SQLite
     and PostgreSQL recorders both have one (`recorder.datastore`); the base ApplicationRecorder
     does not say so, so any other store is refused (NotImplementedError) rather than guessed.
@@ -351,14 +364,14 @@ def _is_postgres_datastore(cls: type) -> bool:
 # ---- tracking (projections.view) --------------------------------------------------------------
 
 
-def insert_tracking(recorder: Any, cursor: Any, tracking: Tracking) -> None:
+def insert_tracking(recorder: Any, cursor: object, tracking: Tracking) -> None:
     """The library's `_insert_tracking` of a tracking recorder (SQLite or PostgreSQL): the
     position written in the caller's transaction (the public `insert_tracking` opens its own),
     so a view's rows and its position commit together or not at all."""
     recorder._insert_tracking(cursor, tracking)
 
 
-def max_tracking_id(recorder: Any, cursor: Any, application_name: str) -> int | None:
+def max_tracking_id(recorder: Any, cursor: object, application_name: str) -> int | None:
     """The library's `_max_tracking_id`: the position, read in the caller's transaction."""
     return cast("int | None", recorder._max_tracking_id(application_name, cursor))
 
