@@ -5,17 +5,42 @@ it recorded against the one the sheet gives, and every claim against the sheet's
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from ..errors import Refused
 from ..games import RulesError
 from ..matches import event_fields as fields
 from ..matches.match import ENDED, RUNNING, components_of
+from ..plain import PlainDict
 from ..sheets import check_sheet
 from .audit_text import claim_sentence, num, step
 
-if TYPE_CHECKING:  # audit_claims imports this module
-    from .audit_claims import Claim, Replay
+
+class Claim(Protocol):
+    """What the sheet's checks read and write of a claim (audit_claims.Claim: that module
+    imports this one, so its types are described here, not imported)."""
+
+    event: int
+    by: str
+    scores: PlainDict
+    result: dict[str, Any]
+
+
+class Replay(Protocol):
+    """What the sheet's checks read and write of the audit's replay (audit_claims.Replay)."""
+
+    started: fields.Started | None
+    seats: list[str]
+    status: str
+    notes: list[str]
+    recorded_outcome: PlainDict | None
+    sheet: dict[str, Any] | None
+
+    @property
+    def claims(self) -> Sequence[Claim]: ...
+
+    def find(self, position: int | None, kind: str, message: str, **details: object) -> None: ...
 
 
 def started(replay: Replay, position: int, event: fields.Started) -> None:
