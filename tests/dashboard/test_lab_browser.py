@@ -158,8 +158,9 @@ def test_a_variant_experiment_is_set_with_pickers_from_the_declaration(own_lab, 
     # Playwright's pointer click waited a minute for it (the pick is what is tested here).
     variant = page.locator(".dash-dropdown-option", has_text="variant against variant")
     variant.dispatch_event("click")
-    pickers.nth(2).click()  # Variant B: 3 small sand piles
-    page.locator(".dash-dropdown-option", has_text="3").first.click()
+    pickers.nth(2).evaluate("e => e.scrollIntoView({block: 'center'})")
+    pickers.nth(2).click()  # Variant B: 3 small sand piles (its list opened out of view once)
+    page.locator(".dash-dropdown-option", has_text="3").first.dispatch_event("click")
     page.fill("#lab-matches", "4")
     before = page.inner_text("#lab-progress")  # the lab's last run may still be reported
     page.click("#lab-start")

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tablelog.dashboard.record import Question, menu
 from tablelog.domain.games import get_rules
@@ -126,9 +127,21 @@ def enter_by_tapping(page, recorder, match_id: str, move: dict) -> int:
     return on_board
 
 
+# The board is drawn at the screen's width: plotly first draws a graph whose box it has not
+# measured yet at its own default (700x450), then again at the box's size.
+SIZED = """() => {
+    const svg = document.querySelector('#record-board .main-svg');
+    return !!svg && svg.getBoundingClientRect().right <= window.innerWidth;
+}"""
+
+
 def fits_the_width(page) -> None:
     """No sideways scrolling, and the whole board (its tap targets too) inside the screen."""
     page.locator("#record-board .main-svg").first.wait_for()  # the board is drawn
+    try:
+        page.wait_for_function(SIZED, timeout=10_000)
+    except PlaywrightTimeout:
+        pass  # asserted below, with what it measures
     width = page.evaluate("window.innerWidth")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     board = page.locator("#record-board .main-svg").first.bounding_box()
