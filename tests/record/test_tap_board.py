@@ -11,6 +11,8 @@ then a desktop's) serve the other tap tests. Screenshots go to test-artifacts/.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -69,6 +71,14 @@ def screen(request, browser):
         yield page
         page.close()
         return
+    with touch_phone(browser) as page:
+        yield page
+
+
+@contextmanager
+def touch_phone(browser) -> Iterator:
+    """A page of a touch phone (390x844) in its own browser context, collecting console and
+    page errors; it counts the answers tapped on the board (`on_board`)."""
     width, height = SIZES["phone"]
     context = browser.new_context(
         viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
@@ -78,9 +88,11 @@ def screen(request, browser):
     page.errors = []
     page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda err: page.errors.append(str(err)))
-    page.touch, page.size_name = True, "phone"
-    yield page
-    context.close()
+    page.touch, page.size_name, page.on_board = True, "phone", 0
+    try:
+        yield page
+    finally:
+        context.close()
 
 
 def tap_board(page, key: str, value, count: int) -> None:

@@ -38,6 +38,7 @@ from .test_tap_board import (
     shot,
     tap_board,
 )
+from .test_tap_board import touch_phone as phone_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -152,17 +153,8 @@ def enter_by_touch(
 
 @pytest.fixture
 def touch_phone(browser):
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    page.errors = []
-    page.on("pageerror", lambda err: page.errors.append(str(err)))
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-    page.touch, page.size_name, page.on_board = True, "phone", 0
-    yield page
-    context.close()
+    with phone_page(browser) as page:
+        yield page
 
 
 @pytest.mark.parametrize("game", list(NAMES))
