@@ -32,14 +32,6 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 PG_SERVER = os.environ.get("TABLELOG_TEST_PG", "postgresql://postgres@127.0.0.1:5432")
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """`-n auto` (pyproject's addopts): one worker more than the cores this process may use. A
-    browser test leaves its core partly idle while the page answers; a third worker on two
-    cores fills that time (measured here on the whole suite, same code, same machine: 12.6
-    minutes on two workers, 10.9 on three; README)."""
-    return len(os.sched_getaffinity(0)) + 1
-
-
 def _pg_admin():
     import psycopg
 
