@@ -15,11 +15,11 @@ from urllib.parse import unquote, urlparse
 
 import platformdirs
 import psycopg
-from eventsourcing import persistence as es_persistence
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.integrity.signed import SigningRecorder
 from tablelog.domain.quoting import QUOTE_LIMIT, quoted
+from tablelog.domain.recording.eventsourcing_internals import CONNECTION_LOST
 from tablelog.keys import load_person_signer, load_signer
 
 DEFAULT_STORE = platformdirs.user_data_path("tablelog") / "tablelog.sqlite"
@@ -27,8 +27,7 @@ DEFAULT_STORE = platformdirs.user_data_path("tablelog") / "tablelog.sqlite"
 # A store that was open and stopped answering (the server went down, the file's disk failed):
 # the library's and the drivers' connection-level errors, not a program's own mistakes.
 UNREACHABLE: tuple[type[Exception], ...] = (
-    es_persistence.InterfaceError,
-    es_persistence.OperationalError,
+    *CONNECTION_LOST,
     sqlite3.OperationalError,
     psycopg.OperationalError,
     psycopg.InterfaceError,
@@ -85,6 +84,10 @@ def store_env(location: str) -> dict[str, str]:
             "POSTGRES_PORT": str(url.port or 5432),
             "POSTGRES_USER": unquote(url.username or os.environ.get("USER", "postgres")),
             "POSTGRES_PASSWORD": unquote(url.password or ""),
+            # One connection kept while idle (a command needs no more), grown on demand to 11
+            # by a served app's threads: the library's 5 each ran a club's server out of its
+            # connections (PostgreSQL's default is 100) with a few dashboards and commands.
+            "POSTGRES_POOL_SIZE": "1",
             "POSTGRES_CONNECT_TIMEOUT": "5",
             "POSTGRES_LOCK_TIMEOUT": "10",
             "POSTGRES_ENABLE_DB_FUNCTIONS": "y",  # one statement per save (docs/postgresql.md)

@@ -10,12 +10,13 @@ from click.testing import CliRunner
 from tablelog.access import WritePolicy
 from tablelog.api import create_app
 from tablelog.cli import main
-from tablelog.store import open_recorder
+from tablelog.domain.errors import Damaged
+from tablelog.store import UNREACHABLE, open_recorder
 from tests.conftest import _pg_admin
 from tests.test_recorder import OPENING
 
-# The library retries a lost connection (ten tries, 0.2 s apart, each with its own timeout)
-# before it gives up: each answer here waits for that, as a user's would.
+# A read or write waits one connect timeout (5 s) for a connection the server no longer gives,
+# then answers (the library would have tried ten times over): as a user waits, so do these.
 pytestmark = pytest.mark.slow
 
 
@@ -65,3 +66,18 @@ def test_the_command_line_says_one_line_when_the_store_stops_answering(postgres_
     assert isinstance(result.exception, SystemExit)
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("tablelog: the store stopped answering")
+
+
+def test_a_match_read_while_the_store_is_down_is_not_called_damaged(postgres_store):
+    """The server's silence is no damaged row: the read fails as the store's, and nobody is
+    told to quarantine the match (the read side would take it out of every list)."""
+    recorder = open_recorder(postgres_store)
+    told: list[object] = []
+    recorder.watch_damage(told.append)
+    match_id = recorder.start("topitop", ["Ann", "Ben"])
+    drop(postgres_store)
+    for read in (lambda: recorder.get(match_id), lambda: recorder.stored_events(match_id)):
+        with pytest.raises(UNREACHABLE) as raised:
+            read()
+        assert not isinstance(raised.value, Damaged)
+    assert told == []

@@ -14,7 +14,7 @@ from uuid import UUID
 from eventsourcing.domain import DomainEventProtocol
 from eventsourcing.persistence import ApplicationRecorder, EventStore
 
-from ..recording.eventsourcing_internals import drop_snapshot
+from ..recording.eventsourcing_internals import CONNECTION_LOST, drop_snapshot
 from .match import Match, MoveEntry, event_hash
 from .snapshots import MatchSnapshot, attach, usable
 
@@ -54,6 +54,8 @@ class Snapshotting:
                 cast(MatchSnapshot, snapshot)
                 for snapshot in self.snapshots.get(match_id, desc=True, limit=1, lte=version)
             ]
+        except CONNECTION_LOST:  # not the snapshot's fault: the read fails as a whole
+            raise
         except Exception:  # noqa: BLE001 - a snapshot row that does not decode is not used
             return None
         if found and not usable(found[0]):

@@ -30,7 +30,14 @@ from eventsourcing.domain import (
     CanMutateAggregate,
     DomainEventProtocol,
 )
-from eventsourcing.persistence import Recording, StoredEvent, Tracking
+from eventsourcing.persistence import (
+    ApplicationRecorder,
+    InterfaceError,
+    OperationalError,
+    Recording,
+    StoredEvent,
+    Tracking,
+)
 from eventsourcing.sqlite import (
     SQLiteAggregateRecorder,
     SQLiteApplicationRecorder,
@@ -225,6 +232,11 @@ class LeanApplication(Application[UUID]):
     subclass says what surrounds a save's recording (`saving`) and which snapshots a save
     takes (`snapshot_saved`)."""
 
+    def construct_recorder(self) -> ApplicationRecorder:
+        recorder = super().construct_recorder()
+        answer_when_down(recorder)
+        return recorder
+
     def save(self, *aggregates: Any, **kwargs: object) -> list[Recording[UUID]]:
         """The library's `Application.save` (collect, `_record`, `_take_snapshots`,
         `_notify`), less `ProcessingEvent.collect_events`'s two runtime `typing.Protocol`
@@ -359,6 +371,39 @@ def connections_of(app: Application[UUID]) -> StoreConnections:
 
 def _is_postgres_datastore(cls: type) -> bool:
     return (cls.__module__, cls.__qualname__) == ("eventsourcing.postgres", "PostgresDatastore")
+
+
+class StoreDown(ConnectionError):
+    """The PostgreSQL server gave no connection within the connect timeout: it is down, or out
+    of connections. Deliberately not one of the errors the library retries (its
+    `OperationalError`): each retry would wait the timeout again, ten times over."""
+
+
+# A store that stopped answering: the library's connection-level errors (a dropped connection,
+# retried ten times first) and StoreDown. Never a damaged row's doing: reads let them through.
+CONNECTION_LOST: tuple[type[Exception], ...] = (InterfaceError, OperationalError, StoreDown)
+
+
+def answer_when_down(recorder: object) -> None:
+    """Have a PostgreSQL recorder's reads and writes fail after one connect timeout when the
+    server gives no connection (StoreDown), rather than after the library's ten tries of one
+    timeout each (50 s and more for one command). A dropped connection is still retried: the
+    retry's new connection comes from the pool. SQLite stores are left as they are."""
+    datastore = getattr(recorder, "datastore", None)
+    if not any(_is_postgres_datastore(c) for c in type(datastore).__mro__):
+        return
+    from psycopg_pool import PoolTimeout
+
+    pool = cast("PostgresDatastore", datastore).pool
+    getconn = pool.getconn
+
+    def getconn_or_down(timeout: float | None = None) -> object:
+        try:
+            return getconn(timeout)
+        except PoolTimeout as err:
+            raise StoreDown(str(err)) from err
+
+    pool.getconn = getconn_or_down  # type: ignore[method-assign,assignment]
 
 
 # ---- tracking (projections.view) --------------------------------------------------------------

@@ -27,7 +27,7 @@ from ..matches.records import to_record
 from ..matches.rulings import PersonSigner
 from ..matches.snapshot_reads import Snapshotting
 from ..matches.transcoding import LeanMapper, LeanTranscoder
-from .eventsourcing_internals import LeanApplication
+from .eventsourcing_internals import CONNECTION_LOST, LeanApplication
 from .quarantine import damaged
 from .users import Users
 
@@ -35,6 +35,11 @@ from .users import Users
 STARTED_TOPICS = [get_topic(Match.Started), legacy_topic(get_topic(Match.Started))]
 PAGE = 1000
 BULK = 1000  # events in one save from which the save counts as bulk
+
+
+# What a failed read says of itself: a refusal, or a store that stopped answering (no row was
+# found damaged, so nothing is quarantined).
+NOT_DAMAGE: tuple[type[Exception], ...] = (Refused, *CONNECTION_LOST)
 
 
 class Recorder(Snapshotting, LeanApplication):
@@ -86,7 +91,7 @@ class Recorder(Snapshotting, LeanApplication):
             raise Refused(f"step must be 0 or more, got {step}")
         try:
             match = self._replay(match_id, version)
-        except Refused:
+        except NOT_DAMAGE:
             raise
         except Exception as err:  # noqa: BLE001 - a damaged row fails in any way: quarantine
             raise self.found_damaged(damaged(self, match_id, err)) from None
@@ -257,6 +262,8 @@ class Recorder(Snapshotting, LeanApplication):
         match_id = _as_uuid(match_id)  # text that is no match id is MatchNotFound, as in `get`
         try:
             events = list(self.events.get(match_id, gt=gt, lte=lte))
+        except CONNECTION_LOST:
+            raise
         except Exception as err:  # noqa: BLE001 - a row that no longer decodes: quarantine
             raise self.found_damaged(damaged(self, match_id, err)) from None
         if not events:
