@@ -85,8 +85,8 @@ def store_env(location: str) -> dict[str, str]:
             "POSTGRES_USER": unquote(url.username or os.environ.get("USER", "postgres")),
             "POSTGRES_PASSWORD": unquote(url.password or ""),
             # One connection kept while idle (a command needs no more), grown on demand to 11
-            # by a served app's threads: the library's 5 each ran a club's server out of its
-            # connections (PostgreSQL's default is 100) with a few dashboards and commands.
+            # by a served app's threads. With the library's 5 a recorder held 6, and a few
+            # dashboards and commands at once filled PostgreSQL's default 100.
             "POSTGRES_POOL_SIZE": "1",
             "POSTGRES_CONNECT_TIMEOUT": "5",
             "POSTGRES_LOCK_TIMEOUT": "10",

@@ -32,6 +32,14 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 PG_SERVER = os.environ.get("TABLELOG_TEST_PG", "postgresql://postgres@127.0.0.1:5432")
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` (pyproject's addopts): one worker more than the cores this process may use. A
+    browser test leaves its core partly idle while the page answers and a store test while
+    PostgreSQL does; a third worker on two cores fills that time (docs/testing.md measures it).
+    It once ran the server out of connections while a recorder kept six; it keeps one or two."""
+    return len(os.sched_getaffinity(0)) + 1
+
+
 def _pg_admin():
     import psycopg
 
