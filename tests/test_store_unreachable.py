@@ -76,8 +76,11 @@ def test_a_match_read_while_the_store_is_down_is_not_called_damaged(postgres_sto
     recorder.watch_damage(told.append)
     match_id = recorder.start("topitop", ["Ann", "Ben"])
     drop(postgres_store)
-    for read in (lambda: recorder.get(match_id), lambda: recorder.stored_events(match_id)):
-        with pytest.raises(UNREACHABLE) as raised:
-            read()
-        assert not isinstance(raised.value, Damaged)
+    try:
+        for read in (lambda: recorder.get(match_id), lambda: recorder.stored_events(match_id)):
+            with pytest.raises(UNREACHABLE) as raised:
+                read()
+            assert not isinstance(raised.value, Damaged)
+    finally:
+        recorder.close()
     assert told == []
