@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
-from tablelog.domain.matches import values
 from tablelog.domain.matches.match import canonical_json
 from tablelog.domain.matches.values import MAX_BYTES, MAX_DEPTH, MAX_INT, stored_text, stored_value
 from tests.conftest import stored_rows
@@ -87,17 +86,6 @@ def test_any_value_is_refused_in_one_line_or_round_trips_exactly(value):
     assert orjson.loads(orjson.dumps(plain)) == plain  # the store's codec
     assert json.loads(json.dumps(plain)) == plain  # and every other reader's
     canonical_json(plain)  # the hash chain takes it (orjson refused >64-bit integers)
-
-
-@settings(max_examples=400, deadline=None)
-@given(JSON)
-def test_the_fast_check_passes_only_what_the_walk_keeps_and_as_the_walk_keeps_it(value):
-    """`stored_value` asks orjson first (in C, for speed) and decides alone only where it is
-    sure: there it must agree with the walk, which is the rule (a value the walk refuses may
-    not pass the fast way, and one it keeps comes back the same)."""
-    fast = values._plain_at_once(value)
-    if fast is not values._UNSURE:
-        assert values._walk(value, "the value") == fast
 
 
 # ---- through the recorder, on both stores -----------------------------------------------------

@@ -13,16 +13,19 @@ The bounds, and why:
 - strings encodable as UTF-8: a lone surrogate ("\\udc80", what Python makes of undecodable
   bytes in argv) has no UTF-8 form; NUL has none in PostgreSQL text, so it is refused too;
 - object keys are strings (JSON's rule; an int key would come back as text);
-- nesting at most MAX_DEPTH deep and the whole value at most MAX_BYTES of JSON: a move, a setup
-  or a claim is a few hundred bytes, and the checks below must not recurse without bound.
+- nesting at most MAX_DEPTH deep and the whole value at most MAX_BYTES of JSON (as orjson, the
+  store's codec, writes it): a move, a setup or a claim is a few hundred bytes, and the check
+  below must not recurse without bound.
+
+The rule is written once, in `_plain`, which copies and checks in one pass; a refusal names the
+part it met first.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from enum import Enum
-from typing import Final, Literal
+from typing import cast
 
 import orjson
 
@@ -37,51 +40,14 @@ MAX_BYTES = 256 * 1024
 def stored_value(value: object, what: str) -> PlainValue:
     """`value` as the store will give it back (tuples become lists), or a Refused naming
     `what` and the first part that cannot be stored."""
-    fast = _plain_at_once(value)
-    if fast is not _UNSURE:
-        return fast
-    plain = _walk(value, what)
-    text = json.dumps(plain, allow_nan=False, ensure_ascii=False)
-    if len(text.encode("utf-8")) > MAX_BYTES:
+    try:
+        plain = _plain(value, 0)
+    except _Unstorable as fault:
+        where = f"{what}{fault.where}:" if fault.placed else what
+        raise Refused(f"{where} {fault.reason}") from None
+    if len(orjson.dumps(plain)) > MAX_BYTES:  # orjson writes what the store keeps
         raise Refused(f"{what} is too large: more than {MAX_BYTES // 1024} KiB of JSON")
     return plain
-
-
-class _Unsure(Enum):
-    """What the fast check answers when the walk must decide."""
-
-    UNSURE = "unsure"
-
-
-_UNSURE: Final = _Unsure.UNSURE
-_FAST = (
-    orjson.OPT_STRICT_INTEGER
-    | orjson.OPT_PASSTHROUGH_DATETIME
-    | orjson.OPT_PASSTHROUGH_DATACLASS
-    | orjson.OPT_PASSTHROUGH_SUBCLASS
-)
-
-
-def _plain_at_once(value: object) -> PlainValue | Literal[_Unsure.UNSURE]:
-    """The common case in C, as every move is checked (measured: 2.5 us for a move; the walk
-    below takes 15-19 us, twice the recorder's own cost of storing an event): orjson itself
-    refuses integers past 53 bits (OPT_STRICT_INTEGER), lone surrogates, keys that are not text
-    and anything not JSON. What it cannot tell is left to the walk, erring on the side of
-    asking: a `null` (orjson writes NaN as null), an escaped NUL, more containers than MAX_DEPTH
-    (which bounds the depth), or a value over the size limit. _UNSURE when the walk must decide."""
-    try:
-        data = orjson.dumps(value, option=_FAST)
-    except orjson.JSONEncodeError:
-        return _UNSURE
-    if (
-        len(data) > MAX_BYTES
-        or b"null" in data
-        or b"\\u0000" in data
-        or data.count(b"[") + data.count(b"{") > MAX_DEPTH
-    ):
-        return _UNSURE
-    loaded: PlainValue = orjson.loads(data)
-    return loaded
 
 
 def stored_text(value: object, what: str) -> str:
@@ -92,71 +58,76 @@ def stored_text(value: object, what: str) -> str:
     return value
 
 
-def _walk(value: object, what: str) -> PlainValue:
-    """A plain copy of `value`, checked part by part; iterative (an explicit stack), so a value
-    nested ten thousand deep is refused rather than a RecursionError."""
-    root: list[PlainValue] = [None]
-    stack: list[tuple[object, _Parent, int | str, int, str]] = [(value, root, 0, 0, "")]
-    while stack:
-        item, parent, key, depth, path = stack.pop()
-        if depth > MAX_DEPTH:
-            raise Refused(f"{what} is nested more than {MAX_DEPTH} deep")
-        if isinstance(item, dict):
-            copy: dict[str, PlainValue] = {}
-            for name, inner in item.items():
-                if not isinstance(name, str):
-                    raise Refused(f"{what}{path}: keys must be text, got {_kind(name)}")
-                _check_text(name, what, f"{path} key")
-                copy[name] = None
-                stack.append((inner, copy, name, depth + 1, f"{path}[{_short(name)}]"))
-            _put(parent, key, copy)
-        elif isinstance(item, (list, tuple)):
-            items: list[PlainValue] = [None] * len(item)
-            _put(parent, key, items)
-            for index, inner in enumerate(item):
-                stack.append((inner, items, index, depth + 1, f"{path}[{index}]"))
-        else:
-            _put(parent, key, _scalar(item, what, path))
-    return root[0]
+class _Unstorable(Exception):
+    """A part that cannot be stored: why, and where (`[key][index]...`, filled in by each
+    container on the way out, so that the common case builds no path at all)."""
+
+    def __init__(self, reason: str, where: str = "", placed: bool = True) -> None:
+        super().__init__(reason)
+        self.reason, self.where, self.placed = reason, where, placed
 
 
-_Parent = list[PlainValue] | dict[str, PlainValue]  # where the walk puts a copied part
+def _plain(item: object, depth: int) -> PlainValue:
+    """A plain copy of `item`, checked part by part (the rule, written once). Depth is checked
+    before going deeper, so a value nested ten thousand deep is refused, not a RecursionError."""
+    if depth > MAX_DEPTH:
+        raise _Unstorable(f"is nested more than {MAX_DEPTH} deep", placed=False)
+    if isinstance(item, dict):
+        return _plain_object(item, depth)
+    if isinstance(item, (list, tuple)):
+        copy: list[PlainValue] = []
+        for index, inner in enumerate(item):
+            try:
+                copy.append(_plain(inner, depth + 1))
+            except _Unstorable as fault:
+                fault.where = f"[{index}]{fault.where}"
+                raise
+        return copy
+    return _scalar(item)
 
 
-def _put(parent: _Parent, key: int | str, value: PlainValue) -> None:
-    if isinstance(parent, dict):
-        parent[str(key)] = value
-    else:
-        parent[int(key)] = value
+def _plain_object(item: dict[object, object], depth: int) -> dict[str, PlainValue]:
+    for name in item:  # every key before any value
+        if not isinstance(name, str):
+            raise _Unstorable(f"keys must be text, got {_kind(name)}")
+        _check_text(name, " key")
+    copy: dict[str, PlainValue] = {}
+    for name, inner in item.items():
+        try:
+            copy[cast(str, name)] = _plain(inner, depth + 1)
+        except _Unstorable as fault:
+            fault.where = f"[{_short(cast(str, name))}]{fault.where}"
+            raise
+    return copy
 
 
-def _scalar(item: object, what: str, path: str) -> PlainValue:
+def _scalar(item: object) -> PlainValue:
     if item is None or isinstance(item, bool):
         return item
     if isinstance(item, int):
         if -MAX_INT <= item <= MAX_INT:
             return int(item)
-        raise Refused(f"{what}{path}: an integer beyond +-{MAX_INT:,} cannot be stored exactly")
+        raise _Unstorable(f"an integer beyond +-{MAX_INT:,} cannot be stored exactly")
     if isinstance(item, float):
         if math.isfinite(item):
             return item
-        raise Refused(f"{what}{path}: {item} is not plain JSON (JSON has no NaN or infinity)")
+        raise _Unstorable(f"{item} is not plain JSON (JSON has no NaN or infinity)")
     if isinstance(item, str):
-        _check_text(item, what, path)
+        _check_text(item)
         return item
-    raise Refused(f"{what}{path}: {_kind(item)} is not plain JSON")
+    raise _Unstorable(f"{_kind(item)} is not plain JSON")
 
 
-def _check_text(text: str, what: str, path: str) -> None:
+def _check_text(text: str, where: str = "") -> None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise Refused(
-            f"{what}{path}: the text is not valid UTF-8 (it holds a lone surrogate, "
-            "as undecodable bytes become)"
+        raise _Unstorable(
+            "the text is not valid UTF-8 (it holds a lone surrogate, as undecodable bytes become)",
+            where,
         ) from None
     if "\x00" in text:
-        raise Refused(f"{what}{path}: the text holds a NUL character")
+        raise _Unstorable("the text holds a NUL character", where)
 
 
 def _kind(value: object) -> str:
