@@ -66,7 +66,11 @@ def serves(store: str) -> None:
         stderr=subprocess.PIPE,
     )
     try:
-        for path, expect in (("/", b"Tablelog"), ("/api/v1/openapi.json", b'"openapi"')):
+        for path, expect in (
+            ("/", b"/assets/plotly-cartesian.min.js"),  # the part of plotly.js the pages use
+            ("/assets/plotly-cartesian.min.js", b"plotly.js (cartesian"),
+            ("/api/v1/openapi.json", b'"openapi"'),
+        ):
             body = _get(f"http://127.0.0.1:{port}{path}", server)
             if expect not in body:
                 sys.exit(f"wheel smoke: {path} answered without {expect!r}")

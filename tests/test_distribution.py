@@ -8,6 +8,8 @@ import re
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parent.parent
 FOLDERS = {
     "tablelog": "tablelog",
@@ -30,13 +32,15 @@ def test_every_package_folder_is_in_the_distribution_under_tablelog():
     assert all(p == "tablelog" or p.startswith("tablelog.") for p in config["packages"])
 
 
-def test_the_package_data_lists_every_data_file():
+@pytest.mark.parametrize("package", ["tablelog.data", "tablelog.dashboard"])
+def test_the_package_data_lists_every_data_file(package):
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    patterns = config["package-data"]["tablelog.data"]
+    patterns = config["package-data"][package]
+    folder = ROOT / FOLDERS[package]
     data = [
-        p.relative_to(ROOT / "data")
-        for p in (ROOT / "data").rglob("*")
-        if p.is_file() and p.suffix != ".py" and "__pycache__" not in p.parts
+        p.relative_to(folder)
+        for p in folder.rglob("*")
+        if p.is_file() and p.suffix not in (".py", ".pyc") and "__pycache__" not in p.parts
     ]
     assert data and all(any(path.match(pattern) for pattern in patterns) for path in data)
 

@@ -21,6 +21,10 @@ CATEGORY_COLOURS = (
 
 LEGEND_ROW = 20  # px a legend entry takes in a list
 AT_THE_END = {"xanchor": "left", "showarrow": False, "xshift": 6}
+SHEET_ROW = 26  # px a row of a solitaire sheet takes
+SHEET_TEXT = {"showarrow": False, "font": {"size": 13}, "xref": "x", "yref": "y"}
+HEADER = {"fillcolor": "#eef3fa", "line": {"width": 0}, "layer": "below"}
+RULE = {"line": {"width": 1, "color": "#dde3ea"}, "layer": "below"}
 
 
 def score_rows(seats: list[str], scores: list[dict]) -> pd.DataFrame:
@@ -111,18 +115,22 @@ def score_breakdown(
 def solo_sheet(rows: pd.DataFrame, totals: dict[int, float] | None, title: str) -> go.Figure:
     """One player's score as a solitaire game's sheet: each category's points in a row (Topas:
     each column, each colour), the score last in bold. A lone bar drawn at the usual score of a
-    game under way (0, the lowest column not yet played) looked like nothing at all."""
+    game under way (0, the lowest column not yet played) looked like nothing at all. The sheet
+    is written on a blank plot, a row a line: plotly's table trace is not in the part of
+    plotly.js the pages load (dashboard/assets/README.md)."""
     seat = int(rows["seat"].iloc[0])
     total = (totals or {}).get(seat, float(rows["points"].sum()))
-    names = [text(c) for c in rows["category"]] + ["<b>score</b>"]
-    points = [f"{p:g}" for p in rows["points"]] + [f"<b>{total:g}</b>"]
-    figure = base(title, height=110 + 26 * len(names), subtitle=text(rows["player"].iloc[0]))
-    figure.add_table(
-        header={"values": ["", "points"], "align": ["left", "right"], "fill_color": "#eef3fa"},
-        cells={"values": [names, points], "align": ["left", "right"], "height": 24},
-        columnwidth=[3, 1],
-    )
-    figure.update_layout(margin={"l": 10, "r": 10, "t": 70, "b": 10})
+    names = ["", *(text(c) for c in rows["category"]), "<b>score</b>"]
+    points = ["points", *(f"{p:g}" for p in rows["points"]), f"<b>{total:g}</b>"]
+    figure = base(title, height=110 + SHEET_ROW * len(names), subtitle=text(rows["player"].iloc[0]))
+    figure.add_shape(type="rect", xref="paper", x0=0, x1=1, y0=-0.5, y1=0.5, **HEADER)
+    for row, (name, point) in enumerate(zip(names, points)):
+        figure.add_annotation(x=0, y=row, text=name, xanchor="left", **SHEET_TEXT)
+        figure.add_annotation(x=1, y=row, text=point, xanchor="right", **SHEET_TEXT)
+        figure.add_shape(type="line", xref="paper", x0=0, x1=1, y0=row + 0.5, y1=row + 0.5, **RULE)
+    figure.update_xaxes(visible=False, range=[-0.02, 1.02], fixedrange=True)
+    figure.update_yaxes(visible=False, range=[len(names) - 0.5, -0.5], fixedrange=True)
+    figure.update_layout(margin={"l": 10, "r": 10, "t": 70, "b": 10}, plot_bgcolor="white")
     return figure
 
 

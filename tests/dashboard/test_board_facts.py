@@ -137,11 +137,21 @@ def test_a_solitaire_score_is_a_sheet_not_a_lone_bar_at_zero():
     categories = {"red": 5, "green": 0, "column 1": 9, "column 2": 0}
     rows = match_figures.score_rows(["Ann"], [{"total": 0, "categories": categories}])
     figure = match_figures.score_breakdown(rows, {1: 0}, "Score after step 7")
-    assert [trace.type for trace in figure.data] == ["table"]
-    names, points = figure.data[0].cells.values
-    assert list(names[:-1]) == list(categories) and "score" in names[-1]
-    assert list(points[:-1]) == ["5", "0", "9", "0"] and points[-1] == "<b>0</b>"
+    assert not figure.data  # no bar: a sheet
+    header, *lines, score = sheet_rows(figure)
+    assert header == ("", "points")
+    assert lines == [(name, f"{points:g}") for name, points in categories.items()]
+    assert score == ("<b>score</b>", "<b>0</b>")
     assert "Ann" in figure.layout.title.subtitle.text
+
+
+def sheet_rows(figure) -> list[tuple[str, str]]:
+    """A solitaire sheet as drawn, read back: (category, points) per row, the header first
+    (each row's words sit at its height, the category's left of its points)."""
+    rows: dict[float, list[str]] = {}
+    for y, _x, words in sorted((a.y, a.x, a.text) for a in figure.layout.annotations):
+        rows.setdefault(y, []).append(words)
+    return [(row[0], row[1]) for row in rows.values()]
 
 
 def test_two_players_still_get_bars():

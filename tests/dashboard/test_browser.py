@@ -61,6 +61,10 @@ def wait_for_title(page, graph_id: str, words: str) -> None:
 
 
 def test_every_page_renders_without_console_errors(served, page):
+    """... and draws its figures with the cartesian part of plotly.js the app serves; the full
+    plotly.js (4.8 MB) is never fetched (dashboard/assets/README.md)."""
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url.split("?")[0]))
     checks = {
         "/": ("overview-games", "Matches by game"),
         "/balance": ("balance-seats", "Win rate by seat"),
@@ -73,6 +77,9 @@ def test_every_page_renders_without_console_errors(served, page):
         page.wait_for_timeout(300)  # let the other callbacks of the page land
         shot(page, path.strip("/").split("?")[0] or "overview")
     assert page.errors == []
+    scripts = [url.rsplit("/", 1)[-1] for url in fetched if url.endswith(".js")]
+    assert "plotly-cartesian.min.js" in scripts
+    assert not [name for name in scripts if name.startswith("plotly.min")], scripts
 
 
 def test_choosing_a_game_changes_the_balance_figures(served, page):

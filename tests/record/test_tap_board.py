@@ -266,7 +266,7 @@ def every_place_clicked(game: str, record: dict, entries: list[dict]) -> int:
     rules = get_rules(game)
     options = rules.options(record.get("options") or {})
     state = rules.start(len(record["seats"]), options, record.get("setup") or {})
-    wanted, answered, needed = ON_THE_BOARD[game], set(), 0
+    wanted, answered, needed = ON_THE_BOARD[game], set[str](), 0
     for number, entry in enumerate(entries):
         seat = rules.to_move(state)[0]
         picks = picks_for(game, rules, state, seat, entry["move"], record["seats"])
