@@ -2,7 +2,8 @@
 
 `Sketch.onto` builds a board without plotly's per-shape validation (it is most of the time of a
 new step on the Match page), so this is where a misspelt shape or label property is caught:
-each game's board, at several positions of a seeded match, is rebuilt with validation on."""
+each game's board, at several positions of a seeded match, is rebuilt with validation on. Its
+traces are ones the pages' plotly.js bundle draws (dashboard/assets/README.md)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ from tablelog.dashboard.figures.style import base
 from tablelog.dashboard.games.drawing import Sketch, board_figure, rect
 from tablelog.domain.games import GAMES
 from tablelog.simulation import make_plan, play_match
+
+from .test_plotly_bundle import BUNDLE, traces_in
+
+PAGE_TRACES = traces_in(BUNDLE)  # the part of plotly.js the pages load
 
 
 def validated(figure: go.Figure) -> go.Figure:
@@ -30,6 +35,7 @@ def test_every_drawn_position_passes_plotlys_full_check(game):
         again = validated(figure)
         assert again.layout.shapes == figure.layout.shapes
         assert len(figure.layout.shapes) + len(figure.layout.annotations) > 0
+        assert {trace.type for trace in figure.data} <= PAGE_TRACES
 
 
 def test_the_full_check_catches_a_misspelt_shape_property():
