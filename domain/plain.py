@@ -6,7 +6,9 @@ types, where `Any` would let anything through. Parameters take the read-only `Pl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from itertools import accumulate
 from typing import TypeAlias
 
 PlainValue: TypeAlias = (
@@ -19,3 +21,20 @@ PlainDict: TypeAlias = dict[str, PlainValue]
 
 PlainMapping: TypeAlias = Mapping[str, object]
 """A JSON object only read: what a function takes when it looks keys up and narrows values."""
+
+
+READABLE_DEPTH = 400
+"""JSON nested deeper than this is refused before it is read. Python's json reader recurses
+once per level, and at the interpreter's recursion limit whatever else runs then fails too (a
+finalizer the garbage collector calls in the middle of the read printed "Exception ignored"
+lines under the one-line refusal)."""
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def nesting_depth(text: str) -> int:
+    """How deep the lists and objects of JSON text nest, counted without reading it (brackets
+    inside strings do not count; text that is not JSON gets a number all the same)."""
+    brackets = _NOT_A_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(1 if b in "[{" else -1 for b in brackets), default=0)

@@ -11,6 +11,7 @@ import click
 from click.decorators import FC
 
 from tablelog.domain.errors import Refused
+from tablelog.domain.plain import READABLE_DEPTH, nesting_depth
 from tablelog.domain.quoting import quoted
 from tablelog.files import SMALL, Given, check_folder, check_output, read_file, size_words
 
@@ -42,6 +43,8 @@ def _known_zone(ctx: click.Context, param: click.Parameter, name: str | None) ->
 def parse_json(text: str, what: str, refusal: type[Refused] = Refused) -> Any:
     """JSON typed on the command line (or read from a file), or a one-line `refusal`. What the
     value may hold to be stored is checked by the recorder (tablelog.domain.matches.values)."""
+    if nesting_depth(text) > READABLE_DEPTH:
+        raise refusal(f"{what} is nested too deep to read")
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
@@ -110,14 +113,15 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise Refused(f"--option takes KEY=VALUE, got {quoted(pair)}")
+        unread = f"--option {quoted(key)}: the value is too large or nested too deep to read"
+        if nesting_depth(value) > READABLE_DEPTH:
+            raise Refused(unread)
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
             options[key] = value
         except (ValueError, RecursionError):  # 4,300+ digits, or nested too deep to read
-            raise Refused(
-                f"--option {quoted(key)}: the value is too large or nested too deep to read"
-            ) from None
+            raise Refused(unread) from None
     return options
 
 
