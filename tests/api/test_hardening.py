@@ -64,7 +64,7 @@ ISSUE_20 = [
         "cannot be stored exactly",
     ),
     ("claims", '{"by": "Ann", "scores": {"Ann": ' + "9" * 4301 + "}}", "4,300 digits"),
-    ("moves", '{"seat": "Ann", "move": {"a": ' + "[" * 900 + "]" * 900 + "}}", "none of"),
+    ("moves", '{"seat": "Ann", "move": {"a": ' + "[" * 900 + "]" * 900 + "}}", "nested too deep"),
     ("moves", '{"seat": "Ann", "move": {"a": ' + "[" * 5000 + "]" * 5000 + "}}", "not valid"),
 ]
 
