@@ -29,7 +29,7 @@ once per level, and at the interpreter's recursion limit whatever else runs then
 finalizer the garbage collector calls in the middle of the read printed "Exception ignored"
 lines under the one-line refusal)."""
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"?')  # a string to its end if unclosed: one pass
 _NOT_A_BRACKET = re.compile(r"[^\[\]{}]+")
 
 

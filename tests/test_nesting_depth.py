@@ -36,6 +36,14 @@ def test_brackets_and_escaped_quotes_in_text_do_not_count():
     assert nesting_depth('"just text"') == 0
 
 
+def test_unclosed_text_full_of_escaped_quotes_is_counted_in_one_pass():
+    """Hostile text: an unclosed string of 100,000 escaped quotes. Counted by a search that
+    started a string at every quote, it took minutes (quadratic); in one pass, at once."""
+    assert nesting_depth('"' + '\\"' * 100_000) == 0
+    assert nesting_depth("[" + '\\"' * 100_000 + "]") == 1
+    assert nesting_depth('["' + "\\" * 100_001) == 1
+
+
 def test_the_command_line_refuses_it_in_one_line_without_reading_it(tmp_path):
     from click.testing import CliRunner
 
