@@ -88,12 +88,6 @@ def event_hash(event: object) -> str:
     return hashlib.sha256(canonical_json(body)).hexdigest()
 
 
-def plain_json(value: object, what: str) -> PlainValue:
-    """`value` as it will come back from the store: plain JSON the store round-trips exactly
-    (see `values`), or a Refused naming `what`; checked before any event is triggered."""
-    return stored_value(value, what)
-
-
 class MoveEntry(TypedDict):
     """One effective move of a match (`Match.moves`): its seat, the move, its event's version."""
 
@@ -414,7 +408,7 @@ class Match(LeanAggregate, Aggregate):
         index = self.seat_index(seat)
         # As the store will give it back; the rules refuse one that is not an object in their
         # own words (IllegalMove), so it is handed over as it is rather than narrowed here.
-        move = cast(Move, plain_json(move, "a move"))
+        move = cast(Move, stored_value(move, "a move"))
         awaited = self.rules.to_move(self.state)
         if not awaited:
             raise MatchClosed("the game is over: no more moves (end the match to close it)")
@@ -454,7 +448,7 @@ class Match(LeanAggregate, Aggregate):
     def claim(self, by: str, scores: object) -> None:
         self._require(RUNNING, ENDED)
         _require_text(by, "who claims the result (--by)")
-        scores = plain_json(scores, "claimed scores")
+        scores = stored_value(scores, "claimed scores")
         if not isinstance(scores, dict) or not scores:
             raise Refused('claimed scores are a JSON object {"player": points, ...}')
         for name, points in scores.items():
@@ -487,7 +481,7 @@ class Match(LeanAggregate, Aggregate):
             signature = rulings.sign(signer, text)
         elif signature is not None:
             try:
-                signature = rulings.check_shape(plain_json(signature, "the ruling's signature"))
+                signature = rulings.check_shape(stored_value(signature, "the ruling's signature"))
             except rulings.RulingNotVerified as err:
                 raise Refused(str(err)) from None
         self._dispute_resolved(by=by, ruling=ruling, signature=signature)
@@ -587,7 +581,7 @@ def start_match(
     if not as_recorded:  # a record keeps the names its store took (release 0.1 took any)
         _check_names(seats)
     options, embedded = _options_and_components(rules, options, components, as_recorded)
-    setup = plain_json(setup or {}, "the setup")
+    setup = stored_value(setup or {}, "the setup")
     if kind not in (None, SHEET):
         raise Refused(
             f"a match's kind is {SHEET!r} (a score sheet) or none (moves), not {quoted(kind)}"
@@ -631,10 +625,10 @@ def _options_and_components(
 ) -> tuple[PlainDict, PlainDict | None]:
     """The options a match stores, checked against the rules, and the manifest it embeds (None
     when the game has no components, or for a release 0.1 record)."""
-    options = plain_json(options or {}, "options")
+    options = stored_value(options or {}, "options")
     if not isinstance(options, dict):
         raise Refused('options are a JSON object {"name": value, ...}')
-    given = plain_json(components, "the manifest")
+    given = stored_value(components, "the manifest")
     embedded = (
         _recorded_components(rules, options, given)
         if as_recorded

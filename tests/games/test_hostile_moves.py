@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import GAMES, RulesError
 from tablelog.domain.games.base import Move
-from tablelog.domain.matches.match import plain_json
+from tablelog.domain.matches.values import stored_value
 from tests.hostile import JSON
 
 
@@ -66,7 +66,7 @@ def test_a_legal_move_with_one_part_replaced_is_accepted_or_refused_by_the_rules
         legal = rules.random_move(state, random.Random(data.draw(st.integers(0, 99))))
         move = replaced(legal, data.draw(st.sampled_from(parts(legal))), new)
         try:
-            rules.apply(state, cast(Move, plain_json(move, "the move")))  # as Match.record
+            rules.apply(state, cast(Move, stored_value(move, "the move")))  # as Match.record
         except (RulesError, Refused) as refused:
             assert "\n" not in str(refused)
 
