@@ -6,10 +6,11 @@ types, where `Any` would let anything through. Parameters take the read-only `Pl
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from itertools import accumulate
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 PlainValue: TypeAlias = (
     bool | int | float | str | list["PlainValue"] | dict[str, "PlainValue"] | None
@@ -38,3 +39,11 @@ def nesting_depth(text: str) -> int:
     inside strings do not count; text that is not JSON gets a number all the same)."""
     brackets = _NOT_A_BRACKET.sub("", _STRING.sub("", text))
     return max(accumulate(1 if b in "[{" else -1 for b in brackets), default=0)
+
+
+def read_json(text: str, **options: Any) -> Any:
+    """`json.loads(text, **options)`, but text nested deeper than READABLE_DEPTH is not read:
+    the RecursionError the reader would meet at the interpreter's limit is raised first."""
+    if nesting_depth(text) > READABLE_DEPTH:
+        raise RecursionError(f"JSON nested more than {READABLE_DEPTH} deep")
+    return json.loads(text, **options)

@@ -28,7 +28,7 @@ from tablelog.access import WritePolicy
 from tablelog.domain.errors import Refused
 from tablelog.domain.games import RulesError
 from tablelog.domain.matches.entering import entering_as
-from tablelog.domain.plain import READABLE_DEPTH, PlainDict, PlainValue, nesting_depth
+from tablelog.domain.plain import PlainDict, PlainValue, read_json
 from tablelog.domain.recording.recorder import Recorder
 from tablelog.domain.recording.stored import stored_but
 from tablelog.gate import ACTIONS, Denied, Gate
@@ -246,10 +246,9 @@ def _body(schema_name: str) -> PlainValue:
     if len(data) > MAX_BODY:
         raise ApiError(413, "too-large", f"the request body is larger than {MAX_BODY} bytes")
     try:
-        text = data.decode("utf-8")
-        if nesting_depth(text) > READABLE_DEPTH:  # refused unread (tablelog.domain.plain)
-            raise RecursionError
-        body = json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
+        body = read_json(
+            data.decode("utf-8"), parse_constant=_no_constant, parse_float=_finite_float
+        )
     except (UnicodeDecodeError, ValueError, RecursionError) as err:
         raise bad_request(f"the request body is not valid JSON ({_short(_why(err))})") from None
     if schema_name not in PER_MATCH:  # a move: against its match's schema (routes.record_move)

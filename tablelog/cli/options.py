@@ -11,7 +11,7 @@ import click
 from click.decorators import FC
 
 from tablelog.domain.errors import Refused
-from tablelog.domain.plain import READABLE_DEPTH, nesting_depth
+from tablelog.domain.plain import read_json
 from tablelog.domain.quoting import quoted
 from tablelog.files import SMALL, Given, check_folder, check_output, read_file, size_words
 
@@ -43,10 +43,8 @@ def _known_zone(ctx: click.Context, param: click.Parameter, name: str | None) ->
 def parse_json(text: str, what: str, refusal: type[Refused] = Refused) -> Any:
     """JSON typed on the command line (or read from a file), or a one-line `refusal`. What the
     value may hold to be stored is checked by the recorder (tablelog.domain.matches.values)."""
-    if nesting_depth(text) > READABLE_DEPTH:
-        raise refusal(f"{what} is nested too deep to read")
     try:
-        return json.loads(text)
+        return read_json(text)
     except json.JSONDecodeError as err:
         raise refusal(
             f"{what} is not valid JSON ({err.msg} at column {err.colno}): {quoted(text)}"
@@ -113,15 +111,14 @@ def parse_options(pairs: tuple[str, ...]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise Refused(f"--option takes KEY=VALUE, got {quoted(pair)}")
-        unread = f"--option {quoted(key)}: the value is too large or nested too deep to read"
-        if nesting_depth(value) > READABLE_DEPTH:
-            raise Refused(unread)
         try:
-            options[key] = json.loads(value)
+            options[key] = read_json(value)
         except json.JSONDecodeError:
             options[key] = value
         except (ValueError, RecursionError):  # 4,300+ digits, or nested too deep to read
-            raise Refused(unread) from None
+            raise Refused(
+                f"--option {quoted(key)}: the value is too large or nested too deep to read"
+            ) from None
     return options
 
 

@@ -9,7 +9,7 @@ from tqdm import tqdm
 
 from tablelog.domain.errors import BadRecord, Damaged
 from tablelog.domain.matches.records import check_all
-from tablelog.domain.plain import READABLE_DEPTH, PlainValue, nesting_depth
+from tablelog.domain.plain import PlainValue, read_json
 from tablelog.files import LARGE, written
 from tablelog.store import open_recorder
 
@@ -105,10 +105,8 @@ def utf8(data: bytes) -> str:
 
 
 def _parsed(text: str) -> PlainValue:
-    if nesting_depth(text) > READABLE_DEPTH:
-        raise BadRecord("nested too deep to read")
     try:
-        return json.loads(text)
+        return read_json(text)
     except json.JSONDecodeError as err:
         raise BadRecord(f"not valid JSON ({err.msg})") from None
     except ValueError:  # Python reads no integer of more than 4,300 digits

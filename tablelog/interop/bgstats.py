@@ -20,7 +20,7 @@ from uuid import UUID, uuid5
 
 from tablelog.domain.games import get_rules
 from tablelog.domain.matches.times import within_range
-from tablelog.domain.plain import READABLE_DEPTH, PlainDict, PlainMapping, PlainValue, nesting_depth
+from tablelog.domain.plain import PlainDict, PlainMapping, PlainValue, read_json
 
 from .common import (
     BGG_ENTRY,
@@ -52,10 +52,8 @@ class Export(TypedDict):
 
 def load(text: str) -> Export:
     """The file's JSON, or one line saying where it breaks (a truncated file, say)."""
-    if nesting_depth(text) > READABLE_DEPTH:  # refused unread (tablelog.domain.plain)
-        raise bad("the file", "not a BG Stats export: nested too deep to read")
     try:
-        data = json.loads(text)
+        data = read_json(text)
     except json.JSONDecodeError as err:
         raise bad(
             "the file",
